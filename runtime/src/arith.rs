@@ -1,0 +1,89 @@
+//! Integer arithmetic of the rules language. Every operation is total: overflow saturates
+//! at the bounds of `i64`, division and remainder by zero give 0. The interpreter and the
+//! generated code both call these, so they cannot disagree.
+
+#[inline]
+pub fn add(a: i64, b: i64) -> i64 {
+    a.saturating_add(b)
+}
+
+#[inline]
+pub fn sub(a: i64, b: i64) -> i64 {
+    a.saturating_sub(b)
+}
+
+#[inline]
+pub fn mul(a: i64, b: i64) -> i64 {
+    a.saturating_mul(b)
+}
+
+#[inline]
+pub fn neg(a: i64) -> i64 {
+    a.saturating_neg()
+}
+
+/// Division rounds toward zero, as a rulebook's "half, rounded down" does for positive
+/// numbers. Division by zero gives 0; `i64::MIN / -1` saturates.
+#[inline]
+pub fn div(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        0
+    } else {
+        a.checked_div(b).unwrap_or(i64::MAX)
+    }
+}
+
+/// Remainder with the sign of the dividend; by zero gives 0.
+#[inline]
+pub fn rem(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        0
+    } else {
+        a.checked_rem(b).unwrap_or(0)
+    }
+}
+
+/// Moves a level index by `delta` steps and saturates inside `0..len`. Scales ("Minor <
+/// Moderate < Severe < Critical") step this way: one more than the top is the top.
+#[inline]
+pub fn step_level(index: u8, delta: i64, len: u8) -> u8 {
+    let top = i64::from(len.saturating_sub(1));
+    (i64::from(index).saturating_add(delta)).clamp(0, top) as u8
+}
+
+/// `clamp(x, lo, hi)` that never panics: when `lo > hi`, `hi` wins.
+#[inline]
+pub fn clamp(x: i64, lo: i64, hi: i64) -> i64 {
+    x.max(lo).min(hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overflow_saturates_and_never_panics() {
+        assert_eq!(add(i64::MAX, 1), i64::MAX);
+        assert_eq!(sub(i64::MIN, 1), i64::MIN);
+        assert_eq!(mul(i64::MAX, 2), i64::MAX);
+        assert_eq!(neg(i64::MIN), i64::MAX);
+        assert_eq!(div(i64::MIN, -1), i64::MAX);
+        assert_eq!(div(7, 0), 0);
+        assert_eq!(rem(7, 0), 0);
+        assert_eq!(rem(i64::MIN, -1), 0);
+    }
+
+    #[test]
+    fn levels_saturate_at_both_ends() {
+        assert_eq!(step_level(1, 3, 4), 3);
+        assert_eq!(step_level(1, -5, 4), 0);
+        assert_eq!(step_level(2, i64::MAX, 4), 3);
+        assert_eq!(step_level(2, i64::MIN, 4), 0);
+    }
+
+    #[test]
+    fn clamp_with_inverted_bounds_takes_the_upper() {
+        assert_eq!(clamp(5, 10, 1), 1);
+        assert_eq!(clamp(5, 1, 10), 5);
+    }
+}

@@ -1,0 +1,25 @@
+//! The runtime of `rulesc`: everything a compiled ruleset calls, and everything the
+//! reference interpreter shares with it, so that both backends roll, trace and order
+//! turns through one piece of code.
+//!
+//! - [`dice`]: the dice-source trait and its three kinds (seeded, scripted, enumerated),
+//!   and [`dice::roll`], the one implementation of `NdM`, explosions and keep-highest.
+//! - [`trace`]: trace events and sinks; [`trace::NoTrace`] compiles to nothing.
+//! - [`decide`]: decisions the caller supplies ("the GM picks").
+//! - [`turn_order`]: rounds, turns, acted markers, re-ordering on initiative changes.
+//! - [`arith`]: the checked integer arithmetic of the language (saturating, never panics).
+//!
+//! Nothing in this crate knows any ruleset.
+
+pub mod arith;
+pub mod decide;
+pub mod dice;
+pub mod enumerate;
+pub mod trace;
+pub mod turn_order;
+
+pub use decide::{Decide, FirstOption, ScriptedDecisions};
+pub use dice::{roll, DiceSource, DiceSpec, Keep, Roll, ScriptedDice, SeededDice};
+pub use enumerate::{enumerate, Enumeration, PathDice, Prob};
+pub use trace::{NoTrace, Site, TraceEvent, TraceSink, VecTrace};
+pub use turn_order::TurnOrder;

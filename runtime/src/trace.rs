@@ -1,0 +1,135 @@
+//! Traces: what happened during a resolution, event by event, each citing the rule's
+//! source position through a site index.
+//!
+//! Tracing is generic over a [`TraceSink`]. With [`NoTrace`] (`ENABLED = false`) every
+//! `if T::ENABLED { ... }` in the interpreter and in generated code is removed at compile
+//! time, so a resolution with tracing off formats nothing and allocates nothing.
+
+use crate::dice::DiceSpec;
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+/// A position in the rules: file, 1-based line and column, and the source text of the
+/// statement or expression there. Generated code keeps them in a `static SITES` table
+/// (borrowed strings); the interpreter builds the same table (owned strings).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Site {
+    pub file: Cow<'static, str>,
+    pub line: u32,
+    pub col: u32,
+    pub text: Cow<'static, str>,
+}
+
+/// One thing that happened. `site` indexes the program's site table. Values are rendered
+/// as the rules language prints them (`11`, `Moderate`, `Hit(level: Moderate, ...)`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TraceEvent {
+    /// Dice thrown: every face in order (explosions included) and the total.
+    Roll { site: u32, dice: DiceSpec, faces: Vec<u32>, total: i64 },
+    /// A table was consulted.
+    Lookup { site: u32, key: String, value: String },
+    /// A name was bound (`let`) or assigned, or a combatant's state was set.
+    Assign { site: u32, value: String },
+    /// An `if` condition was evaluated.
+    Branch { site: u32, taken: bool },
+    /// A `match` picked an arm.
+    Match { site: u32, arm: String },
+    /// The caller decided.
+    Decide { site: u32, choice: String },
+    /// A box of a track was filled (`slot` is 1-based; 0 when the track was full).
+    Fill { site: u32, level: String, slot: i64 },
+    /// A procedure was entered.
+    Call { site: u32 },
+    /// A procedure returned.
+    Return { site: u32, value: String },
+}
+
+impl TraceEvent {
+    pub fn site(&self) -> u32 {
+        match self {
+            TraceEvent::Roll { site, .. }
+            | TraceEvent::Lookup { site, .. }
+            | TraceEvent::Assign { site, .. }
+            | TraceEvent::Branch { site, .. }
+            | TraceEvent::Match { site, .. }
+            | TraceEvent::Decide { site, .. }
+            | TraceEvent::Fill { site, .. }
+            | TraceEvent::Call { site }
+            | TraceEvent::Return { site, .. } => *site,
+        }
+    }
+}
+
+/// Receives trace events. `ENABLED` is a constant so that code generic over the sink can
+/// skip building events entirely when it is false.
+pub trait TraceSink {
+    const ENABLED: bool;
+    fn event(&mut self, event: TraceEvent);
+}
+
+/// Tracing off: costs nothing.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoTrace;
+
+impl TraceSink for NoTrace {
+    const ENABLED: bool = false;
+    #[inline(always)]
+    fn event(&mut self, _event: TraceEvent) {}
+}
+
+/// Tracing on: keeps every event.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct VecTrace {
+    pub events: Vec<TraceEvent>,
+}
+
+impl TraceSink for VecTrace {
+    const ENABLED: bool = true;
+    fn event(&mut self, event: TraceEvent) {
+        self.events.push(event);
+    }
+}
+
+impl VecTrace {
+    /// Renders the trace as text a reader can follow against the rulebook: one line per
+    /// event, the rule's source text, what it produced, and `file:line`. Calls indent.
+    pub fn render(&self, sites: &[Site]) -> String {
+        let mut out = String::new();
+        let mut depth = 0usize;
+        for event in &self.events {
+            let site = sites.get(event.site() as usize);
+            let text = site.map(|s| s.text.as_ref()).unwrap_or("?");
+            let what = match event {
+                TraceEvent::Roll { dice, faces, total, .. } => {
+                    let faces: Vec<String> = faces.iter().map(|f| f.to_string()).collect();
+                    format!("roll {dice}: [{}] = {total}", faces.join(", "))
+                }
+                TraceEvent::Lookup { key, value, .. } => format!("look up {key}: {value}"),
+                TraceEvent::Assign { value, .. } => format!("{text}  => {value}"),
+                TraceEvent::Branch { taken, .. } => {
+                    format!("{text}  => {}", if *taken { "yes" } else { "no" })
+                }
+                TraceEvent::Match { arm, .. } => format!("{text}  => {arm}"),
+                TraceEvent::Decide { choice, .. } => format!("{text}  => decided {choice}"),
+                TraceEvent::Fill { level, slot, .. } => {
+                    if *slot > 0 {
+                        format!("{text}  => {level} box {slot} filled")
+                    } else {
+                        format!("{text}  => {level}: no empty box left")
+                    }
+                }
+                TraceEvent::Call { .. } => format!("{text}"),
+                TraceEvent::Return { value, .. } => format!("return {value}"),
+            };
+            let indent = "  ".repeat(depth);
+            let at = site.map(|s| format!("{}:{}", s.file, s.line)).unwrap_or_default();
+            let _ = writeln!(out, "{indent}{what}    [{at}]");
+            match event {
+                TraceEvent::Call { .. } => depth += 1,
+                TraceEvent::Return { .. } => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        out
+    }
+}
