@@ -7,6 +7,8 @@
 //! - [`trace`]: trace events and sinks; [`trace::NoTrace`] compiles to nothing.
 //! - [`decide`]: decisions the caller supplies ("the GM picks").
 //! - [`turn_order`]: rounds, turns, acted markers, re-ordering on initiative changes.
+//! - [`track`]: rows of boxes filled from the lowest (wound boxes).
+//! - [`env`]: the dice, decider and trace sink a resolution runs with.
 //! - [`arith`]: the checked integer arithmetic of the language (saturating, never panics).
 //!
 //! Nothing in this crate knows any ruleset.
@@ -15,11 +17,15 @@ pub mod arith;
 pub mod decide;
 pub mod dice;
 pub mod enumerate;
+pub mod env;
 pub mod trace;
+pub mod track;
 pub mod turn_order;
 
 pub use decide::{Decide, FirstOption, ScriptedDecisions};
 pub use dice::{roll, DiceSource, DiceSpec, Keep, Roll, ScriptedDice, SeededDice};
+pub use env::Env;
 pub use enumerate::{enumerate, Enumeration, PathDice, Prob};
 pub use trace::{NoTrace, Site, TraceEvent, TraceSink, VecTrace};
+pub use track::Track;
 pub use turn_order::TurnOrder;
