@@ -1,1 +1,28 @@
+//! `rulesc`: a compiler for tabletop combat rules.
+//!
+//! The pipeline (see ARCHITECTURE.md): `load` (YAML and DSL → syntax) → `check`
+//! (names, types, tables; → [`ir::Program`]) → backends: [`eval`] (interpreter with
+//! traces), [`codegen`] (Rust source).
 
+pub mod check;
+pub mod diag;
+pub mod ir;
+pub mod load;
+pub mod source;
+pub mod syntax;
+pub mod yaml;
+
+use std::path::Path;
+
+/// Loads and checks a ruleset folder: the program if it has no errors, and every
+/// diagnostic (errors and warnings) either way, with the sources they point into.
+pub fn compile_dir(dir: &Path) -> (Option<ir::Program>, diag::Diagnostics, source::Sources) {
+    let mut diags = diag::Diagnostics::default();
+    let loaded = load::load_dir(dir, &mut diags);
+    let sources = loaded.sources.clone();
+    let program = check::check(loaded, &mut diags);
+    (program, diags, sources)
+}
+pub mod codegen;
+pub mod eval;
+pub mod scenario;

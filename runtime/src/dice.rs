@@ -53,7 +53,12 @@ pub struct DiceSpec {
 
 impl DiceSpec {
     pub const fn new(count: u32, sides: u32) -> Self {
-        DiceSpec { count, sides, explode: false, keep: Keep::All }
+        DiceSpec {
+            count,
+            sides,
+            explode: false,
+            keep: Keep::All,
+        }
     }
 
     /// The same dice, `factor` times as many (a critical "doubles the damage dice").
@@ -69,7 +74,10 @@ impl DiceSpec {
             Keep::All => self.count,
             Keep::Highest(k) | Keep::Lowest(k) => k.min(self.count),
         };
-        (i64::from(counted), i64::from(counted) * i64::from(self.sides))
+        (
+            i64::from(counted),
+            i64::from(counted) * i64::from(self.sides),
+        )
     }
 }
 
@@ -152,10 +160,17 @@ pub fn roll<D: DiceSource + ?Sized, T: TraceSink>(
         }
     }
     if spec.keep != Keep::All {
-        total = kept[..kept_len].iter().fold(0i64, |a, &b| a.saturating_add(b));
+        total = kept[..kept_len]
+            .iter()
+            .fold(0i64, |a, &b| a.saturating_add(b));
     }
     if T::ENABLED {
-        trace.event(TraceEvent::Roll { site, dice: spec, faces, total });
+        trace.event(TraceEvent::Roll {
+            site,
+            dice: spec,
+            faces,
+            total,
+        });
     }
     Roll { total, natural }
 }
@@ -201,7 +216,9 @@ impl SeededDice {
             z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
             z ^ (z >> 31)
         };
-        SeededDice { s: [next(), next(), next(), next()] }
+        SeededDice {
+            s: [next(), next(), next(), next()],
+        }
     }
 
     #[inline]
@@ -247,7 +264,11 @@ pub struct ScriptedDice {
 
 impl ScriptedDice {
     pub fn new(faces: &[u32]) -> Self {
-        ScriptedDice { faces: faces.to_vec(), next: 0, problems: Vec::new() }
+        ScriptedDice {
+            faces: faces.to_vec(),
+            next: 0,
+            problems: Vec::new(),
+        }
     }
 
     /// How many scripted faces were not used.
@@ -268,12 +289,14 @@ impl DiceSource for ScriptedDice {
             Some(&f) => {
                 self.next += 1;
                 if f == 0 || f > sides {
-                    self.problems.push(format!("scripted face {f} is not on a d{sides}"));
+                    self.problems
+                        .push(format!("scripted face {f} is not on a d{sides}"));
                 }
                 f.clamp(1, sides)
             }
             None => {
-                self.problems.push(format!("script ran out of faces for a d{sides}"));
+                self.problems
+                    .push(format!("script ran out of faces for a d{sides}"));
                 1
             }
         }
@@ -310,7 +333,10 @@ mod tests {
             counts[(f - 1) as usize] += 1;
         }
         let expected = n as f64 / 12.0;
-        let chi: f64 = counts.iter().map(|&c| (c as f64 - expected).powi(2) / expected).sum();
+        let chi: f64 = counts
+            .iter()
+            .map(|&c| (c as f64 - expected).powi(2) / expected)
+            .sum();
         assert!(chi < 31.26, "chi-square {chi} for counts {counts:?}");
     }
 
@@ -318,8 +344,22 @@ mod tests {
     fn exploding_die_adds_repeatedly() {
         let mut dice = ScriptedDice::new(&[12, 12, 5]);
         let mut trace = VecTrace::default();
-        let r = roll(&mut dice, DiceSpec { explode: true, ..DiceSpec::new(1, 12) }, &mut trace, 0);
-        assert_eq!(r, Roll { total: 29, natural: 12 });
+        let r = roll(
+            &mut dice,
+            DiceSpec {
+                explode: true,
+                ..DiceSpec::new(1, 12)
+            },
+            &mut trace,
+            0,
+        );
+        assert_eq!(
+            r,
+            Roll {
+                total: 29,
+                natural: 12
+            }
+        );
         assert!(dice.fits_exactly());
         assert_eq!(trace.events.len(), 1);
     }
@@ -327,10 +367,16 @@ mod tests {
     #[test]
     fn keep_highest_keeps_the_best_dice() {
         let mut dice = ScriptedDice::new(&[3, 18]);
-        let spec = DiceSpec { keep: Keep::Highest(1), ..DiceSpec::new(2, 20) };
+        let spec = DiceSpec {
+            keep: Keep::Highest(1),
+            ..DiceSpec::new(2, 20)
+        };
         assert_eq!(roll(&mut dice, spec, &mut NoTrace, 0).total, 18);
         let mut dice = ScriptedDice::new(&[4, 1, 6, 3]);
-        let spec = DiceSpec { keep: Keep::Lowest(3), ..DiceSpec::new(4, 6) };
+        let spec = DiceSpec {
+            keep: Keep::Lowest(3),
+            ..DiceSpec::new(4, 6)
+        };
         assert_eq!(roll(&mut dice, spec, &mut NoTrace, 0).total, 8);
     }
 
@@ -344,8 +390,22 @@ mod tests {
 
     #[test]
     fn dice_display_reads_like_the_book() {
-        assert_eq!(DiceSpec { explode: true, ..DiceSpec::new(1, 12) }.to_string(), "d12!");
-        assert_eq!(DiceSpec { keep: Keep::Highest(1), ..DiceSpec::new(2, 20) }.to_string(), "2d20kh1");
+        assert_eq!(
+            DiceSpec {
+                explode: true,
+                ..DiceSpec::new(1, 12)
+            }
+            .to_string(),
+            "d12!"
+        );
+        assert_eq!(
+            DiceSpec {
+                keep: Keep::Highest(1),
+                ..DiceSpec::new(2, 20)
+            }
+            .to_string(),
+            "2d20kh1"
+        );
         assert_eq!(DiceSpec::new(2, 10).times(2).to_string(), "4d10");
     }
 }

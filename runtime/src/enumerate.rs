@@ -28,7 +28,10 @@ impl Prob {
 
     fn reduced(num: u128, den: u128) -> Prob {
         let g = gcd(num, den).max(1);
-        Prob { num: num / g, den: den / g }
+        Prob {
+            num: num / g,
+            den: den / g,
+        }
     }
 
     /// `self * 1/n`.
@@ -115,12 +118,17 @@ pub struct Enumeration<R> {
 impl<R: PartialEq> Enumeration<R> {
     /// Sum of every outcome's probability and the unexplored mass: exactly one.
     pub fn total(&self) -> Prob {
-        self.outcomes.iter().fold(self.unexplored, |acc, (_, p)| acc.add(*p))
+        self.outcomes
+            .iter()
+            .fold(self.unexplored, |acc, (_, p)| acc.add(*p))
     }
 
     /// The probability of one outcome.
     pub fn probability_of(&self, outcome: &R) -> Prob {
-        self.outcomes.iter().filter(|(r, _)| r == outcome).fold(Prob::ZERO, |a, (_, p)| a.add(*p))
+        self.outcomes
+            .iter()
+            .filter(|(r, _)| r == outcome)
+            .fold(Prob::ZERO, |a, (_, p)| a.add(*p))
     }
 }
 
@@ -132,7 +140,10 @@ pub fn enumerate<R: PartialEq>(
     max_paths: u64,
     mut resolve: impl FnMut(&mut PathDice) -> R,
 ) -> Enumeration<R> {
-    let mut dice = PathDice { max_dice, ..PathDice::default() };
+    let mut dice = PathDice {
+        max_dice,
+        ..PathDice::default()
+    };
     let mut outcomes: Vec<(R, Prob)> = Vec::new();
     let mut explored = Prob::ZERO;
     let mut unexplored = Prob::ZERO;
@@ -152,13 +163,26 @@ pub fn enumerate<R: PartialEq>(
             outcomes.push((outcome, p));
         }
         if !dice.advance() {
-            return Enumeration { outcomes, unexplored, paths, stopped_early: false };
+            return Enumeration {
+                outcomes,
+                unexplored,
+                paths,
+                stopped_early: false,
+            };
         }
         if paths >= max_paths {
             // Everything not yet visited is unexplored mass.
-            let rest = Prob { num: explored.den - explored.num.min(explored.den), den: explored.den };
+            let rest = Prob {
+                num: explored.den - explored.num.min(explored.den),
+                den: explored.den,
+            };
             unexplored = unexplored.add(rest);
-            return Enumeration { outcomes, unexplored, paths, stopped_early: true };
+            return Enumeration {
+                outcomes,
+                unexplored,
+                paths,
+                stopped_early: true,
+            };
         }
     }
 }
@@ -171,7 +195,9 @@ mod tests {
 
     #[test]
     fn two_d6_has_the_triangle_distribution() {
-        let e = enumerate(10, 1_000, |d| roll(d, DiceSpec::new(2, 6), &mut NoTrace, 0).total);
+        let e = enumerate(10, 1_000, |d| {
+            roll(d, DiceSpec::new(2, 6), &mut NoTrace, 0).total
+        });
         assert_eq!(e.paths, 36);
         assert_eq!(e.probability_of(&7), Prob { num: 1, den: 6 });
         assert_eq!(e.probability_of(&2), Prob { num: 1, den: 36 });
@@ -180,7 +206,10 @@ mod tests {
 
     #[test]
     fn exploding_mass_beyond_the_bound_is_reported() {
-        let spec = DiceSpec { explode: true, ..DiceSpec::new(1, 12) };
+        let spec = DiceSpec {
+            explode: true,
+            ..DiceSpec::new(1, 12)
+        };
         let e = enumerate(3, 10_000, |d| roll(d, spec, &mut NoTrace, 0).total);
         // Three dice deep: 12, 12, then the third die's 12 would need a fourth die.
         assert_eq!(e.unexplored, Prob { num: 1, den: 1728 });
@@ -190,7 +219,9 @@ mod tests {
 
     #[test]
     fn stopping_early_keeps_the_total_at_one() {
-        let e = enumerate(10, 5, |d| roll(d, DiceSpec::new(2, 6), &mut NoTrace, 0).total);
+        let e = enumerate(10, 5, |d| {
+            roll(d, DiceSpec::new(2, 6), &mut NoTrace, 0).total
+        });
         assert!(e.stopped_early);
         assert_eq!(e.total(), Prob::ONE);
     }

@@ -13,6 +13,10 @@ pub struct Env<D, X, T> {
 
 impl<D: DiceSource, X: Decide, T: TraceSink> Env<D, X, T> {
     pub fn new(dice: D, decide: X, trace: T) -> Self {
-        Env { dice, decide, trace }
+        Env {
+            dice,
+            decide,
+            trace,
+        }
     }
 }

@@ -24,8 +24,8 @@ pub mod turn_order;
 
 pub use decide::{Decide, FirstOption, ScriptedDecisions};
 pub use dice::{roll, DiceSource, DiceSpec, Keep, Roll, ScriptedDice, SeededDice};
-pub use env::Env;
 pub use enumerate::{enumerate, Enumeration, PathDice, Prob};
+pub use env::Env;
 pub use trace::{NoTrace, Site, TraceEvent, TraceSink, VecTrace};
 pub use track::Track;
 pub use turn_order::TurnOrder;

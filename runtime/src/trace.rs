@@ -25,9 +25,18 @@ pub struct Site {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TraceEvent {
     /// Dice thrown: every face in order (explosions included) and the total.
-    Roll { site: u32, dice: DiceSpec, faces: Vec<u32>, total: i64 },
+    Roll {
+        site: u32,
+        dice: DiceSpec,
+        faces: Vec<u32>,
+        total: i64,
+    },
     /// A table was consulted.
-    Lookup { site: u32, key: String, value: String },
+    Lookup {
+        site: u32,
+        key: String,
+        value: String,
+    },
     /// A name was bound (`let`) or assigned, or a combatant's state was set.
     Assign { site: u32, value: String },
     /// An `if` condition was evaluated.
@@ -100,7 +109,9 @@ impl VecTrace {
             let site = sites.get(event.site() as usize);
             let text = site.map(|s| s.text.as_ref()).unwrap_or("?");
             let what = match event {
-                TraceEvent::Roll { dice, faces, total, .. } => {
+                TraceEvent::Roll {
+                    dice, faces, total, ..
+                } => {
                     let faces: Vec<String> = faces.iter().map(|f| f.to_string()).collect();
                     format!("roll {dice}: [{}] = {total}", faces.join(", "))
                 }
@@ -122,7 +133,9 @@ impl VecTrace {
                 TraceEvent::Return { value, .. } => format!("return {value}"),
             };
             let indent = "  ".repeat(depth);
-            let at = site.map(|s| format!("{}:{}", s.file, s.line)).unwrap_or_default();
+            let at = site
+                .map(|s| format!("{}:{}", s.file, s.line))
+                .unwrap_or_default();
             let _ = writeln!(out, "{indent}{what}    [{at}]");
             match event {
                 TraceEvent::Call { .. } => depth += 1,

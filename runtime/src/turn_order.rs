@@ -17,7 +17,11 @@ pub struct TurnOrder {
 impl TurnOrder {
     pub fn new(keys: Vec<Vec<i64>>) -> Self {
         let n = keys.len();
-        TurnOrder { keys, acted: vec![false; n], round: 1 }
+        TurnOrder {
+            keys,
+            acted: vec![false; n],
+            round: 1,
+        }
     }
 
     /// Changes a participant's key (its initiative changed); takes effect at once.
@@ -33,7 +37,11 @@ impl TurnOrder {
 
     /// Orders `who` from the highest key to the lowest, equal keys grouped (simultaneous).
     pub fn rank(&self, who: &[usize]) -> Vec<Vec<usize>> {
-        let mut ids: Vec<usize> = who.iter().copied().filter(|&i| i < self.keys.len()).collect();
+        let mut ids: Vec<usize> = who
+            .iter()
+            .copied()
+            .filter(|&i| i < self.keys.len())
+            .collect();
         ids.sort_by(|&a, &b| self.keys[b].cmp(&self.keys[a]).then(a.cmp(&b)));
         let mut groups: Vec<Vec<usize>> = Vec::new();
         for id in ids {

@@ -1,0 +1,478 @@
+//! Stage 2, check: loaded syntax → [`Program`], or diagnostics.
+//!
+//! - [`data`] reads the YAML sections against the schema (unknown keys, wrong value
+//!   types, duplicate names), builds choices, record types, tracks, tables (with their
+//!   coverage checks), constants and records;
+//! - [`exprs`] resolves and types formulas and procedures, and finds cycles;
+//! - this module drives both, then runs the whole-program checks (mutated parameters,
+//!   unused definitions).
+//!
+//! Every problem is pushed to the diagnostics and checking goes on, so a run reports
+//! everything it can find; a [`Program`] is returned only when there is no error.
+
+mod data;
+mod exprs;
+
+pub use exprs::for_each_child;
+
+use crate::diag::{suggest, Diagnostic, Diagnostics};
+use crate::ir::{self, Program, Ty};
+use crate::load::Loaded;
+use crate::source::Span;
+use crate::syntax::ast;
+use crate::yaml::YNode;
+use rulesc_runtime::Site;
+use std::collections::{BTreeMap, HashMap};
+
+/// What a top-level name refers to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DefKind {
+    Choice(usize),
+    Record(usize),
+    Track(usize),
+    Table(usize),
+    Constant(usize),
+    Outcome(usize),
+    Function(usize),
+}
+
+impl DefKind {
+    fn describe(self) -> &'static str {
+        match self {
+            DefKind::Choice(_) => "scale or enum",
+            DefKind::Record(_) => "record type",
+            DefKind::Track(_) => "track",
+            DefKind::Table(_) => "table",
+            DefKind::Constant(_) => "constant",
+            DefKind::Outcome(_) => "outcome",
+            DefKind::Function(_) => "formula or procedure",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Def {
+    pub kind: DefKind,
+    pub span: Span,
+}
+
+/// The checker's shared state.
+pub(crate) struct Checker<'a> {
+    pub prog: Program,
+    pub diags: &'a mut Diagnostics,
+    pub names: BTreeMap<String, Def>,
+    /// Variant name → (choice, index) for every choice that has it.
+    pub variants: HashMap<String, Vec<(usize, u16)>>,
+    /// Tag name → (outcome, tag index).
+    pub tags: HashMap<String, Vec<(usize, u16)>>,
+    /// How often each top-level name is referenced (for unused warnings).
+    pub uses: HashMap<String, usize>,
+    /// Syntax of each function, by function id.
+    pub fn_syntax: Vec<ast::Item>,
+    /// 0 = not checked, 1 = being checked, 2 = done.
+    pub fn_state: Vec<u8>,
+}
+
+impl<'a> Checker<'a> {
+    pub fn error(
+        &mut self,
+        code: &'static str,
+        span: Span,
+        msg: impl Into<String>,
+        label: impl Into<String>,
+        help: impl Into<String>,
+    ) {
+        self.diags
+            .push(Diagnostic::error(code, span, msg).label(label).help(help));
+    }
+
+    /// Registers a top-level name; a second definition is an error showing both.
+    pub fn define(&mut self, name: &str, kind: DefKind, span: Span) -> bool {
+        if let Some(first) = self.names.get(name) {
+            let d = Diagnostic::error("E0301", span, format!("`{name}` is defined twice"))
+                .label(format!("second definition, as a {}", kind.describe()))
+                .note(
+                    first.span,
+                    format!("first defined here, as a {}", first.kind.describe()),
+                )
+                .help("rename one of them, or remove the duplicate");
+            self.diags.push(d);
+            return false;
+        }
+        if !is_ident(name) {
+            self.error(
+                "E0302",
+                span,
+                format!("`{name}` is not a valid name"),
+                "not a name",
+                "names use ASCII letters, digits and `_`, and do not start with a digit",
+            );
+        }
+        self.names.insert(name.to_string(), Def { kind, span });
+        true
+    }
+
+    pub fn used(&mut self, name: &str) {
+        *self.uses.entry(name.to_string()).or_default() += 1;
+    }
+
+    /// Adds a trace site for `span` and returns its index.
+    pub fn site(&mut self, span: Span) -> u32 {
+        let (file, line, col) = self.prog.sources.position(span);
+        let text = self.prog.sources.slice(span);
+        let first = text.lines().next().unwrap_or("").trim();
+        let mut text: String = first.chars().take(100).collect();
+        if first.chars().count() > 100
+            || text.len() < self.prog.sources.slice(span).trim().len() && text.ends_with('{')
+        {
+            text = text.trim_end_matches('{').trim_end().to_string();
+        }
+        self.prog.sites.push(Site {
+            file: file.into(),
+            line,
+            col,
+            text: text.into(),
+        });
+        (self.prog.sites.len() - 1) as u32
+    }
+
+    pub fn ty_name(&self, ty: &Ty) -> String {
+        self.prog.ty_name(ty)
+    }
+
+    /// Resolves a written type.
+    pub fn resolve_type(&mut self, t: &ast::TypeExpr) -> (Ty, Option<(i64, i64)>) {
+        match &t.kind {
+            ast::TypeKind::IntRange(lo, hi) => (Ty::Int, Some((*lo, *hi))),
+            ast::TypeKind::List(inner) => {
+                let (inner, _) = self.resolve_type(inner);
+                (Ty::List(Box::new(inner)), None)
+            }
+            ast::TypeKind::Map(k, v) => {
+                let (kt, _) = self.resolve_type(k);
+                let (vt, _) = self.resolve_type(v);
+                let key = match kt {
+                    Ty::Choice(c) => c,
+                    Ty::Error => return (Ty::Error, None),
+                    other => {
+                        let n = self.ty_name(&other);
+                        self.error(
+                            "E0311",
+                            k.span,
+                            format!("a map cannot be keyed by {n}"),
+                            "not a scale or enum",
+                            "key maps by a scale or an enum",
+                        );
+                        return (Ty::Error, None);
+                    }
+                };
+                let ok = matches!(vt, Ty::Int | Ty::Bool | Ty::Error)
+                    || matches!(vt, Ty::Choice(c) if self.prog.choices[c].ordered);
+                if !ok {
+                    let n = self.ty_name(&vt);
+                    self.error(
+                        "E0311",
+                        v.span,
+                        format!("a map cannot hold {n} values"),
+                        "not int, bool or a scale",
+                        "map values are `int`, `bool` or a scale",
+                    );
+                    return (Ty::Error, None);
+                }
+                (Ty::Map(key, Box::new(vt)), None)
+            }
+            ast::TypeKind::Named(id) => {
+                let ty = match id.name.as_str() {
+                    "int" => Ty::Int,
+                    "bool" => Ty::Bool,
+                    "dice" => Ty::Dice,
+                    name => match self.names.get(name).map(|d| d.kind) {
+                        Some(DefKind::Choice(c)) => Ty::Choice(c),
+                        Some(DefKind::Record(r)) => Ty::Record(r),
+                        Some(DefKind::Track(t)) => Ty::Track(t),
+                        Some(DefKind::Outcome(o)) => Ty::Outcome(o),
+                        _ => {
+                            let mut candidates: Vec<&str> = vec!["int", "bool", "dice"];
+                            candidates.extend(
+                                self.names
+                                    .iter()
+                                    .filter(|(_, d)| {
+                                        matches!(
+                                            d.kind,
+                                            DefKind::Choice(_)
+                                                | DefKind::Record(_)
+                                                | DefKind::Track(_)
+                                                | DefKind::Outcome(_)
+                                        )
+                                    })
+                                    .map(|(n, _)| n.as_str()),
+                            );
+                            let help = suggest(name, &candidates, "types");
+                            self.error(
+                                "E0303",
+                                id.span,
+                                format!("unknown type `{name}`"),
+                                "not a type",
+                                help,
+                            );
+                            return (Ty::Error, None);
+                        }
+                    },
+                };
+                if !matches!(ty, Ty::Int | Ty::Bool | Ty::Dice) {
+                    self.used(&id.name);
+                }
+                (ty, None)
+            }
+        }
+    }
+}
+
+pub fn is_ident(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Checks a loaded ruleset. Returns the program when there are no errors.
+pub fn check(loaded: Loaded, diags: &mut Diagnostics) -> Option<Program> {
+    let Loaded {
+        sources,
+        yaml,
+        items,
+        manifest,
+    } = loaded;
+    let mut c = Checker {
+        prog: Program {
+            sources,
+            ..Program::default()
+        },
+        diags,
+        names: BTreeMap::new(),
+        variants: HashMap::new(),
+        tags: HashMap::new(),
+        uses: HashMap::new(),
+        fn_syntax: Vec::new(),
+        fn_state: Vec::new(),
+    };
+    let sections = data::split_sections(&mut c, &yaml, manifest);
+    data::read_manifest(&mut c, &sections);
+    data::declare(&mut c, &sections, &items);
+    let outcome_tags: Vec<(usize, Vec<ast::TagDef>)> = items
+        .iter()
+        .filter_map(|i| match i {
+            ast::Item::Outcome { name, tags, .. } => match c.names.get(&name.name) {
+                Some(Def {
+                    kind: DefKind::Outcome(id),
+                    span,
+                }) if *span == name.span => Some((*id, tags.clone())),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    data::build_outcome_tags(&mut c, &outcome_tags);
+    data::build(&mut c, &sections);
+    exprs::check_functions(&mut c);
+    exprs::mark_mutated(&mut c);
+    warn_unused(&mut c);
+    if c.diags.has_errors() {
+        None
+    } else {
+        Some(c.prog)
+    }
+}
+
+fn warn_unused(c: &mut Checker) {
+    let unused: Vec<(String, Def)> = c
+        .names
+        .iter()
+        .filter(|(n, d)| {
+            matches!(d.kind, DefKind::Table(_) | DefKind::Constant(_)) && !c.uses.contains_key(*n)
+        })
+        .map(|(n, d)| (n.clone(), *d))
+        .collect();
+    for (name, def) in unused {
+        c.diags.push(
+            Diagnostic::warning(
+                "W0001",
+                def.span,
+                format!("{} `{name}` is never used", def.kind.describe()),
+            )
+            .label("defined here")
+            .help("use it in a formula or procedure, or remove it"),
+        );
+    }
+}
+
+/// A YAML node with the section it came from.
+pub(crate) struct Entry<'y> {
+    pub key: &'y YNode,
+    pub value: &'y YNode,
+}
+
+impl ir::Program {
+    /// Finds a top-level instance by name.
+    pub fn instance(&self, name: &str) -> Option<&ir::Instance> {
+        self.instances.iter().find(|i| i.name == name)
+    }
+}
+
+/// Reads a YAML value (from a scenario or a content pack) as a constant of type `ty`,
+/// with the same rules and diagnostics as values inside a ruleset. `sources` must hold
+/// the node's file; the program's own definitions give the names.
+pub fn read_value(
+    prog: &Program,
+    sources: &crate::source::Sources,
+    node: &YNode,
+    ty: &Ty,
+    diags: &mut Diagnostics,
+) -> Option<ir::Const> {
+    let mut c = reopen(prog, sources, diags);
+    data::value_of(&mut c, node, ty, None)
+}
+
+/// A checker over an already checked program, to read more values against it.
+fn reopen<'a>(
+    prog: &Program,
+    sources: &crate::source::Sources,
+    diags: &'a mut Diagnostics,
+) -> Checker<'a> {
+    let mut names = BTreeMap::new();
+    let mut variants: HashMap<String, Vec<(usize, u16)>> = HashMap::new();
+    let mut tags: HashMap<String, Vec<(usize, u16)>> = HashMap::new();
+    for (i, ch) in prog.choices.iter().enumerate() {
+        names.insert(
+            ch.name.clone(),
+            Def {
+                kind: DefKind::Choice(i),
+                span: ch.span,
+            },
+        );
+        for (j, v) in ch.variants.iter().enumerate() {
+            variants
+                .entry(v.name.clone())
+                .or_default()
+                .push((i, j as u16));
+        }
+    }
+    for (i, r) in prog.records.iter().enumerate() {
+        names.insert(
+            r.name.clone(),
+            Def {
+                kind: DefKind::Record(i),
+                span: r.span,
+            },
+        );
+    }
+    for (i, t) in prog.tracks.iter().enumerate() {
+        names.insert(
+            t.name.clone(),
+            Def {
+                kind: DefKind::Track(i),
+                span: t.span,
+            },
+        );
+    }
+    for (i, t) in prog.tables.iter().enumerate() {
+        names.insert(
+            t.name.clone(),
+            Def {
+                kind: DefKind::Table(i),
+                span: t.span,
+            },
+        );
+    }
+    for (i, k) in prog.constants.iter().enumerate() {
+        names.insert(
+            k.name.clone(),
+            Def {
+                kind: DefKind::Constant(i),
+                span: k.span,
+            },
+        );
+    }
+    for (i, o) in prog.outcomes.iter().enumerate() {
+        names.insert(
+            o.name.clone(),
+            Def {
+                kind: DefKind::Outcome(i),
+                span: o.span,
+            },
+        );
+        for (j, t) in o.tags.iter().enumerate() {
+            tags.entry(t.name.clone()).or_default().push((i, j as u16));
+        }
+    }
+    for (i, f) in prog.functions.iter().enumerate() {
+        names.insert(
+            f.name.clone(),
+            Def {
+                kind: DefKind::Function(i),
+                span: f.span,
+            },
+        );
+    }
+    let mut prog = prog.clone();
+    prog.sources = sources.clone();
+    Checker {
+        prog,
+        diags,
+        names,
+        variants,
+        tags,
+        uses: HashMap::new(),
+        fn_syntax: Vec::new(),
+        fn_state: Vec::new(),
+    }
+}
+
+/// Calls `f` on every top-level expression of a function body (statements walked).
+pub fn walk_function(func: &ir::Function, f: &mut dyn FnMut(&ir::Expr)) {
+    fn stmts(list: &[ir::Stmt], f: &mut dyn FnMut(&ir::Expr)) {
+        for s in list {
+            match s {
+                ir::Stmt::Let { value, .. } | ir::Stmt::Expr(value) => f(value),
+                ir::Stmt::Assign { place, value, .. } => {
+                    for st in &place.path {
+                        if let ir::PlaceStep::Key(k) = st {
+                            f(k);
+                        }
+                    }
+                    f(value);
+                }
+                ir::Stmt::If {
+                    branches,
+                    otherwise,
+                } => {
+                    for (c, b, _) in branches {
+                        f(c);
+                        stmts(b, f);
+                    }
+                    if let Some(o) = otherwise {
+                        stmts(o, f);
+                    }
+                }
+                ir::Stmt::Match { scrutinee, arms } => {
+                    f(scrutinee);
+                    for a in arms {
+                        stmts(&a.body, f);
+                    }
+                }
+                ir::Stmt::For { list, body, .. } => {
+                    f(list);
+                    stmts(body, f);
+                }
+                ir::Stmt::Return { value, .. } => {
+                    if let Some(v) = value {
+                        f(v);
+                    }
+                }
+            }
+        }
+    }
+    match &func.body {
+        ir::Body::Formula(e) => f(e),
+        ir::Body::Procedure(list) => stmts(list, f),
+    }
+}

@@ -1,0 +1,389 @@
+//! Diagnostics: every problem the compiler finds, with a stable code, a primary span and
+//! label, a help line saying what would fix it, and optional notes at other positions
+//! (the first definition of a duplicate, the base of an override).
+//!
+//! Stages push into a [`Diagnostics`] and go on, so a run reports everything at once.
+//! Rendering (miette's graphical report, or JSON) happens outside the stages.
+
+use crate::source::{Sources, Span};
+use std::fmt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+/// A secondary position with a label.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    pub span: Span,
+    pub label: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    pub span: Span,
+    pub label: String,
+    pub help: Option<String>,
+    pub notes: Vec<Note>,
+}
+
+impl Diagnostic {
+    pub fn error(code: &'static str, span: Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code,
+            severity: Severity::Error,
+            message: message.into(),
+            span,
+            label: String::new(),
+            help: None,
+            notes: Vec::new(),
+        }
+    }
+
+    pub fn warning(code: &'static str, span: Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, span, message)
+        }
+    }
+
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn note(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.notes.push(Note {
+            span,
+            label: label.into(),
+        });
+        self
+    }
+}
+
+/// The diagnostics of one run, in the order found; [`Diagnostics::sorted`] gives the
+/// deterministic order used for output (file, position, code).
+#[derive(Debug, Clone, Default)]
+pub struct Diagnostics {
+    pub items: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    pub fn push(&mut self, d: Diagnostic) {
+        self.items.push(d);
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.items.iter().any(|d| d.severity == Severity::Error)
+    }
+
+    pub fn error_count(&self) -> usize {
+        self.items
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
+    }
+
+    pub fn warning_count(&self) -> usize {
+        self.items
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count()
+    }
+
+    pub fn extend(&mut self, other: Diagnostics) {
+        self.items.extend(other.items);
+    }
+
+    pub fn sorted(&self) -> Vec<&Diagnostic> {
+        let mut v: Vec<&Diagnostic> = self.items.iter().collect();
+        v.sort_by(|a, b| {
+            (a.span.file, a.span.start, a.code, &a.message).cmp(&(
+                b.span.file,
+                b.span.start,
+                b.code,
+                &b.message,
+            ))
+        });
+        v.dedup_by(|a, b| a == b);
+        v
+    }
+}
+
+/// "did you mean `x`?" for a misspelt name: the closest candidate by edit distance, if
+/// close enough to be a plausible typo.
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
+    let mut best: Option<(usize, &str)> = None;
+    let lower = name.to_lowercase();
+    for c in candidates {
+        let d = edit_distance(&lower, &c.to_lowercase());
+        let limit = (name.chars().count().max(c.chars().count()) / 3).max(1);
+        if d <= limit && best.is_none_or(|(bd, bc)| (d, c) < (bd, bc)) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c.to_string())
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().take(64).collect();
+    let b: Vec<char> = b.chars().take(64).collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// A help line listing what was expected, or suggesting the closest name.
+pub fn suggest(name: &str, candidates: &[&str], what: &str) -> String {
+    match did_you_mean(name, candidates.iter().copied()) {
+        Some(s) => format!("did you mean `{s}`?"),
+        None if candidates.is_empty() => format!("no {what} is defined"),
+        None if candidates.len() <= 12 => {
+            let list: Vec<String> = candidates.iter().map(|c| format!("`{c}`")).collect();
+            format!("expected one of the {what}: {}", list.join(", "))
+        }
+        None => format!("no {what} has a similar name"),
+    }
+}
+
+/// One diagnostic as miette sees it: a single source file, labels in it, and notes in
+/// other files as related reports.
+struct MietteDiag<'a> {
+    diag: &'a Diagnostic,
+    source: miette::NamedSource<String>,
+    labels: Vec<miette::LabeledSpan>,
+    related: Vec<MietteDiag<'a>>,
+    note_message: Option<String>,
+}
+
+impl fmt::Debug for MietteDiag<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.diag.message)
+    }
+}
+
+impl fmt::Display for MietteDiag<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.note_message.as_deref().unwrap_or(&self.diag.message))
+    }
+}
+
+impl std::error::Error for MietteDiag<'_> {}
+
+impl miette::Diagnostic for MietteDiag<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        if self.note_message.is_some() {
+            return None;
+        }
+        Some(Box::new(self.diag.code))
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        if self.note_message.is_some() {
+            return Some(miette::Severity::Advice);
+        }
+        Some(match self.diag.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        })
+    }
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        if self.note_message.is_some() {
+            return None;
+        }
+        self.diag
+            .help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.source)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        Some(Box::new(self.labels.iter().cloned()))
+    }
+    fn related<'b>(&'b self) -> Option<Box<dyn Iterator<Item = &'b dyn miette::Diagnostic> + 'b>> {
+        if self.related.is_empty() {
+            return None;
+        }
+        Some(Box::new(
+            self.related.iter().map(|r| r as &dyn miette::Diagnostic),
+        ))
+    }
+}
+
+fn labeled(span: Span, label: &str, sources: &Sources) -> miette::LabeledSpan {
+    let len = sources
+        .files
+        .get(span.file as usize)
+        .map(|f| f.text.len())
+        .unwrap_or(0);
+    let start = (span.start as usize).min(len);
+    let end = (span.end as usize).min(len).max(start);
+    let text = if label.is_empty() {
+        None
+    } else {
+        Some(label.to_string())
+    };
+    miette::LabeledSpan::new_with_span(text, miette::SourceSpan::from(start..end))
+}
+
+fn named_source(sources: &Sources, span: Span) -> miette::NamedSource<String> {
+    match sources.files.get(span.file as usize) {
+        Some(f) => miette::NamedSource::new(f.name.clone(), f.text.clone()),
+        None => miette::NamedSource::new("?", String::new()),
+    }
+}
+
+fn to_miette<'a>(diag: &'a Diagnostic, sources: &Sources) -> MietteDiag<'a> {
+    let mut labels = vec![labeled(diag.span, &diag.label, sources)];
+    let mut related = Vec::new();
+    for note in &diag.notes {
+        if note.span.file == diag.span.file {
+            labels.push(labeled(note.span, &note.label, sources));
+        } else {
+            related.push(MietteDiag {
+                diag,
+                source: named_source(sources, note.span),
+                labels: vec![labeled(note.span, &note.label, sources)],
+                related: Vec::new(),
+                note_message: Some(note.label.clone()),
+            });
+        }
+    }
+    MietteDiag {
+        diag,
+        source: named_source(sources, diag.span),
+        labels,
+        related,
+        note_message: None,
+    }
+}
+
+/// Renders one diagnostic with miette's graphical handler. `color` off and a fixed
+/// `width` give the stable text used in snapshots.
+pub fn render(diag: &Diagnostic, sources: &Sources, color: bool, width: usize) -> String {
+    let theme = if color {
+        miette::GraphicalTheme::unicode()
+    } else {
+        miette::GraphicalTheme::unicode_nocolor()
+    };
+    let handler = miette::GraphicalReportHandler::new_themed(theme)
+        .with_width(width)
+        .with_links(false);
+    let mut out = String::new();
+    let md = to_miette(diag, sources);
+    if handler.render_report(&mut out, &md).is_err() {
+        let (file, line, col) = sources.position(diag.span);
+        out = format!(
+            "{}[{}]: {} at {file}:{line}:{col}\n",
+            level_word(diag.severity),
+            diag.code,
+            diag.message
+        );
+    }
+    out
+}
+
+pub fn level_word(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    }
+}
+
+/// One diagnostic as a JSON object on one line, in the shape rustc uses.
+pub fn to_json(diag: &Diagnostic, sources: &Sources) -> String {
+    let span_json = |span: Span, label: &str, primary: bool| {
+        let (file, line, col) = sources.position(span);
+        let end = Span {
+            start: span.end,
+            ..span
+        };
+        let (_, line_end, col_end) = sources.position(end);
+        format!(
+            "{{\"file_name\":{},\"byte_start\":{},\"byte_end\":{},\"line_start\":{line},\"column_start\":{col},\"line_end\":{line_end},\"column_end\":{col_end},\"is_primary\":{primary},\"label\":{}}}",
+            json_string(&file),
+            span.start,
+            span.end,
+            json_string(label)
+        )
+    };
+    let mut spans = vec![span_json(diag.span, &diag.label, true)];
+    spans.extend(
+        diag.notes
+            .iter()
+            .map(|n| span_json(n.span, &n.label, false)),
+    );
+    let children = match &diag.help {
+        Some(h) => format!("[{{\"message\":{},\"level\":\"help\"}}]", json_string(h)),
+        None => "[]".to_string(),
+    };
+    format!(
+        "{{\"message\":{},\"code\":{{\"code\":{}}},\"level\":\"{}\",\"spans\":[{}],\"children\":{children},\"rendered\":{}}}",
+        json_string(&diag.message),
+        json_string(diag.code),
+        level_word(diag.severity),
+        spans.join(","),
+        json_string(&render(diag, sources, false, 100))
+    )
+}
+
+/// A JSON string literal; any text (control characters included) gives valid JSON.
+pub fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' => {
+                out.push_str(&format!("\\u{:04x}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_close_names_only() {
+        assert_eq!(
+            did_you_mean("acton_costs", ["action_costs", "tables"]),
+            Some("action_costs".into())
+        );
+        assert_eq!(did_you_mean("zzz", ["action_costs"]), None);
+    }
+
+    #[test]
+    fn json_strings_escape_everything() {
+        assert_eq!(json_string("a\"b\\\n\u{1}"), "\"a\\\"b\\\\\\n\\u0001\"");
+    }
+}

@@ -1,0 +1,849 @@
+//! Backend: the reference interpreter. Runs a checked procedure with a dice source, a
+//! decider and a trace sink from the runtime, exactly as generated code does: the same
+//! runtime calls, in the same order, with the same trace events. The differential tests
+//! hold the two to that.
+
+use crate::ir::{
+    self, Agg, AssignOp, BoxPart, CmpOp, Const, DecideOptions, ExprKind as K, IntOp, PlaceStep,
+    Program, Stmt, TableKey, Ty,
+};
+use rulesc_runtime::{
+    arith, dice, Decide, DiceSource, DiceSpec, Env, Roll, TraceEvent, TraceSink, Track,
+};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// A run-time value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Int(i64),
+    Bool(bool),
+    Dice(DiceSpec),
+    Roll(Roll),
+    Choice(u16),
+    Track(Track),
+    /// A box of track `track`, 1-based `number`.
+    TrackBox {
+        track: usize,
+        number: u16,
+    },
+    List(Rc<Vec<Value>>),
+    Map(Rc<Vec<Value>>),
+    /// Shared, so a procedure changes the caller's combatant in place.
+    Record(Rc<RefCell<Vec<Value>>>),
+    Outcome {
+        tag: u16,
+        fields: Rc<Vec<Value>>,
+    },
+    Unit,
+}
+
+impl Value {
+    pub fn from_const(c: &Const) -> Value {
+        match c {
+            Const::Int(i) => Value::Int(*i),
+            Const::Bool(b) => Value::Bool(*b),
+            Const::Dice(d) => Value::Dice(*d),
+            Const::Choice(i) => Value::Choice(*i),
+            Const::Track(t) => Value::Track(*t),
+            Const::List(v) => Value::List(Rc::new(v.iter().map(Value::from_const).collect())),
+            Const::Map(v) => Value::Map(Rc::new(v.iter().map(Value::from_const).collect())),
+            Const::Record(v) => Value::Record(Rc::new(RefCell::new(
+                v.iter().map(Value::from_const).collect(),
+            ))),
+        }
+    }
+
+    pub fn int(&self) -> i64 {
+        match self {
+            Value::Int(i) => *i,
+            Value::Roll(r) => r.total,
+            Value::Choice(i) => i64::from(*i),
+            Value::Bool(b) => i64::from(*b),
+            _ => 0,
+        }
+    }
+
+    pub fn bool(&self) -> bool {
+        matches!(self, Value::Bool(true))
+    }
+
+    fn choice(&self) -> u16 {
+        match self {
+            Value::Choice(i) => *i,
+            _ => 0,
+        }
+    }
+
+    /// A copy that shares nothing mutable with `self`.
+    pub fn deep_clone(&self) -> Value {
+        match self {
+            Value::Record(r) => Value::Record(Rc::new(RefCell::new(
+                r.borrow().iter().map(Value::deep_clone).collect(),
+            ))),
+            Value::List(l) => Value::List(Rc::new(l.iter().map(Value::deep_clone).collect())),
+            other => other.clone(),
+        }
+    }
+}
+
+/// How a value reads in a trace. Generated code formats identically (see codegen).
+pub fn show(p: &Program, v: &Value, ty: &Ty) -> String {
+    match (v, ty) {
+        (Value::Choice(i), Ty::Choice(c)) => p.choices[*c]
+            .variants
+            .get(*i as usize)
+            .map(|v| v.label.clone())
+            .unwrap_or_default(),
+        (Value::Int(i), _) => i.to_string(),
+        (Value::Roll(r), _) => r.total.to_string(),
+        (Value::Bool(b), _) => b.to_string(),
+        (Value::Dice(d), _) => d.to_string(),
+        (Value::Track(t), _) => {
+            let boxes: Vec<String> = t.boxes().map(|b| b.to_string()).collect();
+            format!("[{}]", boxes.join(", "))
+        }
+        (Value::TrackBox { number, .. }, _) => format!("box {number}"),
+        (Value::List(items), Ty::List(elem)) => {
+            let items: Vec<String> = items.iter().map(|i| show(p, i, elem)).collect();
+            format!("[{}]", items.join(", "))
+        }
+        (Value::Map(items), Ty::Map(k, vt)) => {
+            let items: Vec<String> = items
+                .iter()
+                .zip(&p.choices[*k].variants)
+                .map(|(i, var)| format!("{}: {}", var.label, show(p, i, vt)))
+                .collect();
+            format!("{{{}}}", items.join(", "))
+        }
+        (Value::Record(_), Ty::Record(r)) => p.records[*r].name.clone(),
+        (Value::Outcome { tag, fields }, Ty::Outcome(o)) => {
+            let Some(t) = p.outcomes[*o].tags.get(*tag as usize) else {
+                return String::new();
+            };
+            if t.fields.is_empty() {
+                t.name.clone()
+            } else {
+                let parts: Vec<String> = t
+                    .fields
+                    .iter()
+                    .zip(fields.iter())
+                    .map(|((n, ty), v)| format!("{n}: {}", show(p, v, ty)))
+                    .collect();
+                format!("{}({})", t.name, parts.join(", "))
+            }
+        }
+        _ => String::new(),
+    }
+}
+
+enum Flow {
+    Normal,
+    Return(Value),
+}
+
+/// Runs procedures and formulas of one program.
+pub struct Interpreter<'p, 'e, D, X, T> {
+    pub prog: &'p Program,
+    env: &'e mut Env<D, X, T>,
+    /// Off while a formula runs (formulas are untraced, as in generated code).
+    tracing: bool,
+}
+
+/// Calls function `id` with `args` (one per parameter). Records passed in are changed
+/// in place when the function changes their state.
+pub fn call<D: DiceSource, X: Decide, T: TraceSink>(
+    prog: &Program,
+    env: &mut Env<D, X, T>,
+    id: ir::Id,
+    args: Vec<Value>,
+) -> Value {
+    let mut it = Interpreter {
+        prog,
+        env,
+        tracing: true,
+    };
+    it.call(id, args)
+}
+
+impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
+    fn on(&self) -> bool {
+        T::ENABLED && self.tracing
+    }
+
+    fn event(&mut self, e: TraceEvent) {
+        self.env.trace.event(e);
+    }
+
+    fn call(&mut self, id: ir::Id, args: Vec<Value>) -> Value {
+        let f = &self.prog.functions[id];
+        let mut locals: Vec<Value> = vec![Value::Unit; f.locals.len()];
+        for (slot, a) in args.into_iter().enumerate().take(f.params.len()) {
+            locals[slot] = a;
+        }
+        match &f.body {
+            ir::Body::Formula(e) => {
+                let was = self.tracing;
+                self.tracing = false;
+                let v = self.expr(e, &mut locals);
+                self.tracing = was;
+                v
+            }
+            ir::Body::Procedure(stmts) => {
+                if self.on() {
+                    self.event(TraceEvent::Call { site: f.site });
+                }
+                match self.block(stmts, &mut locals) {
+                    Flow::Return(v) => v,
+                    Flow::Normal => {
+                        if self.on() {
+                            self.event(TraceEvent::Return {
+                                site: f.site,
+                                value: String::new(),
+                            });
+                        }
+                        Value::Unit
+                    }
+                }
+            }
+        }
+    }
+
+    fn block(&mut self, stmts: &[Stmt], locals: &mut Vec<Value>) -> Flow {
+        for s in stmts {
+            if let Flow::Return(v) = self.stmt(s, locals) {
+                return Flow::Return(v);
+            }
+        }
+        Flow::Normal
+    }
+
+    fn stmt(&mut self, s: &Stmt, locals: &mut Vec<Value>) -> Flow {
+        match s {
+            Stmt::Let { slot, value, site } => {
+                let v = self.expr(value, locals);
+                if self.on() {
+                    let shown = show(self.prog, &v, &value.ty);
+                    self.event(TraceEvent::Assign {
+                        site: *site,
+                        value: shown,
+                    });
+                }
+                locals[*slot] = v;
+            }
+            Stmt::Assign {
+                place,
+                op,
+                value,
+                site,
+            } => {
+                let v = self.expr(value, locals);
+                let keys: Vec<Value> = place
+                    .path
+                    .iter()
+                    .map(|st| match st {
+                        PlaceStep::Key(k) => self.expr(k, locals),
+                        PlaceStep::Field(_) => Value::Unit,
+                    })
+                    .collect();
+                let new = update(locals, place, &keys, |old| match op {
+                    AssignOp::Set => v.deep_clone(),
+                    AssignOp::Add => Value::Int(arith::add(old.int(), v.int())),
+                    AssignOp::Sub => Value::Int(arith::sub(old.int(), v.int())),
+                });
+                if self.on() {
+                    let shown = show(self.prog, &new, &place.ty);
+                    self.event(TraceEvent::Assign {
+                        site: *site,
+                        value: shown,
+                    });
+                }
+            }
+            Stmt::If {
+                branches,
+                otherwise,
+            } => {
+                for (cond, body, site) in branches {
+                    let taken = self.expr(cond, locals).bool();
+                    if self.on() {
+                        self.event(TraceEvent::Branch { site: *site, taken });
+                    }
+                    if taken {
+                        return self.block(body, locals);
+                    }
+                }
+                if let Some(o) = otherwise {
+                    return self.block(o, locals);
+                }
+            }
+            Stmt::Match { scrutinee, arms } => {
+                let v = self.expr(scrutinee, locals);
+                if let Some(arm) = self.pick_arm(&v, &scrutinee.ty, arms, locals) {
+                    return self.block(&arm.body, locals);
+                }
+            }
+            Stmt::For { var, list, body } => {
+                let items = match self.expr(list, locals) {
+                    Value::List(l) => l,
+                    _ => Rc::new(Vec::new()),
+                };
+                for item in items.iter() {
+                    locals[*var] = item.clone();
+                    if let Flow::Return(v) = self.block(body, locals) {
+                        return Flow::Return(v);
+                    }
+                }
+            }
+            Stmt::Return { value, site } => {
+                let (v, ty) = match value {
+                    Some(e) => (self.expr(e, locals), e.ty.clone()),
+                    None => (Value::Unit, Ty::Unit),
+                };
+                if self.on() {
+                    let shown = show(self.prog, &v, &ty);
+                    self.event(TraceEvent::Return {
+                        site: *site,
+                        value: shown,
+                    });
+                }
+                return Flow::Return(v);
+            }
+            Stmt::Expr(e) => {
+                self.expr(e, locals);
+            }
+        }
+        Flow::Normal
+    }
+
+    /// Finds the arm for `v`, binds its fields, traces the choice.
+    fn pick_arm<'a, B>(
+        &mut self,
+        v: &Value,
+        ty: &Ty,
+        arms: &'a [ir::MatchArm<B>],
+        locals: &mut [Value],
+    ) -> Option<&'a ir::MatchArm<B>> {
+        let tag = match v {
+            Value::Outcome { tag, .. } => *tag,
+            other => other.choice(),
+        };
+        let arm = arms
+            .iter()
+            .find(|a| a.alts.is_empty() || a.alts.contains(&tag))?;
+        if let Value::Outcome { fields, .. } = v {
+            for (slot, f) in arm.binds.iter().zip(fields.iter()) {
+                if let Some(s) = slot {
+                    locals[*s] = f.clone();
+                }
+            }
+        }
+        if self.on() {
+            let shown = show(self.prog, v, ty);
+            self.event(TraceEvent::Match {
+                site: arm.site,
+                arm: shown,
+            });
+        }
+        Some(arm)
+    }
+
+    fn expr(&mut self, e: &ir::Expr, locals: &mut Vec<Value>) -> Value {
+        match &e.kind {
+            K::Const(c) => Value::from_const(c),
+            K::Local(s) => locals[*s].clone(),
+            K::Field(r, i) => match self.expr(r, locals) {
+                Value::Record(r) => r.borrow().get(*i).cloned().unwrap_or(Value::Unit),
+                _ => Value::Unit,
+            },
+            K::BoxPart(b, part) => match self.expr(b, locals) {
+                Value::TrackBox { track, number } => {
+                    let def = &self.prog.tracks[track];
+                    let bx = &def.boxes[usize::from(number)
+                        .saturating_sub(1)
+                        .min(def.boxes.len().saturating_sub(1))];
+                    match part {
+                        BoxPart::Number => Value::Int(i64::from(number)),
+                        BoxPart::Level => Value::Choice(bx.level),
+                        BoxPart::Attr(a) => Value::Int(bx.attrs.get(*a).copied().unwrap_or(0)),
+                    }
+                }
+                _ => Value::Unit,
+            },
+            K::MapGet(m, k) => {
+                let m = self.expr(m, locals);
+                let k = self.expr(k, locals).choice();
+                match m {
+                    Value::Map(items) => items.get(k as usize).cloned().unwrap_or(Value::Int(0)),
+                    _ => Value::Int(0),
+                }
+            }
+            K::Lookup { table, key, site } => {
+                let k = self.expr(key, locals);
+                let t = &self.prog.tables[*table];
+                let v = lookup(t, k.int());
+                if self.on() {
+                    let key_ty = match t.key {
+                        TableKey::Choice(c) => Ty::Choice(c),
+                        _ => Ty::Int,
+                    };
+                    let (ks, vs) = (show(self.prog, &k, &key_ty), show(self.prog, &v, &t.value));
+                    self.event(TraceEvent::Lookup {
+                        site: *site,
+                        key: ks,
+                        value: vs,
+                    });
+                }
+                v
+            }
+            K::Call(f, args) => {
+                let args: Vec<Value> = args.iter().map(|a| self.expr(a, locals)).collect();
+                self.call(*f, args)
+            }
+            K::Neg(a) => Value::Int(arith::neg(self.expr(a, locals).int())),
+            K::Not(a) => Value::Bool(!self.expr(a, locals).bool()),
+            K::Int(op, a, b) => {
+                let (a, b) = (self.expr(a, locals).int(), self.expr(b, locals).int());
+                Value::Int(match op {
+                    IntOp::Add => arith::add(a, b),
+                    IntOp::Sub => arith::sub(a, b),
+                    IntOp::Mul => arith::mul(a, b),
+                    IntOp::Div => arith::div(a, b),
+                    IntOp::Rem => arith::rem(a, b),
+                })
+            }
+            K::RollAdd {
+                roll,
+                delta,
+                negate,
+            } => {
+                let r = match self.expr(roll, locals) {
+                    Value::Roll(r) => r,
+                    other => Roll {
+                        total: other.int(),
+                        natural: 0,
+                    },
+                };
+                let d = self.expr(delta, locals).int();
+                let total = if *negate {
+                    arith::sub(r.total, d)
+                } else {
+                    arith::add(r.total, d)
+                };
+                Value::Roll(Roll {
+                    total,
+                    natural: r.natural,
+                })
+            }
+            K::LevelStep {
+                level,
+                delta,
+                negate,
+            } => {
+                let l = self.expr(level, locals).choice();
+                let d = self.expr(delta, locals).int();
+                let d = if *negate { arith::neg(d) } else { d };
+                let len = match &e.ty {
+                    Ty::Choice(c) => self.prog.choices[*c].variants.len(),
+                    _ => 1,
+                };
+                Value::Choice(
+                    arith::step_level(l.min(u16::from(u8::MAX)) as u8, d, len.min(255) as u8)
+                        .into(),
+                )
+            }
+            K::Compare(op, a, b) => {
+                let (a, b) = (self.expr(a, locals), self.expr(b, locals));
+                let (a, b) = (a.int(), b.int());
+                Value::Bool(match op {
+                    CmpOp::Eq => a == b,
+                    CmpOp::Ne => a != b,
+                    CmpOp::Lt => a < b,
+                    CmpOp::Le => a <= b,
+                    CmpOp::Gt => a > b,
+                    CmpOp::Ge => a >= b,
+                })
+            }
+            K::And(a, b) => Value::Bool(self.expr(a, locals).bool() && self.expr(b, locals).bool()),
+            K::Or(a, b) => Value::Bool(self.expr(a, locals).bool() || self.expr(b, locals).bool()),
+            K::In(x, l) => {
+                let x = self.expr(x, locals);
+                match self.expr(l, locals) {
+                    Value::List(items) => Value::Bool(items.iter().any(|i| values_equal(i, &x))),
+                    _ => Value::Bool(false),
+                }
+            }
+            K::ToInt(a) => Value::Int(self.expr(a, locals).int()),
+            K::Natural(a) => match self.expr(a, locals) {
+                Value::Roll(r) => Value::Int(r.natural),
+                _ => Value::Int(0),
+            },
+            K::Min(xs) | K::Max(xs) => {
+                let is_max = matches!(e.kind, K::Max(_));
+                let vals: Vec<Value> = xs.iter().map(|x| self.expr(x, locals)).collect();
+                let best = vals
+                    .iter()
+                    .map(Value::int)
+                    .reduce(|a, b| if is_max { a.max(b) } else { a.min(b) })
+                    .unwrap_or(0);
+                rewrap(best, &e.ty)
+            }
+            K::Clamp(x, lo, hi) => {
+                let (x, lo, hi) = (
+                    self.expr(x, locals).int(),
+                    self.expr(lo, locals).int(),
+                    self.expr(hi, locals).int(),
+                );
+                rewrap(arith::clamp(x, lo, hi), &e.ty)
+            }
+            K::Abs(a) => Value::Int(self.expr(a, locals).int().saturating_abs()),
+            K::Len(a) => match self.expr(a, locals) {
+                Value::List(l) => Value::Int(l.len() as i64),
+                _ => Value::Int(0),
+            },
+            K::DiceTimes(d, n) => {
+                let d = self.expr(d, locals);
+                let n = self.expr(n, locals).int();
+                match d {
+                    Value::Dice(d) => Value::Dice(d.times(n)),
+                    other => other,
+                }
+            }
+            K::Roll { dice: d, site } => {
+                let spec = match self.expr(d, locals) {
+                    Value::Dice(s) => s,
+                    _ => DiceSpec::new(0, 1),
+                };
+                let r = if self.on() {
+                    dice::roll(&mut self.env.dice, spec, &mut self.env.trace, *site)
+                } else {
+                    dice::roll(
+                        &mut self.env.dice,
+                        spec,
+                        &mut rulesc_runtime::NoTrace,
+                        *site,
+                    )
+                };
+                Value::Roll(r)
+            }
+            K::RollTable { table, among, site } => {
+                let t = &self.prog.tables[*table];
+                let TableKey::Die(die) = t.key else {
+                    return Value::Unit;
+                };
+                let allowed: Option<Vec<Value>> =
+                    among.as_ref().map(|a| match self.expr(a, locals) {
+                        Value::List(l) => l.to_vec(),
+                        _ => Vec::new(),
+                    });
+                let (spec, faces) = table_roll_faces(t, die, allowed.as_deref());
+                let r = if self.on() {
+                    dice::roll(&mut self.env.dice, spec, &mut self.env.trace, *site)
+                } else {
+                    dice::roll(
+                        &mut self.env.dice,
+                        spec,
+                        &mut rulesc_runtime::NoTrace,
+                        *site,
+                    )
+                };
+                let face = match &faces {
+                    Some(f) => f
+                        .get((r.total - 1).max(0) as usize)
+                        .copied()
+                        .unwrap_or(r.total),
+                    None => r.total,
+                };
+                let v = lookup(t, face);
+                if self.on() {
+                    let vs = show(self.prog, &v, &t.value);
+                    self.event(TraceEvent::Lookup {
+                        site: *site,
+                        key: face.to_string(),
+                        value: vs,
+                    });
+                }
+                v
+            }
+            K::Decide {
+                name,
+                options,
+                site,
+            } => {
+                let name: &'static str = leak_name(name);
+                let (v, elem_ty) = match options {
+                    DecideOptions::Choice(c) => {
+                        let n = self.prog.choices[*c].variants.len() as u32;
+                        let i = self.env.decide.decide(name, n).min(n.saturating_sub(1));
+                        (Value::Choice(i as u16), Ty::Choice(*c))
+                    }
+                    DecideOptions::Bool => {
+                        let i = self.env.decide.decide(name, 2).min(1);
+                        (Value::Bool(i == 1), Ty::Bool)
+                    }
+                    DecideOptions::List(l) => {
+                        let items = match self.expr(l, locals) {
+                            Value::List(items) => items,
+                            _ => Rc::new(Vec::new()),
+                        };
+                        let elem = match &l.ty {
+                            Ty::List(t) => (**t).clone(),
+                            _ => Ty::Error,
+                        };
+                        if items.is_empty() {
+                            (Value::from_const(&self.prog.zero(&elem)), elem)
+                        } else {
+                            let n = items.len() as u32;
+                            let i = self.env.decide.decide(name, n).min(n - 1);
+                            (items[i as usize].clone(), elem)
+                        }
+                    }
+                };
+                if self.on() {
+                    let shown = show(self.prog, &v, &elem_ty);
+                    self.event(TraceEvent::Decide {
+                        site: *site,
+                        choice: shown,
+                    });
+                }
+                v
+            }
+            K::Fill { track, level, site } => {
+                let lvl = self.expr(level, locals).choice();
+                let keys: Vec<Value> = track
+                    .path
+                    .iter()
+                    .map(|st| match st {
+                        PlaceStep::Key(k) => self.expr(k, locals),
+                        PlaceStep::Field(_) => Value::Unit,
+                    })
+                    .collect();
+                let Ty::Track(tid) = track.ty else {
+                    return Value::Int(0);
+                };
+                let def = &self.prog.tracks[tid];
+                let levels: Vec<u8> = def.boxes.iter().map(|b| b.level.min(255) as u8).collect();
+                let mut result = None;
+                update(locals, track, &keys, |old| {
+                    let mut t = match old {
+                        Value::Track(t) => *t,
+                        _ => Track::default(),
+                    };
+                    result = t.fill(&levels, lvl.min(255) as u8, def.escalate);
+                    Value::Track(t)
+                });
+                let (slot, filled_level) = match result {
+                    Some((n, l)) => (n as i64, u16::from(l)),
+                    None => (0, lvl),
+                };
+                if self.on() {
+                    let label = show(
+                        self.prog,
+                        &Value::Choice(filled_level),
+                        &Ty::Choice(def.scale),
+                    );
+                    self.event(TraceEvent::Fill {
+                        site: *site,
+                        level: label,
+                        slot,
+                    });
+                }
+                Value::Int(slot)
+            }
+            K::Filled(t) => {
+                let v = self.expr(t, locals);
+                let (Value::Track(track), Ty::Track(tid)) = (v, &t.ty) else {
+                    return Value::List(Rc::new(Vec::new()));
+                };
+                let n = self.prog.tracks[*tid].boxes.len();
+                let boxes = track
+                    .boxes()
+                    .filter(|&b| b <= n)
+                    .map(|b| Value::TrackBox {
+                        track: *tid,
+                        number: b as u16,
+                    })
+                    .collect();
+                Value::List(Rc::new(boxes))
+            }
+            K::Aggregate {
+                kind,
+                var,
+                list,
+                cond,
+                body,
+            } => {
+                let items = match self.expr(list, locals) {
+                    Value::List(l) => l,
+                    _ => Rc::new(Vec::new()),
+                };
+                let mut acc: Option<i64> = None;
+                let mut count = 0i64;
+                for item in items.iter() {
+                    locals[*var] = item.clone();
+                    if let Some(c) = cond {
+                        if !self.expr(c, locals).bool() {
+                            continue;
+                        }
+                    }
+                    match kind {
+                        Agg::Count => count = count.saturating_add(1),
+                        Agg::Any => {
+                            if self.expr(body, locals).bool() {
+                                return Value::Bool(true);
+                            }
+                        }
+                        Agg::All => {
+                            if !self.expr(body, locals).bool() {
+                                return Value::Bool(false);
+                            }
+                        }
+                        Agg::Sum => {
+                            acc = Some(arith::add(acc.unwrap_or(0), self.expr(body, locals).int()))
+                        }
+                        Agg::Max => {
+                            let v = self.expr(body, locals).int();
+                            acc = Some(acc.map_or(v, |a| a.max(v)));
+                        }
+                        Agg::Min => {
+                            let v = self.expr(body, locals).int();
+                            acc = Some(acc.map_or(v, |a| a.min(v)));
+                        }
+                    }
+                }
+                match kind {
+                    Agg::Count => Value::Int(count),
+                    Agg::Any => Value::Bool(false),
+                    Agg::All => Value::Bool(true),
+                    _ => rewrap(acc.unwrap_or(0), &e.ty),
+                }
+            }
+            K::If(c, a, b) => {
+                if self.expr(c, locals).bool() {
+                    self.expr(a, locals)
+                } else {
+                    self.expr(b, locals)
+                }
+            }
+            K::Match { scrutinee, arms } => {
+                let v = self.expr(scrutinee, locals);
+                match self.pick_arm(&v, &scrutinee.ty, arms, locals) {
+                    Some(arm) => self.expr(&arm.body, locals),
+                    None => Value::Unit,
+                }
+            }
+            K::MakeOutcome { tag, fields, .. } => {
+                let fields: Vec<Value> = fields.iter().map(|f| self.expr(f, locals)).collect();
+                Value::Outcome {
+                    tag: *tag,
+                    fields: Rc::new(fields),
+                }
+            }
+        }
+    }
+}
+
+/// Decision names are `&'static str` in the runtime's `Decide` trait (generated code
+/// passes literals). The interpreter interns them once per distinct name.
+fn leak_name(name: &str) -> &'static str {
+    thread_local! {
+        static NAMES: RefCell<Vec<&'static str>> = const { RefCell::new(Vec::new()) };
+    }
+    NAMES.with(|n| {
+        let mut n = n.borrow_mut();
+        if let Some(s) = n.iter().find(|s| **s == name) {
+            return *s;
+        }
+        let s: &'static str = Box::leak(name.to_string().into_boxed_str());
+        n.push(s);
+        s
+    })
+}
+
+fn rewrap(v: i64, ty: &Ty) -> Value {
+    match ty {
+        Ty::Choice(_) => Value::Choice(v.clamp(0, i64::from(u16::MAX)) as u16),
+        _ => Value::Int(v),
+    }
+}
+
+fn values_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Record(x), Value::Record(y)) => Rc::ptr_eq(x, y) || *x.borrow() == *y.borrow(),
+        (Value::Roll(_) | Value::Int(_), Value::Roll(_) | Value::Int(_)) => a.int() == b.int(),
+        _ => a == b,
+    }
+}
+
+/// The row holding `key`, else the default, else the zero value.
+pub fn lookup(t: &ir::Table, key: i64) -> Value {
+    // Rows are sorted and disjoint: binary search by lower bound.
+    let i = t.rows.partition_point(|r| r.lo <= key);
+    if i > 0 && t.rows[i - 1].hi >= key {
+        return Value::from_const(&t.rows[i - 1].value);
+    }
+    match &t.default {
+        Some(d) => Value::from_const(d),
+        None => Value::Int(0),
+    }
+}
+
+/// What to roll for a die table, and (with `among`) the faces the roll indexes: a `dN`
+/// over the faces whose value is allowed, in face order. No allowed face: the plain die.
+pub fn table_roll_faces(
+    t: &ir::Table,
+    die: DiceSpec,
+    allowed: Option<&[Value]>,
+) -> (DiceSpec, Option<Vec<i64>>) {
+    let Some(allowed) = allowed else {
+        return (die, None);
+    };
+    let (lo, hi) = die.range();
+    let faces: Vec<i64> = (lo..=hi)
+        .filter(|f| allowed.iter().any(|a| values_equal(a, &lookup(t, *f))))
+        .collect();
+    if faces.is_empty() {
+        (die, None)
+    } else {
+        (DiceSpec::new(1, faces.len() as u32), Some(faces))
+    }
+}
+
+/// Applies `f` to the value at `place` (keys already evaluated) and returns the new value.
+fn update(
+    locals: &mut [Value],
+    place: &ir::Place,
+    keys: &[Value],
+    f: impl FnOnce(&Value) -> Value,
+) -> Value {
+    fn go(
+        v: &mut Value,
+        steps: &[PlaceStep],
+        keys: &[Value],
+        f: impl FnOnce(&Value) -> Value,
+    ) -> Value {
+        let Some((first, rest)) = steps.split_first() else {
+            let new = f(v);
+            *v = new.clone();
+            return new;
+        };
+        match (first, v) {
+            (PlaceStep::Field(i), Value::Record(r)) => {
+                let mut r = r.borrow_mut();
+                match r.get_mut(*i) {
+                    Some(slot) => go(slot, rest, &keys[1..], f),
+                    None => Value::Unit,
+                }
+            }
+            (PlaceStep::Key(_), Value::Map(m)) => {
+                let k = keys[0].choice() as usize;
+                let m = Rc::make_mut(m);
+                match m.get_mut(k) {
+                    Some(slot) => go(slot, rest, &keys[1..], f),
+                    None => Value::Unit,
+                }
+            }
+            _ => Value::Unit,
+        }
+    }
+    go(&mut locals[place.root], &place.path, keys, f)
+}

@@ -1,0 +1,482 @@
+//! The checked program: every name resolved to an index, every expression typed, every
+//! traced operation given a site. The interpreter ([`crate::eval`]) and the code
+//! generator ([`crate::codegen`]) both walk this and nothing else, so they implement one
+//! semantics.
+//!
+//! Invariants the checker guarantees (backends may rely on them without re-checking):
+//! - every index (choice, record, field, table, function, local, site) is in range;
+//! - expression types agree with their operators (see [`ExprKind`] docs);
+//! - die tables cover every face of their die once; choice-keyed tables every variant
+//!   once; int-keyed tables every integer once or have a default;
+//! - formulas are pure (no roll, decide, fill, assignment, procedure call);
+//! - no function calls itself, directly or through others;
+//! - every path of a function with a non-unit return type returns.
+
+use crate::source::{Sources, Span};
+use rulesc_runtime::{DiceSpec, Site, Track};
+
+pub type Id = usize;
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Ty {
+    Int,
+    Bool,
+    Dice,
+    /// A rolled value: total and natural first face.
+    Roll,
+    /// A scale (ordered) or enum (unordered): `Program::choices[id]`.
+    Choice(Id),
+    Record(Id),
+    Track(Id),
+    /// One box of a track (element of `filled(track)`).
+    TrackBox(Id),
+    Outcome(Id),
+    List(Box<Ty>),
+    /// Keyed by a choice; values are `Int`, `Bool` or an ordered `Choice`.
+    Map(Id, Box<Ty>),
+    Unit,
+    /// The type of an expression that already failed to check.
+    Error,
+}
+
+/// A constant: table values, record instances, defaults, constants.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Const {
+    Int(i64),
+    Bool(bool),
+    Dice(DiceSpec),
+    Choice(u16),
+    Track(Track),
+    List(Vec<Const>),
+    /// One value per variant of the key choice, in variant order.
+    Map(Vec<Const>),
+    /// One value per field, in field order.
+    Record(Vec<Const>),
+}
+
+#[derive(Debug, Clone)]
+pub struct Variant {
+    pub name: String,
+    /// What traces print ("Right Shoulder & Arm"); the name when no label was given.
+    pub label: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Choice {
+    pub name: String,
+    pub ordered: bool,
+    pub variants: Vec<Variant>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct Field {
+    pub name: String,
+    pub ty: Ty,
+    /// Inclusive bounds of an `int(lo..hi)` field.
+    pub range: Option<(i64, i64)>,
+    pub default: Option<Const>,
+    pub doc: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct RecordType {
+    pub name: String,
+    pub fields: Vec<Field>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct TrackBoxDef {
+    /// Index of the level in the track's scale.
+    pub level: u16,
+    /// One value per `TrackDef::attrs`.
+    pub attrs: Vec<i64>,
+}
+
+#[derive(Debug, Clone)]
+pub struct TrackDef {
+    pub name: String,
+    pub scale: Id,
+    pub attrs: Vec<String>,
+    pub boxes: Vec<TrackBoxDef>,
+    pub escalate: bool,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum TableKey {
+    /// Rolled with this die; rows are face ranges.
+    Die(DiceSpec),
+    /// Keyed by a choice's variants (rows are single indices).
+    Choice(Id),
+    Int,
+}
+
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub lo: i64,
+    pub hi: i64,
+    pub value: Const,
+}
+
+#[derive(Debug, Clone)]
+pub struct Table {
+    pub name: String,
+    pub key: TableKey,
+    pub value: Ty,
+    /// Sorted by `lo`, not overlapping.
+    pub rows: Vec<Row>,
+    pub default: Option<Const>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct Constant {
+    pub name: String,
+    pub ty: Ty,
+    pub value: Const,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct Instance {
+    pub name: String,
+    pub record: Id,
+    pub value: Const,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct Tag {
+    pub name: String,
+    pub fields: Vec<(String, Ty)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct OutcomeType {
+    pub name: String,
+    pub tags: Vec<Tag>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct Local {
+    pub name: String,
+    pub ty: Ty,
+}
+
+#[derive(Debug, Clone)]
+pub struct Param {
+    pub name: String,
+    pub ty: Ty,
+    /// The function (or one it calls) assigns this parameter's state.
+    pub mutated: bool,
+}
+
+#[derive(Debug, Clone)]
+pub enum Body {
+    /// A formula: pure, untraced.
+    Formula(Expr),
+    /// A procedure: statements, traced.
+    Procedure(Vec<Stmt>),
+}
+
+#[derive(Debug, Clone)]
+pub struct Function {
+    pub name: String,
+    /// Parameters are locals `0..params.len()`.
+    pub params: Vec<Param>,
+    pub ret: Ty,
+    /// Every local slot (parameters first), with its type.
+    pub locals: Vec<Local>,
+    pub body: Body,
+    /// The site of the declaration (traced on entry).
+    pub site: u32,
+    pub span: Span,
+}
+
+impl Function {
+    pub fn is_procedure(&self) -> bool {
+        matches!(self.body, Body::Procedure(_))
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: Ty,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agg {
+    Sum,
+    Max,
+    Min,
+    Any,
+    All,
+    Count,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoxPart {
+    /// 1-based box number.
+    Number,
+    /// The box's level (a `Choice` of the track's scale).
+    Level,
+    Attr(usize),
+}
+
+#[derive(Debug, Clone)]
+pub enum DecideOptions {
+    /// Pick a variant of this choice.
+    Choice(Id),
+    Bool,
+    /// Pick an element of a list (type `List(T)`, result `T`).
+    List(Box<Expr>),
+}
+
+#[derive(Debug, Clone)]
+pub struct MatchArm<B> {
+    /// Tags (outcome) or variant indices (choice) this arm takes; empty = wildcard.
+    pub alts: Vec<u16>,
+    /// For a single-tag outcome arm: the local slot bound to each of the tag's fields
+    /// (`None` where the pattern did not name it).
+    pub binds: Vec<Option<usize>>,
+    pub body: B,
+    pub site: u32,
+}
+
+/// Expressions. Types: operands of `Int` ops are `Int` (a `Roll` is converted with
+/// `ToInt` first); `Compare` operands share a type (`Int`, `Bool` or `Choice`).
+#[derive(Debug, Clone)]
+pub enum ExprKind {
+    Const(Const),
+    Local(usize),
+    Field(Box<Expr>, usize),
+    BoxPart(Box<Expr>, BoxPart),
+    /// `map[key]`; a missing key reads as the zero of the value type.
+    MapGet(Box<Expr>, Box<Expr>),
+    /// `table[key]`, traced at `site`.
+    Lookup {
+        table: Id,
+        key: Box<Expr>,
+        site: u32,
+    },
+    /// A formula or procedure call; a procedure call is traced.
+    Call(Id, Vec<Expr>),
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    Int(IntOp, Box<Expr>, Box<Expr>),
+    /// `roll ± int`: a roll with the same natural face.
+    RollAdd {
+        roll: Box<Expr>,
+        delta: Box<Expr>,
+        negate: bool,
+    },
+    /// `level ± int`: steps through the scale, saturating at its ends.
+    LevelStep {
+        level: Box<Expr>,
+        delta: Box<Expr>,
+        negate: bool,
+    },
+    Compare(CmpOp, Box<Expr>, Box<Expr>),
+    And(Box<Expr>, Box<Expr>),
+    Or(Box<Expr>, Box<Expr>),
+    /// `x in list`.
+    In(Box<Expr>, Box<Expr>),
+    ToInt(Box<Expr>),
+    Natural(Box<Expr>),
+    /// min/max of Int or Choice operands (at least one).
+    Min(Vec<Expr>),
+    Max(Vec<Expr>),
+    Clamp(Box<Expr>, Box<Expr>, Box<Expr>),
+    Abs(Box<Expr>),
+    Len(Box<Expr>),
+    DiceTimes(Box<Expr>, Box<Expr>),
+    /// Rolls dice (type `Roll`), traced at `site`.
+    Roll {
+        dice: Box<Expr>,
+        site: u32,
+    },
+    /// Rolls a die table's die and looks the face up, traced at `site`. With `among`,
+    /// rolls a `dN` over the allowed faces (those whose value is in the list) instead;
+    /// if none is allowed, rolls the whole die.
+    RollTable {
+        table: Id,
+        among: Option<Box<Expr>>,
+        site: u32,
+    },
+    Decide {
+        name: String,
+        options: DecideOptions,
+        site: u32,
+    },
+    /// Fills a box of the track at `track`, returns its number (0 if none), traced.
+    Fill {
+        track: Place,
+        level: Box<Expr>,
+        site: u32,
+    },
+    /// The filled boxes of a track (type `List(TrackBox)`).
+    Filled(Box<Expr>),
+    Aggregate {
+        kind: Agg,
+        var: usize,
+        list: Box<Expr>,
+        cond: Option<Box<Expr>>,
+        body: Box<Expr>,
+    },
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Match {
+        scrutinee: Box<Expr>,
+        arms: Vec<MatchArm<Expr>>,
+    },
+    MakeOutcome {
+        outcome: Id,
+        tag: u16,
+        fields: Vec<Expr>,
+    },
+}
+
+/// Something assignable: a local, or a path of fields and map keys under one.
+#[derive(Debug, Clone)]
+pub struct Place {
+    pub root: usize,
+    pub path: Vec<PlaceStep>,
+    pub ty: Ty,
+}
+
+#[derive(Debug, Clone)]
+pub enum PlaceStep {
+    Field(usize),
+    Key(Expr),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AssignOp {
+    Set,
+    Add,
+    Sub,
+}
+
+#[derive(Debug, Clone)]
+pub enum Stmt {
+    /// `let` (first binding of a slot), traced.
+    Let {
+        slot: usize,
+        value: Expr,
+        site: u32,
+    },
+    /// Assignment to a local or state, traced. `Add`/`Sub` on `Int` places only.
+    Assign {
+        place: Place,
+        op: AssignOp,
+        value: Expr,
+        site: u32,
+    },
+    /// `if`/`else if` branches, each traced at its site; then the `else`.
+    If {
+        branches: Vec<(Expr, Vec<Stmt>, u32)>,
+        otherwise: Option<Vec<Stmt>>,
+    },
+    Match {
+        scrutinee: Expr,
+        arms: Vec<MatchArm<Vec<Stmt>>>,
+    },
+    For {
+        var: usize,
+        list: Expr,
+        body: Vec<Stmt>,
+    },
+    /// Traced with the returned value.
+    Return {
+        value: Option<Expr>,
+        site: u32,
+    },
+    Expr(Expr),
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Program {
+    pub name: String,
+    pub title: String,
+    pub sources: Sources,
+    pub choices: Vec<Choice>,
+    pub records: Vec<RecordType>,
+    pub tracks: Vec<TrackDef>,
+    pub tables: Vec<Table>,
+    pub constants: Vec<Constant>,
+    pub instances: Vec<Instance>,
+    pub outcomes: Vec<OutcomeType>,
+    pub functions: Vec<Function>,
+    pub sites: Vec<Site>,
+}
+
+impl Program {
+    pub fn function(&self, name: &str) -> Option<(Id, &Function)> {
+        self.functions
+            .iter()
+            .enumerate()
+            .find(|(_, f)| f.name == name)
+    }
+
+    /// How a type reads in diagnostics and docs.
+    pub fn ty_name(&self, ty: &Ty) -> String {
+        match ty {
+            Ty::Int => "int".into(),
+            Ty::Bool => "bool".into(),
+            Ty::Dice => "dice".into(),
+            Ty::Roll => "roll".into(),
+            Ty::Choice(i) => self.choices[*i].name.clone(),
+            Ty::Record(i) => self.records[*i].name.clone(),
+            Ty::Track(i) => self.tracks[*i].name.clone(),
+            Ty::TrackBox(i) => format!("box of {}", self.tracks[*i].name),
+            Ty::Outcome(i) => self.outcomes[*i].name.clone(),
+            Ty::List(t) => format!("list<{}>", self.ty_name(t)),
+            Ty::Map(k, v) => format!("map<{}, {}>", self.choices[*k].name, self.ty_name(v)),
+            Ty::Unit => "nothing".into(),
+            Ty::Error => "?".into(),
+        }
+    }
+
+    /// The value a missing map key reads as, and a field without default starts at.
+    pub fn zero(&self, ty: &Ty) -> Const {
+        match ty {
+            Ty::Int | Ty::Roll | Ty::Error | Ty::Unit => Const::Int(0),
+            Ty::Bool => Const::Bool(false),
+            Ty::Dice => Const::Dice(DiceSpec::new(0, 1)),
+            Ty::Choice(_) | Ty::TrackBox(_) | Ty::Outcome(_) => Const::Choice(0),
+            Ty::Track(_) => Const::Track(Track::default()),
+            Ty::List(_) => Const::List(Vec::new()),
+            Ty::Map(k, v) => Const::Map(vec![self.zero(v); self.choices[*k].variants.len()]),
+            Ty::Record(r) => Const::Record(
+                self.records[*r]
+                    .fields
+                    .iter()
+                    .map(|f| f.default.clone().unwrap_or_else(|| self.zero(&f.ty)))
+                    .collect(),
+            ),
+        }
+    }
+}

@@ -1,0 +1,337 @@
+//! Scenarios: one resolution described in YAML, run by the interpreter (`rulesc trace`).
+//!
+//! ```yaml
+//! run: melee_attack              # the procedure
+//! args:                          # one value per parameter, typed as the parameter
+//!   attacker: { physical_performance: 1, skills: { ArmedCombat: 2 } }
+//!   weapon: arming_sword         # or the name of a record
+//! dice: [8, 6, 8]                # optional: the faces, in order; --seed rolls the rest
+//! decisions: { maneuver: [OrdinaryStrike] }
+//! ```
+
+use crate::check;
+use crate::diag::{suggest, Diagnostic, Diagnostics};
+use crate::eval::{self, Value};
+use crate::ir::{Program, Ty};
+use crate::load;
+use crate::source::{SourceFile, Sources, Span};
+use crate::yaml::{self, YNode, YValue};
+use rulesc_runtime::{DiceSource, Env, ScriptedDecisions, SeededDice, VecTrace};
+use std::path::Path;
+
+/// A parsed scenario, ready to run.
+pub struct Scenario {
+    pub function: usize,
+    pub args: Vec<Value>,
+    pub dice: Option<Vec<u32>>,
+    pub decisions: ScriptedDecisions,
+}
+
+/// Faces from the script first, then from a seeded source.
+struct ScriptThenSeed {
+    faces: Vec<u32>,
+    next: usize,
+    seeded: SeededDice,
+    /// Faces rolled after the script ran out.
+    rolled: usize,
+}
+
+impl DiceSource for ScriptThenSeed {
+    fn face(&mut self, sides: u32) -> u32 {
+        match self.faces.get(self.next) {
+            Some(&f) => {
+                self.next += 1;
+                f.clamp(1, sides.max(1))
+            }
+            None => {
+                self.rolled += 1;
+                self.seeded.face(sides)
+            }
+        }
+    }
+}
+
+/// Reads a scenario file against a program. Diagnostics point into the scenario file.
+pub fn read(p: &Program, path: &Path) -> Result<(Scenario, Sources), (Diagnostics, Sources)> {
+    let mut diags = Diagnostics::default();
+    let mut sources = p.sources.clone();
+    let at = Span::new(0, 0, 0);
+    let Some(text) = load::read_text(path, at, &mut diags) else {
+        return Err((diags, sources));
+    };
+    let name = path.display().to_string().replace('\\', "/");
+    let id = sources.add(SourceFile::new(name, path.to_path_buf(), text));
+    let src = sources.file(id).clone();
+    let Some(root) = yaml::parse(id, &src, &mut diags) else {
+        return Err((diags, sources));
+    };
+    let result = read_node(p, &sources, &root, &mut diags);
+    match result {
+        Some(s) if !diags.has_errors() => Ok((s, sources)),
+        _ => Err((diags, sources)),
+    }
+}
+
+fn err(diags: &mut Diagnostics, span: Span, msg: impl Into<String>, help: impl Into<String>) {
+    diags.push(
+        Diagnostic::error("E0401", span, msg)
+            .label("here")
+            .help(help),
+    );
+}
+
+fn read_node(
+    p: &Program,
+    sources: &Sources,
+    root: &YNode,
+    diags: &mut Diagnostics,
+) -> Option<Scenario> {
+    let Some(map) = root.as_map() else {
+        err(
+            diags,
+            root.span,
+            "a scenario is a mapping",
+            "write `run:`, `args:`, and optionally `dice:` and `decisions:`",
+        );
+        return None;
+    };
+    const KEYS: &[&str] = &["run", "args", "dice", "decisions", "description"];
+    for (k, _) in map {
+        let key = k.scalar_text().unwrap_or_default();
+        if !KEYS.contains(&key.as_str()) {
+            diags.push(
+                Diagnostic::error(
+                    "E0103",
+                    k.span,
+                    format!("unknown key `{key}` in a scenario"),
+                )
+                .label("unknown key")
+                .help(suggest(&key, KEYS, "keys")),
+            );
+        }
+    }
+    let Some(run) = root.get("run") else {
+        err(
+            diags,
+            root.span,
+            "the scenario does not say what to `run`",
+            "add `run: <procedure name>`",
+        );
+        return None;
+    };
+    let fname = run.as_str().unwrap_or_default();
+    let Some((fid, f)) = p.function(fname) else {
+        let cands: Vec<&str> = p.functions.iter().map(|f| f.name.as_str()).collect();
+        diags.push(
+            Diagnostic::error(
+                "E0306",
+                run.span,
+                format!("no procedure is named `{fname}`"),
+            )
+            .label("unknown")
+            .help(suggest(fname, &cands, "procedures")),
+        );
+        return None;
+    };
+    let empty = YNode {
+        span: root.span,
+        value: YValue::Map(Vec::new()),
+    };
+    let args_node = root.get("args").unwrap_or(&empty);
+    let mut args = Vec::new();
+    for (k, _) in args_node.as_map().unwrap_or(&[]) {
+        let key = k.scalar_text().unwrap_or_default();
+        if !f.params.iter().any(|p| p.name == key) {
+            let cands: Vec<&str> = f.params.iter().map(|p| p.name.as_str()).collect();
+            diags.push(
+                Diagnostic::error(
+                    "E0103",
+                    k.span,
+                    format!("`{fname}` has no parameter `{key}`"),
+                )
+                .label("unknown parameter")
+                .help(suggest(&key, &cands, "parameters")),
+            );
+        }
+    }
+    for param in &f.params {
+        let value = match args_node.get(&param.name) {
+            Some(node) => check::read_value(p, sources, node, &param.ty, diags),
+            None => {
+                // A missing record argument starts from its defaults; others are errors.
+                match param.ty {
+                    Ty::Record(_) => Some(p.zero(&param.ty)),
+                    _ => {
+                        err(
+                            diags,
+                            args_node.span,
+                            format!("no value for parameter `{}`", param.name),
+                            format!(
+                                "add `{}: <{}>` under `args:`",
+                                param.name,
+                                p.ty_name(&param.ty)
+                            ),
+                        );
+                        None
+                    }
+                }
+            }
+        };
+        args.push(value.map(|c| Value::from_const(&c)).unwrap_or(Value::Unit));
+    }
+    let dice = root.get("dice").and_then(|d| match d.as_seq() {
+        Some(items) => {
+            let mut faces = Vec::new();
+            for i in items {
+                match i.value {
+                    YValue::Int(f) if (1..=1_000_000).contains(&f) => faces.push(f as u32),
+                    _ => err(
+                        diags,
+                        i.span,
+                        "a die face is a positive number",
+                        "write faces as numbers: `dice: [8, 6, 8]`",
+                    ),
+                }
+            }
+            Some(faces)
+        }
+        None => {
+            err(
+                diags,
+                d.span,
+                "`dice` is a list of faces",
+                "write `dice: [8, 6, 8]`",
+            );
+            None
+        }
+    });
+    let mut decisions = ScriptedDecisions::new();
+    if let Some(d) = root.get("decisions") {
+        let names = decision_points(p);
+        for (k, v) in d.as_map().unwrap_or(&[]) {
+            let key = k.scalar_text().unwrap_or_default();
+            let Some(ty) = names
+                .iter()
+                .find(|(n, _)| *n == key)
+                .map(|(_, t)| t.clone())
+            else {
+                let cands: Vec<&str> = names.iter().map(|(n, _)| n.as_str()).collect();
+                diags.push(
+                    Diagnostic::error("E0103", k.span, format!("no decision is named `{key}`"))
+                        .label("unknown decision")
+                        .help(suggest(&key, &cands, "decisions")),
+                );
+                continue;
+            };
+            let answers: Vec<&YNode> = match v.as_seq() {
+                Some(s) => s.iter().collect(),
+                None => vec![v],
+            };
+            for a in answers {
+                let index = match (&ty, &a.value) {
+                    (_, YValue::Int(i)) if *i >= 0 => Some(*i as u32),
+                    (Some(Ty::Bool), YValue::Bool(b)) => Some(u32::from(*b)),
+                    (Some(Ty::Choice(c)), YValue::Str(s)) => {
+                        match p.choices[*c].variants.iter().position(|v| v.name == *s) {
+                            Some(i) => Some(i as u32),
+                            None => {
+                                let cands: Vec<&str> = p.choices[*c]
+                                    .variants
+                                    .iter()
+                                    .map(|v| v.name.as_str())
+                                    .collect();
+                                diags.push(
+                                    Diagnostic::error(
+                                        "E0306",
+                                        a.span,
+                                        format!("`{s}` is not a {}", p.choices[*c].name),
+                                    )
+                                    .label("unknown")
+                                    .help(suggest(s, &cands, "options")),
+                                );
+                                None
+                            }
+                        }
+                    }
+                    _ => {
+                        err(diags, a.span, "a decision is answered with an option name, `true`/`false`, or an index", "write the option as the rules name it");
+                        None
+                    }
+                };
+                if let Some(i) = index {
+                    decisions = decisions.answer(&key, i);
+                }
+            }
+        }
+    }
+    Some(Scenario {
+        function: fid,
+        args,
+        dice,
+        decisions,
+    })
+}
+
+/// Every `decide` in the program: its name and the type it picks (None for a list).
+fn decision_points(p: &Program) -> Vec<(String, Option<Ty>)> {
+    let mut out = Vec::new();
+    fn walk(e: &crate::ir::Expr, out: &mut Vec<(String, Option<Ty>)>) {
+        if let crate::ir::ExprKind::Decide { name, options, .. } = &e.kind {
+            let ty = match options {
+                crate::ir::DecideOptions::Choice(c) => Some(Ty::Choice(*c)),
+                crate::ir::DecideOptions::Bool => Some(Ty::Bool),
+                crate::ir::DecideOptions::List(_) => None,
+            };
+            if !out.iter().any(|(n, _)| n == name) {
+                out.push((name.clone(), ty));
+            }
+        }
+        crate::check::for_each_child(e, &mut |c| walk(c, out));
+    }
+    for f in &p.functions {
+        crate::check::walk_function(f, &mut |e| walk(e, &mut out));
+    }
+    out
+}
+
+/// Runs a scenario file and renders its trace and result.
+pub fn run_file(p: &Program, path: &Path, seed: u64) -> Result<String, (Diagnostics, Sources)> {
+    let (s, _) = read(p, path)?;
+    Ok(run(p, s, seed))
+}
+
+/// Runs a scenario with the interpreter; returns the rendered trace and the result.
+pub fn run(p: &Program, s: Scenario, seed: u64) -> String {
+    let dice = ScriptThenSeed {
+        faces: s.dice.clone().unwrap_or_default(),
+        next: 0,
+        seeded: SeededDice::new(seed),
+        rolled: 0,
+    };
+    let mut env = Env::new(dice, s.decisions, VecTrace::default());
+    let f = &p.functions[s.function];
+    let result = eval::call(p, &mut env, s.function, s.args);
+    let mut out = env.trace.render(&p.sites);
+    out.push_str(&format!("result: {}\n", eval::show(p, &result, &f.ret)));
+    if let Some(faces) = &s.dice {
+        if env.dice.next < faces.len() {
+            out.push_str(&format!(
+                "note: {} scripted face(s) were not used\n",
+                faces.len() - env.dice.next
+            ));
+        }
+        if env.dice.rolled > 0 {
+            out.push_str(&format!(
+                "note: the script ran out of faces; {} more were rolled\n",
+                env.dice.rolled
+            ));
+        }
+    }
+    if !env.decide.unanswered.is_empty() {
+        out.push_str(&format!(
+            "note: decisions taken by default (first option): {}\n",
+            env.decide.unanswered.join(", ")
+        ));
+    }
+    out
+}

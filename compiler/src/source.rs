@@ -1,0 +1,139 @@
+//! Source files and spans. Every node the compiler builds keeps a [`Span`]: which file,
+//! and which bytes of it, so a diagnostic or a trace can point at the exact line.
+
+use std::path::PathBuf;
+
+/// Index of a file in the [`Sources`] of one compilation.
+pub type FileId = u32;
+
+/// A byte range of one file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Span {
+    pub file: FileId,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(file: FileId, start: usize, end: usize) -> Span {
+        let start = u32::try_from(start).unwrap_or(u32::MAX);
+        let end = u32::try_from(end).unwrap_or(u32::MAX).max(start);
+        Span { file, start, end }
+    }
+
+    /// The smallest span covering both (same file assumed; otherwise `self`).
+    pub fn to(self, other: Span) -> Span {
+        if self.file != other.file {
+            return self;
+        }
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        (self.end - self.start) as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+}
+
+/// One loaded file: the name diagnostics show (relative to the ruleset's parent folder,
+/// with `/` separators, so snapshots do not depend on the machine) and its text.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    pub name: String,
+    pub path: PathBuf,
+    pub text: String,
+    line_starts: Vec<usize>,
+}
+
+impl SourceFile {
+    pub fn new(name: String, path: PathBuf, text: String) -> Self {
+        let mut line_starts = vec![0];
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        SourceFile {
+            name,
+            path,
+            text,
+            line_starts,
+        }
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (u32, u32) {
+        let offset = offset.min(self.text.len());
+        let line = self
+            .line_starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1);
+        let start = self.line_starts[line];
+        let col = self
+            .text
+            .get(start..offset)
+            .map(|s| s.chars().count())
+            .unwrap_or(offset - start);
+        (line as u32 + 1, col as u32 + 1)
+    }
+
+    /// The text of a span, or "" if it does not fall on character boundaries.
+    pub fn slice(&self, span: Span) -> &str {
+        self.text
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("")
+    }
+
+    /// Byte offset of a 1-based line and column (in characters).
+    pub fn offset_of(&self, line: u64, col: u64) -> usize {
+        let Some(&start) = self.line_starts.get((line.max(1) - 1) as usize) else {
+            return self.text.len();
+        };
+        let rest = &self.text[start..];
+        let skip = col.saturating_sub(1) as usize;
+        start
+            + rest
+                .char_indices()
+                .nth(skip)
+                .map(|(i, _)| i)
+                .unwrap_or(rest.len())
+    }
+}
+
+/// Every file of a compilation.
+#[derive(Debug, Clone, Default)]
+pub struct Sources {
+    pub files: Vec<SourceFile>,
+}
+
+impl Sources {
+    pub fn add(&mut self, file: SourceFile) -> FileId {
+        self.files.push(file);
+        (self.files.len() - 1) as FileId
+    }
+
+    pub fn file(&self, id: FileId) -> &SourceFile {
+        &self.files[id as usize]
+    }
+
+    pub fn slice(&self, span: Span) -> &str {
+        self.files
+            .get(span.file as usize)
+            .map(|f| f.slice(span))
+            .unwrap_or("")
+    }
+
+    /// `file:line:col` of a span's start.
+    pub fn position(&self, span: Span) -> (String, u32, u32) {
+        match self.files.get(span.file as usize) {
+            Some(f) => {
+                let (l, c) = f.line_col(span.start as usize);
+                (f.name.clone(), l, c)
+            }
+            None => (String::from("?"), 0, 0),
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! The syntax tree of `.rules` files and inline YAML formulas. Every node has a span.
+
+use crate::source::Span;
+use rulesc_runtime::DiceSpec;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeExpr {
+    pub kind: TypeKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TypeKind {
+    Named(Ident),
+    IntRange(i64, i64),
+    List(Box<TypeExpr>),
+    Map(Box<TypeExpr>, Box<TypeExpr>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Param {
+    pub name: Ident,
+    pub ty: TypeExpr,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Or => "or",
+            BinOp::And => "and",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::In => "in",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    Not,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AggKind {
+    Sum,
+    Max,
+    Min,
+    Any,
+    All,
+    Count,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Arg {
+    pub name: Option<Ident>,
+    pub value: Expr,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum DecideFrom {
+    Type(TypeExpr),
+    List(Box<Expr>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExprKind {
+    Int(i64),
+    Bool(bool),
+    Dice(DiceSpec),
+    Name(Ident),
+    Field(Box<Expr>, Ident),
+    Index(Box<Expr>, Box<Expr>),
+    Call(Box<Expr>, Vec<Arg>),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Roll {
+        target: Box<Expr>,
+        among: Option<Box<Expr>>,
+    },
+    Decide {
+        name: Ident,
+        from: DecideFrom,
+    },
+    Fill {
+        track: Box<Expr>,
+        level: Box<Expr>,
+    },
+    Aggregate {
+        kind: AggKind,
+        body: Box<Expr>,
+        var: Ident,
+        list: Box<Expr>,
+        cond: Option<Box<Expr>>,
+    },
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Match(Box<Expr>, Vec<Arm<Expr>>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pattern {
+    Wildcard(Span),
+    /// One or more alternatives, each a level, variant or outcome tag with bindings.
+    Alts(Vec<(Ident, Vec<Ident>)>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Arm<B> {
+    pub pattern: Pattern,
+    pub body: B,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AssignOp {
+    Set,
+    Add,
+    Sub,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum StmtKind {
+    Let(Ident, Expr),
+    Assign(Expr, AssignOp, Expr),
+    If(Vec<(Expr, Block)>, Option<Block>),
+    Match(Expr, Vec<Arm<Block>>),
+    For(Ident, Expr, Block),
+    Return(Option<Expr>),
+    Expr(Expr),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TagDef {
+    pub name: Ident,
+    pub fields: Vec<Param>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Body {
+    Expr(Expr),
+    Block(Block),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Item {
+    Outcome {
+        name: Ident,
+        tags: Vec<TagDef>,
+        span: Span,
+    },
+    /// A formula (`Body::Expr`) or a procedure (`Body::Block`).
+    Function {
+        name: Ident,
+        params: Vec<Param>,
+        ret: Option<TypeExpr>,
+        body: Body,
+        span: Span,
+    },
+}

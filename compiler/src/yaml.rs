@@ -1,0 +1,297 @@
+//! YAML loading: bytes → a tree where every node keeps its span.
+//!
+//! serde-saphyr parses (duplicate keys rejected, budgets against alias bombs and deep
+//! nesting) and deserializes into [`YNode`], our own spanned tree, through
+//! `Spanned<T>` at every level. The loader then reads that tree against the ruleset's
+//! schema itself, so that one file with five mistakes gives five diagnostics (serde's
+//! derived structs stop at the first), each with a "did you mean" where it helps.
+
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::source::{FileId, SourceFile, Span};
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_saphyr::Spanned;
+use std::fmt;
+
+/// Limits on one YAML file (also stated in the README).
+pub const MAX_YAML_DEPTH: usize = 64;
+pub const MAX_YAML_NODES: usize = 200_000;
+pub const MAX_YAML_ALIASES: usize = 1_000;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct YNode {
+    pub span: Span,
+    pub value: YValue,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum YValue {
+    Null,
+    Bool(bool),
+    Int(i64),
+    /// An integer literal outside the 64-bit range, kept as written.
+    BigInt(String),
+    Float(f64),
+    Str(String),
+    Seq(Vec<YNode>),
+    Map(Vec<(YNode, YNode)>),
+}
+
+impl YNode {
+    pub fn kind(&self) -> &'static str {
+        match self.value {
+            YValue::Null => "nothing",
+            YValue::Bool(_) => "a boolean",
+            YValue::Int(_) | YValue::BigInt(_) => "an integer",
+            YValue::Float(_) => "a decimal number",
+            YValue::Str(_) => "text",
+            YValue::Seq(_) => "a list",
+            YValue::Map(_) => "a mapping",
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            YValue::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The node as a key or short scalar: text, or an integer written as text.
+    pub fn scalar_text(&self) -> Option<String> {
+        match &self.value {
+            YValue::Str(s) => Some(s.clone()),
+            YValue::Int(i) => Some(i.to_string()),
+            YValue::BigInt(s) => Some(s.clone()),
+            YValue::Bool(b) => Some(b.to_string()),
+            _ => None,
+        }
+    }
+
+    pub fn as_map(&self) -> Option<&[(YNode, YNode)]> {
+        match &self.value {
+            YValue::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    pub fn as_seq(&self) -> Option<&[YNode]> {
+        match &self.value {
+            YValue::Seq(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Looks a key up in a mapping.
+    pub fn get(&self, key: &str) -> Option<&YNode> {
+        self.as_map()?
+            .iter()
+            .find(|(k, _)| k.as_str() == Some(key))
+            .map(|(_, v)| v)
+    }
+}
+
+/// The tree as serde sees it, before spans are turned into byte ranges.
+enum Raw {
+    Null,
+    Bool(bool),
+    Int(i64),
+    BigInt(String),
+    Float(f64),
+    Str(String),
+    Seq(Vec<Spanned<Raw>>),
+    Map(Vec<(Spanned<Raw>, Spanned<Raw>)>),
+}
+
+impl<'de> Deserialize<'de> for Raw {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(RawVisitor)
+    }
+}
+
+struct RawVisitor;
+
+impl<'de> Visitor<'de> for RawVisitor {
+    type Value = Raw;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a YAML value")
+    }
+    fn visit_unit<E>(self) -> Result<Raw, E> {
+        Ok(Raw::Null)
+    }
+    fn visit_none<E>(self) -> Result<Raw, E> {
+        Ok(Raw::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Raw, D::Error> {
+        Raw::deserialize(d)
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Raw, E> {
+        Ok(Raw::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Raw, E> {
+        Ok(Raw::Int(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Raw, E> {
+        Ok(i64::try_from(v)
+            .map(Raw::Int)
+            .unwrap_or_else(|_| Raw::BigInt(v.to_string())))
+    }
+    fn visit_i128<E>(self, v: i128) -> Result<Raw, E> {
+        Ok(i64::try_from(v)
+            .map(Raw::Int)
+            .unwrap_or_else(|_| Raw::BigInt(v.to_string())))
+    }
+    fn visit_u128<E>(self, v: u128) -> Result<Raw, E> {
+        Ok(i64::try_from(v)
+            .map(Raw::Int)
+            .unwrap_or_else(|_| Raw::BigInt(v.to_string())))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Raw, E> {
+        Ok(Raw::Float(v))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Raw, E> {
+        Ok(Raw::Str(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Raw, E> {
+        Ok(Raw::Str(v))
+    }
+    fn visit_bytes<E: de::Error>(self, _v: &[u8]) -> Result<Raw, E> {
+        Err(E::custom("binary values are not supported"))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Raw, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<Spanned<Raw>>()? {
+            items.push(item);
+        }
+        Ok(Raw::Seq(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Raw, A::Error> {
+        let mut items = Vec::new();
+        while let Some(k) = map.next_key::<Spanned<Raw>>()? {
+            let v = map.next_value::<Spanned<Raw>>()?;
+            items.push((k, v));
+        }
+        Ok(Raw::Map(items))
+    }
+}
+
+fn options() -> serde_saphyr::Options {
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_depth = MAX_YAML_DEPTH;
+    budget.flow_nesting_limit = MAX_YAML_DEPTH;
+    budget.max_nodes = MAX_YAML_NODES;
+    budget.max_aliases = MAX_YAML_ALIASES;
+    let mut options = serde_saphyr::Options::default();
+    options.budget = Some(budget);
+    options.with_snippet = false;
+    options
+}
+
+fn span_of(file: FileId, src: &SourceFile, loc: &serde_saphyr::Location) -> Span {
+    let s = loc.span();
+    let start = match s.byte_offset() {
+        Some(b) => b as usize,
+        None => src.offset_of(loc.line(), loc.column()),
+    };
+    let len = s.byte_len().map(|l| l as usize).unwrap_or(0);
+    // Keep spans on character boundaries inside the file.
+    let mut start = start.min(src.text.len());
+    while !src.text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = (start + len).min(src.text.len());
+    while !src.text.is_char_boundary(end) {
+        end += 1;
+    }
+    Span::new(file, start, end)
+}
+
+fn convert(file: FileId, src: &SourceFile, raw: Spanned<Raw>) -> YNode {
+    let span = span_of(file, src, &raw.referenced);
+    let value = match raw.value {
+        Raw::Null => YValue::Null,
+        Raw::Bool(b) => YValue::Bool(b),
+        Raw::Int(i) => YValue::Int(i),
+        Raw::BigInt(s) => YValue::BigInt(s),
+        Raw::Float(f) => YValue::Float(f),
+        Raw::Str(s) => YValue::Str(s),
+        Raw::Seq(items) => YValue::Seq(items.into_iter().map(|i| convert(file, src, i)).collect()),
+        Raw::Map(items) => YValue::Map(
+            items
+                .into_iter()
+                .map(|(k, v)| (convert(file, src, k), convert(file, src, v)))
+                .collect(),
+        ),
+    };
+    // A mapping or list node's own span is its first token; widen it to its children so
+    // a label covers the whole thing.
+    let span = match &value {
+        YValue::Map(m) => m.last().map(|(_, v)| span.to(v.span)).unwrap_or(span),
+        YValue::Seq(s) => s.last().map(|v| span.to(v.span)).unwrap_or(span),
+        _ => span,
+    };
+    YNode { span, value }
+}
+
+/// Parses one YAML file. A syntax error, a duplicate key or a budget breach becomes one
+/// diagnostic (YAML cannot be read past its first syntax error).
+pub fn parse(file: FileId, src: &SourceFile, diags: &mut Diagnostics) -> Option<YNode> {
+    if src.text.trim().is_empty() {
+        return Some(YNode {
+            span: Span::new(file, 0, 0),
+            value: YValue::Map(Vec::new()),
+        });
+    }
+    match serde_saphyr::from_str_with_options::<Spanned<Raw>>(&src.text, options()) {
+        Ok(raw) => Some(convert(file, src, raw)),
+        Err(e) => {
+            diags.push(yaml_error(file, src, &e));
+            None
+        }
+    }
+}
+
+fn yaml_error(file: FileId, src: &SourceFile, e: &serde_saphyr::Error) -> Diagnostic {
+    let span = match e.location() {
+        Some(loc) if loc.line() > 0 => {
+            let s = span_of(file, src, &loc);
+            let end = src.text[s.start as usize..]
+                .char_indices()
+                .nth(1)
+                .map(|(i, _)| s.start as usize + i)
+                .unwrap_or(s.start as usize);
+            Span::new(file, s.start as usize, end.max(s.end as usize))
+        }
+        _ => Span::new(file, 0, 0),
+    };
+    let raw = e.without_snippet().to_string();
+    let message = raw
+        .lines()
+        .next()
+        .unwrap_or("invalid YAML")
+        .trim()
+        .to_string();
+    let lower = message.to_lowercase();
+    let (code, help) = if lower.contains("duplicate") {
+        (
+            "E0104",
+            "each key may appear once in a mapping; remove or rename one of them",
+        )
+    } else if lower.contains("budget")
+        || lower.contains("depth")
+        || lower.contains("alias")
+        || lower.contains("limit")
+    {
+        (
+            "E0105",
+            "this file is nested too deeply or expands too many aliases; simplify it",
+        )
+    } else {
+        (
+            "E0101",
+            "check the indentation, colons and quotes around this position",
+        )
+    };
+    Diagnostic::error(code, span, format!("this YAML cannot be read: {message}"))
+        .label("here")
+        .help(help)
+}
