@@ -155,6 +155,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 /// A help line listing what was expected, or suggesting the closest name.
 pub fn suggest(name: &str, candidates: &[&str], what: &str) -> String {
+    let mut candidates: Vec<&str> = candidates.to_vec();
+    candidates.sort_unstable();
+    candidates.dedup();
     match did_you_mean(name, candidates.iter().copied()) {
         Some(s) => format!("did you mean `{s}`?"),
         None if candidates.is_empty() => format!("no {what} is defined"),
@@ -162,7 +165,7 @@ pub fn suggest(name: &str, candidates: &[&str], what: &str) -> String {
             let list: Vec<String> = candidates.iter().map(|c| format!("`{c}`")).collect();
             format!("expected one of the {what}: {}", list.join(", "))
         }
-        None => format!("no {what} has a similar name"),
+        None => format!("none of the {what} has a similar name"),
     }
 }
 

@@ -20,6 +20,11 @@ pub fn compile_dir(dir: &Path) -> (Option<ir::Program>, diag::Diagnostics, sourc
     let mut diags = diag::Diagnostics::default();
     let loaded = load::load_dir(dir, &mut diags);
     let sources = loaded.sources.clone();
+    // A file that could not be read would make every later check report names it
+    // defines as missing: stop at the load stage's own errors.
+    if diags.has_errors() {
+        return (None, diags, sources);
+    }
     let program = check::check(loaded, &mut diags);
     (program, diags, sources)
 }

@@ -264,17 +264,20 @@ fn yaml_error(file: FileId, src: &SourceFile, e: &serde_saphyr::Error) -> Diagno
         _ => Span::new(file, 0, 0),
     };
     let raw = e.without_snippet().to_string();
-    let message = raw
-        .lines()
-        .next()
-        .unwrap_or("invalid YAML")
-        .trim()
-        .to_string();
-    let lower = message.to_lowercase();
+    let mut message = raw.lines().next().unwrap_or("invalid YAML").trim().to_string();
+    // The label shows the position; drop the library's own " at line N, column M".
+    if let Some(i) = message.rfind(" at line ") {
+        message.truncate(i);
+    }
+    if let Some(rest) = message.strip_prefix("duplicate mapping key: ") {
+        let key = rest.split(", set ").next().unwrap_or(rest);
+        message = format!("the key `{key}` appears twice in this mapping");
+    }
+    let lower = raw.to_lowercase();
     let (code, help) = if lower.contains("duplicate") {
         (
             "E0104",
-            "each key may appear once in a mapping; remove or rename one of them",
+            "each key may appear once in a mapping; remove one of them, or merge their values",
         )
     } else if lower.contains("budget")
         || lower.contains("depth")

@@ -775,7 +775,9 @@ fn build_constant(c: &mut Checker, e: &Entry) {
             }
         }
         _ => {
-            value_of(c, v, &Ty::Int, None);
+            wrong(c, v, "a number, `true`/`false`, a level or variant name, or dice");
+            // Reported once: not also as unused.
+            c.used(name);
             return;
         }
     };

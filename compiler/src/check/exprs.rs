@@ -64,6 +64,7 @@ fn ensure_checked(c: &mut Checker, id: usize) -> bool {
         _ => {}
     }
     c.fn_state[id] = 1;
+    c.fn_stack.push(id);
     let ast::Item::Function {
         name,
         params,
@@ -146,7 +147,7 @@ fn ensure_checked(c: &mut Checker, id: usize) -> bool {
                     "E0320",
                     end,
                     format!(
-                        "`{}` can reach its end without returning a {}",
+                        "`{}` can reach its end without a `return` (it must return {})",
                         name.name,
                         c.ty_name(&ret_ty)
                     ),
@@ -172,6 +173,7 @@ fn ensure_checked(c: &mut Checker, id: usize) -> bool {
     f.ret = ret_ty;
     f.locals = fx.locals;
     c.fn_state[id] = 2;
+    c.fn_stack.pop();
     true
 }
 
@@ -911,6 +913,9 @@ fn expr(c: &mut Checker, fx: &mut Fx, e: &ast::Expr, expect: Option<&Ty>) -> ir:
                 );
             }
             let dx = expr(c, fx, target, Some(&Ty::Dice));
+            if dx.ty == Ty::Error {
+                return err_expr(span);
+            }
             expect_ty(c, &dx, &Ty::Dice);
             let site = c.site(span);
             mk(
@@ -1363,8 +1368,18 @@ fn binary(
                     Ty::Roll,
                     span,
                 ),
-                (Ty::Choice(ch), Ty::Int | Ty::Roll) if c.prog.choices[*ch].ordered => {
+                (Ty::Choice(ch), _) if c.prog.choices[*ch].ordered => {
                     let ty = lx.ty.clone();
+                    if !compatible(&rx.ty, &Ty::Int) {
+                        let (scale, other) = (c.ty_name(&ty), c.ty_name(&rx.ty));
+                        c.error(
+                            "E0321",
+                            rx.span,
+                            format!("a {scale} level moves by a number of steps, not by a {other}"),
+                            format!("this is a {other}"),
+                            format!("write `level {} n` with a number n", op.symbol()),
+                        );
+                    }
                     let rx = coerce(rx, &Ty::Int);
                     mk(
                         K::LevelStep {
@@ -1469,9 +1484,9 @@ fn call(
         c.error(
             "E0327",
             span,
-            format!("`{what}` takes {w} argument(s), {} given", args.len()),
+            format!("`{what}` takes {w} argument{}, {} given", if w == "1" { "" } else { "s" }, args.len()),
             "wrong number of arguments",
-            format!("call it as `{what}(...)` with {w}"),
+            format!("give `{what}` {w} argument{}", if w == "1" { "" } else { "s" }),
         );
         false
     };
@@ -1586,13 +1601,7 @@ fn call(
             c.used(&fname.name);
             positional(c, args);
             if !ensure_checked(c, f) {
-                c.error(
-                    "E0330",
-                    fname.span,
-                    format!("`{}` calls itself", fname.name),
-                    "recursive call",
-                    "formulas and procedures may not call themselves, directly or through others",
-                );
+                cycle_error(c, f, fname);
                 return err_expr(span);
             }
             let callee_fn = c.prog.functions[f].clone();
@@ -1875,4 +1884,25 @@ pub fn for_each_child(e: &ir::Expr, f: &mut dyn FnMut(&ir::Expr)) {
             arms.iter().for_each(|a| f(&a.body))
         }
     }
+}
+
+/// Reports a call that closes a cycle, naming every function on it.
+fn cycle_error(c: &mut Checker, f: usize, fname: &ast::Ident) {
+    let start = c.fn_stack.iter().position(|&g| g == f).unwrap_or(0);
+    let mut chain: Vec<String> = c.fn_stack[start..]
+        .iter()
+        .map(|&g| format!("`{}`", c.prog.functions[g].name))
+        .collect();
+    chain.push(format!("`{}`", fname.name));
+    let msg = if chain.len() <= 2 {
+        format!("`{}` calls itself", fname.name)
+    } else {
+        format!("a cycle of calls: {}", chain.join(" calls "))
+    };
+    let def = c.names.get(&fname.name).map(|d| d.span).unwrap_or(fname.span);
+    let d = Diagnostic::error("E0330", fname.span, msg)
+        .label("this call closes the cycle")
+        .note(def, format!("`{}` is defined here", fname.name))
+        .help("formulas and procedures may not call themselves, directly or through others");
+    c.diags.push(d);
 }

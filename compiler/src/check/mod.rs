@@ -71,6 +71,8 @@ pub(crate) struct Checker<'a> {
     pub fn_syntax: Vec<ast::Item>,
     /// 0 = not checked, 1 = being checked, 2 = done.
     pub fn_state: Vec<u8>,
+    /// The functions being checked, outermost first (the call chain of a cycle).
+    pub fn_stack: Vec<usize>,
 }
 
 impl<'a> Checker<'a> {
@@ -254,6 +256,7 @@ pub fn check(loaded: Loaded, diags: &mut Diagnostics) -> Option<Program> {
         uses: HashMap::new(),
         fn_syntax: Vec::new(),
         fn_state: Vec::new(),
+        fn_stack: Vec::new(),
     };
     let sections = data::split_sections(&mut c, &yaml, manifest);
     data::read_manifest(&mut c, &sections);
@@ -424,6 +427,7 @@ fn reopen<'a>(
         uses: HashMap::new(),
         fn_syntax: Vec::new(),
         fn_state: Vec::new(),
+        fn_stack: Vec::new(),
     }
 }
 

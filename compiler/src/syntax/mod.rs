@@ -807,7 +807,6 @@ impl Builder<'_> {
             count.parse().unwrap_or(i64::MAX)
         };
         let sides: i64 = sides.parse().unwrap_or(i64::MAX);
-        let mut ok = true;
         if !(1..=MAX_DICE).contains(&count) {
             self.error(
                 span,
@@ -815,7 +814,6 @@ impl Builder<'_> {
                 format!("{count} dice in one roll"),
                 &format!("a roll throws 1 to {MAX_DICE} dice"),
             );
-            ok = false;
         }
         if !(2..=MAX_SIDES).contains(&sides) {
             self.error(
@@ -824,7 +822,6 @@ impl Builder<'_> {
                 format!("a die with {sides} faces"),
                 &format!("a die has 2 to {MAX_SIDES} faces"),
             );
-            ok = false;
         }
         let keep = match keep {
             None => Keep::All,
@@ -837,9 +834,8 @@ impl Builder<'_> {
                         format!("cannot keep {k} of {count} dice"),
                         &format!("keep between 1 and the number of dice (at most {MAX_KEPT})"),
                     );
-                    ok = false;
                 }
-                let k = k.clamp(0, i64::from(MAX_KEPT)) as u32;
+                let k = k.clamp(1, i64::from(MAX_KEPT)) as u32;
                 if high {
                     Keep::Highest(k)
                 } else {
@@ -847,12 +843,11 @@ impl Builder<'_> {
                 }
             }
         };
-        ok.then_some(DiceSpec {
-            count: count as u32,
-            sides: sides as u32,
-            explode,
-            keep,
-        })
+        // Invalid dice were reported; a clamped spec lets checking go on without a
+        // cascade of errors about the names this statement defines.
+        let count = count.clamp(1, MAX_DICE) as u32;
+        let sides = sides.clamp(2, MAX_SIDES) as u32;
+        Some(DiceSpec { count, sides, explode, keep })
     }
 }
 

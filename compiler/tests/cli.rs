@@ -1,0 +1,80 @@
+//! The command line's contract: exit 0 when clean, 1 with diagnostics, 2 on usage errors;
+//! never 101 (a panic).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn rulesc(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_rulesc")).args(args).env("NO_COLOR", "1").output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+#[test]
+fn check_of_kingsmark_prints_only_a_success_line() {
+    let dir = root().join("rules/kingsmark");
+    let (code, out, err) = rulesc(&["check", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(err, "");
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(out.starts_with("ok: kingsmark"), "{out}");
+}
+
+#[test]
+fn every_broken_fixture_exits_1_with_its_code() {
+    let broken = root().join("tests/fixtures/broken");
+    let mut n = 0;
+    for entry in std::fs::read_dir(broken).unwrap() {
+        let dir = entry.unwrap().path();
+        let code_name = dir.file_name().unwrap().to_string_lossy().split('_').next().unwrap().to_uppercase();
+        let (code, _, err) = rulesc(&["check", dir.to_str().unwrap()]);
+        assert_eq!(code, 1, "{}: {err}", dir.display());
+        assert!(err.contains(&code_name), "{}: no {code_name} in\n{err}", dir.display());
+        n += 1;
+    }
+    assert!(n >= 15);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(rulesc(&[]).0, 2);
+    assert_eq!(rulesc(&["check"]).0, 2);
+    assert_eq!(rulesc(&["frobnicate"]).0, 2);
+}
+
+#[test]
+fn a_missing_folder_is_a_diagnostic_not_a_panic() {
+    let (code, _, err) = rulesc(&["check", "/nonexistent/ruleset"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("E0001"), "{err}");
+}
+
+#[test]
+fn json_diagnostics_are_one_object_per_line() {
+    let dir = root().join("tests/fixtures/broken/e0310_die_table_gap");
+    let (code, _, err) = rulesc(&["--format", "json", "check", dir.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(lines[0].starts_with("{\"message\":") && lines[0].ends_with('}'), "{err}");
+    assert!(lines[0].contains("\"code\":{\"code\":\"E0310\"}"), "{err}");
+    assert!(lines[0].contains("\"line_start\":9"), "{err}");
+}
+
+#[test]
+fn trace_replays_sir_aldren() {
+    let (code, out, err) = rulesc(&[
+        "trace",
+        root().join("rules/kingsmark").to_str().unwrap(),
+        root().join("examples/kingsmark/aldren.yaml").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("result: Hit(level: Moderate"), "{out}");
+}
