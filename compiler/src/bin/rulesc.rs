@@ -43,6 +43,18 @@ enum Command {
         #[arg(short, long)]
         output: PathBuf,
     },
+    /// Check and compile every ruleset folder in a directory (one line each), and
+    /// optionally trace scenarios: `examples/<ruleset name>/<scenario>.yaml`.
+    All {
+        /// The directory holding one folder per ruleset.
+        rules: PathBuf,
+        /// Where the generated Rust goes (`<out>/<name>.rs`).
+        #[arg(long, default_value = "target/rulesc")]
+        out: PathBuf,
+        /// Scenarios to trace; each runs against the ruleset its folder is named after.
+        #[arg(long)]
+        trace: Vec<PathBuf>,
+    },
     /// Resolve a scenario with the interpreter and print its trace.
     Trace {
         ruleset: PathBuf,
@@ -83,7 +95,14 @@ fn main() -> ExitCode {
             let Some(p) = program else {
                 return ExitCode::from(1);
             };
-            match rulesc::codegen::write_if_changed(&output, &rulesc::codegen::generate(&p)) {
+            let code = match rulesc::codegen::generate(&p) {
+                Ok(code) => code,
+                Err(e) => {
+                    eprintln!("error: rulesc generated invalid Rust (a bug in rulesc): {e}");
+                    return ExitCode::from(1);
+                }
+            };
+            match rulesc::codegen::write_if_changed(&output, &code) {
                 Ok(changed) => {
                     if matches!(format, Format::Human) {
                         let what = if changed { "wrote" } else { "unchanged" };
@@ -97,6 +116,7 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::All { rules, out, trace } => all(&rules, &out, &trace, format),
         Command::Trace {
             ruleset,
             scenario,
@@ -118,6 +138,62 @@ fn main() -> ExitCode {
                 }
             }
         }
+    }
+}
+
+fn all(rules: &std::path::Path, out: &std::path::Path, trace: &[PathBuf], format: Format) -> ExitCode {
+    let mut dirs: Vec<PathBuf> = match std::fs::read_dir(rules) {
+        Ok(rd) => rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.join("ruleset.yaml").is_file()).collect(),
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", rules.display());
+            return ExitCode::from(1);
+        }
+    };
+    dirs.sort();
+    if let Err(e) = std::fs::create_dir_all(out) {
+        eprintln!("error: cannot create {}: {e}", out.display());
+        return ExitCode::from(1);
+    }
+    let mut failed = false;
+    let mut programs = Vec::new();
+    for dir in &dirs {
+        let (program, diags, sources) = rulesc::compile_dir(dir);
+        report(&diags, &sources, format);
+        let Some(p) = program else {
+            println!("FAIL {}: {} error(s)", dir.display(), diags.error_count());
+            failed = true;
+            continue;
+        };
+        let file = out.join(format!("{}.rs", p.name));
+        match rulesc::codegen::generate(&p).map_err(|e| e.to_string()).and_then(|code| rulesc::codegen::write_if_changed(&file, &code).map_err(|e| e.to_string())) {
+            Ok(_) => println!("ok   {:<16} {} -> {}", p.name, summary(&p), file.display()),
+            Err(e) => {
+                println!("FAIL {}: {e}", dir.display());
+                failed = true;
+            }
+        }
+        programs.push(p);
+    }
+    for scenario in trace {
+        let name = scenario.parent().and_then(|d| d.file_name()).map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        let Some(p) = programs.iter().find(|p| p.name == name) else {
+            eprintln!("error: {}: no ruleset named `{name}` (a scenario's folder names its ruleset)", scenario.display());
+            failed = true;
+            continue;
+        };
+        println!("\ntrace of {}:", scenario.display());
+        match rulesc::scenario::run_file(p, scenario, 0) {
+            Ok(text) => print!("{text}"),
+            Err((diags, sources)) => {
+                report(&diags, &sources, format);
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 
