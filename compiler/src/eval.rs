@@ -847,3 +847,41 @@ fn update(
     }
     go(&mut locals[place.root], &place.path, keys, f)
 }
+
+/// A record of type `type_name` with its defaults, and `fields` set by name (for tests
+/// and tools that build arguments by hand). `None` if a name is unknown.
+pub fn record(p: &Program, type_name: &str, fields: &[(&str, Value)]) -> Option<Value> {
+    let rid = p.records.iter().position(|r| r.name == type_name)?;
+    let v = Value::from_const(&p.zero(&Ty::Record(rid)));
+    for (name, value) in fields {
+        set_field(p, type_name, &v, name, value.clone())?;
+    }
+    Some(v)
+}
+
+fn field_index(p: &Program, type_name: &str, name: &str) -> Option<usize> {
+    let t = p.records.iter().find(|r| r.name == type_name)?;
+    t.fields.iter().position(|f| f.name == name)
+}
+
+/// Reads field `name` of a record of type `type_name`.
+pub fn field(p: &Program, type_name: &str, v: &Value, name: &str) -> Option<Value> {
+    let i = field_index(p, type_name, name)?;
+    let Value::Record(r) = v else { return None };
+    let value = r.borrow().get(i).cloned();
+    value
+}
+
+/// Sets field `name` of a record of type `type_name`.
+pub fn set_field(p: &Program, type_name: &str, v: &Value, name: &str, value: Value) -> Option<()> {
+    let i = field_index(p, type_name, name)?;
+    let Value::Record(r) = v else { return None };
+    *r.borrow_mut().get_mut(i)? = value;
+    Some(())
+}
+
+/// A choice value by variant name (`choice(p, "DamageLevel", "Minor")`).
+pub fn choice(p: &Program, choice: &str, variant: &str) -> Option<Value> {
+    let c = p.choices.iter().find(|c| c.name == choice)?;
+    c.variants.iter().position(|v| v.name == variant).map(|i| Value::Choice(i as u16))
+}

@@ -1,0 +1,32 @@
+//! Enumeration through the interpreter: every dice path of a resolution with its exact
+//! probability, summing to one.
+
+use rulesc::eval::{self, Value};
+use rulesc_runtime::{enumerate, Env, FirstOption, NoTrace, Prob};
+use std::path::Path;
+
+fn kingsmark() -> rulesc::ir::Program {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/kingsmark");
+    let (p, diags, _) = rulesc::compile_dir(&dir);
+    p.unwrap_or_else(|| panic!("kingsmark does not check: {:?}", diags.items))
+}
+
+#[test]
+fn k1_every_initiative_roll_path_sums_to_one() {
+    let p = kingsmark();
+    let (id, _) = p.function("roll_initiative").expect("roll_initiative");
+    // Reflexes -2, Speed -3: the floor of 1 collects the low faces.
+    let e = enumerate(8, 1_000, |dice| {
+        let c = eval::record(&p, "Combatant", &[("reflexes", Value::Int(-2)), ("speed", Value::Int(-3))]).unwrap();
+        let mut env = Env::new(dice, FirstOption, NoTrace);
+        eval::call(&p, &mut env, id, vec![c]).int()
+    });
+    assert_eq!(e.paths, 12);
+    assert_eq!(e.unexplored, Prob::ZERO);
+    assert_eq!(e.total(), Prob::ONE);
+    // Faces 1..6 give 1 (the floor); faces 7..12 give 2..7, one twelfth each.
+    assert_eq!(e.probability_of(&1), Prob { num: 1, den: 2 });
+    for score in 2..=7 {
+        assert_eq!(e.probability_of(&score), Prob { num: 1, den: 12 });
+    }
+}
