@@ -101,42 +101,54 @@ impl TraceSink for VecTrace {
 
 impl VecTrace {
     /// Renders the trace as text a reader can follow against the rulebook: one line per
-    /// event, the rule's source text, what it produced, and `file:line`. Calls indent.
+    /// event, `file:line` first, then the rule's own source text and what it produced.
+    /// Procedure calls indent what happens inside them.
     pub fn render(&self, sites: &[Site]) -> String {
+        let lines: Vec<(String, String)> = self.lines(sites);
+        let width = lines.iter().map(|(at, _)| at.len()).max().unwrap_or(0);
         let mut out = String::new();
+        for (at, what) in lines {
+            let _ = writeln!(out, "{at:<width$}  {what}");
+        }
+        out
+    }
+
+    fn lines(&self, sites: &[Site]) -> Vec<(String, String)> {
+        let mut out = Vec::new();
         let mut depth = 0usize;
         for event in &self.events {
             let site = sites.get(event.site() as usize);
             let text = site.map(|s| s.text.as_ref()).unwrap_or("?");
             let what = match event {
-                TraceEvent::Roll {
-                    dice, faces, total, ..
-                } => {
+                TraceEvent::Roll { dice, faces, total, .. } => {
                     let faces: Vec<String> = faces.iter().map(|f| f.to_string()).collect();
-                    format!("roll {dice}: [{}] = {total}", faces.join(", "))
-                }
-                TraceEvent::Lookup { key, value, .. } => format!("look up {key}: {value}"),
-                TraceEvent::Assign { value, .. } => format!("{text}  => {value}"),
-                TraceEvent::Branch { taken, .. } => {
-                    format!("{text}  => {}", if *taken { "yes" } else { "no" })
-                }
-                TraceEvent::Match { arm, .. } => format!("{text}  => {arm}"),
-                TraceEvent::Decide { choice, .. } => format!("{text}  => decided {choice}"),
-                TraceEvent::Fill { level, slot, .. } => {
-                    if *slot > 0 {
-                        format!("{text}  => {level} box {slot} filled")
+                    if faces.len() == 1 {
+                        format!("roll {dice}: {total}")
                     } else {
-                        format!("{text}  => {level}: no empty box left")
+                        format!("roll {dice}: {} = {total}", faces.join(" + "))
                     }
                 }
-                TraceEvent::Call { .. } => format!("{text}"),
-                TraceEvent::Return { value, .. } => format!("return {value}"),
+                TraceEvent::Lookup { key, value, .. } => format!("{text}: look up {key}: {value}"),
+                TraceEvent::Assign { value, .. } => format!("{text}  ->  {value}"),
+                TraceEvent::Branch { taken, .. } => {
+                    format!("if {text}: {}", if *taken { "yes" } else { "no" })
+                }
+                TraceEvent::Match { arm, .. } => format!("case {text}  ({arm})"),
+                TraceEvent::Decide { choice, .. } => format!("{text}  ->  decided: {choice}"),
+                TraceEvent::Fill { level, slot, .. } => {
+                    if *slot > 0 {
+                        format!("{text}  ->  box {slot} ({level})")
+                    } else {
+                        format!("{text}  ->  no empty {level} box")
+                    }
+                }
+                TraceEvent::Call { .. } => text.to_string(),
+                TraceEvent::Return { value, .. } if value.is_empty() => "done".to_string(),
+                TraceEvent::Return { value, .. } => format!("result: {value}"),
             };
             let indent = "  ".repeat(depth);
-            let at = site
-                .map(|s| format!("{}:{}", s.file, s.line))
-                .unwrap_or_default();
-            let _ = writeln!(out, "{indent}{what}    [{at}]");
+            let at = site.map(|s| format!("{}:{}", s.file, s.line)).unwrap_or_default();
+            out.push((at, format!("{indent}{what}")));
             match event {
                 TraceEvent::Call { .. } => depth += 1,
                 TraceEvent::Return { .. } => depth = depth.saturating_sub(1),
