@@ -1349,6 +1349,10 @@ fn binary(
             let lx = expr(c, fx, l, None);
             let rx = expr(c, fx, r, None);
             let negate = op == BinOp::Sub;
+            if lx.ty == Ty::Error || rx.ty == Ty::Error {
+                // Already reported: no second error about the same mistake.
+                return err_expr(span);
+            }
             match (&lx.ty, &rx.ty) {
                 (Ty::Roll, Ty::Int) => mk(
                     K::RollAdd {
@@ -1401,6 +1405,9 @@ fn binary(
         BinOp::Mul | BinOp::Div | BinOp::Rem => {
             let lx = expr(c, fx, l, None);
             let rx = expr(c, fx, r, None);
+            if lx.ty == Ty::Error || rx.ty == Ty::Error {
+                return err_expr(span);
+            }
             if op == BinOp::Mul && (lx.ty == Ty::Dice || rx.ty == Ty::Dice) {
                 let (d, n) = if lx.ty == Ty::Dice {
                     (lx, rx)

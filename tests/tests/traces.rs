@@ -1,0 +1,20 @@
+//! Every scenario under `examples/<ruleset>/` replays through the interpreter, and its
+//! trace is kept as a snapshot a reader can follow against the seed's paragraph.
+
+use std::path::Path;
+
+#[test]
+fn scenario_traces() {
+    insta::glob!("../../examples", "*/*.yaml", |scenario| {
+        let ruleset = scenario.parent().unwrap().file_name().unwrap();
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules").join(ruleset);
+        let (program, diags, _) = rulesc::compile_dir(&dir);
+        let program = program.unwrap_or_else(|| panic!("{}: {:?}", dir.display(), diags.items));
+        let trace = match rulesc::scenario::run_file(&program, scenario, 0) {
+            Ok(t) => t,
+            Err((diags, _)) => panic!("{}: {:?}", scenario.display(), diags.items),
+        };
+        assert!(!trace.contains("note:"), "{}: the scenario does not fit its rules exactly:\n{trace}", scenario.display());
+        insta::assert_snapshot!(trace);
+    });
+}
