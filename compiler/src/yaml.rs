@@ -212,7 +212,17 @@ fn convert(file: FileId, src: &SourceFile, raw: Spanned<Raw>) -> YNode {
         Raw::Bool(b) => YValue::Bool(b),
         Raw::Int(i) => YValue::Int(i),
         Raw::BigInt(s) => YValue::BigInt(s),
-        Raw::Float(f) => YValue::Float(f),
+        Raw::Float(f) => {
+            // An integer literal too large for 64 bits arrives as a float: keep it as
+            // written so the checker can say "too large" rather than "not an integer".
+            let text = src.slice(span).trim();
+            let digits = text.strip_prefix('-').unwrap_or(text);
+            if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                YValue::BigInt(text.to_string())
+            } else {
+                YValue::Float(f)
+            }
+        }
         Raw::Str(s) => YValue::Str(s),
         Raw::Seq(items) => YValue::Seq(items.into_iter().map(|i| convert(file, src, i)).collect()),
         Raw::Map(items) => YValue::Map(

@@ -67,6 +67,16 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Checking recursion is bounded by the language's limits; a large stack is a second
+    // line of defence so that no input can overflow it.
+    let worker = std::thread::Builder::new().stack_size(256 << 20).spawn(run);
+    match worker.map(|h| h.join()) {
+        Ok(Ok(code)) => code,
+        _ => ExitCode::from(101),
+    }
+}
+
+fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

@@ -7,6 +7,10 @@ use crate::ir::{self, Agg, BoxPart, CmpOp, Const, ExprKind as K, IntOp, Ty};
 use crate::source::Span;
 use crate::syntax::ast::{self, BinOp, ExprKind as A, UnOp};
 
+/// Deepest chain of calls between formulas and procedures (bounds the checker's and
+/// the interpreter's recursion).
+pub const MAX_CALL_DEPTH: usize = 64;
+
 /// The state of checking one function body.
 struct Fx {
     locals: Vec<ir::Local>,
@@ -1607,6 +1611,19 @@ fn call(
         Some(DefKind::Function(f)) => {
             c.used(&fname.name);
             positional(c, args);
+            if c.fn_state[f] == 0 && c.fn_stack.len() >= MAX_CALL_DEPTH {
+                if !c.call_depth_reported {
+                    c.call_depth_reported = true;
+                    c.error(
+                        "E0331",
+                        fname.span,
+                        format!("calls nest more than {MAX_CALL_DEPTH} formulas and procedures deep"),
+                        "too deep",
+                        "flatten the chain: compute steps in one formula or procedure",
+                    );
+                }
+                return err_expr(span);
+            }
             if !ensure_checked(c, f) {
                 cycle_error(c, f, fname);
                 return err_expr(span);

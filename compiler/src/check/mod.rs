@@ -73,6 +73,8 @@ pub(crate) struct Checker<'a> {
     pub fn_state: Vec<u8>,
     /// The functions being checked, outermost first (the call chain of a cycle).
     pub fn_stack: Vec<usize>,
+    /// E0331 is reported once per run.
+    pub call_depth_reported: bool,
 }
 
 impl<'a> Checker<'a> {
@@ -257,6 +259,7 @@ pub fn check(loaded: Loaded, diags: &mut Diagnostics) -> Option<Program> {
         fn_syntax: Vec::new(),
         fn_state: Vec::new(),
         fn_stack: Vec::new(),
+        call_depth_reported: false,
     };
     let sections = data::split_sections(&mut c, &yaml, manifest);
     data::read_manifest(&mut c, &sections);
@@ -428,6 +431,7 @@ fn reopen<'a>(
         fn_syntax: Vec::new(),
         fn_state: Vec::new(),
         fn_stack: Vec::new(),
+        call_depth_reported: false,
     }
 }
 

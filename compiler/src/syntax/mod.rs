@@ -138,27 +138,31 @@ fn run<'i>(
 /// The byte position where nesting first goes past the limit, if it does. Counts
 /// brackets and runs of prefix operators, which the grammar also parses recursively.
 fn too_deep(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let mut depth = 0usize;
     let mut prefix_run = 0usize;
-    let bytes = text.as_bytes();
     let mut i = 0;
-    let mut in_comment = false;
     while i < bytes.len() {
         let c = bytes[i];
-        if in_comment {
-            in_comment = c != b'\n';
-            i += 1;
+        if c == b'#' || (c == b'/' && bytes.get(i + 1) == Some(&b'/')) {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
+            }
             continue;
         }
         match c {
-            b'#' => in_comment = true,
-            b'/' if bytes.get(i + 1) == Some(&b'/') => in_comment = true,
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth = depth.saturating_sub(1),
             _ => {}
         }
-        if c == b'-' || text[i..].starts_with("not ") {
+        let word_start = i == 0 || !ident(bytes[i - 1]);
+        if c == b'-' {
             prefix_run += 1;
+        } else if word_start && bytes[i..].starts_with(b"not") && !bytes.get(i + 3).is_some_and(|&b| ident(b)) {
+            prefix_run += 1;
+            i += 3;
+            continue;
         } else if !c.is_ascii_whitespace() {
             prefix_run = 0;
         }
