@@ -753,6 +753,11 @@ fn build_constant(c: &mut Checker, e: &Entry) {
     let (ty, value) = match &v.value {
         YValue::Int(i) => (Ty::Int, Const::Int(*i)),
         YValue::Bool(b) => (Ty::Bool, Const::Bool(*b)),
+        YValue::BigInt(_) => {
+            value_of(c, v, &Ty::Int, None);
+            c.used(name);
+            return;
+        }
         YValue::Str(s) => {
             if let Some(d) = syntax::parse_dice_text(s, v.span, c.diags) {
                 (Ty::Dice, Const::Dice(d))
