@@ -27,57 +27,35 @@ pub struct Loaded {
     pub manifest: Option<Span>,
 }
 
-/// Reads one file as text, within the size limit. Problems become diagnostics at `at`.
-pub fn read_text(path: &Path, at: Span, diags: &mut Diagnostics) -> Option<String> {
-    let shown = path.display().to_string();
+/// Reads one file as text, within the size limit. Problems become diagnostics at `at`
+/// (the file's own place in the sources); `shown` is the name they use.
+pub fn read_text(path: &Path, shown: &str, at: Span, diags: &mut Diagnostics) -> Option<String> {
+    let fail = |diags: &mut Diagnostics, code, msg: String, help: String| {
+        diags.push(Diagnostic::error(code, at, msg).label("this file").help(help));
+    };
     match std::fs::metadata(path) {
         Ok(m) if m.len() > MAX_FILE_BYTES => {
-            diags.push(
-                Diagnostic::error(
-                    "E0003",
-                    at,
-                    format!("{shown} is too large ({} bytes)", m.len()),
-                )
-                .label("while loading this")
-                .help(format!("files may be at most {MAX_FILE_BYTES} bytes")),
-            );
+            fail(diags, "E0003", format!("{shown} is too large ({} bytes)", m.len()), format!("files may be at most {MAX_FILE_BYTES} bytes"));
             return None;
         }
         Ok(_) => {}
         Err(e) => {
-            diags.push(
-                Diagnostic::error("E0001", at, format!("cannot read {shown}: {e}"))
-                    .label("while loading this")
-                    .help("check that the path exists and is readable"),
-            );
+            fail(diags, "E0001", format!("cannot read {shown}: {e}"), "check that the path exists and is readable".into());
             return None;
         }
     }
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) => {
-            diags.push(
-                Diagnostic::error("E0001", at, format!("cannot read {shown}: {e}"))
-                    .help("check that the path exists and is readable"),
-            );
+            fail(diags, "E0001", format!("cannot read {shown}: {e}"), "check that the path exists and is readable".into());
             return None;
         }
     };
     match String::from_utf8(bytes) {
         Ok(s) => Some(s),
         Err(e) => {
-            diags.push(
-                Diagnostic::error(
-                    "E0002",
-                    at,
-                    format!(
-                        "{shown} is not UTF-8 text (invalid byte at offset {})",
-                        e.utf8_error().valid_up_to()
-                    ),
-                )
-                .label("while loading this")
-                .help("save the file as UTF-8"),
-            );
+            let at_byte = e.utf8_error().valid_up_to();
+            fail(diags, "E0002", format!("{shown} is not UTF-8 text (invalid byte at offset {at_byte})"), "save the file as UTF-8".into());
             None
         }
     }
@@ -164,14 +142,15 @@ pub fn load_dir(dir: &Path, diags: &mut Diagnostics) -> Loaded {
     // The manifest first, so its definitions are the "first" ones in diagnostics.
     paths.sort_by_key(|p| (p.file_name().is_none_or(|n| n != "ruleset.yaml"), p.clone()));
     for path in paths {
-        let Some(text) = read_text(&path, at_folder, diags) else {
-            continue;
-        };
         let name = display_name(dir, &path);
         let is_manifest = path.file_name().is_some_and(|n| n == "ruleset.yaml");
-        let id = loaded
-            .sources
-            .add(SourceFile::new(name, path.clone(), text));
+        // The file is in the sources before it is read, so a problem reading it points
+        // at the file itself.
+        let id = loaded.sources.add(SourceFile::new(name.clone(), path.clone(), String::new()));
+        let Some(text) = read_text(&path, &name, Span::new(id, 0, 0), diags) else {
+            continue;
+        };
+        loaded.sources.files[id as usize] = SourceFile::new(name, path.clone(), text);
         let src = loaded.sources.file(id).clone();
         if path.extension().is_some_and(|e| e == "rules") {
             let origin = Origin {

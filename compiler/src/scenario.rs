@@ -55,12 +55,12 @@ impl DiceSource for ScriptThenSeed {
 pub fn read(p: &Program, path: &Path) -> Result<(Scenario, Sources), (Diagnostics, Sources)> {
     let mut diags = Diagnostics::default();
     let mut sources = p.sources.clone();
-    let at = Span::new(0, 0, 0);
-    let Some(text) = load::read_text(path, at, &mut diags) else {
+    let name = path.display().to_string().replace('\\', "/");
+    let id = sources.add(SourceFile::new(name.clone(), path.to_path_buf(), String::new()));
+    let Some(text) = load::read_text(path, &name, Span::new(id, 0, 0), &mut diags) else {
         return Err((diags, sources));
     };
-    let name = path.display().to_string().replace('\\', "/");
-    let id = sources.add(SourceFile::new(name, path.to_path_buf(), text));
+    sources.files[id as usize] = SourceFile::new(name, path.to_path_buf(), text);
     let src = sources.file(id).clone();
     let Some(root) = yaml::parse(id, &src, &mut diags) else {
         return Err((diags, sources));

@@ -39,7 +39,7 @@ impl Prob {
         Prob::reduced(self.num, self.den.saturating_mul(u128::from(n.max(1))))
     }
 
-    pub fn add(self, other: Prob) -> Prob {
+    pub fn plus(self, other: Prob) -> Prob {
         let g = gcd(self.den, other.den).max(1);
         let den = (self.den / g).saturating_mul(other.den);
         let num = self
@@ -120,7 +120,7 @@ impl<R: PartialEq> Enumeration<R> {
     pub fn total(&self) -> Prob {
         self.outcomes
             .iter()
-            .fold(self.unexplored, |acc, (_, p)| acc.add(*p))
+            .fold(self.unexplored, |acc, (_, p)| acc.plus(*p))
     }
 
     /// The probability of one outcome.
@@ -128,7 +128,7 @@ impl<R: PartialEq> Enumeration<R> {
         self.outcomes
             .iter()
             .filter(|(r, _)| r == outcome)
-            .fold(Prob::ZERO, |a, (_, p)| a.add(*p))
+            .fold(Prob::ZERO, |a, (_, p)| a.plus(*p))
     }
 }
 
@@ -154,11 +154,11 @@ pub fn enumerate<R: PartialEq>(
         let outcome = resolve(&mut dice);
         let p = dice.probability();
         paths += 1;
-        explored = explored.add(p);
+        explored = explored.plus(p);
         if dice.cut {
-            unexplored = unexplored.add(p);
+            unexplored = unexplored.plus(p);
         } else if let Some(slot) = outcomes.iter_mut().find(|(r, _)| *r == outcome) {
-            slot.1 = slot.1.add(p);
+            slot.1 = slot.1.plus(p);
         } else {
             outcomes.push((outcome, p));
         }
@@ -176,7 +176,7 @@ pub fn enumerate<R: PartialEq>(
                 num: explored.den - explored.num.min(explored.den),
                 den: explored.den,
             };
-            unexplored = unexplored.add(rest);
+            unexplored = unexplored.plus(rest);
             return Enumeration {
                 outcomes,
                 unexplored,

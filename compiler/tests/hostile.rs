@@ -1,0 +1,129 @@
+//! Hostile input: rulesets from strangers. Whatever the bytes, `rulesc check` answers
+//! with diagnostics and exit 1, never a panic (101), a hang or a crash. Each case is
+//! written to a fresh folder at test time (so the corpus needs no 10 MB files in git)
+//! and must produce the diagnostic code it names, in the file it names.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const MANIFEST: &str = "ruleset: { name: hostile }\n";
+
+struct Case {
+    name: &'static str,
+    files: Vec<(&'static str, Vec<u8>)>,
+    code: &'static str,
+    /// The file the diagnostic must point into.
+    file: &'static str,
+}
+
+fn case(name: &'static str, code: &'static str, file: &'static str, files: Vec<(&'static str, Vec<u8>)>) -> Case {
+    Case { name, files, code, file }
+}
+
+fn text(s: impl Into<String>) -> Vec<u8> {
+    s.into().into_bytes()
+}
+
+fn with_rules(rules: String) -> Vec<(&'static str, Vec<u8>)> {
+    vec![("ruleset.yaml", text(MANIFEST)), ("a.rules", text(rules))]
+}
+
+fn with_yaml(yaml: String) -> Vec<(&'static str, Vec<u8>)> {
+    vec![("ruleset.yaml", text(yaml))]
+}
+
+fn bomb() -> String {
+    let mut s = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..9 {
+        let refs = vec![format!("*a{}", i - 1); 9].join(", ");
+        s.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+    }
+    s
+}
+
+fn cases() -> Vec<Case> {
+    let deep = |open: &str, close: &str, n: usize| format!("{}{}", open.repeat(n), close.repeat(n));
+    vec![
+        case("empty manifest", "E0004", "ruleset.yaml", with_yaml(String::new())),
+        case("no manifest at all", "E0004", "", vec![("other.yaml", text("scales: {}\n"))]),
+        case("binary garbage", "E0002", "ruleset.yaml", vec![("ruleset.yaml", (0..4096u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect())]),
+        case("invalid UTF-8", "E0002", "ruleset.yaml", vec![("ruleset.yaml", b"ruleset:\n  name: \xff\xfe\n".to_vec())]),
+        case("invalid UTF-8 in rules", "E0002", "a.rules", vec![("ruleset.yaml", text(MANIFEST)), ("a.rules", b"formula f() = \xc3\x28".to_vec())]),
+        case("tabs for indentation", "E0101", "ruleset.yaml", with_yaml("ruleset:\n\tname: x\n".into())),
+        case("truncated YAML", "E0101", "ruleset.yaml", with_yaml("ruleset: { name: x\nscales:\n  D: [A, B".into())),
+        case("truncated rules", "E0201", "a.rules", with_rules("procedure p() -> int {\n  let x = roll d6 +".into())),
+        case("duplicate keys", "E0104", "ruleset.yaml", with_yaml("ruleset: { name: x }\nscales: { A: [X] }\nscales: { B: [Y] }\n".into())),
+        case("alias bomb", "E0105", "ruleset.yaml", with_yaml(format!("{MANIFEST}{}", bomb()))),
+        case("100,000 nested YAML brackets", "E0105", "ruleset.yaml", with_yaml(format!("{MANIFEST}x: {}\n", deep("[", "]", 100_000)))),
+        case("100,000 nested YAML maps", "E0105", "ruleset.yaml", with_yaml(format!("{MANIFEST}x: {}\n", deep("{a: ", "}", 100_000)))),
+        case("100,000 nested DSL parentheses", "E0202", "a.rules", with_rules(format!("formula f() = {}", deep("(", ")", 100_000)))),
+        case("20,000 nested DSL blocks", "E0202", "a.rules", with_rules(format!("procedure p() {}", deep("{ if true ", "}", 20_000)))),
+        case("100,000 negations", "E0202", "a.rules", with_rules(format!("formula f() = {}1", "- ".repeat(100_000)))),
+        case("100,000 nots", "E0202", "a.rules", with_rules(format!("formula f() = {}true", "not ".repeat(100_000)))),
+        case("10 MB string", "E0003", "ruleset.yaml", with_yaml(format!("ruleset: {{ name: x, title: \"{}\" }}\n", "a".repeat(10_000_000)))),
+        case("number past i64 in YAML", "E0204", "ruleset.yaml", with_yaml(format!("{MANIFEST}constants: {{ big: 99999999999999999999999 }}\n"))),
+        case("number past i64 in DSL", "E0204", "a.rules", with_rules("formula f() = 99999999999999999999999 * 2".into())),
+        case("99999d99999", "E0205", "a.rules", with_rules("procedure p() -> int { return roll 99999d99999 }".into())),
+        case("a die with 0 faces", "E0205", "a.rules", with_rules("procedure p() -> int { return roll 3d0 }".into())),
+        case("keep more dice than rolled", "E0205", "a.rules", with_rules("procedure p() -> int { return roll 2d6kh5 }".into())),
+        case("self-referencing formula", "E0330", "a.rules", with_rules("formula f(x: int) = f(x) + 1".into())),
+        case("mutually recursive formulas", "E0330", "a.rules", with_rules("formula f(x: int) = g(x)\nformula g(x: int) = f(x)\n".into())),
+        case("recursive procedures", "E0330", "a.rules", with_rules("procedure p() -> int { return q() }\nprocedure q() -> int { return p() }\n".into())),
+        case("5,000 chained formulas", "E0331", "a.rules", with_rules((0..5000).map(|i| format!("formula f{i}() = f{}() + 1\n", i + 1)).collect::<String>() + "formula f5000() = 1\n")),
+        case("non-ASCII names", "E0201", "a.rules", with_rules("formula é() = 1\n".into())),
+        case("emoji in YAML names", "E0302", "ruleset.yaml", with_yaml(format!("{MANIFEST}enums:\n  Dice: [\"🎲\"]\n"))),
+        case("huge die table", "E0205", "ruleset.yaml", with_yaml(format!("{MANIFEST}enums: {{ E: [A] }}\ntables:\n  t: {{ die: d99999999, value: E, rows: {{ \"1-99999999\": A }} }}\n"))),
+        case("inverted range key", "E0308", "ruleset.yaml", with_yaml(format!("{MANIFEST}tables:\n  t: {{ key: int, value: int, default: 0, rows: {{ \"9-1\": 1 }} }}\n"))),
+        case("65 wound boxes", "E0305", "ruleset.yaml", with_yaml(format!("{MANIFEST}scales: {{ L: [A] }}\ntracks:\n  T:\n    scale: L\n    boxes: [{}]\n", vec!["{ level: A }"; 65].join(", ")))),
+        case("a section that is a number", "E0102", "ruleset.yaml", with_yaml(format!("{MANIFEST}tables: 7\n"))),
+        case("a YAML document list", "E0101", "ruleset.yaml", with_yaml(format!("{MANIFEST}---\n{MANIFEST}"))),
+        case("null bytes", "E0101", "ruleset.yaml", vec![("ruleset.yaml", b"ruleset:\x00 { name: x }\n".to_vec())]),
+        case("an unclosed string", "E0101", "ruleset.yaml", with_yaml("ruleset: { name: \"x }\n".into())),
+        case("an unclosed procedure", "E0201", "a.rules", with_rules("procedure p() {\n  let x = 1\n".into())),
+        case("a keyword as a name", "E0201", "a.rules", with_rules("formula let() = 1\n".into())),
+        case("long line of operators", "E0201", "a.rules", with_rules(format!("formula f() = 1{}", " +".repeat(50_000)))),
+        case("a formula 1 MB long", "E0203", "a.rules", with_rules(format!("formula f() = {}1", "1 + ".repeat(300_000)))),
+        case("deep YAML inside a formula string", "E0202", "ruleset.yaml", with_yaml(format!("{MANIFEST}formulas:\n  \"f()\": \"{}\"\n", deep("(", ")", 10_000)))),
+    ]
+}
+
+fn write_case(root: &Path, i: usize, c: &Case) -> PathBuf {
+    let dir = root.join(format!("case{i:02}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, bytes) in &c.files {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn hostile_inputs_give_diagnostics_never_a_crash() {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hostile");
+    let cases = cases();
+    assert!(cases.len() >= 40, "{} cases", cases.len());
+    let mut failures = Vec::new();
+    for (i, c) in cases.iter().enumerate() {
+        let dir = write_case(&root, i, c);
+        let out = Command::new(env!("CARGO_BIN_EXE_rulesc"))
+            .args(["--format", "json", "check"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let code = out.status.code();
+        let want_file = if c.file.is_empty() {
+            format!("\"file_name\":\"case{i:02}\"")
+        } else {
+            format!("\"file_name\":\"case{i:02}/{}\"", c.file)
+        };
+        let ok = code == Some(1)
+            && stderr.lines().all(|l| l.starts_with('{') && l.ends_with('}'))
+            && stderr.contains(&format!("\"code\":{{\"code\":\"{}\"}}", c.code))
+            && stderr.contains(&want_file);
+        if !ok {
+            failures.push(format!("{} (case{i:02}): exit {code:?}\n{}", c.name, stderr.chars().take(600).collect::<String>()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
