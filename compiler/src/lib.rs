@@ -12,6 +12,8 @@ pub mod source;
 pub mod syntax;
 pub mod yaml;
 
+pub use builder::Builder;
+
 use std::path::Path;
 
 /// Loads and checks a ruleset folder: the program if it has no errors, and every
@@ -28,6 +30,8 @@ pub fn compile_dir(dir: &Path) -> (Option<ir::Program>, diag::Diagnostics, sourc
     let program = check::check(loaded, &mut diags);
     (program, diags, sources)
 }
+pub mod builder;
 pub mod codegen;
 pub mod eval;
 pub mod scenario;
+pub mod pack;

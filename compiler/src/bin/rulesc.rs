@@ -31,10 +31,15 @@ enum Format {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Check a ruleset folder and report every problem.
+    /// Check a ruleset folder and report every problem; with `--ruleset`, check content
+    /// packs against that ruleset instead.
     Check {
-        /// The ruleset folder (holds ruleset.yaml).
-        ruleset: PathBuf,
+        /// The ruleset folder (holds ruleset.yaml), or with `--ruleset` the packs.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// The ruleset the content packs are checked against.
+        #[arg(long)]
+        ruleset: Option<PathBuf>,
     },
     /// Compile a ruleset folder to a Rust module.
     Build {
@@ -86,19 +91,7 @@ fn run() -> ExitCode {
     };
     let format = cli.format;
     match cli.command {
-        Command::Check { ruleset } => {
-            let (program, diags, sources) = rulesc::compile_dir(&ruleset);
-            report(&diags, &sources, format);
-            match program {
-                Some(p) => {
-                    if matches!(format, Format::Human) {
-                        println!("ok: {} ({}): {}", p.name, ruleset.display(), summary(&p));
-                    }
-                    ExitCode::SUCCESS
-                }
-                None => ExitCode::from(1),
-            }
-        }
+        Command::Check { paths, ruleset } => check(paths, ruleset, format),
         Command::Build { ruleset, output } => {
             let (program, diags, sources) = rulesc::compile_dir(&ruleset);
             report(&diags, &sources, format);
@@ -205,6 +198,37 @@ fn all(rules: &std::path::Path, out: &std::path::Path, trace: &[PathBuf], format
     } else {
         ExitCode::SUCCESS
     }
+}
+
+fn check(paths: Vec<PathBuf>, ruleset: Option<PathBuf>, format: Format) -> ExitCode {
+    let (dir, packs) = match ruleset {
+        Some(dir) => (dir, paths),
+        None if paths.len() == 1 => (paths[0].clone(), Vec::new()),
+        None => {
+            eprintln!("error: give one ruleset folder, or `--ruleset <dir>` and content packs");
+            return ExitCode::from(2);
+        }
+    };
+    let (program, diags, sources) = rulesc::compile_dir(&dir);
+    report(&diags, &sources, format);
+    let Some(p) = program else { return ExitCode::from(1) };
+    if packs.is_empty() {
+        if matches!(format, Format::Human) {
+            println!("ok: {} ({}): {}", p.name, dir.display(), summary(&p));
+        }
+        return ExitCode::SUCCESS;
+    }
+    let (checked, diags, sources) = rulesc::pack::check_packs(&p, &packs);
+    report(&diags, &sources, format);
+    if diags.has_errors() {
+        return ExitCode::from(1);
+    }
+    if matches!(format, Format::Human) {
+        for pack in checked {
+            println!("ok: pack {} for {}: {} record(s)", pack.name, p.name, pack.records.len());
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 fn summary(p: &rulesc::ir::Program) -> String {
