@@ -1,7 +1,7 @@
 //! Every scenario under `examples/<ruleset>/` replays through the interpreter, and its
 //! trace is kept as a snapshot a reader can follow against the seed's paragraph.
 
-use std::path::Path;
+use std::path::Path as _;
 
 #[test]
 fn scenario_traces() {
