@@ -35,3 +35,4 @@ pub mod codegen;
 pub mod eval;
 pub mod scenario;
 pub mod pack;
+pub mod explain;

@@ -20,12 +20,19 @@ pub const MAX_FILES: usize = 256;
 #[derive(Debug, Default)]
 pub struct Loaded {
     pub sources: Sources,
-    /// Each YAML file's root node, with its file id.
+    /// Each YAML file's root node, base rulesets' files first.
     pub yaml: Vec<YNode>,
     pub items: Vec<ast::Item>,
-    /// The span of the manifest file's start (for ruleset-wide diagnostics).
+    /// The layer of each YAML root and each item: 0 for the deepest base, one more for
+    /// each ruleset that `extends` it. A later layer may override an earlier one.
+    pub yaml_layer: Vec<u8>,
+    pub item_layer: Vec<u8>,
+    /// The manifest of the ruleset being compiled (the top layer).
     pub manifest: Option<Span>,
 }
+
+/// Most rulesets in one chain of `extends`.
+pub const MAX_LAYERS: usize = 8;
 
 /// Reads one file as text, within the size limit. Problems become diagnostics at `at`
 /// (the file's own place in the sources); `shown` is the name they use.
@@ -78,18 +85,43 @@ fn display_name(dir: &Path, file: &Path) -> String {
     }
 }
 
-/// Loads a ruleset folder.
+/// Loads a ruleset folder, and the rulesets it `extends` beneath it.
 pub fn load_dir(dir: &Path, diags: &mut Diagnostics) -> Loaded {
     let mut loaded = Loaded::default();
+    let root = project_root(dir);
+    let mut chain = Vec::new();
+    load_layer(dir, &root, &mut chain, &mut loaded, diags, None);
+    // Layers were numbered from the top; number them from the base instead.
+    let top = chain.len().saturating_sub(1) as u8;
+    for l in loaded.yaml_layer.iter_mut().chain(loaded.item_layer.iter_mut()) {
+        *l = top - (*l).min(top);
+    }
+    loaded
+}
+
+/// The folder `extends` paths must stay inside: the nearest ancestor of `dir` (itself
+/// included) that holds `Cargo.toml`, `.git` or `rulesc.toml`; else `dir`'s parent.
+pub fn project_root(dir: &Path) -> PathBuf {
+    let abs = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    for a in abs.ancestors() {
+        if ["Cargo.toml", ".git", "rulesc.toml"].iter().any(|m| a.join(m).exists()) {
+            return a.to_path_buf();
+        }
+    }
+    abs.parent().map(Path::to_path_buf).unwrap_or(abs)
+}
+
+/// Loads one folder (layer `chain.len()` counted from the top) after its base.
+fn load_layer(dir: &Path, root: &Path, chain: &mut Vec<PathBuf>, loaded: &mut Loaded, diags: &mut Diagnostics, from: Option<Span>) {
+    let depth = chain.len() as u8;
+    chain.push(std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf()));
     // A file for folder-level problems, so they too have a place to point at.
     let folder_file = loaded.sources.add(SourceFile::new(
-        display_name(dir, Path::new(""))
-            .trim_end_matches('/')
-            .to_string(),
+        display_name(dir, Path::new("")).trim_end_matches('/').to_string(),
         dir.to_path_buf(),
         String::new(),
     ));
-    let at_folder = Span::new(folder_file, 0, 0);
+    let at_folder = from.unwrap_or(Span::new(folder_file, 0, 0));
     let mut paths: Vec<PathBuf> = match std::fs::read_dir(dir) {
         Ok(rd) => rd
             .filter_map(|e| e.ok())
@@ -111,7 +143,7 @@ pub fn load_dir(dir: &Path, diags: &mut Diagnostics) -> Loaded {
                 )
                 .help("give the path of a folder that holds ruleset.yaml"),
             );
-            return loaded;
+            return;
         }
     };
     paths.sort();
@@ -141,6 +173,9 @@ pub fn load_dir(dir: &Path, diags: &mut Diagnostics) -> Loaded {
     }
     // The manifest first, so its definitions are the "first" ones in diagnostics.
     paths.sort_by_key(|p| (p.file_name().is_none_or(|n| n != "ruleset.yaml"), p.clone()));
+    let mut yaml = Vec::new();
+    let mut items = Vec::new();
+    let mut manifest = None;
     for path in paths {
         let name = display_name(dir, &path);
         let is_manifest = path.file_name().is_some_and(|n| n == "ruleset.yaml");
@@ -153,20 +188,56 @@ pub fn load_dir(dir: &Path, diags: &mut Diagnostics) -> Loaded {
         loaded.sources.files[id as usize] = SourceFile::new(name, path.clone(), text);
         let src = loaded.sources.file(id).clone();
         if path.extension().is_some_and(|e| e == "rules") {
-            let origin = Origin {
-                file: id,
-                base: 0,
-                fixed: None,
-            };
-            loaded
-                .items
-                .extend(syntax::parse_file(&src.text, origin, diags));
+            let origin = Origin { file: id, base: 0, fixed: None };
+            items.extend(syntax::parse_file(&src.text, origin, diags));
         } else if let Some(node) = yaml::parse(id, &src, diags) {
             if is_manifest {
-                loaded.manifest = Some(Span::new(id, 0, 0));
+                manifest = Some((Span::new(id, 0, 0), node.clone()));
             }
-            loaded.yaml.push(node);
+            yaml.push(node);
         }
     }
-    loaded
+    // The base goes beneath: load it first, so its definitions come first.
+    if let Some((_, m)) = &manifest {
+        if let Some(ext) = m.get("ruleset").and_then(|r| r.get("extends")) {
+            extend(dir, root, ext, chain, loaded, diags);
+        }
+    }
+    if depth == 0 {
+        loaded.manifest = manifest.map(|(s, _)| s);
+    }
+    loaded.yaml_layer.extend(std::iter::repeat_n(depth, yaml.len()));
+    loaded.yaml.extend(yaml);
+    loaded.item_layer.extend(std::iter::repeat_n(depth, items.len()));
+    loaded.items.extend(items);
+}
+
+/// Follows an `extends:` path: relative to the folder, inside the project, no cycle.
+fn extend(dir: &Path, root: &Path, ext: &YNode, chain: &mut Vec<PathBuf>, loaded: &mut Loaded, diags: &mut Diagnostics) {
+    let Some(rel) = ext.as_str() else {
+        diags.push(Diagnostic::error("E0102", ext.span, format!("expected a folder path, found {}", ext.kind())).label("here").help("write `extends: ../base_ruleset` (relative to this folder)"));
+        return;
+    };
+    let target = dir.join(rel);
+    let Ok(abs) = std::fs::canonicalize(&target) else {
+        diags.push(Diagnostic::error("E0005", ext.span, format!("there is no folder `{rel}` to extend")).label("not found").help("the path is relative to the folder of this ruleset.yaml"));
+        return;
+    };
+    if !abs.starts_with(root) {
+        diags.push(
+            Diagnostic::error("E0006", ext.span, format!("`{rel}` is outside the project folder"))
+                .label("leaves the project")
+                .help(format!("a ruleset may extend only rulesets inside {}", root.display())),
+        );
+        return;
+    }
+    if chain.contains(&abs) {
+        diags.push(Diagnostic::error("E0007", ext.span, format!("`{rel}` extends this ruleset again: a cycle of `extends`")).label("cycle").help("a ruleset cannot be its own base, directly or through others"));
+        return;
+    }
+    if chain.len() >= MAX_LAYERS {
+        diags.push(Diagnostic::error("E0007", ext.span, format!("more than {MAX_LAYERS} rulesets extend one another")).label("too deep").help("flatten the chain of `extends`"));
+        return;
+    }
+    load_layer(&abs, root, chain, loaded, diags, Some(ext.span));
 }

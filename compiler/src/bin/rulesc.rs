@@ -60,6 +60,13 @@ enum Command {
         #[arg(long)]
         trace: Vec<PathBuf>,
     },
+    /// Show a definition after `extends` and `override` are merged, and where each part
+    /// came from.
+    Explain {
+        ruleset: PathBuf,
+        /// A table, record, constant, formula, procedure, type, scale or enum.
+        name: String,
+    },
     /// Resolve a scenario with the interpreter and print its trace.
     Trace {
         ruleset: PathBuf,
@@ -119,6 +126,16 @@ fn run() -> ExitCode {
                 }
             }
         }
+        Command::Explain { ruleset, name } => match rulesc::explain::explain(&ruleset, &name) {
+            Ok(text) => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err((diags, sources)) => {
+                report(&diags, &sources, format);
+                ExitCode::from(1)
+            }
+        },
         Command::All { rules, out, trace } => all(&rules, &out, &trace, format),
         Command::Trace {
             ruleset,

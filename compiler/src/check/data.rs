@@ -154,7 +154,7 @@ pub fn read_manifest(c: &mut Checker, s: &Sections) {
     check_keys(
         c,
         node,
-        &["name", "title", "source", "description"],
+        &["name", "title", "source", "description", "extends"],
         "the manifest",
     );
     match node.get("name").and_then(|n| n.as_str()) {
@@ -373,6 +373,7 @@ fn inline_formula(c: &mut Checker, e: &Entry) -> Option<ast::Item> {
         ret,
         body: ast::Body::Expr(body),
         span,
+        overrides: false,
     })
 }
 

@@ -75,6 +75,7 @@ fn ensure_checked(c: &mut Checker, id: usize) -> bool {
         ret,
         body,
         span,
+        ..
     } = c.fn_syntax[id].clone()
     else {
         c.fn_state[id] = 2;

@@ -12,6 +12,7 @@
 
 mod data;
 mod exprs;
+mod layers;
 
 pub use exprs::for_each_child;
 
@@ -75,6 +76,8 @@ pub(crate) struct Checker<'a> {
     pub fn_stack: Vec<usize>,
     /// E0331 is reported once per run.
     pub call_depth_reported: bool,
+    /// The `extends` layer of each file (0 = the deepest base).
+    pub file_layer: HashMap<u32, u8>,
 }
 
 impl<'a> Checker<'a> {
@@ -93,6 +96,15 @@ impl<'a> Checker<'a> {
     /// Registers a top-level name; a second definition is an error showing both.
     pub fn define(&mut self, name: &str, kind: DefKind, span: Span) -> bool {
         if let Some(first) = self.names.get(name) {
+            let (lf, ls) = (self.file_layer.get(&first.span.file), self.file_layer.get(&span.file));
+            if lf.is_some() && ls.is_some() && lf < ls {
+                let d = Diagnostic::error("E0340", span, format!("`{name}` is already defined by the base ruleset"))
+                    .label("redefined here")
+                    .note(first.span, "the base's definition")
+                    .help(format!("to replace it, write it under `override:` (YAML) or as `override ...` (rules); to add a new {}, choose another name", kind.describe()));
+                self.diags.push(d);
+                return false;
+            }
             let d = Diagnostic::error("E0301", span, format!("`{name}` is defined twice"))
                 .label(format!("second definition, as a {}", kind.describe()))
                 .note(
@@ -245,7 +257,17 @@ pub fn check(loaded: Loaded, diags: &mut Diagnostics) -> Option<Program> {
         yaml,
         items,
         manifest,
+        yaml_layer,
+        item_layer,
     } = loaded;
+    let mut file_layer: HashMap<u32, u8> = HashMap::new();
+    for (root, &l) in yaml.iter().zip(&yaml_layer) {
+        file_layer.insert(root.span.file, l);
+    }
+    for (item, &l) in items.iter().zip(&item_layer) {
+        let (ast::Item::Outcome { span, .. } | ast::Item::Function { span, .. }) = item;
+        file_layer.insert(span.file, l);
+    }
     let mut c = Checker {
         prog: Program {
             sources,
@@ -260,7 +282,10 @@ pub fn check(loaded: Loaded, diags: &mut Diagnostics) -> Option<Program> {
         fn_state: Vec::new(),
         fn_stack: Vec::new(),
         call_depth_reported: false,
+        file_layer,
     };
+    let yaml = layers::merge_yaml(&mut c, yaml, &yaml_layer);
+    let items = layers::merge_items(&mut c, items, &item_layer);
     let sections = data::split_sections(&mut c, &yaml, manifest);
     data::read_manifest(&mut c, &sections);
     data::declare(&mut c, &sections, &items);
@@ -432,6 +457,7 @@ fn reopen<'a>(
         fn_state: Vec::new(),
         fn_stack: Vec::new(),
         call_depth_reported: false,
+        file_layer: HashMap::new(),
     }
 }
 
@@ -483,4 +509,16 @@ pub fn walk_function(func: &ir::Function, f: &mut dyn FnMut(&ir::Expr)) {
         ir::Body::Formula(e) => f(e),
         ir::Body::Procedure(list) => stmts(list, f),
     }
+}
+
+/// The YAML roots and DSL items of a loaded ruleset after its `extends` layers are
+/// merged (for `rulesc explain`). Problems are ignored: explain runs on checked rulesets.
+pub fn merged(loaded: Loaded) -> (crate::source::Sources, Vec<YNode>, Vec<ast::Item>) {
+    let mut diags = Diagnostics::default();
+    let Loaded { sources, yaml, items, yaml_layer, item_layer, .. } = loaded;
+    let prog = Program { sources: sources.clone(), ..Program::default() };
+    let mut c = reopen(&prog, &sources, &mut diags);
+    let yaml = layers::merge_yaml(&mut c, yaml, &yaml_layer);
+    let items = layers::merge_items(&mut c, items, &item_layer);
+    (sources, yaml, items)
 }

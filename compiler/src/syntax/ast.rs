@@ -198,6 +198,8 @@ pub enum Item {
         name: Ident,
         tags: Vec<TagDef>,
         span: Span,
+        /// Written `override outcome ...`: replaces the base ruleset's definition.
+        overrides: bool,
     },
     /// A formula (`Body::Expr`) or a procedure (`Body::Block`).
     Function {
@@ -206,5 +208,7 @@ pub enum Item {
         ret: Option<TypeExpr>,
         body: Body,
         span: Span,
+        /// Written `override formula ...` / `override procedure ...`.
+        overrides: bool,
     },
 }

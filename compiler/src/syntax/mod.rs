@@ -211,6 +211,7 @@ pub fn describe_rule(rule: Rule) -> &'static str {
         Rule::boolean => "`true` or `false`",
         Rule::aggregate_op | Rule::count_op | Rule::aggregate => "an aggregate such as `sum(...)`",
         Rule::k_outcome => "`outcome`",
+        Rule::k_override => "`override`",
         Rule::k_formula => "`formula`",
         Rule::k_procedure => "`procedure`",
         Rule::k_let => "`let`",
@@ -332,6 +333,7 @@ impl Builder<'_> {
     fn item(&mut self, p: Pair<Rule>) -> Option<Item> {
         let span = self.span(&p);
         let rule = p.as_rule();
+        let overrides = p.clone().into_inner().next().is_some_and(|c| c.as_rule() == Rule::k_override);
         let mut k = kids(p).into_iter();
         match rule {
             Rule::outcome_def => {
@@ -349,7 +351,7 @@ impl Builder<'_> {
                         fields,
                     });
                 }
-                Some(Item::Outcome { name, tags, span })
+                Some(Item::Outcome { name, tags, span, overrides })
             }
             Rule::formula_def | Rule::procedure_def => {
                 let name = self.ident(k.next()?);
@@ -363,12 +365,20 @@ impl Builder<'_> {
                         _ => body = Some(Body::Expr(self.expr(c)?)),
                     }
                 }
+                let body = body?;
+                // The item ends with its body, not with the comments after it.
+                let end = match &body {
+                    Body::Expr(e) => e.span.end,
+                    Body::Block(b) => b.span.end,
+                };
+                let span = Span { end: end.max(span.start), ..span };
                 Some(Item::Function {
                     name,
                     params,
                     ret,
-                    body: body?,
+                    body,
                     span,
+                    overrides,
                 })
             }
             _ => None,

@@ -1,0 +1,113 @@
+//! `rulesc explain <ruleset> <name>`: a definition after `extends` and `override` are
+//! merged, each part with the file and line it came from (base or variant).
+
+use crate::check;
+use crate::diag::{suggest, Diagnostic, Diagnostics};
+use crate::load;
+use crate::source::{Sources, Span};
+use crate::syntax::ast;
+use crate::yaml::{YNode, YValue};
+use std::fmt::Write as _;
+use std::path::Path;
+
+fn at(sources: &Sources, span: Span) -> String {
+    let (file, line, _) = sources.position(span);
+    format!("{file}:{line}")
+}
+
+/// A value on one line, as YAML flow text.
+fn flow(n: &YNode) -> String {
+    match &n.value {
+        YValue::Null => "~".into(),
+        YValue::Bool(b) => b.to_string(),
+        YValue::Int(i) => i.to_string(),
+        YValue::BigInt(s) => s.clone(),
+        YValue::Float(f) => f.to_string(),
+        YValue::Str(s) => s.clone(),
+        YValue::Seq(items) => format!("[{}]", items.iter().map(flow).collect::<Vec<_>>().join(", ")),
+        YValue::Map(m) => format!("{{{}}}", m.iter().map(|(k, v)| format!("{}: {}", flow(k), flow(v))).collect::<Vec<_>>().join(", ")),
+    }
+}
+
+/// Lines `key: value    file:line`, going one level into `rows` and `fields`-like maps.
+fn lines(sources: &Sources, node: &YNode, indent: usize, depth: usize, out: &mut Vec<(String, String)>) {
+    let pad = "  ".repeat(indent);
+    match &node.value {
+        YValue::Map(m) if depth > 0 => {
+            for (k, v) in m {
+                if matches!(v.value, YValue::Map(_)) && depth > 1 {
+                    out.push((format!("{pad}{}:", flow(k)), at(sources, k.span)));
+                    lines(sources, v, indent + 1, depth - 1, out);
+                } else {
+                    out.push((format!("{pad}{}: {}", flow(k), flow(v)), at(sources, v.span)));
+                }
+            }
+        }
+        _ => out.push((format!("{pad}{}", flow(node)), at(sources, node.span))),
+    }
+}
+
+/// Explains `name` in the ruleset at `dir`.
+pub fn explain(dir: &Path, name: &str) -> Result<String, (Diagnostics, Sources)> {
+    let (program, diags, sources) = crate::compile_dir(dir);
+    let Some(program) = program else { return Err((diags, sources)) };
+    let mut ignored = Diagnostics::default();
+    let (sources, roots, items) = check::merged(load::load_dir(dir, &mut ignored));
+    let mut out = String::new();
+    let mut found = false;
+    for root in &roots {
+        for (section_key, section) in root.as_map().unwrap_or(&[]) {
+            let section_name = section_key.scalar_text().unwrap_or_default();
+            for (k, v) in section.as_map().unwrap_or(&[]) {
+                // Records are listed by type: look one level deeper.
+                let candidates: Vec<(&YNode, &YNode)> = if section_name == "records" {
+                    v.as_map().unwrap_or(&[]).iter().map(|(a, b)| (a, b)).collect()
+                } else {
+                    vec![(k, v)]
+                };
+                for (key, value) in candidates {
+                    if key.scalar_text().as_deref() != Some(name) {
+                        continue;
+                    }
+                    found = true;
+                    let kind = section_name.trim_end_matches('s');
+                    let _ = writeln!(out, "{kind} {name}    defined at {}", at(&sources, key.span));
+                    let mut rows = Vec::new();
+                    lines(&sources, value, 1, 2, &mut rows);
+                    let width = rows.iter().map(|(l, _)| l.chars().count()).max().unwrap_or(0);
+                    for (line, origin) in rows {
+                        let _ = writeln!(out, "{line:<width$}    {origin}");
+                    }
+                }
+            }
+        }
+    }
+    for item in &items {
+        let (iname, span, kind) = match item {
+            ast::Item::Outcome { name, span, .. } => (name, span, "outcome"),
+            ast::Item::Function { name, span, body: ast::Body::Expr(_), .. } => (name, span, "formula"),
+            ast::Item::Function { name, span, .. } => (name, span, "procedure"),
+        };
+        if iname.name == name {
+            found = true;
+            let _ = writeln!(out, "{kind} {name}    defined at {}", at(&sources, *span));
+            for l in sources.slice(*span).lines() {
+                let _ = writeln!(out, "  {l}");
+            }
+        }
+    }
+    if found {
+        return Ok(out);
+    }
+    let mut names: Vec<&str> = Vec::new();
+    names.extend(program.tables.iter().map(|t| t.name.as_str()));
+    names.extend(program.constants.iter().map(|t| t.name.as_str()));
+    names.extend(program.instances.iter().map(|t| t.name.as_str()));
+    names.extend(program.functions.iter().map(|t| t.name.as_str()));
+    names.extend(program.choices.iter().map(|t| t.name.as_str()));
+    names.extend(program.records.iter().map(|t| t.name.as_str()));
+    let mut diags = Diagnostics::default();
+    let span = Span::new(0, 0, 0);
+    diags.push(Diagnostic::error("E0306", span, format!("`{}` defines nothing named `{name}`", program.name)).label("here").help(suggest(name, &names, "definitions")));
+    Err((diags, sources))
+}
