@@ -1,1 +1,27 @@
-fn main() {}
+//! Compiles every shipped ruleset (`../rules/<name>/ruleset.yaml`) with the Builder, as
+//! a downstream crate would, and the code-generation fixtures under
+//! `fixtures/codegen/`; `src/lib.rs` includes the generated modules.
+
+use std::path::{Path, PathBuf};
+
+/// The folders directly under `dir` that hold a `ruleset.yaml`, sorted.
+fn rulesets(dir: &Path) -> Vec<PathBuf> {
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|d| d.join("ruleset.yaml").is_file())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+fn main() {
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = rulesets(&here.join("../rules"));
+    dirs.extend(rulesets(&here.join("fixtures/codegen")));
+    if let Err(e) = rulesc::Builder::new().compile(&dirs) {
+        eprintln!("{e}");
+        std::process::exit(1);
+    }
+}

@@ -590,7 +590,12 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                             _ => Ty::Error,
                         };
                         if items.is_empty() {
-                            (Value::from_const(&self.prog.zero(&elem)), elem)
+                            // No box to pick: box 0 (reads as no box, as `fill` returns).
+                            let zero = match elem {
+                                Ty::TrackBox(track) => Value::TrackBox { track, number: 0 },
+                                _ => Value::from_const(&self.prog.zero(&elem)),
+                            };
+                            (zero, elem)
                         } else {
                             let n = items.len() as u32;
                             let i = self.env.decide.decide(name, n).min(n - 1);
@@ -783,7 +788,13 @@ pub fn lookup(t: &ir::Table, key: i64) -> Value {
     }
     match &t.default {
         Some(d) => Value::from_const(d),
-        None => Value::Int(0),
+        // A key no row holds (a die table read with `[k]` off its faces): the zero of
+        // the value type, as a missing map key reads.
+        None => match t.value {
+            Ty::Bool => Value::Bool(false),
+            Ty::Choice(_) => Value::Choice(0),
+            _ => Value::Int(0),
+        },
     }
 }
 
@@ -883,5 +894,8 @@ pub fn set_field(p: &Program, type_name: &str, v: &Value, name: &str, value: Val
 /// A choice value by variant name (`choice(p, "DamageLevel", "Minor")`).
 pub fn choice(p: &Program, choice: &str, variant: &str) -> Option<Value> {
     let c = p.choices.iter().find(|c| c.name == choice)?;
-    c.variants.iter().position(|v| v.name == variant).map(|i| Value::Choice(i as u16))
+    c.variants
+        .iter()
+        .position(|v| v.name == variant)
+        .map(|i| Value::Choice(i as u16))
 }

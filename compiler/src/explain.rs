@@ -24,13 +24,28 @@ fn flow(n: &YNode) -> String {
         YValue::BigInt(s) => s.clone(),
         YValue::Float(f) => f.to_string(),
         YValue::Str(s) => s.clone(),
-        YValue::Seq(items) => format!("[{}]", items.iter().map(flow).collect::<Vec<_>>().join(", ")),
-        YValue::Map(m) => format!("{{{}}}", m.iter().map(|(k, v)| format!("{}: {}", flow(k), flow(v))).collect::<Vec<_>>().join(", ")),
+        YValue::Seq(items) => format!(
+            "[{}]",
+            items.iter().map(flow).collect::<Vec<_>>().join(", ")
+        ),
+        YValue::Map(m) => format!(
+            "{{{}}}",
+            m.iter()
+                .map(|(k, v)| format!("{}: {}", flow(k), flow(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
 }
 
 /// Lines `key: value    file:line`, going one level into `rows` and `fields`-like maps.
-fn lines(sources: &Sources, node: &YNode, indent: usize, depth: usize, out: &mut Vec<(String, String)>) {
+fn lines(
+    sources: &Sources,
+    node: &YNode,
+    indent: usize,
+    depth: usize,
+    out: &mut Vec<(String, String)>,
+) {
     let pad = "  ".repeat(indent);
     match &node.value {
         YValue::Map(m) if depth > 0 => {
@@ -39,7 +54,10 @@ fn lines(sources: &Sources, node: &YNode, indent: usize, depth: usize, out: &mut
                     out.push((format!("{pad}{}:", flow(k)), at(sources, k.span)));
                     lines(sources, v, indent + 1, depth - 1, out);
                 } else {
-                    out.push((format!("{pad}{}: {}", flow(k), flow(v)), at(sources, v.span)));
+                    out.push((
+                        format!("{pad}{}: {}", flow(k), flow(v)),
+                        at(sources, v.span),
+                    ));
                 }
             }
         }
@@ -50,7 +68,9 @@ fn lines(sources: &Sources, node: &YNode, indent: usize, depth: usize, out: &mut
 /// Explains `name` in the ruleset at `dir`.
 pub fn explain(dir: &Path, name: &str) -> Result<String, (Diagnostics, Sources)> {
     let (program, diags, sources) = crate::compile_dir(dir);
-    let Some(program) = program else { return Err((diags, sources)) };
+    let Some(program) = program else {
+        return Err((diags, sources));
+    };
     let mut ignored = Diagnostics::default();
     let (sources, roots, items) = check::merged(load::load_dir(dir, &mut ignored));
     let mut out = String::new();
@@ -61,7 +81,11 @@ pub fn explain(dir: &Path, name: &str) -> Result<String, (Diagnostics, Sources)>
             for (k, v) in section.as_map().unwrap_or(&[]) {
                 // Records are listed by type: look one level deeper.
                 let candidates: Vec<(&YNode, &YNode)> = if section_name == "records" {
-                    v.as_map().unwrap_or(&[]).iter().map(|(a, b)| (a, b)).collect()
+                    v.as_map()
+                        .unwrap_or(&[])
+                        .iter()
+                        .map(|(a, b)| (a, b))
+                        .collect()
                 } else {
                     vec![(k, v)]
                 };
@@ -71,10 +95,18 @@ pub fn explain(dir: &Path, name: &str) -> Result<String, (Diagnostics, Sources)>
                     }
                     found = true;
                     let kind = section_name.trim_end_matches('s');
-                    let _ = writeln!(out, "{kind} {name}    defined at {}", at(&sources, key.span));
+                    let _ = writeln!(
+                        out,
+                        "{kind} {name}    defined at {}",
+                        at(&sources, key.span)
+                    );
                     let mut rows = Vec::new();
                     lines(&sources, value, 1, 2, &mut rows);
-                    let width = rows.iter().map(|(l, _)| l.chars().count()).max().unwrap_or(0);
+                    let width = rows
+                        .iter()
+                        .map(|(l, _)| l.chars().count())
+                        .max()
+                        .unwrap_or(0);
                     for (line, origin) in rows {
                         let _ = writeln!(out, "{line:<width$}    {origin}");
                     }
@@ -85,7 +117,12 @@ pub fn explain(dir: &Path, name: &str) -> Result<String, (Diagnostics, Sources)>
     for item in &items {
         let (iname, span, kind) = match item {
             ast::Item::Outcome { name, span, .. } => (name, span, "outcome"),
-            ast::Item::Function { name, span, body: ast::Body::Expr(_), .. } => (name, span, "formula"),
+            ast::Item::Function {
+                name,
+                span,
+                body: ast::Body::Expr(_),
+                ..
+            } => (name, span, "formula"),
             ast::Item::Function { name, span, .. } => (name, span, "procedure"),
         };
         if iname.name == name {
@@ -108,6 +145,14 @@ pub fn explain(dir: &Path, name: &str) -> Result<String, (Diagnostics, Sources)>
     names.extend(program.records.iter().map(|t| t.name.as_str()));
     let mut diags = Diagnostics::default();
     let span = Span::new(0, 0, 0);
-    diags.push(Diagnostic::error("E0306", span, format!("`{}` defines nothing named `{name}`", program.name)).label("here").help(suggest(name, &names, "definitions")));
+    diags.push(
+        Diagnostic::error(
+            "E0306",
+            span,
+            format!("`{}` defines nothing named `{name}`", program.name),
+        )
+        .label("here")
+        .help(suggest(name, &names, "definitions")),
+    );
     Err((diags, sources))
 }

@@ -33,6 +33,6 @@ pub fn compile_dir(dir: &Path) -> (Option<ir::Program>, diag::Diagnostics, sourc
 pub mod builder;
 pub mod codegen;
 pub mod eval;
-pub mod scenario;
-pub mod pack;
 pub mod explain;
+pub mod pack;
+pub mod scenario;

@@ -38,23 +38,42 @@ pub const MAX_LAYERS: usize = 8;
 /// (the file's own place in the sources); `shown` is the name they use.
 pub fn read_text(path: &Path, shown: &str, at: Span, diags: &mut Diagnostics) -> Option<String> {
     let fail = |diags: &mut Diagnostics, code, msg: String, help: String| {
-        diags.push(Diagnostic::error(code, at, msg).label("this file").help(help));
+        diags.push(
+            Diagnostic::error(code, at, msg)
+                .label("this file")
+                .help(help),
+        );
     };
     match std::fs::metadata(path) {
         Ok(m) if m.len() > MAX_FILE_BYTES => {
-            fail(diags, "E0003", format!("{shown} is too large ({} bytes)", m.len()), format!("files may be at most {MAX_FILE_BYTES} bytes"));
+            fail(
+                diags,
+                "E0003",
+                format!("{shown} is too large ({} bytes)", m.len()),
+                format!("files may be at most {MAX_FILE_BYTES} bytes"),
+            );
             return None;
         }
         Ok(_) => {}
         Err(e) => {
-            fail(diags, "E0001", format!("cannot read {shown}: {e}"), "check that the path exists and is readable".into());
+            fail(
+                diags,
+                "E0001",
+                format!("cannot read {shown}: {e}"),
+                "check that the path exists and is readable".into(),
+            );
             return None;
         }
     }
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) => {
-            fail(diags, "E0001", format!("cannot read {shown}: {e}"), "check that the path exists and is readable".into());
+            fail(
+                diags,
+                "E0001",
+                format!("cannot read {shown}: {e}"),
+                "check that the path exists and is readable".into(),
+            );
             return None;
         }
     };
@@ -62,7 +81,12 @@ pub fn read_text(path: &Path, shown: &str, at: Span, diags: &mut Diagnostics) ->
         Ok(s) => Some(s),
         Err(e) => {
             let at_byte = e.utf8_error().valid_up_to();
-            fail(diags, "E0002", format!("{shown} is not UTF-8 text (invalid byte at offset {at_byte})"), "save the file as UTF-8".into());
+            fail(
+                diags,
+                "E0002",
+                format!("{shown} is not UTF-8 text (invalid byte at offset {at_byte})"),
+                "save the file as UTF-8".into(),
+            );
             None
         }
     }
@@ -93,7 +117,11 @@ pub fn load_dir(dir: &Path, diags: &mut Diagnostics) -> Loaded {
     load_layer(dir, &root, &mut chain, &mut loaded, diags, None);
     // Layers were numbered from the top; number them from the base instead.
     let top = chain.len().saturating_sub(1) as u8;
-    for l in loaded.yaml_layer.iter_mut().chain(loaded.item_layer.iter_mut()) {
+    for l in loaded
+        .yaml_layer
+        .iter_mut()
+        .chain(loaded.item_layer.iter_mut())
+    {
         *l = top - (*l).min(top);
     }
     loaded
@@ -104,7 +132,10 @@ pub fn load_dir(dir: &Path, diags: &mut Diagnostics) -> Loaded {
 pub fn project_root(dir: &Path) -> PathBuf {
     let abs = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
     for a in abs.ancestors() {
-        if ["Cargo.toml", ".git", "rulesc.toml"].iter().any(|m| a.join(m).exists()) {
+        if ["Cargo.toml", ".git", "rulesc.toml"]
+            .iter()
+            .any(|m| a.join(m).exists())
+        {
             return a.to_path_buf();
         }
     }
@@ -112,12 +143,21 @@ pub fn project_root(dir: &Path) -> PathBuf {
 }
 
 /// Loads one folder (layer `chain.len()` counted from the top) after its base.
-fn load_layer(dir: &Path, root: &Path, chain: &mut Vec<PathBuf>, loaded: &mut Loaded, diags: &mut Diagnostics, from: Option<Span>) {
+fn load_layer(
+    dir: &Path,
+    root: &Path,
+    chain: &mut Vec<PathBuf>,
+    loaded: &mut Loaded,
+    diags: &mut Diagnostics,
+    from: Option<Span>,
+) {
     let depth = chain.len() as u8;
     chain.push(std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf()));
     // A file for folder-level problems, so they too have a place to point at.
     let folder_file = loaded.sources.add(SourceFile::new(
-        display_name(dir, Path::new("")).trim_end_matches('/').to_string(),
+        display_name(dir, Path::new(""))
+            .trim_end_matches('/')
+            .to_string(),
         dir.to_path_buf(),
         String::new(),
     ));
@@ -181,14 +221,20 @@ fn load_layer(dir: &Path, root: &Path, chain: &mut Vec<PathBuf>, loaded: &mut Lo
         let is_manifest = path.file_name().is_some_and(|n| n == "ruleset.yaml");
         // The file is in the sources before it is read, so a problem reading it points
         // at the file itself.
-        let id = loaded.sources.add(SourceFile::new(name.clone(), path.clone(), String::new()));
+        let id = loaded
+            .sources
+            .add(SourceFile::new(name.clone(), path.clone(), String::new()));
         let Some(text) = read_text(&path, &name, Span::new(id, 0, 0), diags) else {
             continue;
         };
         loaded.sources.files[id as usize] = SourceFile::new(name, path.clone(), text);
         let src = loaded.sources.file(id).clone();
         if path.extension().is_some_and(|e| e == "rules") {
-            let origin = Origin { file: id, base: 0, fixed: None };
+            let origin = Origin {
+                file: id,
+                base: 0,
+                fixed: None,
+            };
             items.extend(syntax::parse_file(&src.text, origin, diags));
         } else if let Some(node) = yaml::parse(id, &src, diags) {
             if is_manifest {
@@ -206,37 +252,87 @@ fn load_layer(dir: &Path, root: &Path, chain: &mut Vec<PathBuf>, loaded: &mut Lo
     if depth == 0 {
         loaded.manifest = manifest.map(|(s, _)| s);
     }
-    loaded.yaml_layer.extend(std::iter::repeat_n(depth, yaml.len()));
+    loaded
+        .yaml_layer
+        .extend(std::iter::repeat_n(depth, yaml.len()));
     loaded.yaml.extend(yaml);
-    loaded.item_layer.extend(std::iter::repeat_n(depth, items.len()));
+    loaded
+        .item_layer
+        .extend(std::iter::repeat_n(depth, items.len()));
     loaded.items.extend(items);
 }
 
 /// Follows an `extends:` path: relative to the folder, inside the project, no cycle.
-fn extend(dir: &Path, root: &Path, ext: &YNode, chain: &mut Vec<PathBuf>, loaded: &mut Loaded, diags: &mut Diagnostics) {
+fn extend(
+    dir: &Path,
+    root: &Path,
+    ext: &YNode,
+    chain: &mut Vec<PathBuf>,
+    loaded: &mut Loaded,
+    diags: &mut Diagnostics,
+) {
     let Some(rel) = ext.as_str() else {
-        diags.push(Diagnostic::error("E0102", ext.span, format!("expected a folder path, found {}", ext.kind())).label("here").help("write `extends: ../base_ruleset` (relative to this folder)"));
+        diags.push(
+            Diagnostic::error(
+                "E0102",
+                ext.span,
+                format!("expected a folder path, found {}", ext.kind()),
+            )
+            .label("here")
+            .help("write `extends: ../base_ruleset` (relative to this folder)"),
+        );
         return;
     };
     let target = dir.join(rel);
     let Ok(abs) = std::fs::canonicalize(&target) else {
-        diags.push(Diagnostic::error("E0005", ext.span, format!("there is no folder `{rel}` to extend")).label("not found").help("the path is relative to the folder of this ruleset.yaml"));
+        diags.push(
+            Diagnostic::error(
+                "E0005",
+                ext.span,
+                format!("there is no folder `{rel}` to extend"),
+            )
+            .label("not found")
+            .help("the path is relative to the folder of this ruleset.yaml"),
+        );
         return;
     };
     if !abs.starts_with(root) {
         diags.push(
-            Diagnostic::error("E0006", ext.span, format!("`{rel}` is outside the project folder"))
-                .label("leaves the project")
-                .help(format!("a ruleset may extend only rulesets inside {}", root.display())),
+            Diagnostic::error(
+                "E0006",
+                ext.span,
+                format!("`{rel}` is outside the project folder"),
+            )
+            .label("leaves the project")
+            .help(format!(
+                "a ruleset may extend only rulesets inside {}",
+                root.display()
+            )),
         );
         return;
     }
     if chain.contains(&abs) {
-        diags.push(Diagnostic::error("E0007", ext.span, format!("`{rel}` extends this ruleset again: a cycle of `extends`")).label("cycle").help("a ruleset cannot be its own base, directly or through others"));
+        diags.push(
+            Diagnostic::error(
+                "E0007",
+                ext.span,
+                format!("`{rel}` extends this ruleset again: a cycle of `extends`"),
+            )
+            .label("cycle")
+            .help("a ruleset cannot be its own base, directly or through others"),
+        );
         return;
     }
     if chain.len() >= MAX_LAYERS {
-        diags.push(Diagnostic::error("E0007", ext.span, format!("more than {MAX_LAYERS} rulesets extend one another")).label("too deep").help("flatten the chain of `extends`"));
+        diags.push(
+            Diagnostic::error(
+                "E0007",
+                ext.span,
+                format!("more than {MAX_LAYERS} rulesets extend one another"),
+            )
+            .label("too deep")
+            .help("flatten the chain of `extends`"),
+        );
         return;
     }
     load_layer(&abs, root, chain, loaded, diags, Some(ext.span));

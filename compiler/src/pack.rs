@@ -39,14 +39,22 @@ pub fn check_packs(p: &Program, paths: &[PathBuf]) -> (Vec<Pack>, Diagnostics, S
     // ones (a creature wearing the pack's own armor).
     let mut prog = p.clone();
     // Every record name seen so far, with where it was defined.
-    let mut seen: Vec<(String, Span)> = p.instances.iter().map(|i| (i.name.clone(), i.span)).collect();
+    let mut seen: Vec<(String, Span)> = p
+        .instances
+        .iter()
+        .map(|i| (i.name.clone(), i.span))
+        .collect();
     for path in paths {
         let name = path.display().to_string().replace('\\', "/");
         let id = sources.add(SourceFile::new(name.clone(), path.clone(), String::new()));
-        let Some(text) = load::read_text(path, &name, Span::new(id, 0, 0), &mut diags) else { continue };
+        let Some(text) = load::read_text(path, &name, Span::new(id, 0, 0), &mut diags) else {
+            continue;
+        };
         sources.files[id as usize] = SourceFile::new(name, path.clone(), text);
         let src = sources.file(id).clone();
-        let Some(root) = yaml::parse(id, &src, &mut diags) else { continue };
+        let Some(root) = yaml::parse(id, &src, &mut diags) else {
+            continue;
+        };
         if let Some(pack) = check_one(&mut prog, &sources, &root, &mut seen, &mut diags) {
             packs.push(pack);
         }
@@ -54,15 +62,37 @@ pub fn check_packs(p: &Program, paths: &[PathBuf]) -> (Vec<Pack>, Diagnostics, S
     (packs, diags, sources)
 }
 
-fn check_one(p: &mut Program, sources: &Sources, root: &YNode, seen: &mut Vec<(String, Span)>, diags: &mut Diagnostics) -> Option<Pack> {
+fn check_one(
+    p: &mut Program,
+    sources: &Sources,
+    root: &YNode,
+    seen: &mut Vec<(String, Span)>,
+    diags: &mut Diagnostics,
+) -> Option<Pack> {
     let Some(map) = root.as_map() else {
-        diags.push(Diagnostic::error("E0102", root.span, format!("expected a content pack (a mapping), found {}", root.kind())).label("here").help("a pack has `pack: { name: ... }` and `records:`"));
+        diags.push(
+            Diagnostic::error(
+                "E0102",
+                root.span,
+                format!("expected a content pack (a mapping), found {}", root.kind()),
+            )
+            .label("here")
+            .help("a pack has `pack: { name: ... }` and `records:`"),
+        );
         return None;
     };
     for (k, _) in map {
         let key = k.scalar_text().unwrap_or_default();
         if !KEYS.contains(&key.as_str()) {
-            diags.push(Diagnostic::error("E0103", k.span, format!("unknown key `{key}` in a content pack")).label("unknown key").help(suggest(&key, KEYS, "keys")));
+            diags.push(
+                Diagnostic::error(
+                    "E0103",
+                    k.span,
+                    format!("unknown key `{key}` in a content pack"),
+                )
+                .label("unknown key")
+                .help(suggest(&key, KEYS, "keys")),
+            );
         }
     }
     let mut name = String::new();
@@ -71,50 +101,108 @@ fn check_one(p: &mut Program, sources: &Sources, root: &YNode, seen: &mut Vec<(S
             for (k, _) in meta.as_map().unwrap_or(&[]) {
                 let key = k.scalar_text().unwrap_or_default();
                 if !PACK_KEYS.contains(&key.as_str()) {
-                    diags.push(Diagnostic::error("E0103", k.span, format!("unknown key `{key}` in `pack:`")).label("unknown key").help(suggest(&key, PACK_KEYS, "keys")));
+                    diags.push(
+                        Diagnostic::error(
+                            "E0103",
+                            k.span,
+                            format!("unknown key `{key}` in `pack:`"),
+                        )
+                        .label("unknown key")
+                        .help(suggest(&key, PACK_KEYS, "keys")),
+                    );
                 }
             }
-            name = meta.get("name").and_then(|n| n.as_str()).unwrap_or_default().to_string();
+            name = meta
+                .get("name")
+                .and_then(|n| n.as_str())
+                .unwrap_or_default()
+                .to_string();
             if let Some(r) = meta.get("ruleset") {
                 if r.as_str() != Some(p.name.as_str()) {
                     diags.push(
-                        Diagnostic::error("E0402", r.span, format!("this pack is for `{}`, not `{}`", r.scalar_text().unwrap_or_default(), p.name))
-                            .label("other ruleset")
-                            .help("check it with the ruleset it names, or change `ruleset:`"),
+                        Diagnostic::error(
+                            "E0402",
+                            r.span,
+                            format!(
+                                "this pack is for `{}`, not `{}`",
+                                r.scalar_text().unwrap_or_default(),
+                                p.name
+                            ),
+                        )
+                        .label("other ruleset")
+                        .help("check it with the ruleset it names, or change `ruleset:`"),
                     );
                 }
             }
         }
-        None => diags.push(Diagnostic::error("E0106", root.span, "this content pack has no `pack:` header").label("missing `pack:`").help("add `pack: { name: my_pack, ruleset: <ruleset name> }`")),
+        None => diags.push(
+            Diagnostic::error(
+                "E0106",
+                root.span,
+                "this content pack has no `pack:` header",
+            )
+            .label("missing `pack:`")
+            .help("add `pack: { name: my_pack, ruleset: <ruleset name> }`"),
+        ),
     }
     let mut records = Vec::new();
     let empty: &[(YNode, YNode)] = &[];
-    let sections = root.get("records").and_then(|r| r.as_map()).unwrap_or(empty);
+    let sections = root
+        .get("records")
+        .and_then(|r| r.as_map())
+        .unwrap_or(empty);
     for (tkey, by_name) in sections {
         let tname = tkey.scalar_text().unwrap_or_default();
         let Some(rid) = p.records.iter().position(|r| r.name == tname) else {
             let cands: Vec<&str> = p.records.iter().map(|r| r.name.as_str()).collect();
-            diags.push(Diagnostic::error("E0303", tkey.span, format!("`{}` declares no record type `{tname}`", p.name)).label("unknown record type").help(suggest(&tname, &cands, "record types")));
+            diags.push(
+                Diagnostic::error(
+                    "E0303",
+                    tkey.span,
+                    format!("`{}` declares no record type `{tname}`", p.name),
+                )
+                .label("unknown record type")
+                .help(suggest(&tname, &cands, "record types")),
+            );
             continue;
         };
         for (rkey, value) in by_name.as_map().unwrap_or(empty) {
             let rname = rkey.scalar_text().unwrap_or_default();
             if !check::is_ident(&rname) {
-                diags.push(Diagnostic::error("E0302", rkey.span, format!("`{rname}` is not a valid record name")).label("not a name").help("use letters, digits and `_`, not starting with a digit"));
+                diags.push(
+                    Diagnostic::error(
+                        "E0302",
+                        rkey.span,
+                        format!("`{rname}` is not a valid record name"),
+                    )
+                    .label("not a name")
+                    .help("use letters, digits and `_`, not starting with a digit"),
+                );
                 continue;
             }
             if let Some((_, first)) = seen.iter().find(|(n, _)| *n == rname) {
                 diags.push(
-                    Diagnostic::error("E0301", rkey.span, format!("a record named `{rname}` already exists"))
-                        .label("second definition")
-                        .note(*first, "first defined here")
-                        .help("rename one of them; record names are shared by the ruleset and every pack"),
+                    Diagnostic::error(
+                        "E0301",
+                        rkey.span,
+                        format!("a record named `{rname}` already exists"),
+                    )
+                    .label("second definition")
+                    .note(*first, "first defined here")
+                    .help(
+                        "rename one of them; record names are shared by the ruleset and every pack",
+                    ),
                 );
                 continue;
             }
             seen.push((rname.clone(), rkey.span));
             if let Some(v) = check::read_value(p, sources, value, &Ty::Record(rid), diags) {
-                p.instances.push(crate::ir::Instance { name: rname.clone(), record: rid, value: v.clone(), span: rkey.span });
+                p.instances.push(crate::ir::Instance {
+                    name: rname.clone(),
+                    record: rid,
+                    value: v.clone(),
+                    span: rkey.span,
+                });
                 records.push((tname.clone(), rname, v));
             }
         }

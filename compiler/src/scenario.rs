@@ -56,7 +56,11 @@ pub fn read(p: &Program, path: &Path) -> Result<(Scenario, Sources), (Diagnostic
     let mut diags = Diagnostics::default();
     let mut sources = p.sources.clone();
     let name = path.display().to_string().replace('\\', "/");
-    let id = sources.add(SourceFile::new(name.clone(), path.to_path_buf(), String::new()));
+    let id = sources.add(SourceFile::new(
+        name.clone(),
+        path.to_path_buf(),
+        String::new(),
+    ));
     let Some(text) = load::read_text(path, &name, Span::new(id, 0, 0), &mut diags) else {
         return Err((diags, sources));
     };

@@ -274,7 +274,12 @@ fn yaml_error(file: FileId, src: &SourceFile, e: &serde_saphyr::Error) -> Diagno
         _ => Span::new(file, 0, 0),
     };
     let raw = e.without_snippet().to_string();
-    let mut message = raw.lines().next().unwrap_or("invalid YAML").trim().to_string();
+    let mut message = raw
+        .lines()
+        .next()
+        .unwrap_or("invalid YAML")
+        .trim()
+        .to_string();
     // The label shows the position; drop the library's own " at line N, column M".
     if let Some(i) = message.rfind(" at line ") {
         message.truncate(i);

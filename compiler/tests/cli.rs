@@ -5,7 +5,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn rulesc(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rulesc")).args(args).env("NO_COLOR", "1").output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_rulesc"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).to_string(),
@@ -33,10 +37,21 @@ fn every_broken_fixture_exits_1_with_its_code() {
     let mut n = 0;
     for entry in std::fs::read_dir(broken).unwrap() {
         let dir = entry.unwrap().path();
-        let code_name = dir.file_name().unwrap().to_string_lossy().split('_').next().unwrap().to_uppercase();
+        let code_name = dir
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .split('_')
+            .next()
+            .unwrap()
+            .to_uppercase();
         let (code, _, err) = rulesc(&["check", dir.to_str().unwrap()]);
         assert_eq!(code, 1, "{}: {err}", dir.display());
-        assert!(err.contains(&code_name), "{}: no {code_name} in\n{err}", dir.display());
+        assert!(
+            err.contains(&code_name),
+            "{}: no {code_name} in\n{err}",
+            dir.display()
+        );
         n += 1;
     }
     assert!(n >= 15);
@@ -63,7 +78,10 @@ fn json_diagnostics_are_one_object_per_line() {
     assert_eq!(code, 1);
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(lines.len(), 1, "{err}");
-    assert!(lines[0].starts_with("{\"message\":") && lines[0].ends_with('}'), "{err}");
+    assert!(
+        lines[0].starts_with("{\"message\":") && lines[0].ends_with('}'),
+        "{err}"
+    );
     assert!(lines[0].contains("\"code\":{\"code\":\"E0310\"}"), "{err}");
     assert!(lines[0].contains("\"line_start\":9"), "{err}");
 }
@@ -73,7 +91,10 @@ fn trace_replays_sir_aldren() {
     let (code, out, err) = rulesc(&[
         "trace",
         root().join("rules/kingsmark").to_str().unwrap(),
-        root().join("examples/kingsmark/aldren.yaml").to_str().unwrap(),
+        root()
+            .join("examples/kingsmark/aldren.yaml")
+            .to_str()
+            .unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("result: Hit(level: Moderate"), "{out}");

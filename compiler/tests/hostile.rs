@@ -16,8 +16,18 @@ struct Case {
     file: &'static str,
 }
 
-fn case(name: &'static str, code: &'static str, file: &'static str, files: Vec<(&'static str, Vec<u8>)>) -> Case {
-    Case { name, files, code, file }
+fn case(
+    name: &'static str,
+    code: &'static str,
+    file: &'static str,
+    files: Vec<(&'static str, Vec<u8>)>,
+) -> Case {
+    Case {
+        name,
+        files,
+        code,
+        file,
+    }
 }
 
 fn text(s: impl Into<String>) -> Vec<u8> {
@@ -118,11 +128,17 @@ fn hostile_inputs_give_diagnostics_never_a_crash() {
             format!("\"file_name\":\"case{i:02}/{}\"", c.file)
         };
         let ok = code == Some(1)
-            && stderr.lines().all(|l| l.starts_with('{') && l.ends_with('}'))
+            && stderr
+                .lines()
+                .all(|l| l.starts_with('{') && l.ends_with('}'))
             && stderr.contains(&format!("\"code\":{{\"code\":\"{}\"}}", c.code))
             && stderr.contains(&want_file);
         if !ok {
-            failures.push(format!("{} (case{i:02}): exit {code:?}\n{}", c.name, stderr.chars().take(600).collect::<String>()));
+            failures.push(format!(
+                "{} (case{i:02}): exit {code:?}\n{}",
+                c.name,
+                stderr.chars().take(600).collect::<String>()
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));

@@ -81,6 +81,14 @@ impl DiceSpec {
     }
 }
 
+/// No dice (`0d1`, totals 0): what a `dice` field without a default starts at, as in
+/// the compiler's `Program::zero`.
+impl Default for DiceSpec {
+    fn default() -> Self {
+        DiceSpec::new(0, 1)
+    }
+}
+
 impl fmt::Display for DiceSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.count != 1 {

@@ -9,6 +9,7 @@
 //! - [`turn_order`]: rounds, turns, acted markers, re-ordering on initiative changes.
 //! - [`track`]: rows of boxes filled from the lowest (wound boxes).
 //! - [`env`]: the dice, decider and trace sink a resolution runs with.
+//! - [`show`]: how values print in traces (lists, maps, boxes).
 //! - [`arith`]: the checked integer arithmetic of the language (saturating, never panics).
 //!
 //! Nothing in this crate knows any ruleset.
@@ -18,6 +19,7 @@ pub mod decide;
 pub mod dice;
 pub mod enumerate;
 pub mod env;
+pub mod show;
 pub mod trace;
 pub mod track;
 pub mod turn_order;

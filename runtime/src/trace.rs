@@ -120,7 +120,9 @@ impl VecTrace {
             let site = sites.get(event.site() as usize);
             let text = site.map(|s| s.text.as_ref()).unwrap_or("?");
             let what = match event {
-                TraceEvent::Roll { dice, faces, total, .. } => {
+                TraceEvent::Roll {
+                    dice, faces, total, ..
+                } => {
                     let faces: Vec<String> = faces.iter().map(|f| f.to_string()).collect();
                     if faces.len() == 1 {
                         format!("roll {dice}: {total}")
@@ -147,7 +149,9 @@ impl VecTrace {
                 TraceEvent::Return { value, .. } => format!("result: {value}"),
             };
             let indent = "  ".repeat(depth);
-            let at = site.map(|s| format!("{}:{}", s.file, s.line)).unwrap_or_default();
+            let at = site
+                .map(|s| format!("{}:{}", s.file, s.line))
+                .unwrap_or_default();
             out.push((at, format!("{indent}{what}")));
             match event {
                 TraceEvent::Call { .. } => depth += 1,

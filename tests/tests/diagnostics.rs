@@ -30,7 +30,11 @@ fn broken_rulesets_report_their_diagnostic() {
         let (ok, codes, text) = render(dir);
         assert!(!ok, "{} should not check clean", dir.display());
         let want = expected_code(dir);
-        assert!(codes.contains(&want.as_str()), "{}: expected {want}, got {codes:?}\n{text}", dir.display());
+        assert!(
+            codes.contains(&want.as_str()),
+            "{}: expected {want}, got {codes:?}\n{text}",
+            dir.display()
+        );
         insta::assert_snapshot!(text);
     });
 }
@@ -47,9 +51,17 @@ fn warnings_do_not_fail_the_check() {
     insta::glob!("../fixtures", "warnings/*/ruleset.yaml", |manifest| {
         let dir = manifest.parent().unwrap();
         let (ok, codes, text) = render(dir);
-        assert!(ok, "{} should check with warnings only:\n{text}", dir.display());
+        assert!(
+            ok,
+            "{} should check with warnings only:\n{text}",
+            dir.display()
+        );
         let want = expected_code(dir);
-        assert!(codes.contains(&want.as_str()), "{}: expected {want}, got {codes:?}", dir.display());
+        assert!(
+            codes.contains(&want.as_str()),
+            "{}: expected {want}, got {codes:?}",
+            dir.display()
+        );
         insta::assert_snapshot!(text);
     });
 }

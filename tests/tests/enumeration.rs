@@ -17,7 +17,12 @@ fn k1_every_initiative_roll_path_sums_to_one() {
     let (id, _) = p.function("roll_initiative").expect("roll_initiative");
     // Reflexes -2, Speed -3: the floor of 1 collects the low faces.
     let e = enumerate(8, 1_000, |dice| {
-        let c = eval::record(&p, "Combatant", &[("reflexes", Value::Int(-2)), ("speed", Value::Int(-3))]).unwrap();
+        let c = eval::record(
+            &p,
+            "Combatant",
+            &[("reflexes", Value::Int(-2)), ("speed", Value::Int(-3))],
+        )
+        .unwrap();
         let mut env = Env::new(dice, FirstOption, NoTrace);
         eval::call(&p, &mut env, id, vec![c]).int()
     });

@@ -1,13 +1,13 @@
 //! Every scenario under `examples/<ruleset>/` replays through the interpreter, and its
 //! trace is kept as a snapshot a reader can follow against the seed's paragraph.
 
-use std::path::Path as _;
-
 #[test]
 fn scenario_traces() {
     insta::glob!("../../examples", "*/*.yaml", |scenario| {
         let ruleset = scenario.parent().unwrap().file_name().unwrap();
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules").join(ruleset);
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../rules")
+            .join(ruleset);
         if !dir.is_dir() {
             return; // not a scenario folder (homebrew packs, variants)
         }
@@ -17,7 +17,11 @@ fn scenario_traces() {
             Ok(t) => t,
             Err((diags, _)) => panic!("{}: {:?}", scenario.display(), diags.items),
         };
-        assert!(!trace.contains("note:"), "{}: the scenario does not fit its rules exactly:\n{trace}", scenario.display());
+        assert!(
+            !trace.contains("note:"),
+            "{}: the scenario does not fit its rules exactly:\n{trace}",
+            scenario.display()
+        );
         insta::assert_snapshot!(trace);
     });
 }

@@ -20,7 +20,12 @@ fn call(p: &rulesc::ir::Program, f: &str, args: Vec<Value>) -> Value {
 }
 
 fn actions(p: &rulesc::ir::Program, names: &[&str]) -> Value {
-    Value::List(std::rc::Rc::new(names.iter().map(|n| eval::choice(p, "Action", n).unwrap()).collect()))
+    Value::List(std::rc::Rc::new(
+        names
+            .iter()
+            .map(|n| eval::choice(p, "Action", n).unwrap())
+            .collect(),
+    ))
 }
 
 #[test]
@@ -28,20 +33,44 @@ fn gritty_sprint_costs_three_and_the_rest_is_unchanged() {
     let base = compile("rules/kingsmark");
     let gritty = compile("examples/variants/gritty_kingsmark");
     let turn = ["Sprint", "Swift"];
-    assert_eq!(call(&base, "turn_cost", vec![actions(&base, &turn)]).int(), 6);
-    assert_eq!(call(&gritty, "turn_cost", vec![actions(&gritty, &turn)]).int(), 5);
+    assert_eq!(
+        call(&base, "turn_cost", vec![actions(&base, &turn)]).int(),
+        6
+    );
+    assert_eq!(
+        call(&gritty, "turn_cost", vec![actions(&gritty, &turn)]).int(),
+        5
+    );
     // Not overridden: Starring still costs 4.
-    assert_eq!(call(&gritty, "turn_cost", vec![actions(&gritty, &["Starring"])]).int(), 4);
+    assert_eq!(
+        call(&gritty, "turn_cost", vec![actions(&gritty, &["Starring"])]).int(),
+        4
+    );
 }
 
 #[test]
 fn gritty_concealment_is_one_harsher_in_every_row() {
     let base = compile("rules/kingsmark");
     let gritty = compile("examples/variants/gritty_kingsmark");
-    let (b, g) = (&base.tables.iter().find(|t| t.name == "concealment_modifiers").unwrap().rows, &gritty.tables.iter().find(|t| t.name == "concealment_modifiers").unwrap().rows);
+    let (b, g) = (
+        &base
+            .tables
+            .iter()
+            .find(|t| t.name == "concealment_modifiers")
+            .unwrap()
+            .rows,
+        &gritty
+            .tables
+            .iter()
+            .find(|t| t.name == "concealment_modifiers")
+            .unwrap()
+            .rows,
+    );
     assert_eq!(b.len(), 7);
     for (rb, rg) in b.iter().zip(g.iter()) {
-        let (rulesc::ir::Const::Int(x), rulesc::ir::Const::Int(y)) = (&rb.value, &rg.value) else { panic!() };
+        let (rulesc::ir::Const::Int(x), rulesc::ir::Const::Int(y)) = (&rb.value, &rg.value) else {
+            panic!()
+        };
         assert_eq!(*y, x + 1);
     }
 }
@@ -51,19 +80,43 @@ fn gritty_sir_aldren_meets_the_lower_critical_threshold() {
     // The book's example in the gritty variant: 11 now meets the sword's Critical
     // Threshold (11), so Minor + 3 stays Critical; the jerkin's -1 leaves a Severe wound.
     let gritty = compile("examples/variants/gritty_kingsmark");
-    let trace = rulesc::scenario::run_file(&gritty, &root().join("examples/kingsmark/aldren.yaml"), 0).unwrap();
-    assert!(trace.ends_with("result: Hit(level: Severe, location: Right Shoulder & Arm, box: 10)\n"), "{trace}");
+    let trace =
+        rulesc::scenario::run_file(&gritty, &root().join("examples/kingsmark/aldren.yaml"), 0)
+            .unwrap();
+    assert!(
+        trace.ends_with("result: Hit(level: Severe, location: Right Shoulder & Arm, box: 10)\n"),
+        "{trace}"
+    );
     let base = compile("rules/kingsmark");
-    let trace = rulesc::scenario::run_file(&base, &root().join("examples/kingsmark/aldren.yaml"), 0).unwrap();
-    assert!(trace.ends_with("result: Hit(level: Moderate, location: Right Shoulder & Arm, box: 7)\n"), "{trace}");
+    let trace =
+        rulesc::scenario::run_file(&base, &root().join("examples/kingsmark/aldren.yaml"), 0)
+            .unwrap();
+    assert!(
+        trace.ends_with("result: Hit(level: Moderate, location: Right Shoulder & Arm, box: 7)\n"),
+        "{trace}"
+    );
 }
 
 #[test]
 fn explain_shows_where_each_part_came_from() {
-    let text = rulesc::explain::explain(&root().join("examples/variants/gritty_kingsmark"), "arming_sword").unwrap_or_else(|_| panic!());
-    assert!(text.contains("record arming_sword    defined at kingsmark/equipment.yaml:"), "{text}");
-    let threshold = text.lines().find(|l| l.contains("critical_threshold")).unwrap();
-    assert!(threshold.contains("critical_threshold: 11") && threshold.ends_with("gritty_kingsmark/ruleset.yaml:12"), "{text}");
+    let text = rulesc::explain::explain(
+        &root().join("examples/variants/gritty_kingsmark"),
+        "arming_sword",
+    )
+    .unwrap_or_else(|_| panic!());
+    assert!(
+        text.contains("record arming_sword    defined at kingsmark/equipment.yaml:"),
+        "{text}"
+    );
+    let threshold = text
+        .lines()
+        .find(|l| l.contains("critical_threshold"))
+        .unwrap();
+    assert!(
+        threshold.contains("critical_threshold: 11")
+            && threshold.ends_with("gritty_kingsmark/ruleset.yaml:12"),
+        "{text}"
+    );
     let skill = text.lines().find(|l| l.contains("skill:")).unwrap();
     assert!(skill.contains("kingsmark/equipment.yaml:"), "{text}");
 }

@@ -161,9 +161,18 @@ fn run() -> ExitCode {
     }
 }
 
-fn all(rules: &std::path::Path, out: &std::path::Path, trace: &[PathBuf], format: Format) -> ExitCode {
+fn all(
+    rules: &std::path::Path,
+    out: &std::path::Path,
+    trace: &[PathBuf],
+    format: Format,
+) -> ExitCode {
     let mut dirs: Vec<PathBuf> = match std::fs::read_dir(rules) {
-        Ok(rd) => rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.join("ruleset.yaml").is_file()).collect(),
+        Ok(rd) => rd
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| p.join("ruleset.yaml").is_file())
+            .collect(),
         Err(e) => {
             eprintln!("error: cannot read {}: {e}", rules.display());
             return ExitCode::from(1);
@@ -185,7 +194,11 @@ fn all(rules: &std::path::Path, out: &std::path::Path, trace: &[PathBuf], format
             continue;
         };
         let file = out.join(format!("{}.rs", p.name));
-        match rulesc::codegen::generate(&p).map_err(|e| e.to_string()).and_then(|code| rulesc::codegen::write_if_changed(&file, &code).map_err(|e| e.to_string())) {
+        match rulesc::codegen::generate(&p)
+            .map_err(|e| e.to_string())
+            .and_then(|code| {
+                rulesc::codegen::write_if_changed(&file, &code).map_err(|e| e.to_string())
+            }) {
             Ok(_) => println!("ok   {:<16} {} -> {}", p.name, summary(&p), file.display()),
             Err(e) => {
                 println!("FAIL {}: {e}", dir.display());
@@ -195,9 +208,16 @@ fn all(rules: &std::path::Path, out: &std::path::Path, trace: &[PathBuf], format
         programs.push(p);
     }
     for scenario in trace {
-        let name = scenario.parent().and_then(|d| d.file_name()).map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        let name = scenario
+            .parent()
+            .and_then(|d| d.file_name())
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
         let Some(p) = programs.iter().find(|p| p.name == name) else {
-            eprintln!("error: {}: no ruleset named `{name}` (a scenario's folder names its ruleset)", scenario.display());
+            eprintln!(
+                "error: {}: no ruleset named `{name}` (a scenario's folder names its ruleset)",
+                scenario.display()
+            );
             failed = true;
             continue;
         };
@@ -228,7 +248,9 @@ fn check(paths: Vec<PathBuf>, ruleset: Option<PathBuf>, format: Format) -> ExitC
     };
     let (program, diags, sources) = rulesc::compile_dir(&dir);
     report(&diags, &sources, format);
-    let Some(p) = program else { return ExitCode::from(1) };
+    let Some(p) = program else {
+        return ExitCode::from(1);
+    };
     if packs.is_empty() {
         if matches!(format, Format::Human) {
             println!("ok: {} ({}): {}", p.name, dir.display(), summary(&p));
@@ -242,7 +264,12 @@ fn check(paths: Vec<PathBuf>, ruleset: Option<PathBuf>, format: Format) -> ExitC
     }
     if matches!(format, Format::Human) {
         for pack in checked {
-            println!("ok: pack {} for {}: {} record(s)", pack.name, p.name, pack.records.len());
+            println!(
+                "ok: pack {} for {}: {} record(s)",
+                pack.name,
+                p.name,
+                pack.records.len()
+            );
         }
     }
     ExitCode::SUCCESS

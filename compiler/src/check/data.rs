@@ -781,7 +781,11 @@ fn build_constant(c: &mut Checker, e: &Entry) {
             }
         }
         _ => {
-            wrong(c, v, "a number, `true`/`false`, a level or variant name, or dice");
+            wrong(
+                c,
+                v,
+                "a number, `true`/`false`, a level or variant name, or dice",
+            );
             // Reported once: not also as unused.
             c.used(name);
             return;

@@ -1496,9 +1496,16 @@ fn call(
         c.error(
             "E0327",
             span,
-            format!("`{what}` takes {w} argument{}, {} given", if w == "1" { "" } else { "s" }, args.len()),
+            format!(
+                "`{what}` takes {w} argument{}, {} given",
+                if w == "1" { "" } else { "s" },
+                args.len()
+            ),
             "wrong number of arguments",
-            format!("give `{what}` {w} argument{}", if w == "1" { "" } else { "s" }),
+            format!(
+                "give `{what}` {w} argument{}",
+                if w == "1" { "" } else { "s" }
+            ),
         );
         false
     };
@@ -1618,7 +1625,9 @@ fn call(
                     c.error(
                         "E0331",
                         fname.span,
-                        format!("calls nest more than {MAX_CALL_DEPTH} formulas and procedures deep"),
+                        format!(
+                            "calls nest more than {MAX_CALL_DEPTH} formulas and procedures deep"
+                        ),
                         "too deep",
                         "flatten the chain: compute steps in one formula or procedure",
                     );
@@ -1764,12 +1773,21 @@ pub fn mark_mutated(c: &mut Checker) {
         let mut changed = false;
         for f in 0..c.prog.functions.len() {
             let mut roots: Vec<usize> = Vec::new();
+            let mut aliases: Vec<(usize, usize)> = Vec::new();
             if let ir::Body::Procedure(stmts) = &c.prog.functions[f].body {
                 for s in stmts {
                     visit_stmt(s, &c.prog.functions, &mut roots);
                 }
+                record_aliases(stmts, &mut aliases);
             }
-            for r in roots {
+            for mut r in roots {
+                // `let me = c` names the same record: changing `me` changes `c`.
+                for _ in 0..aliases.len() {
+                    match aliases.iter().find(|(slot, _)| *slot == r) {
+                        Some((_, root)) => r = *root,
+                        None => break,
+                    }
+                }
                 if let Some(p) = c.prog.functions[f].params.get_mut(r) {
                     if !p.mutated {
                         p.mutated = true;
@@ -1825,6 +1843,38 @@ fn visit_stmt(s: &ir::Stmt, fns: &[ir::Function], roots: &mut Vec<usize>) {
     }
 }
 
+/// The local a record expression reads through fields (`c` of `c.mount`).
+fn local_root(e: &ir::Expr) -> Option<usize> {
+    match &e.kind {
+        K::Local(slot) => Some(*slot),
+        K::Field(r, _) => local_root(r),
+        _ => None,
+    }
+}
+
+/// `let` slots that name a record of another local (records are shared, not copied).
+fn record_aliases(stmts: &[ir::Stmt], out: &mut Vec<(usize, usize)>) {
+    for s in stmts {
+        match s {
+            ir::Stmt::Let { slot, value, .. } if matches!(value.ty, Ty::Record(_)) => {
+                if let Some(root) = local_root(value) {
+                    out.push((*slot, root));
+                }
+            }
+            ir::Stmt::If {
+                branches,
+                otherwise,
+            } => {
+                branches.iter().for_each(|(_, b, _)| record_aliases(b, out));
+                otherwise.iter().for_each(|o| record_aliases(o, out));
+            }
+            ir::Stmt::Match { arms, .. } => arms.iter().for_each(|a| record_aliases(&a.body, out)),
+            ir::Stmt::For { body, .. } => record_aliases(body, out),
+            _ => {}
+        }
+    }
+}
+
 fn visit_expr(e: &ir::Expr, fns: &[ir::Function], roots: &mut Vec<usize>) {
     match &e.kind {
         K::Fill { track, level, .. } => {
@@ -1839,7 +1889,7 @@ fn visit_expr(e: &ir::Expr, fns: &[ir::Function], roots: &mut Vec<usize>) {
         K::Call(f, args) => {
             for (a, p) in args.iter().zip(&fns[*f].params) {
                 if p.mutated {
-                    if let K::Local(slot) = a.kind {
+                    if let Some(slot) = local_root(a) {
                         roots.push(slot);
                     }
                 }
@@ -1883,8 +1933,8 @@ pub fn for_each_child(e: &ir::Expr, f: &mut dyn FnMut(&ir::Expr)) {
             f(delta)
         }
         K::Lookup { key, .. } => f(key),
-        K::Call(_, args) | K::Min(args) | K::Max(args) => args.iter().for_each(|a| f(a)),
-        K::MakeOutcome { fields, .. } => fields.iter().for_each(|a| f(a)),
+        K::Call(_, args) | K::Min(args) | K::Max(args) => args.iter().for_each(&mut *f),
+        K::MakeOutcome { fields, .. } => fields.iter().for_each(&mut *f),
         K::Clamp(a, b, d) | K::If(a, b, d) => {
             f(a);
             f(b);
@@ -1924,7 +1974,11 @@ fn cycle_error(c: &mut Checker, f: usize, fname: &ast::Ident) {
     } else {
         format!("a cycle of calls: {}", chain.join(" calls "))
     };
-    let def = c.names.get(&fname.name).map(|d| d.span).unwrap_or(fname.span);
+    let def = c
+        .names
+        .get(&fname.name)
+        .map(|d| d.span)
+        .unwrap_or(fname.span);
     let d = Diagnostic::error("E0330", fname.span, msg)
         .label("this call closes the cycle")
         .note(def, format!("`{}` is defined here", fname.name))

@@ -35,7 +35,12 @@ fn merge_keys(base: &mut YNode, over: YNode) {
                 }
             }
         }
-        (_, value) => *base = YNode { span: over.span, value },
+        (_, value) => {
+            *base = YNode {
+                span: over.span,
+                value,
+            }
+        }
     }
 }
 
@@ -64,13 +69,28 @@ fn merge_definition(section: &str, base: &mut YNode, over: YNode) {
 
 /// Finds the base definition `section.name` (for records, `records.Type.name`) in the
 /// roots of layers below `layer`, latest first.
-fn find_base<'a>(roots: &'a mut [YNode], layers: &[u8], layer: u8, path: &[String]) -> Option<&'a mut YNode> {
+fn find_base<'a>(
+    roots: &'a mut [YNode],
+    layers: &[u8],
+    layer: u8,
+    path: &[String],
+) -> Option<&'a mut YNode> {
     fn lookup<'n>(node: &'n YNode, path: &[String]) -> Option<&'n YNode> {
-        path.iter().try_fold(node, |n, step| n.as_map()?.iter().find(|(k, _)| key_of(k) == *step).map(|(_, v)| v))
+        path.iter().try_fold(node, |n, step| {
+            n.as_map()?
+                .iter()
+                .find(|(k, _)| key_of(k) == *step)
+                .map(|(_, v)| v)
+        })
     }
-    let index = (0..roots.len()).rev().find(|&i| layers.get(i).is_some_and(|l| *l < layer) && lookup(&roots[i], path).is_some())?;
+    let index = (0..roots.len()).rev().find(|&i| {
+        layers.get(i).is_some_and(|l| *l < layer) && lookup(&roots[i], path).is_some()
+    })?;
     path.iter().try_fold(&mut roots[index], |n, step| {
-        entries_mut(n)?.iter_mut().find(|(k, _)| key_of(k) == *step).map(|(_, v)| v)
+        entries_mut(n)?
+            .iter_mut()
+            .find(|(k, _)| key_of(k) == *step)
+            .map(|(_, v)| v)
     })
 }
 
@@ -110,17 +130,29 @@ pub fn merge_yaml(c: &mut Checker, mut roots: Vec<YNode>, layers: &[u8]) -> Vec<
             let section = key_of(&sk);
             if !super::data::SECTIONS.contains(&section.as_str()) || section == "ruleset" {
                 let help = suggest(&section, &super::data::SECTIONS[1..], "sections");
-                c.error("E0103", sk.span, format!("unknown section `{section}` in `override:`"), "unknown section", help);
+                c.error(
+                    "E0103",
+                    sk.span,
+                    format!("unknown section `{section}` in `override:`"),
+                    "unknown section",
+                    help,
+                );
                 continue;
             }
-            let YValue::Map(defs) = sv.value else { continue };
+            let YValue::Map(defs) = sv.value else {
+                continue;
+            };
             // Records are two levels deep: type, then record name.
             let mut targets: Vec<(Vec<String>, YNode, YNode)> = Vec::new();
             for (name, value) in defs {
                 if section == "records" {
                     if let YValue::Map(inner) = value.value {
                         for (rname, rvalue) in inner {
-                            targets.push((vec![section.clone(), key_of(&name), key_of(&rname)], rname, rvalue));
+                            targets.push((
+                                vec![section.clone(), key_of(&name), key_of(&rname)],
+                                rname,
+                                rvalue,
+                            ));
                         }
                     }
                 } else {
@@ -136,15 +168,34 @@ pub fn merge_yaml(c: &mut Checker, mut roots: Vec<YNode>, layers: &[u8]) -> Vec<
                         let parent = &path[..path.len() - 1];
                         let mut names: Vec<String> = Vec::new();
                         for (root, _) in roots.iter().zip(layers).filter(|(_, l)| **l < layer) {
-                            let node = parent.iter().try_fold(root, |n, step| n.as_map()?.iter().find(|(k, _)| key_of(k) == *step).map(|(_, v)| v));
-                            names.extend(node.and_then(|n| n.as_map()).unwrap_or(&[]).iter().map(|(k, _)| key_of(k)));
+                            let node = parent.iter().try_fold(root, |n, step| {
+                                n.as_map()?
+                                    .iter()
+                                    .find(|(k, _)| key_of(k) == *step)
+                                    .map(|(_, v)| v)
+                            });
+                            names.extend(
+                                node.and_then(|n| n.as_map())
+                                    .unwrap_or(&[])
+                                    .iter()
+                                    .map(|(k, _)| key_of(k)),
+                            );
                         }
                         let cands: Vec<&str> = names.iter().map(String::as_str).collect();
                         let help = match crate::diag::did_you_mean(path.last().map(String::as_str).unwrap_or(""), cands.iter().copied()) {
                             Some(s) => format!("did you mean `{s}`? To add a new one, define it outside `override:`"),
                             None => "define it outside `override:` to add it, or check the name".to_string(),
                         };
-                        c.error("E0341", name.span, format!("the base ruleset has no {} `{what}` to override", section.trim_end_matches('s')), "nothing to override", help);
+                        c.error(
+                            "E0341",
+                            name.span,
+                            format!(
+                                "the base ruleset has no {} `{what}` to override",
+                                section.trim_end_matches('s')
+                            ),
+                            "nothing to override",
+                            help,
+                        );
                     }
                 }
             }
@@ -158,7 +209,12 @@ pub fn merge_items(c: &mut Checker, items: Vec<ast::Item>, layers: &[u8]) -> Vec
     let mut out: Vec<(ast::Item, u8)> = Vec::new();
     for (item, &layer) in items.into_iter().zip(layers) {
         let (name, overrides) = match &item {
-            ast::Item::Outcome { name, overrides, .. } | ast::Item::Function { name, overrides, .. } => (name.clone(), *overrides),
+            ast::Item::Outcome {
+                name, overrides, ..
+            }
+            | ast::Item::Function {
+                name, overrides, ..
+            } => (name.clone(), *overrides),
         };
         if !overrides {
             out.push((item, layer));
@@ -167,15 +223,21 @@ pub fn merge_items(c: &mut Checker, items: Vec<ast::Item>, layers: &[u8]) -> Vec
         let pos = out.iter().position(|(i, l)| {
             *l < layer
                 && match i {
-                    ast::Item::Outcome { name: n, .. } | ast::Item::Function { name: n, .. } => n.name == name.name,
+                    ast::Item::Outcome { name: n, .. } | ast::Item::Function { name: n, .. } => {
+                        n.name == name.name
+                    }
                 }
         });
         match pos {
             Some(p) => out[p] = (item, layer),
             None => {
-                let d = Diagnostic::error("E0341", name.span, format!("the base ruleset has no `{}` to override", name.name))
-                    .label("nothing to override")
-                    .help("remove `override` to add it as a new definition, or check the name");
+                let d = Diagnostic::error(
+                    "E0341",
+                    name.span,
+                    format!("the base ruleset has no `{}` to override", name.name),
+                )
+                .label("nothing to override")
+                .help("remove `override` to add it as a new definition, or check the name");
                 c.diags.push(d);
             }
         }

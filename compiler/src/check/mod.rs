@@ -96,7 +96,10 @@ impl<'a> Checker<'a> {
     /// Registers a top-level name; a second definition is an error showing both.
     pub fn define(&mut self, name: &str, kind: DefKind, span: Span) -> bool {
         if let Some(first) = self.names.get(name) {
-            let (lf, ls) = (self.file_layer.get(&first.span.file), self.file_layer.get(&span.file));
+            let (lf, ls) = (
+                self.file_layer.get(&first.span.file),
+                self.file_layer.get(&span.file),
+            );
             if lf.is_some() && ls.is_some() && lf < ls {
                 let d = Diagnostic::error("E0340", span, format!("`{name}` is already defined by the base ruleset"))
                     .label("redefined here")
@@ -515,8 +518,18 @@ pub fn walk_function(func: &ir::Function, f: &mut dyn FnMut(&ir::Expr)) {
 /// merged (for `rulesc explain`). Problems are ignored: explain runs on checked rulesets.
 pub fn merged(loaded: Loaded) -> (crate::source::Sources, Vec<YNode>, Vec<ast::Item>) {
     let mut diags = Diagnostics::default();
-    let Loaded { sources, yaml, items, yaml_layer, item_layer, .. } = loaded;
-    let prog = Program { sources: sources.clone(), ..Program::default() };
+    let Loaded {
+        sources,
+        yaml,
+        items,
+        yaml_layer,
+        item_layer,
+        ..
+    } = loaded;
+    let prog = Program {
+        sources: sources.clone(),
+        ..Program::default()
+    };
     let mut c = reopen(&prog, &sources, &mut diags);
     let yaml = layers::merge_yaml(&mut c, yaml, &yaml_layer);
     let items = layers::merge_items(&mut c, items, &item_layer);

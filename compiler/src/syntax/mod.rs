@@ -159,7 +159,10 @@ fn too_deep(text: &str) -> Option<usize> {
         let word_start = i == 0 || !ident(bytes[i - 1]);
         if c == b'-' {
             prefix_run += 1;
-        } else if word_start && bytes[i..].starts_with(b"not") && !bytes.get(i + 3).is_some_and(|&b| ident(b)) {
+        } else if word_start
+            && bytes[i..].starts_with(b"not")
+            && !bytes.get(i + 3).is_some_and(|&b| ident(b))
+        {
             prefix_run += 1;
             i += 3;
             continue;
@@ -333,7 +336,11 @@ impl Builder<'_> {
     fn item(&mut self, p: Pair<Rule>) -> Option<Item> {
         let span = self.span(&p);
         let rule = p.as_rule();
-        let overrides = p.clone().into_inner().next().is_some_and(|c| c.as_rule() == Rule::k_override);
+        let overrides = p
+            .clone()
+            .into_inner()
+            .next()
+            .is_some_and(|c| c.as_rule() == Rule::k_override);
         let mut k = kids(p).into_iter();
         match rule {
             Rule::outcome_def => {
@@ -351,7 +358,12 @@ impl Builder<'_> {
                         fields,
                     });
                 }
-                Some(Item::Outcome { name, tags, span, overrides })
+                Some(Item::Outcome {
+                    name,
+                    tags,
+                    span,
+                    overrides,
+                })
             }
             Rule::formula_def | Rule::procedure_def => {
                 let name = self.ident(k.next()?);
@@ -371,7 +383,10 @@ impl Builder<'_> {
                     Body::Expr(e) => e.span.end,
                     Body::Block(b) => b.span.end,
                 };
-                let span = Span { end: end.max(span.start), ..span };
+                let span = Span {
+                    end: end.max(span.start),
+                    ..span
+                };
                 Some(Item::Function {
                     name,
                     params,
@@ -861,7 +876,12 @@ impl Builder<'_> {
         // cascade of errors about the names this statement defines.
         let count = count.clamp(1, MAX_DICE) as u32;
         let sides = sides.clamp(2, MAX_SIDES) as u32;
-        Some(DiceSpec { count, sides, explode, keep })
+        Some(DiceSpec {
+            count,
+            sides,
+            explode,
+            keep,
+        })
     }
 }
 

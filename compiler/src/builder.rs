@@ -1,0 +1,122 @@
+//! The build-script front end, prost-build style:
+//!
+//! ```no_run
+//! // build.rs, in `fn main()`:
+//! if let Err(e) = rulesc::Builder::new().compile(&["../rules/kingsmark"]) {
+//!     eprintln!("{e}"); // every diagnostic, rendered as `rulesc check` shows it
+//!     std::process::exit(1);
+//! }
+//! ```
+//!
+//! and in the crate: `pub mod kingsmark { include!(concat!(env!("OUT_DIR"), "/kingsmark.rs")); }`.
+//!
+//! Each ruleset folder is loaded, checked and compiled to `<out_dir>/<ruleset name>.rs`
+//! (written only when it changed, so an unchanged ruleset does not rebuild its crate).
+//! Cargo is told to rerun the build script when any input file or folder changes.
+
+use crate::{codegen, compile_dir, diag};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone)]
+pub struct Builder {
+    out_dir: Option<PathBuf>,
+    rerun_if_changed: bool,
+}
+
+impl Default for Builder {
+    fn default() -> Self {
+        Builder::new()
+    }
+}
+
+impl Builder {
+    /// A builder writing to `$OUT_DIR` and printing `cargo:rerun-if-changed` lines.
+    pub fn new() -> Self {
+        Builder {
+            out_dir: None,
+            rerun_if_changed: true,
+        }
+    }
+
+    /// Where the generated `.rs` files go (default: the `OUT_DIR` Cargo gives build
+    /// scripts).
+    pub fn out_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// Whether to print `cargo:rerun-if-changed=` for every input (default: yes; turn
+    /// it off outside a build script).
+    pub fn emit_rerun_if_changed(&mut self, on: bool) -> &mut Self {
+        self.rerun_if_changed = on;
+        self
+    }
+
+    /// Compiles each ruleset folder. Every folder is tried; the error lists every
+    /// problem found (rendered diagnostics, or a failure to write).
+    pub fn compile(&self, rulesets: &[impl AsRef<Path>]) -> Result<(), String> {
+        let out_dir = match &self.out_dir {
+            Some(d) => d.clone(),
+            None => std::env::var_os("OUT_DIR")
+                .map(PathBuf::from)
+                .ok_or("OUT_DIR is not set: call `out_dir(..)` outside a build script")?,
+        };
+        let mut errors = String::new();
+        for dir in rulesets {
+            let dir = dir.as_ref();
+            if self.rerun_if_changed {
+                // The folder itself: a file added or removed changes the ruleset.
+                println!("cargo:rerun-if-changed={}", dir.display());
+            }
+            if let Err(e) = self.compile_one(dir, &out_dir) {
+                errors.push_str(&e);
+            }
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+
+    fn compile_one(&self, dir: &Path, out_dir: &Path) -> Result<(), String> {
+        let (program, diags, sources) = compile_dir(dir);
+        if self.rerun_if_changed {
+            // Every file and folder the load read, the bases a ruleset `extends` included.
+            let mut inputs: Vec<&Path> = sources
+                .files
+                .iter()
+                .map(|f| f.path.as_path())
+                .filter(|p| !p.as_os_str().is_empty())
+                .collect();
+            inputs.sort();
+            inputs.dedup();
+            for path in inputs {
+                println!("cargo:rerun-if-changed={}", path.display());
+            }
+        }
+        let mut text = String::new();
+        for d in diags.sorted() {
+            if d.severity == diag::Severity::Error {
+                text.push_str(&diag::render(d, &sources, false, 100));
+            } else if self.rerun_if_changed {
+                // Warnings do not fail the build; Cargo shows them.
+                for line in diag::render(d, &sources, false, 100).lines() {
+                    println!("cargo:warning={line}");
+                }
+            }
+        }
+        let Some(p) = program else {
+            return Err(format!(
+                "{}: {} error(s)\n{text}",
+                dir.display(),
+                diags.error_count()
+            ));
+        };
+        let code = codegen::generate(&p).map_err(|e| format!("{}: {e}\n", dir.display()))?;
+        let file = out_dir.join(format!("{}.rs", p.name));
+        codegen::write_if_changed(&file, &code)
+            .map_err(|e| format!("{}: cannot write {}: {e}\n", dir.display(), file.display()))?;
+        Ok(())
+    }
+}

@@ -1,0 +1,473 @@
+//! The expressions that act: procedure calls, table rolls, decisions, fills, and
+//! the loops of `for` and aggregates.
+
+use super::super::ident::lit;
+use super::super::types::dice_expr;
+use super::super::RT;
+use super::scan::*;
+use super::*;
+use crate::ir::{Agg, DecideOptions, Expr, ExprKind as K, Place, PlaceStep, TableKey, Ty};
+
+impl Fx<'_, '_> {
+    pub(super) fn call(
+        &mut self,
+        fid: usize,
+        args: &[Expr],
+        ret: &Ty,
+        dest: &Dest,
+    ) -> Result<Ex, String> {
+        let g = self.g;
+        let callee = &g.p.functions[fid];
+        let mut parts = args
+            .iter()
+            .map(|a| self.expr(a, Dest::Val))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut pre = self.seq(&mut parts);
+        let any_mut = callee
+            .params
+            .iter()
+            .any(|p| p.mutated && matches!(p.ty, Ty::Record(_)));
+        let mut texts = Vec::new();
+        let mut mut_roots: Vec<usize> = Vec::new();
+        for (i, (p, ex)) in callee.params.iter().zip(parts).enumerate() {
+            let text = if p.mutated && matches!(p.ty, Ty::Record(_)) {
+                // A record the callee changes: the caller's own parameter (or a record
+                // inside it, or a local naming one), passed on.
+                let root = root_local(&args[i]).map(|r| self.alias[r].unwrap_or(r));
+                match root {
+                    Some(r) if r < self.f.params.len() && self.f.params[r].mutated => {
+                        mut_roots.push(r);
+                        match ex.mode {
+                            Mode::Ref => ex.val.clone(),
+                            _ => format!("&mut {}", ex.at(P_UNARY)),
+                        }
+                    }
+                    _ => {
+                        return Err(format!(
+                            "`{}`: the Rust backend can pass to `{}` (which changes its `{}`) only a parameter of the caller",
+                            self.f.name, callee.name, p.name
+                        ))
+                    }
+                }
+            } else if g.is_copy(&p.ty) {
+                let ex = if any_mut {
+                    self.hoist(&mut pre, ex, "arg")
+                } else {
+                    ex
+                };
+                ex.val.clone()
+            } else {
+                self.by_ref(&ex)
+            };
+            texts.push(text);
+        }
+        // A record passed to be changed cannot also be passed (or a part of it) beside.
+        for (i, a) in args.iter().enumerate() {
+            let mutated = callee.params[i].mutated && matches!(callee.params[i].ty, Ty::Record(_));
+            if mutated || g.is_copy(&callee.params[i].ty) {
+                continue;
+            }
+            if let Some(s) = root_local(a) {
+                if mut_roots.contains(&s) {
+                    return Err(format!(
+                        "`{}`: the Rust backend cannot pass `{}` to `{}`, which changes it, and also read it in another argument",
+                        self.f.name, self.f.locals[s].name, callee.name
+                    ));
+                }
+            }
+        }
+        let mut seen = Vec::new();
+        for s in &mut_roots {
+            if seen.contains(s) {
+                return Err(format!(
+                    "`{}`: the Rust backend cannot pass `{}` twice to `{}`, which changes it",
+                    self.f.name, self.f.locals[*s].name, callee.name
+                ));
+            }
+            seen.push(*s);
+        }
+        let name = &g.id.function[fid];
+        if !callee.is_procedure() {
+            let val = format!("{name}({})", texts.join(", "));
+            return Ok(Ex::new(val, P_ATOM).with_pre(pre));
+        }
+        self.need_env("procedure call")?;
+        texts.insert(0, "env".into());
+        let rhs = format!("{name}({})", texts.join(", "));
+        if any_mut {
+            self.mutating.push(rhs.clone());
+        }
+        Ok(self
+            .bind(&mut pre, rhs, "result", dest, *ret == Ty::Unit)
+            .with_pre(pre))
+    }
+
+    pub(super) fn roll_table(
+        &mut self,
+        table: usize,
+        among: Option<&Expr>,
+        site: u32,
+        dest: &Dest,
+    ) -> Result<Ex, String> {
+        self.need_env("roll")?;
+        let g = self.g;
+        let t = &g.p.tables[table];
+        let TableKey::Die(die) = t.key else {
+            return Err(format!("rulesc bug: `{}` rolled without a die", t.name));
+        };
+        let fname = g.id.table[table].clone();
+        let mut pre = Vec::new();
+        let face = self.tmp("face");
+        match among {
+            None => {
+                pre.push(format!(
+                    "let {face} = {RT}::roll(&mut env.dice, {}, &mut env.trace, {site}).total;",
+                    dice_expr(die)
+                ));
+            }
+            Some(list) => {
+                // A dN over the faces whose value is allowed, in face order; none
+                // allowed: the whole die (as `eval::table_roll_faces`).
+                let lx = self.expr(list, Dest::Val)?;
+                pre.extend(lx.pre.iter().cloned());
+                let allowed = self.tmp("allowed");
+                pre.push(format!("let {allowed} = {};", self.by_ref(&lx)));
+                let (lo, hi) = die.range();
+                let f = self.tmp("f");
+                let faces =
+                    format!("({lo}..={hi}).filter(|&{f}| {allowed}.contains(&{fname}({f})))");
+                let count = self.tmp("count");
+                let total = self.tmp("total");
+                pre.push(format!("let {count} = {faces}.count();"));
+                pre.push(format!(
+                    "let {total} = {RT}::roll(&mut env.dice, if {count} == 0 {{ {} }} else {{ {RT}::DiceSpec::new(1, {count} as u32) }}, &mut env.trace, {site}).total;",
+                    dice_expr(die)
+                ));
+                pre.push(format!(
+                    "let {face} = if {count} == 0 {{ {total} }} else {{ {faces}.nth(({total} - 1).max(0) as usize).unwrap_or({total}) }};"
+                ));
+            }
+        }
+        let (v, m, bound) = self.result_name(dest, "value");
+        pre.push(format!(
+            "let {}{v} = {fname}({face});",
+            if m { "mut " } else { "" }
+        ));
+        let vs = g.show(&t.value, &v);
+        pre.push(self.event(&format!(
+            "Lookup {{ site: {site}, key: {face}.to_string(), value: {vs} }}"
+        )));
+        let mut ex = Ex::new(v, P_ATOM).stable().with_pre(pre);
+        ex.bound = bound;
+        Ok(ex)
+    }
+
+    pub(super) fn decide(
+        &mut self,
+        name: &str,
+        options: &DecideOptions,
+        site: u32,
+        ty: &Ty,
+        dest: &Dest,
+    ) -> Result<Ex, String> {
+        self.need_env("decision")?;
+        let g = self.g;
+        let mut pre = Vec::new();
+        let (v, m, bound) = self.result_name(dest, "decided");
+        let mutkw = if m { "mut " } else { "" };
+        let name = lit(name);
+        let mut mode = Mode::Value;
+        match options {
+            DecideOptions::Choice(c) => {
+                let n = g.p.choices[*c].variants.len();
+                if n == 1 {
+                    // One option: still asked (a decider may count), the answer is it.
+                    pre.push(format!("env.decide.decide({name}, 1);"));
+                    pre.push(format!("let {mutkw}{v} = {}::ALL[0];", g.id.choice[*c]));
+                } else {
+                    pre.push(format!(
+                        "let {mutkw}{v} = {}::ALL[env.decide.decide({name}, {n}).min({}) as usize];",
+                        g.id.choice[*c],
+                        n - 1
+                    ));
+                }
+            }
+            DecideOptions::Bool => {
+                pre.push(format!(
+                    "let {mutkw}{v} = env.decide.decide({name}, 2).min(1) == 1;"
+                ));
+            }
+            DecideOptions::List(l) if filled_track(l).is_some() => {
+                // Among the filled boxes, without collecting them.
+                let t = filled_track(l).ok_or("rulesc bug")?;
+                let tx = self.expr(t, Dest::Val)?;
+                pre.extend(tx.pre.iter().cloned());
+                let track = self.tmp("track");
+                pre.push(format!("let {track} = {};", tx.val));
+                let boxes = format!(
+                    "{track}.boxes().filter(|&b| b <= {})",
+                    self.track_len(&t.ty)
+                );
+                let n = self.tmp("n");
+                pre.push(format!("let {n} = {boxes}.count() as u32;"));
+                pre.push(format!(
+                    "let {mutkw}{v} = if {n} == 0 {{ 0 }} else {{ {boxes}.nth(env.decide.decide({name}, {n}).min({n} - 1) as usize).unwrap_or(0) }};"
+                ));
+            }
+            DecideOptions::List(l) => {
+                let lx = self.expr(l, Dest::Val)?;
+                pre.extend(lx.pre.iter().cloned());
+                let items = self.tmp("items");
+                pre.push(format!("let {items} = {};", self.by_ref(&lx)));
+                let zero = g.const_expr(&g.p.zero(ty), ty)?;
+                let n = self.tmp("n");
+                let pick = format!("env.decide.decide({name}, {n}).min({n} - 1) as usize");
+                if g.is_copy(ty) {
+                    pre.push(format!(
+                        "let {mutkw}{v} = if {items}.is_empty() {{ {zero} }} else {{ let {n} = {items}.len() as u32; {items}[{pick}] }};"
+                    ));
+                } else {
+                    pre.push(format!(
+                        "let {mutkw}{v} = if {items}.is_empty() {{ &{zero} }} else {{ let {n} = {items}.len() as u32; &{items}[{pick}] }};"
+                    ));
+                    mode = Mode::Ref;
+                }
+            }
+        }
+        let shown = g.show(ty, &v);
+        pre.push(self.event(&format!("Decide {{ site: {site}, choice: {shown} }}")));
+        let mut ex = Ex::new(v, P_ATOM).stable().with_pre(pre).mode(mode);
+        ex.bound = bound && mode == Mode::Value;
+        Ok(ex)
+    }
+
+    pub(super) fn fill(
+        &mut self,
+        track: &Place,
+        level: &Expr,
+        site: u32,
+        dest: &Dest,
+    ) -> Result<Ex, String> {
+        self.need_env("fill")?;
+        let g = self.g;
+        let Ty::Track(tid) = track.ty else {
+            return Err("rulesc bug: fill of a non-track".into());
+        };
+        let def = &g.p.tracks[tid];
+        let lx = self.expr(level, Dest::Val)?;
+        let mut parts = vec![lx];
+        for st in &track.path {
+            if let PlaceStep::Key(k) = st {
+                parts.push(self.expr(k, Dest::Val)?);
+            }
+        }
+        let mut pre = self.seq(&mut parts);
+        let mut keys = Vec::new();
+        for k in parts.drain(1..) {
+            keys.push(self.stable_val(&mut pre, k, "key"));
+        }
+        let lx = parts.pop().ok_or("rulesc bug")?;
+        let lvl = self.stable_val(&mut pre, lx, "level");
+        let target = self.place_text(track, &keys);
+        let filled = self.tmp("filled");
+        let fill = format!(
+            "let {filled} = {target}.fill(&{}, {lvl} as u8, {});",
+            g.id.track_levels[tid], def.escalate
+        );
+        self.mutating.push(fill.clone());
+        pre.push(fill);
+        let (slot, m, bound) = self.result_name(dest, "slot");
+        pre.push(format!(
+            "let {}{slot} = {filled}.map_or(0, |(n, _)| n as i64);",
+            if m { "mut " } else { "" }
+        ));
+        let scale = &g.id.choice[def.scale];
+        let shown =
+            format!("{filled}.map_or({lvl}, |(_, l)| {scale}::ALL[usize::from(l)]).to_string()");
+        pre.push(self.event(&format!(
+            "Fill {{ site: {site}, level: {shown}, {} }}",
+            init("slot", &slot)
+        )));
+        let mut ex = Ex::new(slot, P_ATOM).stable().with_pre(pre);
+        ex.bound = bound;
+        Ok(ex)
+    }
+
+    /// Statements to run first, an iterator over `list`'s elements, and whether it
+    /// yields references to `Copy` elements (bind them with `&v`, or `.copied()`).
+    /// With `snapshot`, the elements are copied first (the loop body changes state).
+    pub(super) fn iter_of(
+        &mut self,
+        list: &Expr,
+        var: usize,
+        snapshot: bool,
+    ) -> Result<(Vec<String>, String, bool), String> {
+        let g = self.g;
+        let elem = match &list.ty {
+            Ty::List(t) => (**t).clone(),
+            _ => return Err("rulesc bug: iterating a non-list".into()),
+        };
+        self.slots[var].by_ref = !g.is_copy(&elem);
+        if let K::Filled(t) = &list.kind {
+            let tx = self.expr(t, Dest::Val)?;
+            let mut pre = tx.pre.clone();
+            let n = self.track_len(&t.ty);
+            let track = if snapshot {
+                let c = self.tmp("track");
+                pre.push(format!("let {c} = {};", tx.val));
+                c
+            } else {
+                tx.recv()
+            };
+            return Ok((pre, format!("{track}.boxes().filter(|&b| b <= {n})"), false));
+        }
+        let lx = self.expr(list, Dest::Val)?;
+        let mut pre = lx.pre.clone();
+        let items = if snapshot && lx.mode != Mode::Value {
+            let c = self.tmp("items");
+            pre.push(format!("let {c} = {};", self.owned(&lx, &list.ty)));
+            c
+        } else {
+            lx.recv()
+        };
+        Ok((pre, format!("{items}.iter()"), g.is_copy(&elem)))
+    }
+
+    pub(super) fn aggregate(
+        &mut self,
+        kind: Agg,
+        var: usize,
+        list: &Expr,
+        cond: Option<&Expr>,
+        body: &Expr,
+        ty: &Ty,
+    ) -> Result<Ex, String> {
+        if kind == Agg::Count && cond.is_none() && !matches!(list.kind, K::Filled(_)) {
+            // Counting every element: the list's length (the body is not evaluated).
+            let lx = self.expr(list, Dest::Val)?;
+            return Ok(Ex::new(format!("{}.len() as i64", lx.recv()), P_CAST).with_pre(lx.pre));
+        }
+        let fns = &self.g.p.functions;
+        let mutates = self.changes_root(list)
+            && (cond.is_some_and(|c| expr_mutates(c, fns)) || expr_mutates(body, fns));
+        let (mut pre, iter, copied) = self.iter_of(list, var, mutates)?;
+        let v = self.slots[var].ident.clone();
+        let cx = cond.map(|c| self.expr(c, Dest::Val)).transpose()?;
+        let bx = if kind == Agg::Count {
+            None
+        } else {
+            Some(self.expr(body, Dest::Val)?)
+        };
+        let choice = matches!(ty, Ty::Choice(_));
+        let effects = cx.as_ref().is_some_and(|c| !c.pre.is_empty())
+            || bx.as_ref().is_some_and(|b| !b.pre.is_empty());
+        if !effects {
+            // A pure aggregate: an iterator chain.
+            let param = |used: bool| if used { v.clone() } else { "_".to_string() };
+            let mut chain = if copied {
+                format!("{iter}.copied()")
+            } else {
+                iter.clone()
+            };
+            if let (Some(c), Some(ce)) = (&cx, cond) {
+                chain = format!("{chain}.filter(|&{}| {})", param(uses_slot(ce, var)), c.val);
+            }
+            let body_fn = bx
+                .as_ref()
+                .map(|b| closure(&param(uses_slot(body, var)), &b.val))
+                .unwrap_or_default();
+            let val = match kind {
+                Agg::Count => format!("{chain}.count() as i64"),
+                Agg::Sum => format!("{chain}.map({body_fn}).fold(0, {RT}::arith::add)"),
+                Agg::Any => format!("{chain}.any({body_fn})"),
+                Agg::All => format!("{chain}.all({body_fn})"),
+                Agg::Max | Agg::Min => {
+                    let f = if kind == Agg::Max { "max" } else { "min" };
+                    let or = if choice {
+                        "unwrap_or_default()"
+                    } else {
+                        "unwrap_or(0)"
+                    };
+                    format!("{chain}.map({body_fn}).{f}().{or}")
+                }
+            };
+            let prec = if val.ends_with(" as i64") {
+                P_CAST
+            } else {
+                P_ATOM
+            };
+            return Ok(Ex::new(val, prec).with_pre(pre));
+        }
+        // Effects in the condition or body: a loop, in the interpreter's order.
+        let acc = self.tmp("acc");
+        let (init, result) = match kind {
+            Agg::Sum | Agg::Count => ("0i64".to_string(), acc.clone()),
+            Agg::Any => ("false".to_string(), acc.clone()),
+            Agg::All => ("true".to_string(), acc.clone()),
+            Agg::Max | Agg::Min => {
+                let t = if choice {
+                    self.g.rust_ty(ty)?
+                } else {
+                    "i64".to_string()
+                };
+                (
+                    format!("None::<{t}>"),
+                    if choice {
+                        format!("{acc}.unwrap_or_default()")
+                    } else {
+                        format!("{acc}.unwrap_or(0)")
+                    },
+                )
+            }
+        };
+        pre.push(format!("let mut {acc} = {init};"));
+        pre.push(format!(
+            "for {}{v} in {iter} {{",
+            if copied { "&" } else { "" }
+        ));
+        if let Some(ce) = cond {
+            let skip = self.not(ce)?;
+            pre.extend(skip.pre.iter().cloned());
+            pre.push(format!("if {} {{ continue; }}", skip.val));
+        }
+        match kind {
+            Agg::Count => pre.push(format!("{acc} = {acc}.saturating_add(1);")),
+            Agg::Sum => {
+                let b = bx.ok_or("rulesc bug")?;
+                pre.extend(b.pre.iter().cloned());
+                pre.push(format!("{acc} = {RT}::arith::add({acc}, {});", b.val));
+            }
+            Agg::Any => {
+                let b = bx.ok_or("rulesc bug")?;
+                pre.extend(b.pre.iter().cloned());
+                pre.push(format!("if {} {{ {acc} = true; break; }}", b.val));
+            }
+            Agg::All => {
+                let b = self.not(body)?;
+                pre.extend(b.pre.iter().cloned());
+                pre.push(format!("if {} {{ {acc} = false; break; }}", b.val));
+            }
+            Agg::Max | Agg::Min => {
+                let b = bx.ok_or("rulesc bug")?;
+                let mut lines = Vec::new();
+                let x = self.stable_val(&mut lines, b, "item");
+                pre.extend(lines);
+                let f = if kind == Agg::Max { "max" } else { "min" };
+                let a = self.tmp("best");
+                pre.push(format!(
+                    "{acc} = Some({acc}.map_or({x}, |{a}| {a}.{f}({x})));"
+                ));
+            }
+        }
+        pre.push("}".into());
+        Ok(Ex::new(result, P_ATOM).with_pre(pre))
+    }
+}
+
+/// The track of a `filled(track)` expression.
+fn filled_track(e: &Expr) -> Option<&Expr> {
+    match &e.kind {
+        K::Filled(t) => Some(t),
+        _ => None,
+    }
+}

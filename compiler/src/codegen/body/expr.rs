@@ -1,0 +1,778 @@
+//! Expressions: operands in order, pure values, effects bound first.
+
+use super::super::RT;
+use super::scan::*;
+use super::*;
+use crate::ir::{
+    self, AssignOp, BoxPart, CmpOp, Const, Expr, ExprKind as K, IntOp, PlaceStep, Stmt, TableKey,
+    Ty,
+};
+
+impl Fx<'_, '_> {
+    /// Orders operands: when a later operand has statements to run first, earlier
+    /// operands that are not stable are bound before them. Returns the statements.
+    pub(super) fn seq(&mut self, parts: &mut [Ex]) -> Vec<String> {
+        let mut pre = Vec::new();
+        for i in 0..parts.len() {
+            // Values are pure: only a change of state (a fill, a procedure call) in a
+            // later operand's statements can change what an earlier operand reads.
+            if self.mutates(&parts[i].pre) {
+                for part in parts.iter_mut().take(i) {
+                    if part.list && part.mode != Mode::Value {
+                        // A list read before the change: a copy of it (lists are values;
+                        // a record is shared, and sees the change in both backends).
+                        let t = self.tmp("operand");
+                        pre.push(format!("let {t} = {}.to_vec();", part.recv()));
+                        *part = Ex {
+                            val: t,
+                            prec: P_ATOM,
+                            stable: true,
+                            mode: Mode::Place,
+                            ..part.clone()
+                        };
+                    } else if !part.stable && part.mode == Mode::Value {
+                        let ex = std::mem::replace(part, Ex::new("", P_ATOM));
+                        *part = self.hoist(&mut pre, ex, "operand");
+                    }
+                }
+            }
+            pre.append(&mut parts[i].pre);
+        }
+        pre
+    }
+
+    /// Whether the function replaces (`=`) the record at `e` (a field path) or a record
+    /// holding it: a local naming it would then keep the old one in the interpreter.
+    pub(super) fn replaced(&self, e: &Expr) -> bool {
+        fn path(e: &Expr, out: &mut Vec<usize>) -> Option<usize> {
+            match &e.kind {
+                K::Local(s) => Some(*s),
+                K::Field(r, i) => {
+                    let root = path(r, out)?;
+                    out.push(*i);
+                    Some(root)
+                }
+                _ => None,
+            }
+        }
+        fn assigns(stmts: &[Stmt], root: usize, fields: &[usize]) -> bool {
+            stmts.iter().any(|s| match s {
+                Stmt::Assign {
+                    place,
+                    op: AssignOp::Set,
+                    ..
+                } if place.root == root && !place.path.is_empty() => {
+                    place.path.len() <= fields.len()
+                        && place
+                            .path
+                            .iter()
+                            .zip(fields)
+                            .all(|(st, f)| matches!(st, PlaceStep::Field(i) if i == f))
+                }
+                Stmt::If {
+                    branches,
+                    otherwise,
+                } => {
+                    branches.iter().any(|(_, b, _)| assigns(b, root, fields))
+                        || otherwise.as_ref().is_some_and(|o| assigns(o, root, fields))
+                }
+                Stmt::Match { arms, .. } => arms.iter().any(|a| assigns(&a.body, root, fields)),
+                Stmt::For { body, .. } => assigns(body, root, fields),
+                _ => false,
+            })
+        }
+        let mut fields = Vec::new();
+        let Some(root) = path(e, &mut fields) else {
+            return false;
+        };
+        match &self.f.body {
+            ir::Body::Procedure(stmts) => !fields.is_empty() && assigns(stmts, root, &fields),
+            ir::Body::Formula(_) => false,
+        }
+    }
+
+    /// Whether `e` reads a parameter this function may change (only those change).
+    pub(super) fn changes_root(&self, e: &Expr) -> bool {
+        let inner = match &e.kind {
+            K::Filled(t) => t,
+            _ => e,
+        };
+        match root_local(inner) {
+            Some(r) => {
+                let r = self.alias[r].unwrap_or(r);
+                r < self.f.params.len() && self.f.params[r].mutated
+            }
+            // A computed list (a call's result) is a fresh value.
+            None => false,
+        }
+    }
+
+    /// Whether statements include one that changes state.
+    pub(super) fn mutates(&self, pre: &[String]) -> bool {
+        pre.iter()
+            .any(|l| self.mutating.iter().any(|m| l.contains(m.as_str())))
+    }
+
+    /// Binds a non-stable value to a fresh local (keeping roll parts usable).
+    pub(super) fn hoist(&mut self, pre: &mut Vec<String>, ex: Ex, base: &str) -> Ex {
+        if ex.stable {
+            return ex;
+        }
+        let t = self.tmp(base);
+        pre.push(format!("let {t} = {};", ex.val));
+        let roll = ex
+            .roll
+            .as_ref()
+            .map(|_| (format!("{t}.total"), format!("{t}.natural")));
+        Ex {
+            pre: Vec::new(),
+            val: t,
+            prec: P_ATOM,
+            stable: true,
+            mode: ex.mode,
+            roll,
+            bound: false,
+            list: ex.list,
+        }
+    }
+
+    /// `ex` as a stable text (bound to a fresh local when it is not).
+    pub(super) fn stable_val(&mut self, pre: &mut Vec<String>, ex: Ex, base: &str) -> String {
+        pre.extend(ex.pre.iter().cloned());
+        let ex = Ex {
+            pre: Vec::new(),
+            ..ex
+        };
+        self.hoist(pre, ex, base).val
+    }
+
+    /// An owned value of type `ty` from `ex` (clones a place or reference).
+    pub(super) fn owned(&self, ex: &Ex, ty: &Ty) -> String {
+        if self.g.is_copy(ty) {
+            return match ex.mode {
+                Mode::Ref => format!("*{}", ex.at(P_UNARY)),
+                _ => ex.val.clone(),
+            };
+        }
+        match ex.mode {
+            Mode::Value => ex.val.clone(),
+            Mode::Place | Mode::Ref => match ty {
+                Ty::List(_) if ex.mode == Mode::Ref => format!("{}.to_vec()", ex.recv()),
+                _ => format!("{}.clone()", ex.recv()),
+            },
+        }
+    }
+
+    /// A `&T` from `ex` (non-`Copy` values).
+    pub(super) fn by_ref(&self, ex: &Ex) -> String {
+        match ex.mode {
+            Mode::Ref => ex.val.clone(),
+            Mode::Value | Mode::Place => format!("&{}", ex.at(P_UNARY)),
+        }
+    }
+
+    /// Binds an effect's result as `dest` asks. `rhs` is the effectful expression.
+    pub(super) fn bind(
+        &mut self,
+        pre: &mut Vec<String>,
+        rhs: String,
+        base: &str,
+        dest: &Dest,
+        unit: bool,
+    ) -> Ex {
+        match dest {
+            Dest::Discard => {
+                pre.push(format!("{rhs};"));
+                Ex::new("()", P_ATOM).stable()
+            }
+            _ if unit => {
+                pre.push(format!("{rhs};"));
+                Ex::new("()", P_ATOM).stable()
+            }
+            Dest::Bind(ident, m) => {
+                pre.push(format!(
+                    "let {}{ident} = {rhs};",
+                    if *m { "mut " } else { "" }
+                ));
+                let mut ex = Ex::new(ident.clone(), P_ATOM).stable();
+                ex.bound = true;
+                ex
+            }
+            Dest::Val => {
+                let t = self.tmp(base);
+                pre.push(format!("let {t} = {rhs};"));
+                Ex::new(t, P_ATOM).stable()
+            }
+        }
+    }
+
+    /// The name a result takes: the destination's, or a fresh one.
+    pub(super) fn result_name(&mut self, dest: &Dest, base: &str) -> (String, bool, bool) {
+        match dest {
+            Dest::Bind(ident, m) => (ident.clone(), *m, true),
+            _ => (self.tmp(base), false, false),
+        }
+    }
+
+    pub(super) fn expr(&mut self, e: &Expr, dest: Dest) -> Result<Ex, String> {
+        let mut ex = self.expr_inner(e, dest)?;
+        ex.list = matches!(e.ty, Ty::List(_));
+        Ok(ex)
+    }
+
+    pub(super) fn expr_inner(&mut self, e: &Expr, dest: Dest) -> Result<Ex, String> {
+        let g = self.g;
+        let ty = &e.ty;
+        Ok(match &e.kind {
+            K::Const(c) => {
+                let val = g.const_expr(c, ty)?;
+                let prec = if val.starts_with('-') {
+                    P_UNARY
+                } else if recv(&val) != val {
+                    P_BLOCK
+                } else {
+                    P_ATOM
+                };
+                let mut ex = Ex::new(val, prec);
+                ex.stable = g.is_copy(ty);
+                ex
+            }
+            K::Local(s) => {
+                let slot = &self.slots[*s];
+                let mode = if g.is_copy(ty) {
+                    Mode::Value
+                } else if slot.by_ref {
+                    Mode::Ref
+                } else {
+                    Mode::Place
+                };
+                Ex::new(slot.ident.clone(), P_ATOM).stable().mode(mode)
+            }
+            K::Field(r, i) => {
+                let base = self.expr(r, Dest::Val)?;
+                let Ty::Record(rid) = r.ty else {
+                    return Err("rulesc bug: field of a non-record".into());
+                };
+                let val = format!("{}.{}", base.recv(), g.id.field[rid][*i]);
+                let mode = if g.is_copy(ty) {
+                    Mode::Value
+                } else {
+                    Mode::Place
+                };
+                Ex::new(val, P_ATOM).with_pre(base.pre).mode(mode)
+            }
+            K::BoxPart(b, part) => {
+                let bx = self.expr(b, Dest::Val)?;
+                let Ty::TrackBox(t) = b.ty else {
+                    return Err("rulesc bug: box part of a non-box".into());
+                };
+                let index = format!("{}.saturating_sub(1)", bx.recv());
+                let val = match part {
+                    BoxPart::Number => {
+                        return Ok(
+                            Ex::new(format!("{} as i64", bx.at(P_CAST)), P_CAST).with_pre(bx.pre)
+                        )
+                    }
+                    BoxPart::Level => {
+                        let scale = g.p.tracks[t].scale;
+                        format!(
+                            "{}::ALL[usize::from({}[{index}])]",
+                            g.id.choice[scale], g.id.track_levels[t]
+                        )
+                    }
+                    BoxPart::Attr(a) => format!("{}[{index}]", g.id.track_attr[t][*a]),
+                };
+                Ex::new(val, P_ATOM).with_pre(bx.pre)
+            }
+            K::MapGet(m, k) => {
+                let mut parts = vec![self.expr(m, Dest::Val)?, self.expr(k, Dest::Val)?];
+                let pre = self.seq(&mut parts);
+                let val = format!("{}[{} as usize]", parts[0].recv(), parts[1].at(P_CAST));
+                Ex::new(val, P_ATOM).with_pre(pre)
+            }
+            K::Lookup { table, key, site } => {
+                let kx = self.expr(key, Dest::Val)?;
+                let t = &g.p.tables[*table];
+                let fname = &g.id.table[*table];
+                if !self.traced {
+                    let val = format!("{fname}({})", kx.val);
+                    return Ok(Ex::new(val, P_ATOM).with_pre(kx.pre));
+                }
+                let mut pre = Vec::new();
+                let k = self.stable_val(&mut pre, kx, "key");
+                let (v, m, bound) = self.result_name(&dest, "value");
+                pre.push(format!(
+                    "let {}{v} = {fname}({k});",
+                    if m { "mut " } else { "" }
+                ));
+                let key_ty = match t.key {
+                    TableKey::Choice(c) => Ty::Choice(c),
+                    _ => Ty::Int,
+                };
+                let (ks, vs) = (g.show(&key_ty, &k), g.show(&t.value, &v));
+                pre.push(self.event(&format!(
+                    "Lookup {{ site: {site}, key: {ks}, value: {vs} }}"
+                )));
+                let mut ex = Ex::new(v, P_ATOM).stable().with_pre(pre);
+                ex.bound = bound;
+                ex
+            }
+            K::Call(fid, args) => self.call(*fid, args, ty, &dest)?,
+            K::Neg(a) => {
+                let a = self.expr(a, Dest::Val)?;
+                Ex::new(format!("{RT}::arith::neg({})", a.val), P_ATOM).with_pre(a.pre)
+            }
+            K::Not(a) => self.not(a)?,
+            K::Int(op, a, b) => {
+                let mut parts = vec![self.expr(a, Dest::Val)?, self.expr(b, Dest::Val)?];
+                let pre = self.seq(&mut parts);
+                let f = match op {
+                    IntOp::Add => "add",
+                    IntOp::Sub => "sub",
+                    IntOp::Mul => "mul",
+                    IntOp::Div => "div",
+                    IntOp::Rem => "rem",
+                };
+                Ex::new(
+                    format!("{RT}::arith::{f}({}, {})", parts[0].val, parts[1].val),
+                    P_ATOM,
+                )
+                .with_pre(pre)
+            }
+            K::RollAdd {
+                roll,
+                delta,
+                negate,
+            } => {
+                let mut parts = vec![self.expr(roll, Dest::Val)?, self.expr(delta, Dest::Val)?];
+                let mut pre = self.seq(&mut parts);
+                let d = parts.pop().ok_or("rulesc bug")?;
+                let r = parts.pop().ok_or("rulesc bug")?;
+                let (total, natural) = self.roll_parts(&mut pre, r);
+                let f = if *negate { "sub" } else { "add" };
+                let total = format!("{RT}::arith::{f}({total}, {})", d.val);
+                let mut ex = Ex::new(
+                    format!("{RT}::Roll {{ total: {total}, natural: {natural} }}"),
+                    P_BLOCK,
+                )
+                .with_pre(pre);
+                ex.roll = Some((total, natural));
+                ex
+            }
+            K::LevelStep {
+                level,
+                delta,
+                negate,
+            } => {
+                let mut parts = vec![self.expr(level, Dest::Val)?, self.expr(delta, Dest::Val)?];
+                let pre = self.seq(&mut parts);
+                let Ty::Choice(c) = ty else {
+                    return Err("rulesc bug: level step on a non-scale".into());
+                };
+                let len = g.p.choices[*c].variants.len().min(255);
+                let index = if g.p.choices[*c].variants.len() > 255 {
+                    format!("({} as u16).min(255) as u8", parts[0].at(P_CAST))
+                } else {
+                    format!("{} as u8", parts[0].at(P_CAST))
+                };
+                let d = if *negate {
+                    format!("{RT}::arith::neg({})", parts[1].val)
+                } else {
+                    parts[1].val.clone()
+                };
+                let val = format!(
+                    "{}::ALL[usize::from({RT}::arith::step_level({index}, {d}, {len}))]",
+                    g.id.choice[*c]
+                );
+                Ex::new(val, P_ATOM).with_pre(pre)
+            }
+            K::Compare(op, a, b) => self.compare(*op, a, b)?,
+            K::And(ae, be) | K::Or(ae, be) => {
+                let is_and = matches!(e.kind, K::And(..));
+                // A constant operand is folded away (clippy rejects `x && false`), keeping
+                // the interpreter's short-circuit: the right side runs only if needed.
+                let lit = |x: &Ex| match x.val.as_str() {
+                    "true" => Some(true),
+                    "false" => Some(false),
+                    _ => None,
+                };
+                let a = self.expr(ae, Dest::Val)?;
+                if let Some(v) = lit(&a) {
+                    if v != is_and {
+                        return Ok(a);
+                    }
+                    let b = self.expr(be, Dest::Val)?;
+                    let mut pre = a.pre;
+                    pre.extend(b.pre.iter().cloned());
+                    return Ok(Ex { pre, ..b });
+                }
+                let b = self.expr(be, Dest::Val)?;
+                if let (Some(v), true) = (lit(&b), b.pre.is_empty()) {
+                    return Ok(if v == is_and {
+                        a
+                    } else {
+                        Ex::new(v.to_string(), P_ATOM).stable().with_pre(a.pre)
+                    });
+                }
+                let (op, prec) = if is_and { ("&&", P_AND) } else { ("||", P_OR) };
+                let mut pre = a.pre.clone();
+                if b.pre.is_empty() {
+                    return Ok(
+                        Ex::new(format!("{} {op} {}", a.at(prec), b.at(prec + 1)), prec)
+                            .with_pre(pre),
+                    );
+                }
+                // The right operand's effects happen only when it is evaluated.
+                let rhs = format!("{} {op} {{ {} {} }}", a.at(prec), b.pre.join(" "), b.val);
+                self.bind(&mut pre, rhs, "cond", &Dest::Val, false)
+                    .with_pre(pre)
+            }
+            K::In(x, l) => {
+                let xe = self.expr(x, Dest::Val)?;
+                if let K::Filled(t) = &l.kind {
+                    let te = self.expr(t, Dest::Val)?;
+                    let mut parts = vec![xe, te];
+                    let pre = self.seq(&mut parts);
+                    let n = self.track_len(&t.ty);
+                    let b = self.tmp("number");
+                    let val = format!(
+                        "{}.boxes().any(|{b}| {b} <= {n} && {b} == {})",
+                        parts[1].recv(),
+                        parts[0].at(P_CMP + 1)
+                    );
+                    return Ok(Ex::new(val, P_ATOM).with_pre(pre));
+                }
+                let le = self.expr(l, Dest::Val)?;
+                let mut parts = vec![xe, le];
+                let pre = self.seq(&mut parts);
+                let elem = match &l.ty {
+                    Ty::List(t) => (**t).clone(),
+                    _ => Ty::Error,
+                };
+                let needle = if g.is_copy(&elem) {
+                    format!("&{}", parts[0].at(P_UNARY))
+                } else {
+                    self.by_ref(&parts[0])
+                };
+                Ex::new(format!("{}.contains({needle})", parts[1].recv()), P_ATOM).with_pre(pre)
+            }
+            K::ToInt(a) => {
+                let ax = self.expr(a, Dest::Val)?;
+                match &a.ty {
+                    Ty::Roll => {
+                        let mut pre = ax.pre.clone();
+                        let (total, _) = self.roll_parts(
+                            &mut pre,
+                            Ex {
+                                pre: Vec::new(),
+                                ..ax
+                            },
+                        );
+                        Ex::new(total, P_ATOM).with_pre(pre)
+                    }
+                    Ty::Choice(_) => {
+                        Ex::new(format!("{} as i64", ax.at(P_CAST)), P_CAST).with_pre(ax.pre)
+                    }
+                    Ty::Bool => Ex::new(format!("i64::from({})", ax.val), P_ATOM).with_pre(ax.pre),
+                    _ => ax,
+                }
+            }
+            K::Natural(a) => {
+                let ax = self.expr(a, Dest::Val)?;
+                let mut pre = ax.pre.clone();
+                let (_, natural) = self.roll_parts(
+                    &mut pre,
+                    Ex {
+                        pre: Vec::new(),
+                        ..ax
+                    },
+                );
+                Ex::new(natural, P_ATOM).with_pre(pre)
+            }
+            K::Min(xs) | K::Max(xs) => {
+                let f = if matches!(e.kind, K::Min(_)) {
+                    "min"
+                } else {
+                    "max"
+                };
+                let f = if matches!(ty, Ty::Choice(_)) {
+                    format!("::core::cmp::{f}")
+                } else {
+                    format!("i64::{f}")
+                };
+                let mut parts = xs
+                    .iter()
+                    .map(|x| self.expr(x, Dest::Val))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let pre = self.seq(&mut parts);
+                let mut it = parts.into_iter();
+                let first = it.next().ok_or("rulesc bug: min/max of nothing")?;
+                let mut acc = first.clone();
+                for p in it {
+                    acc = Ex::new(format!("{f}({}, {})", acc.val, p.val), P_ATOM);
+                }
+                acc.pre = pre;
+                acc.stable = acc.stable && xs.len() == 1;
+                acc
+            }
+            K::Clamp(x, lo, hi) => {
+                let mut parts = vec![
+                    self.expr(x, Dest::Val)?,
+                    self.expr(lo, Dest::Val)?,
+                    self.expr(hi, Dest::Val)?,
+                ];
+                let pre = self.seq(&mut parts);
+                let val = if matches!(ty, Ty::Choice(_)) {
+                    format!(
+                        "::core::cmp::min(::core::cmp::max({}, {}), {})",
+                        parts[0].val, parts[1].val, parts[2].val
+                    )
+                } else {
+                    format!(
+                        "{RT}::arith::clamp({}, {}, {})",
+                        parts[0].val, parts[1].val, parts[2].val
+                    )
+                };
+                Ex::new(val, P_ATOM).with_pre(pre)
+            }
+            K::Abs(a) => {
+                let a = self.expr(a, Dest::Val)?;
+                Ex::new(format!("i64::saturating_abs({})", a.val), P_ATOM).with_pre(a.pre)
+            }
+            K::Len(l) => {
+                if let K::Filled(t) = &l.kind {
+                    let te = self.expr(t, Dest::Val)?;
+                    let n = self.track_len(&t.ty);
+                    let val = format!("{}.boxes().filter(|&b| b <= {n}).count() as i64", te.recv());
+                    return Ok(Ex::new(val, P_CAST).with_pre(te.pre));
+                }
+                let le = self.expr(l, Dest::Val)?;
+                Ex::new(format!("{}.len() as i64", le.recv()), P_CAST).with_pre(le.pre)
+            }
+            K::DiceTimes(d, n) => {
+                let mut parts = vec![self.expr(d, Dest::Val)?, self.expr(n, Dest::Val)?];
+                let pre = self.seq(&mut parts);
+                Ex::new(
+                    format!("{}.times({})", parts[0].recv(), parts[1].val),
+                    P_ATOM,
+                )
+                .with_pre(pre)
+            }
+            K::Roll { dice, site } => {
+                self.need_env("roll")?;
+                let d = self.expr(dice, Dest::Val)?;
+                let mut pre = d.pre.clone();
+                let rhs = format!(
+                    "{RT}::roll(&mut env.dice, {}, &mut env.trace, {site})",
+                    d.val
+                );
+                self.bind(&mut pre, rhs, "roll", &dest, false).with_pre(pre)
+            }
+            K::RollTable { table, among, site } => {
+                self.roll_table(*table, among.as_deref(), *site, &dest)?
+            }
+            K::Decide {
+                name,
+                options,
+                site,
+            } => self.decide(name, options, *site, ty, &dest)?,
+            K::Fill { track, level, site } => self.fill(track, level, *site, &dest)?,
+            K::Filled(t) => {
+                let te = self.expr(t, Dest::Val)?;
+                let n = self.track_len(&t.ty);
+                let val = format!(
+                    "{}.boxes().filter(|&b| b <= {n}).collect::<Vec<usize>>()",
+                    te.recv()
+                );
+                Ex::new(val, P_ATOM).with_pre(te.pre)
+            }
+            K::Aggregate {
+                kind,
+                var,
+                list,
+                cond,
+                body,
+            } => self.aggregate(*kind, *var, list, cond.as_deref(), body, ty)?,
+            K::If(c, a, b) => {
+                let cx = self.expr(c, Dest::Val)?;
+                let ax = self.expr(a, Dest::Val)?;
+                let bx = self.expr(b, Dest::Val)?;
+                let copy = g.is_copy(ty);
+                let (av, bv, mode) = if copy || ax.mode == Mode::Value || bx.mode == Mode::Value {
+                    (self.owned(&ax, ty), self.owned(&bx, ty), Mode::Value)
+                } else {
+                    (self.by_ref(&ax), self.by_ref(&bx), Mode::Ref)
+                };
+                let mut pre = cx.pre.clone();
+                let text = |x: &Ex, v: &str| {
+                    if x.pre.is_empty() {
+                        v.to_string()
+                    } else {
+                        format!("{} {v}", x.pre.join(" "))
+                    }
+                };
+                let val = format!(
+                    "if {} {{ {} }} else {{ {} }}",
+                    cx.val,
+                    text(&ax, &av),
+                    text(&bx, &bv)
+                );
+                if ax.pre.is_empty() && bx.pre.is_empty() {
+                    Ex::new(val, P_BLOCK).with_pre(pre).mode(mode)
+                } else {
+                    self.bind(&mut pre, val, "value", &Dest::Val, false)
+                        .with_pre(pre)
+                        .mode(mode)
+                }
+            }
+            K::Match { scrutinee, arms } => {
+                let sx = self.expr(scrutinee, Dest::Val)?;
+                let mut pre = Vec::new();
+                let m = if self.traced {
+                    self.stable_val(&mut pre, sx, "scrutinee")
+                } else {
+                    // Untraced: the scrutinee is read once, in place.
+                    pre.extend(sx.pre.iter().cloned());
+                    sx.val.clone()
+                };
+                let mut effects = false;
+                let lines = self.match_arms(&m, &scrutinee.ty, arms, |fx, body, lines| {
+                    let bx = fx.expr(body, Dest::Val)?;
+                    effects |= !bx.pre.is_empty();
+                    lines.extend(bx.pre.iter().cloned());
+                    lines.push(fx.owned(&bx, ty));
+                    Ok(())
+                })?;
+                if !self.traced && !effects {
+                    return Ok(Ex::new(lines.join(" "), P_BLOCK).with_pre(pre));
+                }
+                let rhs = lines.join("\n");
+                self.bind(&mut pre, rhs, "value", &Dest::Val, false)
+                    .with_pre(pre)
+            }
+            K::MakeOutcome {
+                outcome,
+                tag,
+                fields,
+            } => {
+                let path = format!(
+                    "{}::{}",
+                    g.id.outcome[*outcome], g.id.tag[*outcome][*tag as usize]
+                );
+                if fields.is_empty() {
+                    return Ok(Ex::new(path, P_ATOM).stable());
+                }
+                let mut parts = fields
+                    .iter()
+                    .map(|x| self.expr(x, Dest::Val))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let pre = self.seq(&mut parts);
+                let tagdef = &g.p.outcomes[*outcome].tags[*tag as usize];
+                let mut inits = Vec::new();
+                for (fi, p) in parts.iter().enumerate() {
+                    let fname = &g.id.tag_field[*outcome][*tag as usize][fi];
+                    let v = self.owned(p, &tagdef.fields[fi].1);
+                    inits.push(init(fname, &v));
+                }
+                Ex::new(format!("{path} {{ {} }}", inits.join(", ")), P_BLOCK).with_pre(pre)
+            }
+        })
+    }
+
+    pub(super) fn need_env(&self, what: &str) -> Result<(), String> {
+        if self.traced {
+            Ok(())
+        } else {
+            Err(format!("rulesc bug: a {what} in formula `{}`", self.f.name))
+        }
+    }
+
+    pub(super) fn track_len(&self, ty: &Ty) -> usize {
+        match ty {
+            Ty::Track(t) => self.g.p.tracks[*t].boxes.len(),
+            _ => 0,
+        }
+    }
+
+    /// The (total, natural) of a roll value.
+    pub(super) fn roll_parts(&mut self, pre: &mut Vec<String>, r: Ex) -> (String, String) {
+        if let Some(parts) = r.roll.clone() {
+            return parts;
+        }
+        let r = self.hoist(pre, r, "roll");
+        (
+            format!("{}.total", r.recv()),
+            format!("{}.natural", r.recv()),
+        )
+    }
+
+    pub(super) fn not(&mut self, a: &Expr) -> Result<Ex, String> {
+        match &a.kind {
+            K::Not(inner) => return self.expr(inner, Dest::Val),
+            K::Const(Const::Bool(v)) => return Ok(Ex::new((!v).to_string(), P_ATOM).stable()),
+            K::Compare(op, x, y) if matches!(x.ty, Ty::Int | Ty::Choice(_) | Ty::Bool) => {
+                let inv = match op {
+                    CmpOp::Eq => CmpOp::Ne,
+                    CmpOp::Ne => CmpOp::Eq,
+                    CmpOp::Lt => CmpOp::Ge,
+                    CmpOp::Le => CmpOp::Gt,
+                    CmpOp::Gt => CmpOp::Le,
+                    CmpOp::Ge => CmpOp::Lt,
+                };
+                return self.compare(inv, x, y);
+            }
+            _ => {}
+        }
+        let ax = self.expr(a, Dest::Val)?;
+        match ax.val.as_str() {
+            "true" | "false" => Ok(Ex::new(
+                if ax.val == "true" { "false" } else { "true" },
+                P_ATOM,
+            )
+            .stable()
+            .with_pre(ax.pre)),
+            _ => Ok(Ex::new(format!("!{}", ax.at(P_UNARY)), P_UNARY).with_pre(ax.pre)),
+        }
+    }
+
+    pub(super) fn compare(&mut self, op: CmpOp, a: &Expr, b: &Expr) -> Result<Ex, String> {
+        // `x == true` reads `x`: clippy would flag the comparison.
+        if matches!(op, CmpOp::Eq | CmpOp::Ne) {
+            let lit_bool = |e: &Expr| match e.kind {
+                K::Const(Const::Bool(v)) => Some(v),
+                _ => None,
+            };
+            let (other, v) = match (lit_bool(a), lit_bool(b)) {
+                (_, Some(v)) => (a, v),
+                (Some(v), None) => (b, v),
+                _ => (a, true),
+            };
+            if lit_bool(a).is_some() || lit_bool(b).is_some() {
+                return if v == (op == CmpOp::Eq) {
+                    self.expr(other, Dest::Val)
+                } else {
+                    self.not(other)
+                };
+            }
+        }
+        let mut parts = vec![self.expr(a, Dest::Val)?, self.expr(b, Dest::Val)?];
+        let pre = self.seq(&mut parts);
+        let sym = match op {
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        };
+        let (x, y) = (&parts[0], &parts[1]);
+        // `x as i64 < y` would read `<` as the start of generic arguments.
+        let lhs = if x.prec == P_CAST && matches!(op, CmpOp::Lt | CmpOp::Le) {
+            format!("({})", x.val)
+        } else {
+            x.at(P_CMP + 1)
+        };
+        let rhs = y.at(P_CMP + 1);
+        Ok(Ex::new(format!("{lhs} {sym} {rhs}"), P_CMP).with_pre(pre))
+    }
+}

@@ -1,0 +1,285 @@
+//! Function bodies: formulas and procedures as Rust, in the interpreter's order.
+//!
+//! Expressions compile to an [`Ex`]: statements to run first (`pre`) and a pure Rust
+//! expression for the value (`val`). Everything with an effect (a roll, a decision, a
+//! traced table lookup, a fill, a procedure call, a traced `match`) is bound in `pre`,
+//! so effects happen in evaluation order and a `val` can be moved or repeated freely.
+//! When a later operand has effects, earlier operands that are not plain names are
+//! bound first ([`Fx::seq`]), which keeps the interpreter's left-to-right order.
+
+mod effects;
+mod expr;
+mod scan;
+mod stmt;
+
+use super::ident::{lit, Case, Names};
+use super::{Gen, RT};
+use crate::ir::{self, Ty};
+use scan::*;
+
+/// Operator precedence of a generated expression, loosest first: an operand looser than
+/// its operator needs parentheses.
+const P_BLOCK: u8 = 0;
+const P_OR: u8 = 1;
+const P_AND: u8 = 2;
+const P_CMP: u8 = 3;
+const P_CAST: u8 = 6;
+const P_UNARY: u8 = 7;
+const P_ATOM: u8 = 8;
+
+/// How a generated value of a non-`Copy` type (record, list) is held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// An owned value (or any value of a `Copy` type).
+    Value,
+    /// A place of type `T` (`c.armor`): borrow it with `&`.
+    Place,
+    /// A value of type `&T` (a parameter, a loop variable).
+    Ref,
+}
+
+#[derive(Debug, Clone)]
+struct Ex {
+    pre: Vec<String>,
+    val: String,
+    prec: u8,
+    /// Evaluating `val` again gives the same value: a name, a literal, a constant path.
+    stable: bool,
+    mode: Mode,
+    /// For a roll built from parts: (total, natural), both pure.
+    roll: Option<(String, String)>,
+    /// `val` is the requested destination, already bound by `pre`.
+    bound: bool,
+    /// The value is a list (a place of one is copied before a later change of state).
+    list: bool,
+}
+
+impl Ex {
+    fn new(val: impl Into<String>, prec: u8) -> Ex {
+        Ex {
+            pre: Vec::new(),
+            val: val.into(),
+            prec,
+            stable: false,
+            mode: Mode::Value,
+            roll: None,
+            bound: false,
+            list: false,
+        }
+    }
+
+    fn stable(mut self) -> Ex {
+        self.stable = true;
+        self
+    }
+
+    fn with_pre(mut self, pre: Vec<String>) -> Ex {
+        self.pre = pre;
+        self
+    }
+
+    fn mode(mut self, mode: Mode) -> Ex {
+        self.mode = mode;
+        self
+    }
+
+    /// `val` as an operand that needs at least precedence `min`.
+    fn at(&self, min: u8) -> String {
+        paren(&self.val, self.prec, min)
+    }
+
+    /// `val` as a method receiver or a field/index base.
+    fn recv(&self) -> String {
+        self.at(P_ATOM)
+    }
+}
+
+fn paren(val: &str, prec: u8, min: u8) -> String {
+    if prec < min {
+        format!("({val})")
+    } else {
+        val.to_string()
+    }
+}
+
+/// Wraps a textual expression for use as a receiver unless it is plainly one (a name, a
+/// path, a field, a call).
+pub(crate) fn recv(x: &str) -> String {
+    let mut depth = 0i32;
+    for c in x.chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ' ' | '+' | '-' | '*' | '/' | '%' | '!' | '&' | '|' | '<' | '>' | '=' if depth == 0 => {
+                return format!("({x})")
+            }
+            _ => {}
+        }
+    }
+    x.to_string()
+}
+
+/// A struct field initializer, in shorthand when the value is the field's name.
+fn init(field: &str, val: &str) -> String {
+    if field == val {
+        val.to_string()
+    } else {
+        format!("{field}: {val}")
+    }
+}
+
+/// `|param| body`, or the function itself when the body only calls it with `param`.
+pub(crate) fn closure(param: &str, body: &str) -> String {
+    if let Some(name) = body.strip_suffix(&format!("({param})")) {
+        if !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':' || c == '#')
+        {
+            return name.to_string();
+        }
+    }
+    format!("|{param}| {body}")
+}
+
+/// Where an expression's value goes.
+#[derive(Debug, Clone)]
+enum Dest {
+    /// The caller takes `val`.
+    Val,
+    /// The value is thrown away (an expression statement).
+    Discard,
+    /// Bind it to this local (`let [mut] ident = ...`).
+    Bind(String, bool),
+}
+
+#[derive(Debug, Clone)]
+struct Slot {
+    ident: String,
+    /// Reads give a `&T` (`Ref`) or the local itself (`Value`, a place for non-`Copy`).
+    by_ref: bool,
+}
+
+struct Fx<'a, 'p> {
+    g: &'a Gen<'p>,
+    f: &'a ir::Function,
+    traced: bool,
+    names: Names,
+    slots: Vec<Slot>,
+    /// Slots assigned or filled as a whole: `let mut`.
+    mutable: Vec<bool>,
+    /// The statements generated so far that change state (fills, procedure calls).
+    mutating: Vec<String>,
+    /// For a local that names a record of another (`let me = c`): that local.
+    alias: Vec<Option<usize>>,
+}
+
+pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen::Function, String> {
+    let traced = !super::is_formula(&f.body);
+    let mut names = Names::new();
+    // Locals must not shadow module-level functions and constants.
+    names.reserve(g.id.values_taken());
+    names.reserve(["env"]);
+    let mut read = vec![false; f.locals.len()];
+    let mut mutable = vec![false; f.locals.len()];
+    match &f.body {
+        ir::Body::Formula(e) => scan_expr(e, &mut read, &mut mutable),
+        ir::Body::Procedure(stmts) => stmts
+            .iter()
+            .for_each(|s| scan_stmt(s, &mut read, &mut mutable)),
+    }
+    let mut lets = vec![false; f.locals.len()];
+    if let ir::Body::Procedure(stmts) = &f.body {
+        mark_lets(stmts, &mut lets);
+    }
+    let mut slots = Vec::new();
+    for (i, l) in f.locals.iter().enumerate() {
+        // A `let` is read by its trace event; anything else never read gets a `_` name.
+        let used = read[i] || lets[i];
+        let base = if used {
+            l.name.clone()
+        } else {
+            format!("_{}", l.name)
+        };
+        let ident = names.alloc(&base, Case::Snake);
+        let by_ref = i < f.params.len() && !g.is_copy(&l.ty);
+        slots.push(Slot { ident, by_ref });
+    }
+    let alias = vec![None; f.locals.len()];
+    let mut fx = Fx {
+        g,
+        f,
+        traced,
+        names,
+        slots,
+        mutable,
+        mutating: Vec::new(),
+        alias,
+    };
+
+    let mut func = codegen::Function::new(&g.id.function[fid]);
+    func.vis("pub");
+    func.attr(&format!(
+        "doc = {}",
+        lit(&format!(
+            " {} `{}`.",
+            if traced { "Procedure" } else { "Formula" },
+            f.name
+        ))
+    ));
+    let nargs = f.params.len() + usize::from(traced);
+    if nargs > 7 {
+        func.attr("allow(clippy::too_many_arguments)");
+    }
+    if traced {
+        func.generic(format!("D: {RT}::DiceSource"));
+        func.generic(format!("X: {RT}::Decide"));
+        func.generic(format!("T: {RT}::TraceSink"));
+        func.arg("env", format!("&mut {RT}::Env<D, X, T>"));
+    }
+    for (i, p) in f.params.iter().enumerate() {
+        func.arg(
+            &fx.slots[i].ident,
+            g.param_ty(&p.ty, p.mutated && matches!(p.ty, Ty::Record(_)))?,
+        );
+    }
+    if f.ret != Ty::Unit {
+        func.ret(g.rust_ty(&f.ret)?);
+    }
+    let mut lines = Vec::new();
+    match &f.body {
+        ir::Body::Formula(e) => {
+            let ex = fx.expr(e, Dest::Val)?;
+            lines.extend(ex.pre.clone());
+            lines.push(fx.owned(&ex, &f.ret));
+        }
+        ir::Body::Procedure(stmts) => {
+            lines.push(fx.event(&format!("Call {{ site: {} }}", f.site)));
+            let returns = always_returns(stmts);
+            fx.block(stmts, returns, &mut lines)?;
+            if !returns {
+                lines.push(fx.event(&format!(
+                    "Return {{ site: {}, value: String::new() }}",
+                    f.site
+                )));
+            }
+        }
+    }
+    for l in lines {
+        func.line(l);
+    }
+    Ok(func)
+}
+
+impl super::Idents {
+    fn values_taken(&self) -> impl Iterator<Item = &str> {
+        self.function
+            .iter()
+            .chain(&self.table)
+            .chain(&self.constant)
+            .chain(self.track_levels.iter())
+            .chain(self.track_attr.iter().flatten())
+            .map(String::as_str)
+            .chain(super::RESERVED_VALUES.iter().copied())
+    }
+}

@@ -1,0 +1,255 @@
+//! User names → Rust identifiers. The one place where a ruleset's names become code:
+//! case conversion (snake_case for fields, functions and locals; CamelCase for types
+//! and variants; SCREAMING_CASE for constants), keyword escaping, leading digits,
+//! non-ASCII characters, and collisions (two names that convert to the same identifier
+//! in one Rust namespace get distinct ones, in the order they are allocated).
+//!
+//! User *text* (labels, trace texts, file names, docs) never becomes an identifier: it
+//! goes out as an escaped string literal through [`lit`].
+
+use std::collections::BTreeSet;
+
+/// Keywords of every edition (strict and reserved), which `r#` makes usable.
+const KEYWORDS: &[&str] = &[
+    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do", "dyn",
+    "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let",
+    "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref", "return",
+    "static", "struct", "trait", "true", "try", "type", "typeof", "union", "unsafe", "unsized",
+    "use", "virtual", "where", "while", "yield",
+];
+
+/// Keywords that cannot be raw identifiers: these get a `_` suffix instead.
+const NOT_RAW: &[&str] = &["self", "Self", "super", "crate", "_"];
+
+/// The words of a name: split at `_`, at a lower-to-upper change (`RightArm`), before
+/// the last capital of a run of capitals followed by lower case (`HTTPServer`), and at
+/// letter/digit changes only when a digit follows a lower-case word part. Non-ASCII
+/// characters become `uXXXX` so that every identifier is plain ASCII.
+fn words(name: &str) -> Vec<String> {
+    let mut ascii = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            ascii.push(c);
+        } else {
+            ascii.push_str(&format!("_u{:04x}_", c as u32));
+        }
+    }
+    let chars: Vec<char> = ascii.chars().collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if c == '_' {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            continue;
+        }
+        let prev = if i > 0 { Some(chars[i - 1]) } else { None };
+        let next = chars.get(i + 1).copied();
+        let boundary = match prev {
+            Some(p) if c.is_ascii_uppercase() => {
+                p.is_ascii_lowercase()
+                    || p.is_ascii_digit()
+                    || (p.is_ascii_uppercase() && next.is_some_and(|n| n.is_ascii_lowercase()))
+            }
+            _ => false,
+        };
+        if boundary && !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+        cur.push(c);
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Leading underscores are kept: `_x` says "not read" in both languages.
+fn escape(name: &str, ident: String, fallback: &str, digit_prefix: &str) -> String {
+    let under = &name[..name.len() - name.trim_start_matches('_').len()];
+    let mut s = if ident.is_empty() {
+        fallback.to_string()
+    } else {
+        ident
+    };
+    if !under.is_empty() {
+        return format!("{under}{s}");
+    }
+    if s.starts_with(|c: char| c.is_ascii_digit()) {
+        s = format!("{digit_prefix}{s}");
+    }
+    if NOT_RAW.contains(&s.as_str()) {
+        s.push('_');
+    } else if KEYWORDS.contains(&s.as_str()) {
+        s = format!("r#{s}");
+    }
+    s
+}
+
+/// `snake_case`: fields, functions, locals.
+pub fn snake(name: &str) -> String {
+    let w: Vec<String> = words(name).iter().map(|w| w.to_ascii_lowercase()).collect();
+    escape(name, w.join("_"), "unnamed", "n")
+}
+
+/// `CamelCase`: types and variants.
+pub fn camel(name: &str) -> String {
+    let mut s = String::new();
+    let ws = words(name);
+    for (i, w) in ws.iter().enumerate() {
+        // Two words that meet digit to digit keep an `_` so "a_1_2" does not read "A12".
+        if i > 0
+            && s.ends_with(|c: char| c.is_ascii_digit())
+            && w.starts_with(|c: char| c.is_ascii_digit())
+        {
+            s.push('_');
+        }
+        let mut cs = w.chars();
+        if let Some(f) = cs.next() {
+            s.push(f.to_ascii_uppercase());
+            s.extend(cs.map(|c| c.to_ascii_lowercase()));
+        }
+    }
+    escape(name, s, "Unnamed", "V")
+}
+
+/// `SCREAMING_CASE`: constants and statics.
+pub fn screaming(name: &str) -> String {
+    let w: Vec<String> = words(name).iter().map(|w| w.to_ascii_uppercase()).collect();
+    escape(name, w.join("_"), "UNNAMED", "N")
+}
+
+/// The case an identifier takes, which decides how a collision suffix is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Case {
+    Snake,
+    Camel,
+    Screaming,
+}
+
+impl Case {
+    pub fn convert(self, name: &str) -> String {
+        match self {
+            Case::Snake => snake(name),
+            Case::Camel => camel(name),
+            Case::Screaming => screaming(name),
+        }
+    }
+}
+
+/// One Rust namespace (module items of one kind, one struct's fields, one function's
+/// locals): hands out distinct identifiers. Deterministic: the first name to ask for an
+/// identifier gets it, later ones get `_2`, `_3` (or `2`, `3` in CamelCase).
+#[derive(Debug, Clone, Default)]
+pub struct Names {
+    taken: BTreeSet<String>,
+}
+
+impl Names {
+    pub fn new() -> Self {
+        Names::default()
+    }
+
+    /// Marks identifiers as taken without handing them out (generated names, names the
+    /// generated code uses unqualified).
+    pub fn reserve<'a>(&mut self, idents: impl IntoIterator<Item = &'a str>) {
+        self.taken
+            .extend(idents.into_iter().map(|s| unraw(s).to_string()));
+    }
+
+    pub fn is_taken(&self, ident: &str) -> bool {
+        self.taken.contains(unraw(ident))
+    }
+
+    /// A fresh identifier for user name `name` in case `case`.
+    pub fn alloc(&mut self, name: &str, case: Case) -> String {
+        self.fresh(case.convert(name), case)
+    }
+
+    /// A fresh identifier starting from an already valid identifier `base`.
+    pub fn fresh(&mut self, base: String, case: Case) -> String {
+        let mut ident = base;
+        if self.is_taken(&ident) {
+            let stem = unraw(&ident).to_string();
+            let mut n = 2;
+            ident = loop {
+                let candidate = match case {
+                    Case::Camel => format!("{stem}{n}"),
+                    _ => format!("{stem}_{n}"),
+                };
+                if !self.is_taken(&candidate) {
+                    break candidate;
+                }
+                n += 1;
+            };
+        }
+        self.taken.insert(unraw(&ident).to_string());
+        ident
+    }
+}
+
+fn unraw(s: &str) -> &str {
+    s.strip_prefix("r#").unwrap_or(s)
+}
+
+/// A string literal for user text, escaped by `proc_macro2`: never spliced into code.
+pub fn lit(text: &str) -> String {
+    proc_macro2::Literal::string(text).to_string()
+}
+
+/// `#[doc = "..."]` for user text (doc comments on fields, variants and items).
+pub fn doc_attr(text: &str) -> String {
+    format!("#[doc = {}]", lit(&format!(" {text}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cases() {
+        assert_eq!(snake("RightArm"), "right_arm");
+        assert_eq!(snake("physical_performance"), "physical_performance");
+        assert_eq!(snake("HTTPServer"), "http_server");
+        assert_eq!(snake("d12"), "d12");
+        assert_eq!(camel("right_arm"), "RightArm");
+        assert_eq!(camel("BelowMinor"), "BelowMinor");
+        assert_eq!(camel("ALL"), "All");
+        assert_eq!(screaming("no_defence_base_tn"), "NO_DEFENCE_BASE_TN");
+        assert_eq!(screaming("WoundBoxes"), "WOUND_BOXES");
+    }
+
+    #[test]
+    fn keywords_digits_and_non_ascii() {
+        assert_eq!(snake("box"), "r#box");
+        assert_eq!(snake("type"), "r#type");
+        assert_eq!(snake("self"), "self_");
+        assert_eq!(camel("Self"), "Self_");
+        assert_eq!(snake("1st"), "n1st");
+        assert_eq!(camel("1st"), "V1st");
+        assert_eq!(snake("épée"), "u00e9_p_u00e9_e");
+        assert_eq!(snake(""), "unnamed");
+        assert_eq!(snake("_unused"), "_unused");
+        assert_eq!(snake("_"), "_unnamed");
+    }
+
+    #[test]
+    fn collisions_get_distinct_names_in_order() {
+        let mut n = Names::new();
+        n.reserve(["env"]);
+        assert_eq!(n.alloc("fooBar", Case::Snake), "foo_bar");
+        assert_eq!(n.alloc("foo_bar", Case::Snake), "foo_bar_2");
+        assert_eq!(n.alloc("env", Case::Snake), "env_2");
+        assert_eq!(n.alloc("box", Case::Snake), "r#box");
+        assert_eq!(n.alloc("Box", Case::Snake), "box_2");
+        let mut t = Names::new();
+        assert_eq!(t.alloc("foo_bar", Case::Camel), "FooBar");
+        assert_eq!(t.alloc("FooBar", Case::Camel), "FooBar2");
+    }
+
+    #[test]
+    fn text_is_a_literal() {
+        assert_eq!(lit("a \"b\"\n"), r#""a \"b\"\n""#);
+    }
+}

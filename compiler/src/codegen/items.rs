@@ -1,0 +1,397 @@
+//! Items: scales and enums, tracks, record types and records, outcomes, constants,
+//! tables and the site table, built with the `codegen` crate's `Scope`.
+
+use super::ident::{doc_attr, lit};
+use super::{int_lit, Gen, RT};
+use crate::ir::{TableKey, Ty};
+use codegen::{Enum, Function, Impl, Scope, Struct};
+
+impl Gen<'_> {
+    /// Rejects what the Rust backend cannot express exactly (the interpreter still runs it).
+    pub(super) fn check_supported(&self) -> Result<(), String> {
+        for c in &self.p.choices {
+            if c.variants.is_empty() {
+                return Err(format!(
+                    "`{}` has no variants; the Rust backend needs at least one",
+                    c.name
+                ));
+            }
+        }
+        for t in &self.p.tracks {
+            if self.p.choices[t.scale].variants.len() > 255 {
+                return Err(format!(
+                    "track `{}`: a scale of more than 255 levels",
+                    t.name
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn choices(&self, scope: &mut Scope) {
+        for (ci, c) in self.p.choices.iter().enumerate() {
+            let name = &self.id.choice[ci];
+            let mut e = Enum::new(name);
+            e.vis("pub");
+            let kind = if c.ordered { "Scale" } else { "Enum" };
+            e.r#macro(doc_attr(&format!(
+                "{kind} `{}`{}.",
+                c.name,
+                if c.ordered {
+                    ", lowest level first"
+                } else {
+                    ""
+                }
+            )));
+            for d in [
+                "Debug",
+                "Clone",
+                "Copy",
+                "PartialEq",
+                "Eq",
+                "PartialOrd",
+                "Ord",
+                "Hash",
+                "Default",
+            ] {
+                e.derive(d);
+            }
+            for (vi, v) in c.variants.iter().enumerate() {
+                let var = e.new_variant(&self.id.variant[ci][vi]);
+                if v.label != v.name {
+                    var.annotation(doc_attr(&v.label));
+                }
+                if vi == 0 {
+                    var.annotation("#[default]");
+                }
+            }
+            scope.push_enum(e);
+
+            let mut imp = Impl::new(name);
+            let all: Vec<String> = self.id.variant[ci]
+                .iter()
+                .map(|v| format!("Self::{v}"))
+                .collect();
+            imp.associate_const(
+                "ALL",
+                format!("[Self; {}]", all.len()),
+                format!("[{}]", all.join(", ")),
+                "pub",
+            );
+            let label = imp.new_fn("label");
+            label.vis("pub const").arg_self().ret("&'static str");
+            label.attr("doc = \" What traces print.\"");
+            label.line("match self {");
+            for (vi, v) in c.variants.iter().enumerate() {
+                label.line(format!(
+                    "Self::{} => {},",
+                    self.id.variant[ci][vi],
+                    lit(&v.label)
+                ));
+            }
+            label.line("}");
+            scope.push_impl(imp);
+
+            let mut disp = Impl::new(name);
+            disp.impl_trait("::core::fmt::Display");
+            disp.new_fn("fmt")
+                .arg_ref_self()
+                .arg("f", "&mut ::core::fmt::Formatter<'_>")
+                .ret("::core::fmt::Result")
+                .line("f.pad(self.label())");
+            scope.push_impl(disp);
+        }
+    }
+
+    pub(super) fn tracks(&self, scope: &mut Scope) {
+        for (ti, t) in self.p.tracks.iter().enumerate() {
+            scope.raw(format!(
+                "{}\npub type {} = {RT}::Track;",
+                doc_attr(&format!("Track `{}`: which boxes are filled.", t.name)),
+                self.id.track[ti]
+            ));
+            let levels: Vec<String> = t
+                .boxes
+                .iter()
+                .map(|b| b.level.min(255).to_string())
+                .collect();
+            scope.raw(format!(
+                "{}\npub const {}: [u8; {}] = [{}];",
+                doc_attr(&format!(
+                    "The level of each box of `{}` (box 1 first), as an index of its scale.",
+                    t.name
+                )),
+                self.id.track_levels[ti],
+                levels.len(),
+                levels.join(", ")
+            ));
+            for (ai, a) in t.attrs.iter().enumerate() {
+                let vals: Vec<String> = t
+                    .boxes
+                    .iter()
+                    .map(|b| b.attrs.get(ai).copied().unwrap_or(0).to_string())
+                    .collect();
+                scope.raw(format!(
+                    "{}\npub const {}: [i64; {}] = [{}];",
+                    doc_attr(&format!(
+                        "The `{a}` of each box of `{}` (box 1 first).",
+                        t.name
+                    )),
+                    self.id.track_attr[ti][ai],
+                    vals.len(),
+                    vals.join(", ")
+                ));
+            }
+        }
+    }
+
+    pub(super) fn records(&self, scope: &mut Scope) -> Result<(), String> {
+        for (ri, r) in self.p.records.iter().enumerate() {
+            let name = &self.id.record[ri];
+            let mut s = Struct::new(name);
+            s.vis("pub");
+            s.r#macro(doc_attr(&format!("Record type `{}`.", r.name)));
+            s.derive("Debug").derive("Clone").derive("PartialEq");
+            // `#[derive(Default)]` gives each field its type's zero: enough unless a field
+            // defaults to something else (or is an array too long for `Default`).
+            let by_hand = r.fields.iter().any(|f| {
+                f.default.as_ref().is_some_and(|d| *d != self.p.zero(&f.ty))
+                    || matches!(&f.ty, Ty::Map(k, _) if self.p.choices[*k].variants.len() > 32)
+            });
+            if !by_hand {
+                s.derive("Default");
+            }
+            for (fi, f) in r.fields.iter().enumerate() {
+                let field = s.new_field(&self.id.field[ri][fi], self.rust_ty(&f.ty)?);
+                field.vis("pub");
+                let mut doc = f.doc.clone().unwrap_or_default();
+                if let Some((lo, hi)) = f.range {
+                    let range = format!("From {lo} to {hi}.");
+                    doc = match doc.trim_end() {
+                        "" => range,
+                        d if d.ends_with('.') => format!("{d} {range}"),
+                        d => format!("{d}. {range}"),
+                    };
+                }
+                if !doc.is_empty() {
+                    field.annotation(doc_attr(&doc));
+                }
+            }
+            scope.push_struct(s);
+            if by_hand {
+                let mut imp = Impl::new(name);
+                imp.impl_trait("Default");
+                let value = self.const_expr(&self.p.zero(&Ty::Record(ri)), &Ty::Record(ri))?;
+                imp.new_fn("default").ret("Self").line(value);
+                scope.push_impl(imp);
+            }
+            let instances: Vec<usize> = (0..self.p.instances.len())
+                .filter(|&i| self.p.instances[i].record == ri)
+                .collect();
+            if !instances.is_empty() {
+                let mut imp = Impl::new(name);
+                for i in instances {
+                    let inst = &self.p.instances[i];
+                    let value = self.const_expr(&inst.value, &Ty::Record(ri))?;
+                    let f = imp.new_fn(&self.id.instance[i]);
+                    f.vis("pub").ret("Self").attr(&format!(
+                        "doc = {}",
+                        lit(&format!(" Record `{}`.", inst.name))
+                    ));
+                    f.line(value);
+                }
+                scope.push_impl(imp);
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn outcomes(&self, scope: &mut Scope) -> Result<(), String> {
+        for (oi, o) in self.p.outcomes.iter().enumerate() {
+            let name = &self.id.outcome[oi];
+            let mut e = Enum::new(name);
+            e.vis("pub");
+            e.r#macro(doc_attr(&format!("Outcome `{}`.", o.name)));
+            let copy = self.outcome_is_copy(oi);
+            e.derive("Debug").derive("Clone");
+            if copy {
+                e.derive("Copy");
+            }
+            e.derive("PartialEq");
+            if copy {
+                e.derive("Eq").derive("Hash");
+            }
+            for (ti, t) in o.tags.iter().enumerate() {
+                let v = e.new_variant(&self.id.tag[oi][ti]);
+                for (fi, (_, fty)) in t.fields.iter().enumerate() {
+                    v.named(&self.id.tag_field[oi][ti][fi], self.rust_ty(fty)?);
+                }
+            }
+            scope.push_enum(e);
+
+            // Display reads like `eval::show`: `Tag`, or `Tag(field: value, ...)`.
+            let mut disp = Impl::new(name);
+            disp.impl_trait("::core::fmt::Display");
+            let f: &mut Function = disp.new_fn("fmt");
+            f.arg_ref_self()
+                .arg("out", "&mut ::core::fmt::Formatter<'_>")
+                .ret("::core::fmt::Result");
+            f.line("match self {");
+            for (ti, t) in o.tags.iter().enumerate() {
+                let tag = &self.id.tag[oi][ti];
+                if t.fields.is_empty() {
+                    f.line(format!("Self::{tag} => out.write_str({}),", lit(&t.name)));
+                    continue;
+                }
+                let binds: Vec<String> = t
+                    .fields
+                    .iter()
+                    .enumerate()
+                    .map(|(fi, (_, fty))| {
+                        // A record prints as its type's name: its value is not read.
+                        let bind = if matches!(fty, Ty::Record(_) | Ty::Unit) {
+                            "_".to_string()
+                        } else {
+                            format!("f{fi}")
+                        };
+                        format!("{}: {bind}", self.id.tag_field[oi][ti][fi])
+                    })
+                    .collect();
+                f.line(format!("Self::{tag} {{ {} }} => {{", binds.join(", ")));
+                for (fi, (fname, fty)) in t.fields.iter().enumerate() {
+                    let sep = if fi == 0 {
+                        format!("{}(", t.name)
+                    } else {
+                        ", ".to_string()
+                    };
+                    f.line(format!(
+                        "out.write_str({})?;",
+                        lit(&format!("{sep}{fname}: "))
+                    ));
+                    f.line(match fty {
+                        Ty::Int | Ty::Bool | Ty::Dice | Ty::Choice(_) | Ty::Outcome(_) => {
+                            format!("write!(out, \"{{f{fi}}}\")?;")
+                        }
+                        _ => format!("out.write_str(&{})?;", self.show(fty, &format!("f{fi}"))),
+                    });
+                }
+                f.line("out.write_str(\")\")");
+                f.line("}");
+            }
+            f.line("}");
+            scope.push_impl(disp);
+        }
+        Ok(())
+    }
+
+    pub(super) fn constants(&self, scope: &mut Scope) -> Result<(), String> {
+        for (ki, k) in self.p.constants.iter().enumerate() {
+            let value = self.const_expr(&k.value, &k.ty)?;
+            let ty = self.rust_ty(&k.ty)?;
+            let doc = doc_attr(&format!("Constant `{}`.", k.name));
+            let kw = if self.is_const_ty(&k.ty) {
+                "const"
+            } else {
+                return Err(format!(
+                    "constant `{}`: its type has no Rust constant",
+                    k.name
+                ));
+            };
+            scope.raw(format!(
+                "{doc}\npub {kw} {}: {ty} = {value};",
+                self.id.constant[ki]
+            ));
+        }
+        Ok(())
+    }
+
+    pub(super) fn tables(&self, scope: &mut Scope) -> Result<(), String> {
+        for (ti, t) in self.p.tables.iter().enumerate() {
+            let (key_ty, what) = match &t.key {
+                TableKey::Die(d) => ("i64".to_string(), format!("rolled on {d}")),
+                TableKey::Choice(c) => (
+                    self.id.choice[*c].clone(),
+                    format!("by `{}`", self.p.choices[*c].name),
+                ),
+                TableKey::Int => ("i64".to_string(), "by number".to_string()),
+            };
+            let mut f = Function::new(&self.id.table[ti]);
+            f.vis("pub").arg("key", key_ty).ret(self.rust_ty(&t.value)?);
+            f.attr(&format!(
+                "doc = {}",
+                lit(&format!(" Table `{}`, {what}.", t.name))
+            ));
+            f.line("match key {");
+            let mut covered = 0usize;
+            for row in &t.rows {
+                let pat = match &t.key {
+                    TableKey::Choice(c) => {
+                        covered += 1;
+                        format!(
+                            "{}::{}",
+                            self.id.choice[*c],
+                            self.id.variant[*c][row.lo.clamp(0, u16::MAX as i64) as usize]
+                        )
+                    }
+                    _ if row.lo == row.hi => int_lit(row.lo),
+                    _ if row.lo == i64::MIN => format!("..={}", int_lit(row.hi)),
+                    _ if row.hi == i64::MAX => format!("{}..", int_lit(row.lo)),
+                    _ => format!("{}..={}", int_lit(row.lo), int_lit(row.hi)),
+                };
+                f.line(format!(
+                    "{pat} => {},",
+                    self.const_expr(&row.value, &t.value)?
+                ));
+            }
+            let complete = match &t.key {
+                TableKey::Choice(c) => covered == self.p.choices[*c].variants.len(),
+                _ => int_rows_cover_all(&t.rows),
+            };
+            if !complete {
+                let fallback = match &t.default {
+                    Some(d) => self.const_expr(d, &t.value)?,
+                    None => self.const_expr(&self.p.zero(&t.value), &t.value)?,
+                };
+                f.line(format!("_ => {fallback},"));
+            }
+            f.line("}");
+            scope.push_fn(f);
+        }
+        Ok(())
+    }
+
+    pub(super) fn sites(&self, scope: &mut Scope) {
+        let mut text = format!(
+            "{}\npub static SITES: &[{RT}::Site] = &[\n",
+            doc_attr(
+                "Where each trace event's rule is written: `TraceEvent::site` indexes this table."
+            )
+        );
+        for s in &self.p.sites {
+            text.push_str(&format!(
+                "{RT}::Site {{ file: ::std::borrow::Cow::Borrowed({}), line: {}, col: {}, text: ::std::borrow::Cow::Borrowed({}) }},\n",
+                lit(&s.file),
+                s.line,
+                s.col,
+                lit(&s.text)
+            ));
+        }
+        text.push_str("];");
+        scope.raw(text);
+    }
+}
+
+/// Whether integer rows (sorted, disjoint) cover every `i64`.
+fn int_rows_cover_all(rows: &[crate::ir::Row]) -> bool {
+    let mut next = i64::MIN;
+    for r in rows {
+        if r.lo != next {
+            return false;
+        }
+        if r.hi == i64::MAX {
+            return true;
+        }
+        next = r.hi + 1;
+    }
+    false
+}

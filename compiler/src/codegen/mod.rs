@@ -1,0 +1,331 @@
+//! Backend: Rust source from a checked program.
+//!
+//! The generated module mirrors the interpreter ([`crate::eval`]) call for call: the same
+//! runtime functions (`roll`, `Track::fill`, `arith::*`, `Decide::decide`) in the same
+//! order, and the same trace events with the same strings, built only inside
+//! `if T::ENABLED { .. }` so that a resolution with `NoTrace` formats nothing.
+//!
+//! Layout: items (types, tables, constants, records, the site table) are built with the
+//! `codegen` crate in `items`; function bodies come from `body`; every identifier
+//! comes from [`ident`]; Rust types, constants and trace text from `types`. The text is
+//! parsed with `syn` and printed with `prettyplease`, so a syntax error in the output is
+//! caught here as a compiler bug, never shipped. A construct the Rust backend cannot
+//! express exactly (rare aliasing of changed records) is an error naming it.
+//!
+//! What the Rust types are: a scale or enum is a `Copy` enum; a record type a struct; a
+//! track `rulesc_runtime::Track` (with the box levels and attributes as constants); a
+//! box of a track its 1-based number (`usize`); `list<T>` a `Vec<T>`; `map<K, V>` a
+//! `[V; N]` indexed by `key as usize`; an outcome an enum with struct variants.
+
+mod body;
+pub mod ident;
+mod items;
+mod types;
+
+use crate::ir::{Body, Program};
+use codegen::Scope;
+use ident::{Case, Names};
+use std::path::Path;
+
+/// What `use`s nothing: every runtime path is written in full.
+const RT: &str = "::rulesc_runtime";
+
+/// Names the generated code uses unqualified, which a ruleset's types must not shadow.
+const RESERVED_TYPES: &[&str] = &[
+    "Self",
+    "Vec",
+    "Option",
+    "Some",
+    "None",
+    "Result",
+    "Ok",
+    "Err",
+    "String",
+    "Box",
+    "Default",
+    "Clone",
+    "Copy",
+    "Debug",
+    "PartialEq",
+    "Eq",
+    "PartialOrd",
+    "Ord",
+    "Hash",
+    "Iterator",
+    "IntoIterator",
+    "ToString",
+    "From",
+    "Into",
+    "Sized",
+    "Send",
+    "Sync",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "Drop",
+    "D",
+    "X",
+    "T",
+    "usize",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "i64",
+    "bool",
+    "str",
+];
+
+/// Module-level values the generated code defines itself.
+const RESERVED_VALUES: &[&str] = &["SITES"];
+
+/// The identifiers of every item, allocated once, in program order, so that output is
+/// deterministic and two names that collide after case conversion stay distinct.
+pub(crate) struct Idents {
+    pub choice: Vec<String>,
+    pub variant: Vec<Vec<String>>,
+    pub record: Vec<String>,
+    pub field: Vec<Vec<String>>,
+    /// Associated constructor of each record instance.
+    pub instance: Vec<String>,
+    pub track: Vec<String>,
+    /// `<TRACK>_LEVELS`: each box's level index.
+    pub track_levels: Vec<String>,
+    /// `<TRACK>_<ATTR>`: each box's attribute values.
+    pub track_attr: Vec<Vec<String>>,
+    pub table: Vec<String>,
+    pub constant: Vec<String>,
+    pub outcome: Vec<String>,
+    pub tag: Vec<Vec<String>>,
+    pub tag_field: Vec<Vec<Vec<String>>>,
+    pub function: Vec<String>,
+}
+
+impl Idents {
+    fn new(p: &Program) -> Idents {
+        let mut types = Names::new();
+        types.reserve(RESERVED_TYPES.iter().copied());
+        let mut values = Names::new();
+        values.reserve(RESERVED_VALUES.iter().copied());
+        let mut consts = Names::new();
+        consts.reserve(RESERVED_VALUES.iter().copied());
+
+        let choice: Vec<String> = p
+            .choices
+            .iter()
+            .map(|c| types.alloc(&c.name, Case::Camel))
+            .collect();
+        let record: Vec<String> = p
+            .records
+            .iter()
+            .map(|r| types.alloc(&r.name, Case::Camel))
+            .collect();
+        let outcome: Vec<String> = p
+            .outcomes
+            .iter()
+            .map(|o| types.alloc(&o.name, Case::Camel))
+            .collect();
+        let track: Vec<String> = p
+            .tracks
+            .iter()
+            .map(|t| types.alloc(&t.name, Case::Camel))
+            .collect();
+
+        let variant = p
+            .choices
+            .iter()
+            .map(|c| {
+                let mut n = Names::new();
+                c.variants
+                    .iter()
+                    .map(|v| n.alloc(&v.name, Case::Camel))
+                    .collect()
+            })
+            .collect();
+        let field = p
+            .records
+            .iter()
+            .map(|r| {
+                let mut n = Names::new();
+                r.fields
+                    .iter()
+                    .map(|f| n.alloc(&f.name, Case::Snake))
+                    .collect()
+            })
+            .collect();
+        // Constructors live in each record type's impl, beside `Default::default`.
+        let mut per_record: Vec<Names> = p
+            .records
+            .iter()
+            .map(|_| {
+                let mut n = Names::new();
+                n.reserve(["default"]);
+                n
+            })
+            .collect();
+        let instance = p
+            .instances
+            .iter()
+            .map(|i| per_record[i.record].alloc(&i.name, Case::Snake))
+            .collect();
+        let (mut tag, mut tag_field) = (Vec::new(), Vec::new());
+        for o in &p.outcomes {
+            let mut tags = Names::new();
+            tag.push(
+                o.tags
+                    .iter()
+                    .map(|t| tags.alloc(&t.name, Case::Camel))
+                    .collect(),
+            );
+            tag_field.push(
+                o.tags
+                    .iter()
+                    .map(|t| {
+                        let mut n = Names::new();
+                        t.fields
+                            .iter()
+                            .map(|(f, _)| n.alloc(f, Case::Snake))
+                            .collect()
+                    })
+                    .collect(),
+            );
+        }
+
+        // Values: constants (SCREAMING) and functions (snake) share one namespace.
+        let constant: Vec<String> = p
+            .constants
+            .iter()
+            .map(|c| consts.alloc(&c.name, Case::Screaming))
+            .collect();
+        values.reserve(constant.iter().map(String::as_str));
+        let table: Vec<String> = p
+            .tables
+            .iter()
+            .map(|t| values.alloc(&t.name, Case::Snake))
+            .collect();
+        let function: Vec<String> = p
+            .functions
+            .iter()
+            .map(|f| values.alloc(&f.name, Case::Snake))
+            .collect();
+        let mut track_levels = Vec::new();
+        let mut track_attr = Vec::new();
+        for t in &p.tracks {
+            let base = ident::screaming(&t.name);
+            let base = base.strip_prefix("r#").unwrap_or(&base).to_string();
+            track_levels.push(values.fresh(format!("{base}_LEVELS"), Case::Screaming));
+            track_attr.push(
+                t.attrs
+                    .iter()
+                    .map(|a| {
+                        values.fresh(
+                            format!("{base}_{}", unraw(&ident::screaming(a))),
+                            Case::Screaming,
+                        )
+                    })
+                    .collect(),
+            );
+        }
+        Idents {
+            choice,
+            variant,
+            record,
+            field,
+            instance,
+            track,
+            track_levels,
+            track_attr,
+            table,
+            constant,
+            outcome,
+            tag,
+            tag_field,
+            function,
+        }
+    }
+}
+
+fn unraw(s: &str) -> &str {
+    s.strip_prefix("r#").unwrap_or(s)
+}
+
+/// The generator's shared state: the program and its identifiers.
+pub(crate) struct Gen<'p> {
+    pub p: &'p Program,
+    pub id: Idents,
+}
+
+/// Generates the Rust module for `p`: formatted source, or a description of why the
+/// program cannot be expressed (a compiler bug when the output does not parse).
+pub fn generate(p: &Program) -> Result<String, String> {
+    let g = Gen {
+        p,
+        id: Idents::new(p),
+    };
+    g.check_supported()?;
+    let mut scope = Scope::new();
+    g.choices(&mut scope);
+    g.tracks(&mut scope);
+    g.records(&mut scope)?;
+    g.outcomes(&mut scope)?;
+    g.constants(&mut scope)?;
+    g.tables(&mut scope)?;
+    for (i, f) in p.functions.iter().enumerate() {
+        let item = body::function(&g, i, f)?;
+        scope.push_fn(item);
+    }
+    g.sites(&mut scope);
+    let text = scope.to_string();
+    let file = syn::parse_file(&text).map_err(|e| {
+        // Name the item that fails (items are separated by blank lines).
+        let item = text
+            .split("\n\n")
+            .find(|chunk| syn::parse_str::<syn::Item>(chunk).is_err())
+            .unwrap_or("");
+        format!(
+            "rulesc bug: generated Rust for `{}` does not parse: {e}\nin:\n{item}",
+            p.name
+        )
+    })?;
+    let header = format!(
+        "// @generated by rulesc from ruleset {:?} ({:?}). Do not edit.\n\n",
+        p.name, p.title
+    );
+    Ok(header + &prettyplease::unparse(&file))
+}
+
+/// An integer literal (`i64::MIN` has no literal form).
+pub(crate) fn int_lit(v: i64) -> String {
+    if v == i64::MIN {
+        "i64::MIN".to_string()
+    } else {
+        v.to_string()
+    }
+}
+
+/// Whether a function body is a formula (pure, untraced) or a procedure.
+pub(crate) fn is_formula(b: &Body) -> bool {
+    matches!(b, Body::Formula(_))
+}
+
+/// Writes `text` to `path` only if it differs, through a temporary file and a rename,
+/// so a reader never sees a half-written file. Returns whether the file changed.
+pub fn write_if_changed(path: &Path, text: &str) -> std::io::Result<bool> {
+    if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
+        return Ok(false);
+    }
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_else(|| "out.rs".into());
+    let tmp = dir.join(format!(".{name}.rulesc-tmp"));
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })?;
+    Ok(true)
+}

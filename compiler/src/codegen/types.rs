@@ -1,0 +1,203 @@
+//! Rust types, constant values and trace text of the language's types.
+
+use super::{int_lit, Gen, RT};
+use crate::ir::{Const, Ty};
+use rulesc_runtime::{DiceSpec, Keep};
+
+impl Gen<'_> {
+    /// The Rust type that holds a value of `ty` (in a field, a local, a result).
+    pub fn rust_ty(&self, ty: &Ty) -> Result<String, String> {
+        Ok(match ty {
+            Ty::Int => "i64".into(),
+            Ty::Bool => "bool".into(),
+            Ty::Dice => format!("{RT}::DiceSpec"),
+            Ty::Roll => format!("{RT}::Roll"),
+            Ty::Choice(c) => self.id.choice[*c].clone(),
+            Ty::Record(r) => self.id.record[*r].clone(),
+            Ty::Track(t) => self.id.track[*t].clone(),
+            Ty::TrackBox(_) => "usize".into(),
+            Ty::Outcome(o) => self.id.outcome[*o].clone(),
+            Ty::List(t) => format!("Vec<{}>", self.rust_ty(t)?),
+            Ty::Map(k, v) => format!(
+                "[{}; {}]",
+                self.rust_ty(v)?,
+                self.p.choices[*k].variants.len()
+            ),
+            Ty::Unit => "()".into(),
+            Ty::Error => return Err("rulesc bug: a type error reached the Rust backend".into()),
+        })
+    }
+
+    /// How a parameter of type `ty` is passed: `Copy` values by value, records by
+    /// reference (`&mut` when the function changes them), lists as slices.
+    pub fn param_ty(&self, ty: &Ty, mutated: bool) -> Result<String, String> {
+        Ok(match ty {
+            Ty::Record(_) if mutated => format!("&mut {}", self.rust_ty(ty)?),
+            Ty::List(t) => format!("&[{}]", self.rust_ty(t)?),
+            _ if self.is_copy(ty) => self.rust_ty(ty)?,
+            _ => format!("&{}", self.rust_ty(ty)?),
+        })
+    }
+
+    pub fn is_copy(&self, ty: &Ty) -> bool {
+        match ty {
+            Ty::Int
+            | Ty::Bool
+            | Ty::Dice
+            | Ty::Roll
+            | Ty::Choice(_)
+            | Ty::Track(_)
+            | Ty::TrackBox(_)
+            | Ty::Unit => true,
+            Ty::Map(_, v) => self.is_copy(v),
+            Ty::Outcome(o) => self.outcome_is_copy(*o),
+            Ty::Record(_) | Ty::List(_) | Ty::Error => false,
+        }
+    }
+
+    /// Whether a value of `ty` can be a Rust `const`.
+    pub fn is_const_ty(&self, ty: &Ty) -> bool {
+        match ty {
+            Ty::List(_) | Ty::Record(_) | Ty::Error | Ty::Unit => false,
+            Ty::Map(_, v) => self.is_const_ty(v),
+            Ty::Outcome(o) => self.outcome_is_copy(*o),
+            _ => true,
+        }
+    }
+
+    pub fn outcome_is_copy(&self, o: usize) -> bool {
+        self.p.outcomes[o].tags.iter().all(|t| {
+            t.fields
+                .iter()
+                .all(|(_, ty)| !matches!(ty, Ty::Outcome(_)) && self.is_copy(ty))
+        })
+    }
+
+    /// A Rust expression for constant `c` of type `ty`.
+    pub fn const_expr(&self, c: &Const, ty: &Ty) -> Result<String, String> {
+        Ok(match (c, ty) {
+            (Const::Int(i), _) => int_lit(*i),
+            (Const::Bool(b), _) => b.to_string(),
+            (Const::Dice(d), _) => dice_expr(*d),
+            (Const::Choice(i), Ty::Choice(ch)) => {
+                let v = self.id.variant[*ch]
+                    .get(*i as usize)
+                    .ok_or("rulesc bug: variant out of range")?;
+                format!("{}::{v}", self.id.choice[*ch])
+            }
+            (Const::Choice(i), Ty::Outcome(o)) => {
+                // The zero of an outcome: its first tag, when that tag has no fields.
+                let t = &self.p.outcomes[*o].tags[*i as usize];
+                if !t.fields.is_empty() {
+                    return Err(format!(
+                        "outcome `{}` has no field-less first tag to start from",
+                        self.p.outcomes[*o].name
+                    ));
+                }
+                format!("{}::{}", self.id.outcome[*o], self.id.tag[*o][*i as usize])
+            }
+            (Const::Choice(i), Ty::TrackBox(_)) => i.to_string(),
+            (Const::Track(t), _) => format!("{RT}::Track {{ filled: {} }}", t.filled),
+            (Const::List(items), Ty::List(elem)) => {
+                if items.is_empty() {
+                    "Vec::new()".into()
+                } else {
+                    let xs: Result<Vec<String>, String> =
+                        items.iter().map(|i| self.const_expr(i, elem)).collect();
+                    format!("vec![{}]", xs?.join(", "))
+                }
+            }
+            (Const::Map(items), Ty::Map(_, v)) => {
+                let xs: Vec<String> = items
+                    .iter()
+                    .map(|i| self.const_expr(i, v))
+                    .collect::<Result<_, _>>()?;
+                match xs.first() {
+                    Some(first) if xs.len() > 1 && xs.iter().all(|x| x == first) => {
+                        format!("[{first}; {}]", xs.len())
+                    }
+                    _ => format!("[{}]", xs.join(", ")),
+                }
+            }
+            (Const::Record(values), Ty::Record(r)) => {
+                let rec = &self.p.records[*r];
+                let mut parts = Vec::new();
+                for (fi, (f, v)) in rec.fields.iter().zip(values).enumerate() {
+                    parts.push(format!(
+                        "{}: {}",
+                        self.id.field[*r][fi],
+                        self.const_expr(v, &f.ty)?
+                    ));
+                }
+                if parts.is_empty() {
+                    format!("{} {{}}", self.id.record[*r])
+                } else {
+                    format!("{} {{ {} }}", self.id.record[*r], parts.join(", "))
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "rulesc bug: constant {c:?} does not fit type {}",
+                    self.p.ty_name(ty)
+                ))
+            }
+        })
+    }
+
+    /// A Rust expression of type `String`: how the interpreter's `eval::show` prints the
+    /// value of expression `x` (a value, a place or a reference) of type `ty`.
+    pub fn show(&self, ty: &Ty, x: &str) -> String {
+        if matches!(ty, Ty::Int | Ty::Bool)
+            && (x.parse::<i64>().is_ok() || x == "true" || x == "false")
+        {
+            // A literal prints as itself (and `5.to_string()` would not know its type).
+            return format!("String::from({})", super::ident::lit(x));
+        }
+        let x = super::body::recv(x);
+        match ty {
+            Ty::Int | Ty::Bool | Ty::Dice | Ty::Choice(_) | Ty::Outcome(_) => {
+                format!("{x}.to_string()")
+            }
+            Ty::Roll => format!("{x}.total.to_string()"),
+            Ty::Track(_) => format!("{RT}::show::list({x}.boxes())"),
+            Ty::TrackBox(_) => format!("{RT}::show::track_box({x})"),
+            Ty::List(elem) => {
+                let param = if matches!(**elem, Ty::Record(_) | Ty::Unit) {
+                    "_"
+                } else {
+                    "item"
+                };
+                format!(
+                    "{RT}::show::list({x}.iter().map({}))",
+                    super::body::closure(param, &self.show(elem, "item"))
+                )
+            }
+            Ty::Map(k, v) => format!(
+                "{RT}::show::map({}::ALL.iter().zip({x}.iter()).map(|(key, value)| (key, {})))",
+                self.id.choice[*k],
+                self.show(v, "value")
+            ),
+            Ty::Record(r) => format!(
+                "String::from({})",
+                super::ident::lit(&self.p.records[*r].name)
+            ),
+            Ty::Unit | Ty::Error => "String::new()".into(),
+        }
+    }
+}
+
+/// A `DiceSpec` expression.
+pub fn dice_expr(d: DiceSpec) -> String {
+    if !d.explode && d.keep == Keep::All {
+        return format!("{RT}::DiceSpec::new({}, {})", d.count, d.sides);
+    }
+    let keep = match d.keep {
+        Keep::All => format!("{RT}::Keep::All"),
+        Keep::Highest(k) => format!("{RT}::Keep::Highest({k})"),
+        Keep::Lowest(k) => format!("{RT}::Keep::Lowest({k})"),
+    };
+    format!(
+        "{RT}::DiceSpec {{ count: {}, sides: {}, explode: {}, keep: {keep} }}",
+        d.count, d.sides, d.explode
+    )
+}
