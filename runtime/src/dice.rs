@@ -122,6 +122,7 @@ pub struct Roll {
 /// An exploding die that shows its highest face rolls again and adds, up to
 /// [`MAX_EXPLOSIONS`] times. Keep-highest/lowest compares whole dice (explosions
 /// included). A zero-sided or zero-count roll totals 0 and rolls nothing.
+#[inline]
 pub fn roll<D: DiceSource + ?Sized, T: TraceSink>(
     source: &mut D,
     spec: DiceSpec,
@@ -129,17 +130,18 @@ pub fn roll<D: DiceSource + ?Sized, T: TraceSink>(
     site: u32,
 ) -> Roll {
     let mut faces: Vec<u32> = Vec::new();
-    let mut natural = 0i64;
-    let mut total = 0i64;
     let count = spec.count.min(MAX_DICE as u32);
     let sides = spec.sides.min(MAX_SIDES as u32);
-    // Kept dice: a small sorted buffer on the stack, no heap in the hot path.
+    let mut natural = 0i64;
+    // Kept dice: a small buffer on the stack, used only by keep-highest/lowest.
     let mut kept = [0i64; MAX_KEPT as usize];
     let mut kept_len = 0usize;
-    let keep_n = match spec.keep {
-        Keep::All => 0,
-        Keep::Highest(k) | Keep::Lowest(k) => k.min(MAX_KEPT) as usize,
+    let keep = match spec.keep {
+        Keep::All => None,
+        Keep::Highest(k) => Some(((k.min(MAX_KEPT)) as usize, true)),
+        Keep::Lowest(k) => Some(((k.min(MAX_KEPT)) as usize, false)),
     };
+    let mut total = 0i64;
     if sides > 0 {
         for i in 0..count {
             let first = source.face(sides).clamp(1, sides);
@@ -150,24 +152,25 @@ pub fn roll<D: DiceSource + ?Sized, T: TraceSink>(
                 natural = i64::from(first);
             }
             let mut die = i64::from(first);
-            let mut last = first;
-            let mut explosions = 0;
-            while spec.explode && last == sides && sides > 1 && explosions < MAX_EXPLOSIONS {
-                last = source.face(sides).clamp(1, sides);
-                if T::ENABLED {
-                    faces.push(last);
+            if spec.explode && sides > 1 {
+                let mut last = first;
+                let mut explosions = 0;
+                while last == sides && explosions < MAX_EXPLOSIONS {
+                    last = source.face(sides).clamp(1, sides);
+                    if T::ENABLED {
+                        faces.push(last);
+                    }
+                    die = die.saturating_add(i64::from(last));
+                    explosions += 1;
                 }
-                die = die.saturating_add(i64::from(last));
-                explosions += 1;
             }
-            match spec.keep {
-                Keep::All => total = total.saturating_add(die),
-                Keep::Highest(_) => insert_kept(&mut kept, &mut kept_len, keep_n, die, true),
-                Keep::Lowest(_) => insert_kept(&mut kept, &mut kept_len, keep_n, die, false),
+            match keep {
+                None => total = total.saturating_add(die),
+                Some((n, highest)) => insert_kept(&mut kept, &mut kept_len, n, die, highest),
             }
         }
     }
-    if spec.keep != Keep::All {
+    if keep.is_some() {
         total = kept[..kept_len]
             .iter()
             .fold(0i64, |a, &b| a.saturating_add(b));
@@ -247,15 +250,17 @@ impl DiceSource for SeededDice {
     #[inline]
     fn face(&mut self, sides: u32) -> u32 {
         let n = u64::from(sides.max(1));
-        // Lemire: take the high word of a 64x64 product; reject the few low words that
-        // would make some faces more likely than others.
-        let threshold = n.wrapping_neg() % n;
-        loop {
-            let m = u128::from(self.next_u64()) * u128::from(n);
-            if (m as u64) >= threshold {
-                return (m >> 64) as u32 + 1;
+        // Lemire's nearly divisionless method: the high word of a 64x64 product is the
+        // face; the rare low words below 2^64 mod n are rejected so every face is exactly
+        // equally likely. The division runs only when a low word falls under n.
+        let mut m = u128::from(self.next_u64()) * u128::from(n);
+        if (m as u64) < n {
+            let threshold = n.wrapping_neg() % n;
+            while (m as u64) < threshold {
+                m = u128::from(self.next_u64()) * u128::from(n);
             }
         }
+        (m >> 64) as u32 + 1
     }
 }
 
