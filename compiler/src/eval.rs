@@ -116,7 +116,16 @@ pub fn show(p: &Program, v: &Value, ty: &Ty) -> String {
                 .collect();
             format!("{{{}}}", items.join(", "))
         }
-        (Value::Record(_), Ty::Record(r)) => p.records[*r].name.clone(),
+        (Value::Record(fields), Ty::Record(r)) => {
+            let t = &p.records[*r];
+            let parts: Vec<String> = t
+                .fields
+                .iter()
+                .zip(fields.borrow().iter())
+                .map(|(f, v)| format!("{}: {}", f.name, show(p, v, &f.ty)))
+                .collect();
+            format!("{}({})", t.name, parts.join(", "))
+        }
         (Value::Outcome { tag, fields }, Ty::Outcome(o)) => {
             let Some(t) = p.outcomes[*o].tags.get(*tag as usize) else {
                 return String::new();
@@ -222,6 +231,9 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
         match s {
             Stmt::Let { slot, value, site } => {
                 let v = self.expr(value, locals);
+                // A record or list read from state is a copy (value semantics); a local
+                // bound to a parameter stays that parameter (`let me = c`).
+                let v = if matches!(value.kind, K::Local(_)) { v } else { v.deep_clone() };
                 if self.on() {
                     let shown = show(self.prog, &v, &value.ty);
                     self.event(TraceEvent::Assign {
@@ -242,14 +254,21 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                     .path
                     .iter()
                     .map(|st| match st {
-                        PlaceStep::Key(k) => self.expr(k, locals),
+                        PlaceStep::Key(k) | PlaceStep::Index(k) => self.expr(k, locals),
                         PlaceStep::Field(_) => Value::Unit,
                     })
                     .collect();
-                let new = update(locals, place, &keys, |old| match op {
-                    AssignOp::Set => v.deep_clone(),
-                    AssignOp::Add => Value::Int(arith::add(old.int(), v.int())),
-                    AssignOp::Sub => Value::Int(arith::sub(old.int(), v.int())),
+                let new = update(locals, place, &keys, |old| match (op, old) {
+                    (AssignOp::Set, _) => v.deep_clone(),
+                    (AssignOp::Add, Value::List(items)) => {
+                        let mut items = items.to_vec();
+                        if let Value::List(more) = &v {
+                            items.extend(more.iter().map(Value::deep_clone));
+                        }
+                        Value::List(Rc::new(items))
+                    }
+                    (AssignOp::Add, _) => Value::Int(arith::add(old.int(), v.int())),
+                    (AssignOp::Sub, _) => Value::Int(arith::sub(old.int(), v.int())),
                 });
                 if self.on() {
                     let shown = show(self.prog, &new, &place.ty);
@@ -287,11 +306,27 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                     Value::List(l) => l,
                     _ => Rc::new(Vec::new()),
                 };
+                // The loop walks a copy of the list: changing the list inside the loop
+                // does not change what the loop visits.
                 for item in items.iter() {
-                    locals[*var] = item.clone();
+                    locals[*var] = item.deep_clone();
                     if let Flow::Return(v) = self.block(body, locals) {
                         return Flow::Return(v);
                     }
+                }
+            }
+            Stmt::ForRange { var, lo, hi, body } => {
+                let lo = self.expr(lo, locals).int();
+                let hi = self.expr(hi, locals).int();
+                let mut i = lo;
+                let mut n = 0;
+                while i < hi && n < rulesc_runtime::MAX_LOOP {
+                    locals[*var] = Value::Int(i);
+                    if let Flow::Return(v) = self.block(body, locals) {
+                        return Flow::Return(v);
+                    }
+                    i += 1;
+                    n += 1;
                 }
             }
             Stmt::Return { value, site } => {
@@ -618,7 +653,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                     .path
                     .iter()
                     .map(|st| match st {
-                        PlaceStep::Key(k) => self.expr(k, locals),
+                        PlaceStep::Key(k) | PlaceStep::Index(k) => self.expr(k, locals),
                         PlaceStep::Field(_) => Value::Unit,
                     })
                     .collect();
@@ -743,6 +778,40 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                     fields: Rc::new(fields),
                 }
             }
+            K::MakeRecord { fields, .. } => {
+                let fields: Vec<Value> = fields.iter().map(|f| self.expr(f, locals).deep_clone()).collect();
+                Value::Record(Rc::new(RefCell::new(fields)))
+            }
+            K::List(items) => {
+                let items: Vec<Value> = items.iter().map(|i| self.expr(i, locals).deep_clone()).collect();
+                Value::List(Rc::new(items))
+            }
+            K::Collect { var, list, cond, body } => {
+                let items = match self.expr(list, locals) {
+                    Value::List(l) => l,
+                    _ => Rc::new(Vec::new()),
+                };
+                let mut out = Vec::with_capacity(items.len());
+                for item in items.iter() {
+                    locals[*var] = item.deep_clone();
+                    if let Some(c) = cond {
+                        if !self.expr(c, locals).bool() {
+                            continue;
+                        }
+                    }
+                    out.push(self.expr(body, locals).deep_clone());
+                }
+                Value::List(Rc::new(out))
+            }
+            K::ListGet(list, index) => {
+                let l = self.expr(list, locals);
+                let i = self.expr(index, locals).int();
+                let item = match &l {
+                    Value::List(items) => usize::try_from(i).ok().and_then(|i| items.get(i)).cloned(),
+                    _ => None,
+                };
+                item.unwrap_or_else(|| Value::from_const(&self.prog.zero(&e.ty)))
+            }
         }
     }
 }
@@ -849,6 +918,14 @@ fn update(
                 let k = keys[0].choice() as usize;
                 let m = Rc::make_mut(m);
                 match m.get_mut(k) {
+                    Some(slot) => go(slot, rest, &keys[1..], f),
+                    None => Value::Unit,
+                }
+            }
+            (PlaceStep::Index(_), Value::List(l)) => {
+                let i = keys[0].int();
+                let l = Rc::make_mut(l);
+                match usize::try_from(i).ok().and_then(|i| l.get_mut(i)) {
                     Some(slot) => go(slot, rest, &keys[1..], f),
                     None => Value::Unit,
                 }

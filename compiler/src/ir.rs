@@ -357,6 +357,20 @@ pub enum ExprKind {
         tag: u16,
         fields: Vec<Expr>,
     },
+    /// `Type(field: e, ...)`: a record with every field given (the checker fills the
+    /// omitted ones with their defaults).
+    MakeRecord { record: Id, fields: Vec<Expr> },
+    /// `[a, b, c]` (type `List(T)`).
+    List(Vec<Expr>),
+    /// `[body for var in list if cond]`.
+    Collect {
+        var: usize,
+        list: Box<Expr>,
+        cond: Option<Box<Expr>>,
+        body: Box<Expr>,
+    },
+    /// `list[i]`; an index outside the list reads as the zero of the element type.
+    ListGet(Box<Expr>, Box<Expr>),
 }
 
 /// Something assignable: a local, or a path of fields and map keys under one.
@@ -370,7 +384,10 @@ pub struct Place {
 #[derive(Debug, Clone)]
 pub enum PlaceStep {
     Field(usize),
+    /// A map key (a choice value).
     Key(Expr),
+    /// A list index (an int); an index outside the list changes nothing.
+    Index(Expr),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -388,7 +405,8 @@ pub enum Stmt {
         value: Expr,
         site: u32,
     },
-    /// Assignment to a local or state, traced. `Add`/`Sub` on `Int` places only.
+    /// Assignment to a local or state, traced. `Add`/`Sub` on `Int` places; `Add` on a
+    /// `List` place appends the value's elements.
     Assign {
         place: Place,
         op: AssignOp,
@@ -407,6 +425,13 @@ pub enum Stmt {
     For {
         var: usize,
         list: Expr,
+        body: Vec<Stmt>,
+    },
+    /// `for var in lo..hi`: `lo` up to `hi - 1`, at most `rulesc_runtime::MAX_LOOP` times.
+    ForRange {
+        var: usize,
+        lo: Expr,
+        hi: Expr,
         body: Vec<Stmt>,
     },
     /// Traced with the returned value.

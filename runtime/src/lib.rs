@@ -24,6 +24,9 @@ pub mod trace;
 pub mod track;
 pub mod turn_order;
 
+/// Most iterations of one `for i in lo..hi` loop; the loop stops there.
+pub const MAX_LOOP: i64 = 10_000;
+
 pub use decide::{Decide, FirstOption, ScriptedDecisions};
 pub use dice::{roll, DiceSource, DiceSpec, Keep, Roll, ScriptedDice, SeededDice};
 pub use enumerate::{enumerate, Enumeration, PathDice, Prob};

@@ -272,6 +272,11 @@ fn stmt(c: &mut Checker, fx: &mut Fx, s: &ast::Stmt) -> Option<ir::Stmt> {
                     expect_ty(c, &value, &place.ty);
                     coerce(value, &place.ty)
                 }
+                // `list += [x]` appends.
+                ast::AssignOp::Add if matches!(place.ty, Ty::List(_)) => {
+                    expect_ty(c, &value, &place.ty);
+                    value
+                }
                 _ => {
                     if !compatible(&place.ty, &Ty::Int) {
                         let n = c.ty_name(&place.ty);
@@ -280,7 +285,7 @@ fn stmt(c: &mut Checker, fx: &mut Fx, s: &ast::Stmt) -> Option<ir::Stmt> {
                             target.span,
                             format!("`+=` and `-=` need an int, this is {n}"),
                             "not an int",
-                            "write `x = x + n` for levels",
+                            "write `x = x + n` for levels; `list += [x]` appends to a list",
                         );
                     }
                     as_int(c, value)
@@ -345,7 +350,18 @@ fn stmt(c: &mut Checker, fx: &mut Fx, s: &ast::Stmt) -> Option<ir::Stmt> {
                 arms: out,
             }
         }
-        ast::StmtKind::For(var, list, body) => {
+        ast::StmtKind::For(var, lo, Some(hi), body) => {
+            let lo = expr(c, fx, lo, Some(&Ty::Int));
+            let lo = as_int(c, lo);
+            let hi = expr(c, fx, hi, Some(&Ty::Int));
+            let hi = as_int(c, hi);
+            fx.scopes.push(Vec::new());
+            let slot = fx.bind(&var.name, Ty::Int);
+            let b = block(c, fx, body);
+            fx.scopes.pop();
+            ir::Stmt::ForRange { var: slot, lo, hi, body: b }
+        }
+        ast::StmtKind::For(var, list, None, body) => {
             let lx = expr(c, fx, list, None);
             let elem = match &lx.ty {
                 Ty::List(t) => (**t).clone(),
@@ -668,23 +684,31 @@ fn place(c: &mut Checker, fx: &mut Fx, e: &ast::Expr) -> Option<ir::Place> {
                             ty = fields[i].ty.clone();
                             path.push(ir::PlaceStep::Field(i));
                         }
-                        A::Index(_, k) => {
-                            let Ty::Map(kc, v) = ty else {
+                        A::Index(_, k) => match ty {
+                            Ty::Map(kc, v) => {
+                                let kx = expr(c, fx, k, Some(&Ty::Choice(kc)));
+                                expect_ty(c, &kx, &Ty::Choice(kc));
+                                ty = *v;
+                                path.push(ir::PlaceStep::Key(kx));
+                            }
+                            Ty::List(elem) => {
+                                let ix = expr(c, fx, k, Some(&Ty::Int));
+                                let ix = as_int(c, ix);
+                                ty = *elem;
+                                path.push(ir::PlaceStep::Index(ix));
+                            }
+                            _ => {
                                 let n = c.ty_name(&ty);
                                 c.error(
                                     "E0321",
                                     st.span,
                                     format!("{n} cannot be indexed"),
                                     "here",
-                                    "only maps take `[key]`",
+                                    "maps take `[key]`, lists `[index]`",
                                 );
                                 return None;
-                            };
-                            let kx = expr(c, fx, k, Some(&Ty::Choice(kc)));
-                            expect_ty(c, &kx, &Ty::Choice(kc));
-                            ty = *v;
-                            path.push(ir::PlaceStep::Key(kx));
-                        }
+                            }
+                        },
                         _ => {}
                     }
                 }
@@ -839,6 +863,11 @@ fn expr(c: &mut Checker, fx: &mut Fx, e: &ast::Expr, expect: Option<&Ty>) -> ir:
                     let kx = expr(c, fx, key, Some(&Ty::Choice(k)));
                     expect_ty(c, &kx, &Ty::Choice(k));
                     mk(K::MapGet(Box::new(bx), Box::new(kx)), *v, span)
+                }
+                Ty::List(elem) => {
+                    let ix = expr(c, fx, key, Some(&Ty::Int));
+                    let ix = as_int(c, ix);
+                    mk(K::ListGet(Box::new(bx), Box::new(ix)), *elem, span)
                 }
                 Ty::Error => err_expr(span),
                 other => {
@@ -1109,6 +1138,64 @@ fn expr(c: &mut Checker, fx: &mut Fx, e: &ast::Expr, expect: Option<&Ty>) -> ir:
             let (ax, bx) = (coerce(ax, &ty), coerce(bx, &ty));
             mk(K::If(Box::new(cx), Box::new(ax), Box::new(bx)), ty, span)
         }
+        A::List(items) => {
+            let want = match expect {
+                Some(Ty::List(t)) => Some((**t).clone()),
+                _ => None,
+            };
+            let mut xs: Vec<ir::Expr> = Vec::new();
+            for item in items {
+                let hint = xs.first().map(|x| x.ty.clone()).or_else(|| want.clone());
+                xs.push(expr(c, fx, item, hint.as_ref()));
+            }
+            let elem = match xs.first() {
+                Some(x) if x.ty == Ty::Roll => Ty::Int,
+                Some(x) => x.ty.clone(),
+                None => match want {
+                    Some(t) => t,
+                    None => {
+                        c.error("E0321", span, "the type of this empty list is not known here", "empty list", "give the list an element, or use it where a list type is expected");
+                        return err_expr(span);
+                    }
+                },
+            };
+            let xs: Vec<ir::Expr> = xs
+                .into_iter()
+                .map(|x| {
+                    expect_ty(c, &x, &elem);
+                    coerce(x, &elem)
+                })
+                .collect();
+            mk(K::List(xs), Ty::List(Box::new(elem)), span)
+        }
+        A::Collect { body, var, list, cond } => {
+            let lx = expr(c, fx, list, None);
+            let elem = match &lx.ty {
+                Ty::List(t) => (**t).clone(),
+                Ty::Error => Ty::Error,
+                other => {
+                    let n = c.ty_name(other);
+                    c.error("E0321", list.span, format!("this needs a list, found {n}"), "not a list", "collect over a list field, `filled(track)` or a scale or enum");
+                    Ty::Error
+                }
+            };
+            fx.scopes.push(Vec::new());
+            let slot = fx.bind(&var.name, elem);
+            let cx = cond.as_ref().map(|cnd| {
+                let x = expr(c, fx, cnd, Some(&Ty::Bool));
+                expect_ty(c, &x, &Ty::Bool);
+                Box::new(x)
+            });
+            let want = match expect {
+                Some(Ty::List(t)) => Some((**t).clone()),
+                _ => None,
+            };
+            let bx = expr(c, fx, body, want.as_ref());
+            fx.scopes.pop();
+            let ty = if bx.ty == Ty::Roll { Ty::Int } else { bx.ty.clone() };
+            let bx = coerce(bx, &ty);
+            mk(K::Collect { var: slot, list: Box::new(lx), cond: cx, body: Box::new(bx) }, Ty::List(Box::new(ty)), span)
+        }
         A::Match(scrutinee, arms) => {
             let sx = expr(c, fx, scrutinee, None);
             let sty = sx.ty.clone();
@@ -1197,6 +1284,13 @@ fn name(c: &mut Checker, fx: &mut Fx, n: &ast::Ident, expect: Option<&Ty>) -> ir
                 return err_expr(span);
             }
         }
+    }
+    // A scale or enum's name, used as a value, is the list of all its levels or variants
+    // in order (`max(penalty(c, part) for part in BodyPart)`).
+    if let Some(DefKind::Choice(ch)) = c.names.get(&n.name).map(|d| d.kind) {
+        c.used(&n.name);
+        let all = (0..c.prog.choices[ch].variants.len()).map(|i| Const::Choice(i as u16)).collect();
+        return mk(K::Const(Const::List(all)), Ty::List(Box::new(Ty::Choice(ch))), span);
     }
     if let Some(tags) = c.tags.get(&n.name).cloned() {
         let pick = match (tags.as_slice(), expect) {
@@ -1663,6 +1757,7 @@ fn call(
             }
             mk(K::Call(f, xs), callee_fn.ret.clone(), span)
         }
+        Some(DefKind::Record(r)) => make_record(c, fx, r, fname, args, span),
         _ => {
             // An outcome tag with fields.
             if let Some(tags) = c.tags.get(&fname.name).cloned() {
@@ -1810,7 +1905,7 @@ fn visit_stmt(s: &ir::Stmt, fns: &[ir::Function], roots: &mut Vec<usize>) {
                 roots.push(place.root);
             }
             for st in &place.path {
-                if let ir::PlaceStep::Key(k) = st {
+                if let ir::PlaceStep::Key(k) | ir::PlaceStep::Index(k) = st {
                     visit_expr(k, fns, roots);
                 }
             }
@@ -1834,6 +1929,11 @@ fn visit_stmt(s: &ir::Stmt, fns: &[ir::Function], roots: &mut Vec<usize>) {
             arms.iter()
                 .flat_map(|a| &a.body)
                 .for_each(|s| visit_stmt(s, fns, roots));
+        }
+        ir::Stmt::ForRange { lo, hi, body, .. } => {
+            visit_expr(lo, fns, roots);
+            visit_expr(hi, fns, roots);
+            body.iter().for_each(|s| visit_stmt(s, fns, roots));
         }
         ir::Stmt::For { list, body, .. } => {
             visit_expr(list, fns, roots);
@@ -1881,7 +1981,7 @@ fn visit_expr(e: &ir::Expr, fns: &[ir::Function], roots: &mut Vec<usize>) {
             roots.push(track.root);
             visit_expr(level, fns, roots);
             for st in &track.path {
-                if let ir::PlaceStep::Key(k) = st {
+                if let ir::PlaceStep::Key(k) | ir::PlaceStep::Index(k) = st {
                     visit_expr(k, fns, roots);
                 }
             }
@@ -1958,6 +2058,16 @@ pub fn for_each_child(e: &ir::Expr, f: &mut dyn FnMut(&ir::Expr)) {
             f(scrutinee);
             arms.iter().for_each(|a| f(&a.body))
         }
+        K::MakeRecord { fields: xs, .. } | K::List(xs) => xs.iter().for_each(&mut *f),
+        K::Collect { list, cond, body, .. } => {
+            f(list);
+            cond.iter().for_each(|x| f(x));
+            f(body)
+        }
+        K::ListGet(a, b) => {
+            f(a);
+            f(b)
+        }
     }
 }
 
@@ -1984,4 +2094,50 @@ fn cycle_error(c: &mut Checker, f: usize, fname: &ast::Ident) {
         .note(def, format!("`{}` is defined here", fname.name))
         .help("formulas and procedures may not call themselves, directly or through others");
     c.diags.push(d);
+}
+
+/// `Type(field: value, ...)`: a new record; omitted fields take their defaults (or the
+/// zero of their type when they have none and are lists, maps or tracks).
+fn make_record(c: &mut Checker, fx: &mut Fx, r: usize, fname: &ast::Ident, args: &[ast::Arg], span: Span) -> ir::Expr {
+    c.used(&fname.name);
+    let fields = c.prog.records[r].fields.clone();
+    let mut values: Vec<Option<ir::Expr>> = vec![None; fields.len()];
+    for a in args {
+        let Some(n) = &a.name else {
+            c.error("E0327", a.value.span, format!("the fields of a new `{}` are given by name", fname.name), "unnamed value", "write `field: value`");
+            continue;
+        };
+        let Some(i) = fields.iter().position(|f| f.name == n.name) else {
+            let cands: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+            let help = suggest(&n.name, &cands, "fields");
+            c.error("E0306", n.span, format!("`{}` has no field `{}`", fname.name, n.name), "unknown field", help);
+            continue;
+        };
+        let x = expr(c, fx, &a.value, Some(&fields[i].ty));
+        expect_ty(c, &x, &fields[i].ty);
+        values[i] = Some(coerce(x, &fields[i].ty));
+    }
+    let mut missing = Vec::new();
+    let mut out = Vec::new();
+    for (f, v) in fields.iter().zip(values) {
+        match v {
+            Some(x) => out.push(x),
+            None => {
+                let value = match &f.default {
+                    Some(d) => d.clone(),
+                    None if matches!(f.ty, Ty::List(_) | Ty::Map(..) | Ty::Track(_)) => c.prog.zero(&f.ty),
+                    None => {
+                        missing.push(format!("`{}`", f.name));
+                        c.prog.zero(&f.ty)
+                    }
+                };
+                out.push(mk(K::Const(value), f.ty.clone(), span));
+            }
+        }
+    }
+    if !missing.is_empty() {
+        c.error("E0326", span, format!("this new `{}` is missing {}", fname.name, missing.join(", ")), "missing fields", format!("give {}, or a default in `types:`", missing.join(", ")));
+        return err_expr(span);
+    }
+    mk(K::MakeRecord { record: r, fields: out }, Ty::Record(r), span)
 }

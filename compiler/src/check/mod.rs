@@ -472,7 +472,7 @@ pub fn walk_function(func: &ir::Function, f: &mut dyn FnMut(&ir::Expr)) {
                 ir::Stmt::Let { value, .. } | ir::Stmt::Expr(value) => f(value),
                 ir::Stmt::Assign { place, value, .. } => {
                     for st in &place.path {
-                        if let ir::PlaceStep::Key(k) = st {
+                        if let ir::PlaceStep::Key(k) | ir::PlaceStep::Index(k) = st {
                             f(k);
                         }
                     }
@@ -495,6 +495,11 @@ pub fn walk_function(func: &ir::Function, f: &mut dyn FnMut(&ir::Expr)) {
                     for a in arms {
                         stmts(&a.body, f);
                     }
+                }
+                ir::Stmt::ForRange { lo, hi, body, .. } => {
+                    f(lo);
+                    f(hi);
+                    stmts(body, f);
                 }
                 ir::Stmt::For { list, body, .. } => {
                     f(list);

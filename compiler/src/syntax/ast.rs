@@ -134,6 +134,10 @@ pub enum ExprKind {
     },
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     Match(Box<Expr>, Vec<Arm<Expr>>),
+    /// `[a, b, c]`
+    List(Vec<Expr>),
+    /// `[body for var in list if cond]`
+    Collect { body: Box<Expr>, var: Ident, list: Box<Expr>, cond: Option<Box<Expr>> },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -175,7 +179,8 @@ pub enum StmtKind {
     Assign(Expr, AssignOp, Expr),
     If(Vec<(Expr, Block)>, Option<Block>),
     Match(Expr, Vec<Arm<Block>>),
-    For(Ident, Expr, Block),
+    /// `for x in list { }`, or with an upper bound `for i in lo..hi { }`.
+    For(Ident, Expr, Option<Expr>, Block),
     Return(Option<Expr>),
     Expr(Expr),
 }

@@ -213,6 +213,8 @@ pub fn describe_rule(rule: Rule) -> &'static str {
         Rule::integer | Rule::signed_int => "a number",
         Rule::boolean => "`true` or `false`",
         Rule::aggregate_op | Rule::count_op | Rule::aggregate => "an aggregate such as `sum(...)`",
+        Rule::range_op => "`..`",
+        Rule::list_expr | Rule::collect_expr => "a list `[...]`",
         Rule::k_outcome => "`outcome`",
         Rule::k_override => "`override`",
         Rule::k_formula => "`formula`",
@@ -540,7 +542,13 @@ impl Builder<'_> {
                 let mut k = k.into_iter();
                 let var = self.ident(k.next()?);
                 let list = self.expr(k.next()?)?;
-                StmtKind::For(var, list, self.block(k.next()?)?)
+                let mut next = k.next()?;
+                let mut upper = None;
+                if next.as_rule() == Rule::range_op {
+                    upper = Some(self.expr(k.next()?)?);
+                    next = k.next()?;
+                }
+                StmtKind::For(var, list, upper, self.block(next)?)
             }
             Rule::return_stmt => match k.into_iter().next() {
                 Some(e) => StmtKind::Return(Some(self.expr(e)?)),
@@ -698,6 +706,24 @@ impl Builder<'_> {
                 kind: ExprKind::Name(self.ident(p)),
                 span,
             }),
+            Rule::list_expr => {
+                let mut items = Vec::new();
+                for c in p.into_inner() {
+                    items.push(self.expr(c)?);
+                }
+                Some(Expr { kind: ExprKind::List(items), span })
+            }
+            Rule::collect_expr => {
+                let mut k = kids(p).into_iter();
+                let body = Box::new(self.expr(k.next()?)?);
+                let var = self.ident(k.next()?);
+                let list = Box::new(self.expr(k.next()?)?);
+                let cond = match k.next() {
+                    Some(c) => Some(Box::new(self.expr(c)?)),
+                    None => None,
+                };
+                Some(Expr { kind: ExprKind::Collect { body, var, list, cond }, span })
+            }
             Rule::if_expr => {
                 let mut k = kids(p).into_iter();
                 let c = self.expr(k.next()?)?;

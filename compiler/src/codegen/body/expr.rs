@@ -224,6 +224,9 @@ impl Fx<'_, '_> {
         let g = self.g;
         let ty = &e.ty;
         Ok(match &e.kind {
+            K::MakeRecord { .. } | K::List(_) | K::Collect { .. } | K::ListGet(..) => {
+                return Err("lists, new records and list indexing are not yet supported by the Rust backend".into());
+            }
             K::Const(c) => {
                 let val = g.const_expr(c, ty)?;
                 let prec = if val.starts_with('-') {

@@ -32,6 +32,13 @@ pub(super) fn stmt_returns(s: &Stmt) -> bool {
 
 pub(super) fn scan_stmt(s: &Stmt, read: &mut [bool], mutable: &mut [bool]) {
     match s {
+        Stmt::ForRange { lo, hi, body, .. } => {
+            scan_expr(lo, read, mutable);
+            scan_expr(hi, read, mutable);
+            for s in body {
+                scan_stmt(s, read, mutable);
+            }
+        }
         Stmt::Let { value, .. } | Stmt::Expr(value) => scan_expr(value, read, mutable),
         Stmt::Assign { place, value, .. } => {
             scan_place(place, read, mutable);
@@ -146,6 +153,7 @@ pub(super) fn expr_mutates(e: &Expr, fns: &[ir::Function]) -> bool {
 
 pub(super) fn stmts_mutate(stmts: &[Stmt], fns: &[ir::Function]) -> bool {
     stmts.iter().any(|s| match s {
+        Stmt::ForRange { lo, hi, body, .. } => expr_mutates(lo, fns) || expr_mutates(hi, fns) || stmts_mutate(body, fns),
         Stmt::Let { value, .. } | Stmt::Expr(value) => expr_mutates(value, fns),
         Stmt::Assign { place, value, .. } => !place.path.is_empty() || expr_mutates(value, fns),
         Stmt::If {

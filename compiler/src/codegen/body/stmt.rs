@@ -43,6 +43,9 @@ impl Fx<'_, '_> {
         out: &mut Vec<String>,
     ) -> Result<(), String> {
         match s {
+            Stmt::ForRange { .. } => {
+                return Err("`for i in lo..hi` is not yet supported by the Rust backend".into());
+            }
             Stmt::Let { slot, value, site } => {
                 let ident = self.slots[*slot].ident.clone();
                 let ty = &value.ty;
