@@ -36,3 +36,4 @@ pub mod eval;
 pub mod explain;
 pub mod pack;
 pub mod scenario;
+pub mod schema;

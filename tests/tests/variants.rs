@@ -114,7 +114,7 @@ fn explain_shows_where_each_part_came_from() {
         .unwrap();
     assert!(
         threshold.contains("critical_threshold: 11")
-            && threshold.ends_with("gritty_kingsmark/ruleset.yaml:12"),
+            && threshold.ends_with("gritty_kingsmark/ruleset.yaml:13"),
         "{text}"
     );
     let skill = text.lines().find(|l| l.contains("skill:")).unwrap();

@@ -67,6 +67,13 @@ enum Command {
         /// A table, record, constant, formula, procedure, type, scale or enum.
         name: String,
     },
+    /// Write the JSON Schemas (draft-07) of ruleset files, content packs and scenarios,
+    /// for editors (yaml-language-server).
+    Schema {
+        /// The folder to write them to.
+        #[arg(long, default_value = "schemas")]
+        out: PathBuf,
+    },
     /// Resolve a scenario with the interpreter and print its trace.
     Trace {
         ruleset: PathBuf,
@@ -136,6 +143,21 @@ fn run() -> ExitCode {
                 ExitCode::from(1)
             }
         },
+        Command::Schema { out } => {
+            if let Err(e) = std::fs::create_dir_all(&out) {
+                eprintln!("error: cannot create {}: {e}", out.display());
+                return ExitCode::from(1);
+            }
+            for (name, text) in rulesc::schema::all() {
+                let path = out.join(name);
+                if let Err(e) = rulesc::codegen::write_if_changed(&path, &text) {
+                    eprintln!("error: cannot write {}: {e}", path.display());
+                    return ExitCode::from(1);
+                }
+                println!("wrote {}", path.display());
+            }
+            ExitCode::SUCCESS
+        }
         Command::All { rules, out, trace } => all(&rules, &out, &trace, format),
         Command::Trace {
             ruleset,
