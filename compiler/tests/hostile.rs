@@ -93,6 +93,10 @@ fn cases() -> Vec<Case> {
         case("a keyword as a name", "E0201", "a.rules", with_rules("formula let() = 1\n".into())),
         case("long line of operators", "E0201", "a.rules", with_rules(format!("formula f() = 1{}", " +".repeat(50_000)))),
         case("a formula 1 MB long", "E0203", "a.rules", with_rules(format!("formula f() = {}1", "1 + ".repeat(300_000)))),
+        case("an extends cycle (a ruleset extending itself)", "E0007", "ruleset.yaml", with_yaml("ruleset: { name: x, extends: . }\n".into())),
+        case("extends leaving the project folder", "E0006", "ruleset.yaml", with_yaml("ruleset: { name: x, extends: /etc }\n".into())),
+        case("extends climbing out with ..", "E0006", "ruleset.yaml", with_yaml(format!("ruleset: {{ name: x, extends: {}tmp }}\n", "../".repeat(40)))),
+        case("extends a folder that does not exist", "E0005", "ruleset.yaml", with_yaml("ruleset: { name: x, extends: ../no_such_ruleset }\n".into())),
         case("deep YAML inside a formula string", "E0202", "ruleset.yaml", with_yaml(format!("{MANIFEST}formulas:\n  \"f()\": \"{}\"\n", deep("(", ")", 10_000)))),
     ]
 }
