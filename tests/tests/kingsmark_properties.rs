@@ -1,8 +1,6 @@
 //! Property tests over Kingsmark's generated code: random combatants and states, 100,000
 //! resolutions of melee and ranged attacks, no panic, and the invariants the rules state.
 
-#[path = "common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 
 use common::{Draw, SeededDecide};
