@@ -34,6 +34,8 @@ struct ScriptThenSeed {
     seeded: SeededDice,
     /// Faces rolled after the script ran out.
     rolled: usize,
+    /// Scripted faces the die did not have (clamped to it).
+    problems: Vec<String>,
 }
 
 impl DiceSource for ScriptThenSeed {
@@ -41,7 +43,13 @@ impl DiceSource for ScriptThenSeed {
         match self.faces.get(self.next) {
             Some(&f) => {
                 self.next += 1;
-                f.clamp(1, sides.max(1))
+                let sides = sides.max(1);
+                if f > sides {
+                    self.problems.push(format!(
+                        "scripted face {f} is not on a d{sides} (used {sides})"
+                    ));
+                }
+                f.clamp(1, sides)
             }
             None => {
                 self.rolled += 1;
@@ -311,6 +319,7 @@ pub fn run(p: &Program, s: Scenario, seed: u64) -> String {
         next: 0,
         seeded: SeededDice::new(seed),
         rolled: 0,
+        problems: Vec::new(),
     };
     let mut env = Env::new(dice, s.decisions, VecTrace::default());
     let f = &p.functions[s.function];
@@ -330,6 +339,16 @@ pub fn run(p: &Program, s: Scenario, seed: u64) -> String {
                 env.dice.rolled
             ));
         }
+    }
+    for p in &env.dice.problems {
+        out.push_str(&format!("note: {p}\n"));
+    }
+    let unused = env.decide.unused();
+    if !unused.is_empty() {
+        out.push_str(&format!(
+            "note: scripted decisions never asked for: {}\n",
+            unused.join(", ")
+        ));
     }
     if !env.decide.unanswered.is_empty() {
         out.push_str(&format!(

@@ -42,6 +42,22 @@ impl ScriptedDecisions {
     }
 }
 
+impl ScriptedDecisions {
+    /// The decision names with scripted answers that were never asked for.
+    pub fn unused(&self) -> Vec<String> {
+        self.answers
+            .iter()
+            .filter(|(_, q)| !q.is_empty())
+            .map(|(n, q)| format!("{n} ({} left)", q.len()))
+            .collect()
+    }
+
+    /// True when every scripted answer was used and no decision went unanswered.
+    pub fn fits_exactly(&self) -> bool {
+        self.unanswered.is_empty() && self.answers.iter().all(|(_, q)| q.is_empty())
+    }
+}
+
 impl Decide for ScriptedDecisions {
     fn decide(&mut self, name: &'static str, options: u32) -> u32 {
         let last = options.saturating_sub(1);
