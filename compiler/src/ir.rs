@@ -359,7 +359,10 @@ pub enum ExprKind {
     },
     /// `Type(field: e, ...)`: a record with every field given (the checker fills the
     /// omitted ones with their defaults).
-    MakeRecord { record: Id, fields: Vec<Expr> },
+    MakeRecord {
+        record: Id,
+        fields: Vec<Expr>,
+    },
     /// `[a, b, c]` (type `List(T)`).
     List(Vec<Expr>),
     /// `[body for var in list if cond]`.

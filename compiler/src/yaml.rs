@@ -183,6 +183,9 @@ fn options() -> serde_saphyr::Options {
     let mut options = serde_saphyr::Options::default();
     options.budget = Some(budget);
     options.with_snippet = false;
+    // Only `true` and `false` are booleans: a parameter or level named `n`, `y`, `on` or
+    // `off` stays a name (YAML 1.1 would read them as booleans).
+    options.strict_booleans = true;
     options
 }
 

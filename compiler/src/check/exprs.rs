@@ -334,7 +334,7 @@ fn stmt(c: &mut Checker, fx: &mut Fx, s: &ast::Stmt) -> Option<ir::Stmt> {
             for arm in arms {
                 fx.scopes.push(Vec::new());
                 let (alts, binds) = pattern(c, fx, &arm.pattern, &sty, &mut seen, &mut wildcard);
-                let site = c.site(arm.span);
+                let site = c.site(pattern_span(&arm.pattern).unwrap_or(arm.span));
                 let body = block(c, fx, &arm.body);
                 fx.scopes.pop();
                 out.push(ir::MatchArm {
@@ -359,7 +359,12 @@ fn stmt(c: &mut Checker, fx: &mut Fx, s: &ast::Stmt) -> Option<ir::Stmt> {
             let slot = fx.bind(&var.name, Ty::Int);
             let b = block(c, fx, body);
             fx.scopes.pop();
-            ir::Stmt::ForRange { var: slot, lo, hi, body: b }
+            ir::Stmt::ForRange {
+                var: slot,
+                lo,
+                hi,
+                body: b,
+            }
         }
         ast::StmtKind::For(var, list, None, body) => {
             let lx = expr(c, fx, list, None);
@@ -1154,7 +1159,13 @@ fn expr(c: &mut Checker, fx: &mut Fx, e: &ast::Expr, expect: Option<&Ty>) -> ir:
                 None => match want {
                     Some(t) => t,
                     None => {
-                        c.error("E0321", span, "the type of this empty list is not known here", "empty list", "give the list an element, or use it where a list type is expected");
+                        c.error(
+                            "E0321",
+                            span,
+                            "the type of this empty list is not known here",
+                            "empty list",
+                            "give the list an element, or use it where a list type is expected",
+                        );
                         return err_expr(span);
                     }
                 },
@@ -1168,14 +1179,25 @@ fn expr(c: &mut Checker, fx: &mut Fx, e: &ast::Expr, expect: Option<&Ty>) -> ir:
                 .collect();
             mk(K::List(xs), Ty::List(Box::new(elem)), span)
         }
-        A::Collect { body, var, list, cond } => {
+        A::Collect {
+            body,
+            var,
+            list,
+            cond,
+        } => {
             let lx = expr(c, fx, list, None);
             let elem = match &lx.ty {
                 Ty::List(t) => (**t).clone(),
                 Ty::Error => Ty::Error,
                 other => {
                     let n = c.ty_name(other);
-                    c.error("E0321", list.span, format!("this needs a list, found {n}"), "not a list", "collect over a list field, `filled(track)` or a scale or enum");
+                    c.error(
+                        "E0321",
+                        list.span,
+                        format!("this needs a list, found {n}"),
+                        "not a list",
+                        "collect over a list field, `filled(track)` or a scale or enum",
+                    );
                     Ty::Error
                 }
             };
@@ -1192,9 +1214,22 @@ fn expr(c: &mut Checker, fx: &mut Fx, e: &ast::Expr, expect: Option<&Ty>) -> ir:
             };
             let bx = expr(c, fx, body, want.as_ref());
             fx.scopes.pop();
-            let ty = if bx.ty == Ty::Roll { Ty::Int } else { bx.ty.clone() };
+            let ty = if bx.ty == Ty::Roll {
+                Ty::Int
+            } else {
+                bx.ty.clone()
+            };
             let bx = coerce(bx, &ty);
-            mk(K::Collect { var: slot, list: Box::new(lx), cond: cx, body: Box::new(bx) }, Ty::List(Box::new(ty)), span)
+            mk(
+                K::Collect {
+                    var: slot,
+                    list: Box::new(lx),
+                    cond: cx,
+                    body: Box::new(bx),
+                },
+                Ty::List(Box::new(ty)),
+                span,
+            )
         }
         A::Match(scrutinee, arms) => {
             let sx = expr(c, fx, scrutinee, None);
@@ -1222,7 +1257,7 @@ fn expr(c: &mut Checker, fx: &mut Fx, e: &ast::Expr, expect: Option<&Ty>) -> ir:
                         coerce(bx, t)
                     }
                 };
-                let site = c.site(arm.span);
+                let site = c.site(pattern_span(&arm.pattern).unwrap_or(arm.span));
                 out.push(ir::MatchArm {
                     alts,
                     binds,
@@ -1289,8 +1324,14 @@ fn name(c: &mut Checker, fx: &mut Fx, n: &ast::Ident, expect: Option<&Ty>) -> ir
     // in order (`max(penalty(c, part) for part in BodyPart)`).
     if let Some(DefKind::Choice(ch)) = c.names.get(&n.name).map(|d| d.kind) {
         c.used(&n.name);
-        let all = (0..c.prog.choices[ch].variants.len()).map(|i| Const::Choice(i as u16)).collect();
-        return mk(K::Const(Const::List(all)), Ty::List(Box::new(Ty::Choice(ch))), span);
+        let all = (0..c.prog.choices[ch].variants.len())
+            .map(|i| Const::Choice(i as u16))
+            .collect();
+        return mk(
+            K::Const(Const::List(all)),
+            Ty::List(Box::new(Ty::Choice(ch))),
+            span,
+        );
     }
     if let Some(tags) = c.tags.get(&n.name).cloned() {
         let pick = match (tags.as_slice(), expect) {
@@ -1943,11 +1984,12 @@ fn visit_stmt(s: &ir::Stmt, fns: &[ir::Function], roots: &mut Vec<usize>) {
     }
 }
 
-/// The local a record expression reads through fields (`c` of `c.mount`).
+/// The local a record expression reads through fields and list indices (`c` of
+/// `c.mount`, of `c.wounds[i]`).
 fn local_root(e: &ir::Expr) -> Option<usize> {
     match &e.kind {
         K::Local(slot) => Some(*slot),
-        K::Field(r, _) => local_root(r),
+        K::Field(r, _) | K::ListGet(r, _) => local_root(r),
         _ => None,
     }
 }
@@ -1969,7 +2011,9 @@ fn record_aliases(stmts: &[ir::Stmt], out: &mut Vec<(usize, usize)>) {
                 otherwise.iter().for_each(|o| record_aliases(o, out));
             }
             ir::Stmt::Match { arms, .. } => arms.iter().for_each(|a| record_aliases(&a.body, out)),
-            ir::Stmt::For { body, .. } => record_aliases(body, out),
+            ir::Stmt::For { body, .. } | ir::Stmt::ForRange { body, .. } => {
+                record_aliases(body, out)
+            }
             _ => {}
         }
     }
@@ -2059,7 +2103,9 @@ pub fn for_each_child(e: &ir::Expr, f: &mut dyn FnMut(&ir::Expr)) {
             arms.iter().for_each(|a| f(&a.body))
         }
         K::MakeRecord { fields: xs, .. } | K::List(xs) => xs.iter().for_each(&mut *f),
-        K::Collect { list, cond, body, .. } => {
+        K::Collect {
+            list, cond, body, ..
+        } => {
             f(list);
             cond.iter().for_each(|x| f(x));
             f(body)
@@ -2098,19 +2144,38 @@ fn cycle_error(c: &mut Checker, f: usize, fname: &ast::Ident) {
 
 /// `Type(field: value, ...)`: a new record; omitted fields take their defaults (or the
 /// zero of their type when they have none and are lists, maps or tracks).
-fn make_record(c: &mut Checker, fx: &mut Fx, r: usize, fname: &ast::Ident, args: &[ast::Arg], span: Span) -> ir::Expr {
+fn make_record(
+    c: &mut Checker,
+    fx: &mut Fx,
+    r: usize,
+    fname: &ast::Ident,
+    args: &[ast::Arg],
+    span: Span,
+) -> ir::Expr {
     c.used(&fname.name);
     let fields = c.prog.records[r].fields.clone();
     let mut values: Vec<Option<ir::Expr>> = vec![None; fields.len()];
     for a in args {
         let Some(n) = &a.name else {
-            c.error("E0327", a.value.span, format!("the fields of a new `{}` are given by name", fname.name), "unnamed value", "write `field: value`");
+            c.error(
+                "E0327",
+                a.value.span,
+                format!("the fields of a new `{}` are given by name", fname.name),
+                "unnamed value",
+                "write `field: value`",
+            );
             continue;
         };
         let Some(i) = fields.iter().position(|f| f.name == n.name) else {
             let cands: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
             let help = suggest(&n.name, &cands, "fields");
-            c.error("E0306", n.span, format!("`{}` has no field `{}`", fname.name, n.name), "unknown field", help);
+            c.error(
+                "E0306",
+                n.span,
+                format!("`{}` has no field `{}`", fname.name, n.name),
+                "unknown field",
+                help,
+            );
             continue;
         };
         let x = expr(c, fx, &a.value, Some(&fields[i].ty));
@@ -2125,7 +2190,9 @@ fn make_record(c: &mut Checker, fx: &mut Fx, r: usize, fname: &ast::Ident, args:
             None => {
                 let value = match &f.default {
                     Some(d) => d.clone(),
-                    None if matches!(f.ty, Ty::List(_) | Ty::Map(..) | Ty::Track(_)) => c.prog.zero(&f.ty),
+                    None if matches!(f.ty, Ty::List(_) | Ty::Map(..) | Ty::Track(_)) => {
+                        c.prog.zero(&f.ty)
+                    }
                     None => {
                         missing.push(format!("`{}`", f.name));
                         c.prog.zero(&f.ty)
@@ -2136,8 +2203,38 @@ fn make_record(c: &mut Checker, fx: &mut Fx, r: usize, fname: &ast::Ident, args:
         }
     }
     if !missing.is_empty() {
-        c.error("E0326", span, format!("this new `{}` is missing {}", fname.name, missing.join(", ")), "missing fields", format!("give {}, or a default in `types:`", missing.join(", ")));
+        c.error(
+            "E0326",
+            span,
+            format!(
+                "this new `{}` is missing {}",
+                fname.name,
+                missing.join(", ")
+            ),
+            "missing fields",
+            format!("give {}, or a default in `types:`", missing.join(", ")),
+        );
         return err_expr(span);
     }
-    mk(K::MakeRecord { record: r, fields: out }, Ty::Record(r), span)
+    mk(
+        K::MakeRecord {
+            record: r,
+            fields: out,
+        },
+        Ty::Record(r),
+        span,
+    )
+}
+
+/// The span of a match arm's pattern (`Hit(level)`, `A | B`, `_`), for its trace site.
+fn pattern_span(p: &ast::Pattern) -> Option<Span> {
+    match p {
+        ast::Pattern::Wildcard(s) => Some(*s),
+        ast::Pattern::Alts(alts) => {
+            let first = alts.first()?.0.span;
+            let (name, binds) = alts.last()?;
+            let last = binds.last().map(|b| b.span).unwrap_or(name.span);
+            Some(first.to(last))
+        }
+    }
 }

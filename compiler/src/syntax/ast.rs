@@ -137,7 +137,12 @@ pub enum ExprKind {
     /// `[a, b, c]`
     List(Vec<Expr>),
     /// `[body for var in list if cond]`
-    Collect { body: Box<Expr>, var: Ident, list: Box<Expr>, cond: Option<Box<Expr>> },
+    Collect {
+        body: Box<Expr>,
+        var: Ident,
+        list: Box<Expr>,
+        cond: Option<Box<Expr>>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]

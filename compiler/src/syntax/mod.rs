@@ -711,7 +711,10 @@ impl Builder<'_> {
                 for c in p.into_inner() {
                     items.push(self.expr(c)?);
                 }
-                Some(Expr { kind: ExprKind::List(items), span })
+                Some(Expr {
+                    kind: ExprKind::List(items),
+                    span,
+                })
             }
             Rule::collect_expr => {
                 let mut k = kids(p).into_iter();
@@ -722,7 +725,15 @@ impl Builder<'_> {
                     Some(c) => Some(Box::new(self.expr(c)?)),
                     None => None,
                 };
-                Some(Expr { kind: ExprKind::Collect { body, var, list, cond }, span })
+                Some(Expr {
+                    kind: ExprKind::Collect {
+                        body,
+                        var,
+                        list,
+                        cond,
+                    },
+                    span,
+                })
             }
             Rule::if_expr => {
                 let mut k = kids(p).into_iter();
