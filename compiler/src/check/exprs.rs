@@ -368,21 +368,12 @@ fn stmt(c: &mut Checker, fx: &mut Fx, s: &ast::Stmt) -> Option<ir::Stmt> {
         }
         ast::StmtKind::For(var, list, None, body) => {
             let lx = expr(c, fx, list, None);
-            let elem = match &lx.ty {
-                Ty::List(t) => (**t).clone(),
-                Ty::Error => Ty::Error,
-                other => {
-                    let n = c.ty_name(other);
-                    c.error(
-                        "E0321",
-                        list.span,
-                        format!("`for` needs a list, this is {n}"),
-                        "not a list",
-                        "loop over a list field or `filled(track)`",
-                    );
-                    Ty::Error
-                }
-            };
+            let elem = element_type(
+                c,
+                &lx,
+                list.span,
+                "loop over a list field or `filled(track)`",
+            );
             fx.scopes.push(Vec::new());
             let slot = fx.bind(&var.name, elem);
             let b = block(c, fx, body);
@@ -995,21 +986,7 @@ fn expr(c: &mut Checker, fx: &mut Fx, e: &ast::Expr, expect: Option<&Ty>) -> ir:
                 },
                 ast::DecideFrom::List(l) => {
                     let lx = expr(c, fx, l, None);
-                    let elem = match &lx.ty {
-                        Ty::List(t) => (**t).clone(),
-                        Ty::Error => Ty::Error,
-                        other => {
-                            let n = c.ty_name(other);
-                            c.error(
-                                "E0321",
-                                l.span,
-                                format!("`decide ... from` needs a list, this is {n}"),
-                                "not a list",
-                                "give a list",
-                            );
-                            Ty::Error
-                        }
-                    };
+                    let elem = element_type(c, &lx, l.span, "give a list");
                     (ir::DecideOptions::List(Box::new(lx)), elem)
                 }
             };
@@ -1061,21 +1038,12 @@ fn expr(c: &mut Checker, fx: &mut Fx, e: &ast::Expr, expect: Option<&Ty>) -> ir:
             cond,
         } => {
             let lx = expr(c, fx, list, None);
-            let elem = match &lx.ty {
-                Ty::List(t) => (**t).clone(),
-                Ty::Error => Ty::Error,
-                other => {
-                    let n = c.ty_name(other);
-                    c.error(
-                        "E0321",
-                        list.span,
-                        format!("this needs a list, found {n}"),
-                        "not a list",
-                        "aggregate over a list field or `filled(track)`",
-                    );
-                    Ty::Error
-                }
-            };
+            let elem = element_type(
+                c,
+                &lx,
+                list.span,
+                "aggregate over a list field or `filled(track)`",
+            );
             fx.scopes.push(Vec::new());
             let slot = fx.bind(&var.name, elem);
             let cx = cond.as_ref().map(|cnd| {
@@ -1186,21 +1154,12 @@ fn expr(c: &mut Checker, fx: &mut Fx, e: &ast::Expr, expect: Option<&Ty>) -> ir:
             cond,
         } => {
             let lx = expr(c, fx, list, None);
-            let elem = match &lx.ty {
-                Ty::List(t) => (**t).clone(),
-                Ty::Error => Ty::Error,
-                other => {
-                    let n = c.ty_name(other);
-                    c.error(
-                        "E0321",
-                        list.span,
-                        format!("this needs a list, found {n}"),
-                        "not a list",
-                        "collect over a list field, `filled(track)` or a scale or enum",
-                    );
-                    Ty::Error
-                }
-            };
+            let elem = element_type(
+                c,
+                &lx,
+                list.span,
+                "collect over a list field, `filled(track)` or a scale or enum",
+            );
             fx.scopes.push(Vec::new());
             let slot = fx.bind(&var.name, elem);
             let cx = cond.as_ref().map(|cnd| {
@@ -2235,6 +2194,26 @@ fn pattern_span(p: &ast::Pattern) -> Option<Span> {
             let (name, binds) = alts.last()?;
             let last = binds.last().map(|b| b.span).unwrap_or(name.span);
             Some(first.to(last))
+        }
+    }
+}
+
+/// The element type of a list-typed expression; anything else is reported (with `help`
+/// saying what the construct iterates over) and gives `Ty::Error`.
+fn element_type(c: &mut Checker, list: &ir::Expr, span: Span, help: &str) -> Ty {
+    match &list.ty {
+        Ty::List(t) => (**t).clone(),
+        Ty::Error => Ty::Error,
+        other => {
+            let n = c.ty_name(other);
+            c.error(
+                "E0321",
+                span,
+                format!("this needs a list, found {n}"),
+                "not a list",
+                help,
+            );
+            Ty::Error
         }
     }
 }
