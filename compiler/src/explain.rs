@@ -90,7 +90,14 @@ pub fn explain(dir: &Path, name: &str) -> Result<String, (Diagnostics, Sources)>
                     vec![(k, v)]
                 };
                 for (key, value) in candidates {
-                    if key.scalar_text().as_deref() != Some(name) {
+                    // An inline formula's key is its signature: `double(x: int)`.
+                    let text = key.scalar_text().unwrap_or_default();
+                    let defined = if section_name == "formulas" {
+                        text.split('(').next().unwrap_or("").trim()
+                    } else {
+                        text.as_str()
+                    };
+                    if defined != name {
                         continue;
                     }
                     found = true;

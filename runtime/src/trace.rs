@@ -126,6 +126,9 @@ impl VecTrace {
                     let faces: Vec<String> = faces.iter().map(|f| f.to_string()).collect();
                     if faces.len() == 1 {
                         format!("roll {dice}: {total}")
+                    } else if dice.keep != crate::dice::Keep::All {
+                        // Keep-highest/lowest: the faces are not summed; say what was kept.
+                        format!("roll {dice}: {}, keeps {total}", faces.join(", "))
                     } else {
                         format!("roll {dice}: {} = {total}", faces.join(" + "))
                     }

@@ -388,18 +388,31 @@ pub fn build(c: &mut Checker, s: &Sections) {
     for e in &s.tracks {
         build_track(c, e);
     }
-    // Record defaults may name constants and instances: fields first, defaults below.
+    // Records use their fields' defaults, and a default or a table value may name a
+    // record: plain defaults, then records, then defaults and tables that name records.
     for e in &s.constants {
         build_constant(c, e);
     }
     for e in &s.types {
-        build_record_defaults(c, e);
+        build_record_defaults(c, e, false);
+    }
+    for e in &s.records {
+        build_instances(c, e);
+    }
+    for e in &s.types {
+        build_record_defaults(c, e, true);
     }
     for e in &s.tables {
         build_table(c, e);
     }
-    for e in &s.records {
-        build_instances(c, e);
+}
+
+/// Whether values of `ty` can name a record.
+fn holds_records(ty: &Ty) -> bool {
+    match ty {
+        Ty::Record(_) => true,
+        Ty::List(t) => holds_records(t),
+        _ => false,
     }
 }
 
@@ -549,19 +562,27 @@ fn build_record_fields(c: &mut Checker, e: &Entry) {
     c.prog.records[id].fields = fields;
 }
 
-fn build_record_defaults(c: &mut Checker, e: &Entry) {
+/// Reads the `default:` of every field of a record type: with `records` false those
+/// whose type cannot name a record, with `records` true the others.
+fn build_record_defaults(c: &mut Checker, e: &Entry, records: bool) {
     let Some(name) = e.key.as_str() else { return };
     let Some(DefKind::Record(id)) = lookup(c, name) else {
         return;
     };
-    for (i, (_, v)) in entries(c, e.value, "a mapping of fields to types")
-        .into_iter()
-        .enumerate()
-    {
+    for (k, v) in entries(c, e.value, "a mapping of fields to types") {
         let Some(d) = v.get("default") else { continue };
-        let Some(field) = c.prog.records[id].fields.get(i).cloned() else {
+        let fname = k.scalar_text().unwrap_or_default();
+        let Some(i) = c.prog.records[id]
+            .fields
+            .iter()
+            .position(|f| f.name == fname)
+        else {
             continue;
         };
+        let field = c.prog.records[id].fields[i].clone();
+        if holds_records(&field.ty) != records {
+            continue;
+        }
         if let Some(value) = value_of(c, d, &field.ty, field.range) {
             c.prog.records[id].fields[i].default = Some(value);
         }
@@ -1097,14 +1118,7 @@ fn build_table(c: &mut Checker, e: &Entry) {
                 c.error(
                     "E0309",
                     *s,
-                    format!(
-                        "`{}` is not a face of {d}",
-                        if r.lo == r.hi {
-                            r.lo.to_string()
-                        } else {
-                            format!("{}-{}", r.lo, r.hi)
-                        }
-                    ),
+                    format!("`{}` is not a face of {d}", show_range(r.lo, r.hi)),
                     "cannot be rolled",
                     format!("{d} shows {lo} to {hi}"),
                 );
@@ -1338,11 +1352,7 @@ pub fn value_of(
                             .filter(|i| i.record == r)
                             .map(|i| i.name.as_str())
                             .collect();
-                        let help = suggest(
-                            name,
-                            &cands,
-                            "records of this type (defined above this point)",
-                        );
+                        let help = suggest(name, &cands, "records of this type");
                         let tn = c.prog.records[r].name.clone();
                         c.error(
                             "E0306",
@@ -1424,5 +1434,16 @@ pub fn value_of(
             wrong(c, node, "a value that can be written in YAML");
             None
         }
+    }
+}
+
+/// A table key range as a writer wrote it: `7`, `3-5`, `..0`, `19..`.
+fn show_range(lo: i64, hi: i64) -> String {
+    match (lo, hi) {
+        (i64::MIN, i64::MAX) => "..".to_string(),
+        (i64::MIN, h) => format!("..{h}"),
+        (l, i64::MAX) => format!("{l}.."),
+        (l, h) if l == h => l.to_string(),
+        (l, h) => format!("{l}-{h}"),
     }
 }

@@ -334,7 +334,7 @@ fn stmt(c: &mut Checker, fx: &mut Fx, s: &ast::Stmt) -> Option<ir::Stmt> {
             for arm in arms {
                 fx.scopes.push(Vec::new());
                 let (alts, binds) = pattern(c, fx, &arm.pattern, &sty, &mut seen, &mut wildcard);
-                let site = c.site(pattern_span(&arm.pattern).unwrap_or(arm.span));
+                let site = c.site(pattern_span(c, arm.span));
                 let body = block(c, fx, &arm.body);
                 fx.scopes.pop();
                 out.push(ir::MatchArm {
@@ -1216,7 +1216,7 @@ fn expr(c: &mut Checker, fx: &mut Fx, e: &ast::Expr, expect: Option<&Ty>) -> ir:
                         coerce(bx, t)
                     }
                 };
-                let site = c.site(pattern_span(&arm.pattern).unwrap_or(arm.span));
+                let site = c.site(pattern_span(c, arm.span));
                 out.push(ir::MatchArm {
                     alts,
                     binds,
@@ -2185,16 +2185,16 @@ fn make_record(
     )
 }
 
-/// The span of a match arm's pattern (`Hit(level)`, `A | B`, `_`), for its trace site.
-fn pattern_span(p: &ast::Pattern) -> Option<Span> {
-    match p {
-        ast::Pattern::Wildcard(s) => Some(*s),
-        ast::Pattern::Alts(alts) => {
-            let first = alts.first()?.0.span;
-            let (name, binds) = alts.last()?;
-            let last = binds.last().map(|b| b.span).unwrap_or(name.span);
-            Some(first.to(last))
-        }
+/// The span of a match arm's pattern (`Hit(level)`, `A | B`, `_`): the arm up to its
+/// `=>`, for its trace site.
+fn pattern_span(c: &Checker, arm_span: Span) -> Span {
+    let text = c.prog.sources.slice(arm_span);
+    match text.find("=>") {
+        Some(i) => Span {
+            end: arm_span.start + text[..i].trim_end().len() as u32,
+            ..arm_span
+        },
+        None => arm_span,
     }
 }
 

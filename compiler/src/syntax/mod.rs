@@ -291,6 +291,7 @@ fn is_kw(r: Rule) -> bool {
     matches!(
         r,
         Rule::k_outcome
+            | Rule::k_override
             | Rule::k_formula
             | Rule::k_procedure
             | Rule::k_let
@@ -925,10 +926,7 @@ impl Builder<'_> {
 /// Parses dice text such as `2d10` outside the DSL (YAML values); `None` if it is not dice.
 pub fn parse_dice_text(text: &str, span: Span, diags: &mut Diagnostics) -> Option<DiceSpec> {
     let t = text.trim();
-    let valid = !t.is_empty()
-        && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '!')
-        && t.contains('d');
-    if !valid {
+    if !looks_like_dice(t) {
         return None;
     }
     let origin = Origin {
@@ -1030,4 +1028,28 @@ mod tests {
         parse_expr("99999d99999", origin(), &mut d);
         assert_eq!(d.items.len(), 1);
     }
+}
+
+/// True for text of the form `NdM`, `dM`, with optional `khK`/`klK` and `!` (and
+/// nothing else: a level named `Moderate` is not dice).
+fn looks_like_dice(t: &str) -> bool {
+    let t = t.strip_suffix('!').unwrap_or(t);
+    let Some((count, rest)) = t.split_once('d') else {
+        return false;
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !(count.is_empty() || digits(count)) {
+        return false;
+    }
+    let sides = match rest.find('k') {
+        Some(i) => {
+            let keep = &rest[i + 1..];
+            if !(keep.starts_with('h') || keep.starts_with('l')) || !digits(&keep[1..]) {
+                return false;
+            }
+            &rest[..i]
+        }
+        None => rest,
+    };
+    digits(sides)
 }
