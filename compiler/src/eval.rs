@@ -233,7 +233,11 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                 let v = self.expr(value, locals);
                 // A record or list read from state is a copy (value semantics); a local
                 // bound to a parameter stays that parameter (`let me = c`).
-                let v = if matches!(value.kind, K::Local(_)) { v } else { v.deep_clone() };
+                let v = if matches!(value.kind, K::Local(_)) {
+                    v
+                } else {
+                    v.deep_clone()
+                };
                 if self.on() {
                     let shown = show(self.prog, &v, &value.ty);
                     self.event(TraceEvent::Assign {
@@ -719,7 +723,9 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                 let mut acc: Option<i64> = None;
                 let mut count = 0i64;
                 for item in items.iter() {
-                    locals[*var] = item.clone();
+                    // A copy, as `for` and `[.. for ..]` bind: a procedure called in the
+                    // body that changes the list's records does not change it.
+                    locals[*var] = item.deep_clone();
                     if let Some(c) = cond {
                         if !self.expr(c, locals).bool() {
                             continue;
@@ -772,21 +778,37 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                 }
             }
             K::MakeOutcome { tag, fields, .. } => {
-                let fields: Vec<Value> = fields.iter().map(|f| self.expr(f, locals)).collect();
+                // Copies, as a new record's fields: a later change of state does not
+                // change an outcome already made.
+                let fields: Vec<Value> = fields
+                    .iter()
+                    .map(|f| self.expr(f, locals).deep_clone())
+                    .collect();
                 Value::Outcome {
                     tag: *tag,
                     fields: Rc::new(fields),
                 }
             }
             K::MakeRecord { fields, .. } => {
-                let fields: Vec<Value> = fields.iter().map(|f| self.expr(f, locals).deep_clone()).collect();
+                let fields: Vec<Value> = fields
+                    .iter()
+                    .map(|f| self.expr(f, locals).deep_clone())
+                    .collect();
                 Value::Record(Rc::new(RefCell::new(fields)))
             }
             K::List(items) => {
-                let items: Vec<Value> = items.iter().map(|i| self.expr(i, locals).deep_clone()).collect();
+                let items: Vec<Value> = items
+                    .iter()
+                    .map(|i| self.expr(i, locals).deep_clone())
+                    .collect();
                 Value::List(Rc::new(items))
             }
-            K::Collect { var, list, cond, body } => {
+            K::Collect {
+                var,
+                list,
+                cond,
+                body,
+            } => {
                 let items = match self.expr(list, locals) {
                     Value::List(l) => l,
                     _ => Rc::new(Vec::new()),
@@ -807,10 +829,16 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                 let l = self.expr(list, locals);
                 let i = self.expr(index, locals).int();
                 let item = match &l {
-                    Value::List(items) => usize::try_from(i).ok().and_then(|i| items.get(i)).cloned(),
+                    Value::List(items) => {
+                        usize::try_from(i).ok().and_then(|i| items.get(i)).cloned()
+                    }
                     _ => None,
                 };
-                item.unwrap_or_else(|| Value::from_const(&self.prog.zero(&e.ty)))
+                item.unwrap_or_else(|| match e.ty {
+                    // No box: box 0 (as `decide .. from` an empty list and `fill` give).
+                    Ty::TrackBox(track) => Value::TrackBox { track, number: 0 },
+                    _ => Value::from_const(&self.prog.zero(&e.ty)),
+                })
             }
         }
     }

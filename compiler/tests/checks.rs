@@ -99,14 +99,23 @@ fn defaults_and_table_values_may_name_records() {
                 "ruleset.yaml",
                 "ruleset: { name: x }\n\
                  types:\n  Weapon: { damage: int }\n  Fighter: { weapon: { type: Weapon, default: dagger } }\n\
-                 records:\n  Weapon: { dagger: { damage: 2 }, sword: { damage: 4 } }\n\
+                 records:\n  Weapon: { dagger: { damage: 2 }, sword: { damage: 4 } }\n  Fighter: { hero: {} }\n\
                  tables:\n  loot: { die: d2, value: Weapon, rows: { 1: dagger, 2: sword } }\n",
             ),
             ("a.rules", "formula hit(f: Fighter) = f.weapon.damage\nprocedure find() -> Weapon { return roll loot }\n"),
         ],
     );
-    let (ok, c) = codes(&dir);
-    assert!(ok && c.is_empty(), "{c:?}");
+    let (p, diags, _) = rulesc::compile_dir(&dir);
+    let p = p.unwrap_or_else(|| panic!("{:?}", diags.items));
+    assert!(diags.items.is_empty(), "{:?}", diags.items);
+    // The hero took the default weapon, the dagger.
+    let hero = p.instance("hero").unwrap();
+    assert_eq!(
+        hero.value,
+        rulesc::ir::Const::Record(vec![rulesc::ir::Const::Record(vec![
+            rulesc::ir::Const::Int(2)
+        ])])
+    );
 }
 
 #[test]

@@ -110,14 +110,27 @@ fn a_failed_build_leaves_the_previous_output_as_it_was() {
     let before = std::fs::read(&out).unwrap();
     assert!(String::from_utf8_lossy(&before).contains("@generated"));
     let broken = root().join("tests/fixtures/broken/e0310_die_table_gap");
-    let (code, _, _) = rulesc(&["build", broken.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    let (code, _, _) = rulesc(&[
+        "build",
+        broken.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(code, 1);
-    assert_eq!(std::fs::read(&out).unwrap(), before, "the failed build changed the output");
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        before,
+        "the failed build changed the output"
+    );
     // No temporary file is left beside it.
     let leftovers: Vec<_> = std::fs::read_dir(out.parent().unwrap())
         .unwrap()
         .filter_map(|e| e.ok())
-        .filter(|e| e.file_name().to_string_lossy().contains("atomic-build.rs.rulesc-tmp"))
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .contains("atomic-build.rs.rulesc-tmp")
+        })
         .collect();
     assert!(leftovers.is_empty());
 }

@@ -396,24 +396,60 @@ pub fn build(c: &mut Checker, s: &Sections) {
     for e in &s.types {
         build_record_defaults(c, e, false);
     }
-    for e in &s.records {
+    // Records whose type has a default naming a record wait for that default.
+    let waiting: Vec<String> = s
+        .types
+        .iter()
+        .filter(|e| names_records_in_defaults(c, e))
+        .filter_map(|e| e.key.as_str().map(str::to_string))
+        .collect();
+    for e in s.records.iter().filter(|e| {
+        !e.key
+            .as_str()
+            .is_some_and(|t| waiting.iter().any(|w| w == t))
+    }) {
         build_instances(c, e);
     }
     for e in &s.types {
         build_record_defaults(c, e, true);
+    }
+    for e in s.records.iter().filter(|e| {
+        e.key
+            .as_str()
+            .is_some_and(|t| waiting.iter().any(|w| w == t))
+    }) {
+        build_instances(c, e);
     }
     for e in &s.tables {
         build_table(c, e);
     }
 }
 
-/// Whether values of `ty` can name a record.
-fn holds_records(ty: &Ty) -> bool {
-    match ty {
-        Ty::Record(_) => true,
-        Ty::List(t) => holds_records(t),
+/// Whether a default written as `node` for a field of type `ty` names a record (a
+/// record name, or a list holding one), so it can be read only once records exist.
+fn names_a_record(ty: &Ty, node: &YNode) -> bool {
+    match (ty, &node.value) {
+        (Ty::Record(_), YValue::Str(_)) => true,
+        (Ty::List(t), YValue::Seq(items)) => items.iter().any(|i| names_a_record(t, i)),
         _ => false,
     }
+}
+
+/// Whether a record type has a field default that names a record.
+fn names_records_in_defaults(c: &Checker, e: &Entry) -> bool {
+    let Some(DefKind::Record(id)) = e.key.as_str().and_then(|n| lookup(c, n)) else {
+        return false;
+    };
+    e.value.as_map().unwrap_or(&[]).iter().any(|(k, v)| {
+        let name = k.scalar_text().unwrap_or_default();
+        match (
+            v.get("default"),
+            c.prog.records[id].fields.iter().find(|f| f.name == name),
+        ) {
+            (Some(d), Some(f)) => names_a_record(&f.ty, d),
+            _ => false,
+        }
+    })
 }
 
 fn lookup(c: &Checker, name: &str) -> Option<DefKind> {
@@ -563,7 +599,7 @@ fn build_record_fields(c: &mut Checker, e: &Entry) {
 }
 
 /// Reads the `default:` of every field of a record type: with `records` false those
-/// whose type cannot name a record, with `records` true the others.
+/// that do not name a record, with `records` true those that do.
 fn build_record_defaults(c: &mut Checker, e: &Entry, records: bool) {
     let Some(name) = e.key.as_str() else { return };
     let Some(DefKind::Record(id)) = lookup(c, name) else {
@@ -580,7 +616,7 @@ fn build_record_defaults(c: &mut Checker, e: &Entry, records: bool) {
             continue;
         };
         let field = c.prog.records[id].fields[i].clone();
-        if holds_records(&field.ty) != records {
+        if names_a_record(&field.ty, d) != records {
             continue;
         }
         if let Some(value) = value_of(c, d, &field.ty, field.range) {

@@ -178,6 +178,33 @@ impl Gen<'_> {
                 }
             }
             scope.push_struct(s);
+            // Display reads like `eval::show`: `Type(field: value, ...)`.
+            let mut disp = Impl::new(name);
+            disp.impl_trait("::core::fmt::Display");
+            let f: &mut Function = disp.new_fn("fmt");
+            f.arg_ref_self()
+                .arg("out", "&mut ::core::fmt::Formatter<'_>")
+                .ret("::core::fmt::Result");
+            if r.fields.is_empty() {
+                f.line(format!("out.write_str({})", lit(&format!("{}()", r.name))));
+            }
+            for (fi, fd) in r.fields.iter().enumerate() {
+                let sep = if fi == 0 {
+                    format!("{}(", r.name)
+                } else {
+                    ", ".to_string()
+                };
+                f.line(format!(
+                    "out.write_str({})?;",
+                    lit(&format!("{sep}{}: ", fd.name))
+                ));
+                let value = format!("self.{}", self.id.field[ri][fi]);
+                f.line(self.write_value(&fd.ty, &value, false));
+            }
+            if !r.fields.is_empty() {
+                f.line("out.write_str(\")\")");
+            }
+            scope.push_impl(disp);
             if by_hand {
                 let mut imp = Impl::new(name);
                 imp.impl_trait("Default");
@@ -248,8 +275,8 @@ impl Gen<'_> {
                     .iter()
                     .enumerate()
                     .map(|(fi, (_, fty))| {
-                        // A record prints as its type's name: its value is not read.
-                        let bind = if matches!(fty, Ty::Record(_) | Ty::Unit) {
+                        // A field of no value is not read.
+                        let bind = if matches!(fty, Ty::Unit) {
                             "_".to_string()
                         } else {
                             format!("f{fi}")
@@ -268,12 +295,7 @@ impl Gen<'_> {
                         "out.write_str({})?;",
                         lit(&format!("{sep}{fname}: "))
                     ));
-                    f.line(match fty {
-                        Ty::Int | Ty::Bool | Ty::Dice | Ty::Choice(_) | Ty::Outcome(_) => {
-                            format!("write!(out, \"{{f{fi}}}\")?;")
-                        }
-                        _ => format!("out.write_str(&{})?;", self.show(fty, &format!("f{fi}"))),
-                    });
+                    f.line(self.write_value(fty, &format!("f{fi}"), true));
                 }
                 f.line("out.write_str(\")\")");
                 f.line("}");
@@ -282,6 +304,21 @@ impl Gen<'_> {
             scope.push_impl(disp);
         }
         Ok(())
+    }
+
+    /// A statement of a `Display::fmt` that writes `value` (a field, or a binding when
+    /// `bound`) of type `ty` to `out`, as `eval::show` prints it.
+    fn write_value(&self, ty: &Ty, value: &str, bound: bool) -> String {
+        match ty {
+            Ty::Int | Ty::Bool | Ty::Dice | Ty::Choice(_) | Ty::Outcome(_) | Ty::Record(_) => {
+                if bound {
+                    format!("write!(out, \"{{{value}}}\")?;")
+                } else {
+                    format!("write!(out, \"{{}}\", {value})?;")
+                }
+            }
+            _ => format!("out.write_str(&{})?;", self.show(ty, value)),
+        }
     }
 
     pub(super) fn constants(&self, scope: &mut Scope) -> Result<(), String> {
@@ -321,7 +358,7 @@ impl Gen<'_> {
                 "doc = {}",
                 lit(&format!(" Table `{}`, {what}.", t.name))
             ));
-            f.line("match key {");
+            let mut arms = Vec::new();
             let mut covered = 0usize;
             for row in &t.rows {
                 let pat = match &t.key {
@@ -338,23 +375,48 @@ impl Gen<'_> {
                     _ if row.hi == i64::MAX => format!("{}..", int_lit(row.lo)),
                     _ => format!("{}..={}", int_lit(row.lo), int_lit(row.hi)),
                 };
-                f.line(format!(
-                    "{pat} => {},",
-                    self.const_expr(&row.value, &t.value)?
-                ));
+                arms.push((pat, self.const_expr(&row.value, &t.value)?));
             }
             let complete = match &t.key {
                 TableKey::Choice(c) => covered == self.p.choices[*c].variants.len(),
                 _ => int_rows_cover_all(&t.rows),
             };
-            if !complete {
-                let fallback = match &t.default {
+            let fallback = if complete {
+                None
+            } else {
+                Some(match &t.default {
                     Some(d) => self.const_expr(d, &t.value)?,
                     None => self.const_expr(&self.p.zero(&t.value), &t.value)?,
-                };
-                f.line(format!("_ => {fallback},"));
+                })
+            };
+            match fallback {
+                // Booleans with a fallback: `matches!` over the rows that differ from it
+                // (clippy reads `match .. { 0 => true, _ => false }` as one).
+                Some(other) if t.value == Ty::Bool => {
+                    let pats: Vec<&str> = arms
+                        .iter()
+                        .filter(|(_, v)| *v != other)
+                        .map(|(p, _)| p.as_str())
+                        .collect();
+                    if pats.is_empty() {
+                        f.line("let _ = key;");
+                        f.line(other);
+                    } else {
+                        let not = if other == "true" { "!" } else { "" };
+                        f.line(format!("{not}matches!(key, {})", pats.join(" | ")));
+                    }
+                }
+                _ => {
+                    f.line("match key {");
+                    for (pat, v) in &arms {
+                        f.line(format!("{pat} => {v},"));
+                    }
+                    if let Some(other) = fallback {
+                        f.line(format!("_ => {other},"));
+                    }
+                    f.line("}");
+                }
             }
-            f.line("}");
             scope.push_fn(f);
         }
         Ok(())

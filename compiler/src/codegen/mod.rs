@@ -10,12 +10,21 @@
 //! comes from [`ident`]; Rust types, constants and trace text from `types`. The text is
 //! parsed with `syn` and printed with `prettyplease`, so a syntax error in the output is
 //! caught here as a compiler bug, never shipped. A construct the Rust backend cannot
-//! express exactly (rare aliasing of changed records) is an error naming it.
+//! express exactly (a changed record passed from a loop variable, a list parameter whose
+//! records would be shared with the caller's) is an error naming it.
 //!
-//! What the Rust types are: a scale or enum is a `Copy` enum; a record type a struct; a
-//! track `rulesc_runtime::Track` (with the box levels and attributes as constants); a
-//! box of a track its 1-based number (`usize`); `list<T>` a `Vec<T>`; `map<K, V>` a
-//! `[V; N]` indexed by `key as usize`; an outcome an enum with struct variants.
+//! What the Rust types are: a scale or enum is a `Copy` enum; a record type a struct
+//! (with a `Display` that prints as traces do); a track `rulesc_runtime::Track` (with
+//! the box levels and attributes as constants); a box of a track its 1-based number
+//! (`usize`); `list<T>` a `Vec<T>` (a list literal or constant an array, a scale's or
+//! enum's name its `ALL`, made a `Vec` only where one is owned); `map<K, V>` a `[V; N]`
+//! indexed by `key as usize`; an outcome an enum with struct variants.
+//!
+//! Values: the interpreter's `let` of a record or list read from state binds a copy.
+//! Generated code names the place itself (a reference, no clone) when the procedure
+//! never changes it, and clones otherwise. `list[i]` reads through `get`, with the
+//! element type's zero outside the list; `list[i].x = v` and `fill list[i].t` change
+//! through `get_mut`, and change nothing outside it.
 
 mod body;
 pub mod ident;

@@ -55,6 +55,21 @@ impl Gen<'_> {
         }
     }
 
+    /// Whether a value of `ty` holds a record (a record, or a list or outcome of them).
+    pub fn holds_record(&self, ty: &Ty) -> bool {
+        match ty {
+            Ty::Record(_) => true,
+            Ty::List(t) => self.holds_record(t),
+            // An outcome inside an outcome counts as one (no recursion through outcomes).
+            Ty::Outcome(o) => self.p.outcomes[*o].tags.iter().any(|t| {
+                t.fields
+                    .iter()
+                    .any(|(_, f)| matches!(f, Ty::Outcome(_)) || self.holds_record(f))
+            }),
+            _ => false,
+        }
+    }
+
     /// Whether a value of `ty` can be a Rust `const`.
     pub fn is_const_ty(&self, ty: &Ty) -> bool {
         match ty {
@@ -155,14 +170,14 @@ impl Gen<'_> {
         }
         let x = super::body::recv(x);
         match ty {
-            Ty::Int | Ty::Bool | Ty::Dice | Ty::Choice(_) | Ty::Outcome(_) => {
+            Ty::Int | Ty::Bool | Ty::Dice | Ty::Choice(_) | Ty::Outcome(_) | Ty::Record(_) => {
                 format!("{x}.to_string()")
             }
             Ty::Roll => format!("{x}.total.to_string()"),
             Ty::Track(_) => format!("{RT}::show::list({x}.boxes())"),
             Ty::TrackBox(_) => format!("{RT}::show::track_box({x})"),
             Ty::List(elem) => {
-                let param = if matches!(**elem, Ty::Record(_) | Ty::Unit) {
+                let param = if matches!(**elem, Ty::Unit) {
                     "_"
                 } else {
                     "item"
@@ -176,10 +191,6 @@ impl Gen<'_> {
                 "{RT}::show::map({}::ALL.iter().zip({x}.iter()).map(|(key, value)| (key, {})))",
                 self.id.choice[*k],
                 self.show(v, "value")
-            ),
-            Ty::Record(r) => format!(
-                "String::from({})",
-                super::ident::lit(&self.p.records[*r].name)
             ),
             Ty::Unit | Ty::Error => "String::new()".into(),
         }

@@ -5,6 +5,7 @@ use super::super::ident::lit;
 use super::super::types::dice_expr;
 use super::super::RT;
 use super::scan::*;
+use super::stmt::PlaceText;
 use super::*;
 use crate::ir::{Agg, DecideOptions, Expr, ExprKind as K, Place, PlaceStep, TableKey, Ty};
 
@@ -18,10 +19,16 @@ impl Fx<'_, '_> {
     ) -> Result<Ex, String> {
         let g = self.g;
         let callee = &g.p.functions[fid];
-        let mut parts = args
-            .iter()
-            .map(|a| self.expr(a, Dest::Val))
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut parts = Vec::new();
+        for (a, p) in args.iter().zip(&callee.params) {
+            parts.push(
+                if p.mutated && matches!(p.ty, Ty::Record(_)) && !field_path(a) {
+                    self.element_mut(a)?
+                } else {
+                    self.expr(a, Dest::Val)?
+                },
+            );
+        }
         let mut pre = self.seq(&mut parts);
         let any_mut = callee
             .params
@@ -100,6 +107,66 @@ impl Fx<'_, '_> {
         Ok(self
             .bind(&mut pre, rhs, "result", dest, *ret == Ty::Unit)
             .with_pre(pre))
+    }
+
+    /// A record inside a list of a parameter (`c.wounds[i]`, `c.wounds[i].bandage`) to
+    /// be changed by a procedure: a `&mut` to it, or to a fresh zero record outside the
+    /// list (the change is then lost, as in the interpreter).
+    fn element_mut(&mut self, e: &Expr) -> Result<Ex, String> {
+        fn steps<'e>(
+            e: &'e Expr,
+            out: &mut Vec<(Option<usize>, Option<&'e Expr>)>,
+        ) -> Option<usize> {
+            match &e.kind {
+                K::Local(s) => Some(*s),
+                K::Field(r, i) => {
+                    let root = steps(r, out)?;
+                    out.push((Some(*i), None));
+                    Some(root)
+                }
+                K::ListGet(r, ix) => {
+                    let root = steps(r, out)?;
+                    out.push((None, Some(&**ix)));
+                    Some(root)
+                }
+                _ => None,
+            }
+        }
+        let mut path = Vec::new();
+        let Some(root) = steps(e, &mut path) else {
+            // Not under a local: the caller reports it.
+            return self.expr(e, Dest::Val);
+        };
+        let mut parts = Vec::new();
+        let mut place = Place {
+            root,
+            path: Vec::new(),
+            ty: e.ty.clone(),
+        };
+        for (field, ix) in path {
+            match (field, ix) {
+                (Some(i), _) => place.path.push(PlaceStep::Field(i)),
+                (None, Some(ix)) => {
+                    parts.push(self.expr(ix, Dest::Val)?);
+                    place.path.push(PlaceStep::Index(ix.clone()));
+                }
+                _ => return Err("rulesc bug: an empty place step".into()),
+            }
+        }
+        let mut pre = self.seq(&mut parts);
+        let mut keys = Vec::new();
+        for k in parts {
+            keys.push(self.stable_val(&mut pre, k, "index"));
+        }
+        let val = match self.place_text(&place, &keys)? {
+            PlaceText::Direct(t) => format!("&mut {t}"),
+            PlaceText::Maybe(opt) => {
+                let zero = self.tmp("zero");
+                pre.push(format!("let mut {zero} = {};", self.zero_value(&e.ty)?));
+                format!("{opt}.unwrap_or(&mut {zero})")
+            }
+        };
+        Ok(Ex::new(val, P_ATOM).with_pre(pre).mode(Mode::Ref))
     }
 
     pub(super) fn roll_table(
@@ -257,7 +324,7 @@ impl Fx<'_, '_> {
         let lx = self.expr(level, Dest::Val)?;
         let mut parts = vec![lx];
         for st in &track.path {
-            if let PlaceStep::Key(k) = st {
+            if let PlaceStep::Key(k) | PlaceStep::Index(k) = st {
                 parts.push(self.expr(k, Dest::Val)?);
             }
         }
@@ -268,12 +335,16 @@ impl Fx<'_, '_> {
         }
         let lx = parts.pop().ok_or("rulesc bug")?;
         let lvl = self.stable_val(&mut pre, lx, "level");
-        let target = self.place_text(track, &keys);
         let filled = self.tmp("filled");
-        let fill = format!(
-            "let {filled} = {target}.fill(&{}, {lvl} as u8, {});",
-            g.id.track_levels[tid], def.escalate
-        );
+        let args = format!("&{}, {lvl} as u8, {}", g.id.track_levels[tid], def.escalate);
+        let fill = match self.place_text(track, &keys)? {
+            PlaceText::Direct(target) => format!("let {filled} = {target}.fill({args});"),
+            // Through a list index: no box when the index is outside the list.
+            PlaceText::Maybe(opt) => {
+                let t = self.tmp("track");
+                format!("let {filled} = {opt}.and_then(|{t}| {t}.fill({args}));")
+            }
+        };
         self.mutating.push(fill.clone());
         pre.push(fill);
         let (slot, m, bound) = self.result_name(dest, "slot");
@@ -376,9 +447,17 @@ impl Fx<'_, '_> {
                 .as_ref()
                 .map(|b| closure(&param(uses_slot(body, var)), &b.val))
                 .unwrap_or_default();
+            // The elements themselves (`sum(x for x in xs)`): no `map`.
+            let itself = matches!(body.kind, K::Local(s) if s == var)
+                && (copied || matches!(list.kind, K::Filled(_)));
+            let mapped = if itself {
+                chain.clone()
+            } else {
+                format!("{chain}.map({body_fn})")
+            };
             let val = match kind {
                 Agg::Count => format!("{chain}.count() as i64"),
-                Agg::Sum => format!("{chain}.map({body_fn}).fold(0, {RT}::arith::add)"),
+                Agg::Sum => format!("{mapped}.fold(0, {RT}::arith::add)"),
                 Agg::Any => format!("{chain}.any({body_fn})"),
                 Agg::All => format!("{chain}.all({body_fn})"),
                 Agg::Max | Agg::Min => {
@@ -388,7 +467,7 @@ impl Fx<'_, '_> {
                     } else {
                         "unwrap_or(0)"
                     };
-                    format!("{chain}.map({body_fn}).{f}().{or}")
+                    format!("{mapped}.{f}().{or}")
                 }
             };
             let prec = if val.ends_with(" as i64") {
@@ -461,6 +540,80 @@ impl Fx<'_, '_> {
         }
         pre.push("}".into());
         Ok(Ex::new(result, P_ATOM).with_pre(pre))
+    }
+}
+
+impl Fx<'_, '_> {
+    /// `[body for var in list if cond]`: an iterator chain, or a loop when the
+    /// condition or body has effects (in the interpreter's order).
+    pub(super) fn collect(
+        &mut self,
+        var: usize,
+        list: &Expr,
+        cond: Option<&Expr>,
+        body: &Expr,
+        ty: &Ty,
+    ) -> Result<Ex, String> {
+        let Ty::List(out) = ty else {
+            return Err("rulesc bug: a collect of a non-list type".into());
+        };
+        let out_ty = self.g.rust_ty(out)?;
+        if cond.is_none() && matches!(body.kind, K::Local(s) if s == var) {
+            // `[x for x in list]`: a copy of the list.
+            let lx = self.expr(list, Dest::Val)?;
+            let val = self.owned(&lx, ty);
+            return Ok(Ex::new(val, P_ATOM).with_pre(lx.pre));
+        }
+        let fns = &self.g.p.functions;
+        let mutates = self.changes_root(list)
+            && (cond.is_some_and(|c| expr_mutates(c, fns)) || expr_mutates(body, fns));
+        let (mut pre, iter, copied) = self.iter_of(list, var, mutates)?;
+        let v = self.slots[var].ident.clone();
+        let cx = cond.map(|c| self.expr(c, Dest::Val)).transpose()?;
+        let bx = self.expr(body, Dest::Val)?;
+        let effects = cx.as_ref().is_some_and(|c| !c.pre.is_empty()) || !bx.pre.is_empty();
+        let itself = matches!(body.kind, K::Local(s) if s == var);
+        if !effects {
+            let param = |used: bool| if used { v.clone() } else { "_".to_string() };
+            let mut chain = if copied {
+                format!("{iter}.copied()")
+            } else {
+                iter
+            };
+            if let (Some(c), Some(ce)) = (&cx, cond) {
+                chain = format!("{chain}.filter(|&{}| {})", param(uses_slot(ce, var)), c.val);
+            }
+            if itself {
+                // The elements themselves: copied already, or cloned.
+                if !self.g.is_copy(out) {
+                    chain = format!("{chain}.cloned()");
+                }
+            } else {
+                let value = self.owned(&bx, out);
+                chain = format!(
+                    "{chain}.map({})",
+                    closure(&param(uses_slot(body, var)), &value)
+                );
+            }
+            return Ok(
+                Ex::new(format!("{chain}.collect::<Vec<{out_ty}>>()"), P_ATOM).with_pre(pre),
+            );
+        }
+        let acc = self.tmp("collected");
+        pre.push(format!("let mut {acc} = Vec::<{out_ty}>::new();"));
+        pre.push(format!(
+            "for {}{v} in {iter} {{",
+            if copied { "&" } else { "" }
+        ));
+        if let Some(ce) = cond {
+            let skip = self.not(ce)?;
+            pre.extend(skip.pre.iter().cloned());
+            pre.push(format!("if {} {{ continue; }}", skip.val));
+        }
+        pre.extend(bx.pre.iter().cloned());
+        pre.push(format!("{acc}.push({});", self.owned(&bx, out)));
+        pre.push("}".into());
+        Ok(Ex::new(acc, P_ATOM).with_pre(pre))
     }
 }
 

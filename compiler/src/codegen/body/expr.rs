@@ -3,10 +3,7 @@
 use super::super::RT;
 use super::scan::*;
 use super::*;
-use crate::ir::{
-    self, AssignOp, BoxPart, CmpOp, Const, Expr, ExprKind as K, IntOp, PlaceStep, Stmt, TableKey,
-    Ty,
-};
+use crate::ir::{self, BoxPart, CmpOp, Const, Expr, ExprKind as K, IntOp, TableKey, Ty};
 
 impl Fx<'_, '_> {
     /// Orders operands: when a later operand has statements to run first, earlier
@@ -28,6 +25,7 @@ impl Fx<'_, '_> {
                             prec: P_ATOM,
                             stable: true,
                             mode: Mode::Place,
+                            array: false,
                             ..part.clone()
                         };
                     } else if !part.stable && part.mode == Mode::Value {
@@ -41,54 +39,18 @@ impl Fx<'_, '_> {
         pre
     }
 
-    /// Whether the function replaces (`=`) the record at `e` (a field path) or a record
-    /// holding it: a local naming it would then keep the old one in the interpreter.
-    pub(super) fn replaced(&self, e: &Expr) -> bool {
-        fn path(e: &Expr, out: &mut Vec<usize>) -> Option<usize> {
-            match &e.kind {
-                K::Local(s) => Some(*s),
-                K::Field(r, i) => {
-                    let root = path(r, out)?;
-                    out.push(*i);
-                    Some(root)
-                }
-                _ => None,
-            }
-        }
-        fn assigns(stmts: &[Stmt], root: usize, fields: &[usize]) -> bool {
-            stmts.iter().any(|s| match s {
-                Stmt::Assign {
-                    place,
-                    op: AssignOp::Set,
-                    ..
-                } if place.root == root && !place.path.is_empty() => {
-                    place.path.len() <= fields.len()
-                        && place
-                            .path
-                            .iter()
-                            .zip(fields)
-                            .all(|(st, f)| matches!(st, PlaceStep::Field(i) if i == f))
-                }
-                Stmt::If {
-                    branches,
-                    otherwise,
-                } => {
-                    branches.iter().any(|(_, b, _)| assigns(b, root, fields))
-                        || otherwise.as_ref().is_some_and(|o| assigns(o, root, fields))
-                }
-                Stmt::Match { arms, .. } => arms.iter().any(|a| assigns(&a.body, root, fields)),
-                Stmt::For { body, .. } => assigns(body, root, fields),
-                _ => false,
-            })
-        }
-        let mut fields = Vec::new();
-        let Some(root) = path(e, &mut fields) else {
+    /// Whether this function may change the value `e` reads in place (a local's state,
+    /// through fields, keys and indices), or a value holding it or inside it.
+    pub(super) fn may_change(&self, e: &Expr) -> bool {
+        let ir::Body::Procedure(stmts) = &self.f.body else {
             return false;
         };
-        match &self.f.body {
-            ir::Body::Procedure(stmts) => !fields.is_empty() && assigns(stmts, root, &fields),
-            ir::Body::Formula(_) => false,
-        }
+        let mut paths = Vec::new();
+        ref_paths(e, &mut paths);
+        paths.iter().any(|(root, steps)| {
+            let root = resolve(&self.static_alias, *root);
+            may_change(stmts, &self.g.p.functions, &self.static_alias, root, steps)
+        })
     }
 
     /// Whether `e` reads a parameter this function may change (only those change).
@@ -133,6 +95,7 @@ impl Fx<'_, '_> {
             roll,
             bound: false,
             list: ex.list,
+            array: ex.array,
         }
     }
 
@@ -148,6 +111,12 @@ impl Fx<'_, '_> {
 
     /// An owned value of type `ty` from `ex` (clones a place or reference).
     pub(super) fn owned(&self, ex: &Ex, ty: &Ty) -> String {
+        if ex.array {
+            return match ex.mode {
+                Mode::Value => format!("Vec::from({})", ex.val),
+                Mode::Place | Mode::Ref => format!("{}.to_vec()", ex.recv()),
+            };
+        }
         if self.g.is_copy(ty) {
             return match ex.mode {
                 Mode::Ref => format!("*{}", ex.at(P_UNARY)),
@@ -224,8 +193,8 @@ impl Fx<'_, '_> {
         let g = self.g;
         let ty = &e.ty;
         Ok(match &e.kind {
-            K::MakeRecord { .. } | K::List(_) | K::Collect { .. } | K::ListGet(..) => {
-                return Err("lists, new records and list indexing are not yet supported by the Rust backend".into());
+            K::Const(Const::List(items)) if self.const_list(items, ty).is_some() => {
+                self.const_list(items, ty).ok_or("rulesc bug")?
             }
             K::Const(c) => {
                 let val = g.const_expr(c, ty)?;
@@ -249,7 +218,12 @@ impl Fx<'_, '_> {
                 } else {
                     Mode::Place
                 };
-                Ex::new(slot.ident.clone(), P_ATOM).stable().mode(mode)
+                let mut ex = Ex::new(slot.ident.clone(), P_ATOM).stable().mode(mode);
+                ex.array = slot.array;
+                ex
+            }
+            K::Field(..) if g.is_copy(ty) && field_of_element(e).is_some() => {
+                self.element_field(e)?
             }
             K::Field(r, i) => {
                 let base = self.expr(r, Dest::Val)?;
@@ -600,12 +574,24 @@ impl Fx<'_, '_> {
                 let cx = self.expr(c, Dest::Val)?;
                 let ax = self.expr(a, Dest::Val)?;
                 let bx = self.expr(b, Dest::Val)?;
+                if ax.pre.is_empty() && bx.pre.is_empty() && ax.val == bx.val {
+                    // Both branches read alike (clippy rejects `if c { x } else { x }`):
+                    // the condition's effects, then the one value.
+                    return Ok(Ex { pre: cx.pre, ..ax });
+                }
                 let copy = g.is_copy(ty);
-                let (av, bv, mode) = if copy || ax.mode == Mode::Value || bx.mode == Mode::Value {
-                    (self.owned(&ax, ty), self.owned(&bx, ty), Mode::Value)
-                } else {
-                    (self.by_ref(&ax), self.by_ref(&bx), Mode::Ref)
-                };
+                // A list held as an array has its length in its type, and a reference
+                // may point into a branch's own statements: both are owned.
+                let own = ax.array
+                    || bx.array
+                    || (!ax.pre.is_empty() && ax.mode == Mode::Ref)
+                    || (!bx.pre.is_empty() && bx.mode == Mode::Ref);
+                let (av, bv, mode) =
+                    if copy || own || ax.mode == Mode::Value || bx.mode == Mode::Value {
+                        (self.owned(&ax, ty), self.owned(&bx, ty), Mode::Value)
+                    } else {
+                        (self.by_ref(&ax), self.by_ref(&bx), Mode::Ref)
+                    };
                 let mut pre = cx.pre.clone();
                 let text = |x: &Ex, v: &str| {
                     if x.pre.is_empty() {
@@ -679,7 +665,166 @@ impl Fx<'_, '_> {
                 }
                 Ex::new(format!("{path} {{ {} }}", inits.join(", ")), P_BLOCK).with_pre(pre)
             }
+            K::MakeRecord { record, fields } => {
+                let rec = &g.p.records[*record];
+                let name = &g.id.record[*record];
+                if fields.is_empty() {
+                    return Ok(Ex::new(format!("{name} {{}}"), P_BLOCK));
+                }
+                let mut parts = fields
+                    .iter()
+                    .map(|x| self.expr(x, Dest::Val))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let pre = self.seq(&mut parts);
+                let mut inits = Vec::new();
+                for (fi, p) in parts.iter().enumerate() {
+                    let v = self.owned(p, &rec.fields[fi].ty);
+                    inits.push(init(&g.id.field[*record][fi], &v));
+                }
+                Ex::new(format!("{name} {{ {} }}", inits.join(", ")), P_BLOCK).with_pre(pre)
+            }
+            K::List(items) => {
+                let Ty::List(elem) = ty else {
+                    return Err("rulesc bug: a list literal of a non-list type".into());
+                };
+                if items.is_empty() {
+                    return Ok(
+                        Ex::new(format!("Vec::<{}>::new()", g.rust_ty(elem)?), P_ATOM).stable(),
+                    );
+                }
+                let mut parts = items
+                    .iter()
+                    .map(|x| self.expr(x, Dest::Val))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let pre = self.seq(&mut parts);
+                let vals: Vec<String> = parts.iter().map(|p| self.owned(p, elem)).collect();
+                // An array, made a `Vec` only where one is owned.
+                let mut ex = Ex::new(format!("[{}]", vals.join(", ")), P_ATOM).with_pre(pre);
+                ex.array = true;
+                ex
+            }
+            K::Collect {
+                var,
+                list,
+                cond,
+                body,
+            } => self.collect(*var, list, cond.as_deref(), body, ty)?,
+            K::ListGet(list, index) => self.list_get(list, index, ty)?,
         })
+    }
+
+    /// A constant list: a scale's or enum's `ALL` when it holds every variant in order,
+    /// an empty `Vec`, or an array.
+    fn const_list(&self, items: &[Const], ty: &Ty) -> Option<Ex> {
+        let g = self.g;
+        let Ty::List(elem) = ty else { return None };
+        if let Ty::Choice(c) = **elem {
+            let n = g.p.choices[c].variants.len();
+            let all = items.len() == n
+                && items
+                    .iter()
+                    .enumerate()
+                    .all(|(i, x)| *x == Const::Choice(i as u16));
+            if all {
+                let mut ex = Ex::new(format!("{}::ALL", g.id.choice[c]), P_ATOM)
+                    .stable()
+                    .mode(Mode::Place);
+                ex.array = true;
+                return Some(ex);
+            }
+        }
+        if items.is_empty() {
+            return Some(
+                Ex::new(format!("Vec::<{}>::new()", g.rust_ty(elem).ok()?), P_ATOM).stable(),
+            );
+        }
+        let vals: Vec<String> = items
+            .iter()
+            .map(|x| g.const_expr(x, elem))
+            .collect::<Result<_, _>>()
+            .ok()?;
+        let mut ex = Ex::new(format!("[{}]", vals.join(", ")), P_ATOM);
+        ex.stable = g.is_copy(elem);
+        ex.array = true;
+        Some(ex)
+    }
+
+    /// `list[index]`: the element, or the zero of its type outside the list. A `Copy`
+    /// element is copied out; any other is read in place (`Ref`), with a zero value
+    /// bound first to stand in for a missing one.
+    pub(super) fn list_get(&mut self, list: &Expr, index: &Expr, ty: &Ty) -> Result<Ex, String> {
+        let g = self.g;
+        let mut parts = vec![self.expr(list, Dest::Val)?, self.expr(index, Dest::Val)?];
+        let mut pre = self.seq(&mut parts);
+        let ix = parts.pop().ok_or("rulesc bug")?;
+        let lx = parts.pop().ok_or("rulesc bug")?;
+        let get = get_call(&ix.val, false);
+        if g.is_copy(ty) {
+            let zero = g.const_expr(&g.p.zero(ty), ty)?;
+            let val = format!("{}{get}.copied().unwrap_or({zero})", lx.recv());
+            return Ok(Ex::new(val, P_ATOM).with_pre(pre));
+        }
+        let items = if lx.mode == Mode::Value {
+            let t = self.tmp("items");
+            pre.push(format!("let {t} = {};", lx.val));
+            t
+        } else {
+            lx.recv()
+        };
+        let zero = self.tmp("zero");
+        pre.push(format!("let {zero} = {};", self.zero_value(ty)?));
+        Ok(Ex::new(format!("{items}{get}.unwrap_or(&{zero})"), P_ATOM)
+            .with_pre(pre)
+            .mode(Mode::Ref))
+    }
+
+    /// An owned zero of a non-`Copy` type (what a missing element reads as).
+    pub(super) fn zero_value(&self, ty: &Ty) -> Result<String, String> {
+        let g = self.g;
+        Ok(match ty {
+            // A record type's `Default` is its zero (the fields' defaults).
+            Ty::Record(r) => format!("{}::default()", g.id.record[*r]),
+            Ty::List(t) => format!("Vec::<{}>::new()", g.rust_ty(t)?),
+            _ => g.const_expr(&g.p.zero(ty), ty)?,
+        })
+    }
+
+    /// `list[i].a.b` of a `Copy` type, read without naming the element:
+    /// `list.get(i).map_or(zero, |x| x.a.b)`.
+    fn element_field(&mut self, e: &Expr) -> Result<Ex, String> {
+        let g = self.g;
+        let (list, index, fields) = field_of_element(e).ok_or("rulesc bug")?;
+        let Ty::List(elem) = &list.ty else {
+            return Err("rulesc bug: an index into a non-list".into());
+        };
+        let mut parts = vec![self.expr(list, Dest::Val)?, self.expr(index, Dest::Val)?];
+        let pre = self.seq(&mut parts);
+        let get = get_call(&parts[1].val, false);
+        // The zero of the field: the zero element's value there.
+        let mut zero = g.p.zero(elem);
+        let mut rty = (**elem).clone();
+        let mut path = String::new();
+        for fi in &fields {
+            let Ty::Record(r) = rty else {
+                return Err("rulesc bug: a field of a non-record".into());
+            };
+            zero = match zero {
+                Const::Record(vals) => vals.get(*fi).cloned().ok_or("rulesc bug")?,
+                _ => return Err("rulesc bug: the zero of a record is not a record".into()),
+            };
+            path.push('.');
+            path.push_str(&g.id.field[r][*fi]);
+            rty = g.p.records[r].fields[*fi].ty.clone();
+        }
+        let x = self.tmp("element");
+        let read = format!("|{x}| {x}{path}");
+        let recv = parts[0].recv();
+        let val = match zero {
+            Const::Bool(false) => format!("{recv}{get}.is_some_and({read})"),
+            Const::Bool(true) => format!("{recv}{get}.is_none_or({read})"),
+            z => format!("{recv}{get}.map_or({}, {read})", g.const_expr(&z, &rty)?),
+        };
+        Ok(Ex::new(val, P_ATOM).with_pre(pre))
     }
 
     pub(super) fn need_env(&self, what: &str) -> Result<(), String> {

@@ -52,6 +52,9 @@ struct Ex {
     bound: bool,
     /// The value is a list (a place of one is copied before a later change of state).
     list: bool,
+    /// The value is a list held as a Rust array (`Color::ALL`, `[a, b]`): read like a
+    /// `Vec`, owned with `.to_vec()`.
+    array: bool,
 }
 
 impl Ex {
@@ -65,6 +68,7 @@ impl Ex {
             roll: None,
             bound: false,
             list: false,
+            array: false,
         }
     }
 
@@ -142,6 +146,36 @@ pub(crate) fn closure(param: &str, body: &str) -> String {
     format!("|{param}| {body}")
 }
 
+/// The method call that reads element `ix` (a Rust `i64` expression) of a slice, as an
+/// `Option`: a negative index reads nothing, as one past the end.
+fn get_call(ix: &str, mutable: bool) -> String {
+    let m = if mutable { "_mut" } else { "" };
+    match ix.parse::<i64>() {
+        Ok(0) => format!(".first{m}()"),
+        Ok(n) if n > 0 => format!(".get{m}({n})"),
+        Ok(_) => format!(".get{m}(usize::MAX)"),
+        Err(_) => format!(".get{m}(usize::try_from({ix}).unwrap_or(usize::MAX))"),
+    }
+}
+
+/// `e` as `list[i].a.b`: the list, the index and the fields (at least one).
+fn field_of_element(e: &ir::Expr) -> Option<(&ir::Expr, &ir::Expr, Vec<usize>)> {
+    let mut fields = Vec::new();
+    let mut cur = e;
+    while let ir::ExprKind::Field(r, i) = &cur.kind {
+        fields.push(*i);
+        cur = r;
+    }
+    let ir::ExprKind::ListGet(list, index) = &cur.kind else {
+        return None;
+    };
+    if fields.is_empty() {
+        return None;
+    }
+    fields.reverse();
+    Some((list, index, fields))
+}
+
 /// Where an expression's value goes.
 #[derive(Debug, Clone)]
 enum Dest {
@@ -158,6 +192,8 @@ struct Slot {
     ident: String,
     /// Reads give a `&T` (`Ref`) or the local itself (`Value`, a place for non-`Copy`).
     by_ref: bool,
+    /// A list held as a Rust array.
+    array: bool,
 }
 
 struct Fx<'a, 'p> {
@@ -172,6 +208,9 @@ struct Fx<'a, 'p> {
     mutating: Vec<String>,
     /// For a local that names a record of another (`let me = c`): that local.
     alias: Vec<Option<usize>>,
+    /// For each `let` of a record read from another local's state: that local (found
+    /// before generating, so a change through a later alias is known at the `let`).
+    static_alias: Vec<Option<usize>>,
 }
 
 pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen::Function, String> {
@@ -203,9 +242,22 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
         };
         let ident = names.alloc(&base, Case::Snake);
         let by_ref = i < f.params.len() && !g.is_copy(&l.ty);
-        slots.push(Slot { ident, by_ref });
+        slots.push(Slot {
+            ident,
+            by_ref,
+            array: false,
+        });
     }
     let alias = vec![None; f.locals.len()];
+    let mut static_alias = vec![None; f.locals.len()];
+    if let ir::Body::Procedure(stmts) = &f.body {
+        record_aliases(stmts, &mut static_alias);
+    }
+    // Parameters this procedure itself changes (not only passes on to be changed).
+    let mut changed = vec![false; f.params.len()];
+    if let ir::Body::Procedure(stmts) = &f.body {
+        changed_roots(stmts, &g.p.functions, &mut changed);
+    }
     let mut fx = Fx {
         g,
         f,
@@ -215,6 +267,7 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
         mutable,
         mutating: Vec::new(),
         alias,
+        static_alias,
     };
 
     let mut func = codegen::Function::new(&g.id.function[fid]);
@@ -231,22 +284,52 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
     if nargs > 7 {
         func.attr("allow(clippy::too_many_arguments)");
     }
+    if let ir::Body::Procedure(stmts) = &f.body {
+        if loop_var_reassigned(stmts, &fx.mutable) {
+            // `for x in xs { x = .. }`: each turn starts from the element, which the
+            // body may never read.
+            func.attr("allow(unused_assignments)");
+        }
+    }
     if traced {
         func.generic(format!("D: {RT}::DiceSource"));
         func.generic(format!("X: {RT}::Decide"));
         func.generic(format!("T: {RT}::TraceSink"));
         func.arg("env", format!("&mut {RT}::Env<D, X, T>"));
     }
+    let mut copies = Vec::new();
     for (i, p) in f.params.iter().enumerate() {
-        func.arg(
-            &fx.slots[i].ident,
-            g.param_ty(&p.ty, p.mutated && matches!(p.ty, Ty::Record(_)))?,
-        );
+        let ident = fx.slots[i].ident.clone();
+        let own = changed.get(i).copied().unwrap_or(false);
+        match &p.ty {
+            // A list or map parameter the procedure changes: its own copy (the caller's
+            // stays as it was, as in the interpreter, where lists and maps are values).
+            Ty::List(elem) if own => {
+                if g.holds_record(elem) {
+                    return Err(format!(
+                        "`{}`: the Rust backend cannot change the elements of list parameter `{}` (its records would be shared with the caller's); pass the record that holds the list",
+                        f.name, p.name
+                    ));
+                }
+                copies.push(format!("let mut {ident} = {ident}.to_vec();"));
+                fx.slots[i].by_ref = false;
+                func.arg(&ident, g.param_ty(&p.ty, false)?);
+            }
+            Ty::Map(..) if own && g.is_copy(&p.ty) => {
+                func.arg(format!("mut {ident}"), g.param_ty(&p.ty, false)?);
+            }
+            _ => {
+                func.arg(
+                    &ident,
+                    g.param_ty(&p.ty, p.mutated && matches!(p.ty, Ty::Record(_)))?,
+                );
+            }
+        }
     }
     if f.ret != Ty::Unit {
         func.ret(g.rust_ty(&f.ret)?);
     }
-    let mut lines = Vec::new();
+    let mut lines = copies;
     match &f.body {
         ir::Body::Formula(e) => {
             let ex = fx.expr(e, Dest::Val)?;

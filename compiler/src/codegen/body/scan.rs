@@ -3,13 +3,316 @@
 
 use crate::ir::{self, Expr, ExprKind as K, Place, PlaceStep, Stmt};
 
-/// The local an expression reads through fields (`c` of `c.armor`), if any.
+/// The local an expression reads through fields (`c` of `c.armor`, of `c.wounds[i]`),
+/// if any.
 pub(super) fn root_local(e: &Expr) -> Option<usize> {
     match &e.kind {
         K::Local(s) => Some(*s),
-        K::Field(r, _) | K::MapGet(r, _) => root_local(r),
+        K::Field(r, _) | K::MapGet(r, _) | K::ListGet(r, _) => root_local(r),
         _ => None,
     }
+}
+
+/// Whether `e` is a local or fields of one (`c`, `c.mount.saddle`).
+pub(super) fn field_path(e: &Expr) -> bool {
+    match &e.kind {
+        K::Local(_) => true,
+        K::Field(r, _) => field_path(r),
+        _ => false,
+    }
+}
+
+/// The local an expression reads and the steps under it: `Some(field)`, or `None` for
+/// a map key or list index (any element).
+pub(super) fn access_path(e: &Expr) -> Option<(usize, Vec<Option<usize>>)> {
+    match &e.kind {
+        K::Local(s) => Some((*s, Vec::new())),
+        K::Field(r, i) => {
+            let (root, mut steps) = access_path(r)?;
+            steps.push(Some(*i));
+            Some((root, steps))
+        }
+        K::MapGet(r, _) | K::ListGet(r, _) => {
+            let (root, mut steps) = access_path(r)?;
+            steps.push(None);
+            Some((root, steps))
+        }
+        _ => None,
+    }
+}
+
+/// The state a value that is read in place (not built) may be part of: its path under a
+/// local, or, for a choice among values, every candidate's (`decide .. from c.armor`,
+/// `if .. then c.main else c.spare`). Empty for a value built anew.
+pub(super) fn ref_paths(e: &Expr, out: &mut Vec<(usize, Vec<Option<usize>>)>) {
+    if let Some(p) = access_path(e) {
+        out.push(p);
+        return;
+    }
+    let start = out.len();
+    match &e.kind {
+        K::Field(r, i) => {
+            ref_paths(r, out);
+            out[start..].iter_mut().for_each(|(_, s)| s.push(Some(*i)));
+        }
+        K::ListGet(r, _) | K::MapGet(r, _) => {
+            ref_paths(r, out);
+            out[start..].iter_mut().for_each(|(_, s)| s.push(None));
+        }
+        K::Decide {
+            options: ir::DecideOptions::List(l),
+            ..
+        } => {
+            ref_paths(l, out);
+            out[start..].iter_mut().for_each(|(_, s)| s.push(None));
+        }
+        K::If(_, a, b) => {
+            ref_paths(a, out);
+            ref_paths(b, out);
+        }
+        _ => {}
+    }
+}
+
+/// Whether two paths under one local may reach the same value (one holds the other).
+fn paths_meet(a: &[Option<usize>], b: &[Option<usize>]) -> bool {
+    a.iter().zip(b).all(|(x, y)| match (x, y) {
+        (Some(x), Some(y)) => x == y,
+        _ => true,
+    })
+}
+
+fn place_steps(p: &Place) -> Vec<Option<usize>> {
+    p.path
+        .iter()
+        .map(|st| match st {
+            PlaceStep::Field(i) => Some(*i),
+            PlaceStep::Key(_) | PlaceStep::Index(_) => None,
+        })
+        .collect()
+}
+
+/// Follows `let` aliases to the local they name.
+pub(super) fn resolve(alias: &[Option<usize>], mut slot: usize) -> usize {
+    for _ in 0..alias.len() {
+        match alias.get(slot).copied().flatten() {
+            Some(r) if r != slot => slot = r,
+            _ => break,
+        }
+    }
+    slot
+}
+
+/// `let` slots bound to a record read from another local's state (`let m = c.main`,
+/// `let me = c`): that local.
+pub(super) fn record_aliases(stmts: &[Stmt], out: &mut [Option<usize>]) {
+    for s in stmts {
+        match s {
+            Stmt::Let { slot, value, .. } if matches!(value.ty, ir::Ty::Record(_)) => {
+                if let Some(root) = root_local(value) {
+                    out[*slot] = Some(root);
+                }
+            }
+            Stmt::If {
+                branches,
+                otherwise,
+            } => {
+                branches.iter().for_each(|(_, b, _)| record_aliases(b, out));
+                if let Some(o) = otherwise {
+                    record_aliases(o, out);
+                }
+            }
+            Stmt::Match { arms, .. } => arms.iter().for_each(|a| record_aliases(&a.body, out)),
+            Stmt::For { body, .. } | Stmt::ForRange { body, .. } => record_aliases(body, out),
+            _ => {}
+        }
+    }
+}
+
+/// Marks the parameters whose state these statements change themselves: an assignment
+/// or fill through them, or an element of theirs (`xs[i]`) passed to a procedure that
+/// changes it. (Passing a whole parameter on is not counted: the callee changes it.)
+pub(super) fn changed_roots(stmts: &[Stmt], fns: &[ir::Function], out: &mut [bool]) {
+    fn mark(out: &mut [bool], slot: usize) {
+        if let Some(c) = out.get_mut(slot) {
+            *c = true;
+        }
+    }
+    fn expr(e: &Expr, fns: &[ir::Function], out: &mut [bool]) {
+        match &e.kind {
+            K::Fill { track, .. } => mark(out, track.root),
+            K::Call(f, args) if fns[*f].is_procedure() => {
+                for (a, p) in args.iter().zip(&fns[*f].params) {
+                    if p.mutated && !field_path(a) {
+                        if let Some(r) = root_local(a) {
+                            mark(out, r);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        crate::check::for_each_child(e, &mut |x| expr(x, fns, out));
+    }
+    for s in stmts {
+        if let Stmt::Assign { place, value, .. } = s {
+            if !place.path.is_empty() {
+                mark(out, place.root);
+            }
+            expr(value, fns, out);
+        }
+        each_child_stmt(s, &mut |c| match c {
+            Child::Expr(x) => expr(x, fns, out),
+            Child::Block(b) => changed_roots(b, fns, out),
+        });
+    }
+}
+
+/// A part of a statement: an expression, or a nested block.
+enum Child<'a> {
+    Expr(&'a Expr),
+    Block(&'a [Stmt]),
+}
+
+/// Calls `f` on each expression directly in `s` and each nested block. An assignment's
+/// value is left to the caller.
+fn each_child_stmt<'a>(s: &'a Stmt, f: &mut dyn FnMut(Child<'a>)) {
+    match s {
+        Stmt::Let { value, .. } | Stmt::Expr(value) => f(Child::Expr(value)),
+        Stmt::Assign { place, .. } => {
+            for st in &place.path {
+                if let PlaceStep::Key(k) | PlaceStep::Index(k) = st {
+                    f(Child::Expr(k));
+                }
+            }
+        }
+        Stmt::If {
+            branches,
+            otherwise,
+        } => {
+            for (c, body, _) in branches {
+                f(Child::Expr(c));
+                f(Child::Block(body));
+            }
+            if let Some(o) = otherwise {
+                f(Child::Block(o));
+            }
+        }
+        Stmt::Match { scrutinee, arms } => {
+            f(Child::Expr(scrutinee));
+            arms.iter().for_each(|a| f(Child::Block(&a.body)));
+        }
+        Stmt::For { list, body, .. } => {
+            f(Child::Expr(list));
+            f(Child::Block(body));
+        }
+        Stmt::ForRange { lo, hi, body, .. } => {
+            f(Child::Expr(lo));
+            f(Child::Expr(hi));
+            f(Child::Block(body));
+        }
+        Stmt::Return { value, .. } => {
+            if let Some(v) = value {
+                f(Child::Expr(v));
+            }
+        }
+    }
+}
+
+/// Whether statements may change the value at `steps` under local `root` (or a value
+/// holding it, or one inside it): an assignment or fill through it, a procedure that
+/// changes it, or (for a local) a new value for the local itself.
+pub(super) fn may_change(
+    stmts: &[Stmt],
+    fns: &[ir::Function],
+    alias: &[Option<usize>],
+    root: usize,
+    steps: &[Option<usize>],
+) -> bool {
+    fn expr(
+        e: &Expr,
+        fns: &[ir::Function],
+        alias: &[Option<usize>],
+        root: usize,
+        steps: &[Option<usize>],
+        found: &mut bool,
+    ) {
+        match &e.kind {
+            K::Fill { track, .. } => {
+                if resolve(alias, track.root) == root && paths_meet(&place_steps(track), steps) {
+                    *found = true;
+                }
+                for st in &track.path {
+                    if let PlaceStep::Key(k) | PlaceStep::Index(k) = st {
+                        expr(k, fns, alias, root, steps, found);
+                    }
+                }
+            }
+            K::Call(f, args) if fns[*f].is_procedure() => {
+                for (a, p) in args.iter().zip(&fns[*f].params) {
+                    if !p.mutated {
+                        continue;
+                    }
+                    if let Some((r, s)) = access_path(a) {
+                        if resolve(alias, r) == root && paths_meet(&s, steps) {
+                            *found = true;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        crate::check::for_each_child(e, &mut |x| expr(x, fns, alias, root, steps, found));
+    }
+    let mut found = false;
+    for s in stmts {
+        if let Stmt::Assign { place, value, .. } = s {
+            if resolve(alias, place.root) == root && paths_meet(&place_steps(place), steps) {
+                found = true;
+            }
+            expr(value, fns, alias, root, steps, &mut found);
+        }
+        each_child_stmt(s, &mut |c| match c {
+            Child::Expr(x) => expr(x, fns, alias, root, steps, &mut found),
+            Child::Block(b) => found |= may_change(b, fns, alias, root, steps),
+        });
+        if found {
+            return true;
+        }
+    }
+    found
+}
+
+/// Whether a `for x in list` loop among these statements gives `x` new values.
+pub(super) fn loop_var_reassigned(stmts: &[Stmt], mutable: &[bool]) -> bool {
+    let mut found = false;
+    for s in stmts {
+        if let Stmt::For { var, .. } = s {
+            found |= mutable[*var];
+        }
+        each_child_stmt(s, &mut |c| {
+            if let Child::Block(b) = c {
+                found |= loop_var_reassigned(b, mutable);
+            }
+        });
+    }
+    found
+}
+
+/// Whether statements give local `slot` a new value (`x = e`, `x += [e]`).
+pub(super) fn assigns_local(stmts: &[Stmt], slot: usize) -> bool {
+    let mut found = false;
+    for s in stmts {
+        if let Stmt::Assign { place, .. } = s {
+            found |= place.root == slot && place.path.is_empty();
+        }
+        each_child_stmt(s, &mut |c| {
+            if let Child::Block(b) = c {
+                found |= assigns_local(b, slot);
+            }
+        });
+    }
+    found
 }
 
 pub(super) fn always_returns(stmts: &[Stmt]) -> bool {
@@ -78,7 +381,7 @@ pub(super) fn scan_place(p: &Place, read: &mut [bool], mutable: &mut [bool]) {
         read[p.root] = true;
     }
     for st in &p.path {
-        if let PlaceStep::Key(k) = st {
+        if let PlaceStep::Key(k) | PlaceStep::Index(k) = st {
             scan_expr(k, read, mutable);
         }
     }
@@ -111,7 +414,7 @@ pub(super) fn mark_lets(stmts: &[Stmt], lets: &mut [bool]) {
                 }
             }
             Stmt::Match { arms, .. } => arms.iter().for_each(|a| mark_lets(&a.body, lets)),
-            Stmt::For { body, .. } => mark_lets(body, lets),
+            Stmt::For { body, .. } | Stmt::ForRange { body, .. } => mark_lets(body, lets),
             _ => {}
         }
     }
@@ -153,7 +456,9 @@ pub(super) fn expr_mutates(e: &Expr, fns: &[ir::Function]) -> bool {
 
 pub(super) fn stmts_mutate(stmts: &[Stmt], fns: &[ir::Function]) -> bool {
     stmts.iter().any(|s| match s {
-        Stmt::ForRange { lo, hi, body, .. } => expr_mutates(lo, fns) || expr_mutates(hi, fns) || stmts_mutate(body, fns),
+        Stmt::ForRange { lo, hi, body, .. } => {
+            expr_mutates(lo, fns) || expr_mutates(hi, fns) || stmts_mutate(body, fns)
+        }
         Stmt::Let { value, .. } | Stmt::Expr(value) => expr_mutates(value, fns),
         Stmt::Assign { place, value, .. } => !place.path.is_empty() || expr_mutates(value, fns),
         Stmt::If {

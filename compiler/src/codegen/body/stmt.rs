@@ -4,7 +4,15 @@
 use super::super::RT;
 use super::scan::*;
 use super::*;
-use crate::ir::{AssignOp, Expr, MatchArm, Place, PlaceStep, Stmt, Ty};
+use crate::ir::{AssignOp, Expr, ExprKind as K, MatchArm, Place, PlaceStep, Stmt, Ty};
+
+/// Where an assignment or fill writes.
+pub(super) enum PlaceText {
+    /// A Rust place (`c.levels[key as usize]`).
+    Direct(String),
+    /// An `Option<&mut T>`: `None` when a list index is outside its list.
+    Maybe(String),
+}
 
 impl Fx<'_, '_> {
     /// A trace statement: `if T::ENABLED { env.trace.event(TraceEvent::<event>); }`.
@@ -43,9 +51,7 @@ impl Fx<'_, '_> {
         out: &mut Vec<String>,
     ) -> Result<(), String> {
         match s {
-            Stmt::ForRange { .. } => {
-                return Err("`for i in lo..hi` is not yet supported by the Rust backend".into());
-            }
+            Stmt::ForRange { var, lo, hi, body } => self.for_range(*var, lo, hi, body, out)?,
             Stmt::Let { slot, value, site } => {
                 let ident = self.slots[*slot].ident.clone();
                 let ty = &value.ty;
@@ -55,6 +61,7 @@ impl Fx<'_, '_> {
                     self.slots[*slot] = Slot {
                         ident: "()".into(),
                         by_ref: false,
+                        array: false,
                     };
                 } else if self.g.is_copy(ty) {
                     let ex = self.expr(value, Dest::Bind(ident.clone(), self.mutable[*slot]))?;
@@ -69,51 +76,7 @@ impl Fx<'_, '_> {
                 } else {
                     let ex = self.expr(value, Dest::Val)?;
                     out.extend(ex.pre.iter().cloned());
-                    let root = root_local(value);
-                    let root_changes =
-                        root.is_some_and(|r| r < self.f.params.len() && self.f.params[r].mutated);
-                    if !self.mutable[*slot]
-                        && matches!(ty, Ty::Record(_))
-                        && ex.mode != Mode::Value
-                        && root.is_some()
-                    {
-                        if self.replaced(value) {
-                            return Err(format!(
-                                "`{}`: the Rust backend cannot name a record (`let {}`) whose place the procedure replaces",
-                                self.f.name, self.f.locals[*slot].name
-                            ));
-                        }
-                        // A record named again shares the one it names (as the
-                        // interpreter's records do): the local is that place itself.
-                        self.slots[*slot] = Slot {
-                            ident: ex.val.clone(),
-                            by_ref: ex.mode == Mode::Ref,
-                        };
-                        self.alias[*slot] = root.map(|r| self.alias[r].unwrap_or(r));
-                    } else if !self.mutable[*slot] && ex.mode != Mode::Value && root_changes {
-                        // A list of a parameter this procedure changes: a copy, so the
-                        // parameter stays free to change (lists are values).
-                        out.push(format!("let {ident} = {};", self.owned(&ex, ty)));
-                        self.slots[*slot].by_ref = false;
-                    } else if self.mutable[*slot] {
-                        out.push(format!("let mut {ident} = {};", self.owned(&ex, ty)));
-                        self.slots[*slot].by_ref = false;
-                    } else {
-                        match ex.mode {
-                            Mode::Value => {
-                                out.push(format!("let {ident} = {};", ex.val));
-                                self.slots[*slot].by_ref = false;
-                            }
-                            Mode::Place => {
-                                out.push(format!("let {ident} = &{};", ex.at(P_UNARY)));
-                                self.slots[*slot].by_ref = true;
-                            }
-                            Mode::Ref => {
-                                out.push(format!("let {ident} = {};", ex.val));
-                                self.slots[*slot].by_ref = true;
-                            }
-                        }
-                    }
+                    self.let_non_copy(*slot, value, ex, out);
                 }
                 let shown = self.g.show(ty, &self.slots[*slot].ident);
                 out.push(self.event(&format!("Assign {{ site: {site}, value: {shown} }}")));
@@ -139,14 +102,36 @@ impl Fx<'_, '_> {
                 out.extend(lines);
             }
             Stmt::For { var, list, body } => {
-                let mutates = self.changes_root(list) && stmts_mutate(body, &self.g.p.functions);
+                let mut mutates =
+                    self.changes_root(list) && stmts_mutate(body, &self.g.p.functions);
+                // A local list the body gives a new value: the loop walks the old one.
+                if let Some(r) = root_local(list) {
+                    mutates |= r >= self.f.params.len() && assigns_local(body, r);
+                }
                 let (pre, iter, copied) = self.iter_of(list, *var, mutates)?;
                 out.extend(pre);
-                out.push(format!(
-                    "for {}{} in {iter} {{",
-                    if copied { "&" } else { "" },
-                    self.slots[*var].ident
-                ));
+                let v = self.slots[*var].ident.clone();
+                if self.mutable[*var] {
+                    // The body gives the variable new values: each element owned.
+                    let elem_copy = match &list.ty {
+                        Ty::List(t) => self.g.is_copy(t),
+                        _ => true,
+                    };
+                    let owned = if copied {
+                        format!("{iter}.copied()")
+                    } else if elem_copy {
+                        iter
+                    } else {
+                        format!("{iter}.cloned()")
+                    };
+                    self.slots[*var].by_ref = false;
+                    out.push(format!("for mut {v} in {owned} {{"));
+                } else {
+                    out.push(format!(
+                        "for {}{v} in {iter} {{",
+                        if copied { "&" } else { "" },
+                    ));
+                }
                 self.block(body, false, out)?;
                 out.push("}".into());
             }
@@ -183,6 +168,117 @@ impl Fx<'_, '_> {
         Ok(())
     }
 
+    /// The rest of a `let` of a record or list: the interpreter's `let` binds a copy
+    /// (a plain local stays the value it names), so the local names the place itself
+    /// when nothing changes it afterwards, and an owned copy otherwise.
+    pub(super) fn let_non_copy(
+        &mut self,
+        slot: usize,
+        value: &Expr,
+        ex: Ex,
+        out: &mut Vec<String>,
+    ) {
+        let ident = self.slots[slot].ident.clone();
+        let ty = &value.ty;
+        let nparams = self.f.params.len();
+        let root = root_local(value);
+        let plain = matches!(value.kind, K::Local(_));
+        let fields_only = field_path(value);
+        let is_record = matches!(ty, Ty::Record(_));
+        let changes = if plain && is_record && root.is_some_and(|r| r < nparams) {
+            // `let me = c`: the same combatant.
+            false
+        } else {
+            let param_changes = root.is_some_and(|r| {
+                let r = self.alias[r].unwrap_or(r);
+                r < nparams && self.f.params[r].mutated
+            });
+            self.may_change(value) || (matches!(ty, Ty::List(_)) && param_changes)
+        };
+        let mutable = self.mutable[slot];
+        if !mutable && is_record && ex.mode != Mode::Value && fields_only && !changes {
+            // A record named again, never changed while the local lives: the local is
+            // that place itself.
+            self.slots[slot] = Slot {
+                ident: ex.val.clone(),
+                by_ref: ex.mode == Mode::Ref,
+                array: false,
+            };
+            self.alias[slot] = root.map(|r| self.alias[r].unwrap_or(r));
+        } else if mutable || (ex.mode != Mode::Value && changes) {
+            let m = if mutable { "mut " } else { "" };
+            out.push(format!("let {m}{ident} = {};", self.owned(&ex, ty)));
+            self.slots[slot].by_ref = false;
+            self.slots[slot].array = false;
+        } else {
+            self.slots[slot].array = ex.array;
+            match ex.mode {
+                Mode::Value => {
+                    out.push(format!("let {ident} = {};", ex.val));
+                    self.slots[slot].by_ref = false;
+                }
+                Mode::Place => {
+                    out.push(format!("let {ident} = &{};", ex.at(P_UNARY)));
+                    self.slots[slot].by_ref = true;
+                }
+                Mode::Ref => {
+                    out.push(format!("let {ident} = {};", ex.val));
+                    self.slots[slot].by_ref = true;
+                }
+            }
+        }
+    }
+
+    /// `for var in lo..hi`: at most `MAX_LOOP` times, as the interpreter counts.
+    pub(super) fn for_range(
+        &mut self,
+        var: usize,
+        lo: &Expr,
+        hi: &Expr,
+        body: &[Stmt],
+        out: &mut Vec<String>,
+    ) -> Result<(), String> {
+        let max = rulesc_runtime::MAX_LOOP;
+        let mut parts = vec![self.expr(lo, Dest::Val)?, self.expr(hi, Dest::Val)?];
+        let mut pre = self.seq(&mut parts);
+        let hx = parts.pop().ok_or("rulesc bug")?;
+        let lx = parts.pop().ok_or("rulesc bug")?;
+        let (lo_lit, hi_lit) = (lx.val.parse::<i64>().ok(), hx.val.parse::<i64>().ok());
+        let lo_s = match lo_lit {
+            Some(_) => lx.val.clone(),
+            None => self.stable_val(&mut pre, lx, "lo"),
+        };
+        out.extend(pre);
+        let end = match (lo_lit, hi_lit) {
+            (Some(l), Some(h)) => {
+                let end = h.min(l.saturating_add(max));
+                if end <= l {
+                    // Never runs (and `3..0` would not pass clippy).
+                    return Ok(());
+                }
+                super::super::int_lit(end)
+            }
+            (Some(l), None) => format!(
+                "i64::min({}, {})",
+                hx.val,
+                super::super::int_lit(l.saturating_add(max))
+            ),
+            (None, _) => format!(
+                "i64::min({}, {lo_s}.saturating_add({RT}::MAX_LOOP))",
+                hx.val
+            ),
+        };
+        self.slots[var].by_ref = false;
+        let m = if self.mutable[var] { "mut " } else { "" };
+        out.push(format!(
+            "for {m}{} in {lo_s}..{end} {{",
+            self.slots[var].ident
+        ));
+        self.block(body, false, out)?;
+        out.push("}".into());
+        Ok(())
+    }
+
     pub(super) fn assign(
         &mut self,
         place: &Place,
@@ -191,52 +287,199 @@ impl Fx<'_, '_> {
         site: u32,
         out: &mut Vec<String>,
     ) -> Result<(), String> {
-        // The interpreter evaluates the value, then the map keys of the place.
-        let mut parts = vec![self.expr(value, Dest::Val)?];
+        let list_elem = match &place.ty {
+            Ty::List(t) => Some((**t).clone()),
+            _ => None,
+        };
+        // `list += [a, b]`: the elements are pushed, no list is built.
+        let literal = match (op, &value.kind) {
+            (AssignOp::Add, K::List(items)) if list_elem.is_some() => Some(items.as_slice()),
+            _ => None,
+        };
+        // The interpreter evaluates the value, then the keys and indices of the place.
+        let mut parts = match literal {
+            Some(items) => items
+                .iter()
+                .map(|x| self.expr(x, Dest::Val))
+                .collect::<Result<Vec<_>, _>>()?,
+            None => vec![self.expr(value, Dest::Val)?],
+        };
+        let nvals = parts.len();
         for st in &place.path {
-            if let PlaceStep::Key(k) = st {
+            if let PlaceStep::Key(k) | PlaceStep::Index(k) = st {
                 parts.push(self.expr(k, Dest::Val)?);
             }
         }
         let mut pre = self.seq(&mut parts);
         let mut keys = Vec::new();
-        for k in parts.drain(1..) {
+        for k in parts.drain(nvals..) {
             keys.push(self.stable_val(&mut pre, k, "key"));
         }
-        let v = parts.pop().ok_or("rulesc bug: assignment without value")?;
-        out.extend(pre);
-        let target = self.place_text(place, &keys);
-        let new = match op {
-            AssignOp::Set => self.owned(&v, &place.ty),
-            AssignOp::Add => format!("{RT}::arith::add({target}, {})", v.val),
-            AssignOp::Sub => format!("{RT}::arith::sub({target}, {})", v.val),
+        let mut vals = parts;
+        if literal.is_none() && nvals == 1 && op == AssignOp::Add && list_elem.is_some() {
+            // Appending a list read from the same state: a copy first.
+            let same = root_local(value).is_some_and(|r| self.alias[r].unwrap_or(r) == place.root);
+            if same && vals[0].mode != Mode::Value {
+                let v = vals.pop().ok_or("rulesc bug")?;
+                let t = self.tmp("appended");
+                pre.push(format!("let {t} = {};", self.owned(&v, &place.ty)));
+                vals.push(Ex::new(t, P_ATOM));
+            }
+        }
+        let value_ty = match (&literal, &list_elem, op) {
+            (Some(_), Some(elem), _) => elem.clone(),
+            (None, _, AssignOp::Set) | (None, Some(_), _) => place.ty.clone(),
+            _ => Ty::Int,
         };
-        out.push(format!("{target} = {new};"));
-        let shown = self.g.show(&place.ty, &target);
-        out.push(self.event(&format!("Assign {{ site: {site}, value: {shown} }}")));
+        match self.place_text(place, &keys)? {
+            PlaceText::Direct(target) => {
+                out.extend(pre);
+                self.apply(
+                    &target,
+                    &target,
+                    op,
+                    &place.ty,
+                    vals,
+                    literal.is_some(),
+                    out,
+                );
+                let shown = self.g.show(&place.ty, &target);
+                out.push(self.event(&format!("Assign {{ site: {site}, value: {shown} }}")));
+            }
+            PlaceText::Maybe(opt) => {
+                // The element is borrowed while it changes: every value is ready first.
+                let mut ready = Vec::new();
+                for v in vals {
+                    ready.push(if v.stable && self.g.is_copy(&value_ty) {
+                        v
+                    } else {
+                        let t = self.tmp("value");
+                        pre.push(format!("let {t} = {};", self.owned(&v, &value_ty)));
+                        Ex::new(t, P_ATOM).stable()
+                    });
+                }
+                out.extend(pre);
+                let p = self.tmp("place");
+                out.push(format!("if let Some({p}) = {opt} {{"));
+                self.apply(
+                    &format!("*{p}"),
+                    &p,
+                    op,
+                    &place.ty,
+                    ready,
+                    literal.is_some(),
+                    out,
+                );
+                let shown = self.g.show(&place.ty, &p);
+                out.push(self.event(&format!("Assign {{ site: {site}, value: {shown} }}")));
+                out.push(format!(
+                    "}} else if T::ENABLED {{ env.trace.event({RT}::TraceEvent::Assign {{ site: {site}, value: String::new() }}); }}"
+                ));
+            }
+        }
         Ok(())
     }
 
-    /// The Rust place for `place`, with its keys already bound to `keys`.
-    pub(super) fn place_text(&self, place: &Place, keys: &[String]) -> String {
+    /// The statement that changes `lhs` (a place; `recv` is how a method reaches it).
+    #[allow(clippy::too_many_arguments)]
+    fn apply(
+        &self,
+        lhs: &str,
+        recv: &str,
+        op: AssignOp,
+        ty: &Ty,
+        mut vals: Vec<Ex>,
+        literal: bool,
+        out: &mut Vec<String>,
+    ) {
+        if let (AssignOp::Add, Ty::List(elem)) = (op, ty) {
+            if literal {
+                let items: Vec<String> = vals.iter().map(|v| self.owned(v, elem)).collect();
+                match items.as_slice() {
+                    [] => {}
+                    [one] => out.push(format!("{recv}.push({one});")),
+                    _ => out.push(format!("{recv}.extend([{}]);", items.join(", "))),
+                }
+                return;
+            }
+            let Some(v) = vals.pop() else { return };
+            out.push(match v.mode {
+                Mode::Value => format!("{recv}.extend({});", v.val),
+                Mode::Place | Mode::Ref => {
+                    format!("{recv}.extend_from_slice({});", self.by_ref(&v))
+                }
+            });
+            return;
+        }
+        let Some(v) = vals.pop() else { return };
+        let new = match op {
+            AssignOp::Set => self.owned(&v, ty),
+            AssignOp::Add => format!("{RT}::arith::add({lhs}, {})", v.val),
+            AssignOp::Sub => format!("{RT}::arith::sub({lhs}, {})", v.val),
+        };
+        out.push(format!("{lhs} = {new};"));
+    }
+
+    /// Where `place` writes, with its keys and indices already bound to `keys`: a Rust
+    /// place, or (through a list index) an `Option<&mut T>`.
+    pub(super) fn place_text(
+        &mut self,
+        place: &Place,
+        keys: &[String],
+    ) -> Result<PlaceText, String> {
         let mut s = self.slots[place.root].ident.clone();
         let mut rec = self.f.locals[place.root].ty.clone();
         let mut k = keys.iter();
+        let mut opt: Option<String> = None;
+        let mut suffix = String::new();
         for st in &place.path {
-            match (st, &rec) {
+            let step = match (st, &rec) {
                 (PlaceStep::Field(i), Ty::Record(r)) => {
-                    s = format!("{s}.{}", self.g.id.field[*r][*i]);
-                    rec = self.g.p.records[*r].fields[*i].ty.clone();
+                    let r = *r;
+                    rec = self.g.p.records[r].fields[*i].ty.clone();
+                    format!(".{}", self.g.id.field[r][*i])
                 }
                 (PlaceStep::Key(_), Ty::Map(_, v)) => {
-                    let key = k.next().cloned().unwrap_or_default();
-                    s = format!("{s}[{} as usize]", paren(&key, P_ATOM, P_CAST));
+                    let key = k.next().ok_or("rulesc bug: a key without a value")?;
+                    let step = format!("[{} as usize]", paren(key, P_ATOM, P_CAST));
                     rec = (**v).clone();
+                    step
                 }
-                _ => {}
+                (PlaceStep::Index(_), Ty::List(elem)) => {
+                    let ix = k.next().ok_or("rulesc bug: an index without a value")?;
+                    let get = get_call(ix, true);
+                    rec = (**elem).clone();
+                    opt = Some(match opt.take() {
+                        None => format!("{s}{get}"),
+                        Some(o) => {
+                            let x = self.tmp("element");
+                            format!("{o}.and_then(|{x}| {x}{suffix}{get})")
+                        }
+                    });
+                    suffix.clear();
+                    continue;
+                }
+                _ => {
+                    return Err(format!(
+                        "rulesc bug: a place step that does not fit {}",
+                        self.g.p.ty_name(&rec)
+                    ))
+                }
+            };
+            if opt.is_some() {
+                suffix.push_str(&step);
+            } else {
+                s.push_str(&step);
             }
         }
-        s
+        Ok(match opt {
+            None => PlaceText::Direct(s),
+            Some(o) if suffix.is_empty() => PlaceText::Maybe(o),
+            Some(o) => {
+                let x = self.tmp("element");
+                PlaceText::Maybe(format!("{o}.map(|{x}| &mut {x}{suffix})"))
+            }
+        })
     }
 
     pub(super) fn if_chain(
