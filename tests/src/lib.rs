@@ -5,6 +5,28 @@ pub mod kingsmark {
     include!(concat!(env!("OUT_DIR"), "/kingsmark.rs"));
 }
 
+/// `rules/d20-armor-slots`: Part 4, Combat, of the d20 ruleset with per-slot armor HP.
+pub mod d20_armor_slots {
+    include!(concat!(env!("OUT_DIR"), "/d20_armor_slots.rs"));
+}
+
+/// `rules/dungeon-cards`: the Combat & Injury rules of Dungeon Cards (body parts, wounds,
+/// healing).
+pub mod dungeon_cards {
+    include!(concat!(env!("OUT_DIR"), "/dungeon_cards.rs"));
+}
+
+/// `rules/victory-stars`: "Resolving an Attack": d100 Success Tests, Victory Stars and
+/// Tactical Advantages, hit zones, impact and aspect, trauma and morale.
+pub mod victory_stars {
+    include!(concat!(env!("OUT_DIR"), "/victory_stars.rs"));
+}
+
+/// `rules/hit-strength`: Hit Strength, damage by weapon, Injury and Death.
+pub mod hit_strength {
+    include!(concat!(env!("OUT_DIR"), "/hit_strength.rs"));
+}
+
 /// `fixtures/codegen/coverage`: not a game; every construct the Rust backend emits,
 /// with names that collide with Rust's, for the differential tests.
 pub mod coverage {

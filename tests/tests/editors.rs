@@ -19,6 +19,11 @@ fn textmate_grammar_knows_every_keyword() {
         .collect();
     assert!(keywords.len() >= 20, "{keywords:?}");
     for k in keywords {
-        assert!(grammar.contains(&format!("|{k}|")) || grammar.contains(&format!("({k}|")) || grammar.contains(&format!("|{k})")), "`{k}` is not highlighted by editors/rules.tmLanguage.json");
+        assert!(
+            grammar.contains(&format!("|{k}|"))
+                || grammar.contains(&format!("({k}|"))
+                || grammar.contains(&format!("|{k})")),
+            "`{k}` is not highlighted by editors/rules.tmLanguage.json"
+        );
     }
 }

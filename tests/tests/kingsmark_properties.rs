@@ -28,7 +28,11 @@ fn filled_from_the_lowest(c: &km::Combatant) -> bool {
 }
 
 fn check_invariants(c: &km::Combatant) -> Result<(), TestCaseError> {
-    prop_assert!(km::initiative(c) >= 1, "K1/K4: initiative {} below 1", km::initiative(c));
+    prop_assert!(
+        km::initiative(c) >= 1,
+        "K1/K4: initiative {} below 1",
+        km::initiative(c)
+    );
     prop_assert!(km::action_points(c) >= 1, "K2: action points below 1");
     prop_assert!(km::pain(c) >= 0, "pain below 0");
     Ok(())

@@ -18,15 +18,23 @@ fn to_json(n: &YNode) -> Value {
         YValue::Bool(b) => Value::Bool(*b),
         YValue::Int(i) => Value::from(*i),
         YValue::BigInt(s) => Value::String(s.clone()),
-        YValue::Float(f) => serde_json::Number::from_f64(*f).map(Value::Number).unwrap_or(Value::Null),
+        YValue::Float(f) => serde_json::Number::from_f64(*f)
+            .map(Value::Number)
+            .unwrap_or(Value::Null),
         YValue::Str(s) => Value::String(s.clone()),
         YValue::Seq(items) => Value::Array(items.iter().map(to_json).collect()),
-        YValue::Map(m) => Value::Object(m.iter().map(|(k, v)| (k.scalar_text().unwrap_or_default(), to_json(v))).collect()),
+        YValue::Map(m) => Value::Object(
+            m.iter()
+                .map(|(k, v)| (k.scalar_text().unwrap_or_default(), to_json(v)))
+                .collect(),
+        ),
     }
 }
 
 fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
     entries.sort();
     for p in entries {
@@ -40,7 +48,11 @@ fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// Which schema a shipped file follows, by where it lives.
 fn schema_of(path: &Path) -> &'static str {
-    let rel = path.strip_prefix(root()).unwrap_or(path).to_string_lossy().replace('\\', "/");
+    let rel = path
+        .strip_prefix(root())
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/");
     if rel.starts_with("examples/homebrew/") {
         "pack.schema.json"
     } else if rel.starts_with("rules/") || rel.starts_with("examples/variants/") {
@@ -53,8 +65,12 @@ fn schema_of(path: &Path) -> &'static str {
 #[test]
 fn committed_schemas_are_current() {
     for (name, text) in rulesc::schema::all() {
-        let committed = std::fs::read_to_string(root().join("schemas").join(name)).unwrap_or_default();
-        assert!(committed == text, "schemas/{name} is out of date: run `cargo run -p rulesc -- schema --out schemas`");
+        let committed =
+            std::fs::read_to_string(root().join("schemas").join(name)).unwrap_or_default();
+        assert!(
+            committed == text,
+            "schemas/{name} is out of date: run `cargo run -p rulesc -- schema --out schemas`"
+        );
     }
 }
 
@@ -67,12 +83,18 @@ fn every_shipped_yaml_file_names_and_follows_its_schema() {
     let mut problems = Vec::new();
     for path in &files {
         let schema_name = schema_of(path);
-        let schema: Value = serde_json::from_str(&std::fs::read_to_string(root().join("schemas").join(schema_name)).unwrap()).unwrap();
+        let schema: Value = serde_json::from_str(
+            &std::fs::read_to_string(root().join("schemas").join(schema_name)).unwrap(),
+        )
+        .unwrap();
         let validator = jsonschema::draft7::new(&schema).expect("a valid draft-07 schema");
         let text = std::fs::read_to_string(path).unwrap();
         // The modeline yaml-language-server reads, with a path relative to the file.
         let depth = path.strip_prefix(root()).unwrap().components().count() - 1;
-        let want = format!("# yaml-language-server: $schema={}schemas/{schema_name}", "../".repeat(depth));
+        let want = format!(
+            "# yaml-language-server: $schema={}schemas/{schema_name}",
+            "../".repeat(depth)
+        );
         if text.lines().next() != Some(want.as_str()) {
             problems.push(format!("{}: first line should be `{want}`", path.display()));
         }
@@ -84,7 +106,12 @@ fn every_shipped_yaml_file_names_and_follows_its_schema() {
         };
         let json = to_json(&node);
         for e in validator.iter_errors(&json) {
-            problems.push(format!("{}: {} at {}", path.display(), e, e.instance_path()));
+            problems.push(format!(
+                "{}: {} at {}",
+                path.display(),
+                e,
+                e.instance_path()
+            ));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));

@@ -1,0 +1,698 @@
+//! Dungeon Cards: the generated Rust and the interpreter are two implementations of one
+//! semantics. On the same seeds they must roll the same dice, ask the same decisions,
+//! emit the same trace events, return the same outcome and leave every card, wound list
+//! and board in the same state: 10,000 seeded resolutions of each attack procedure, and
+//! 10,000 characters each taken through 100 world turns of bleeding, infection, healing
+//! and scarring (with remedies, replacements and fresh wounds between them).
+
+mod dungeon_cards_support;
+
+use dungeon_cards_support::{
+    affliction_value, board_value, combatant_value, item_value, program, shown_record,
+};
+use rulesc::eval::{self, Value};
+use rulesc::ir::Program;
+use rulesc_runtime::{Decide, DiceSource, Env, NoTrace, SeededDice, TraceEvent, VecTrace};
+use rulesc_tests::dungeon_cards as dc;
+use std::collections::BTreeMap;
+use std::fmt::Display;
+
+const SEEDS: u64 = 10_000;
+const WORLD_TURNS: usize = 100;
+
+// ---------------------------------------------------------------------------------------
+// Seeded decisions and arguments (the patterns of `common/mod.rs`)
+
+/// Answers decisions from its own seeded dice (sometimes out of range, which both
+/// backends must clamp alike) and remembers every question.
+struct RandomDecide {
+    dice: SeededDice,
+    asked: Vec<(&'static str, u32)>,
+}
+
+impl RandomDecide {
+    fn new(seed: u64) -> Self {
+        RandomDecide {
+            dice: SeededDice::new(seed ^ 0xdec1_de00),
+            asked: Vec::new(),
+        }
+    }
+}
+
+impl Decide for RandomDecide {
+    fn decide(&mut self, name: &'static str, options: u32) -> u32 {
+        self.asked.push((name, options));
+        self.dice.face(options + 1) - 1
+    }
+}
+
+/// Draws argument values from a seed.
+struct Draw(SeededDice);
+
+impl Draw {
+    fn new(seed: u64) -> Self {
+        Draw(SeededDice::new(seed ^ 0x5eed_ca2d))
+    }
+
+    fn int(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + i64::from(self.0.face((hi - lo + 1) as u32)) - 1
+    }
+
+    fn chance(&mut self, percent: u32) -> bool {
+        self.0.face(100) <= percent
+    }
+
+    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.int(0, items.len() as i64 - 1) as usize]
+    }
+
+    fn small_map<const N: usize>(&mut self, percent: u32, hi: i64) -> [i64; N] {
+        let mut m = [0; N];
+        for v in m.iter_mut() {
+            if self.chance(percent) {
+                *v = self.int(0, hi);
+            }
+        }
+        m
+    }
+
+    fn item(&mut self) -> dc::Item {
+        match self.int(0, 12) {
+            0 => dc::Item::sword(),
+            1 => dc::Item::flame_sword(),
+            2 => dc::Item::greatsword(),
+            3 => dc::Item::mace(),
+            4 => dc::Item::dagger(),
+            5 => dc::Item::spear(),
+            6 => dc::Item::shortbow(),
+            7 => dc::Item::frost_crossbow(),
+            8 => dc::Item::buckler(),
+            9 => dc::Item::tower_shield(),
+            10 => dc::Item::wolf_bite(),
+            _ => dc::Item {
+                kind: self.pick(&dc::ItemKind::ALL),
+                slot: self.pick(&dc::EquipSlot::ALL),
+                two_handed: self.chance(30),
+                damage: self.int(0, 15),
+                blow: self.pick(&dc::Blow::ALL),
+                elements: self.small_map(30, 6),
+                stamina_cost: self.int(0, 5),
+                crit_chance: self.int(0, 20),
+                stun_chance: self.int(0, 30),
+                defense: self.int(0, 4),
+            },
+        }
+    }
+
+    fn wearable(&mut self) -> dc::Wearable {
+        match self.int(0, 5) {
+            0 => dc::Wearable::leather_cap(),
+            1 => dc::Wearable::chain_shirt(),
+            2 => dc::Wearable::greaves(),
+            3 => dc::Wearable::ring_of_warding(),
+            4 => dc::Wearable::holy_amulet(),
+            _ => dc::Wearable {
+                kind: self.pick(&dc::WearableKind::ALL),
+                covers: dc::BodyPart::ALL
+                    .into_iter()
+                    .filter(|_| self.chance(30))
+                    .collect(),
+                defense: self.int(0, 4),
+                elemental_defense: self.small_map(30, 4),
+                broken: self.chance(20),
+            },
+        }
+    }
+
+    fn wound(&mut self, id: i64, parts: &[dc::BodyPart]) -> dc::Wound {
+        let kind = self.pick(&dc::InjuryKind::ALL);
+        dc::Wound {
+            id,
+            kind,
+            part: self.pick(parts),
+            severity: self.int(1, 3),
+            progress: self.int(0, 11),
+            age: self.int(0, 3),
+            stabilized: self.chance(50),
+            disinfected: self.chance(30),
+            infected: self.chance(15),
+            closed: kind == dc::InjuryKind::Scar || self.chance(5),
+            replaced: kind == dc::InjuryKind::MissingLimb && self.chance(30),
+        }
+    }
+
+    fn combatant(&mut self) -> dc::Combatant {
+        let silhouette = self.pick(&dc::Silhouette::ALL);
+        let parts = dc::silhouette_parts(silhouette);
+        let is_player = self.chance(50);
+        let mut wounds = Vec::new();
+        let mut afflictions = Vec::new();
+        let mut next = 1;
+        for _ in 0..self.int(0, 4) {
+            let w = self.wound(next, &parts);
+            if matches!(
+                w.kind,
+                dc::InjuryKind::DeepWound | dc::InjuryKind::MissingLimb
+            ) && !w.stabilized
+            {
+                afflictions.push(dc::Affliction {
+                    kind: dc::AfflictionKind::Bleeding,
+                    wound_id: w.id,
+                    harm: 1,
+                    turns_left: 0,
+                });
+            }
+            wounds.push(w);
+            next += self.int(1, 2);
+        }
+        if self.chance(30) {
+            afflictions.push(dc::Affliction {
+                kind: self.pick(&dc::AfflictionKind::ALL),
+                wound_id: 0,
+                harm: self.int(0, 3),
+                turns_left: self.int(0, 4),
+            });
+        }
+        let mut severed = [false; 11];
+        for p in &parts {
+            if self.chance(10) {
+                severed[*p as usize] = true;
+            }
+        }
+        let mut equipped: Vec<dc::Item> = Vec::new();
+        for _ in 0..self.int(0, 3) {
+            let item = self.item();
+            equipped.retain(|i| i.slot != item.slot);
+            equipped.push(item);
+        }
+        let base_max_health = self.int(5, 40);
+        dc::Combatant {
+            is_player,
+            silhouette,
+            undead: self.chance(15),
+            base_max_health,
+            health: self.int(1, base_max_health),
+            base_max_stamina: self.int(4, 12),
+            stamina: self.int(0, 12),
+            mana: self.int(0, 5),
+            charisma: self.int(1, 8),
+            stats: [
+                self.int(0, 90),
+                self.int(0, 90),
+                self.int(0, 40),
+                self.int(-2, 6),
+            ],
+            defense: self.int(0, 5),
+            elemental_strength: self.small_map(25, 5),
+            elemental_defense: self.small_map(25, 5),
+            equipped,
+            worn: (0..self.int(0, 3)).map(|_| self.wearable()).collect(),
+            severed,
+            stunned: self.chance(10),
+            knocked_down: self.chance(10),
+            alerted: self.chance(30),
+            hasted: self.chance(15),
+            guarding: self.chance(25),
+            guard: self.pick(&dc::Guard::ALL),
+            action_points: self.int(0, 3),
+            action_points_per_turn: self.int(1, 4),
+            open_to_counter: self.chance(10),
+            taunted: self.chance(10),
+            stance: self.pick(&dc::Stance::ALL),
+            wounds,
+            afflictions,
+            next_wound_id: next,
+            supplies: self.small_map(60, 2),
+        }
+    }
+
+    fn board(&mut self) -> dc::Board {
+        dc::Board {
+            slots: (1..=self.int(0, 4))
+                .map(|position| dc::BoardSlot {
+                    position,
+                    occupied: self.chance(40),
+                    item: dc::Item::default(),
+                })
+                .collect(),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Both backends on one seed
+
+type TracedEnv = Env<SeededDice, RandomDecide, VecTrace>;
+
+fn env(seed: u64) -> TracedEnv {
+    Env::new(
+        SeededDice::new(seed.wrapping_mul(0x9E37_79B9)),
+        RandomDecide::new(seed),
+        VecTrace::default(),
+    )
+}
+
+/// What a resolution left behind, compared between the two backends.
+#[derive(Debug, PartialEq)]
+struct Run {
+    outcomes: Vec<String>,
+    events: Vec<TraceEvent>,
+    asked: Vec<(&'static str, u32)>,
+    /// The next face of the dice afterwards: both consumed as many.
+    next_face: u32,
+    /// The arguments afterwards, printed.
+    state: Vec<String>,
+}
+
+fn finish(mut env: TracedEnv, outcomes: Vec<String>, state: Vec<String>) -> Run {
+    Run {
+        outcomes,
+        events: env.trace.events,
+        asked: env.decide.asked,
+        next_face: env.dice.face(1_000_000),
+        state,
+    }
+}
+
+/// Calls procedure `name` in the interpreter; records in `args` change in place.
+fn call(p: &Program, e: &mut TracedEnv, name: &str, args: Vec<Value>) -> String {
+    let (id, f) = p
+        .function(name)
+        .unwrap_or_else(|| panic!("no procedure `{name}`"));
+    let v = eval::call(p, e, id, args);
+    eval::show(p, &v, &f.ret)
+}
+
+fn check(p: &Program, what: &str, seed: u64, interp: Run, gen: Run) {
+    if interp != gen {
+        let render = |r: &Run| {
+            VecTrace {
+                events: r.events.clone(),
+            }
+            .render(&p.sites)
+        };
+        panic!(
+            "{what}, seed {seed}: the backends differ\n--- interpreter: {:?}\n{}\n--- generated: {:?}\n{}\n{interp:#?}\n{gen:#?}",
+            interp.outcomes,
+            render(&interp),
+            gen.outcomes,
+            render(&gen)
+        );
+    }
+}
+
+/// The same resolution without a trace sink reaches the same outcome and dice.
+fn untraced<R: Display>(
+    seed: u64,
+    run: impl FnOnce(&mut Env<SeededDice, RandomDecide, NoTrace>) -> R,
+) -> (String, u32) {
+    let mut e = Env::new(
+        SeededDice::new(seed.wrapping_mul(0x9E37_79B9)),
+        RandomDecide::new(seed),
+        NoTrace,
+    );
+    let r = run(&mut e).to_string();
+    (r, e.dice.face(1_000_000))
+}
+
+fn tag(outcome: &str) -> String {
+    outcome.split('(').next().unwrap_or_default().to_string()
+}
+
+#[test]
+fn site_tables_are_identical() {
+    let p = program();
+    assert_eq!(dc::SITES, p.sites.as_slice());
+}
+
+#[test]
+fn the_value_conversions_print_as_the_generated_records() {
+    // The differential compares printed records: the conversions must miss no field.
+    for seed in 0..500 {
+        let mut d = Draw::new(seed);
+        let c = d.combatant();
+        assert_eq!(
+            shown_record("Combatant", &combatant_value(&c)),
+            c.to_string()
+        );
+        let b = d.board();
+        assert_eq!(shown_record("Board", &board_value(&b)), b.to_string());
+        let i = d.item();
+        assert_eq!(shown_record("Item", &item_value(&i)), i.to_string());
+        for a in &c.afflictions {
+            assert_eq!(
+                shown_record("Affliction", &affliction_value(a)),
+                a.to_string()
+            );
+        }
+    }
+}
+
+fn attack_matches(name: &str, ranged: bool) {
+    let p = program();
+    let mut outcomes = BTreeMap::<String, u32>::new();
+    let mut effects = BTreeMap::<&str, u32>::new();
+    for seed in 0..SEEDS {
+        let mut d = Draw::new(seed);
+        let (mut attacker, mut defender, mut board) = (d.combatant(), d.combatant(), d.board());
+        // Half the defenders are players (persistent wounds), most attacks can be paid.
+        if d.chance(70) {
+            attacker.stamina = 12;
+        }
+        // Most archers carry a bow; a few targets have nothing left to strike.
+        if ranged && d.chance(70) {
+            let bow = if d.chance(50) {
+                dc::Item::shortbow()
+            } else {
+                dc::Item::frost_crossbow()
+            };
+            attacker
+                .equipped
+                .retain(|i| i.slot != dc::EquipSlot::RangedSlot);
+            attacker.equipped.push(bow);
+        }
+        if d.chance(2) {
+            defender.severed = [true; 11];
+        }
+        // An armed humanoid beside an empty board, to be disarmed now and then.
+        if d.chance(30) {
+            defender.silhouette = dc::Silhouette::Humanoid;
+            defender.equipped = vec![dc::Item::sword(), dc::Item::buckler()];
+            board.slots.iter_mut().for_each(|s| s.occupied = false);
+            board.slots.push(dc::BoardSlot {
+                position: 9,
+                occupied: false,
+                item: dc::Item::default(),
+            });
+        }
+        let args = vec![
+            combatant_value(&attacker),
+            combatant_value(&defender),
+            board_value(&board),
+        ];
+        let mut e = env(seed);
+        let outcome = call(&p, &mut e, name, args.clone());
+        let state = vec![
+            shown_record("Combatant", &args[0]),
+            shown_record("Combatant", &args[1]),
+            shown_record("Board", &args[2]),
+        ];
+        let interp = finish(e, vec![outcome], state);
+
+        let (a0, d0, b0) = (attacker.clone(), defender.clone(), board.clone());
+        let mut e = env(seed);
+        let r = if ranged {
+            dc::ranged_attack(&mut e, &mut attacker, &mut defender, &mut board)
+        } else {
+            dc::melee_attack(&mut e, &mut attacker, &mut defender, &mut board)
+        };
+        let state = vec![
+            attacker.to_string(),
+            defender.to_string(),
+            board.to_string(),
+        ];
+        let gen = finish(e, vec![r.to_string()], state);
+
+        let plain = untraced(seed, |e| {
+            let (mut a, mut d, mut b) = (a0, d0, b0);
+            if ranged {
+                dc::ranged_attack(e, &mut a, &mut d, &mut b)
+            } else {
+                dc::melee_attack(e, &mut a, &mut d, &mut b)
+            }
+        });
+        assert_eq!(
+            (gen.outcomes[0].clone(), gen.next_face),
+            plain,
+            "{name}, seed {seed}: the NoTrace run differs from the traced one"
+        );
+        *outcomes.entry(tag(&r.to_string())).or_default() += 1;
+        if let dc::AttackResult::Hit {
+            critical,
+            stunned,
+            severed,
+            disarmed,
+            wounded,
+            ..
+        } = r
+        {
+            for (flag, on) in [
+                ("critical", critical),
+                ("stunned", stunned),
+                ("severed", severed),
+                ("disarmed", disarmed),
+                ("wounded", wounded),
+            ] {
+                if on {
+                    *effects.entry(flag).or_default() += 1;
+                }
+            }
+        }
+        check(&p, name, seed, interp, gen);
+    }
+    // The seeds reach every outcome and every effect, so every branch was compared.
+    let mut tags = vec![
+        "TooTired",
+        "NoTarget",
+        "Miss",
+        "Killed",
+        "Hit",
+        "CannotWield",
+    ];
+    if ranged {
+        tags.push("NoRangedWeapon");
+    }
+    for t in tags {
+        assert!(
+            outcomes.get(t).copied().unwrap_or(0) >= 5,
+            "{t}: {outcomes:?}"
+        );
+    }
+    for flag in ["critical", "stunned", "severed", "disarmed", "wounded"] {
+        assert!(
+            effects.get(flag).copied().unwrap_or(0) >= 3,
+            "{flag}: {effects:?}"
+        );
+    }
+}
+
+#[test]
+fn melee_attack_matches_the_interpreter() {
+    attack_matches("melee_attack", false);
+}
+
+#[test]
+fn ranged_attack_matches_the_interpreter() {
+    attack_matches("ranged_attack", true);
+}
+
+/// One step of a character's days between world turns, drawn from the seed.
+#[derive(Clone, Copy)]
+enum Step {
+    WorldTurn,
+    Remedy(dc::Remedy),
+    ScarRemedy(dc::Remedy),
+    Replacement(dc::BodyPart),
+    Injury(dc::BodyPart, i64, bool, dc::Blow),
+}
+
+#[test]
+fn healing_over_100_world_turns_matches_the_interpreter() {
+    let p = program();
+    let mut seen = BTreeMap::<&str, u32>::new();
+    for seed in 0..SEEDS {
+        let mut d = Draw::new(seed);
+        let mut c = d.combatant();
+        c.is_player = true;
+        c.silhouette = dc::Silhouette::Humanoid;
+        c.supplies = d.small_map(70, 3);
+        let parts = dc::silhouette_parts(c.silhouette);
+        let mut steps = Vec::new();
+        for _ in 0..WORLD_TURNS {
+            steps.push(Step::WorldTurn);
+            if d.chance(20) {
+                steps.push(Step::Remedy(d.pick(&dc::Remedy::ALL)));
+            }
+            if d.chance(3) {
+                steps.push(Step::ScarRemedy(d.pick(&dc::Remedy::ALL)));
+            }
+            if d.chance(2) {
+                steps.push(Step::Replacement(d.pick(&parts)));
+            }
+            if d.chance(8) {
+                steps.push(Step::Injury(
+                    d.pick(&parts),
+                    d.int(1, 8),
+                    d.chance(20),
+                    d.pick(&dc::Blow::ALL),
+                ));
+            }
+        }
+
+        let cv = combatant_value(&c);
+        let mut e = env(seed);
+        let mut outs = Vec::new();
+        for s in &steps {
+            let ch = |i: usize| Value::Choice(i as u16);
+            outs.push(match *s {
+                Step::WorldTurn => call(&p, &mut e, "world_turn", vec![cv.clone()]),
+                Step::Remedy(r) => {
+                    call(&p, &mut e, "apply_remedy", vec![cv.clone(), ch(r as usize)])
+                }
+                Step::ScarRemedy(r) => call(
+                    &p,
+                    &mut e,
+                    "apply_remedy_to_scar",
+                    vec![cv.clone(), ch(r as usize)],
+                ),
+                Step::Replacement(part) => call(
+                    &p,
+                    &mut e,
+                    "fit_replacement",
+                    vec![cv.clone(), ch(part as usize)],
+                ),
+                Step::Injury(part, damage, critical, blow) => call(
+                    &p,
+                    &mut e,
+                    "injury_roll",
+                    vec![
+                        cv.clone(),
+                        ch(part as usize),
+                        Value::Int(damage),
+                        Value::Bool(critical),
+                        ch(blow as usize),
+                    ],
+                ),
+            });
+        }
+        let interp = finish(e, outs, vec![shown_record("Combatant", &cv)]);
+
+        let mut e = env(seed);
+        let mut outs = Vec::new();
+        for s in &steps {
+            outs.push(match *s {
+                Step::WorldTurn => {
+                    dc::world_turn(&mut e, &mut c);
+                    String::new()
+                }
+                Step::Remedy(r) => dc::apply_remedy(&mut e, &mut c, r).to_string(),
+                Step::ScarRemedy(r) => dc::apply_remedy_to_scar(&mut e, &mut c, r).to_string(),
+                Step::Replacement(part) => dc::fit_replacement(&mut e, &mut c, part).to_string(),
+                Step::Injury(part, damage, critical, blow) => {
+                    dc::injury_roll(&mut e, &mut c, part, damage, critical, blow).to_string()
+                }
+            });
+        }
+        let gen = finish(e, outs, vec![c.to_string()]);
+        for out in &gen.outcomes {
+            for t in ["Treated", "ScarRemoved", "NothingToTreat", "Fitted", "true"] {
+                if out.starts_with(t) {
+                    *seen.entry(t).or_default() += 1;
+                }
+            }
+        }
+        for ev in &gen.events {
+            if let TraceEvent::Assign { site, value } = ev {
+                let text = &dc::SITES[*site as usize].text;
+                if text.starts_with("c.wounds[i].kind = Scar") {
+                    *seen.entry("scarred").or_default() += 1;
+                }
+                if text.starts_with("c.wounds[i].infected = true") && value == "true" {
+                    *seen.entry("infected").or_default() += 1;
+                }
+                if text.starts_with("c.wounds[i].closed = true") {
+                    *seen.entry("healed").or_default() += 1;
+                }
+            }
+        }
+        check(&p, "100 world turns", seed, interp, gen);
+    }
+    for what in [
+        "Treated",
+        "ScarRemoved",
+        "NothingToTreat",
+        "Fitted",
+        "true",
+        "scarred",
+        "infected",
+        "healed",
+    ] {
+        assert!(
+            seen.get(what).copied().unwrap_or(0) >= 10,
+            "{what}: {seen:?}"
+        );
+    }
+}
+
+#[test]
+fn techniques_spells_and_turns_match_the_interpreter() {
+    let p = program();
+    for seed in 0..SEEDS / 10 {
+        let mut d = Draw::new(seed);
+        let (mut user, mut target) = (d.combatant(), d.combatant());
+        let technique = d.pick(&dc::Technique::ALL);
+        let guard = d.pick(&dc::Guard::ALL);
+        let element = d.pick(&dc::Element::ALL);
+        let power = d.int(0, 12);
+        let item = d.item();
+        let stance = d.pick(&dc::Stance::ALL);
+        let ch = |i: usize| Value::Choice(i as u16);
+
+        let (uv, tv) = (combatant_value(&user), combatant_value(&target));
+        let mut e = env(seed);
+        let outs = vec![
+            call(
+                &p,
+                &mut e,
+                "use_technique",
+                vec![uv.clone(), tv.clone(), ch(technique as usize)],
+            ),
+            call(
+                &p,
+                &mut e,
+                "raise_guard",
+                vec![uv.clone(), ch(guard as usize)],
+            ),
+            call(
+                &p,
+                &mut e,
+                "enemy_spell",
+                vec![
+                    uv.clone(),
+                    tv.clone(),
+                    ch(element as usize),
+                    Value::Int(power),
+                ],
+            ),
+            call(&p, &mut e, "equip", vec![uv.clone(), item_value(&item)]),
+            call(
+                &p,
+                &mut e,
+                "take_stance",
+                vec![uv.clone(), ch(stance as usize)],
+            ),
+            call(&p, &mut e, "knock_down", vec![tv.clone()]),
+            call(&p, &mut e, "start_turn", vec![tv.clone()]),
+            call(&p, &mut e, "start_turn", vec![uv.clone()]),
+        ];
+        let state = vec![
+            shown_record("Combatant", &uv),
+            shown_record("Combatant", &tv),
+        ];
+        let interp = finish(e, outs, state);
+
+        let mut e = env(seed);
+        let outs = vec![
+            dc::use_technique(&mut e, &mut user, &mut target, technique).to_string(),
+            dc::raise_guard(&mut e, &mut user, guard).to_string(),
+            dc::enemy_spell(&mut e, &user, &mut target, element, power).to_string(),
+            dc::equip(&mut e, &mut user, &item).to_string(),
+            dc::take_stance(&mut e, &mut user, stance).to_string(),
+            dc::knock_down(&mut e, &mut target).to_string(),
+            dc::start_turn(&mut e, &mut target).to_string(),
+            dc::start_turn(&mut e, &mut user).to_string(),
+        ];
+        let gen = finish(e, outs, vec![user.to_string(), target.to_string()]);
+        check(&p, "techniques, spells and turns", seed, interp, gen);
+    }
+}
