@@ -97,6 +97,9 @@ fn cases() -> Vec<Case> {
         case("extends leaving the project folder", "E0006", "ruleset.yaml", with_yaml("ruleset: { name: x, extends: /etc }\n".into())),
         case("extends climbing out with ..", "E0006", "ruleset.yaml", with_yaml(format!("ruleset: {{ name: x, extends: {}tmp }}\n", "../".repeat(40)))),
         case("extends a folder that does not exist", "E0005", "ruleset.yaml", with_yaml("ruleset: { name: x, extends: ../no_such_ruleset }\n".into())),
+        case("nested unclosed lists (found by fuzzing: exponential backtracking)", "E0201", "a.rules", with_rules(format!("formula f() = f/{}X{}", "[".repeat(7), "[".repeat(50)))),
+        case("nested unclosed max( calls", "E0201", "a.rules", with_rules(format!("formula f() = {}1", "max(".repeat(60)))),
+        case("nested unclosed sum comprehensions", "E0201", "a.rules", with_rules(format!("formula f() = {}x", "sum(x for x in [".repeat(30)))),
         case("deep YAML inside a formula string", "E0202", "ruleset.yaml", with_yaml(format!("{MANIFEST}formulas:\n  \"f()\": \"{}\"\n", deep("(", ")", 10_000)))),
     ]
 }

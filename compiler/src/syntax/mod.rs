@@ -125,7 +125,7 @@ fn run<'i>(
         return None;
     }
     // Bounds pest's work on pathological input (backtracking), so parsing cannot hang.
-    pest::set_call_limit(std::num::NonZeroUsize::new(50_000_000));
+    pest::set_call_limit(std::num::NonZeroUsize::new(10_000_000));
     match RulesParser::parse(rule, text) {
         Ok(mut pairs) => pairs.next(),
         Err(e) => {
@@ -214,7 +214,7 @@ pub fn describe_rule(rule: Rule) -> &'static str {
         Rule::boolean => "`true` or `false`",
         Rule::aggregate_op | Rule::count_op | Rule::aggregate => "an aggregate such as `sum(...)`",
         Rule::range_op => "`..`",
-        Rule::list_expr | Rule::collect_expr => "a list `[...]`",
+        Rule::list_expr | Rule::collect_tail => "a list `[...]`",
         Rule::k_outcome => "`outcome`",
         Rule::k_override => "`override`",
         Rule::k_formula => "`formula`",
@@ -709,32 +709,33 @@ impl Builder<'_> {
             }),
             Rule::list_expr => {
                 let mut items = Vec::new();
+                let mut tail = None;
                 for c in p.into_inner() {
-                    items.push(self.expr(c)?);
+                    if c.as_rule() == Rule::collect_tail {
+                        tail = Some(c);
+                    } else {
+                        items.push(self.expr(c)?);
+                    }
                 }
-                Some(Expr {
-                    kind: ExprKind::List(items),
-                    span,
-                })
-            }
-            Rule::collect_expr => {
-                let mut k = kids(p).into_iter();
-                let body = Box::new(self.expr(k.next()?)?);
-                let var = self.ident(k.next()?);
-                let list = Box::new(self.expr(k.next()?)?);
-                let cond = match k.next() {
-                    Some(c) => Some(Box::new(self.expr(c)?)),
-                    None => None,
-                };
-                Some(Expr {
-                    kind: ExprKind::Collect {
-                        body,
-                        var,
-                        list,
-                        cond,
-                    },
-                    span,
-                })
+                match tail {
+                    Some(t) => {
+                        let body = Box::new(items.into_iter().next()?);
+                        let (var, list, cond) = self.collect_tail(t)?;
+                        Some(Expr {
+                            kind: ExprKind::Collect {
+                                body,
+                                var,
+                                list,
+                                cond,
+                            },
+                            span,
+                        })
+                    }
+                    None => Some(Expr {
+                        kind: ExprKind::List(items),
+                        span,
+                    }),
+                }
             }
             Rule::if_expr => {
                 let mut k = kids(p).into_iter();
@@ -804,54 +805,85 @@ impl Builder<'_> {
             Rule::aggregate => {
                 let mut k = kids(p).into_iter();
                 let op = k.next()?;
+                let rest: Vec<Pair<Rule>> = k.collect();
+                if op.as_rule() == Rule::count_op {
+                    let var = self.ident(rest.first()?.clone());
+                    let list = Box::new(self.expr(rest.get(1)?.clone())?);
+                    let cond = match rest.get(2) {
+                        Some(c) => Some(Box::new(self.expr(c.clone())?)),
+                        None => None,
+                    };
+                    let body = Box::new(Expr {
+                        kind: ExprKind::Bool(true),
+                        span,
+                    });
+                    return Some(Expr {
+                        kind: ExprKind::Aggregate {
+                            kind: AggKind::Count,
+                            body,
+                            var,
+                            list,
+                            cond,
+                        },
+                        span,
+                    });
+                }
                 let kind = match op.as_str() {
                     "sum" => AggKind::Sum,
                     "max" => AggKind::Max,
                     "min" => AggKind::Min,
                     "any" => AggKind::Any,
-                    "all" => AggKind::All,
-                    _ => AggKind::Count,
+                    _ => AggKind::All,
                 };
-                let rest: Vec<Pair<Rule>> = k.collect();
-                let (body, var, list, cond) = if kind == AggKind::Count {
-                    let var = self.ident(rest.first()?.clone());
-                    let list = self.expr(rest.get(1)?.clone())?;
-                    let cond = match rest.get(2) {
-                        Some(c) => Some(Box::new(self.expr(c.clone())?)),
-                        None => None,
-                    };
-                    (
-                        Expr {
-                            kind: ExprKind::Bool(true),
-                            span,
+                if let Some(t) = rest.iter().find(|r| r.as_rule() == Rule::collect_tail) {
+                    let body = Box::new(self.expr(rest.first()?.clone())?);
+                    let (var, list, cond) = self.collect_tail(t.clone())?;
+                    return Some(Expr {
+                        kind: ExprKind::Aggregate {
+                            kind,
+                            body,
+                            var,
+                            list,
+                            cond,
                         },
-                        var,
-                        list,
-                        cond,
-                    )
-                } else {
-                    let body = self.expr(rest.first()?.clone())?;
-                    let var = self.ident(rest.get(1)?.clone());
-                    let list = self.expr(rest.get(2)?.clone())?;
-                    let cond = match rest.get(3) {
-                        Some(c) => Some(Box::new(self.expr(c.clone())?)),
-                        None => None,
-                    };
-                    (body, var, list, cond)
+                        span,
+                    });
+                }
+                // No `for`: a call of the built-in (`max(a, b)`).
+                let name = Ident {
+                    name: op.as_str().to_string(),
+                    span: self.span(&op),
                 };
+                let callee = Box::new(Expr {
+                    kind: ExprKind::Name(name),
+                    span: self.span(&op),
+                });
+                let mut args = Vec::new();
+                for r in rest {
+                    args.push(Arg {
+                        name: None,
+                        value: self.expr(r)?,
+                    });
+                }
                 Some(Expr {
-                    kind: ExprKind::Aggregate {
-                        kind,
-                        body: Box::new(body),
-                        var,
-                        list: Box::new(list),
-                        cond,
-                    },
+                    kind: ExprKind::Call(callee, args),
                     span,
                 })
             }
             _ => None,
         }
+    }
+
+    /// `for x in list if cond` after a comprehension's or aggregate's body.
+    fn collect_tail(&mut self, t: Pair<Rule>) -> Option<(Ident, Box<Expr>, Option<Box<Expr>>)> {
+        let mut k = kids(t).into_iter();
+        let var = self.ident(k.next()?);
+        let list = Box::new(self.expr(k.next()?)?);
+        let cond = match k.next() {
+            Some(c) => Some(Box::new(self.expr(c)?)),
+            None => None,
+        };
+        Some((var, list, cond))
     }
 
     /// `NdM`, `dM`, with optional `khK`/`klK` and `!`.
