@@ -2,8 +2,10 @@
 //! but uses every construct the Rust backend emits (rolls with keep and explode, table
 //! rolls `among` a list, decisions from lists, fills that escalate and stop, loops with
 //! early returns, `match` statements and expressions over outcomes, aggregates with
-//! dice inside, names that collide with Rust). Every procedure and formula runs in both
-//! backends on the same seeds and must agree on everything.
+//! dice inside, names that collide with Rust; lists, new records, list indexing read and
+//! assigned in and out of range, `for i in lo..hi`, appends, a scale's name as a list).
+//! Every procedure and formula runs in both backends on the same seeds and must agree on
+//! everything.
 
 mod common;
 
@@ -62,6 +64,19 @@ fn track(d: &mut Draw, boxes: u32) -> Track {
     t
 }
 
+fn wound(d: &mut Draw) -> cv::Wound {
+    cv::Wound {
+        part: d.pick(&cv::Color::ALL),
+        severity: d.pick(&cv::Level::ALL),
+        progress: d.int(-2, 9),
+        bleeding: d.chance(50),
+        healed: d.chance(50),
+        marks: [d.int(0, 3), d.int(-1, 1), d.int(0, 2)],
+        ticks: track(d, 2),
+        notes: (0..d.int(0, 3)).map(|_| d.int(-5, 5)).collect(),
+    }
+}
+
 fn hero(d: &mut Draw) -> cv::Hero {
     cv::Hero {
         r#type: d.int(-2, 6),
@@ -79,6 +94,8 @@ fn hero(d: &mut Draw) -> cv::Hero {
         stress: track(d, 2),
         damage: dice(d),
         tag: d.pick(&cv::T2::ALL),
+        wounds: (0..d.int(0, 3)).map(|_| wound(d)).collect(),
+        nums: (0..d.int(0, 3)).map(|_| d.int(-9, 9)).collect(),
     }
 }
 
@@ -99,6 +116,30 @@ fn gear_value(p: &Program, g: &cv::Gear) -> Value {
             ("power", Value::Int(g.power)),
             ("dice", Value::Dice(g.dice)),
             ("hue", Value::Choice(g.hue as u16)),
+        ],
+    )
+}
+
+fn ints_value(xs: &[i64]) -> Value {
+    Value::List(Rc::new(xs.iter().map(|x| Value::Int(*x)).collect()))
+}
+
+fn wound_value(p: &Program, w: &cv::Wound) -> Value {
+    rec(
+        p,
+        "Wound",
+        &[
+            ("part", Value::Choice(w.part as u16)),
+            ("severity", Value::Choice(w.severity as u16)),
+            ("progress", Value::Int(w.progress)),
+            ("bleeding", Value::Bool(w.bleeding)),
+            ("healed", Value::Bool(w.healed)),
+            (
+                "marks",
+                Value::Map(Rc::new(w.marks.iter().map(|m| Value::Int(*m)).collect())),
+            ),
+            ("ticks", Value::Track(w.ticks)),
+            ("notes", ints_value(&w.notes)),
         ],
     )
 }
@@ -130,6 +171,13 @@ fn hero_value(p: &Program, h: &cv::Hero) -> Value {
             ("stress", Value::Track(h.stress)),
             ("damage", Value::Dice(h.damage)),
             ("tag", Value::Choice(h.tag as u16)),
+            (
+                "wounds",
+                Value::List(Rc::new(
+                    h.wounds.iter().map(|w| wound_value(p, w)).collect(),
+                )),
+            ),
+            ("nums", ints_value(&h.nums)),
         ],
     )
 }
@@ -284,10 +332,9 @@ fn procedures_match_the_interpreter() {
             let r = cv::p_loot(e, &mut x, &cs);
             (r.to_string(), vec![hero_value(&p, &x), colors_value(&cs)])
         });
-        // A record result prints as its type's name; its fields are compared apart.
+        // A record result prints as `Type(field: value, ...)`; it is also compared whole.
         same(&p, "p_pick", seed, vec![hv()], |e| {
-            cv::p_pick(e, &h);
-            (String::from("Gear"), vec![hero_value(&p, &h)])
+            (cv::p_pick(e, &h).to_string(), vec![hero_value(&p, &h)])
         });
         let (id, _) = p.function("p_pick").expect("p_pick");
         let picked = eval::call(&p, &mut env(seed), id, vec![hv()]);
@@ -295,6 +342,98 @@ fn procedures_match_the_interpreter() {
             picked,
             gear_value(&p, &cv::p_pick(&mut env(seed), &h)),
             "`p_pick`, seed {seed}"
+        );
+
+        // Lists, new records, indexing in and out of range, ranges, appends.
+        same(&p, "p_wounds", seed, vec![hv(), Value::Int(n)], |e| {
+            let mut x = h.clone();
+            let r = cv::p_wounds(e, &mut x, n);
+            (r.to_string(), vec![hero_value(&p, &x), Value::Int(n)])
+        });
+        same(&p, "p_gear_lists", seed, vec![hv(), Value::Int(n)], |e| {
+            let mut x = h.clone();
+            let r = cv::p_gear_lists(e, &mut x, n);
+            (r.to_string(), vec![hero_value(&p, &x), Value::Int(n)])
+        });
+        same(&p, "p_heal_first", seed, vec![hv()], |e| {
+            let mut x = h.clone();
+            cv::p_heal_first(e, &mut x);
+            (String::new(), vec![hero_value(&p, &x)])
+        });
+        same(&p, "p_alias_in_range", seed, vec![hv()], |e| {
+            let mut x = h.clone();
+            cv::p_alias_in_range(e, &mut x);
+            (String::new(), vec![hero_value(&p, &x)])
+        });
+        same(
+            &p,
+            "p_pick_then_change",
+            seed,
+            vec![hv(), hero_value(&p, &other), Value::Int(n)],
+            |e| {
+                let mut x = h.clone();
+                let r = cv::p_pick_then_change(e, &mut x, &other, n);
+                (
+                    r.to_string(),
+                    vec![hero_value(&p, &x), hero_value(&p, &other), Value::Int(n)],
+                )
+            },
+        );
+        same(
+            &p,
+            "p_loop_vars",
+            seed,
+            vec![hv(), colors_value(&cs)],
+            |e| {
+                (
+                    cv::p_loop_vars(e, &h, &cs).to_string(),
+                    vec![hero_value(&p, &h), colors_value(&cs)],
+                )
+            },
+        );
+        let marks = [d.int(-3, 3), d.int(-3, 3), d.int(-3, 3)];
+        let marks_value = || Value::Map(Rc::new(marks.iter().map(|m| Value::Int(*m)).collect()));
+        same(
+            &p,
+            "p_list_param",
+            seed,
+            vec![ints_value(&h.nums), marks_value(), Value::Int(n)],
+            |e| {
+                let r = cv::p_list_param(e, &h.nums, marks, n);
+                (
+                    r.to_string(),
+                    vec![ints_value(&h.nums), marks_value(), Value::Int(n)],
+                )
+            },
+        );
+        same(&p, "p_agg_effects", seed, vec![hv()], |e| {
+            let mut x = h.clone();
+            let r = cv::p_agg_effects(e, &mut x);
+            (r.to_string(), vec![hero_value(&p, &x)])
+        });
+        same(&p, "p_outcome_copy", seed, vec![hv()], |e| {
+            let mut x = h.clone();
+            let r = cv::p_outcome_copy(e, &mut x);
+            (r.to_string(), vec![hero_value(&p, &x)])
+        });
+        same(&p, "p_enums", seed, vec![hv(), colors_value(&cs)], |e| {
+            (
+                cv::p_enums(e, &h, &cs).to_string(),
+                vec![hero_value(&p, &h), colors_value(&cs)],
+            )
+        });
+        let (lo, hi) = (d.int(-4, 4), d.int(-4, 6));
+        same(
+            &p,
+            "p_range",
+            seed,
+            vec![Value::Int(lo), Value::Int(hi)],
+            |e| {
+                (
+                    cv::p_range(e, lo, hi).to_string(),
+                    vec![Value::Int(lo), Value::Int(hi)],
+                )
+            },
         );
 
         // Without a trace: the same results and dice.
@@ -308,6 +447,8 @@ fn procedures_match_the_interpreter() {
             cv::p_flow(&mut e, &h, &cs),
             cv::p_state(&mut e, &mut x, n),
             cv::p_decide(&mut e, &h, &cs).to_string(),
+            cv::p_wounds(&mut e, &mut x, n),
+            cv::p_gear_lists(&mut e, &mut x, n),
         );
         let mut e = env(seed);
         let mut y = h.clone();
@@ -315,10 +456,48 @@ fn procedures_match_the_interpreter() {
             cv::p_flow(&mut e, &h, &cs),
             cv::p_state(&mut e, &mut y, n),
             cv::p_decide(&mut e, &h, &cs).to_string(),
+            cv::p_wounds(&mut e, &mut y, n),
+            cv::p_gear_lists(&mut e, &mut y, n),
         );
         assert_eq!(quiet, loud, "seed {seed}");
         assert_eq!(x, y, "seed {seed}");
     }
+}
+
+/// `for i in lo..hi` stops after `MAX_LOOP` turns, and at the ends of the integers.
+#[test]
+fn ranges_stop_where_the_interpreter_stops() {
+    let p = program();
+    let max = rulesc_runtime::MAX_LOOP;
+    let cases = [
+        (0, i64::MAX),
+        (i64::MIN, i64::MAX),
+        (i64::MAX - 3, i64::MAX),
+        (i64::MIN, i64::MIN + 2),
+        (5, 2),
+        (7, 7),
+        (-max, 0),
+        (-max - 1, 0),
+    ];
+    for (seed, (lo, hi)) in cases.into_iter().enumerate() {
+        same(
+            &p,
+            "p_range",
+            seed as u64,
+            vec![Value::Int(lo), Value::Int(hi)],
+            |e| {
+                (
+                    cv::p_range(e, lo, hi).to_string(),
+                    vec![Value::Int(lo), Value::Int(hi)],
+                )
+            },
+        );
+    }
+    let mut e = env(0);
+    assert_eq!(
+        cv::p_range(&mut e, 0, i64::MAX),
+        max * 100 + (max - 1) % 100
+    );
 }
 
 #[test]
@@ -403,6 +582,47 @@ fn formulas_match_the_interpreter() {
                 "f_gear_in",
                 vec![hv(), gear_value(&p, &g)],
                 cv::f_gear_in(&h, &g).to_string(),
+            ),
+            (
+                "f_lists",
+                vec![hv(), colors_value(&cs), Value::Int(b)],
+                cv::f_lists(&h, &cs, b).to_string(),
+            ),
+            (
+                "f_wound",
+                vec![hv(), Value::Int(b)],
+                cv::f_wound(&h, b).to_string(),
+            ),
+            (
+                "f_pick_wound",
+                vec![hv(), Value::Int(b)],
+                cv::f_pick_wound(&h, b).to_string(),
+            ),
+            (
+                "f_box",
+                vec![hv(), Value::Int(b)],
+                cv::f_box(&h, b).to_string(),
+            ),
+            (
+                "f_box_number",
+                vec![hv(), Value::Int(b)],
+                cv::f_box_number(&h, b).to_string(),
+            ),
+            (
+                "f_make",
+                vec![hv(), Value::Int(b)],
+                cv::f_make(&h, b).to_string(),
+            ),
+            ("f_nested", vec![Value::Int(b)], cv::f_nested(b).to_string()),
+            (
+                "f_gear_list",
+                vec![hv(), Value::Int(b)],
+                cv::f_gear_list(&h, b).to_string(),
+            ),
+            (
+                "f_collect_records",
+                vec![hv(), colors_value(&cs)],
+                cv::f_collect_records(&h, &cs).to_string(),
             ),
         ];
         for (name, args, generated) in cases {

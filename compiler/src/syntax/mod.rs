@@ -970,6 +970,30 @@ pub fn parse_dice_text(text: &str, span: Span, diags: &mut Diagnostics) -> Optio
     b.dice(t, span)
 }
 
+/// True for text of the form `NdM`, `dM`, with optional `khK`/`klK` and `!` (and
+/// nothing else: a level named `Moderate` is not dice).
+fn looks_like_dice(t: &str) -> bool {
+    let t = t.strip_suffix('!').unwrap_or(t);
+    let Some((count, rest)) = t.split_once('d') else {
+        return false;
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !(count.is_empty() || digits(count)) {
+        return false;
+    }
+    let sides = match rest.find('k') {
+        Some(i) => {
+            let keep = &rest[i + 1..];
+            if !(keep.starts_with('h') || keep.starts_with('l')) || !digits(&keep[1..]) {
+                return false;
+            }
+            &rest[..i]
+        }
+        None => rest,
+    };
+    digits(sides)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1060,28 +1084,4 @@ mod tests {
         parse_expr("99999d99999", origin(), &mut d);
         assert_eq!(d.items.len(), 1);
     }
-}
-
-/// True for text of the form `NdM`, `dM`, with optional `khK`/`klK` and `!` (and
-/// nothing else: a level named `Moderate` is not dice).
-fn looks_like_dice(t: &str) -> bool {
-    let t = t.strip_suffix('!').unwrap_or(t);
-    let Some((count, rest)) = t.split_once('d') else {
-        return false;
-    };
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if !(count.is_empty() || digits(count)) {
-        return false;
-    }
-    let sides = match rest.find('k') {
-        Some(i) => {
-            let keep = &rest[i + 1..];
-            if !(keep.starts_with('h') || keep.starts_with('l')) || !digits(&keep[1..]) {
-                return false;
-            }
-            &rest[..i]
-        }
-        None => rest,
-    };
-    digits(sides)
 }

@@ -283,11 +283,11 @@ pub(super) fn may_change(
     found
 }
 
-/// Whether a `for x in list` loop among these statements gives `x` new values.
+/// Whether a `for` loop among these statements gives its variable new values.
 pub(super) fn loop_var_reassigned(stmts: &[Stmt], mutable: &[bool]) -> bool {
     let mut found = false;
     for s in stmts {
-        if let Stmt::For { var, .. } = s {
+        if let Stmt::For { var, .. } | Stmt::ForRange { var, .. } = s {
             found |= mutable[*var];
         }
         each_child_stmt(s, &mut |c| {
