@@ -104,6 +104,51 @@ fn cases() -> Vec<Case> {
     ]
 }
 
+/// Runs `rulesc check` on `dir` with at most 512 MiB of address space (`ulimit -v`: an
+/// allocation past it fails, and the process aborts instead of exiting 1) and a
+/// watchdog that kills it after 20 s (a hang guard, not a speed target: every case takes
+/// well under a second).
+fn run_bounded(dir: &Path) -> std::process::Output {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 524288 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_rulesc"))
+        .args(["--format", "json", "check"])
+        .arg(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Drain the pipes while waiting, so a long report cannot block the child.
+    let drain = |mut r: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = r.read_to_end(&mut buf);
+            buf
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().unwrap()));
+    let err = drain(Box::new(child.stderr.take().unwrap()));
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("{}: rulesc hung", dir.display());
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    std::process::Output {
+        status,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    }
+}
+
 fn write_case(root: &Path, i: usize, c: &Case) -> PathBuf {
     let dir = root.join(format!("case{i:02}"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -122,11 +167,7 @@ fn hostile_inputs_give_diagnostics_never_a_crash() {
     let mut failures = Vec::new();
     for (i, c) in cases.iter().enumerate() {
         let dir = write_case(&root, i, c);
-        let out = Command::new(env!("CARGO_BIN_EXE_rulesc"))
-            .args(["--format", "json", "check"])
-            .arg(&dir)
-            .output()
-            .unwrap();
+        let out = run_bounded(&dir);
         let stderr = String::from_utf8_lossy(&out.stderr);
         let code = out.status.code();
         let want_file = if c.file.is_empty() {
