@@ -30,6 +30,7 @@ pub fn compile_dir(dir: &Path) -> (Option<ir::Program>, diag::Diagnostics, sourc
     let program = check::check(loaded, &mut diags);
     (program, diags, sources)
 }
+pub mod analyze;
 pub mod builder;
 pub mod codegen;
 pub mod eval;

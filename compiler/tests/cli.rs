@@ -134,3 +134,36 @@ fn a_failed_build_leaves_the_previous_output_as_it_was() {
         .collect();
     assert!(leftovers.is_empty());
 }
+
+#[test]
+fn analyze_gives_exact_odds_and_reports_the_unexplored_mass() {
+    let ruleset = root().join("rules/kingsmark");
+    let scenario = root().join("examples/kingsmark/aldren.yaml");
+    let (code, out, err) = rulesc(&[
+        "analyze",
+        ruleset.to_str().unwrap(),
+        scenario.to_str().unwrap(),
+        "--max-dice",
+        "4",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    // K12: a natural 1 on the attack die is an Epic Failure: exactly one chance in twelve.
+    assert!(
+        out.lines()
+            .any(|l| l.contains(" 1/12 ") && l.ends_with("EpicFailure")),
+        "{out}"
+    );
+    // Exploding d12s are cut at four dice: the rest is reported, not dropped.
+    assert!(out.contains("(unexplored:"), "{out}");
+    assert_eq!(err, "");
+    // A path limit that is reached is a warning, and the odds still add up.
+    let (code, _, err) = rulesc(&[
+        "analyze",
+        ruleset.to_str().unwrap(),
+        scenario.to_str().unwrap(),
+        "--max-paths",
+        "100",
+    ]);
+    assert_eq!(code, 0);
+    assert!(err.contains("W0101"), "{err}");
+}

@@ -41,12 +41,15 @@ enum Command {
         #[arg(long)]
         ruleset: Option<PathBuf>,
     },
-    /// Compile a ruleset folder to a Rust module.
+    /// Compile a ruleset folder (and content packs) to a Rust module.
     Build {
         ruleset: PathBuf,
         /// The Rust file to write (written only when its content changes).
         #[arg(short, long)]
         output: PathBuf,
+        /// Content packs whose records are compiled in as the ruleset's own.
+        #[arg(long = "pack", value_name = "PACK.yaml", num_args = 1..)]
+        packs: Vec<PathBuf>,
     },
     /// Check and compile every ruleset folder in a directory (one line each), and
     /// optionally trace scenarios: `examples/<ruleset name>/<scenario>.yaml`.
@@ -74,6 +77,18 @@ enum Command {
         #[arg(long, default_value = "schemas")]
         out: PathBuf,
     },
+    /// The exact odds of a scenario's outcomes: every path of its dice, decisions as
+    /// scripted.
+    Analyze {
+        ruleset: PathBuf,
+        scenario: PathBuf,
+        /// Most dice on one path (exploding dice are cut there; the rest is reported).
+        #[arg(long, default_value_t = rulesc::analyze::MAX_DICE_PER_PATH)]
+        max_dice: usize,
+        /// Most paths walked (a warning, W0101, says when it was reached).
+        #[arg(long, default_value_t = rulesc::analyze::MAX_PATHS)]
+        max_paths: u64,
+    },
     /// Resolve a scenario with the interpreter and print its trace.
     Trace {
         ruleset: PathBuf,
@@ -82,6 +97,9 @@ enum Command {
         /// Seed for dice the scenario does not script.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Content packs whose records the scenario may name.
+        #[arg(long = "pack", value_name = "PACK.yaml", num_args = 1..)]
+        packs: Vec<PathBuf>,
     },
 }
 
@@ -106,10 +124,12 @@ fn run() -> ExitCode {
     let format = cli.format;
     match cli.command {
         Command::Check { paths, ruleset } => check(paths, ruleset, format),
-        Command::Build { ruleset, output } => {
-            let (program, diags, sources) = rulesc::compile_dir(&ruleset);
-            report(&diags, &sources, format);
-            let Some(p) = program else {
+        Command::Build {
+            ruleset,
+            output,
+            packs,
+        } => {
+            let Some(p) = load(&ruleset, &packs, format) else {
                 return ExitCode::from(1);
             };
             let code = match rulesc::codegen::generate(&p) {
@@ -158,15 +178,37 @@ fn run() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Command::Analyze {
+            ruleset,
+            scenario,
+            max_dice,
+            max_paths,
+        } => {
+            let (program, diags, sources) = rulesc::compile_dir(&ruleset);
+            report(&diags, &sources, format);
+            let Some(p) = program else {
+                return ExitCode::from(1);
+            };
+            match rulesc::analyze::analyze(&p, &scenario, max_dice, max_paths) {
+                Ok((text, warnings, sources)) => {
+                    print!("{text}");
+                    report(&warnings, &sources, format);
+                    ExitCode::SUCCESS
+                }
+                Err((diags, sources)) => {
+                    report(&diags, &sources, format);
+                    ExitCode::from(1)
+                }
+            }
+        }
         Command::All { rules, out, trace } => all(&rules, &out, &trace, format),
         Command::Trace {
             ruleset,
             scenario,
             seed,
+            packs,
         } => {
-            let (program, diags, sources) = rulesc::compile_dir(&ruleset);
-            report(&diags, &sources, format);
-            let Some(p) = program else {
+            let Some(p) = load(&ruleset, &packs, format) else {
                 return ExitCode::from(1);
             };
             match rulesc::scenario::run_file(&p, &scenario, seed) {
@@ -181,6 +223,24 @@ fn run() -> ExitCode {
             }
         }
     }
+}
+
+/// Checks a ruleset and the content packs applied to it (their records added as the
+/// ruleset's own), reporting every diagnostic: the program, or `None` on an error.
+fn load(
+    ruleset: &std::path::Path,
+    packs: &[PathBuf],
+    format: Format,
+) -> Option<rulesc::ir::Program> {
+    let (program, diags, sources) = rulesc::compile_dir(ruleset);
+    report(&diags, &sources, format);
+    let p = program?;
+    if packs.is_empty() {
+        return Some(p);
+    }
+    let (extended, diags, sources) = rulesc::pack::apply(&p, packs);
+    report(&diags, &sources, format);
+    extended
 }
 
 fn all(
