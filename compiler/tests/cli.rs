@@ -156,7 +156,7 @@ fn analyze_gives_exact_odds_and_reports_the_unexplored_mass() {
     // Exploding d12s are cut at four dice: the rest is reported, not dropped.
     assert!(out.contains("(unexplored:"), "{out}");
     assert_eq!(err, "");
-    // A path limit that is reached is a warning, and the odds still add up.
+    // Reaching the path limit is a warning, not an error.
     let (code, _, err) = rulesc(&[
         "analyze",
         ruleset.to_str().unwrap(),
