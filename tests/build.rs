@@ -1,6 +1,8 @@
 //! Compiles every shipped ruleset (`../rules/<name>/ruleset.yaml`) with the Builder, as
 //! a downstream crate would, and the code-generation fixtures under
-//! `fixtures/codegen/`; `src/lib.rs` includes the generated modules.
+//! `fixtures/codegen/`; `src/lib.rs` includes the generated modules. The
+//! `fixtures/codegen/hostile_names` ruleset is built with its content pack, as a build
+//! script using `Builder::pack` would.
 
 use std::path::{Path, PathBuf};
 
@@ -21,6 +23,14 @@ fn main() {
     let mut dirs = rulesets(&here.join("../rules"));
     dirs.extend(rulesets(&here.join("fixtures/codegen")));
     if let Err(e) = rulesc::Builder::new().compile(&dirs) {
+        eprintln!("{e}");
+        std::process::exit(1);
+    }
+    let hostile = here.join("fixtures/codegen/hostile_names");
+    if let Err(e) = rulesc::Builder::new()
+        .pack(hostile.join("pack.yaml"))
+        .compile(&[hostile.join("ruleset")])
+    {
         eprintln!("{e}");
         std::process::exit(1);
     }

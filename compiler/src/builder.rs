@@ -13,14 +13,25 @@
 //! Each ruleset folder is loaded, checked and compiled to `<out_dir>/<ruleset name>.rs`
 //! (written only when it changed, so an unchanged ruleset does not rebuild its crate).
 //! Cargo is told to rerun the build script when any input file or folder changes.
+//!
+//! Content packs ([`crate::pack`]) given with [`Builder::pack`] are checked against each
+//! ruleset and their records compiled in as the ruleset's own:
+//!
+//! ```no_run
+//! rulesc::Builder::new()
+//!     .pack("../examples/homebrew/black_forest_armory.yaml")
+//!     .compile(&["../rules/kingsmark"])
+//!     .unwrap();
+//! ```
 
-use crate::{codegen, compile_dir, diag};
+use crate::{codegen, compile_dir, diag, pack};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone)]
 pub struct Builder {
     out_dir: Option<PathBuf>,
     rerun_if_changed: bool,
+    packs: Vec<PathBuf>,
 }
 
 impl Default for Builder {
@@ -35,6 +46,7 @@ impl Builder {
         Builder {
             out_dir: None,
             rerun_if_changed: true,
+            packs: Vec::new(),
         }
     }
 
@@ -49,6 +61,15 @@ impl Builder {
     /// it off outside a build script).
     pub fn emit_rerun_if_changed(&mut self, on: bool) -> &mut Self {
         self.rerun_if_changed = on;
+        self
+    }
+
+    /// Adds a content pack: its records are checked against each ruleset this builder
+    /// compiles and generated with the ruleset's own (`Weapon::flamberge()`,
+    /// `Weapon::named("flamberge")`). Packs apply in the order given; a pack with an
+    /// error fails the build with its diagnostics, as `rulesc check` shows them.
+    pub fn pack(&mut self, path: impl Into<PathBuf>) -> &mut Self {
+        self.packs.push(path.into());
         self
     }
 
@@ -95,17 +116,7 @@ impl Builder {
                 println!("cargo:rerun-if-changed={}", path.display());
             }
         }
-        let mut text = String::new();
-        for d in diags.sorted() {
-            if d.severity == diag::Severity::Error {
-                text.push_str(&diag::render(d, &sources, false, 100));
-            } else if self.rerun_if_changed {
-                // Warnings do not fail the build; Cargo shows them.
-                for line in diag::render(d, &sources, false, 100).lines() {
-                    println!("cargo:warning={line}");
-                }
-            }
-        }
+        let text = self.render(&diags, &sources);
         let Some(p) = program else {
             return Err(format!(
                 "{}: {} error(s)\n{text}",
@@ -113,10 +124,47 @@ impl Builder {
                 diags.error_count()
             ));
         };
+        let p = if self.packs.is_empty() {
+            p
+        } else {
+            if self.rerun_if_changed {
+                for path in &self.packs {
+                    println!("cargo:rerun-if-changed={}", path.display());
+                }
+            }
+            let (extended, diags, sources) = pack::apply(&p, &self.packs);
+            let text = self.render(&diags, &sources);
+            match extended {
+                Some(p) => p,
+                None => {
+                    return Err(format!(
+                        "{} with its content packs: {} error(s)\n{text}",
+                        dir.display(),
+                        diags.error_count()
+                    ))
+                }
+            }
+        };
         let code = codegen::generate(&p).map_err(|e| format!("{}: {e}\n", dir.display()))?;
         let file = out_dir.join(format!("{}.rs", p.name));
         codegen::write_if_changed(&file, &code)
             .map_err(|e| format!("{}: cannot write {}: {e}\n", dir.display(), file.display()))?;
         Ok(())
+    }
+
+    /// The errors, rendered as `rulesc check` shows them; warnings go to Cargo (they do
+    /// not fail the build).
+    fn render(&self, diags: &diag::Diagnostics, sources: &crate::source::Sources) -> String {
+        let mut text = String::new();
+        for d in diags.sorted() {
+            if d.severity == diag::Severity::Error {
+                text.push_str(&diag::render(d, sources, false, 100));
+            } else if self.rerun_if_changed {
+                for line in diag::render(d, sources, false, 100).lines() {
+                    println!("cargo:warning={line}");
+                }
+            }
+        }
+        text
     }
 }

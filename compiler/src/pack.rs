@@ -32,6 +32,26 @@ const PACK_KEYS: &[&str] = &["name", "ruleset", "title", "author", "description"
 /// Checks packs against a checked ruleset. Diagnostics point into the pack files (and,
 /// for a name clash with the ruleset, into the ruleset too).
 pub fn check_packs(p: &Program, paths: &[PathBuf]) -> (Vec<Pack>, Diagnostics, Sources) {
+    let (_, packs, diags, sources) = check_into(p, paths);
+    (packs, diags, sources)
+}
+
+/// Checks packs against a checked ruleset and adds their records to it, after the
+/// ruleset's own, as if the ruleset had declared them: every backend (interpreter,
+/// scenarios, Rust) then sees them. The CLI's `--pack` and `Builder::pack` call this.
+///
+/// Returns the extended program when no pack has an error (its `sources` then hold the
+/// pack files too, so every span points into them), and the packs' diagnostics with the
+/// sources they point into either way.
+pub fn apply(p: &Program, paths: &[PathBuf]) -> (Option<Program>, Diagnostics, Sources) {
+    let (prog, _, diags, sources) = check_into(p, paths);
+    if diags.has_errors() {
+        return (None, diags, sources);
+    }
+    (Some(prog), diags, sources)
+}
+
+fn check_into(p: &Program, paths: &[PathBuf]) -> (Program, Vec<Pack>, Diagnostics, Sources) {
     let mut diags = Diagnostics::default();
     let mut sources = p.sources.clone();
     let mut packs = Vec::new();
@@ -59,7 +79,8 @@ pub fn check_packs(p: &Program, paths: &[PathBuf]) -> (Vec<Pack>, Diagnostics, S
             packs.push(pack);
         }
     }
-    (packs, diags, sources)
+    prog.sources = sources.clone();
+    (prog, packs, diags, sources)
 }
 
 fn check_one(
@@ -168,15 +189,15 @@ fn check_one(
         };
         for (rkey, value) in by_name.as_map().unwrap_or(empty) {
             let rname = rkey.scalar_text().unwrap_or_default();
-            if !check::is_ident(&rname) {
+            if !check::is_record_name(&rname) {
                 diags.push(
                     Diagnostic::error(
                         "E0302",
                         rkey.span,
-                        format!("`{rname}` is not a valid record name"),
+                        format!("{rname:?} is not a valid record name"),
                     )
                     .label("not a name")
-                    .help("use letters, digits and `_`, not starting with a digit"),
+                    .help(check::RECORD_NAME_HELP),
                 );
                 continue;
             }

@@ -32,3 +32,10 @@ pub mod hit_strength {
 pub mod coverage {
     include!(concat!(env!("OUT_DIR"), "/coverage.rs"));
 }
+
+/// `fixtures/codegen/hostile_names`: not a game; a ruleset built with a content pack
+/// (`Builder::pack`) whose record names and enum labels are hostile text (quotes, a
+/// string breakout, comment markers, keywords, digits, non-ASCII, emoji, collisions).
+pub mod hostile_names {
+    include!(concat!(env!("OUT_DIR"), "/hostile_names.rs"));
+}

@@ -1193,13 +1193,13 @@ fn build_instances(c: &mut Checker, e: &Entry) {
             wrong(c, k, "a record name");
             continue;
         };
-        if !is_ident(&iname) {
+        if !super::is_record_name(&iname) {
             c.error(
                 "E0302",
                 k.span,
-                format!("`{iname}` is not a valid record name"),
+                format!("{:?} is not a valid record name", iname),
                 "not a name",
-                "use letters, digits and `_`",
+                super::RECORD_NAME_HELP,
             );
             continue;
         }

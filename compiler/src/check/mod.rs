@@ -253,6 +253,21 @@ pub fn is_ident(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// Longest record name, in characters.
+pub const MAX_RECORD_NAME: usize = 100;
+
+/// Whether `s` may name a record (in a ruleset's `records:` or a content pack): any
+/// text of 1 to [`MAX_RECORD_NAME`] characters without control characters. Records are
+/// named only from YAML (scenarios, packs, values), never from the DSL, so their names
+/// need not be identifiers; generated code escapes them (`codegen::ident`).
+pub fn is_record_name(s: &str) -> bool {
+    !s.is_empty() && s.chars().count() <= MAX_RECORD_NAME && !s.chars().any(char::is_control)
+}
+
+/// The help of E0302 for a record name.
+pub const RECORD_NAME_HELP: &str =
+    "a record name is any text of 1 to 100 characters without control characters (tabs, line breaks)";
+
 /// Checks a loaded ruleset. Returns the program when there are no errors.
 pub fn check(loaded: Loaded, diags: &mut Diagnostics) -> Option<Program> {
     let Loaded {

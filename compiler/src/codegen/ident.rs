@@ -174,8 +174,10 @@ impl Names {
             let stem = unraw(&ident).to_string();
             let mut n = 2;
             ident = loop {
+                // `self_` + `_2` would be `self__2`, which is not snake case.
                 let candidate = match case {
                     Case::Camel => format!("{stem}{n}"),
+                    _ if stem.ends_with('_') => format!("{stem}{n}"),
                     _ => format!("{stem}_{n}"),
                 };
                 if !self.is_taken(&candidate) {
@@ -201,6 +203,24 @@ pub fn lit(text: &str) -> String {
 /// `#[doc = "..."]` for user text (doc comments on fields, variants and items).
 pub fn doc_attr(text: &str) -> String {
     format!("#[doc = {}]", lit(&format!(" {text}")))
+}
+
+/// User text as it may appear inside a doc comment: ASCII letters, digits, spaces and
+/// `_-.,'()&+!?` as written; every other character (quotes, backslashes, `*`, `/`,
+/// `:`, `;`, backticks, control and non-ASCII characters) as `\u{..}`, so no text that
+/// reads as code reaches a comment. Record names and
+/// display labels are arbitrary text: they reach the generated file verbatim only as
+/// escaped string literals ([`lit`]), never as comment text.
+pub fn doc_text(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() || " _-.,'()&+!?".contains(c) {
+            out.push(c);
+        } else {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -243,6 +263,8 @@ mod tests {
         assert_eq!(n.alloc("env", Case::Snake), "env_2");
         assert_eq!(n.alloc("box", Case::Snake), "r#box");
         assert_eq!(n.alloc("Box", Case::Snake), "box_2");
+        assert_eq!(n.alloc("Self", Case::Snake), "self_");
+        assert_eq!(n.alloc("self", Case::Snake), "self_2");
         let mut t = Names::new();
         assert_eq!(t.alloc("foo_bar", Case::Camel), "FooBar");
         assert_eq!(t.alloc("FooBar", Case::Camel), "FooBar2");
@@ -251,5 +273,13 @@ mod tests {
     #[test]
     fn text_is_a_literal() {
         assert_eq!(lit("a \"b\"\n"), r#""a \"b\"\n""#);
+    }
+
+    #[test]
+    fn doc_text_keeps_plain_names_and_escapes_the_rest() {
+        assert_eq!(doc_text("arming_sword"), "arming_sword");
+        assert_eq!(doc_text("Right Arm (+1)"), "Right Arm (+1)");
+        assert_eq!(doc_text("*/ \"x\""), "\\u{2a}\\u{2f} \\u{22}x\\u{22}");
+        assert_eq!(doc_text("ä"), "\\u{e4}");
     }
 }

@@ -1,7 +1,7 @@
 //! Items: scales and enums, tracks, record types and records, outcomes, constants,
 //! tables and the site table, built with the `codegen` crate's `Scope`.
 
-use super::ident::{doc_attr, lit};
+use super::ident::{doc_attr, doc_text, lit};
 use super::{int_lit, Gen, RT};
 use crate::ir::{TableKey, Ty};
 use codegen::{Enum, Function, Impl, Scope, Struct};
@@ -59,7 +59,8 @@ impl Gen<'_> {
             for (vi, v) in c.variants.iter().enumerate() {
                 let var = e.new_variant(&self.id.variant[ci][vi]);
                 if v.label != v.name {
-                    var.annotation(doc_attr(&v.label));
+                    // The label itself goes out only as a literal (`label()`).
+                    var.annotation(doc_attr(&doc_text(&v.label)));
                 }
                 if vi == 0 {
                     var.annotation("#[default]");
@@ -215,20 +216,50 @@ impl Gen<'_> {
             let instances: Vec<usize> = (0..self.p.instances.len())
                 .filter(|&i| self.p.instances[i].record == ri)
                 .collect();
-            if !instances.is_empty() {
-                let mut imp = Impl::new(name);
-                for i in instances {
-                    let inst = &self.p.instances[i];
-                    let value = self.const_expr(&inst.value, &Ty::Record(ri))?;
-                    let f = imp.new_fn(&self.id.instance[i]);
-                    f.vis("pub").ret("Self").attr(&format!(
-                        "doc = {}",
-                        lit(&format!(" Record `{}`.", inst.name))
-                    ));
-                    f.line(value);
-                }
-                scope.push_impl(imp);
+            // One constructor per record, its identifier from `ident` (distinct even when
+            // names collide after escaping); the names themselves only as literals.
+            let mut imp = Impl::new(name);
+            let names: Vec<String> = instances
+                .iter()
+                .map(|&i| lit(&self.p.instances[i].name))
+                .collect();
+            imp.associate_const(
+                "NAMES",
+                "&[&str]",
+                format!("&[{}]", names.join(", ")),
+                "pub",
+            );
+            for &i in &instances {
+                let inst = &self.p.instances[i];
+                let value = self.const_expr(&inst.value, &Ty::Record(ri))?;
+                let f = imp.new_fn(&self.id.instance[i]);
+                f.vis("pub").ret("Self").attr(&format!(
+                    "doc = {}",
+                    lit(&format!(" Record `{}`.", doc_text(&inst.name)))
+                ));
+                f.line(value);
             }
+            let named = imp.new_fn("named");
+            named
+                .vis("pub")
+                .arg("name", "&str")
+                .ret("Option<Self>")
+                .attr("doc = \" The record of this type named `name` (one of `NAMES`), as scenarios and packs name it.\"");
+            if instances.is_empty() {
+                named.line("let _ = name;");
+                named.line("None");
+            } else {
+                named.line("match name {");
+                for (&i, lit_name) in instances.iter().zip(&names) {
+                    named.line(format!(
+                        "{lit_name} => Some(Self::{}()),",
+                        self.id.instance[i]
+                    ));
+                }
+                named.line("_ => None,");
+                named.line("}");
+            }
+            scope.push_impl(imp);
         }
         Ok(())
     }

@@ -162,13 +162,14 @@ impl Idents {
                     .collect()
             })
             .collect();
-        // Constructors live in each record type's impl, beside `Default::default`.
+        // Constructors live in each record type's impl, beside `Default::default`,
+        // `named` and `NAMES`.
         let mut per_record: Vec<Names> = p
             .records
             .iter()
             .map(|_| {
                 let mut n = Names::new();
-                n.reserve(["default"]);
+                n.reserve(["default", "named", "NAMES"]);
                 n
             })
             .collect();
