@@ -39,3 +39,14 @@ pub mod coverage {
 pub mod hostile_names {
     include!(concat!(env!("OUT_DIR"), "/hostile_names.rs"));
 }
+
+/// `examples/variants/gritty_kingsmark`: Kingsmark with lower Critical Thresholds, Sprint
+/// at 3 and a harsher concealment table.
+pub mod gritty_kingsmark {
+    include!(concat!(env!("OUT_DIR"), "/gritty_kingsmark.rs"));
+}
+
+/// `examples/variants/d20_house_rules`: d20-armor-slots with house weapons.
+pub mod d20_house_rules {
+    include!(concat!(env!("OUT_DIR"), "/d20_house_rules.rs"));
+}

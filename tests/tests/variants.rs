@@ -134,3 +134,18 @@ fn the_broken_variant_shows_both_positions() {
     }
     insta::assert_snapshot!(text);
 }
+
+#[test]
+fn the_gritty_variant_builds_to_rust_with_its_changes() {
+    use rulesc_tests::{gritty_kingsmark as gritty, kingsmark as base};
+    assert_eq!(gritty::Weapon::arming_sword().critical_threshold, 11);
+    assert_eq!(base::Weapon::arming_sword().critical_threshold, 13);
+    assert_eq!(gritty::action_costs(gritty::Action::Sprint), 3);
+    assert_eq!(base::action_costs(base::Action::Sprint), 4);
+    assert_eq!(
+        gritty::concealment_modifiers(gritty::Concealment::Neutral),
+        1
+    );
+    // What the variant does not override is the base's.
+    assert_eq!(gritty::action_costs(gritty::Action::Starring), 4);
+}
