@@ -1037,22 +1037,13 @@ fn expr(c: &mut Checker, fx: &mut Fx, e: &ast::Expr, expect: Option<&Ty>) -> ir:
             list,
             cond,
         } => {
-            let lx = expr(c, fx, list, None);
-            let elem = element_type(
+            let (lx, slot, cx, bx) = for_each_element(
                 c,
-                &lx,
-                list.span,
+                fx,
+                (var, list, cond.as_deref(), body),
+                None,
                 "aggregate over a list field or `filled(track)`",
             );
-            fx.scopes.push(Vec::new());
-            let slot = fx.bind(&var.name, elem);
-            let cx = cond.as_ref().map(|cnd| {
-                let x = expr(c, fx, cnd, Some(&Ty::Bool));
-                expect_ty(c, &x, &Ty::Bool);
-                Box::new(x)
-            });
-            let bx = expr(c, fx, body, None);
-            fx.scopes.pop();
             let (agg, ty, bx) = match kind {
                 ast::AggKind::Sum => (Agg::Sum, Ty::Int, as_int(c, bx)),
                 ast::AggKind::Count => (Agg::Count, Ty::Int, bx),
@@ -1153,26 +1144,17 @@ fn expr(c: &mut Checker, fx: &mut Fx, e: &ast::Expr, expect: Option<&Ty>) -> ir:
             list,
             cond,
         } => {
-            let lx = expr(c, fx, list, None);
-            let elem = element_type(
-                c,
-                &lx,
-                list.span,
-                "collect over a list field, `filled(track)` or a scale or enum",
-            );
-            fx.scopes.push(Vec::new());
-            let slot = fx.bind(&var.name, elem);
-            let cx = cond.as_ref().map(|cnd| {
-                let x = expr(c, fx, cnd, Some(&Ty::Bool));
-                expect_ty(c, &x, &Ty::Bool);
-                Box::new(x)
-            });
             let want = match expect {
                 Some(Ty::List(t)) => Some((**t).clone()),
                 _ => None,
             };
-            let bx = expr(c, fx, body, want.as_ref());
-            fx.scopes.pop();
+            let (lx, slot, cx, bx) = for_each_element(
+                c,
+                fx,
+                (var, list, cond.as_deref(), body),
+                want.as_ref(),
+                "collect over a list field, `filled(track)` or a scale or enum",
+            );
             let ty = if bx.ty == Ty::Roll {
                 Ty::Int
             } else {
@@ -2216,4 +2198,29 @@ fn element_type(c: &mut Checker, list: &ir::Expr, span: Span, help: &str) -> Ty 
             Ty::Error
         }
     }
+}
+
+/// `body for var in list if cond` (aggregates and comprehensions): checks the list,
+/// binds `var` to its elements in a new scope, checks the condition (a bool) and the
+/// body there. Returns the list, the variable's slot, the condition and the body.
+#[allow(clippy::type_complexity)]
+fn for_each_element(
+    c: &mut Checker,
+    fx: &mut Fx,
+    (var, list, cond, body): (&ast::Ident, &ast::Expr, Option<&ast::Expr>, &ast::Expr),
+    body_hint: Option<&Ty>,
+    help: &str,
+) -> (ir::Expr, usize, Option<Box<ir::Expr>>, ir::Expr) {
+    let lx = expr(c, fx, list, None);
+    let elem = element_type(c, &lx, list.span, help);
+    fx.scopes.push(Vec::new());
+    let slot = fx.bind(&var.name, elem);
+    let cx = cond.map(|cnd| {
+        let x = expr(c, fx, cnd, Some(&Ty::Bool));
+        expect_ty(c, &x, &Ty::Bool);
+        Box::new(x)
+    });
+    let bx = expr(c, fx, body, body_hint);
+    fx.scopes.pop();
+    (lx, slot, cx, bx)
 }
