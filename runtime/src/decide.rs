@@ -21,10 +21,16 @@ impl Decide for FirstOption {
 
 /// Answers from a script: for each decision name, a queue of indices taken in order.
 /// A name with no answer left takes the first option and is remembered in `unanswered`.
+/// Every question is logged in `asked` (name and number of options, in the order asked),
+/// so a caller can check the decisions asked were exactly the scripted ones, in order.
 #[derive(Debug, Default, Clone)]
 pub struct ScriptedDecisions {
     answers: Vec<(String, Vec<u32>)>,
+    /// The decision names in the order their answers were scripted.
+    scripted: Vec<String>,
     pub unanswered: Vec<String>,
+    /// Every decision asked, in order: its name and how many options it offered.
+    pub asked: Vec<(String, u32)>,
 }
 
 impl ScriptedDecisions {
@@ -34,6 +40,7 @@ impl ScriptedDecisions {
 
     /// Queues `index` as the next answer to the decision `name`.
     pub fn answer(mut self, name: &str, index: u32) -> Self {
+        self.scripted.push(name.to_string());
         match self.answers.iter_mut().find(|(n, _)| n == name) {
             Some((_, queue)) => queue.push(index),
             None => self.answers.push((name.to_string(), vec![index])),
@@ -56,10 +63,28 @@ impl ScriptedDecisions {
     pub fn fits_exactly(&self) -> bool {
         self.unanswered.is_empty() && self.answers.iter().all(|(_, q)| q.is_empty())
     }
+
+    /// The names of the decisions asked, in the order they were asked.
+    pub fn asked_names(&self) -> Vec<&str> {
+        self.asked.iter().map(|(n, _)| n.as_str()).collect()
+    }
+
+    /// The names of the scripted answers, in the order they were scripted.
+    pub fn scripted_names(&self) -> Vec<&str> {
+        self.scripted.iter().map(String::as_str).collect()
+    }
+
+    /// True when no decision went unanswered and the decisions asked were exactly the
+    /// scripted ones, in the order scripted (stricter than [`Self::fits_exactly`], which
+    /// only orders the answers to one name).
+    pub fn asked_as_scripted(&self) -> bool {
+        self.unanswered.is_empty() && self.asked_names() == self.scripted_names()
+    }
 }
 
 impl Decide for ScriptedDecisions {
     fn decide(&mut self, name: &'static str, options: u32) -> u32 {
+        self.asked.push((name.to_string(), options));
         let last = options.saturating_sub(1);
         match self.answers.iter_mut().find(|(n, _)| n == name) {
             Some((_, queue)) if !queue.is_empty() => queue.remove(0).min(last),
@@ -75,5 +100,48 @@ impl<D: Decide + ?Sized> Decide for &mut D {
     #[inline]
     fn decide(&mut self, name: &'static str, options: u32) -> u32 {
         (**self).decide(name, options)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripted_decisions_log_every_question_in_order() {
+        let mut d = ScriptedDecisions::new()
+            .answer("defence", 2)
+            .answer("target", 1)
+            .answer("defence", 0);
+        assert_eq!(d.scripted_names(), ["defence", "target", "defence"]);
+        assert!(d.asked.is_empty() && !d.asked_as_scripted());
+        assert_eq!(d.decide("defence", 4), 2);
+        assert_eq!(d.decide("target", 3), 1);
+        assert_eq!(d.decide("defence", 1), 0);
+        assert_eq!(
+            d.asked,
+            [
+                ("defence".to_string(), 4),
+                ("target".to_string(), 3),
+                ("defence".to_string(), 1)
+            ]
+        );
+        assert!(d.fits_exactly() && d.asked_as_scripted());
+    }
+
+    #[test]
+    fn asking_out_of_script_order_or_unscripted_is_caught() {
+        let mut d = ScriptedDecisions::new().answer("a", 1).answer("b", 1);
+        d.decide("b", 2);
+        d.decide("a", 2);
+        assert!(d.fits_exactly(), "each name's queue was used up");
+        assert!(!d.asked_as_scripted(), "but not in the scripted order");
+        assert_eq!(d.asked_names(), ["b", "a"]);
+
+        let mut d = ScriptedDecisions::new();
+        assert_eq!(d.decide("c", 3), 0);
+        assert_eq!(d.unanswered, ["c"]);
+        assert_eq!(d.asked, [("c".to_string(), 3)]);
+        assert!(!d.asked_as_scripted());
     }
 }

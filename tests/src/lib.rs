@@ -1,4 +1,7 @@
-//! The shipped rulesets, compiled to Rust by `build.rs` with `rulesc::Builder`.
+//! The shipped rulesets, compiled to Rust by `build.rs` with `rulesc::Builder`, and
+//! [`support`], the scripted-run harness their tests share.
+
+pub mod support;
 
 /// `rules/kingsmark`: the Action Scene combat rules of "Jack's Cinematic d12".
 pub mod kingsmark {

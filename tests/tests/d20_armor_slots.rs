@@ -7,11 +7,9 @@
 
 use rulesc::eval::{self, Value};
 use rulesc::ir::Program;
-use rulesc_runtime::{
-    Decide, DiceSpec, Env, NoTrace, ScriptedDecisions, ScriptedDice, TraceEvent, TurnOrder,
-    VecTrace,
-};
+use rulesc_runtime::{DiceSpec, TurnOrder, VecTrace};
 use rulesc_tests::d20_armor_slots as d20;
+use rulesc_tests::support::{self, Answer, Run, ScriptEnv, Shown};
 use std::path::Path;
 use std::rc::Rc;
 
@@ -111,52 +109,6 @@ fn combatant_value(c: &d20::Combatant) -> Value {
 // ---------------------------------------------------------------------------------------
 // Scripted decisions
 
-/// One scripted answer: the decision's name in the rules and the option index (a
-/// variant's position in its enum, or an element's position in the list offered;
-/// `false` is 0 and `true` is 1).
-type Answer = (&'static str, u32);
-
-/// The runtime's `ScriptedDecisions`, remembering every question, so that a test asserts
-/// the script was answered exactly and in order.
-struct Decisions {
-    script: ScriptedDecisions,
-    expected: Vec<&'static str>,
-    asked: Vec<&'static str>,
-}
-
-impl Decisions {
-    fn new(answers: &[Answer]) -> Self {
-        let mut script = ScriptedDecisions::new();
-        for (name, index) in answers {
-            script = script.answer(name, *index);
-        }
-        Decisions {
-            script,
-            expected: answers.iter().map(|(n, _)| *n).collect(),
-            asked: Vec::new(),
-        }
-    }
-
-    fn assert_fits(&self) {
-        assert!(
-            self.script.unanswered.is_empty(),
-            "decisions asked without a scripted answer: {:?}",
-            self.script.unanswered
-        );
-        assert_eq!(
-            self.asked, self.expected,
-            "the decisions asked are not the scripted ones, in order"
-        );
-    }
-}
-
-impl Decide for Decisions {
-    fn decide(&mut self, name: &'static str, options: u32) -> u32 {
-        self.asked.push(name);
-        self.script.decide(name, options)
-    }
-}
-
 /// The defender chooses reaction `r`. Scripted by variant here; `offered` turns it into
 /// the position among the reactions open to the defender (Block only with a shield),
 /// which is what `decide reaction from reactions(defender)` is answered with.
@@ -208,143 +160,18 @@ fn yes_no(name: &'static str, yes: bool) -> Answer {
     (name, u32::from(yes))
 }
 
-type ScriptEnv = Env<ScriptedDice, Decisions, VecTrace>;
-
 /// Runs `f` with the scripted faces and answers, and asserts the script fit exactly.
 fn scripted<R>(
     faces: &[u32],
     answers: &[Answer],
     f: impl FnOnce(&mut ScriptEnv) -> R,
 ) -> (R, VecTrace) {
-    let mut env = Env::new(
-        ScriptedDice::new(faces),
-        Decisions::new(answers),
-        VecTrace::default(),
-    );
-    let r = f(&mut env);
-    assert!(
-        env.dice.fits_exactly(),
-        "the dice script {faces:?} does not fit: {:?}, {} face(s) unused\n{}",
-        env.dice.problems,
-        env.dice.remaining(),
-        env.trace.render(d20::SITES)
-    );
-    env.decide.assert_fits();
-    (r, env.trace)
-}
-
-/// Runs procedure `name` in the interpreter with the script; records in `args` change in
-/// place. Returns the printed result and the trace.
-fn interpret(
-    name: &str,
-    faces: &[u32],
-    answers: &[Answer],
-    args: Vec<Value>,
-) -> (String, VecTrace) {
-    let p = program();
-    let (id, f) = p
-        .function(name)
-        .unwrap_or_else(|| panic!("no procedure `{name}`"));
-    let (v, trace) = scripted(faces, answers, |e| eval::call(&p, e, id, args));
-    (eval::show(&p, &v, &f.ret), trace)
+    support::scripted(d20::SITES, faces, answers, f)
 }
 
 /// Calls formula `name` in the interpreter.
 fn formula(name: &str, args: Vec<Value>) -> Value {
-    let p = program();
-    let (id, _) = p
-        .function(name)
-        .unwrap_or_else(|| panic!("no formula `{name}`"));
-    let mut env = Env::new(ScriptedDice::new(&[]), Decisions::new(&[]), NoTrace);
-    let v = eval::call(&p, &mut env, id, args);
-    assert!(env.dice.fits_exactly() && env.decide.asked.is_empty());
-    v
-}
-
-/// How a generated result prints (the interpreter prints values the same way).
-trait Shown {
-    fn shown(&self) -> String;
-}
-impl Shown for d20::AttackResult {
-    fn shown(&self) -> String {
-        self.to_string()
-    }
-}
-impl Shown for d20::Assistance {
-    fn shown(&self) -> String {
-        self.to_string()
-    }
-}
-impl Shown for i64 {
-    fn shown(&self) -> String {
-        self.to_string()
-    }
-}
-impl Shown for Vec<i64> {
-    fn shown(&self) -> String {
-        let items: Vec<String> = self.iter().map(i64::to_string).collect();
-        format!("[{}]", items.join(", "))
-    }
-}
-impl Shown for () {
-    fn shown(&self) -> String {
-        String::new()
-    }
-}
-
-/// A resolution run through both backends.
-struct Run<R> {
-    /// What the generated code returned.
-    result: R,
-    /// The generated code's trace (the interpreter's is asserted equal).
-    trace: VecTrace,
-}
-
-impl<R> Run<R> {
-    fn text(&self) -> String {
-        self.trace.render(d20::SITES)
-    }
-
-    /// Every value bound or assigned by the statement whose source starts with `prefix`.
-    fn assigned(&self, prefix: &str) -> Vec<String> {
-        self.trace
-            .events
-            .iter()
-            .filter_map(|e| match e {
-                TraceEvent::Assign { site, value } => d20::SITES[*site as usize]
-                    .text
-                    .starts_with(prefix)
-                    .then(|| value.clone()),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// Every roll: its dice (`2d10`), faces and total.
-    fn rolls(&self) -> Vec<(String, Vec<u32>, i64)> {
-        self.trace
-            .events
-            .iter()
-            .filter_map(|e| match e {
-                TraceEvent::Roll {
-                    dice, faces, total, ..
-                } => Some((dice.to_string(), faces.clone(), *total)),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// The decisions taken, as the trace prints them.
-    fn decided(&self) -> Vec<String> {
-        self.trace
-            .events
-            .iter()
-            .filter_map(|e| match e {
-                TraceEvent::Decide { choice, .. } => Some(choice.clone()),
-                _ => None,
-            })
-            .collect()
-    }
+    support::formula(&program(), name, args)
 }
 
 /// Runs `name` in both backends with the same script: `args` are the interpreter's
@@ -356,20 +183,7 @@ fn both<R: Shown>(
     args: &[Value],
     gen: impl FnOnce(&mut ScriptEnv) -> R,
 ) -> Run<R> {
-    let (result, trace) = scripted(faces, answers, gen);
-    let (shown, itrace) = interpret(name, faces, answers, args.to_vec());
-    assert_eq!(
-        shown,
-        result.shown(),
-        "`{name}`: the interpreter and the generated code return different results"
-    );
-    assert!(
-        itrace.events == trace.events,
-        "`{name}`: the traces differ\n--- generated\n{}--- interpreter\n{}",
-        trace.render(d20::SITES),
-        itrace.render(d20::SITES)
-    );
-    Run { result, trace }
+    support::both(&program(), d20::SITES, name, faces, answers, args, gen)
 }
 
 /// Asserts the interpreter left a combatant in the state the generated code did.
@@ -1322,7 +1136,9 @@ impl Backend for Interpreted {
         let t = worked_example_defender();
         let answers = offered(&t, &[react(NoReaction), slot(Chest)]);
         let defender = combatant_value(&t);
-        let (shown, _) = interpret(
+        let (_, shown, _) = support::interpret(
+            &program(),
+            d20::SITES,
             "attack",
             &D6X_DICE,
             &answers,

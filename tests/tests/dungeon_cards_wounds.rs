@@ -360,7 +360,7 @@ fn c14_bleeding_and_periodic_harm_never_create_a_wound() {
     world_turn(&mut hero, &[]);
     assert_eq!(hero.health, 16, "bleeding 1 and burning 3");
     let run = world_turn(&mut hero, &[99]);
-    assert_eq!(run.rolls(), [99], "only the infection check");
+    assert_eq!(run.totals(), [99], "only the infection check");
     assert_eq!(hero.health, 12);
     assert_eq!(kinds(&hero), [(DeepWound, LeftLeg, 2)]);
     assert_eq!(hero.next_wound_id, 2);
@@ -470,17 +470,17 @@ fn c15_a_fracture_needs_a_splint_or_magic() {
 fn c16_no_infection_check_on_the_wounds_first_world_turn() {
     let mut hero = wounded(vec![wound(1, DeepWound, LeftArm, 2)]);
     let run = world_turn(&mut hero, &[]);
-    assert!(run.rolls().is_empty());
+    assert!(run.totals().is_empty());
     assert_eq!(hero.wounds[0].age, 1);
     // From the next world turn: assumption 10% each turn.
     let run = world_turn(&mut hero, &[11]);
-    assert_eq!(run.rolls(), [11]);
+    assert_eq!(run.totals(), [11]);
     assert!(!hero.wounds[0].infected);
     world_turn(&mut hero, &[10]);
     assert!(hero.wounds[0].infected);
     // Infected: no more checks.
     let run = world_turn(&mut hero, &[]);
-    assert!(run.rolls().is_empty());
+    assert!(run.totals().is_empty());
 }
 
 #[test]
@@ -522,7 +522,7 @@ fn c16_a_cleaned_wound_is_never_checked() {
         ..wound(1, DeepWound, Body, 2)
     }]);
     for _ in 0..4 {
-        assert!(world_turn(&mut hero, &[]).rolls().is_empty());
+        assert!(world_turn(&mut hero, &[]).totals().is_empty());
     }
     // Nor is a closed injury (a Fracture or a Bruise).
     let mut hero = bare(vec![
@@ -535,7 +535,7 @@ fn c16_a_cleaned_wound_is_never_checked() {
             ..wound(2, Bruise, Body, 2)
         },
     ]);
-    assert!(world_turn(&mut hero, &[]).rolls().is_empty());
+    assert!(world_turn(&mut hero, &[]).totals().is_empty());
 }
 
 // ---------------------------------------------------------------------------------------
@@ -564,7 +564,7 @@ fn c17_a_scar_cannot_bleed_or_become_infected() {
     assert!(hero.afflictions.is_empty());
     for _ in 0..3 {
         let run = world_turn(&mut hero, &[]);
-        assert!(run.rolls().is_empty(), "no infection check for a scar");
+        assert!(run.totals().is_empty(), "no infection check for a scar");
     }
     assert_eq!(hero.health, 20);
     assert!(!hero.wounds[0].infected);
@@ -714,7 +714,7 @@ fn c19_a_healed_severity_two_or_three_injury_scars_on_fifteen_percent() {
             ..tended(1, kind, part, severity)
         }]);
         let run = world_turn(&mut hero, &[roll]);
-        assert_eq!(run.rolls(), [i64::from(roll)]);
+        assert_eq!(run.totals(), [i64::from(roll)]);
         if scars {
             assert_eq!(kinds(&hero), [(Scar, part, severity)]);
         } else {
@@ -736,7 +736,7 @@ fn c19_bruises_and_severity_one_injuries_never_scar() {
         },
     ]);
     let run = world_turn(&mut hero, &[]);
-    assert!(run.rolls().is_empty(), "no scar roll");
+    assert!(run.totals().is_empty(), "no scar roll");
     assert!(hero.wounds.is_empty());
 }
 
@@ -962,7 +962,7 @@ fn c21_a_healed_amputation_stays_as_a_permanent_wound() {
         ..tended(1, MissingLimb, LeftArm, 3)
     }]);
     let run = world_turn(&mut hero, &[]);
-    assert!(run.rolls().is_empty());
+    assert!(run.totals().is_empty());
     assert_eq!(kinds(&hero), [(MissingLimb, LeftArm, 3)]);
     assert!(hero.wounds[0].closed);
     assert_eq!(part_state(&hero, LeftArm), Missing);

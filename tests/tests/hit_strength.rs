@@ -6,8 +6,8 @@
 
 use rulesc::eval::{self, Value};
 use rulesc::ir::Program;
-use rulesc_runtime::{Decide, Env, NoTrace, ScriptedDecisions, ScriptedDice, TraceEvent, VecTrace};
 use rulesc_tests::hit_strength as hs;
+use rulesc_tests::support::{self, Answer, Run, ScriptEnv, Shown};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -112,111 +112,7 @@ fn effects_value(e: &hs::Effects) -> Value {
 }
 
 // ---------------------------------------------------------------------------------------
-// Scripts: dice faces and decisions, asserted to fit exactly
-
-/// One scripted answer: the decision's name and the option's index.
-type Answer = (&'static str, u32);
-
-struct Decisions {
-    script: ScriptedDecisions,
-    expected: Vec<&'static str>,
-    asked: Vec<&'static str>,
-}
-
-impl Decisions {
-    fn new(answers: &[Answer]) -> Self {
-        let mut script = ScriptedDecisions::new();
-        for (name, index) in answers {
-            script = script.answer(name, *index);
-        }
-        Decisions {
-            script,
-            expected: answers.iter().map(|(n, _)| *n).collect(),
-            asked: Vec::new(),
-        }
-    }
-}
-
-impl Decide for Decisions {
-    fn decide(&mut self, name: &'static str, options: u32) -> u32 {
-        self.asked.push(name);
-        self.script.decide(name, options)
-    }
-}
-
-type ScriptEnv = Env<ScriptedDice, Decisions, VecTrace>;
-
-fn scripted<R>(
-    faces: &[u32],
-    answers: &[Answer],
-    f: impl FnOnce(&mut ScriptEnv) -> R,
-) -> (R, VecTrace) {
-    let mut env = Env::new(
-        ScriptedDice::new(faces),
-        Decisions::new(answers),
-        VecTrace::default(),
-    );
-    let r = f(&mut env);
-    assert!(
-        env.dice.fits_exactly(),
-        "the dice script {faces:?} does not fit: {:?}, {} face(s) unused\n{}",
-        env.dice.problems,
-        env.dice.remaining(),
-        env.trace.render(hs::SITES)
-    );
-    assert!(
-        env.decide.script.unanswered.is_empty() && env.decide.asked == env.decide.expected,
-        "decisions asked {:?}, scripted {:?}",
-        env.decide.asked,
-        env.decide.expected
-    );
-    (r, env.trace)
-}
-
-/// How a generated result prints (the interpreter prints its values the same way).
-trait Shown {
-    fn shown(&self) -> String;
-}
-macro_rules! shown_by_display {
-    ($($t:ty),*) => {$(impl Shown for $t { fn shown(&self) -> String { self.to_string() } })*};
-}
-shown_by_display!(
-    bool,
-    hs::AttackResult,
-    hs::HealResult,
-    hs::AidResult,
-    hs::EyeResult
-);
-impl Shown for () {
-    fn shown(&self) -> String {
-        String::new()
-    }
-}
-
-struct Run<R> {
-    result: R,
-    trace: VecTrace,
-}
-
-impl<R> Run<R> {
-    fn text(&self) -> String {
-        self.trace.render(hs::SITES)
-    }
-
-    /// Every roll: its dice (`2d20kl1`), faces and total.
-    fn rolls(&self) -> Vec<(String, Vec<u32>, i64)> {
-        self.trace
-            .events
-            .iter()
-            .filter_map(|e| match e {
-                TraceEvent::Roll {
-                    dice, faces, total, ..
-                } => Some((dice.to_string(), faces.clone(), *total)),
-                _ => None,
-            })
-            .collect()
-    }
-}
+// Both backends on one script (the harness is `rulesc_tests::support`)
 
 /// Runs procedure `name` in the generated code (`gen`) and in the interpreter (`args`,
 /// changed in place) with the same script; both must fit it and agree.
@@ -227,29 +123,7 @@ fn both<R: Shown>(
     args: &[Value],
     gen: impl FnOnce(&mut ScriptEnv) -> R,
 ) -> Run<R> {
-    let (result, trace) = scripted(faces, answers, gen);
-    let p = program();
-    let (id, f) = p
-        .function(name)
-        .unwrap_or_else(|| panic!("no procedure `{name}`"));
-    let (v, itrace) = scripted(faces, answers, |e| eval::call(&p, e, id, args.to_vec()));
-    let shown = if f.ret == rulesc::ir::Ty::Unit {
-        String::new()
-    } else {
-        eval::show(&p, &v, &f.ret)
-    };
-    assert_eq!(
-        shown,
-        result.shown(),
-        "`{name}`: the backends return different results"
-    );
-    assert!(
-        itrace.events == trace.events,
-        "`{name}`: the traces differ\n--- generated\n{}--- interpreter\n{}",
-        trace.render(hs::SITES),
-        itrace.render(hs::SITES)
-    );
-    Run { result, trace }
+    support::both(&program(), hs::SITES, name, faces, answers, args, gen)
 }
 
 fn same_state(name: &str, interpreted: &Value, generated: &hs::Combatant) {
@@ -345,12 +219,7 @@ fn save_eye(healer: &hs::Combatant, patient: &mut hs::Combatant, faces: &[u32]) 
 // Formulas: the generated value, asserted equal to the interpreter's.
 
 fn formula(name: &str, args: Vec<Value>) -> Value {
-    let p = program();
-    let (id, _) = p
-        .function(name)
-        .unwrap_or_else(|| panic!("no formula `{name}`"));
-    let mut env = Env::new(ScriptedDice::new(&[]), Decisions::new(&[]), NoTrace);
-    eval::call(&p, &mut env, id, args)
+    support::formula(&program(), name, args)
 }
 
 fn penalties(c: &hs::Combatant) -> hs::Effects {

@@ -5,7 +5,8 @@
 //! expect. The numbers the seed leaves open are the ruleset's assumptions
 //! (`rules/victory-stars/NOTES.md`); the tests named after them pin them.
 
-use rulesc_runtime::{Decide, Env, ScriptedDecisions, ScriptedDice, TraceEvent, VecTrace};
+use rulesc_runtime::VecTrace;
+use rulesc_tests::support::{self, Answer, ScriptEnv};
 use rulesc_tests::victory_stars as vs;
 
 use vs::Aspect::{Blunt, Edged, Fire, Piercing};
@@ -20,97 +21,25 @@ use vs::{Blow, Combatant, Exchange, Skill, StrikeMode, TacticalAdvantage};
 // ---------------------------------------------------------------------------------------
 // Scripted dice and decisions
 
-/// One scripted answer: the decision's name in the rules and the option index (a
-/// variant's position in its enum, an element's position in the offered list; `false`
-/// is 0 and `true` is 1).
-type Answer = (&'static str, u32);
-
-/// The runtime's `ScriptedDecisions`, remembering every question, so a test can check the
-/// decisions asked were exactly the scripted ones, in order.
-struct Decisions {
-    script: ScriptedDecisions,
-    expected: Vec<&'static str>,
-    asked: Vec<&'static str>,
-}
-
-impl Decisions {
-    fn new(answers: &[Answer]) -> Self {
-        let mut script = ScriptedDecisions::new();
-        for (name, index) in answers {
-            script = script.answer(name, *index);
-        }
-        Decisions {
-            script,
-            expected: answers.iter().map(|(n, _)| *n).collect(),
-            asked: Vec::new(),
-        }
-    }
-}
-
-impl Decide for Decisions {
-    fn decide(&mut self, name: &'static str, options: u32) -> u32 {
-        self.asked.push(name);
-        self.script.decide(name, options)
-    }
-}
-
-type ScriptEnv = Env<ScriptedDice, Decisions, VecTrace>;
-
 /// Runs `f` with the scripted faces and answers and asserts the script fit exactly.
 fn scripted<R>(
     faces: &[u32],
     answers: &[Answer],
     f: impl FnOnce(&mut ScriptEnv) -> R,
 ) -> (R, VecTrace) {
-    let mut env = Env::new(
-        ScriptedDice::new(faces),
-        Decisions::new(answers),
-        VecTrace::default(),
-    );
-    let r = f(&mut env);
-    let trace = env.trace.render(vs::SITES);
-    assert!(
-        env.dice.fits_exactly(),
-        "the dice script {faces:?} does not fit: {:?}, {} face(s) unused\n{trace}",
-        env.dice.problems,
-        env.dice.remaining(),
-    );
-    assert!(
-        env.decide.script.unanswered.is_empty(),
-        "decisions asked without a scripted answer: {:?}\n{trace}",
-        env.decide.script.unanswered
-    );
-    assert_eq!(
-        env.decide.asked, env.decide.expected,
-        "the decisions asked are not the scripted ones, in order\n{trace}"
-    );
-    (r, env.trace)
+    support::scripted(vs::SITES, faces, answers, f)
 }
 
 /// Every value bound or assigned by a statement whose source starts with `prefix`.
 fn assigned(trace: &VecTrace, prefix: &str) -> Vec<String> {
-    trace
-        .events
-        .iter()
-        .filter_map(|e| match e {
-            TraceEvent::Assign { site, value } => vs::SITES[*site as usize]
-                .text
-                .starts_with(prefix)
-                .then(|| value.clone()),
-            _ => None,
-        })
-        .collect()
+    support::assigned(vs::SITES, trace, prefix)
 }
 
 /// Every roll: its dice (`2d6`) and faces.
 fn rolls(trace: &VecTrace) -> Vec<(String, Vec<u32>)> {
-    trace
-        .events
-        .iter()
-        .filter_map(|e| match e {
-            TraceEvent::Roll { dice, faces, .. } => Some((dice.to_string(), faces.clone())),
-            _ => None,
-        })
+    support::rolls(trace)
+        .into_iter()
+        .map(|(dice, faces, _)| (dice, faces))
         .collect()
 }
 

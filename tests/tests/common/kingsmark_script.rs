@@ -12,18 +12,15 @@
 use crate::common::{combatant_value, kingsmark, weapon_value};
 use rulesc::eval::{self, Value};
 use rulesc::ir::Program;
-use rulesc_runtime::{
-    Decide, Env, NoTrace, ScriptedDecisions, ScriptedDice, TraceEvent, Track, VecTrace,
-};
+use rulesc_runtime::{Track, VecTrace};
 use rulesc_tests::kingsmark as km;
+use rulesc_tests::support;
 use std::rc::Rc;
 
 // ---------------------------------------------------------------------------------------
 // Scripted decisions
 
-/// One scripted answer: the decision's name in the rules and the option index (a
-/// variant's position in its enum; `false` is 0 and `true` is 1).
-pub type Answer = (&'static str, u32);
+pub use rulesc_tests::support::{Answer, Run, Shown};
 
 pub const DEFEND_ARMED: Answer = ("melee_defence", km::MeleeDefence::DefendArmed as u32);
 pub const DEFEND_UNARMED: Answer = ("melee_defence", km::MeleeDefence::DefendUnarmed as u32);
@@ -54,48 +51,7 @@ pub fn surprise_formula(formula: km::SurpriseFormula) -> Answer {
     ("surprise_formula", formula as u32)
 }
 
-/// The runtime's `ScriptedDecisions`, remembering every question it was asked, so that a
-/// test can check the script was answered exactly and in order.
-pub struct Decisions {
-    script: ScriptedDecisions,
-    expected: Vec<&'static str>,
-    pub asked: Vec<&'static str>,
-}
-
-impl Decisions {
-    pub fn new(answers: &[Answer]) -> Self {
-        let mut script = ScriptedDecisions::new();
-        for (name, index) in answers {
-            script = script.answer(name, *index);
-        }
-        Decisions {
-            script,
-            expected: answers.iter().map(|(n, _)| *n).collect(),
-            asked: Vec::new(),
-        }
-    }
-
-    pub fn assert_fits(&self) {
-        assert!(
-            self.script.unanswered.is_empty(),
-            "decisions asked without a scripted answer: {:?}",
-            self.script.unanswered
-        );
-        assert_eq!(
-            self.asked, self.expected,
-            "the decisions asked are not the scripted ones, in order"
-        );
-    }
-}
-
-impl Decide for Decisions {
-    fn decide(&mut self, name: &'static str, options: u32) -> u32 {
-        self.asked.push(name);
-        self.script.decide(name, options)
-    }
-}
-
-pub type ScriptEnv = Env<ScriptedDice, Decisions, VecTrace>;
+pub type ScriptEnv = support::ScriptEnv;
 
 /// Runs `f` with the scripted faces and answers, and asserts the script fit exactly.
 pub fn scripted<R>(
@@ -103,21 +59,7 @@ pub fn scripted<R>(
     answers: &[Answer],
     f: impl FnOnce(&mut ScriptEnv) -> R,
 ) -> (R, VecTrace) {
-    let mut env = Env::new(
-        ScriptedDice::new(faces),
-        Decisions::new(answers),
-        VecTrace::default(),
-    );
-    let r = f(&mut env);
-    assert!(
-        env.dice.fits_exactly(),
-        "the dice script {faces:?} does not fit: {:?}, {} face(s) unused\n{}",
-        env.dice.problems,
-        env.dice.remaining(),
-        env.trace.render(km::SITES)
-    );
-    env.decide.assert_fits();
-    (r, env.trace)
+    support::scripted(km::SITES, faces, answers, f)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -134,14 +76,7 @@ pub fn program() -> Rc<Program> {
 
 /// Calls formula `name` in the interpreter (no dice, no decisions).
 pub fn formula(name: &str, args: Vec<Value>) -> Value {
-    let p = program();
-    let (id, _) = p
-        .function(name)
-        .unwrap_or_else(|| panic!("no formula `{name}`"));
-    let mut env = Env::new(ScriptedDice::new(&[]), Decisions::new(&[]), NoTrace);
-    let v = eval::call(&p, &mut env, id, args);
-    assert!(env.dice.fits_exactly() && env.decide.asked.is_empty());
-    v
+    support::formula(&program(), name, args)
 }
 
 /// Calls procedure `name` in the interpreter with the script; records passed in `args`
@@ -152,87 +87,15 @@ pub fn interpret(
     answers: &[Answer],
     args: Vec<Value>,
 ) -> (Value, String, VecTrace) {
-    let p = program();
-    let (id, f) = p
-        .function(name)
-        .unwrap_or_else(|| panic!("no procedure `{name}`"));
-    let (v, trace) = scripted(faces, answers, |e| eval::call(&p, e, id, args));
-    let shown = eval::show(&p, &v, &f.ret);
-    (v, shown, trace)
-}
-
-/// How a generated result prints (the interpreter prints values the same way).
-pub trait Shown {
-    fn shown(&self) -> String;
-}
-macro_rules! shown_by_display {
-    ($($t:ty),*) => {$(impl Shown for $t { fn shown(&self) -> String { self.to_string() } })*};
-}
-shown_by_display!(
-    i64,
-    bool,
-    km::AttackResult,
-    km::HitLocation,
-    km::TurnDeclaration,
-    km::Interruption
-);
-impl Shown for () {
-    fn shown(&self) -> String {
-        String::new()
-    }
-}
-
-/// A resolution run through both backends.
-pub struct Run<R> {
-    /// What the generated code returned.
-    pub result: R,
-    /// The generated code's trace (the interpreter's is asserted equal).
-    pub trace: VecTrace,
-}
-
-impl<R> Run<R> {
-    /// The trace as a reader follows it against the seed.
-    pub fn text(&self) -> String {
-        self.trace.render(km::SITES)
-    }
-
-    /// Every value bound or assigned by the statement whose source starts with `prefix`
-    /// (e.g. `"let tn ="`), in order.
-    pub fn assigned(&self, prefix: &str) -> Vec<String> {
-        assigned(&self.trace, prefix)
-    }
-
-    /// Every roll: its dice (`d12!`), faces and total.
-    pub fn rolls(&self) -> Vec<(String, Vec<u32>, i64)> {
-        rolls(&self.trace)
-    }
+    support::interpret(&program(), km::SITES, name, faces, answers, args)
 }
 
 pub fn assigned(trace: &VecTrace, prefix: &str) -> Vec<String> {
-    trace
-        .events
-        .iter()
-        .filter_map(|e| match e {
-            TraceEvent::Assign { site, value } => {
-                let text = &km::SITES[*site as usize].text;
-                text.starts_with(prefix).then(|| value.clone())
-            }
-            _ => None,
-        })
-        .collect()
+    support::assigned(km::SITES, trace, prefix)
 }
 
 pub fn rolls(trace: &VecTrace) -> Vec<(String, Vec<u32>, i64)> {
-    trace
-        .events
-        .iter()
-        .filter_map(|e| match e {
-            TraceEvent::Roll {
-                dice, faces, total, ..
-            } => Some((dice.to_string(), faces.clone(), *total)),
-            _ => None,
-        })
-        .collect()
+    support::rolls(trace)
 }
 
 /// Runs `name` in both backends with the same script. `args` are the interpreter's
@@ -245,20 +108,7 @@ pub fn both<R: Shown>(
     args: &[Value],
     gen: impl FnOnce(&mut ScriptEnv) -> R,
 ) -> Run<R> {
-    let (result, trace) = scripted(faces, answers, gen);
-    let (_, shown, itrace) = interpret(name, faces, answers, args.to_vec());
-    assert_eq!(
-        shown,
-        result.shown(),
-        "`{name}`: the interpreter and the generated code return different results"
-    );
-    assert!(
-        itrace.events == trace.events,
-        "`{name}`: the traces differ\n--- generated\n{}--- interpreter\n{}",
-        trace.render(km::SITES),
-        itrace.render(km::SITES)
-    );
-    Run { result, trace }
+    support::both(&program(), km::SITES, name, faces, answers, args, gen)
 }
 
 /// Asserts the interpreter left a combatant in the state the generated code did.

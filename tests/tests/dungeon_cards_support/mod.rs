@@ -11,8 +11,10 @@
 
 use rulesc::eval::{self, Value};
 use rulesc::ir::Program;
-use rulesc_runtime::{Decide, Env, ScriptedDecisions, ScriptedDice, TraceEvent, VecTrace};
+use rulesc_runtime::VecTrace;
 use rulesc_tests::dungeon_cards as dc;
+use rulesc_tests::support;
+pub use rulesc_tests::support::{Answer, Run, Shown};
 use std::path::Path;
 use std::rc::Rc;
 
@@ -200,10 +202,6 @@ pub fn shown_record(ty: &str, v: &Value) -> String {
 // ---------------------------------------------------------------------------------------
 // Scripted decisions
 
-/// One scripted answer: the decision's name in the rules and the option's index (a
-/// variant's position, or an element's position in the list it is picked from).
-pub type Answer = (&'static str, u32);
-
 /// Aims the attack at `part`, given as its position among the target's targetable parts.
 pub fn target(defender: &dc::Combatant, part: dc::BodyPart) -> Answer {
     let parts = dc::targetable_parts(defender);
@@ -214,49 +212,7 @@ pub fn target(defender: &dc::Combatant, part: dc::BodyPart) -> Answer {
     ("target_part", i as u32)
 }
 
-/// The runtime's `ScriptedDecisions`, remembering every question, so that a test can
-/// check the script was answered exactly and in order.
-pub struct Decisions {
-    script: ScriptedDecisions,
-    expected: Vec<&'static str>,
-    pub asked: Vec<(&'static str, u32)>,
-}
-
-impl Decisions {
-    pub fn new(answers: &[Answer]) -> Self {
-        let mut script = ScriptedDecisions::new();
-        for (name, index) in answers {
-            script = script.answer(name, *index);
-        }
-        Decisions {
-            script,
-            expected: answers.iter().map(|(n, _)| *n).collect(),
-            asked: Vec::new(),
-        }
-    }
-
-    pub fn assert_fits(&self) {
-        assert!(
-            self.script.unanswered.is_empty(),
-            "decisions asked without a scripted answer: {:?}",
-            self.script.unanswered
-        );
-        let asked: Vec<&str> = self.asked.iter().map(|(n, _)| *n).collect();
-        assert_eq!(
-            asked, self.expected,
-            "the decisions asked are not the scripted ones, in order"
-        );
-    }
-}
-
-impl Decide for Decisions {
-    fn decide(&mut self, name: &'static str, options: u32) -> u32 {
-        self.asked.push((name, options));
-        self.script.decide(name, options)
-    }
-}
-
-pub type ScriptEnv = Env<ScriptedDice, Decisions, VecTrace>;
+pub type ScriptEnv = support::ScriptEnv;
 
 /// Runs `f` with the scripted faces and answers, and asserts the script fit exactly.
 pub fn scripted<R>(
@@ -264,92 +220,11 @@ pub fn scripted<R>(
     answers: &[Answer],
     f: impl FnOnce(&mut ScriptEnv) -> R,
 ) -> (R, VecTrace) {
-    let mut env = Env::new(
-        ScriptedDice::new(faces),
-        Decisions::new(answers),
-        VecTrace::default(),
-    );
-    let r = f(&mut env);
-    assert!(
-        env.dice.fits_exactly(),
-        "the dice script {faces:?} does not fit: {:?}, {} face(s) unused\n{}",
-        env.dice.problems,
-        env.dice.remaining(),
-        env.trace.render(dc::SITES)
-    );
-    env.decide.assert_fits();
-    (r, env.trace)
+    support::scripted(dc::SITES, faces, answers, f)
 }
 
 // ---------------------------------------------------------------------------------------
 // Both backends
-
-/// How a generated result prints (the interpreter prints values the same way).
-pub trait Shown {
-    fn shown(&self) -> String;
-}
-macro_rules! shown_by_display {
-    ($($t:ty),*) => {$(impl Shown for $t { fn shown(&self) -> String { self.to_string() } })*};
-}
-shown_by_display!(
-    i64,
-    bool,
-    dc::AttackResult,
-    dc::RemedyResult,
-    dc::ReplacementResult,
-    dc::TurnStart,
-    dc::KnockDownResult,
-    dc::GuardResult,
-    dc::TechniqueResult,
-    dc::EquipResult,
-    dc::StanceResult
-);
-impl Shown for () {
-    fn shown(&self) -> String {
-        String::new()
-    }
-}
-
-/// A resolution: what the generated code returned, and its trace (the interpreter's is
-/// asserted equal).
-pub struct Run<R> {
-    pub result: R,
-    pub trace: VecTrace,
-}
-
-impl<R> Run<R> {
-    /// The trace as a reader follows it against the seed.
-    pub fn text(&self) -> String {
-        self.trace.render(dc::SITES)
-    }
-
-    /// Every d100 (or other) roll's total, in order.
-    pub fn rolls(&self) -> Vec<i64> {
-        self.trace
-            .events
-            .iter()
-            .filter_map(|e| match e {
-                TraceEvent::Roll { total, .. } => Some(*total),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// Every value bound or assigned by the statement whose source starts with `prefix`.
-    pub fn assigned(&self, prefix: &str) -> Vec<String> {
-        self.trace
-            .events
-            .iter()
-            .filter_map(|e| match e {
-                TraceEvent::Assign { site, value } => {
-                    let text = &dc::SITES[*site as usize].text;
-                    text.starts_with(prefix).then(|| value.clone())
-                }
-                _ => None,
-            })
-            .collect()
-    }
-}
 
 /// Runs procedure `name` in both backends on the same script. `args` are the
 /// interpreter's arguments (records are changed in place); `gen` is the generated call.
@@ -361,25 +236,7 @@ pub fn both<R: Shown>(
     args: &[Value],
     gen: impl FnOnce(&mut ScriptEnv) -> R,
 ) -> Run<R> {
-    let (result, trace) = scripted(faces, answers, gen);
-    let p = program();
-    let (id, f) = p
-        .function(name)
-        .unwrap_or_else(|| panic!("no procedure `{name}`"));
-    let (v, itrace) = scripted(faces, answers, |e| eval::call(&p, e, id, args.to_vec()));
-    let shown = eval::show(&p, &v, &f.ret);
-    assert_eq!(
-        shown,
-        result.shown(),
-        "`{name}`: the interpreter and the generated code return different results"
-    );
-    assert!(
-        itrace.events == trace.events,
-        "`{name}`: the traces differ\n--- generated\n{}--- interpreter\n{}",
-        trace.render(dc::SITES),
-        itrace.render(dc::SITES)
-    );
-    Run { result, trace }
+    support::both(&program(), dc::SITES, name, faces, answers, args, gen)
 }
 
 /// Asserts the interpreter left a record in the state the generated code did.
@@ -731,18 +588,7 @@ pub fn wounded(wounds: Vec<dc::Wound>) -> dc::Combatant {
 
 /// Formulas, checked against the interpreter.
 pub fn formula(name: &str, args: Vec<Value>) -> Value {
-    let p = program();
-    let (id, _) = p
-        .function(name)
-        .unwrap_or_else(|| panic!("no formula `{name}`"));
-    let mut env = Env::new(
-        ScriptedDice::new(&[]),
-        Decisions::new(&[]),
-        rulesc_runtime::NoTrace,
-    );
-    let v = eval::call(&p, &mut env, id, args);
-    assert!(env.dice.fits_exactly() && env.decide.asked.is_empty());
-    v
+    support::formula(&program(), name, args)
 }
 
 pub fn max_health(c: &dc::Combatant) -> i64 {
