@@ -1,6 +1,8 @@
 //! The shipped rulesets, compiled to Rust by `build.rs` with `rulesc::Builder`, and
-//! [`support`], the scripted-run harness their tests share.
+//! [`support`], the scripted-run harness their tests share, and [`differential`], the
+//! seeded harness that compares the generated code with the interpreter.
 
+pub mod differential;
 pub mod support;
 
 /// `rules/kingsmark`: the Action Scene combat rules of "Jack's Cinematic d12".

@@ -7,12 +7,12 @@
 
 use rulesc::eval::{self, Value};
 use rulesc::ir::Program;
-use rulesc_runtime::{
-    Decide, DiceSource, DiceSpec, Env, NoTrace, SeededDice, TraceEvent, VecTrace,
-};
+use rulesc_runtime::{DiceSource, DiceSpec, Env, NoTrace, SeededDice};
 use rulesc_tests::d20_armor_slots as d20;
+use rulesc_tests::differential::{
+    check, generated, interpret, plain_face, tag, untraced, untraced_env, RandomDecide, Seeded,
+};
 use std::collections::BTreeMap;
-use std::fmt::Display;
 use std::path::Path;
 use std::rc::Rc;
 
@@ -101,7 +101,7 @@ fn combatant_value(p: &Program, c: &d20::Combatant) -> Value {
 }
 
 // ---------------------------------------------------------------------------------------
-// Seeded arguments and decisions
+// Seeded arguments
 
 /// Draws argument values from a seed.
 struct Draw(SeededDice);
@@ -195,131 +195,6 @@ impl Draw {
     }
 }
 
-/// Answers decisions from its own seeded dice (sometimes out of range, which both
-/// backends must clamp alike) and remembers every question; the reaction, when forced,
-/// is always the same one.
-struct RandomDecide {
-    dice: SeededDice,
-    reaction: Option<u32>,
-    asked: Vec<(&'static str, u32)>,
-}
-
-impl RandomDecide {
-    fn new(seed: u64, reaction: Option<u32>) -> Self {
-        RandomDecide {
-            dice: SeededDice::new(seed ^ 0xdec1_de00),
-            reaction,
-            asked: Vec::new(),
-        }
-    }
-}
-
-impl Decide for RandomDecide {
-    fn decide(&mut self, name: &'static str, options: u32) -> u32 {
-        self.asked.push((name, options));
-        match (name, self.reaction) {
-            ("reaction", Some(i)) => i,
-            _ => self.dice.face(options + 1) - 1,
-        }
-    }
-}
-
-type TracedEnv = Env<SeededDice, RandomDecide, VecTrace>;
-
-fn env(seed: u64, reaction: Option<u32>) -> TracedEnv {
-    Env::new(
-        SeededDice::new(seed.wrapping_mul(0x9E37_79B9)),
-        RandomDecide::new(seed, reaction),
-        VecTrace::default(),
-    )
-}
-
-// ---------------------------------------------------------------------------------------
-// Running both backends
-
-/// What a resolution left behind, compared between the two backends.
-#[derive(Debug, PartialEq)]
-struct Run {
-    outcome: String,
-    events: Vec<TraceEvent>,
-    asked: Vec<(&'static str, u32)>,
-    /// The next face of the dice after the resolution: both consumed as many.
-    next_face: u32,
-    /// The arguments afterwards (changed in place where the procedure changes them).
-    args: Vec<Value>,
-}
-
-fn finish(mut env: TracedEnv, outcome: String, args: Vec<Value>) -> Run {
-    Run {
-        outcome,
-        events: env.trace.events,
-        asked: env.decide.asked,
-        next_face: env.dice.face(1_000_000),
-        args,
-    }
-}
-
-fn interpret(p: &Program, name: &str, seed: u64, reaction: Option<u32>, args: Vec<Value>) -> Run {
-    let (id, f) = p
-        .function(name)
-        .unwrap_or_else(|| panic!("no procedure `{name}`"));
-    let mut e = env(seed, reaction);
-    let v = eval::call(p, &mut e, id, args.clone());
-    finish(e, eval::show(p, &v, &f.ret), args)
-}
-
-fn generated(
-    seed: u64,
-    reaction: Option<u32>,
-    run: impl FnOnce(&mut TracedEnv) -> (String, Vec<Value>),
-) -> Run {
-    let mut e = env(seed, reaction);
-    let (outcome, args) = run(&mut e);
-    finish(e, outcome, args)
-}
-
-/// The same resolution without a trace sink must reach the same outcome and dice.
-fn untraced<R: Display>(
-    seed: u64,
-    reaction: Option<u32>,
-    run: impl FnOnce(&mut Env<SeededDice, RandomDecide, NoTrace>) -> R,
-) -> (String, u32) {
-    let mut e = Env::new(
-        SeededDice::new(seed.wrapping_mul(0x9E37_79B9)),
-        RandomDecide::new(seed, reaction),
-        NoTrace,
-    );
-    let r = run(&mut e).to_string();
-    (r, e.dice.face(1_000_000))
-}
-
-fn check(p: &Program, name: &str, seed: u64, interp: Run, gen: Run, plain: (String, u32)) {
-    if interp != gen {
-        let render = |r: &Run| {
-            VecTrace {
-                events: r.events.clone(),
-            }
-            .render(&p.sites)
-        };
-        panic!(
-            "`{name}`, seed {seed}: the backends differ\n--- interpreter: {}\n{}\n--- generated: {}\n{}\n{interp:#?}\n{gen:#?}",
-            interp.outcome,
-            render(&interp),
-            gen.outcome,
-            render(&gen)
-        );
-    }
-    assert_eq!(
-        (gen.outcome.clone(), gen.next_face),
-        plain,
-        "`{name}`, seed {seed}: NoTrace run differs from the traced one"
-    );
-}
-
-fn tag(outcome: &str) -> String {
-    outcome.split('(').next().unwrap_or_default().to_string()
-}
-
 #[test]
 fn site_tables_are_identical() {
     let p = program();
@@ -343,13 +218,13 @@ fn attacks_with(reaction: d20::Reaction) -> BTreeMap<String, u32> {
         let Some(at) = offered.iter().position(|r| *r == reaction) else {
             panic!("{reaction} is not offered to {defender:?}")
         };
-        let forced = Some(at as u32);
+        let forced = Seeded::steered(seed, "reaction", Some(at as u32));
         let args = vec![
             combatant_value(&p, &attacker),
             combatant_value(&p, &defender),
         ];
-        let interp = interpret(&p, "attack", seed, forced, args);
-        let gen = generated(seed, forced, |e| {
+        let interp = interpret(&p, "attack", forced, args);
+        let gen = generated(forced, |e| {
             let (mut a, mut t) = (attacker.clone(), defender.clone());
             let r = d20::attack(e, &mut a, &mut t);
             (
@@ -357,11 +232,11 @@ fn attacks_with(reaction: d20::Reaction) -> BTreeMap<String, u32> {
                 vec![combatant_value(&p, &a), combatant_value(&p, &t)],
             )
         });
-        let plain = untraced(seed, forced, |e| {
+        let plain = untraced(forced, |e| {
             d20::attack(e, &mut attacker.clone(), &mut defender.clone())
         });
         *outcomes.entry(tag(&gen.outcome)).or_default() += 1;
-        check(&p, "attack", seed, interp, gen, plain);
+        check(&p, "attack", seed, &interp, &gen, plain);
     }
     outcomes
 }
@@ -434,8 +309,8 @@ fn combined_attack_matches_the_interpreter() {
             combatant_value(&p, &defender),
             Value::Int(dc),
         ];
-        let interp = interpret(&p, "combined_attack", seed, None, args);
-        let gen = generated(seed, None, |e| {
+        let interp = interpret(&p, "combined_attack", seed, args);
+        let gen = generated(seed, |e| {
             let (mut a, mut t) = (attacker.clone(), defender.clone());
             let r = d20::combined_attack(e, &mut a, &mut t, dc);
             (
@@ -447,11 +322,11 @@ fn combined_attack_matches_the_interpreter() {
                 ],
             )
         });
-        let plain = untraced(seed, None, |e| {
+        let plain = untraced(seed, |e| {
             d20::combined_attack(e, &mut attacker.clone(), &mut defender.clone(), dc)
         });
         *outcomes.entry(tag(&gen.outcome)).or_default() += 1;
-        check(&p, "combined_attack", seed, interp, gen, plain);
+        check(&p, "combined_attack", seed, &interp, &gen, plain);
     }
     reached(
         &outcomes,
@@ -488,18 +363,17 @@ fn initiative_assistance_and_equipment_match_the_interpreter() {
             &p,
             "roll_initiative",
             seed,
-            None,
             vec![cv(&c), Value::Int(participants)],
         );
-        let gen = generated(seed, None, |e| {
+        let gen = generated(seed, |e| {
             let mut x = c.clone();
             let r = d20::roll_initiative(e, &mut x, participants);
             (r.to_string(), vec![cv(&x), Value::Int(participants)])
         });
-        let plain = untraced(seed, None, |e| {
+        let plain = untraced(seed, |e| {
             d20::roll_initiative(e, &mut c.clone(), participants)
         });
-        check(&p, "roll_initiative", seed, interp, gen, plain);
+        check(&p, "roll_initiative", seed, &interp, &gen, plain);
 
         let tied: Vec<d20::Combatant> = (0..d.int(0, 4)).map(|_| d.combatant()).collect();
         let tv = || list(tied.iter().map(cv));
@@ -507,41 +381,29 @@ fn initiative_assistance_and_equipment_match_the_interpreter() {
             let items: Vec<String> = v.iter().map(i64::to_string).collect();
             format!("[{}]", items.join(", "))
         };
-        let interp = interpret(
-            &p,
-            "break_tie",
-            seed,
-            None,
-            vec![tv(), Value::Int(participants)],
-        );
-        let gen = generated(seed, None, |e| {
+        let interp = interpret(&p, "break_tie", seed, vec![tv(), Value::Int(participants)]);
+        let gen = generated(seed, |e| {
             let r = d20::break_tie(e, &tied, participants);
             (show(r), vec![tv(), Value::Int(participants)])
         });
-        let mut e = Env::new(
-            SeededDice::new(seed.wrapping_mul(0x9E37_79B9)),
-            RandomDecide::new(seed, None),
-            NoTrace,
-        );
+        let mut e = untraced_env(seed);
         let plain = (
             show(d20::break_tie(&mut e, &tied, participants)),
             e.dice.face(1_000_000),
         );
-        check(&p, "break_tie", seed, interp, gen, plain);
+        check(&p, "break_tie", seed, &interp, &gen, plain);
 
-        let interp = interpret(&p, "assist", seed, None, vec![cv(&c), cv(&other)]);
-        let gen = generated(seed, None, |e| {
+        let interp = interpret(&p, "assist", seed, vec![cv(&c), cv(&other)]);
+        let gen = generated(seed, |e| {
             let (mut h, mut a) = (c.clone(), other.clone());
             let r = d20::assist(e, &mut h, &mut a);
             (r.to_string(), vec![cv(&h), cv(&a)])
         });
-        let plain = untraced(seed, None, |e| {
-            d20::assist(e, &mut c.clone(), &mut other.clone())
-        });
-        check(&p, "assist", seed, interp, gen, plain);
+        let plain = untraced(seed, |e| d20::assist(e, &mut c.clone(), &mut other.clone()));
+        check(&p, "assist", seed, &interp, &gen, plain);
 
-        let interp = interpret(&p, "start_round", seed, None, vec![cv(&c)]);
-        let gen = generated(seed, None, |e| {
+        let interp = interpret(&p, "start_round", seed, vec![cv(&c)]);
+        let gen = generated(seed, |e| {
             let mut x = c.clone();
             d20::start_round(e, &mut x);
             (String::new(), vec![cv(&x)])
@@ -550,20 +412,14 @@ fn initiative_assistance_and_equipment_match_the_interpreter() {
             &p,
             "start_round",
             seed,
-            interp,
-            gen,
+            &interp,
+            &gen,
             (String::new(), plain_face(seed)),
         );
 
         let suit = &suits[d.int(0, 3) as usize];
-        let interp = interpret(
-            &p,
-            "don_armor",
-            seed,
-            None,
-            vec![cv(&c), suit_value(&p, suit)],
-        );
-        let gen = generated(seed, None, |e| {
+        let interp = interpret(&p, "don_armor", seed, vec![cv(&c), suit_value(&p, suit)]);
+        let gen = generated(seed, |e| {
             let mut x = c.clone();
             d20::don_armor(e, &mut x, suit);
             (String::new(), vec![cv(&x), suit_value(&p, suit)])
@@ -572,8 +428,8 @@ fn initiative_assistance_and_equipment_match_the_interpreter() {
             &p,
             "don_armor",
             seed,
-            interp,
-            gen,
+            &interp,
+            &gen,
             (String::new(), plain_face(seed)),
         );
 
@@ -582,10 +438,9 @@ fn initiative_assistance_and_equipment_match_the_interpreter() {
             &p,
             "take_up_shield",
             seed,
-            None,
             vec![cv(&c), choice(kind as u16)],
         );
-        let gen = generated(seed, None, |e| {
+        let gen = generated(seed, |e| {
             let mut x = c.clone();
             d20::take_up_shield(e, &mut x, kind);
             (String::new(), vec![cv(&x), choice(kind as u16)])
@@ -594,19 +449,15 @@ fn initiative_assistance_and_equipment_match_the_interpreter() {
             &p,
             "take_up_shield",
             seed,
-            interp,
-            gen,
+            &interp,
+            &gen,
             (String::new(), plain_face(seed)),
         );
 
         // The formulas the procedures are built from.
         let f = |name: &str, args: Vec<Value>| {
             let (id, _) = p.function(name).unwrap();
-            let mut e = Env::new(
-                SeededDice::new(seed),
-                RandomDecide::new(seed, None),
-                NoTrace,
-            );
+            let mut e = Env::new(SeededDice::new(seed), RandomDecide::new(seed), NoTrace);
             eval::call(&p, &mut e, id, args)
         };
         assert_eq!(f("total_ac", vec![cv(&c)]).int(), d20::total_ac(&c));
@@ -625,9 +476,4 @@ fn initiative_assistance_and_equipment_match_the_interpreter() {
             d20::ability_modifier(score)
         );
     }
-}
-
-/// The first face of a resolution's dice when it rolled nothing.
-fn plain_face(seed: u64) -> u32 {
-    SeededDice::new(seed.wrapping_mul(0x9E37_79B9)).face(1_000_000)
 }

@@ -10,41 +10,17 @@ mod dungeon_cards_support;
 use dungeon_cards_support::{
     affliction_value, board_value, combatant_value, item_value, program, shown_record,
 };
-use rulesc::eval::{self, Value};
-use rulesc::ir::Program;
-use rulesc_runtime::{Decide, DiceSource, Env, NoTrace, SeededDice, TraceEvent, VecTrace};
+use rulesc::eval::Value;
+use rulesc_runtime::{DiceSource, SeededDice, TraceEvent};
+use rulesc_tests::differential::{call, compare, env, finish, tag, untraced};
 use rulesc_tests::dungeon_cards as dc;
 use std::collections::BTreeMap;
-use std::fmt::Display;
 
 const SEEDS: u64 = 10_000;
 const WORLD_TURNS: usize = 100;
 
 // ---------------------------------------------------------------------------------------
-// Seeded decisions and arguments (the patterns of `common/mod.rs`)
-
-/// Answers decisions from its own seeded dice (sometimes out of range, which both
-/// backends must clamp alike) and remembers every question.
-struct RandomDecide {
-    dice: SeededDice,
-    asked: Vec<(&'static str, u32)>,
-}
-
-impl RandomDecide {
-    fn new(seed: u64) -> Self {
-        RandomDecide {
-            dice: SeededDice::new(seed ^ 0xdec1_de00),
-            asked: Vec::new(),
-        }
-    }
-}
-
-impl Decide for RandomDecide {
-    fn decide(&mut self, name: &'static str, options: u32) -> u32 {
-        self.asked.push((name, options));
-        self.dice.face(options + 1) - 1
-    }
-}
+// Seeded arguments (the patterns of `common/mod.rs`)
 
 /// Draws argument values from a seed.
 struct Draw(SeededDice);
@@ -239,86 +215,6 @@ impl Draw {
     }
 }
 
-// ---------------------------------------------------------------------------------------
-// Both backends on one seed
-
-type TracedEnv = Env<SeededDice, RandomDecide, VecTrace>;
-
-fn env(seed: u64) -> TracedEnv {
-    Env::new(
-        SeededDice::new(seed.wrapping_mul(0x9E37_79B9)),
-        RandomDecide::new(seed),
-        VecTrace::default(),
-    )
-}
-
-/// What a resolution left behind, compared between the two backends.
-#[derive(Debug, PartialEq)]
-struct Run {
-    outcomes: Vec<String>,
-    events: Vec<TraceEvent>,
-    asked: Vec<(&'static str, u32)>,
-    /// The next face of the dice afterwards: both consumed as many.
-    next_face: u32,
-    /// The arguments afterwards, printed.
-    state: Vec<String>,
-}
-
-fn finish(mut env: TracedEnv, outcomes: Vec<String>, state: Vec<String>) -> Run {
-    Run {
-        outcomes,
-        events: env.trace.events,
-        asked: env.decide.asked,
-        next_face: env.dice.face(1_000_000),
-        state,
-    }
-}
-
-/// Calls procedure `name` in the interpreter; records in `args` change in place.
-fn call(p: &Program, e: &mut TracedEnv, name: &str, args: Vec<Value>) -> String {
-    let (id, f) = p
-        .function(name)
-        .unwrap_or_else(|| panic!("no procedure `{name}`"));
-    let v = eval::call(p, e, id, args);
-    eval::show(p, &v, &f.ret)
-}
-
-fn check(p: &Program, what: &str, seed: u64, interp: Run, gen: Run) {
-    if interp != gen {
-        let render = |r: &Run| {
-            VecTrace {
-                events: r.events.clone(),
-            }
-            .render(&p.sites)
-        };
-        panic!(
-            "{what}, seed {seed}: the backends differ\n--- interpreter: {:?}\n{}\n--- generated: {:?}\n{}\n{interp:#?}\n{gen:#?}",
-            interp.outcomes,
-            render(&interp),
-            gen.outcomes,
-            render(&gen)
-        );
-    }
-}
-
-/// The same resolution without a trace sink reaches the same outcome and dice.
-fn untraced<R: Display>(
-    seed: u64,
-    run: impl FnOnce(&mut Env<SeededDice, RandomDecide, NoTrace>) -> R,
-) -> (String, u32) {
-    let mut e = Env::new(
-        SeededDice::new(seed.wrapping_mul(0x9E37_79B9)),
-        RandomDecide::new(seed),
-        NoTrace,
-    );
-    let r = run(&mut e).to_string();
-    (r, e.dice.face(1_000_000))
-}
-
-fn tag(outcome: &str) -> String {
-    outcome.split('(').next().unwrap_or_default().to_string()
-}
-
 #[test]
 fn site_tables_are_identical() {
     let p = program();
@@ -422,7 +318,7 @@ fn attack_matches(name: &str, ranged: bool) {
             }
         });
         assert_eq!(
-            (gen.outcomes[0].clone(), gen.next_face),
+            (gen.outcome[0].clone(), gen.next_face),
             plain,
             "{name}, seed {seed}: the NoTrace run differs from the traced one"
         );
@@ -448,7 +344,7 @@ fn attack_matches(name: &str, ranged: bool) {
                 }
             }
         }
-        check(&p, name, seed, interp, gen);
+        compare(&p, name, seed, &interp, &gen);
     }
     // The seeds reach every outcome and every effect, so every branch was compared.
     let mut tags = vec![
@@ -584,7 +480,7 @@ fn healing_over_100_world_turns_matches_the_interpreter() {
             });
         }
         let gen = finish(e, outs, vec![c.to_string()]);
-        for out in &gen.outcomes {
+        for out in &gen.outcome {
             for t in ["Treated", "ScarRemoved", "NothingToTreat", "Fitted", "true"] {
                 if out.starts_with(t) {
                     *seen.entry(t).or_default() += 1;
@@ -605,7 +501,7 @@ fn healing_over_100_world_turns_matches_the_interpreter() {
                 }
             }
         }
-        check(&p, "100 world turns", seed, interp, gen);
+        compare(&p, "100 world turns", seed, &interp, &gen);
     }
     for what in [
         "Treated",
@@ -693,6 +589,6 @@ fn techniques_spells_and_turns_match_the_interpreter() {
             dc::start_turn(&mut e, &mut user).to_string(),
         ];
         let gen = finish(e, outs, vec![user.to_string(), target.to_string()]);
-        check(&p, "techniques, spells and turns", seed, interp, gen);
+        compare(&p, "techniques, spells and turns", seed, &interp, &gen);
     }
 }

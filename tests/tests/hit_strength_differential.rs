@@ -6,7 +6,8 @@
 
 use rulesc::eval::{self, Value};
 use rulesc::ir::Program;
-use rulesc_runtime::{Decide, DiceSource, Env, NoTrace, SeededDice, TraceEvent, VecTrace};
+use rulesc_runtime::{DiceSource, SeededDice};
+use rulesc_tests::differential::{check, generated, interpret, tag, untraced};
 use rulesc_tests::hit_strength as hs;
 use std::collections::BTreeMap;
 use std::fmt::Display;
@@ -22,30 +23,7 @@ fn hit_strength() -> Program {
 }
 
 // ---------------------------------------------------------------------------------------
-// Seeded arguments and decisions
-
-/// Answers decisions from its own seeded dice (sometimes out of range, which both
-/// backends must clamp alike) and remembers every question.
-struct RandomDecide {
-    dice: SeededDice,
-    asked: Vec<(&'static str, u32)>,
-}
-
-impl RandomDecide {
-    fn new(seed: u64) -> Self {
-        RandomDecide {
-            dice: SeededDice::new(seed ^ 0xdec1_de00),
-            asked: Vec::new(),
-        }
-    }
-}
-
-impl Decide for RandomDecide {
-    fn decide(&mut self, name: &'static str, options: u32) -> u32 {
-        self.asked.push((name, options));
-        self.dice.face(options + 1) - 1
-    }
-}
+// Seeded arguments
 
 /// Draws argument values from a seed.
 struct Draw(SeededDice);
@@ -186,99 +164,6 @@ fn combatant_value(p: &Program, c: &hs::Combatant) -> Value {
 // ---------------------------------------------------------------------------------------
 // Running both backends
 
-type TracedEnv = Env<SeededDice, RandomDecide, VecTrace>;
-
-fn env(seed: u64) -> TracedEnv {
-    Env::new(
-        SeededDice::new(seed.wrapping_mul(0x9E37_79B9)),
-        RandomDecide::new(seed),
-        VecTrace::default(),
-    )
-}
-
-/// What a resolution left behind, compared between the two backends.
-#[derive(Debug, PartialEq)]
-struct Run {
-    outcome: String,
-    events: Vec<TraceEvent>,
-    asked: Vec<(&'static str, u32)>,
-    /// The next face of the dice after the resolution: both consumed as many.
-    next_face: u32,
-    /// The arguments afterwards (changed in place where the procedure changes them).
-    args: Vec<Value>,
-}
-
-fn finish(mut env: TracedEnv, outcome: String, args: Vec<Value>) -> Run {
-    Run {
-        outcome,
-        events: env.trace.events,
-        asked: env.decide.asked,
-        next_face: env.dice.face(1_000_000),
-        args,
-    }
-}
-
-fn interpret(p: &Program, name: &str, seed: u64, args: Vec<Value>) -> Run {
-    let (id, f) = p
-        .function(name)
-        .unwrap_or_else(|| panic!("no procedure `{name}`"));
-    let mut e = env(seed);
-    let v = eval::call(p, &mut e, id, args.clone());
-    let shown = if f.ret == rulesc::ir::Ty::Unit {
-        String::new()
-    } else {
-        eval::show(p, &v, &f.ret)
-    };
-    finish(e, shown, args)
-}
-
-fn generated(seed: u64, run: impl FnOnce(&mut TracedEnv) -> (String, Vec<Value>)) -> Run {
-    let mut e = env(seed);
-    let (outcome, args) = run(&mut e);
-    finish(e, outcome, args)
-}
-
-/// The same resolution without a trace sink must reach the same outcome and dice.
-fn untraced<R: Display>(
-    seed: u64,
-    run: impl FnOnce(&mut Env<SeededDice, RandomDecide, NoTrace>) -> R,
-) -> (String, u32) {
-    let mut e = Env::new(
-        SeededDice::new(seed.wrapping_mul(0x9E37_79B9)),
-        RandomDecide::new(seed),
-        NoTrace,
-    );
-    let r = run(&mut e).to_string();
-    (r, e.dice.face(1_000_000))
-}
-
-fn check(p: &Program, name: &str, seed: u64, interp: Run, gen: Run, plain: (String, u32)) {
-    if interp != gen {
-        let render = |r: &Run| {
-            VecTrace {
-                events: r.events.clone(),
-            }
-            .render(&p.sites)
-        };
-        panic!(
-            "`{name}`, seed {seed}: the backends differ\n--- interpreter: {}\n{}\n--- generated: {}\n{}\n{interp:#?}\n{gen:#?}",
-            interp.outcome,
-            render(&interp),
-            gen.outcome,
-            render(&gen)
-        );
-    }
-    assert_eq!(
-        (gen.outcome.clone(), gen.next_face),
-        plain,
-        "`{name}`, seed {seed}: NoTrace run differs from the traced one"
-    );
-}
-
-fn tag(outcome: &str) -> String {
-    outcome.split('(').next().unwrap_or_default().to_string()
-}
-
 /// `()` prints as nothing, as the interpreter shows a procedure without a result.
 struct Nothing;
 
@@ -325,7 +210,7 @@ fn attack_matches_the_interpreter() {
             hs::attack(e, &attacker, &mut defender.clone(), &weapon)
         });
         *outcomes.entry(tag(&gen.outcome)).or_default() += 1;
-        check(&p, "attack", seed, interp, gen, plain);
+        check(&p, "attack", seed, &interp, &gen, plain);
     }
     // The seeds reach every outcome, so every branch was compared.
     for t in ["Miss", "Hit", "NoEffect", "Injured"] {
@@ -358,7 +243,7 @@ fn injure_matches_the_interpreter() {
         });
         let plain = untraced(seed, |e| hs::injure(e, &mut c.clone(), strength));
         *outcomes.entry(gen.outcome.clone()).or_default() += 1;
-        check(&p, "injure", seed, interp, gen, plain);
+        check(&p, "injure", seed, &interp, &gen, plain);
     }
     assert!(
         outcomes.get("NoEffect").copied().unwrap_or(0) > 100,
@@ -415,7 +300,7 @@ fn timers_and_heal_checks_match_the_interpreter() {
             hs::time_passes(e, &mut b.clone(), seconds);
             Nothing
         });
-        check(&p, "time_passes", seed, interp, gen, plain);
+        check(&p, "time_passes", seed, &interp, &gen, plain);
 
         let interp = interpret(
             &p,
@@ -432,7 +317,7 @@ fn timers_and_heal_checks_match_the_interpreter() {
             )
         });
         let plain = untraced(seed, |e| hs::heal(e, &mut b.clone(), amount));
-        check(&p, "heal", seed, interp, gen, plain);
+        check(&p, "heal", seed, &interp, &gen, plain);
 
         let pair = || vec![combatant_value(&p, &a), combatant_value(&p, &b)];
         let interp = interpret(&p, "stop_bleeding", seed, pair());
@@ -445,7 +330,7 @@ fn timers_and_heal_checks_match_the_interpreter() {
             )
         });
         let plain = untraced(seed, |e| hs::stop_bleeding(e, &a, &mut b.clone()));
-        check(&p, "stop_bleeding", seed, interp, gen, plain);
+        check(&p, "stop_bleeding", seed, &interp, &gen, plain);
 
         let interp = interpret(&p, "save_eye", seed, pair());
         let gen = generated(seed, |e| {
@@ -457,6 +342,6 @@ fn timers_and_heal_checks_match_the_interpreter() {
             )
         });
         let plain = untraced(seed, |e| hs::save_eye(e, &a, &mut b.clone()));
-        check(&p, "save_eye", seed, interp, gen, plain);
+        check(&p, "save_eye", seed, &interp, &gen, plain);
     }
 }

@@ -7,7 +7,8 @@
 
 use rulesc::eval::{self, Value};
 use rulesc::ir::Program;
-use rulesc_runtime::{Decide, DiceSource, Env, NoTrace, SeededDice, TraceEvent, VecTrace};
+use rulesc_runtime::{DiceSource, SeededDice};
+use rulesc_tests::differential::{check, env, finish, interpret, untraced, Seeded};
 use rulesc_tests::victory_stars as vs;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -19,37 +20,6 @@ fn victory_stars() -> Program {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/victory-stars");
     let (p, diags, _) = rulesc::compile_dir(&dir);
     p.unwrap_or_else(|| panic!("victory-stars does not check: {:?}", diags.items))
-}
-
-// ---------------------------------------------------------------------------------------
-// Decisions
-
-/// Answers from its own seeded dice and remembers every question; the `defence`
-/// decision, when steered, gets the given index.
-struct SteeredDecide {
-    dice: SeededDice,
-    defence: Option<u32>,
-    asked: Vec<(&'static str, u32)>,
-}
-
-impl SteeredDecide {
-    fn new(seed: u64, defence: Option<u32>) -> Self {
-        SteeredDecide {
-            dice: SeededDice::new(seed ^ 0xdec1_de00),
-            defence,
-            asked: Vec::new(),
-        }
-    }
-}
-
-impl Decide for SteeredDecide {
-    fn decide(&mut self, name: &'static str, options: u32) -> u32 {
-        self.asked.push((name, options));
-        match (name, self.defence) {
-            ("defence", Some(i)) => i,
-            _ => self.dice.face(options + 1) - 1,
-        }
-    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -297,85 +267,6 @@ fn combatant_value(p: &Program, c: &vs::Combatant) -> Value {
 // ---------------------------------------------------------------------------------------
 // Running both backends
 
-type TracedEnv = Env<SeededDice, SteeredDecide, VecTrace>;
-
-fn env(seed: u64, defence: Option<u32>) -> TracedEnv {
-    Env::new(
-        SeededDice::new(seed.wrapping_mul(0x9E37_79B9)),
-        SteeredDecide::new(seed, defence),
-        VecTrace::default(),
-    )
-}
-
-/// What a resolution left behind, compared between the two backends.
-#[derive(Debug, PartialEq)]
-struct Run {
-    outcome: String,
-    events: Vec<TraceEvent>,
-    asked: Vec<(&'static str, u32)>,
-    /// The next face of the dice afterwards: both consumed as many.
-    next_face: u32,
-    /// The arguments afterwards (the combatants are changed in place).
-    args: Vec<Value>,
-}
-
-fn finish(mut env: TracedEnv, outcome: String, args: Vec<Value>) -> Run {
-    Run {
-        outcome,
-        events: env.trace.events,
-        asked: env.decide.asked,
-        next_face: env.dice.face(1_000_000),
-        args,
-    }
-}
-
-fn interpret(p: &Program, name: &str, seed: u64, defence: Option<u32>, args: Vec<Value>) -> Run {
-    let (id, f) = p
-        .function(name)
-        .unwrap_or_else(|| panic!("no procedure `{name}`"));
-    let mut e = env(seed, defence);
-    let v = eval::call(p, &mut e, id, args.clone());
-    finish(e, eval::show(p, &v, &f.ret), args)
-}
-
-/// The resolution again, without a trace sink: the same outcome and dice.
-fn untraced(
-    seed: u64,
-    defence: Option<u32>,
-    run: impl FnOnce(&mut Env<SeededDice, SteeredDecide, NoTrace>) -> vs::Exchange,
-) -> (String, u32) {
-    let mut e = Env::new(
-        SeededDice::new(seed.wrapping_mul(0x9E37_79B9)),
-        SteeredDecide::new(seed, defence),
-        NoTrace,
-    );
-    let r = run(&mut e).to_string();
-    (r, e.dice.face(1_000_000))
-}
-
-fn check(p: &Program, what: &str, seed: u64, interp: &Run, gen: &Run, plain: (String, u32)) {
-    if interp != gen {
-        let render = |r: &Run| {
-            VecTrace {
-                events: r.events.clone(),
-            }
-            .render(&p.sites)
-        };
-        panic!(
-            "{what}, seed {seed}: the backends differ\n--- interpreter: {}\n{}\n--- generated: {}\n{}\n{interp:#?}\n{gen:#?}",
-            interp.outcome,
-            render(interp),
-            gen.outcome,
-            render(gen)
-        );
-    }
-    assert_eq!(
-        (gen.outcome.clone(), gen.next_face),
-        plain,
-        "{what}, seed {seed}: the untraced run differs from the traced one"
-    );
-}
-
 /// The shape of a blow in a printed exchange (`Wounded`, `NoBlow`, ...), for coverage.
 fn blow_kinds(outcome: &str) -> Vec<String> {
     ["blow: ", "counterblow: "]
@@ -423,6 +314,7 @@ fn compare(procedure: Procedure, d: vs::Defence) -> BTreeMap<String, u32> {
         let options = vs::available_defences(&defender, mode);
         let steer = options.iter().position(|o| *o == d).map(|i| i as u32);
         assert!(steer.is_some(), "{what}, seed {seed}: {d} is not available");
+        let steered = Seeded::steered(seed, "defence", steer);
 
         let mut args = vec![
             combatant_value(&p, &attacker),
@@ -433,10 +325,10 @@ fn compare(procedure: Procedure, d: vs::Defence) -> BTreeMap<String, u32> {
             args.push(list(ammunition.iter().map(|a| choice(*a as u16))));
             args.push(choice(range as u16));
         }
-        let interp = interpret(&p, name, seed, steer, args);
+        let interp = interpret(&p, name, steered, args);
 
         let (mut a, mut b) = (attacker.clone(), defender.clone());
-        let mut e = env(seed, steer);
+        let mut e = env(steered);
         let r = match procedure {
             Procedure::Melee => vs::melee_attack(&mut e, &mut a, &mut b, mode),
             Procedure::Missile => {
@@ -454,7 +346,7 @@ fn compare(procedure: Procedure, d: vs::Defence) -> BTreeMap<String, u32> {
         }
         let gen = finish(e, r.to_string(), after);
 
-        let plain = untraced(seed, steer, |e| {
+        let plain = untraced(steered, |e| {
             let (mut a, mut b) = (attacker.clone(), defender.clone());
             match procedure {
                 Procedure::Melee => vs::melee_attack(e, &mut a, &mut b, mode),

@@ -1,12 +1,14 @@
 //! Shared by the differential tests and the bench: Kingsmark arguments built from a seed,
 //! in both shapes (the generated structs and the interpreter's `eval::Value`), and a
-//! seeded decider that records what it was asked.
+//! seeded decider that records what it was asked (`rulesc_tests::differential`'s).
 
 #![allow(dead_code)]
 
 use rulesc::eval::{self, Value};
 use rulesc::ir::Program;
 use rulesc_runtime::{Decide, DiceSource, SeededDice, Track};
+#[allow(unused_imports)]
+pub use rulesc_tests::differential::RandomDecide;
 use rulesc_tests::kingsmark as km;
 use std::path::Path;
 use std::rc::Rc;
@@ -15,29 +17,6 @@ pub fn kingsmark() -> Program {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/kingsmark");
     let (p, diags, _) = rulesc::compile_dir(&dir);
     p.unwrap_or_else(|| panic!("kingsmark does not check: {:?}", diags.items))
-}
-
-/// Answers decisions from its own seeded dice (sometimes out of range, which both
-/// backends must clamp alike) and remembers every question.
-pub struct RandomDecide {
-    dice: SeededDice,
-    pub asked: Vec<(&'static str, u32)>,
-}
-
-impl RandomDecide {
-    pub fn new(seed: u64) -> Self {
-        RandomDecide {
-            dice: SeededDice::new(seed ^ 0xdec1_de00),
-            asked: Vec::new(),
-        }
-    }
-}
-
-impl Decide for RandomDecide {
-    fn decide(&mut self, name: &'static str, options: u32) -> u32 {
-        self.asked.push((name, options));
-        self.dice.face(options + 1) - 1
-    }
 }
 
 /// Answers decisions from seeded dice, remembering nothing (no allocation).

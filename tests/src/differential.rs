@@ -1,0 +1,216 @@
+//! The seeded differential harness every ruleset's `*_differential` tests share: one
+//! resolution run on seeded dice and seeded decisions through the interpreter (with a
+//! [`VecTrace`]) and through the generated code (with a [`VecTrace`], and again with
+//! [`NoTrace`]), then compared: outcome text, trace events, the questions asked, the dice
+//! consumed and the state left behind.
+//!
+//! What is particular to a ruleset (drawing random combatants, converting them to
+//! interpreter values, what state is compared) stays with that ruleset's tests.
+
+use rulesc::eval::{self, Value};
+use rulesc::ir::{Program, Ty};
+use rulesc_runtime::{Decide, DiceSource, Env, NoTrace, SeededDice, TraceEvent, VecTrace};
+use std::fmt::{Debug, Display};
+
+/// A question asked: the decision's name and how many options it offered.
+pub type Asked = (&'static str, u32);
+
+/// Answers decisions from its own seeded dice (sometimes out of range, which both
+/// backends must clamp alike) and remembers every question; one decision, when steered,
+/// always gets the given index.
+pub struct RandomDecide {
+    dice: SeededDice,
+    steer: Option<(&'static str, u32)>,
+    pub asked: Vec<Asked>,
+}
+
+impl RandomDecide {
+    pub fn new(seed: u64) -> Self {
+        Self::seeded(Seeded::from(seed))
+    }
+
+    fn seeded(s: Seeded) -> Self {
+        RandomDecide {
+            dice: SeededDice::new(s.seed ^ 0xdec1_de00),
+            steer: s.steer,
+            asked: Vec::new(),
+        }
+    }
+}
+
+impl Decide for RandomDecide {
+    fn decide(&mut self, name: &'static str, options: u32) -> u32 {
+        self.asked.push((name, options));
+        match self.steer {
+            Some((steered, i)) if steered == name => i,
+            _ => self.dice.face(options + 1) - 1,
+        }
+    }
+}
+
+/// A seed, and optionally one decision steered to a fixed answer.
+#[derive(Clone, Copy, Debug)]
+pub struct Seeded {
+    pub seed: u64,
+    pub steer: Option<(&'static str, u32)>,
+}
+
+impl Seeded {
+    /// `decision` always answered `index` (when there is one).
+    pub fn steered(seed: u64, decision: &'static str, index: Option<u32>) -> Self {
+        Seeded {
+            seed,
+            steer: index.map(|i| (decision, i)),
+        }
+    }
+}
+
+impl From<u64> for Seeded {
+    fn from(seed: u64) -> Self {
+        Seeded { seed, steer: None }
+    }
+}
+
+/// What a traced resolution runs with.
+pub type TracedEnv = Env<SeededDice, RandomDecide, VecTrace>;
+
+/// What the same resolution runs with, untraced.
+pub type UntracedEnv = Env<SeededDice, RandomDecide, NoTrace>;
+
+fn dice(seed: u64) -> SeededDice {
+    SeededDice::new(seed.wrapping_mul(0x9E37_79B9))
+}
+
+/// A traced environment on `seed`'s dice and decisions.
+pub fn env(seed: impl Into<Seeded>) -> TracedEnv {
+    let s = seed.into();
+    Env::new(dice(s.seed), RandomDecide::seeded(s), VecTrace::default())
+}
+
+/// The same environment without a trace sink.
+pub fn untraced_env(seed: impl Into<Seeded>) -> UntracedEnv {
+    let s = seed.into();
+    Env::new(dice(s.seed), RandomDecide::seeded(s), NoTrace)
+}
+
+/// The next face of `seed`'s dice when a resolution rolled nothing.
+pub fn plain_face(seed: u64) -> u32 {
+    dice(seed).face(1_000_000)
+}
+
+/// What a resolution left behind, compared between the two backends: `O` is the outcome
+/// (printed), `S` the state afterwards.
+#[derive(Debug, PartialEq)]
+pub struct Run<O, S> {
+    pub outcome: O,
+    pub events: Vec<TraceEvent>,
+    pub asked: Vec<Asked>,
+    /// The next face of the dice after the resolution: both consumed as many.
+    pub next_face: u32,
+    /// The arguments afterwards (changed in place where the procedure changes them).
+    pub state: S,
+}
+
+/// Closes a traced resolution into a [`Run`].
+pub fn finish<O, S>(mut env: TracedEnv, outcome: O, state: S) -> Run<O, S> {
+    Run {
+        outcome,
+        events: env.trace.events,
+        asked: env.decide.asked,
+        next_face: env.dice.face(1_000_000),
+        state,
+    }
+}
+
+/// Calls procedure `name` of `p` in the interpreter; records in `args` change in place.
+/// Returns the result printed (nothing for a procedure without one).
+pub fn call(p: &Program, e: &mut TracedEnv, name: &str, args: Vec<Value>) -> String {
+    let (id, f) = p
+        .function(name)
+        .unwrap_or_else(|| panic!("no procedure `{name}`"));
+    let v = eval::call(p, e, id, args);
+    if f.ret == Ty::Unit {
+        String::new()
+    } else {
+        eval::show(p, &v, &f.ret)
+    }
+}
+
+/// Procedure `name` in the interpreter on `seed`; the state is the arguments afterwards.
+pub fn interpret(
+    p: &Program,
+    name: &str,
+    seed: impl Into<Seeded>,
+    args: Vec<Value>,
+) -> Run<String, Vec<Value>> {
+    let mut e = env(seed);
+    let outcome = call(p, &mut e, name, args.clone());
+    finish(e, outcome, args)
+}
+
+/// The generated code on `seed`: `run` returns the outcome printed and the state.
+pub fn generated<S>(
+    seed: impl Into<Seeded>,
+    run: impl FnOnce(&mut TracedEnv) -> (String, S),
+) -> Run<String, S> {
+    let mut e = env(seed);
+    let (outcome, state) = run(&mut e);
+    finish(e, outcome, state)
+}
+
+/// The same resolution without a trace sink: its outcome printed and the next face.
+pub fn untraced<R: Display>(
+    seed: impl Into<Seeded>,
+    run: impl FnOnce(&mut UntracedEnv) -> R,
+) -> (String, u32) {
+    let mut e = untraced_env(seed);
+    let r = run(&mut e).to_string();
+    (r, e.dice.face(1_000_000))
+}
+
+/// Asserts the two backends' runs are the same, printing both traces when not.
+pub fn compare<O: Debug + PartialEq, S: Debug + PartialEq>(
+    p: &Program,
+    what: &str,
+    seed: u64,
+    interp: &Run<O, S>,
+    gen: &Run<O, S>,
+) {
+    if interp != gen {
+        let render = |r: &Run<O, S>| {
+            VecTrace {
+                events: r.events.clone(),
+            }
+            .render(&p.sites)
+        };
+        panic!(
+            "{what}, seed {seed}: the backends differ\n--- interpreter: {:?}\n{}\n--- generated: {:?}\n{}\n{interp:#?}\n{gen:#?}",
+            interp.outcome,
+            render(interp),
+            gen.outcome,
+            render(gen)
+        );
+    }
+}
+
+/// [`compare`], and the untraced run (`plain`) reached the same outcome and dice.
+pub fn check<S: Debug + PartialEq>(
+    p: &Program,
+    what: &str,
+    seed: u64,
+    interp: &Run<String, S>,
+    gen: &Run<String, S>,
+    plain: (String, u32),
+) {
+    compare(p, what, seed, interp, gen);
+    assert_eq!(
+        (gen.outcome.clone(), gen.next_face),
+        plain,
+        "{what}, seed {seed}: the untraced run differs from the traced one"
+    );
+}
+
+/// An outcome's variant: the text before its first `(`.
+pub fn tag(outcome: &str) -> String {
+    outcome.split('(').next().unwrap_or_default().to_string()
+}
