@@ -483,19 +483,7 @@ fn pattern(
             }
         };
         let Some((i, fields)) = found else {
-            let cands: Vec<String> = match sty {
-                Ty::Choice(ch) => c.prog.choices[*ch]
-                    .variants
-                    .iter()
-                    .map(|v| v.name.clone())
-                    .collect(),
-                Ty::Outcome(o) => c.prog.outcomes[*o]
-                    .tags
-                    .iter()
-                    .map(|t| t.name.clone())
-                    .collect(),
-                _ => Vec::new(),
-            };
+            let cands = case_names(c, sty).unwrap_or_default();
             let cands: Vec<&str> = cands.iter().map(String::as_str).collect();
             let help = suggest(&name.name, &cands, "values");
             let n = c.ty_name(sty);
@@ -561,18 +549,8 @@ fn exhaustive(c: &mut Checker, sty: &Ty, seen: &[u16], wildcard: bool, span: Spa
     if wildcard {
         return;
     }
-    let all: Vec<String> = match sty {
-        Ty::Choice(ch) => c.prog.choices[*ch]
-            .variants
-            .iter()
-            .map(|v| v.name.clone())
-            .collect(),
-        Ty::Outcome(o) => c.prog.outcomes[*o]
-            .tags
-            .iter()
-            .map(|t| t.name.clone())
-            .collect(),
-        _ => return,
+    let Some(all) = case_names(c, sty) else {
+        return;
     };
     let missing: Vec<String> = all
         .iter()
@@ -2223,4 +2201,26 @@ fn for_each_element(
     let bx = expr(c, fx, body, body_hint);
     fx.scopes.pop();
     (lx, slot, cx, bx)
+}
+
+/// The cases a `match` on `sty` can name: a scale's levels, an enum's variants or an
+/// outcome's tags, in order; `None` for other types.
+fn case_names(c: &Checker, sty: &Ty) -> Option<Vec<String>> {
+    match sty {
+        Ty::Choice(ch) => Some(
+            c.prog.choices[*ch]
+                .variants
+                .iter()
+                .map(|v| v.name.clone())
+                .collect(),
+        ),
+        Ty::Outcome(o) => Some(
+            c.prog.outcomes[*o]
+                .tags
+                .iter()
+                .map(|t| t.name.clone())
+                .collect(),
+        ),
+        _ => None,
+    }
 }
