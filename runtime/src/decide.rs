@@ -1,6 +1,10 @@
 //! Decisions the caller supplies. A rule that says "the GM picks" or "player's choice" is
 //! a `decide` in the language; at run time it asks a [`Decide`] for an option index.
 
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use alloc::{format, vec};
+
 /// Answers a decision point: `name` is the decision's name in the rules, `options` how
 /// many options there are (at least 1). The answer is an index; one out of range is
 /// clamped to the last option, so a decider can never make a resolution fail.

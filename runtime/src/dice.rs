@@ -9,7 +9,10 @@
 //! the interpreter and generated code both call it.
 
 use crate::trace::{TraceEvent, TraceSink};
-use std::fmt;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
 
 /// Most dice one roll may throw; the compiler rejects larger literals, and a count
 /// computed at run time is clamped to this.
@@ -320,6 +323,7 @@ impl DiceSource for ScriptedDice {
 mod tests {
     use super::*;
     use crate::trace::{NoTrace, VecTrace};
+    use alloc::string::ToString;
 
     #[test]
     fn seeded_faces_are_reproducible() {

@@ -7,6 +7,7 @@
 //! silently dropped, so `sum(outcomes) + unexplored == 1` always.
 
 use crate::dice::DiceSource;
+use alloc::vec::Vec;
 
 /// An exact probability `num / den`, kept reduced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,7 +12,19 @@
 //! - [`show`]: how values print in traces (lists, maps, boxes).
 //! - [`arith`]: the checked integer arithmetic of the language (saturating, never panics).
 //!
+//! - [`prelude`]: the `alloc` names generated code uses unqualified.
+//!
 //! Nothing in this crate knows any ruleset.
+//!
+//! The crate is `no_std` and needs only `core` and `alloc`, so a compiled ruleset runs
+//! wherever an allocator does (a console, a wasm module, an embedded game). The default
+//! `std` feature links `std`; build with `default-features = false` to go without it.
+
+#![no_std]
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
 
 pub mod arith;
 pub mod decide;
@@ -23,6 +35,18 @@ pub mod show;
 pub mod trace;
 pub mod track;
 pub mod turn_order;
+
+/// What generated code uses without a path: `String`, `Vec`, `Box`, `ToString` and the
+/// `vec!` and `format!` macros, from `alloc`, so the same generated module compiles in a
+/// `std` crate and in a `no_std` one. A generated module starts with
+/// `use ::rulesc_runtime::prelude::*;`; a ruleset's names never shadow these (the code
+/// generator reserves them).
+pub mod prelude {
+    pub use alloc::boxed::Box;
+    pub use alloc::string::{String, ToString};
+    pub use alloc::vec::Vec;
+    pub use alloc::{format, vec};
+}
 
 /// Most iterations of one `for i in lo..hi` loop; the loop stops there.
 pub const MAX_LOOP: i64 = 10_000;

@@ -1,7 +1,9 @@
 //! How the rules language prints values in traces, for the shapes that have no
 //! `Display` of their own. The interpreter (`eval::show`) and generated code print alike.
 
-use std::fmt::{self, Write as _};
+use alloc::format;
+use alloc::string::String;
+use core::fmt::{self, Write as _};
 
 /// `[a, b, c]`: a list, or the filled boxes of a track.
 pub fn list<I>(items: I) -> String
@@ -48,7 +50,7 @@ mod tests {
     #[test]
     fn shapes() {
         assert_eq!(super::list([1, 7]), "[1, 7]");
-        assert_eq!(super::list(Vec::<i64>::new()), "[]");
+        assert_eq!(super::list(alloc::vec::Vec::<i64>::new()), "[]");
         assert_eq!(
             super::map([("Cutting", -1), ("Piercing", 0)]),
             "{Cutting: -1, Piercing: 0}"

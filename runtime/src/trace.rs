@@ -6,8 +6,11 @@
 //! time, so a resolution with tracing off formats nothing and allocates nothing.
 
 use crate::dice::DiceSpec;
-use std::borrow::Cow;
-use std::fmt::Write as _;
+use alloc::borrow::Cow;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt::Write as _;
 
 /// A position in the rules: file, 1-based line and column, and the source text of the
 /// statement or expression there. Generated code keeps them in a `static SITES` table
@@ -18,6 +21,18 @@ pub struct Site {
     pub line: u32,
     pub col: u32,
     pub text: Cow<'static, str>,
+}
+
+impl Site {
+    /// A site whose strings live in the program (what generated `SITES` tables hold).
+    pub const fn new(file: &'static str, line: u32, col: u32, text: &'static str) -> Site {
+        Site {
+            file: Cow::Borrowed(file),
+            line,
+            col,
+            text: Cow::Borrowed(text),
+        }
+    }
 }
 
 /// One thing that happened. `site` indexes the program's site table. Values are rendered

@@ -82,6 +82,8 @@ impl Iterator for Boxes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec;
+    use alloc::vec::Vec;
 
     #[test]
     fn fills_the_lowest_empty_box_of_the_level_then_escalates() {

@@ -6,6 +6,9 @@
 //! participant only among the turns not yet taken this round, and a participant who has
 //! acted this round keeps its marker until the next round starts.
 
+use alloc::vec;
+use alloc::vec::Vec;
+
 /// Participants are numbered `0..n` in the order they were added.
 #[derive(Debug, Clone, Default)]
 pub struct TurnOrder {

@@ -462,7 +462,7 @@ impl Gen<'_> {
         );
         for s in &self.p.sites {
             text.push_str(&format!(
-                "{RT}::Site {{ file: ::std::borrow::Cow::Borrowed({}), line: {}, col: {}, text: ::std::borrow::Cow::Borrowed({}) }},\n",
+                "{RT}::Site::new({}, {}, {}, {}),\n",
                 lit(&s.file),
                 s.line,
                 s.col,

@@ -36,7 +36,8 @@ use codegen::Scope;
 use ident::{Case, Names};
 use std::path::Path;
 
-/// What `use`s nothing: every runtime path is written in full.
+/// The runtime crate. Generated code `use`s only its `prelude`; every other runtime path
+/// is written in full.
 const RT: &str = "::rulesc_runtime";
 
 /// Names the generated code uses unqualified, which a ruleset's types must not shadow.
@@ -285,7 +286,12 @@ pub fn generate(p: &Program) -> Result<String, String> {
         scope.push_fn(item);
     }
     g.sites(&mut scope);
-    let text = scope.to_string();
+    // The one `use`: `String`, `Vec`, `ToString`, `vec!` and `format!` from `alloc`, so the
+    // module builds in `no_std` crates too. Ruleset names never shadow them (reserved).
+    let text = format!(
+        "#[allow(unused_imports)]\nuse {RT}::prelude::*;\n\n{}",
+        scope.to_string()
+    );
     let file = syn::parse_file(&text).map_err(|e| {
         // Name the item that fails (items are separated by blank lines).
         let item = text

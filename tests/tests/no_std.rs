@@ -1,0 +1,95 @@
+//! The runtime and the code rulesc generates build without `std`: a `#![no_std]` crate
+//! that includes every module `build.rs` generated, against `rulesc-runtime` with
+//! `default-features = false`, is built for the host (no other target needed), and so is
+//! the runtime alone with `--no-default-features`.
+//!
+//! The crate lives in `target/no-std-check/` with its own target directory, so the outer
+//! `cargo test` and this build never wait on each other's lock.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn cargo() -> Command {
+    let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    c.env_remove("RUSTFLAGS").env("CARGO_TERM_COLOR", "never");
+    c
+}
+
+fn run(mut cmd: Command, what: &str) {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("{what}: cannot run cargo: {e}"));
+    assert!(
+        out.status.success(),
+        "{what} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The generated modules, as (module name, file) pairs, sorted.
+fn generated() -> Vec<(String, PathBuf)> {
+    let mut out: Vec<(String, PathBuf)> = std::fs::read_dir(env!("OUT_DIR"))
+        .expect("OUT_DIR")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .map(|p| (p.file_stem().unwrap().to_string_lossy().into_owned(), p))
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn runtime_and_generated_code_build_without_std() {
+    let ws = workspace();
+    let dir = ws.join("target/no-std-check");
+    let target = dir.join("target");
+    std::fs::create_dir_all(&dir).unwrap();
+
+    let mut cmd = cargo();
+    cmd.current_dir(&ws).args(["build", "--offline", "--quiet"]);
+    cmd.args([
+        "-p",
+        "rulesc-runtime",
+        "--no-default-features",
+        "--target-dir",
+    ]);
+    cmd.arg(&target);
+    run(cmd, "cargo build -p rulesc-runtime --no-default-features");
+
+    let modules = generated();
+    assert!(
+        modules.iter().any(|(m, _)| m == "kingsmark"),
+        "build.rs generated no kingsmark module: {modules:?}"
+    );
+    let runtime = ws.join("runtime").canonicalize().unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"no-std-check\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
+             publish = false\n\n[lib]\npath = \"lib.rs\"\n\n[dependencies]\n\
+             rulesc-runtime = {{ path = {:?}, default-features = false }}\n\n[workspace]\n",
+            runtime.display().to_string()
+        ),
+    )
+    .unwrap();
+    let mut lib = String::from(
+        "//! Every generated module, in a crate without `std`.\n#![no_std]\n#![deny(warnings)]\n",
+    );
+    for (name, file) in &modules {
+        lib.push_str(&format!(
+            "/// `{name}`\npub mod {name} {{\n    include!({:?});\n}}\n",
+            file.display().to_string()
+        ));
+    }
+    std::fs::write(dir.join("lib.rs"), lib).unwrap();
+
+    let mut cmd = cargo();
+    cmd.current_dir(&dir)
+        .args(["build", "--offline", "--quiet", "--target-dir"]);
+    cmd.arg(&target);
+    run(cmd, "the no_std crate of generated modules");
+}
