@@ -12,6 +12,8 @@
 //! - no function calls itself, directly or through others;
 //! - every path of a function with a non-unit return type returns.
 
+pub mod walk;
+
 use crate::source::{Sources, Span};
 use rulesc_runtime::{DiceSpec, Site, Track};
 

@@ -298,10 +298,10 @@ fn decision_points(p: &Program) -> Vec<(String, Option<Ty>)> {
                 out.push((name.clone(), ty));
             }
         }
-        crate::check::for_each_child(e, &mut |c| walk(c, out));
+        crate::ir::walk::for_each_child(e, &mut |c| walk(c, out));
     }
     for f in &p.functions {
-        crate::check::walk_function(f, &mut |e| walk(e, &mut out));
+        crate::ir::walk::for_each_body_expr(f, &mut |e| walk(e, &mut out));
     }
     out
 }

@@ -4,8 +4,8 @@
 //!   types, duplicate names), builds choices, record types, tracks, tables (with their
 //!   coverage checks), constants and records;
 //! - [`exprs`] resolves and types formulas and procedures, and finds cycles;
-//! - this module drives both, then runs the whole-program checks (mutated parameters,
-//!   unused definitions).
+//! - [`mutated`] finds the parameters each procedure changes;
+//! - this module drives them, then warns about unused definitions.
 //!
 //! Every problem is pushed to the diagnostics and checking goes on, so a run reports
 //! everything it can find; a [`Program`] is returned only when there is no error.
@@ -13,8 +13,7 @@
 mod data;
 mod exprs;
 mod layers;
-
-pub use exprs::for_each_child;
+mod mutated;
 
 use crate::diag::{suggest, Diagnostic, Diagnostics};
 use crate::ir::{self, Program, Ty};
@@ -323,7 +322,7 @@ pub fn check(loaded: Loaded, diags: &mut Diagnostics) -> Option<Program> {
     data::build_outcome_tags(&mut c, &outcome_tags);
     data::build(&mut c, &sections);
     exprs::check_functions(&mut c);
-    exprs::mark_mutated(&mut c);
+    mutated::mark_mutated(&mut c);
     warn_unused(&mut c);
     if c.diags.has_errors() {
         None
@@ -476,61 +475,6 @@ fn reopen<'a>(
         fn_stack: Vec::new(),
         call_depth_reported: false,
         file_layer: HashMap::new(),
-    }
-}
-
-/// Calls `f` on every top-level expression of a function body (statements walked).
-pub fn walk_function(func: &ir::Function, f: &mut dyn FnMut(&ir::Expr)) {
-    fn stmts(list: &[ir::Stmt], f: &mut dyn FnMut(&ir::Expr)) {
-        for s in list {
-            match s {
-                ir::Stmt::Let { value, .. } | ir::Stmt::Expr(value) => f(value),
-                ir::Stmt::Assign { place, value, .. } => {
-                    for st in &place.path {
-                        if let ir::PlaceStep::Key(k) | ir::PlaceStep::Index(k) = st {
-                            f(k);
-                        }
-                    }
-                    f(value);
-                }
-                ir::Stmt::If {
-                    branches,
-                    otherwise,
-                } => {
-                    for (c, b, _) in branches {
-                        f(c);
-                        stmts(b, f);
-                    }
-                    if let Some(o) = otherwise {
-                        stmts(o, f);
-                    }
-                }
-                ir::Stmt::Match { scrutinee, arms } => {
-                    f(scrutinee);
-                    for a in arms {
-                        stmts(&a.body, f);
-                    }
-                }
-                ir::Stmt::ForRange { lo, hi, body, .. } => {
-                    f(lo);
-                    f(hi);
-                    stmts(body, f);
-                }
-                ir::Stmt::For { list, body, .. } => {
-                    f(list);
-                    stmts(body, f);
-                }
-                ir::Stmt::Return { value, .. } => {
-                    if let Some(v) = value {
-                        f(v);
-                    }
-                }
-            }
-        }
-    }
-    match &func.body {
-        ir::Body::Formula(e) => f(e),
-        ir::Body::Procedure(list) => stmts(list, f),
     }
 }
 

@@ -9,7 +9,7 @@ use super::stmt::PlaceText;
 use super::*;
 use crate::ir::{Agg, DecideOptions, Expr, ExprKind as K, Place, PlaceStep, TableKey, Ty};
 
-impl Fx<'_, '_> {
+impl BodyGen<'_, '_> {
     pub(super) fn call(
         &mut self,
         fid: usize,
@@ -543,7 +543,7 @@ impl Fx<'_, '_> {
     }
 }
 
-impl Fx<'_, '_> {
+impl BodyGen<'_, '_> {
     /// `[body for var in list if cond]`: an iterator chain, or a loop when the
     /// condition or body has effects (in the interpreter's order).
     pub(super) fn collect(

@@ -5,7 +5,7 @@ use super::scan::*;
 use super::*;
 use crate::ir::{self, BoxPart, CmpOp, Const, Expr, ExprKind as K, IntOp, TableKey, Ty};
 
-impl Fx<'_, '_> {
+impl BodyGen<'_, '_> {
     /// Orders operands: when a later operand has statements to run first, earlier
     /// operands that are not stable are bound before them. Returns the statements.
     pub(super) fn seq(&mut self, parts: &mut [Ex]) -> Vec<String> {
@@ -625,11 +625,11 @@ impl Fx<'_, '_> {
                     sx.val.clone()
                 };
                 let mut effects = false;
-                let lines = self.match_arms(&m, &scrutinee.ty, arms, |fx, body, lines| {
-                    let bx = fx.expr(body, Dest::Val)?;
+                let lines = self.match_arms(&m, &scrutinee.ty, arms, |bg, body, lines| {
+                    let bx = bg.expr(body, Dest::Val)?;
                     effects |= !bx.pre.is_empty();
                     lines.extend(bx.pre.iter().cloned());
-                    lines.push(fx.owned(&bx, ty));
+                    lines.push(bg.owned(&bx, ty));
                     Ok(())
                 })?;
                 if !self.traced && !effects {

@@ -5,7 +5,7 @@
 //! traced table lookup, a fill, a procedure call, a traced `match`) is bound in `pre`,
 //! so effects happen in evaluation order and a `val` can be moved or repeated freely.
 //! When a later operand has effects, earlier operands that are not plain names are
-//! bound first ([`Fx::seq`]), which keeps the interpreter's left-to-right order.
+//! bound first ([`BodyGen::seq`]), which keeps the interpreter's left-to-right order.
 
 mod effects;
 mod expr;
@@ -196,7 +196,11 @@ struct Slot {
     array: bool,
 }
 
-struct Fx<'a, 'p> {
+/// The generator of one function body: the program-wide generator, the function, and
+/// what is known about its locals (Rust names, how each is held, which are reassigned
+/// or aliased). Its methods are split by construct over `expr.rs`, `stmt.rs` and
+/// `effects.rs`.
+struct BodyGen<'a, 'p> {
     g: &'a Gen<'p>,
     f: &'a ir::Function,
     traced: bool,
@@ -258,7 +262,7 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
     if let ir::Body::Procedure(stmts) = &f.body {
         changed_roots(stmts, &g.p.functions, &mut changed);
     }
-    let mut fx = Fx {
+    let mut bg = BodyGen {
         g,
         f,
         traced,
@@ -285,7 +289,7 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
         func.attr("allow(clippy::too_many_arguments)");
     }
     if let ir::Body::Procedure(stmts) = &f.body {
-        if loop_var_reassigned(stmts, &fx.mutable) {
+        if loop_var_reassigned(stmts, &bg.mutable) {
             // `for x in xs { x = .. }`: each turn starts from the element, which the
             // body may never read.
             func.attr("allow(unused_assignments)");
@@ -299,7 +303,7 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
     }
     let mut copies = Vec::new();
     for (i, p) in f.params.iter().enumerate() {
-        let ident = fx.slots[i].ident.clone();
+        let ident = bg.slots[i].ident.clone();
         let own = changed.get(i).copied().unwrap_or(false);
         match &p.ty {
             // A list or map parameter the procedure changes: its own copy (the caller's
@@ -312,7 +316,7 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
                     ));
                 }
                 copies.push(format!("let mut {ident} = {ident}.to_vec();"));
-                fx.slots[i].by_ref = false;
+                bg.slots[i].by_ref = false;
                 func.arg(&ident, g.param_ty(&p.ty, false)?);
             }
             Ty::Map(..) if own && g.is_copy(&p.ty) => {
@@ -332,16 +336,16 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
     let mut lines = copies;
     match &f.body {
         ir::Body::Formula(e) => {
-            let ex = fx.expr(e, Dest::Val)?;
+            let ex = bg.expr(e, Dest::Val)?;
             lines.extend(ex.pre.clone());
-            lines.push(fx.owned(&ex, &f.ret));
+            lines.push(bg.owned(&ex, &f.ret));
         }
         ir::Body::Procedure(stmts) => {
-            lines.push(fx.event(&format!("Call {{ site: {} }}", f.site)));
+            lines.push(bg.event(&format!("Call {{ site: {} }}", f.site)));
             let returns = always_returns(stmts);
-            fx.block(stmts, returns, &mut lines)?;
+            bg.block(stmts, returns, &mut lines)?;
             if !returns {
-                lines.push(fx.event(&format!(
+                lines.push(bg.event(&format!(
                     "Return {{ site: {}, value: String::new() }}",
                     f.site
                 )));

@@ -1,6 +1,8 @@
 //! What a function body does, found before generating it: which locals are read,
 //! which are reassigned, which statements change state, which always return.
 
+pub(super) use crate::ir::walk::{always_returns, stmt_returns};
+use crate::ir::walk::{for_each_child, for_each_stmt, for_each_stmt_child, Child};
 use crate::ir::{self, Expr, ExprKind as K, Place, PlaceStep, Stmt};
 
 /// The local an expression reads through fields (`c` of `c.armor`, of `c.wounds[i]`),
@@ -106,27 +108,13 @@ pub(super) fn resolve(alias: &[Option<usize>], mut slot: usize) -> usize {
 /// `let` slots bound to a record read from another local's state (`let m = c.main`,
 /// `let me = c`): that local.
 pub(super) fn record_aliases(stmts: &[Stmt], out: &mut [Option<usize>]) {
-    for s in stmts {
-        match s {
-            Stmt::Let { slot, value, .. } if matches!(value.ty, ir::Ty::Record(_)) => {
-                if let Some(root) = root_local(value) {
-                    out[*slot] = Some(root);
-                }
+    for_each_stmt(stmts, &mut |s| {
+        if let Stmt::Let { slot, value, .. } = s {
+            if let (ir::Ty::Record(_), Some(root)) = (&value.ty, root_local(value)) {
+                out[*slot] = Some(root);
             }
-            Stmt::If {
-                branches,
-                otherwise,
-            } => {
-                branches.iter().for_each(|(_, b, _)| record_aliases(b, out));
-                if let Some(o) = otherwise {
-                    record_aliases(o, out);
-                }
-            }
-            Stmt::Match { arms, .. } => arms.iter().for_each(|a| record_aliases(&a.body, out)),
-            Stmt::For { body, .. } | Stmt::ForRange { body, .. } => record_aliases(body, out),
-            _ => {}
         }
-    }
+    });
 }
 
 /// Marks the parameters whose state these statements change themselves: an assignment
@@ -152,70 +140,18 @@ pub(super) fn changed_roots(stmts: &[Stmt], fns: &[ir::Function], out: &mut [boo
             }
             _ => {}
         }
-        crate::check::for_each_child(e, &mut |x| expr(x, fns, out));
+        for_each_child(e, &mut |x| expr(x, fns, out));
     }
     for s in stmts {
-        if let Stmt::Assign { place, value, .. } = s {
+        if let Stmt::Assign { place, .. } = s {
             if !place.path.is_empty() {
                 mark(out, place.root);
             }
-            expr(value, fns, out);
         }
-        each_child_stmt(s, &mut |c| match c {
+        for_each_stmt_child(s, &mut |c| match c {
             Child::Expr(x) => expr(x, fns, out),
             Child::Block(b) => changed_roots(b, fns, out),
         });
-    }
-}
-
-/// A part of a statement: an expression, or a nested block.
-enum Child<'a> {
-    Expr(&'a Expr),
-    Block(&'a [Stmt]),
-}
-
-/// Calls `f` on each expression directly in `s` and each nested block. An assignment's
-/// value is left to the caller.
-fn each_child_stmt<'a>(s: &'a Stmt, f: &mut dyn FnMut(Child<'a>)) {
-    match s {
-        Stmt::Let { value, .. } | Stmt::Expr(value) => f(Child::Expr(value)),
-        Stmt::Assign { place, .. } => {
-            for st in &place.path {
-                if let PlaceStep::Key(k) | PlaceStep::Index(k) = st {
-                    f(Child::Expr(k));
-                }
-            }
-        }
-        Stmt::If {
-            branches,
-            otherwise,
-        } => {
-            for (c, body, _) in branches {
-                f(Child::Expr(c));
-                f(Child::Block(body));
-            }
-            if let Some(o) = otherwise {
-                f(Child::Block(o));
-            }
-        }
-        Stmt::Match { scrutinee, arms } => {
-            f(Child::Expr(scrutinee));
-            arms.iter().for_each(|a| f(Child::Block(&a.body)));
-        }
-        Stmt::For { list, body, .. } => {
-            f(Child::Expr(list));
-            f(Child::Block(body));
-        }
-        Stmt::ForRange { lo, hi, body, .. } => {
-            f(Child::Expr(lo));
-            f(Child::Expr(hi));
-            f(Child::Block(body));
-        }
-        Stmt::Return { value, .. } => {
-            if let Some(v) = value {
-                f(Child::Expr(v));
-            }
-        }
     }
 }
 
@@ -238,15 +174,10 @@ pub(super) fn may_change(
         found: &mut bool,
     ) {
         match &e.kind {
-            K::Fill { track, .. } => {
-                if resolve(alias, track.root) == root && paths_meet(&place_steps(track), steps) {
-                    *found = true;
-                }
-                for st in &track.path {
-                    if let PlaceStep::Key(k) | PlaceStep::Index(k) = st {
-                        expr(k, fns, alias, root, steps, found);
-                    }
-                }
+            K::Fill { track, .. }
+                if resolve(alias, track.root) == root && paths_meet(&place_steps(track), steps) =>
+            {
+                *found = true;
             }
             K::Call(f, args) if fns[*f].is_procedure() => {
                 for (a, p) in args.iter().zip(&fns[*f].params) {
@@ -262,17 +193,16 @@ pub(super) fn may_change(
             }
             _ => {}
         }
-        crate::check::for_each_child(e, &mut |x| expr(x, fns, alias, root, steps, found));
+        for_each_child(e, &mut |x| expr(x, fns, alias, root, steps, found));
     }
     let mut found = false;
     for s in stmts {
-        if let Stmt::Assign { place, value, .. } = s {
+        if let Stmt::Assign { place, .. } = s {
             if resolve(alias, place.root) == root && paths_meet(&place_steps(place), steps) {
                 found = true;
             }
-            expr(value, fns, alias, root, steps, &mut found);
         }
-        each_child_stmt(s, &mut |c| match c {
+        for_each_stmt_child(s, &mut |c| match c {
             Child::Expr(x) => expr(x, fns, alias, root, steps, &mut found),
             Child::Block(b) => found |= may_change(b, fns, alias, root, steps),
         });
@@ -286,92 +216,33 @@ pub(super) fn may_change(
 /// Whether a `for` loop among these statements gives its variable new values.
 pub(super) fn loop_var_reassigned(stmts: &[Stmt], mutable: &[bool]) -> bool {
     let mut found = false;
-    for s in stmts {
+    for_each_stmt(stmts, &mut |s| {
         if let Stmt::For { var, .. } | Stmt::ForRange { var, .. } = s {
             found |= mutable[*var];
         }
-        each_child_stmt(s, &mut |c| {
-            if let Child::Block(b) = c {
-                found |= loop_var_reassigned(b, mutable);
-            }
-        });
-    }
+    });
     found
 }
 
 /// Whether statements give local `slot` a new value (`x = e`, `x += [e]`).
 pub(super) fn assigns_local(stmts: &[Stmt], slot: usize) -> bool {
     let mut found = false;
-    for s in stmts {
+    for_each_stmt(stmts, &mut |s| {
         if let Stmt::Assign { place, .. } = s {
             found |= place.root == slot && place.path.is_empty();
         }
-        each_child_stmt(s, &mut |c| {
-            if let Child::Block(b) = c {
-                found |= assigns_local(b, slot);
-            }
-        });
-    }
+    });
     found
 }
 
-pub(super) fn always_returns(stmts: &[Stmt]) -> bool {
-    stmts.iter().any(stmt_returns)
-}
-
-pub(super) fn stmt_returns(s: &Stmt) -> bool {
-    match s {
-        Stmt::Return { .. } => true,
-        Stmt::If {
-            branches,
-            otherwise: Some(o),
-        } => branches.iter().all(|(_, b, _)| always_returns(b)) && always_returns(o),
-        Stmt::Match { arms, .. } => {
-            !arms.is_empty() && arms.iter().all(|a| always_returns(&a.body))
-        }
-        _ => false,
-    }
-}
-
 pub(super) fn scan_stmt(s: &Stmt, read: &mut [bool], mutable: &mut [bool]) {
-    match s {
-        Stmt::ForRange { lo, hi, body, .. } => {
-            scan_expr(lo, read, mutable);
-            scan_expr(hi, read, mutable);
-            for s in body {
-                scan_stmt(s, read, mutable);
-            }
-        }
-        Stmt::Let { value, .. } | Stmt::Expr(value) => scan_expr(value, read, mutable),
-        Stmt::Assign { place, value, .. } => {
-            scan_place(place, read, mutable);
-            scan_expr(value, read, mutable);
-        }
-        Stmt::If {
-            branches,
-            otherwise,
-        } => {
-            for (c, b, _) in branches {
-                scan_expr(c, read, mutable);
-                b.iter().for_each(|s| scan_stmt(s, read, mutable));
-            }
-            otherwise
-                .iter()
-                .flatten()
-                .for_each(|s| scan_stmt(s, read, mutable));
-        }
-        Stmt::Match { scrutinee, arms } => {
-            scan_expr(scrutinee, read, mutable);
-            arms.iter()
-                .flat_map(|a| &a.body)
-                .for_each(|s| scan_stmt(s, read, mutable));
-        }
-        Stmt::For { list, body, .. } => {
-            scan_expr(list, read, mutable);
-            body.iter().for_each(|s| scan_stmt(s, read, mutable));
-        }
-        Stmt::Return { value, .. } => value.iter().for_each(|v| scan_expr(v, read, mutable)),
+    if let Stmt::Assign { place, .. } = s {
+        scan_place(place, read, mutable);
     }
+    for_each_stmt_child(s, &mut |c| match c {
+        Child::Expr(x) => scan_expr(x, read, mutable),
+        Child::Block(b) => b.iter().for_each(|s| scan_stmt(s, read, mutable)),
+    });
 }
 
 pub(super) fn scan_place(p: &Place, read: &mut [bool], mutable: &mut [bool]) {
@@ -396,28 +267,16 @@ pub(super) fn scan_expr(e: &Expr, read: &mut [bool], mutable: &mut [bool]) {
             // A local track filled in place is also read by the fill.
             read[track.root] = true;
         }
-        _ => crate::check::for_each_child(e, &mut |x| scan_expr(x, read, mutable)),
+        _ => for_each_child(e, &mut |x| scan_expr(x, read, mutable)),
     }
 }
 
 pub(super) fn mark_lets(stmts: &[Stmt], lets: &mut [bool]) {
-    for s in stmts {
-        match s {
-            Stmt::Let { slot, .. } => lets[*slot] = true,
-            Stmt::If {
-                branches,
-                otherwise,
-            } => {
-                branches.iter().for_each(|(_, b, _)| mark_lets(b, lets));
-                if let Some(o) = otherwise {
-                    mark_lets(o, lets);
-                }
-            }
-            Stmt::Match { arms, .. } => arms.iter().for_each(|a| mark_lets(&a.body, lets)),
-            Stmt::For { body, .. } | Stmt::ForRange { body, .. } => mark_lets(body, lets),
-            _ => {}
+    for_each_stmt(stmts, &mut |s| {
+        if let Stmt::Let { slot, .. } = s {
+            lets[*slot] = true;
         }
-    }
+    });
 }
 
 pub(super) fn uses_slot(e: &Expr, slot: usize) -> bool {
@@ -433,7 +292,7 @@ pub(super) fn uses_slot(e: &Expr, slot: usize) -> bool {
                 *found = true;
             }
         }
-        crate::check::for_each_child(e, &mut |x| go(x, slot, found));
+        for_each_child(e, &mut |x| go(x, slot, found));
     }
     go(e, slot, &mut found);
     found
@@ -448,32 +307,23 @@ pub(super) fn expr_mutates(e: &Expr, fns: &[ir::Function]) -> bool {
             K::Call(f, _) if fns[*f].is_procedure() => *found = true,
             _ => {}
         }
-        crate::check::for_each_child(e, &mut |x| go(x, fns, found));
+        for_each_child(e, &mut |x| go(x, fns, found));
     }
     go(e, fns, &mut found);
     found
 }
 
 pub(super) fn stmts_mutate(stmts: &[Stmt], fns: &[ir::Function]) -> bool {
-    stmts.iter().any(|s| match s {
-        Stmt::ForRange { lo, hi, body, .. } => {
-            expr_mutates(lo, fns) || expr_mutates(hi, fns) || stmts_mutate(body, fns)
+    let mut found = false;
+    for_each_stmt(stmts, &mut |s| {
+        if let Stmt::Assign { place, .. } = s {
+            found |= !place.path.is_empty();
         }
-        Stmt::Let { value, .. } | Stmt::Expr(value) => expr_mutates(value, fns),
-        Stmt::Assign { place, value, .. } => !place.path.is_empty() || expr_mutates(value, fns),
-        Stmt::If {
-            branches,
-            otherwise,
-        } => {
-            branches
-                .iter()
-                .any(|(c, b, _)| expr_mutates(c, fns) || stmts_mutate(b, fns))
-                || otherwise.as_ref().is_some_and(|o| stmts_mutate(o, fns))
-        }
-        Stmt::Match { scrutinee, arms } => {
-            expr_mutates(scrutinee, fns) || arms.iter().any(|a| stmts_mutate(&a.body, fns))
-        }
-        Stmt::For { list, body, .. } => expr_mutates(list, fns) || stmts_mutate(body, fns),
-        Stmt::Return { value, .. } => value.as_ref().is_some_and(|v| expr_mutates(v, fns)),
-    })
+        for_each_stmt_child(s, &mut |c| {
+            if let Child::Expr(x) = c {
+                found |= expr_mutates(x, fns);
+            }
+        });
+    });
+    found
 }

@@ -14,7 +14,7 @@ pub(super) enum PlaceText {
     Maybe(String),
 }
 
-impl Fx<'_, '_> {
+impl BodyGen<'_, '_> {
     /// A trace statement: `if T::ENABLED { env.trace.event(TraceEvent::<event>); }`.
     pub(super) fn event(&self, event: &str) -> String {
         format!("if T::ENABLED {{ env.trace.event({RT}::TraceEvent::{event}); }}")
@@ -96,8 +96,8 @@ impl Fx<'_, '_> {
                 let mut pre = Vec::new();
                 let m = self.stable_val(&mut pre, ex, "scrutinee");
                 out.extend(pre);
-                let lines = self.match_arms(&m, &scrutinee.ty, arms, |fx, body, lines| {
-                    fx.block(body, tail, lines)
+                let lines = self.match_arms(&m, &scrutinee.ty, arms, |bg, body, lines| {
+                    bg.block(body, tail, lines)
                 })?;
                 out.extend(lines);
             }

@@ -1,0 +1,112 @@
+//! `scales:` and `enums:` (choices with labels), and the tags of DSL `outcome`s.
+
+use super::{lookup, wrong};
+use crate::check::{is_ident, Checker, DefKind, Entry};
+use crate::diag::Diagnostic;
+use crate::ir;
+use crate::source::Span;
+use crate::syntax::ast;
+use crate::yaml::YValue;
+
+pub(super) fn build_choice(c: &mut Checker, e: &Entry) {
+    let Some(name) = e.key.as_str() else { return };
+    let Some(DefKind::Choice(id)) = lookup(c, name) else {
+        return;
+    };
+    let Some(items) = e.value.as_seq() else {
+        wrong(c, e.value, "a list of levels or variants");
+        return;
+    };
+    if items.is_empty() {
+        c.error(
+            "E0304",
+            e.value.span,
+            format!("`{name}` has no levels or variants"),
+            "empty",
+            "list at least one",
+        );
+    }
+    let mut variants: Vec<ir::Variant> = Vec::new();
+    let mut spans: Vec<Span> = Vec::new();
+    for item in items {
+        let (vname, label, span) = match &item.value {
+            YValue::Str(s) => (s.clone(), s.clone(), item.span),
+            YValue::Map(m) if m.len() == 1 => {
+                let (k, v) = &m[0];
+                let Some(label) = v.as_str() else {
+                    wrong(c, v, "a display label (text)");
+                    continue;
+                };
+                (
+                    k.scalar_text().unwrap_or_default(),
+                    label.to_string(),
+                    k.span,
+                )
+            }
+            _ => {
+                wrong(c, item, "a name, or `Name: \"Display label\"`");
+                continue;
+            }
+        };
+        if !is_ident(&vname) {
+            c.error("E0302", span, format!("`{vname}` is not a valid name"), "not a name", "use letters, digits and `_`; put spaces and symbols in a label: `RightArm: \"Right Arm\"`");
+            continue;
+        }
+        if let Some(i) = variants.iter().position(|v| v.name == vname) {
+            let d = Diagnostic::error(
+                "E0301",
+                span,
+                format!("`{vname}` is listed twice in `{name}`"),
+            )
+            .label("second time")
+            .note(spans[i], "first time")
+            .help("remove one of them");
+            c.diags.push(d);
+            continue;
+        }
+        if variants.len() >= u16::MAX as usize {
+            break;
+        }
+        c.variants
+            .entry(vname.clone())
+            .or_default()
+            .push((id, variants.len() as u16));
+        variants.push(ir::Variant { name: vname, label });
+        spans.push(span);
+    }
+    c.prog.choices[id].variants = variants;
+}
+
+/// Fills in outcome tags from the DSL items (called by the expression checker, which
+/// has the syntax).
+pub fn build_outcome_tags(c: &mut Checker, items: &[(usize, Vec<ast::TagDef>)]) {
+    for (id, tags) in items {
+        let mut out = Vec::new();
+        for t in tags {
+            if out.iter().any(|x: &ir::Tag| x.name == t.name.name) {
+                c.error(
+                    "E0301",
+                    t.name.span,
+                    format!("tag `{}` is listed twice", t.name.name),
+                    "second time",
+                    "remove one of them",
+                );
+                continue;
+            }
+            let mut fields = Vec::new();
+            for f in &t.fields {
+                let (ty, _) = c.resolve_type(&f.ty);
+                fields.push((f.name.name.clone(), ty));
+            }
+            c.tags
+                .entry(t.name.name.clone())
+                .or_default()
+                .push((*id, out.len() as u16));
+            out.push(ir::Tag {
+                name: t.name.name.clone(),
+                fields,
+            });
+        }
+        c.prog.outcomes[*id].tags = out;
+    }
+}

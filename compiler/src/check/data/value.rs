@@ -1,0 +1,307 @@
+//! `constants:`, and YAML values read as constants of a type (table cells,
+//! defaults, record fields).
+
+use super::{entries, lookup, wrong};
+use crate::check::{Checker, DefKind, Entry};
+use crate::diag::suggest;
+use crate::ir::{Const, Ty};
+use crate::syntax;
+use crate::yaml::{YNode, YValue};
+use rulesc_runtime::Track;
+
+pub(super) fn build_constant(c: &mut Checker, e: &Entry) {
+    let Some(name) = e.key.as_str() else { return };
+    let Some(DefKind::Constant(id)) = lookup(c, name) else {
+        return;
+    };
+    let v = e.value;
+    let (ty, value) = match &v.value {
+        YValue::Int(i) => (Ty::Int, Const::Int(*i)),
+        YValue::Bool(b) => (Ty::Bool, Const::Bool(*b)),
+        YValue::BigInt(_) => {
+            value_of(c, v, &Ty::Int, None);
+            c.used(name);
+            return;
+        }
+        YValue::Str(s) => {
+            if let Some(d) = syntax::parse_dice_text(s, v.span, c.diags) {
+                (Ty::Dice, Const::Dice(d))
+            } else {
+                match c.variants.get(s.as_str()).map(|v| v.as_slice()) {
+                    Some([(ch, i)]) => (Ty::Choice(*ch), Const::Choice(*i)),
+                    _ => {
+                        let cands: Vec<&str> = c.variants.keys().map(String::as_str).collect();
+                        let help = suggest(s, &cands, "levels and variants");
+                        c.error(
+                            "E0306",
+                            v.span,
+                            format!("`{s}` is not a level or variant"),
+                            "unknown value",
+                            help,
+                        );
+                        return;
+                    }
+                }
+            }
+        }
+        _ => {
+            wrong(
+                c,
+                v,
+                "a number, `true`/`false`, a level or variant name, or dice",
+            );
+            // Reported once: not also as unused.
+            c.used(name);
+            return;
+        }
+    };
+    c.prog.constants[id].ty = ty;
+    c.prog.constants[id].value = value;
+}
+
+/// Reads a YAML value as a constant of type `ty`; every problem is a diagnostic.
+pub fn value_of(
+    c: &mut Checker,
+    node: &YNode,
+    ty: &Ty,
+    range: Option<(i64, i64)>,
+) -> Option<Const> {
+    match ty {
+        Ty::Error => None,
+        Ty::Int => match &node.value {
+            YValue::Int(i) => {
+                if let Some((lo, hi)) = range {
+                    if !(lo..=hi).contains(i) {
+                        c.error(
+                            "E0312",
+                            node.span,
+                            format!("{i} is outside {lo}..{hi}"),
+                            format!("expected {lo} to {hi}"),
+                            "this field's type limits its values",
+                        );
+                        return None;
+                    }
+                }
+                Some(Const::Int(*i))
+            }
+            YValue::BigInt(s) => {
+                c.error(
+                    "E0204",
+                    node.span,
+                    format!("the number {s} is too large"),
+                    "too large",
+                    "numbers must fit in 64 bits",
+                );
+                None
+            }
+            YValue::Str(s) => match c.names.get(s.as_str()).map(|d| d.kind) {
+                Some(DefKind::Constant(k)) if c.prog.constants[k].ty == Ty::Int => {
+                    c.used(s);
+                    Some(c.prog.constants[k].value.clone())
+                }
+                _ => {
+                    wrong(c, node, "an integer");
+                    None
+                }
+            },
+            _ => {
+                wrong(c, node, "an integer");
+                None
+            }
+        },
+        Ty::Bool => match &node.value {
+            YValue::Bool(b) => Some(Const::Bool(*b)),
+            _ => {
+                wrong(c, node, "`true` or `false`");
+                None
+            }
+        },
+        Ty::Dice => match node.scalar_text() {
+            Some(t) => match syntax::parse_dice_text(&t, node.span, c.diags) {
+                Some(d) => Some(Const::Dice(d)),
+                None => {
+                    wrong(c, node, "dice such as `2d10`");
+                    None
+                }
+            },
+            None => {
+                wrong(c, node, "dice such as `2d10`");
+                None
+            }
+        },
+        Ty::Choice(ch) => {
+            let ch = *ch;
+            let Some(s) = node.scalar_text() else {
+                let n = c.prog.choices[ch].name.clone();
+                wrong(c, node, &format!("a {n}"));
+                return None;
+            };
+            match c.prog.choices[ch].variants.iter().position(|v| v.name == s) {
+                Some(i) => Some(Const::Choice(i as u16)),
+                None => {
+                    let cands: Vec<&str> = c.prog.choices[ch]
+                        .variants
+                        .iter()
+                        .map(|v| v.name.as_str())
+                        .collect();
+                    let help = suggest(&s, &cands, "values");
+                    let n = c.prog.choices[ch].name.clone();
+                    c.error(
+                        "E0306",
+                        node.span,
+                        format!("`{s}` is not a {n}"),
+                        format!("not a {n}"),
+                        help,
+                    );
+                    None
+                }
+            }
+        }
+        Ty::Track(t) => {
+            let t = *t;
+            let Some(items) = node.as_seq() else {
+                wrong(c, node, "a list of filled box numbers");
+                return None;
+            };
+            let n = c.prog.tracks[t].boxes.len() as i64;
+            let mut filled = Vec::new();
+            for i in items {
+                match &i.value {
+                    YValue::Int(b) if (1..=n).contains(b) => filled.push(*b),
+                    _ => c.error(
+                        "E0312",
+                        i.span,
+                        format!("not a box number of `{}`", c.prog.tracks[t].name),
+                        format!("expected 1 to {n}"),
+                        "list the numbers of the filled boxes",
+                    ),
+                }
+            }
+            Some(Const::Track(Track::with_filled(&filled)))
+        }
+        Ty::List(inner) => {
+            let Some(items) = node.as_seq() else {
+                wrong(c, node, "a list");
+                return None;
+            };
+            let mut out = Vec::new();
+            for i in items {
+                out.push(value_of(c, i, inner, None)?);
+            }
+            Some(Const::List(out))
+        }
+        Ty::Map(k, v) => {
+            let k = *k;
+            let mut out = vec![c.prog.zero(v); c.prog.choices[k].variants.len()];
+            for (key, val) in entries(c, node, "a mapping") {
+                let Some(Const::Choice(i)) = value_of(c, key, &Ty::Choice(k), None) else {
+                    continue;
+                };
+                if let Some(x) = value_of(c, val, v, None) {
+                    out[i as usize] = x;
+                }
+            }
+            Some(Const::Map(out))
+        }
+        Ty::Record(r) => {
+            let r = *r;
+            if let Some(name) = node.as_str() {
+                return match c
+                    .prog
+                    .instances
+                    .iter()
+                    .find(|i| i.name == name && i.record == r)
+                {
+                    Some(i) => Some(i.value.clone()),
+                    None => {
+                        let cands: Vec<&str> = c
+                            .prog
+                            .instances
+                            .iter()
+                            .filter(|i| i.record == r)
+                            .map(|i| i.name.as_str())
+                            .collect();
+                        let help = suggest(name, &cands, "records of this type");
+                        let tn = c.prog.records[r].name.clone();
+                        c.error(
+                            "E0306",
+                            node.span,
+                            format!("no {tn} record is named `{name}`"),
+                            "unknown record",
+                            help,
+                        );
+                        None
+                    }
+                };
+            }
+            let Some(map) = node.as_map() else {
+                let tn = c.prog.records[r].name.clone();
+                wrong(
+                    c,
+                    node,
+                    &format!("a {tn} (a mapping of fields, or a record name)"),
+                );
+                return None;
+            };
+            let fields = c.prog.records[r].fields.clone();
+            let mut values: Vec<Option<Const>> = vec![None; fields.len()];
+            let mut ok = true;
+            for (k, v) in map {
+                let key = k.scalar_text().unwrap_or_default();
+                match fields.iter().position(|f| f.name == key) {
+                    Some(i) => {
+                        values[i] = value_of(c, v, &fields[i].ty, fields[i].range);
+                        ok &= values[i].is_some();
+                    }
+                    None => {
+                        let cands: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+                        let help = suggest(&key, &cands, "fields");
+                        let tn = c.prog.records[r].name.clone();
+                        c.error(
+                            "E0103",
+                            k.span,
+                            format!("`{tn}` has no field `{key}`"),
+                            "unknown field",
+                            help,
+                        );
+                        ok = false;
+                    }
+                }
+            }
+            let mut out = Vec::new();
+            let mut missing = Vec::new();
+            for (i, f) in fields.iter().enumerate() {
+                match values[i].take().or_else(|| f.default.clone()) {
+                    Some(v) => out.push(v),
+                    None if matches!(f.ty, Ty::Track(_) | Ty::List(_) | Ty::Map(..)) => {
+                        out.push(c.prog.zero(&f.ty))
+                    }
+                    None => {
+                        missing.push(f.name.clone());
+                        out.push(c.prog.zero(&f.ty));
+                    }
+                }
+            }
+            if !missing.is_empty() && ok {
+                let tn = c.prog.records[r].name.clone();
+                let list: Vec<String> = missing.iter().map(|m| format!("`{m}`")).collect();
+                c.error(
+                    "E0106",
+                    node.span,
+                    format!("this {tn} is missing {}", list.join(", ")),
+                    "missing fields",
+                    format!(
+                        "add {} (or give the field a `default` in `types:`)",
+                        list.join(", ")
+                    ),
+                );
+                ok = false;
+            }
+            ok.then_some(Const::Record(out))
+        }
+        Ty::Outcome(_) | Ty::TrackBox(_) | Ty::Roll | Ty::Unit => {
+            wrong(c, node, "a value that can be written in YAML");
+            None
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! Reads through a value: fields (`c.armor`, `box.level`, `Choice.Variant`) and
+//! indexing (`table[key]`, `map[key]`, `list[i]`).
+
+use super::coerce::{as_int, coerce, expect_ty};
+use super::expr::expr;
+use super::{err_expr, mk, FnCtx};
+use crate::check::{Checker, DefKind};
+use crate::diag::suggest;
+use crate::ir::{self, BoxPart, Const, ExprKind as K, Ty};
+use crate::source::Span;
+use crate::syntax::ast::{self, ExprKind as A};
+
+/// `base.f`: a record field, a box part, or a qualified `Choice.Variant`.
+pub(super) fn field(
+    c: &mut Checker,
+    fcx: &mut FnCtx,
+    base: &ast::Expr,
+    f: &ast::Ident,
+    span: Span,
+) -> ir::Expr {
+    // `Choice.Variant` and `Outcome.Tag` qualify a name.
+    if let A::Name(q) = &base.kind {
+        if fcx.find(&q.name).is_none() {
+            if let Some(DefKind::Choice(ch)) = c.names.get(&q.name).map(|d| d.kind) {
+                c.used(&q.name);
+                return match c.prog.choices[ch]
+                    .variants
+                    .iter()
+                    .position(|v| v.name == f.name)
+                {
+                    Some(i) => mk(K::Const(Const::Choice(i as u16)), Ty::Choice(ch), span),
+                    None => {
+                        let cands: Vec<&str> = c.prog.choices[ch]
+                            .variants
+                            .iter()
+                            .map(|v| v.name.as_str())
+                            .collect();
+                        let help = suggest(&f.name, &cands, "values");
+                        c.error(
+                            "E0306",
+                            f.span,
+                            format!("`{}` is not a {}", f.name, q.name),
+                            "unknown",
+                            help,
+                        );
+                        err_expr(span)
+                    }
+                };
+            }
+        }
+    }
+    let bx = expr(c, fcx, base, None);
+    match bx.ty.clone() {
+        Ty::Record(r) => {
+            let fields = &c.prog.records[r].fields;
+            match fields.iter().position(|x| x.name == f.name) {
+                Some(i) => {
+                    let ty = fields[i].ty.clone();
+                    mk(K::Field(Box::new(bx), i), ty, span)
+                }
+                None => {
+                    let cands: Vec<&str> = fields.iter().map(|x| x.name.as_str()).collect();
+                    let help = suggest(&f.name, &cands, "fields");
+                    let rn = c.prog.records[r].name.clone();
+                    c.error(
+                        "E0306",
+                        f.span,
+                        format!("`{rn}` has no field `{}`", f.name),
+                        "unknown field",
+                        help,
+                    );
+                    err_expr(span)
+                }
+            }
+        }
+        Ty::TrackBox(t) => {
+            let track = &c.prog.tracks[t];
+            let (part, ty) = match f.name.as_str() {
+                "number" => (BoxPart::Number, Ty::Int),
+                "level" => (BoxPart::Level, Ty::Choice(track.scale)),
+                other => match track.attrs.iter().position(|a| a == other) {
+                    Some(i) => (BoxPart::Attr(i), Ty::Int),
+                    None => {
+                        let mut cands: Vec<&str> = vec!["number", "level"];
+                        cands.extend(track.attrs.iter().map(String::as_str));
+                        let help = suggest(other, &cands, "box attributes");
+                        c.error(
+                            "E0306",
+                            f.span,
+                            format!("a box has no `{other}`"),
+                            "unknown attribute",
+                            help,
+                        );
+                        return err_expr(span);
+                    }
+                },
+            };
+            mk(K::BoxPart(Box::new(bx), part), ty, span)
+        }
+        Ty::Error => err_expr(span),
+        other => {
+            let n = c.ty_name(&other);
+            c.error(
+                "E0321",
+                f.span,
+                format!("{n} has no field `{}`", f.name),
+                "here",
+                "only records and boxes have fields",
+            );
+            err_expr(span)
+        }
+    }
+}
+
+/// `base[key]`: a table lookup, a map entry or a list element.
+pub(super) fn index(
+    c: &mut Checker,
+    fcx: &mut FnCtx,
+    base: &ast::Expr,
+    key: &ast::Expr,
+    span: Span,
+) -> ir::Expr {
+    if let A::Name(t) = &base.kind {
+        if fcx.find(&t.name).is_none() {
+            if let Some(DefKind::Table(tid)) = c.names.get(&t.name).map(|d| d.kind) {
+                c.used(&t.name);
+                let key_ty = match c.prog.tables[tid].key {
+                    ir::TableKey::Choice(ch) => Ty::Choice(ch),
+                    _ => Ty::Int,
+                };
+                let kx = expr(c, fcx, key, Some(&key_ty));
+                expect_ty(c, &kx, &key_ty);
+                let kx = coerce(kx, &key_ty);
+                let site = c.site(span);
+                let ty = c.prog.tables[tid].value.clone();
+                return mk(
+                    K::Lookup {
+                        table: tid,
+                        key: Box::new(kx),
+                        site,
+                    },
+                    ty,
+                    span,
+                );
+            }
+        }
+    }
+    let bx = expr(c, fcx, base, None);
+    match bx.ty.clone() {
+        Ty::Map(k, v) => {
+            let kx = expr(c, fcx, key, Some(&Ty::Choice(k)));
+            expect_ty(c, &kx, &Ty::Choice(k));
+            mk(K::MapGet(Box::new(bx), Box::new(kx)), *v, span)
+        }
+        Ty::List(elem) => {
+            let ix = expr(c, fcx, key, Some(&Ty::Int));
+            let ix = as_int(c, ix);
+            mk(K::ListGet(Box::new(bx), Box::new(ix)), *elem, span)
+        }
+        Ty::Error => err_expr(span),
+        other => {
+            let n = c.ty_name(&other);
+            c.error(
+                "E0321",
+                base.span,
+                format!("{n} cannot be indexed"),
+                "here",
+                "`[key]` works on maps and tables",
+            );
+            err_expr(span)
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! Expressions with an effect: `roll`, `decide`, `fill`.
+
+use super::coerce::expect_ty;
+use super::expr::{element_type, expr};
+use super::place::place;
+use super::{err_expr, mk, FnCtx};
+use crate::check::{Checker, DefKind};
+use crate::ir::{self, ExprKind as K, Ty};
+use crate::source::Span;
+use crate::syntax::ast::{self, ExprKind as A};
+
+/// `roll dice` or `roll table [among list]`.
+pub(super) fn roll(
+    c: &mut Checker,
+    fcx: &mut FnCtx,
+    target: &ast::Expr,
+    among: Option<&ast::Expr>,
+    span: Span,
+) -> ir::Expr {
+    if fcx.formula {
+        c.error(
+            "E0324",
+            span,
+            "a formula cannot roll dice",
+            "roll in a formula",
+            "make it a `procedure`",
+        );
+    }
+    if let A::Name(t) = &target.kind {
+        if fcx.find(&t.name).is_none() {
+            if let Some(DefKind::Table(tid)) = c.names.get(&t.name).map(|d| d.kind) {
+                c.used(&t.name);
+                if !matches!(c.prog.tables[tid].key, ir::TableKey::Die(_)) {
+                    c.error(
+                        "E0321",
+                        t.span,
+                        format!("table `{}` has no die to roll", t.name),
+                        "not a die table",
+                        format!("look it up with `{}[key]`, or give it a `die:`", t.name),
+                    );
+                }
+                let vt = c.prog.tables[tid].value.clone();
+                let among = among.as_ref().map(|a| {
+                    let ax = expr(c, fcx, a, None);
+                    expect_ty(c, &ax, &Ty::List(Box::new(vt.clone())));
+                    Box::new(ax)
+                });
+                let site = c.site(span);
+                return mk(
+                    K::RollTable {
+                        table: tid,
+                        among,
+                        site,
+                    },
+                    vt,
+                    span,
+                );
+            }
+        }
+    }
+    if let Some(a) = among {
+        c.error(
+            "E0321",
+            a.span,
+            "`among` needs a die table",
+            "here",
+            "write `roll some_table among [..]`",
+        );
+    }
+    let dx = expr(c, fcx, target, Some(&Ty::Dice));
+    if dx.ty == Ty::Error {
+        return err_expr(span);
+    }
+    expect_ty(c, &dx, &Ty::Dice);
+    let site = c.site(span);
+    mk(
+        K::Roll {
+            dice: Box::new(dx),
+            site,
+        },
+        Ty::Roll,
+        span,
+    )
+}
+
+/// `decide name: Type` or `decide name from list`.
+pub(super) fn decide(
+    c: &mut Checker,
+    fcx: &mut FnCtx,
+    name: &ast::Ident,
+    from: &ast::DecideFrom,
+    span: Span,
+) -> ir::Expr {
+    if fcx.formula {
+        c.error(
+            "E0324",
+            span,
+            "a formula cannot ask for a decision",
+            "decide in a formula",
+            "make it a `procedure`",
+        );
+    }
+    let (options, ty) = match from {
+        ast::DecideFrom::Type(t) => match c.resolve_type(t).0 {
+            Ty::Choice(ch) => (ir::DecideOptions::Choice(ch), Ty::Choice(ch)),
+            Ty::Bool => (ir::DecideOptions::Bool, Ty::Bool),
+            Ty::Error => return err_expr(span),
+            other => {
+                let n = c.ty_name(&other);
+                c.error(
+                    "E0321",
+                    t.span,
+                    format!("cannot decide a {n}"),
+                    "here",
+                    "decide a scale, an enum, `bool`, or `from` a list",
+                );
+                return err_expr(span);
+            }
+        },
+        ast::DecideFrom::List(l) => {
+            let lx = expr(c, fcx, l, None);
+            let elem = element_type(c, &lx, l.span, "give a list");
+            (ir::DecideOptions::List(Box::new(lx)), elem)
+        }
+    };
+    let site = c.site(span);
+    mk(
+        K::Decide {
+            name: name.name.clone(),
+            options,
+            site,
+        },
+        ty,
+        span,
+    )
+}
+
+/// `fill track level`.
+pub(super) fn fill(
+    c: &mut Checker,
+    fcx: &mut FnCtx,
+    track: &ast::Expr,
+    level: &ast::Expr,
+    span: Span,
+) -> ir::Expr {
+    let Some(p) = place(c, fcx, track) else {
+        return err_expr(span);
+    };
+    let Ty::Track(t) = p.ty else {
+        let n = c.ty_name(&p.ty);
+        c.error(
+            "E0321",
+            track.span,
+            format!("`fill` needs a track, this is {n}"),
+            "not a track",
+            "fill a track field such as `defender.wounds`",
+        );
+        return err_expr(span);
+    };
+    let scale = Ty::Choice(c.prog.tracks[t].scale);
+    let lx = expr(c, fcx, level, Some(&scale));
+    expect_ty(c, &lx, &scale);
+    let site = c.site(span);
+    mk(
+        K::Fill {
+            track: p,
+            level: Box::new(lx),
+            site,
+        },
+        Ty::Int,
+        span,
+    )
+}

@@ -1,0 +1,216 @@
+//! Unary and binary operators: arithmetic on ints, rolls and levels, comparisons,
+//! `and`/`or`, `in`.
+
+use super::coerce::{as_int, coerce, compatible, expect_ty};
+use super::expr::expr;
+use super::{err_expr, mk, FnCtx};
+use crate::check::Checker;
+use crate::ir::{self, CmpOp, Const, ExprKind as K, IntOp, Ty};
+use crate::source::Span;
+use crate::syntax::ast::{self, BinOp, ExprKind as A};
+
+pub(super) fn binary(
+    c: &mut Checker,
+    fcx: &mut FnCtx,
+    op: BinOp,
+    l: &ast::Expr,
+    r: &ast::Expr,
+    span: Span,
+) -> ir::Expr {
+    match op {
+        BinOp::And | BinOp::Or => {
+            let lx = expr(c, fcx, l, Some(&Ty::Bool));
+            let rx = expr(c, fcx, r, Some(&Ty::Bool));
+            expect_ty(c, &lx, &Ty::Bool);
+            expect_ty(c, &rx, &Ty::Bool);
+            let kind = if op == BinOp::And {
+                K::And(Box::new(lx), Box::new(rx))
+            } else {
+                K::Or(Box::new(lx), Box::new(rx))
+            };
+            mk(kind, Ty::Bool, span)
+        }
+        BinOp::In => {
+            let lx = expr(c, fcx, l, None);
+            let rx = expr(c, fcx, r, None);
+            let want = Ty::List(Box::new(if lx.ty == Ty::Roll {
+                Ty::Int
+            } else {
+                lx.ty.clone()
+            }));
+            expect_ty(c, &rx, &want);
+            let lx = coerce(lx, &Ty::Int);
+            mk(K::In(Box::new(lx), Box::new(rx)), Ty::Bool, span)
+        }
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+            let lx = expr(c, fcx, l, None);
+            let rx = expr(c, fcx, r, Some(&lx.ty));
+            // A bare variant on the left takes its type from the right.
+            let lx = if lx.ty == Ty::Error && matches!(l.kind, A::Name(_)) {
+                expr_quiet_retry(c, fcx, l, &rx.ty).unwrap_or(lx)
+            } else {
+                lx
+            };
+            let cmp = match op {
+                BinOp::Eq => CmpOp::Eq,
+                BinOp::Ne => CmpOp::Ne,
+                BinOp::Lt => CmpOp::Lt,
+                BinOp::Le => CmpOp::Le,
+                BinOp::Gt => CmpOp::Gt,
+                _ => CmpOp::Ge,
+            };
+            let numeric = |t: &Ty| matches!(t, Ty::Int | Ty::Roll);
+            if numeric(&lx.ty) && numeric(&rx.ty) {
+                let (lx, rx) = (coerce(lx, &Ty::Int), coerce(rx, &Ty::Int));
+                return mk(K::Compare(cmp, Box::new(lx), Box::new(rx)), Ty::Bool, span);
+            }
+            if lx.ty == Ty::Error || rx.ty == Ty::Error {
+                return mk(K::Const(Const::Bool(false)), Ty::Error, span);
+            }
+            if lx.ty != rx.ty {
+                let (a, b) = (c.ty_name(&lx.ty), c.ty_name(&rx.ty));
+                c.error(
+                    "E0321",
+                    span,
+                    format!("cannot compare {a} with {b}"),
+                    format!("{a} {} {b}", op.symbol()),
+                    "compare values of the same kind",
+                );
+                return mk(K::Const(Const::Bool(false)), Ty::Error, span);
+            }
+            let ordered = match &lx.ty {
+                Ty::Choice(ch) => c.prog.choices[*ch].ordered,
+                Ty::Bool | Ty::Outcome(_) => false,
+                _ => {
+                    let n = c.ty_name(&lx.ty);
+                    c.error(
+                        "E0321",
+                        span,
+                        format!("cannot compare {n} values"),
+                        "here",
+                        "compare numbers, levels, variants or booleans",
+                    );
+                    return mk(K::Const(Const::Bool(false)), Ty::Error, span);
+                }
+            };
+            if !ordered && !matches!(cmp, CmpOp::Eq | CmpOp::Ne) {
+                let n = c.ty_name(&lx.ty);
+                c.error("E0321", span, format!("{n} has no order"), format!("`{}` on an enum", op.symbol()), "only scales (ordered levels) and numbers compare with `<`; use `==` or make it a scale");
+            }
+            if matches!(lx.ty, Ty::Outcome(_)) {
+                c.error(
+                    "E0321",
+                    span,
+                    "outcomes are compared with `match`",
+                    "here",
+                    "use `match result { Tag => ..., _ => ... }`",
+                );
+            }
+            mk(K::Compare(cmp, Box::new(lx), Box::new(rx)), Ty::Bool, span)
+        }
+        BinOp::Add | BinOp::Sub => {
+            let lx = expr(c, fcx, l, None);
+            let rx = expr(c, fcx, r, None);
+            let negate = op == BinOp::Sub;
+            if lx.ty == Ty::Error || rx.ty == Ty::Error {
+                // Already reported: no second error about the same mistake.
+                return err_expr(span);
+            }
+            match (&lx.ty, &rx.ty) {
+                (Ty::Roll, Ty::Int) => mk(
+                    K::RollAdd {
+                        roll: Box::new(lx),
+                        delta: Box::new(rx),
+                        negate,
+                    },
+                    Ty::Roll,
+                    span,
+                ),
+                (Ty::Int, Ty::Roll) if !negate => mk(
+                    K::RollAdd {
+                        roll: Box::new(rx),
+                        delta: Box::new(lx),
+                        negate,
+                    },
+                    Ty::Roll,
+                    span,
+                ),
+                (Ty::Choice(ch), _) if c.prog.choices[*ch].ordered => {
+                    let ty = lx.ty.clone();
+                    if !compatible(&rx.ty, &Ty::Int) {
+                        let (scale, other) = (c.ty_name(&ty), c.ty_name(&rx.ty));
+                        c.error(
+                            "E0321",
+                            rx.span,
+                            format!("a {scale} level moves by a number of steps, not by a {other}"),
+                            format!("this is a {other}"),
+                            format!("write `level {} n` with a number n", op.symbol()),
+                        );
+                    }
+                    let rx = coerce(rx, &Ty::Int);
+                    mk(
+                        K::LevelStep {
+                            level: Box::new(lx),
+                            delta: Box::new(rx),
+                            negate,
+                        },
+                        ty,
+                        span,
+                    )
+                }
+                _ => {
+                    let (lx, rx) = (as_int(c, lx), as_int(c, rx));
+                    let iop = if negate { IntOp::Sub } else { IntOp::Add };
+                    mk(K::Int(iop, Box::new(lx), Box::new(rx)), Ty::Int, span)
+                }
+            }
+        }
+        BinOp::Mul | BinOp::Div | BinOp::Rem => {
+            let lx = expr(c, fcx, l, None);
+            let rx = expr(c, fcx, r, None);
+            if lx.ty == Ty::Error || rx.ty == Ty::Error {
+                return err_expr(span);
+            }
+            if op == BinOp::Mul && (lx.ty == Ty::Dice || rx.ty == Ty::Dice) {
+                let (d, n) = if lx.ty == Ty::Dice {
+                    (lx, rx)
+                } else {
+                    (rx, lx)
+                };
+                let n = as_int(c, n);
+                return mk(K::DiceTimes(Box::new(d), Box::new(n)), Ty::Dice, span);
+            }
+            let (lx, rx) = (as_int(c, lx), as_int(c, rx));
+            let iop = match op {
+                BinOp::Mul => IntOp::Mul,
+                BinOp::Div => IntOp::Div,
+                _ => IntOp::Rem,
+            };
+            mk(K::Int(iop, Box::new(lx), Box::new(rx)), Ty::Int, span)
+        }
+    }
+}
+
+/// Re-checks a bare name with a type hint, dropping the diagnostics of the first try.
+pub(super) fn expr_quiet_retry(
+    c: &mut Checker,
+    fcx: &mut FnCtx,
+    e: &ast::Expr,
+    hint: &Ty,
+) -> Option<ir::Expr> {
+    let before = c.diags.items.len();
+    let x = expr(c, fcx, e, Some(hint));
+    if x.ty != Ty::Error {
+        // Remove the ambiguity error the first attempt reported.
+        if let Some(pos) = c.diags.items[..before]
+            .iter()
+            .rposition(|d| d.span == e.span && d.code == "E0325")
+        {
+            c.diags.items.remove(pos);
+        }
+        Some(x)
+    } else {
+        c.diags.items.truncate(before);
+        None
+    }
+}

@@ -1,0 +1,172 @@
+//! `match` patterns: tags and variants, bindings, exhaustiveness.
+
+use super::FnCtx;
+use crate::check::Checker;
+use crate::diag::{suggest, Diagnostic};
+use crate::ir::Ty;
+use crate::source::Span;
+use crate::syntax::ast;
+
+pub(super) fn pattern(
+    c: &mut Checker,
+    fcx: &mut FnCtx,
+    p: &ast::Pattern,
+    sty: &Ty,
+    seen: &mut Vec<u16>,
+    wildcard: &mut bool,
+) -> (Vec<u16>, Vec<Option<usize>>) {
+    let alts = match p {
+        ast::Pattern::Wildcard(_) => {
+            *wildcard = true;
+            return (Vec::new(), Vec::new());
+        }
+        ast::Pattern::Alts(a) => a,
+    };
+    let mut out = Vec::new();
+    let mut binds = Vec::new();
+    for (name, names) in alts {
+        let found: Option<(u16, Vec<(String, Ty)>)> = match sty {
+            Ty::Choice(ch) => c.prog.choices[*ch]
+                .variants
+                .iter()
+                .position(|v| v.name == name.name)
+                .map(|i| (i as u16, Vec::new())),
+            Ty::Outcome(o) => c.prog.outcomes[*o]
+                .tags
+                .iter()
+                .position(|t| t.name == name.name)
+                .map(|i| (i as u16, c.prog.outcomes[*o].tags[i].fields.clone())),
+            Ty::Error => return (Vec::new(), Vec::new()),
+            other => {
+                let n = c.ty_name(other);
+                c.error(
+                    "E0321",
+                    name.span,
+                    format!("cannot match on {n}"),
+                    "here",
+                    "match on a scale, an enum or an outcome; use `if` for numbers",
+                );
+                return (Vec::new(), Vec::new());
+            }
+        };
+        let Some((i, fields)) = found else {
+            let cands = case_names(c, sty).unwrap_or_default();
+            let cands: Vec<&str> = cands.iter().map(String::as_str).collect();
+            let help = suggest(&name.name, &cands, "values");
+            let n = c.ty_name(sty);
+            c.error(
+                "E0306",
+                name.span,
+                format!("`{}` is not a {n}", name.name),
+                "unknown",
+                help,
+            );
+            continue;
+        };
+        if seen.contains(&i) {
+            c.diags.push(
+                Diagnostic::warning(
+                    "W0003",
+                    name.span,
+                    format!("`{}` is already matched above", name.name),
+                )
+                .label("unreachable")
+                .help("remove this alternative"),
+            );
+        }
+        seen.push(i);
+        out.push(i);
+        if !names.is_empty() {
+            if alts.len() > 1 {
+                c.error(
+                    "E0322",
+                    name.span,
+                    "bindings need a single tag",
+                    "here",
+                    "split the alternatives into separate arms",
+                );
+                continue;
+            }
+            binds = vec![None; fields.len()];
+            for n in names {
+                match fields.iter().position(|(f, _)| *f == n.name) {
+                    Some(fi) => {
+                        let slot = fcx.bind(&n.name, fields[fi].1.clone());
+                        binds[fi] = Some(slot);
+                    }
+                    None => {
+                        let cands: Vec<&str> = fields.iter().map(|(f, _)| f.as_str()).collect();
+                        let help = suggest(&n.name, &cands, "fields");
+                        c.error(
+                            "E0306",
+                            n.span,
+                            format!("`{}` has no field `{}`", name.name, n.name),
+                            "unknown field",
+                            help,
+                        );
+                    }
+                }
+            }
+        }
+    }
+    (out, binds)
+}
+
+pub(super) fn exhaustive(c: &mut Checker, sty: &Ty, seen: &[u16], wildcard: bool, span: Span) {
+    if wildcard {
+        return;
+    }
+    let Some(all) = case_names(c, sty) else {
+        return;
+    };
+    let missing: Vec<String> = all
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !seen.contains(&(*i as u16)))
+        .map(|(_, n)| format!("`{n}`"))
+        .collect();
+    if !missing.is_empty() {
+        c.error(
+            "E0323",
+            span,
+            format!("this match does not cover {}", missing.join(", ")),
+            "not every case is covered",
+            "add an arm for each, or `_ => ...`",
+        );
+    }
+}
+
+/// The span of a match arm's pattern (`Hit(level)`, `A | B`, `_`): the arm up to its
+/// `=>`, for its trace site.
+pub(super) fn pattern_span(c: &Checker, arm_span: Span) -> Span {
+    let text = c.prog.sources.slice(arm_span);
+    match text.find("=>") {
+        Some(i) => Span {
+            end: arm_span.start + text[..i].trim_end().len() as u32,
+            ..arm_span
+        },
+        None => arm_span,
+    }
+}
+
+/// The cases a `match` on `sty` can name: a scale's levels, an enum's variants or an
+/// outcome's tags, in order; `None` for other types.
+pub(super) fn case_names(c: &Checker, sty: &Ty) -> Option<Vec<String>> {
+    match sty {
+        Ty::Choice(ch) => Some(
+            c.prog.choices[*ch]
+                .variants
+                .iter()
+                .map(|v| v.name.clone())
+                .collect(),
+        ),
+        Ty::Outcome(o) => Some(
+            c.prog.outcomes[*o]
+                .tags
+                .iter()
+                .map(|t| t.name.clone())
+                .collect(),
+        ),
+        _ => None,
+    }
+}

@@ -1,0 +1,222 @@
+//! Statements and blocks: `let`, assignments, `if`, `match`, `for`, `return`.
+
+use super::coerce::{as_int, coerce, compatible, expect_ty};
+use super::expr::{element_type, expr};
+use super::pattern::{exhaustive, pattern, pattern_span};
+use super::place::place;
+use super::FnCtx;
+use crate::check::Checker;
+use crate::diag::Diagnostic;
+use crate::ir::walk::always_returns;
+use crate::ir::{self, ExprKind as K, Ty};
+use crate::source::Span;
+use crate::syntax::ast;
+
+pub(super) fn block(c: &mut Checker, fcx: &mut FnCtx, b: &ast::Block) -> Vec<ir::Stmt> {
+    fcx.scopes.push(Vec::new());
+    let mut out = Vec::new();
+    let mut returned: Option<Span> = None;
+    for s in &b.stmts {
+        if let Some(r) = returned {
+            let d = Diagnostic::warning("W0003", s.span, "this statement can never run")
+                .label("unreachable")
+                .note(r, "the procedure has already returned here")
+                .help("remove it, or move it before the `return`");
+            c.diags.push(d);
+            returned = None;
+        }
+        if let Some(st) = stmt(c, fcx, s) {
+            if always_returns(std::slice::from_ref(&st)) {
+                returned = Some(s.span);
+            }
+            out.push(st);
+        }
+    }
+    fcx.scopes.pop();
+    out
+}
+
+pub(super) fn stmt(c: &mut Checker, fcx: &mut FnCtx, s: &ast::Stmt) -> Option<ir::Stmt> {
+    Some(match &s.kind {
+        ast::StmtKind::Let(name, e) => {
+            let value = expr(c, fcx, e, None);
+            let site = c.site(s.span);
+            let slot = fcx.bind(&name.name, value.ty.clone());
+            fcx.unread.push((slot, name.span));
+            ir::Stmt::Let { slot, value, site }
+        }
+        ast::StmtKind::Assign(target, op, e) => {
+            let place = place(c, fcx, target)?;
+            let value = expr(c, fcx, e, Some(&place.ty));
+            let value = match op {
+                ast::AssignOp::Set => {
+                    expect_ty(c, &value, &place.ty);
+                    coerce(value, &place.ty)
+                }
+                // `list += [x]` appends.
+                ast::AssignOp::Add if matches!(place.ty, Ty::List(_)) => {
+                    expect_ty(c, &value, &place.ty);
+                    value
+                }
+                _ => {
+                    if !compatible(&place.ty, &Ty::Int) {
+                        let n = c.ty_name(&place.ty);
+                        c.error(
+                            "E0321",
+                            target.span,
+                            format!("`+=` and `-=` need an int, this is {n}"),
+                            "not an int",
+                            "write `x = x + n` for levels; `list += [x]` appends to a list",
+                        );
+                    }
+                    as_int(c, value)
+                }
+            };
+            let site = c.site(s.span);
+            let op = match op {
+                ast::AssignOp::Set => ir::AssignOp::Set,
+                ast::AssignOp::Add => ir::AssignOp::Add,
+                ast::AssignOp::Sub => ir::AssignOp::Sub,
+            };
+            ir::Stmt::Assign {
+                place,
+                op,
+                value,
+                site,
+            }
+        }
+        ast::StmtKind::If(branches, otherwise) => {
+            let mut out = Vec::new();
+            for (cond, body) in branches {
+                let cx = expr(c, fcx, cond, Some(&Ty::Bool));
+                expect_ty(c, &cx, &Ty::Bool);
+                let site = c.site(
+                    Span {
+                        end: body.span.start,
+                        ..cond.span.to(cond.span)
+                    }
+                    .to(cond.span),
+                );
+                let b = block(c, fcx, body);
+                out.push((cx, b, site));
+            }
+            let otherwise = otherwise.as_ref().map(|b| block(c, fcx, b));
+            ir::Stmt::If {
+                branches: out,
+                otherwise,
+            }
+        }
+        ast::StmtKind::Match(scrutinee, arms) => {
+            let sx = expr(c, fcx, scrutinee, None);
+            let mut out = Vec::new();
+            let sty = sx.ty.clone();
+            let mut seen: Vec<u16> = Vec::new();
+            let mut wildcard = false;
+            for arm in arms {
+                fcx.scopes.push(Vec::new());
+                let (alts, binds) = pattern(c, fcx, &arm.pattern, &sty, &mut seen, &mut wildcard);
+                let site = c.site(pattern_span(c, arm.span));
+                let body = block(c, fcx, &arm.body);
+                fcx.scopes.pop();
+                out.push(ir::MatchArm {
+                    alts,
+                    binds,
+                    body,
+                    site,
+                });
+            }
+            exhaustive(c, &sty, &seen, wildcard, scrutinee.span);
+            ir::Stmt::Match {
+                scrutinee: sx,
+                arms: out,
+            }
+        }
+        ast::StmtKind::For(var, lo, Some(hi), body) => {
+            let lo = expr(c, fcx, lo, Some(&Ty::Int));
+            let lo = as_int(c, lo);
+            let hi = expr(c, fcx, hi, Some(&Ty::Int));
+            let hi = as_int(c, hi);
+            fcx.scopes.push(Vec::new());
+            let slot = fcx.bind(&var.name, Ty::Int);
+            let b = block(c, fcx, body);
+            fcx.scopes.pop();
+            ir::Stmt::ForRange {
+                var: slot,
+                lo,
+                hi,
+                body: b,
+            }
+        }
+        ast::StmtKind::For(var, list, None, body) => {
+            let lx = expr(c, fcx, list, None);
+            let elem = element_type(
+                c,
+                &lx,
+                list.span,
+                "loop over a list field or `filled(track)`",
+            );
+            fcx.scopes.push(Vec::new());
+            let slot = fcx.bind(&var.name, elem);
+            let b = block(c, fcx, body);
+            fcx.scopes.pop();
+            ir::Stmt::For {
+                var: slot,
+                list: lx,
+                body: b,
+            }
+        }
+        ast::StmtKind::Return(value) => {
+            let site = c.site(s.span);
+            if fcx.formula {
+                return None;
+            }
+            let want = fcx.ret.clone().unwrap_or(Ty::Unit);
+            let value = match value {
+                Some(e) => {
+                    let x = expr(c, fcx, e, Some(&want));
+                    if want == Ty::Unit {
+                        c.error(
+                            "E0321",
+                            e.span,
+                            "this procedure declares no result",
+                            "value returned",
+                            "add `-> Type` to the procedure, or write `return` alone",
+                        );
+                    } else {
+                        expect_ty(c, &x, &want);
+                    }
+                    Some(coerce(x, &want))
+                }
+                None => {
+                    if want != Ty::Unit && want != Ty::Error {
+                        let n = c.ty_name(&want);
+                        c.error(
+                            "E0321",
+                            s.span,
+                            format!("this procedure returns a {n}"),
+                            "no value",
+                            format!("write `return <{n}>`"),
+                        );
+                    }
+                    None
+                }
+            };
+            ir::Stmt::Return { value, site }
+        }
+        ast::StmtKind::Expr(e) => {
+            let x = expr(c, fcx, e, None);
+            let effectful = matches!(
+                x.kind,
+                K::Fill { .. } | K::Roll { .. } | K::RollTable { .. } | K::Decide { .. }
+            ) || matches!(&x.kind, K::Call(f, _) if c.prog.functions[*f].is_procedure());
+            if !effectful && x.ty != Ty::Error {
+                c.diags.push(
+                    Diagnostic::warning("W0004", e.span, "this value is computed and thrown away")
+                        .label("unused value")
+                        .help("bind it with `let`, or remove it"),
+                );
+            }
+            ir::Stmt::Expr(x)
+        }
+    })
+}

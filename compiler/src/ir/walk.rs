@@ -1,0 +1,188 @@
+//! The one walker over the IR: the direct children of an expression, and the parts of
+//! a statement. Every analysis that visits a whole body (the checker's mutated
+//! parameters, codegen's scans, scenario inputs) recurses through these, so a new
+//! construct is walked everywhere once it is added here (as rust-analyzer keeps
+//! `walk_child_exprs` beside its expression store).
+
+use super::{DecideOptions, Expr, ExprKind as K, Function, Place, PlaceStep, Stmt};
+
+/// Calls `f` on each direct child expression of `e`, in evaluation order. The keys and
+/// indices of a filled track's place are children too.
+pub fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    match &e.kind {
+        K::Const(_) | K::Local(_) => {}
+        K::Field(a, _)
+        | K::BoxPart(a, _)
+        | K::Neg(a)
+        | K::Not(a)
+        | K::ToInt(a)
+        | K::Natural(a)
+        | K::Abs(a)
+        | K::Len(a)
+        | K::Filled(a) => f(a),
+        K::Roll { dice, .. } => f(dice),
+        K::MapGet(a, b)
+        | K::ListGet(a, b)
+        | K::Int(_, a, b)
+        | K::Compare(_, a, b)
+        | K::And(a, b)
+        | K::Or(a, b)
+        | K::In(a, b)
+        | K::DiceTimes(a, b) => {
+            f(a);
+            f(b)
+        }
+        K::RollAdd { roll, delta, .. } => {
+            f(roll);
+            f(delta)
+        }
+        K::LevelStep { level, delta, .. } => {
+            f(level);
+            f(delta)
+        }
+        K::Lookup { key, .. } => f(key),
+        K::Call(_, args) | K::Min(args) | K::Max(args) => args.iter().for_each(f),
+        K::MakeOutcome { fields, .. } => fields.iter().for_each(f),
+        K::Clamp(a, b, d) | K::If(a, b, d) => {
+            f(a);
+            f(b);
+            f(d)
+        }
+        K::RollTable { among, .. } => among.iter().for_each(|a| f(a)),
+        K::Decide { options, .. } => {
+            if let DecideOptions::List(l) = options {
+                f(l)
+            }
+        }
+        K::Fill { track, level, .. } => {
+            place_keys(track, f);
+            f(level)
+        }
+        K::Aggregate {
+            list, cond, body, ..
+        }
+        | K::Collect {
+            list, cond, body, ..
+        } => {
+            f(list);
+            cond.iter().for_each(|x| f(x));
+            f(body)
+        }
+        K::Match { scrutinee, arms } => {
+            f(scrutinee);
+            arms.iter().for_each(|a| f(&a.body))
+        }
+        K::MakeRecord { fields: xs, .. } | K::List(xs) => xs.iter().for_each(f),
+    }
+}
+
+/// Calls `f` on the map keys and list indices of a place (`c.wounds[k]`'s `k`).
+pub fn place_keys(p: &Place, f: &mut dyn FnMut(&Expr)) {
+    for st in &p.path {
+        if let PlaceStep::Key(k) | PlaceStep::Index(k) = st {
+            f(k);
+        }
+    }
+}
+
+/// A part of a statement: an expression, or a nested block.
+pub enum Child<'a> {
+    Expr(&'a Expr),
+    Block(&'a [Stmt]),
+}
+
+/// Calls `f` on each expression directly in `s` (an assignment's place keys, then its
+/// value) and each nested block, in evaluation order.
+pub fn for_each_stmt_child<'a>(s: &'a Stmt, f: &mut dyn FnMut(Child<'a>)) {
+    match s {
+        Stmt::Let { value, .. } | Stmt::Expr(value) => f(Child::Expr(value)),
+        Stmt::Assign { place, value, .. } => {
+            for st in &place.path {
+                if let PlaceStep::Key(k) | PlaceStep::Index(k) = st {
+                    f(Child::Expr(k));
+                }
+            }
+            f(Child::Expr(value))
+        }
+        Stmt::If {
+            branches,
+            otherwise,
+        } => {
+            for (c, body, _) in branches {
+                f(Child::Expr(c));
+                f(Child::Block(body));
+            }
+            if let Some(o) = otherwise {
+                f(Child::Block(o));
+            }
+        }
+        Stmt::Match { scrutinee, arms } => {
+            f(Child::Expr(scrutinee));
+            arms.iter().for_each(|a| f(Child::Block(&a.body)));
+        }
+        Stmt::For { list, body, .. } => {
+            f(Child::Expr(list));
+            f(Child::Block(body));
+        }
+        Stmt::ForRange { lo, hi, body, .. } => {
+            f(Child::Expr(lo));
+            f(Child::Expr(hi));
+            f(Child::Block(body));
+        }
+        Stmt::Return { value, .. } => {
+            if let Some(v) = value {
+                f(Child::Expr(v));
+            }
+        }
+    }
+}
+
+/// Calls `f` on every statement of `stmts` and of the blocks nested in them, outer
+/// statements first.
+pub fn for_each_stmt(stmts: &[Stmt], f: &mut dyn FnMut(&Stmt)) {
+    for s in stmts {
+        f(s);
+        for_each_stmt_child(s, &mut |c| {
+            if let Child::Block(b) = c {
+                for_each_stmt(b, f)
+            }
+        });
+    }
+}
+
+/// Calls `f` on every top-level expression of a function body: a formula's expression,
+/// or each expression directly in a statement of a procedure (blocks walked).
+pub fn for_each_body_expr(func: &Function, f: &mut dyn FnMut(&Expr)) {
+    fn stmts(list: &[Stmt], f: &mut dyn FnMut(&Expr)) {
+        for s in list {
+            for_each_stmt_child(s, &mut |c| match c {
+                Child::Expr(e) => f(e),
+                Child::Block(b) => stmts(b, f),
+            });
+        }
+    }
+    match &func.body {
+        super::Body::Formula(e) => f(e),
+        super::Body::Procedure(list) => stmts(list, f),
+    }
+}
+
+/// Whether running these statements always ends in a `return`.
+pub fn always_returns(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(stmt_returns)
+}
+
+/// Whether running this statement always ends in a `return`.
+pub fn stmt_returns(s: &Stmt) -> bool {
+    match s {
+        Stmt::Return { .. } => true,
+        Stmt::If {
+            branches,
+            otherwise: Some(o),
+        } => branches.iter().all(|(_, b, _)| always_returns(b)) && always_returns(o),
+        Stmt::Match { arms, .. } => {
+            !arms.is_empty() && arms.iter().all(|a| always_returns(&a.body))
+        }
+        _ => false,
+    }
+}
