@@ -120,37 +120,24 @@ impl Diagnostics {
     }
 }
 
-/// "did you mean `x`?" for a misspelt name: the closest candidate by edit distance, if
-/// close enough to be a plausible typo.
+/// "did you mean `x`?" for a misspelt name: the closest candidate by optimal string
+/// alignment distance (a swap of two neighbouring letters is one edit, as are an insertion,
+/// a deletion and a substitution), ignoring case, if close enough to be a plausible typo.
 pub fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<String> {
     let mut best: Option<(usize, &str)> = None;
-    let lower = name.to_lowercase();
+    let lower: String = name.to_lowercase().chars().take(64).collect();
     for c in candidates {
-        let d = edit_distance(&lower, &c.to_lowercase());
+        let other: String = c.to_lowercase().chars().take(64).collect();
+        let d = strsim::osa_distance(&lower, &other);
         let limit = (name.chars().count().max(c.chars().count()) / 3).max(1);
         if d <= limit && best.is_none_or(|(bd, bc)| (d, c) < (bd, bc)) {
             best = Some((d, c));
         }
     }
     best.map(|(_, c)| c.to_string())
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().take(64).collect();
-    let b: Vec<char> = b.chars().take(64).collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 /// A help line listing what was expected, or suggesting the closest name.
@@ -383,6 +370,11 @@ mod tests {
             Some("action_costs".into())
         );
         assert_eq!(did_you_mean("zzz", ["action_costs"]), None);
+        // Swapped neighbours are one edit, so short names get their suggestion.
+        assert_eq!(did_you_mean("Haed", ["Head", "Torso"]), Some("Head".into()));
+        assert_eq!(did_you_mean("bonsu", ["bonus"]), Some("bonus".into()));
+        // Two edits in a four-letter name are too many.
+        assert_eq!(did_you_mean("Hdae", ["Head"]), None);
     }
 
     #[test]

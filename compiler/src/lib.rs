@@ -19,8 +19,17 @@ use std::path::Path;
 /// Loads and checks a ruleset folder: the program if it has no errors, and every
 /// diagnostic (errors and warnings) either way, with the sources they point into.
 pub fn compile_dir(dir: &Path) -> (Option<ir::Program>, diag::Diagnostics, source::Sources) {
+    compile_dir_with(dir, &load::Overlay::new())
+}
+
+/// [`compile_dir`], with unsaved editor text replacing files on disk (see
+/// [`load::Overlay`]).
+pub fn compile_dir_with(
+    dir: &Path,
+    overlay: &load::Overlay,
+) -> (Option<ir::Program>, diag::Diagnostics, source::Sources) {
     let mut diags = diag::Diagnostics::default();
-    let loaded = load::load_dir(dir, &mut diags);
+    let loaded = load::load_dir_with(dir, overlay, &mut diags);
     let sources = loaded.sources.clone();
     // A file that could not be read would make every later check report names it
     // defines as missing: stop at the load stage's own errors.
@@ -35,6 +44,8 @@ pub mod builder;
 pub mod codegen;
 pub mod eval;
 pub mod explain;
+#[cfg(feature = "lsp")]
+pub mod lsp;
 pub mod pack;
 pub mod scenario;
 pub mod schema;

@@ -109,12 +109,21 @@ fn display_name(dir: &Path, file: &Path) -> String {
     }
 }
 
+/// Text that replaces files' contents on disk, by canonical path: the language server's
+/// unsaved editor buffers.
+pub type Overlay = std::collections::HashMap<PathBuf, String>;
+
 /// Loads a ruleset folder, and the rulesets it `extends` beneath it.
 pub fn load_dir(dir: &Path, diags: &mut Diagnostics) -> Loaded {
+    load_dir_with(dir, &Overlay::new(), diags)
+}
+
+/// [`load_dir`], reading a file's text from `overlay` when it is there.
+pub fn load_dir_with(dir: &Path, overlay: &Overlay, diags: &mut Diagnostics) -> Loaded {
     let mut loaded = Loaded::default();
     let root = project_root(dir);
     let mut chain = Vec::new();
-    load_layer(dir, &root, &mut chain, &mut loaded, diags, None);
+    load_layer(dir, &root, overlay, &mut chain, &mut loaded, diags, None);
     // Layers were numbered from the top; number them from the base instead.
     let top = chain.len().saturating_sub(1) as u8;
     for l in loaded
@@ -146,6 +155,7 @@ pub fn project_root(dir: &Path) -> PathBuf {
 fn load_layer(
     dir: &Path,
     root: &Path,
+    overlay: &Overlay,
     chain: &mut Vec<PathBuf>,
     loaded: &mut Loaded,
     diags: &mut Diagnostics,
@@ -224,8 +234,26 @@ fn load_layer(
         let id = loaded
             .sources
             .add(SourceFile::new(name.clone(), path.clone(), String::new()));
-        let Some(text) = read_text(&path, &name, Span::new(id, 0, 0), diags) else {
-            continue;
+        let at = Span::new(id, 0, 0);
+        let unsaved = overlay.get(&std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone()));
+        let text = match unsaved {
+            Some(text) if text.len() as u64 > MAX_FILE_BYTES => {
+                diags.push(
+                    Diagnostic::error(
+                        "E0003",
+                        at,
+                        format!("{name} is too large ({} bytes)", text.len()),
+                    )
+                    .label("this file")
+                    .help(format!("files may be at most {MAX_FILE_BYTES} bytes")),
+                );
+                continue;
+            }
+            Some(text) => text.clone(),
+            None => match read_text(&path, &name, at, diags) {
+                Some(text) => text,
+                None => continue,
+            },
         };
         loaded.sources.files[id as usize] = SourceFile::new(name, path.clone(), text);
         let src = loaded.sources.file(id).clone();
@@ -246,7 +274,7 @@ fn load_layer(
     // The base goes beneath: load it first, so its definitions come first.
     if let Some((_, m)) = &manifest {
         if let Some(ext) = m.get("ruleset").and_then(|r| r.get("extends")) {
-            extend(dir, root, ext, chain, loaded, diags);
+            extend(dir, root, overlay, ext, chain, loaded, diags);
         }
     }
     if depth == 0 {
@@ -266,6 +294,7 @@ fn load_layer(
 fn extend(
     dir: &Path,
     root: &Path,
+    overlay: &Overlay,
     ext: &YNode,
     chain: &mut Vec<PathBuf>,
     loaded: &mut Loaded,
@@ -335,5 +364,5 @@ fn extend(
         );
         return;
     }
-    load_layer(&abs, root, chain, loaded, diags, Some(ext.span));
+    load_layer(&abs, root, overlay, chain, loaded, diags, Some(ext.span));
 }

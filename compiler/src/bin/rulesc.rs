@@ -101,6 +101,9 @@ enum Command {
         #[arg(long = "pack", value_name = "PACK.yaml", num_args = 1..)]
         packs: Vec<PathBuf>,
     },
+    /// Run the language server on stdin and stdout, for editors (diagnostics as you
+    /// type, hover, go to definition, completion, rename).
+    Lsp,
 }
 
 fn main() -> ExitCode {
@@ -202,6 +205,13 @@ fn run() -> ExitCode {
             }
         }
         Command::All { rules, out, trace } => all(&rules, &out, &trace, format),
+        Command::Lsp => match rulesc::lsp::run_stdio() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: rulesc lsp: {e}");
+                ExitCode::from(1)
+            }
+        },
         Command::Trace {
             ruleset,
             scenario,

@@ -1,0 +1,346 @@
+//! `rulesc lsp`: the language server, over stdio (lsp-server for the JSON-RPC transport,
+//! lsp-types for the messages).
+//!
+//! The server keeps the text of every open document and checks, with the same
+//! [`crate::compile_dir_with`] as `rulesc check`, each ruleset folder that holds an open
+//! document (and those whose `extends` chain reads one), the open documents replacing
+//! the files on disk. A burst of edits is checked once: checking waits until no message
+//! is queued, or until a request needs the answer.
+//!
+//! Diagnostics are published per file. A file's diagnostics come from the check of its
+//! own ruleset folder when that is open, else from a ruleset that extends it.
+
+pub mod convert;
+
+use convert::Encoding;
+
+use crate::diag::Diagnostics;
+use crate::load::Overlay;
+use crate::source::Sources;
+use convert::canonical;
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
+use lsp_types as lsp;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+type Error = Box<dyn std::error::Error + Send + Sync>;
+
+/// Serves the protocol on stdin and stdout until the client says `exit`.
+pub fn run_stdio() -> Result<(), Error> {
+    let (conn, io) = Connection::stdio();
+    serve(conn)?;
+    io.join()?;
+    Ok(())
+}
+
+/// Serves the protocol on a connection: the initialize handshake, then messages until
+/// `shutdown` and `exit`.
+pub fn serve(conn: Connection) -> Result<(), Error> {
+    let (id, params) = conn.initialize_start()?;
+    let params: lsp::InitializeParams = serde_json::from_value(params)?;
+    let offers_utf8 = params
+        .capabilities
+        .general
+        .as_ref()
+        .and_then(|g| g.position_encodings.as_ref())
+        .is_some_and(|encs| encs.contains(&lsp::PositionEncodingKind::UTF8));
+    let (enc, kind) = if offers_utf8 {
+        (Encoding::Utf8, lsp::PositionEncodingKind::UTF8)
+    } else {
+        (Encoding::Utf16, lsp::PositionEncodingKind::UTF16)
+    };
+    let result = lsp::InitializeResult {
+        capabilities: capabilities(kind),
+        server_info: Some(lsp::ServerInfo {
+            name: "rulesc".into(),
+            version: Some(env!("CARGO_PKG_VERSION").into()),
+        }),
+    };
+    conn.initialize_finish(id, serde_json::to_value(result)?)?;
+    let mut server = Server {
+        conn: &conn,
+        enc,
+        docs: BTreeMap::new(),
+        analyses: BTreeMap::new(),
+        dirty: BTreeSet::new(),
+        published: BTreeMap::new(),
+    };
+    while let Ok(msg) = conn.receiver.recv() {
+        match msg {
+            Message::Request(req) => {
+                if conn.handle_shutdown(&req)? {
+                    return Ok(());
+                }
+                server.refresh()?;
+                let resp = server.request(req);
+                conn.sender.send(Message::Response(resp))?;
+            }
+            Message::Notification(n) => {
+                server.notification(n);
+                if conn.receiver.is_empty() {
+                    server.refresh()?;
+                }
+            }
+            Message::Response(_) => {}
+        }
+    }
+    Ok(())
+}
+
+fn capabilities(encoding: lsp::PositionEncodingKind) -> lsp::ServerCapabilities {
+    lsp::ServerCapabilities {
+        position_encoding: Some(encoding),
+        text_document_sync: Some(lsp::TextDocumentSyncCapability::Options(
+            lsp::TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(lsp::TextDocumentSyncKind::FULL),
+                save: Some(lsp::TextDocumentSyncSaveOptions::Supported(true)),
+                ..Default::default()
+            },
+        )),
+        ..Default::default()
+    }
+}
+
+/// An open document.
+struct Doc {
+    uri: lsp::Uri,
+    version: i32,
+    text: String,
+}
+
+/// The last check of one ruleset folder.
+struct Analysis {
+    diags: Diagnostics,
+    sources: Sources,
+}
+
+struct Server<'c> {
+    conn: &'c Connection,
+    enc: Encoding,
+    /// Open documents by canonical path.
+    docs: BTreeMap<PathBuf, Doc>,
+    /// Checked ruleset folders by canonical path.
+    analyses: BTreeMap<PathBuf, Analysis>,
+    /// Ruleset folders to check again before the next answer.
+    dirty: BTreeSet<PathBuf>,
+    /// What was last published for each file.
+    published: BTreeMap<PathBuf, Vec<lsp::Diagnostic>>,
+}
+
+impl Server<'_> {
+    fn notification(&mut self, n: Notification) {
+        use lsp::notification::{
+            DidChangeTextDocument, DidChangeWatchedFiles, DidCloseTextDocument,
+            DidOpenTextDocument, DidSaveTextDocument, Notification as _,
+        };
+        match n.method.as_str() {
+            DidOpenTextDocument::METHOD => {
+                if let Ok(p) =
+                    n.extract::<lsp::DidOpenTextDocumentParams>(DidOpenTextDocument::METHOD)
+                {
+                    let d = p.text_document;
+                    self.open(d.uri, d.version, d.text);
+                }
+            }
+            DidChangeTextDocument::METHOD => {
+                if let Ok(p) =
+                    n.extract::<lsp::DidChangeTextDocumentParams>(DidChangeTextDocument::METHOD)
+                {
+                    // Full sync: the last change holds the whole text.
+                    if let Some(change) = p.content_changes.into_iter().last() {
+                        let d = p.text_document;
+                        self.open(d.uri, d.version, change.text);
+                    }
+                }
+            }
+            DidCloseTextDocument::METHOD => {
+                if let Ok(p) =
+                    n.extract::<lsp::DidCloseTextDocumentParams>(DidCloseTextDocument::METHOD)
+                {
+                    self.close(&p.text_document.uri);
+                }
+            }
+            DidSaveTextDocument::METHOD | DidChangeWatchedFiles::METHOD => {
+                // Files on disk changed: every ruleset may read them.
+                self.dirty.extend(self.analyses.keys().cloned());
+            }
+            _ => {}
+        }
+    }
+
+    fn open(&mut self, uri: lsp::Uri, version: i32, text: String) {
+        let Some(path) = convert::uri_to_path(&uri) else {
+            return;
+        };
+        let path = canonical(&path);
+        self.docs.insert(path.clone(), Doc { uri, version, text });
+        self.touched(&path);
+    }
+
+    fn close(&mut self, uri: &lsp::Uri) {
+        let Some(path) = convert::uri_to_path(uri).map(|p| canonical(&p)) else {
+            return;
+        };
+        self.docs.remove(&path);
+        self.touched(&path);
+        // A ruleset with no open document is no longer checked.
+        let open: BTreeSet<PathBuf> = self.docs.keys().filter_map(|p| self.owner(p)).collect();
+        self.analyses.retain(|dir, _| open.contains(dir));
+        self.dirty.retain(|dir| open.contains(dir));
+    }
+
+    /// Marks for checking the file's own ruleset and every ruleset that read it.
+    fn touched(&mut self, path: &Path) {
+        if let Some(owner) = self.owner(path) {
+            if self.docs.contains_key(path) {
+                self.dirty.insert(owner);
+            }
+        }
+        for (dir, a) in &self.analyses {
+            if a.sources.files.iter().any(|f| f.path == path) {
+                self.dirty.insert(dir.clone());
+            }
+        }
+    }
+
+    /// The ruleset folder a file belongs to: its folder, if that holds `ruleset.yaml`
+    /// (on disk or open).
+    fn owner(&self, path: &Path) -> Option<PathBuf> {
+        let dir = path.parent()?;
+        let manifest = dir.join("ruleset.yaml");
+        let is_rules_file = matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("yaml" | "rules")
+        );
+        (is_rules_file && (manifest.is_file() || self.docs.contains_key(&manifest)))
+            .then(|| dir.to_path_buf())
+    }
+
+    fn overlay(&self) -> Overlay {
+        self.docs
+            .iter()
+            .map(|(p, d)| (p.clone(), d.text.clone()))
+            .collect()
+    }
+
+    /// Checks the dirty rulesets and publishes what changed.
+    fn refresh(&mut self) -> Result<(), Error> {
+        if self.dirty.is_empty() {
+            return Ok(());
+        }
+        let overlay = self.overlay();
+        let checked = std::mem::take(&mut self.dirty);
+        for dir in &checked {
+            let (_program, diags, sources) = crate::compile_dir_with(dir, &overlay);
+            self.analyses
+                .insert(dir.clone(), Analysis { diags, sources });
+        }
+        // An open document of a ruleset just checked hears the result even when it is
+        // unchanged (an empty list says "checked, clean").
+        let fresh: BTreeSet<PathBuf> = self
+            .docs
+            .keys()
+            .filter(|p| self.owner(p).is_some_and(|o| checked.contains(&o)))
+            .cloned()
+            .collect();
+        self.publish(&fresh)
+    }
+
+    fn publish(&mut self, fresh: &BTreeSet<PathBuf>) -> Result<(), Error> {
+        // Every file some check read, with the diagnostics each check found in it.
+        let mut found: BTreeMap<PathBuf, BTreeMap<&Path, Vec<lsp::Diagnostic>>> = BTreeMap::new();
+        for (dir, a) in &self.analyses {
+            for f in &a.sources.files {
+                // The folder itself stands for folder-level problems: shown on its manifest.
+                let file = if f.path.is_dir() {
+                    f.path.join("ruleset.yaml")
+                } else {
+                    f.path.clone()
+                };
+                found.entry(file).or_default().entry(dir).or_default();
+            }
+            for d in a.diags.sorted() {
+                let Some(f) = a.sources.files.get(d.span.file as usize) else {
+                    continue;
+                };
+                let file = if f.path.is_dir() {
+                    f.path.join("ruleset.yaml")
+                } else {
+                    f.path.clone()
+                };
+                let lsp_diag = convert::diagnostic(d, &a.sources, self.enc);
+                found
+                    .entry(file)
+                    .or_default()
+                    .entry(dir)
+                    .or_default()
+                    .push(lsp_diag);
+            }
+        }
+        let mut now: BTreeMap<PathBuf, Vec<lsp::Diagnostic>> = BTreeMap::new();
+        for (file, mut by_ruleset) in found {
+            let own = self
+                .owner(&file)
+                .and_then(|o| by_ruleset.remove(o.as_path()));
+            let list = own.or_else(|| by_ruleset.into_values().next());
+            now.insert(file, list.unwrap_or_default());
+        }
+        let gone: Vec<PathBuf> = self
+            .published
+            .keys()
+            .filter(|p| !now.contains_key(*p))
+            .cloned()
+            .collect();
+        for file in gone {
+            now.insert(file, Vec::new());
+        }
+        for (file, diags) in now {
+            let same = self
+                .published
+                .get(&file)
+                .map_or(diags.is_empty(), |p| *p == diags);
+            if same && !fresh.contains(&file) {
+                continue;
+            }
+            let Some(uri) = self
+                .docs
+                .get(&file)
+                .map(|d| d.uri.clone())
+                .or_else(|| convert::path_to_uri(&file))
+            else {
+                continue;
+            };
+            let params = lsp::PublishDiagnosticsParams {
+                uri,
+                diagnostics: diags.clone(),
+                version: self.docs.get(&file).map(|d| d.version),
+            };
+            self.notify::<lsp::notification::PublishDiagnostics>(params)?;
+            if diags.is_empty() {
+                self.published.remove(&file);
+            } else {
+                self.published.insert(file, diags);
+            }
+        }
+        Ok(())
+    }
+
+    fn notify<N: lsp::notification::Notification>(&self, params: N::Params) -> Result<(), Error> {
+        let n = Notification::new(N::METHOD.to_string(), params);
+        self.conn.sender.send(Message::Notification(n))?;
+        Ok(())
+    }
+
+    fn request(&mut self, req: Request) -> Response {
+        not_supported(req.id, &req.method)
+    }
+}
+
+fn not_supported(id: RequestId, method: &str) -> Response {
+    Response::new_err(
+        id,
+        ErrorCode::MethodNotFound as i32,
+        format!("rulesc lsp does not handle `{method}`"),
+    )
+}
