@@ -244,3 +244,57 @@ fn diagnostics_follow_the_writers_typing() {
         .contains("die: d4"));
     c.shutdown();
 }
+
+/// Runs Neovim headless with its built-in LSP client against `rulesc lsp` (the script is
+/// `tests/neovim/client.lua`); what it saw, as JSON. `None` when Neovim is not installed.
+fn neovim(root: &Path, line: u32, col: u32) -> Option<Value> {
+    if Command::new("nvim").arg("--version").output().is_err() {
+        return None;
+    }
+    let out = root.join("neovim-saw.json");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/neovim/client.lua");
+    let mut child = Command::new("nvim")
+        .args(["--headless", "--clean", "-n", "-u", "NONE", "-c"])
+        .arg(format!("luafile {}", script.display()))
+        // Quits even if the script could not run.
+        .args(["-c", "qall!"])
+        .env("RULESC_BIN", env!("CARGO_BIN_EXE_rulesc"))
+        .env("RULESC_ROOT", root.canonicalize().unwrap())
+        .env("RULESC_OUT", &out)
+        .env("RULESC_LINE", line.to_string())
+        .env("RULESC_COL", col.to_string())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("start nvim");
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > 2 * PATIENCE {
+            let _ = child.kill();
+            panic!("Neovim did not finish");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let text = std::fs::read_to_string(&out).expect("the Neovim script wrote its results");
+    Some(serde_json::from_str(&text).unwrap())
+}
+
+#[test]
+fn neovim_headless_shows_the_servers_diagnostics() {
+    let dir = project();
+    let typo = ATTACK.replace("d12! + bonus", "d12! + bonsu");
+    std::fs::write(dir.path().join("attack.rules"), typo).unwrap();
+    let Some(seen) = neovim(dir.path(), 3, 27) else {
+        eprintln!(
+            "skipped: Neovim (`nvim`) is not installed; .ci/run installs it from Debian's packages"
+        );
+        return;
+    };
+    assert!(seen.get("lua_error").is_none(), "{seen}");
+    let diags = seen["diagnostics"].as_array().unwrap();
+    assert_eq!(diags.len(), 1, "{seen}");
+    assert_eq!(diags[0]["lnum"], 3);
+    assert_eq!(diags[0]["col"], 26);
+    let message = diags[0]["message"].as_str().unwrap();
+    assert!(message.starts_with("unknown name `bonsu`"), "{message}");
+}
