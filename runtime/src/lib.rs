@@ -9,6 +9,8 @@
 //! - [`turn_order`]: rounds, turns, acted markers, re-ordering on initiative changes.
 //! - [`track`]: rows of boxes filled from the lowest (wound boxes).
 //! - [`env`]: the dice, decider and trace sink a resolution runs with.
+//! - [`fight`]: fights as a process: sides, rounds, turns, ties, timers, triggers, the end.
+//! - [`policy`]: how decisions are answered in a simulation (first, last, seeded random, fixed).
 //! - [`show`]: how values print in traces (lists, maps, boxes).
 //! - [`arith`]: the checked integer arithmetic of the language (saturating, never panics).
 //!
@@ -31,6 +33,8 @@ pub mod decide;
 pub mod dice;
 pub mod enumerate;
 pub mod env;
+pub mod fight;
+pub mod policy;
 pub mod show;
 pub mod trace;
 pub mod track;
@@ -55,6 +59,8 @@ pub use decide::{Decide, FirstOption, ScriptedDecisions};
 pub use dice::{roll, DiceSource, DiceSpec, Keep, Roll, ScriptedDice, SeededDice};
 pub use enumerate::{enumerate, Enumeration, PathDice, Prob};
 pub use env::Env;
+pub use fight::{Fight, FightEnd, FightRules, FightShape, Fighter, Hook, Moment, Side, Step, Ties};
+pub use policy::{Answer, Policy};
 pub use trace::{NoTrace, Site, TraceEvent, TraceSink, VecTrace};
 pub use track::Track;
 pub use turn_order::TurnOrder;

@@ -66,6 +66,10 @@ pub enum TraceEvent {
     Call { site: u32 },
     /// A procedure returned.
     Return { site: u32, value: String },
+    /// The fight engine: a round or turn began, a fighter is out, the fight ended
+    /// (`cite` false: `what` alone), or a timer or trigger at `site` fired (`cite` true:
+    /// the site's text, then `what`, e.g. the fighter it fired for).
+    Fight { site: u32, what: String, cite: bool },
 }
 
 impl TraceEvent {
@@ -79,7 +83,8 @@ impl TraceEvent {
             | TraceEvent::Decide { site, .. }
             | TraceEvent::Fill { site, .. }
             | TraceEvent::Call { site }
-            | TraceEvent::Return { site, .. } => *site,
+            | TraceEvent::Return { site, .. }
+            | TraceEvent::Fight { site, .. } => *site,
         }
     }
 }
@@ -165,6 +170,13 @@ impl VecTrace {
                 TraceEvent::Call { .. } => text.to_string(),
                 TraceEvent::Return { value, .. } if value.is_empty() => "done".to_string(),
                 TraceEvent::Return { value, .. } => format!("result: {value}"),
+                TraceEvent::Fight {
+                    what, cite: true, ..
+                } if what.is_empty() => text.to_string(),
+                TraceEvent::Fight {
+                    what, cite: true, ..
+                } => format!("{text}: {what}"),
+                TraceEvent::Fight { what, .. } => format!("-- {what}"),
             };
             let indent = "  ".repeat(depth);
             let at = site

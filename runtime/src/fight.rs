@@ -1,0 +1,890 @@
+//! Fights as a process: combatants grouped in sides, rounds and turns in a declared
+//! order, timers, triggers and the end of the fight.
+//!
+//! A [`Fight`] holds the combatants (any type `C`) and the engine's state. The rules come
+//! from a [`FightRules`]: the turn-order key, who is out, the hooks, the scheduled actions
+//! and the triggers. Generated code implements it with the ruleset's procedures; the
+//! interpreter implements it by running the same procedures. Everything else (who acts
+//! next, ties, acted markers, when timers and triggers fire, when the fight ends, the
+//! trace lines of rounds and turns) is here, once, so the two backends agree by
+//! construction.
+//!
+//! The order of one round (see [`Fight::step`]):
+//! 1. the round number goes up, acted markers are cleared, timers due at the round's start
+//!    fire, the `round start` hook runs;
+//! 2. until every fighter not out has acted: every key is re-read, the highest key among
+//!    those not out and not acted takes the next turn (ties: [`Ties`]); a turn fires the
+//!    timers due at its start, runs the `turn` hook, fires the timers due at its end and
+//!    runs the `turn end` hook;
+//! 3. timers due at the round's end fire, the `round end` hook runs, world time advances
+//!    by the round's length.
+//!
+//! After every hook and turn, triggers are checked, newly out fighters are traced, and
+//! the fight ends when at most one side has a fighter not out.
+
+use crate::dice::{self, DiceSpec};
+use crate::env::Env;
+use crate::trace::{TraceEvent, TraceSink};
+use crate::{Decide, DiceSource};
+pub use alloc::borrow::Cow;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// One combatant of a fight: its index in [`Fight::combatants`], in the order joined.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Fighter(pub u32);
+
+impl Fighter {
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// One side of a fight, numbered in the order sides were first named.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Side(pub u16);
+
+impl Side {
+    #[inline]
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+/// How fighters with equal turn-order keys are ordered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ties {
+    /// They act simultaneously: all are marked acted, then each takes its turn in the
+    /// order they joined; one put out by another's turn in the group still acts.
+    Together,
+    /// Each rolls the die (higher first); those still tied roll again, at most
+    /// [`MAX_TIE_ROLLS`] times, then the order they joined.
+    Roll(DiceSpec),
+    /// The decision `name` picks who acts first among the tied, again for the rest.
+    Decide(&'static str),
+}
+
+/// Most rerolls of one tie before the order of joining settles it.
+pub const MAX_TIE_ROLLS: u32 = 16;
+/// Most timers and triggers fired at one check point (a rule that keeps scheduling
+/// itself for "now" stops there).
+pub const MAX_FIRES: u32 = 10_000;
+
+/// The hooks a fight can declare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hook {
+    Start,
+    RoundStart,
+    Turn,
+    TurnEnd,
+    RoundEnd,
+    /// The `i`-th `on every <unit>` hook.
+    Every(u16),
+}
+
+/// When a timer fires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Moment {
+    RoundStart(u32),
+    RoundEnd(u32),
+    /// The start of the fighter's `n`-th turn (1 = its first).
+    TurnStart(Fighter, u32),
+    TurnEnd(Fighter, u32),
+    /// World time, in the fight's base unit.
+    Time(i64),
+}
+
+/// What [`FightRules`] declares beside its functions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FightShape {
+    pub ties: Ties,
+    /// World time one round takes (0: rounds do not move the clock).
+    pub round_length: i64,
+    /// For each hook (`Start`, `RoundStart`, `Turn`, `TurnEnd`, `RoundEnd`): `None` if
+    /// not declared, `Some(true)` if it runs once per fighter not out (in turn order).
+    pub hooks: [Option<bool>; 5],
+    /// The period of each `on every` hook and whether it runs per fighter.
+    pub every: Cow<'static, [(i64, bool)]>,
+    /// For each trigger: true if it is checked per fighter not out.
+    pub triggers: Cow<'static, [bool]>,
+    /// The site of the fight declaration (rounds, turns and the end are traced there).
+    pub site: u32,
+    /// The sites of each trigger's declaration.
+    pub trigger_sites: Cow<'static, [u32]>,
+}
+
+/// The rules of a fight: what generated code and the interpreter supply.
+pub trait FightRules<C, D, X, T> {
+    fn shape(&self) -> &FightShape;
+    /// The turn-order key: compared element by element, highest first.
+    fn key(&mut self, env: &mut Env<D, X, T>, fight: &mut Fight<C>, who: Fighter) -> Vec<i64>;
+    /// The fight's `out` rule.
+    fn is_out(&mut self, env: &mut Env<D, X, T>, fight: &mut Fight<C>, who: Fighter) -> bool;
+    /// Runs a declared hook (`who` for turn hooks and per-fighter hooks).
+    fn hook(
+        &mut self,
+        env: &mut Env<D, X, T>,
+        fight: &mut Fight<C>,
+        hook: Hook,
+        who: Option<Fighter>,
+    );
+    /// Runs the scheduled action `action` with the arguments captured when it was set.
+    fn fire(&mut self, env: &mut Env<D, X, T>, fight: &mut Fight<C>, action: u32, args: &[i64]);
+    /// Trigger `index`'s condition (for `who` when the trigger is per fighter).
+    fn condition(
+        &mut self,
+        env: &mut Env<D, X, T>,
+        fight: &mut Fight<C>,
+        index: usize,
+        who: Option<Fighter>,
+    ) -> bool;
+    /// Runs trigger `index`'s procedure.
+    fn trigger(
+        &mut self,
+        env: &mut Env<D, X, T>,
+        fight: &mut Fight<C>,
+        index: usize,
+        who: Option<Fighter>,
+    );
+}
+
+/// A pending timer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Timer {
+    pub at: Moment,
+    pub action: u32,
+    pub args: Vec<i64>,
+    /// Scheduling order: timers due together fire in it.
+    pub seq: u64,
+}
+
+/// How a fight ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FightEnd {
+    /// Only this side has fighters not out.
+    Won(Side),
+    /// No side has a fighter left.
+    Draw,
+    /// The round limit came first.
+    Undecided,
+}
+
+/// What one [`Fight::step`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// The `start` hook ran.
+    Started,
+    RoundStarted(u32),
+    /// These fighters took their turn (more than one: simultaneously).
+    Turn(Vec<Fighter>),
+    RoundEnded(u32),
+    Ended(FightEnd),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    NotStarted,
+    BetweenRounds,
+    InRound,
+    Ended(FightEnd),
+}
+
+/// A fight: its combatants, their sides and names, and the engine's state.
+#[derive(Debug, Clone)]
+pub struct Fight<C> {
+    pub combatants: Vec<C>,
+    names: Vec<String>,
+    side_of: Vec<Side>,
+    side_names: Vec<String>,
+    round: u32,
+    time: i64,
+    /// World time up to which the `on every` hooks have run.
+    every_done: i64,
+    acted: Vec<bool>,
+    /// Turns begun per fighter (its current turn included).
+    turns: Vec<u32>,
+    /// Fighters whose turn is under way.
+    acting: Vec<Fighter>,
+    timers: Vec<Timer>,
+    seq: u64,
+    /// Trigger conditions as last seen: `[trigger][0]` for a fight-wide trigger,
+    /// `[trigger][1 + fighter]` for a per-fighter one.
+    seen: Vec<Vec<bool>>,
+    /// Fighters already traced as out.
+    traced_out: Vec<bool>,
+    phase: Phase,
+}
+
+impl<C> Default for Fight<C> {
+    fn default() -> Self {
+        Fight {
+            combatants: Vec::new(),
+            names: Vec::new(),
+            side_of: Vec::new(),
+            side_names: Vec::new(),
+            round: 0,
+            time: 0,
+            every_done: 0,
+            acted: Vec::new(),
+            turns: Vec::new(),
+            acting: Vec::new(),
+            timers: Vec::new(),
+            seq: 0,
+            seen: Vec::new(),
+            traced_out: Vec::new(),
+            phase: Phase::NotStarted,
+        }
+    }
+}
+
+impl<C> core::ops::Index<Fighter> for Fight<C> {
+    type Output = C;
+    #[inline]
+    fn index(&self, f: Fighter) -> &C {
+        &self.combatants[f.index()]
+    }
+}
+
+impl<C> core::ops::IndexMut<Fighter> for Fight<C> {
+    #[inline]
+    fn index_mut(&mut self, f: Fighter) -> &mut C {
+        &mut self.combatants[f.index()]
+    }
+}
+
+impl<C> Fight<C> {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a combatant named `name` to side `side` (created when first named).
+    pub fn join(&mut self, side: &str, name: &str, combatant: C) -> Fighter {
+        let s = match self.side_names.iter().position(|n| n == side) {
+            Some(i) => i,
+            None => {
+                self.side_names.push(side.into());
+                self.side_names.len() - 1
+            }
+        };
+        self.combatants.push(combatant);
+        self.names.push(name.into());
+        self.side_of.push(Side(s.min(usize::from(u16::MAX)) as u16));
+        self.acted.push(false);
+        self.turns.push(0);
+        self.traced_out.push(false);
+        Fighter((self.combatants.len() - 1) as u32)
+    }
+
+    /// Every fighter, in the order joined.
+    pub fn fighters(&self) -> impl Iterator<Item = Fighter> + '_ {
+        (0..self.combatants.len() as u32).map(Fighter)
+    }
+
+    pub fn len(&self) -> usize {
+        self.combatants.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.combatants.is_empty()
+    }
+
+    /// The fighter's name (takes a `Fighter` or a `&Fighter`).
+    pub fn name(&self, f: impl core::borrow::Borrow<Fighter>) -> &str {
+        self.names
+            .get(f.borrow().index())
+            .map_or("", String::as_str)
+    }
+
+    pub fn side(&self, f: Fighter) -> Side {
+        self.side_of.get(f.index()).copied().unwrap_or_default()
+    }
+
+    pub fn sides(&self) -> impl Iterator<Item = Side> + '_ {
+        (0..self.side_names.len() as u16).map(Side)
+    }
+
+    /// The side's name (takes a `Side` or a `&Side`).
+    pub fn side_name(&self, s: impl core::borrow::Borrow<Side>) -> &str {
+        self.side_names
+            .get(s.borrow().index())
+            .map_or("", String::as_str)
+    }
+
+    /// The fighters of side `s`, in the order joined.
+    pub fn members(&self, s: Side) -> impl Iterator<Item = Fighter> + '_ {
+        self.fighters().filter(move |&f| self.side(f) == s)
+    }
+
+    /// The current round (0 before the first).
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// World time, in the fight's base unit.
+    pub fn time(&self) -> i64 {
+        self.time
+    }
+
+    /// The fighter has taken (or lost) its turn this round.
+    pub fn acted(&self, f: Fighter) -> bool {
+        self.acted.get(f.index()).copied().unwrap_or(false)
+    }
+
+    /// Marks the fighter's turn of this round as taken (a turn dissolved into waiting, a
+    /// turn lost to surprise).
+    pub fn mark_acted(&mut self, f: Fighter) {
+        if let Some(a) = self.acted.get_mut(f.index()) {
+            *a = true;
+        }
+    }
+
+    /// The fighter's turn is under way.
+    pub fn is_acting(&self, f: Fighter) -> bool {
+        self.acting.contains(&f)
+    }
+
+    /// Turns the fighter has begun (its current one included).
+    pub fn turns_taken(&self, f: Fighter) -> u32 {
+        self.turns.get(f.index()).copied().unwrap_or(0)
+    }
+
+    /// The pending timers, in scheduling order.
+    pub fn timers(&self) -> &[Timer] {
+        &self.timers
+    }
+
+    /// How the fight ended, once it has.
+    pub fn ended(&self) -> Option<FightEnd> {
+        match self.phase {
+            Phase::Ended(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// Schedules `action(args)` at `at`. A pending timer with the same action and
+    /// arguments is replaced (no stacking: "its duration restarts").
+    pub fn schedule(&mut self, at: Moment, action: u32, args: Vec<i64>) {
+        self.timers
+            .retain(|t| !(t.action == action && t.args == args));
+        self.seq += 1;
+        self.timers.push(Timer {
+            at,
+            action,
+            args,
+            seq: self.seq,
+        });
+    }
+
+    /// The moment "the start/end of the next turn of `f`" (`next`), or of its turn under
+    /// way if it is acting and `next` is false.
+    pub fn turn_moment(&self, f: Fighter, end: bool, next: bool) -> Moment {
+        let taken = self.turns_taken(f);
+        let n = if !next && self.is_acting(f) {
+            taken
+        } else {
+            taken.saturating_add(1)
+        };
+        if end {
+            Moment::TurnEnd(f, n)
+        } else {
+            Moment::TurnStart(f, n)
+        }
+    }
+
+    /// How a moment reads in traces: "the end of Bob's turn 2", "the start of round 3",
+    /// "time 600".
+    pub fn describe(&self, at: Moment) -> String {
+        match at {
+            Moment::RoundStart(r) => format!("the start of round {r}"),
+            Moment::RoundEnd(r) => format!("the end of round {r}"),
+            Moment::TurnStart(f, n) => format!("the start of {}'s turn {n}", self.name(f)),
+            Moment::TurnEnd(f, n) => format!("the end of {}'s turn {n}", self.name(f)),
+            Moment::Time(t) => format!("time {t}"),
+        }
+    }
+
+    /// The moment "the start of round `round() + n`".
+    pub fn rounds_later(&self, n: i64) -> Moment {
+        let n = n.clamp(0, i64::from(u32::MAX)) as u32;
+        Moment::RoundStart(self.round.saturating_add(n))
+    }
+
+    /// The moment `amount` units of world time from now.
+    pub fn time_later(&self, amount: i64) -> Moment {
+        Moment::Time(self.time.saturating_add(amount.max(0)))
+    }
+
+    fn end_with(&mut self, end: FightEnd) -> Step {
+        self.phase = Phase::Ended(end);
+        self.acting.clear();
+        Step::Ended(end)
+    }
+}
+
+/// The fight engine. Generic over the rules, so both backends share it.
+impl<C> Fight<C> {
+    /// Runs the fight to its end, or until `max_rounds` rounds have been played.
+    pub fn run<D, X, T, R>(
+        &mut self,
+        rules: &mut R,
+        env: &mut Env<D, X, T>,
+        max_rounds: u32,
+    ) -> FightEnd
+    where
+        D: DiceSource,
+        X: Decide,
+        T: TraceSink,
+        R: FightRules<C, D, X, T>,
+    {
+        loop {
+            if self.phase == Phase::BetweenRounds && self.round >= max_rounds {
+                let site = rules.shape().site;
+                trace(env, site, format!("round limit {max_rounds}: undecided"));
+                self.end_with(FightEnd::Undecided);
+            }
+            if let Step::Ended(end) = self.step(rules, env) {
+                return end;
+            }
+        }
+    }
+
+    /// Plays the next step: the start, a round's start, one turn (or one group acting
+    /// together), or a round's end.
+    pub fn step<D, X, T, R>(&mut self, rules: &mut R, env: &mut Env<D, X, T>) -> Step
+    where
+        D: DiceSource,
+        X: Decide,
+        T: TraceSink,
+        R: FightRules<C, D, X, T>,
+    {
+        match self.phase {
+            Phase::Ended(end) => Step::Ended(end),
+            Phase::NotStarted => {
+                self.phase = Phase::BetweenRounds;
+                self.run_hook(rules, env, Hook::Start, None);
+                self.settle(rules, env).unwrap_or(Step::Started)
+            }
+            Phase::BetweenRounds => {
+                self.round = self.round.saturating_add(1);
+                self.acted.iter_mut().for_each(|a| *a = false);
+                self.phase = Phase::InRound;
+                let site = rules.shape().site;
+                trace(env, site, format!("round {}", self.round));
+                let round = self.round;
+                self.fire_due(rules, env, |m| m == Moment::RoundStart(round));
+                self.run_hook(rules, env, Hook::RoundStart, None);
+                self.settle(rules, env)
+                    .unwrap_or(Step::RoundStarted(self.round))
+            }
+            Phase::InRound => match self.next_group(rules, env) {
+                Some(group) => {
+                    self.take_turns(rules, env, &group);
+                    self.settle(rules, env).unwrap_or(Step::Turn(group))
+                }
+                None => {
+                    let round = self.round;
+                    self.fire_due(rules, env, |m| m == Moment::RoundEnd(round));
+                    self.run_hook(rules, env, Hook::RoundEnd, None);
+                    let length = rules.shape().round_length;
+                    if length > 0 {
+                        self.advance(rules, env, length);
+                    }
+                    self.phase = Phase::BetweenRounds;
+                    self.settle(rules, env).unwrap_or(Step::RoundEnded(round))
+                }
+            },
+        }
+    }
+
+    /// Checks triggers, traces fighters newly out, and ends the fight if at most one
+    /// side stands. `Some` when it ended.
+    fn settle<D, X, T, R>(&mut self, rules: &mut R, env: &mut Env<D, X, T>) -> Option<Step>
+    where
+        D: DiceSource,
+        X: Decide,
+        T: TraceSink,
+        R: FightRules<C, D, X, T>,
+    {
+        self.check_triggers(rules, env);
+        let site = rules.shape().site;
+        let mut standing: Vec<Side> = Vec::new();
+        for f in 0..self.len() {
+            let f = Fighter(f as u32);
+            if rules.is_out(env, self, f) {
+                if !self.traced_out[f.index()] {
+                    self.traced_out[f.index()] = true;
+                    let line = format!("{} is out", self.name(f));
+                    trace(env, site, line);
+                }
+            } else {
+                self.traced_out[f.index()] = false;
+                let s = self.side(f);
+                if !standing.contains(&s) {
+                    standing.push(s);
+                }
+            }
+        }
+        let end = match standing.as_slice() {
+            [] => FightEnd::Draw,
+            [s] => FightEnd::Won(*s),
+            _ => return None,
+        };
+        let line = match end {
+            FightEnd::Won(s) => format!("{} wins in round {}", self.side_name(s), self.round),
+            _ => format!("no one stands: a draw in round {}", self.round),
+        };
+        trace(env, site, line);
+        Some(self.end_with(end))
+    }
+
+    fn check_triggers<D, X, T, R>(&mut self, rules: &mut R, env: &mut Env<D, X, T>)
+    where
+        D: DiceSource,
+        X: Decide,
+        T: TraceSink,
+        R: FightRules<C, D, X, T>,
+    {
+        let per_fighter = rules.shape().triggers.to_vec();
+        if self.seen.len() != per_fighter.len() {
+            self.seen = per_fighter.iter().map(|_| Vec::new()).collect();
+        }
+        let mut fired = 0u32;
+        for (i, &each) in per_fighter.iter().enumerate() {
+            let whos: Vec<Option<Fighter>> = if each {
+                self.fighters().map(Some).collect()
+            } else {
+                alloc::vec![None]
+            };
+            for who in whos {
+                if let Some(f) = who {
+                    if rules.is_out(env, self, f) {
+                        continue;
+                    }
+                }
+                let slot = who.map_or(0, |f| f.index() + 1);
+                let now = rules.condition(env, self, i, who);
+                let seen = &mut self.seen[i];
+                if seen.len() <= slot {
+                    seen.resize(slot + 1, false);
+                }
+                let before = core::mem::replace(&mut seen[slot], now);
+                if now && !before && fired < MAX_FIRES {
+                    fired += 1;
+                    let site = rules.shape().trigger_sites.get(i).copied().unwrap_or(0);
+                    if T::ENABLED {
+                        let what = who.map(|f| String::from(self.name(f))).unwrap_or_default();
+                        env.trace.event(TraceEvent::Fight {
+                            site,
+                            what,
+                            cite: true,
+                        });
+                    }
+                    rules.trigger(env, self, i, who);
+                }
+            }
+        }
+    }
+
+    /// Runs a hook: once, or (declared per fighter) for each fighter not out in turn
+    /// order. Nothing if the fight does not declare it.
+    fn run_hook<D, X, T, R>(
+        &mut self,
+        rules: &mut R,
+        env: &mut Env<D, X, T>,
+        hook: Hook,
+        who: Option<Fighter>,
+    ) where
+        D: DiceSource,
+        X: Decide,
+        T: TraceSink,
+        R: FightRules<C, D, X, T>,
+    {
+        let declared = match hook {
+            Hook::Start => rules.shape().hooks[0],
+            Hook::RoundStart => rules.shape().hooks[1],
+            Hook::Turn => rules.shape().hooks[2],
+            Hook::TurnEnd => rules.shape().hooks[3],
+            Hook::RoundEnd => rules.shape().hooks[4],
+            Hook::Every(i) => rules.shape().every.get(usize::from(i)).map(|e| e.1),
+        };
+        match (declared, who) {
+            (None, _) => {}
+            (Some(_), Some(f)) => rules.hook(env, self, hook, Some(f)),
+            (Some(true), None) => {
+                let all: Vec<Fighter> = self.fighters().collect();
+                for f in self.in_order(rules, env, &all) {
+                    if !rules.is_out(env, self, f) {
+                        rules.hook(env, self, hook, Some(f));
+                    }
+                }
+            }
+            (Some(false), None) => rules.hook(env, self, hook, None),
+        }
+    }
+
+    /// `list` ordered by the turn-order key, highest first; equal keys keep their order
+    /// in `list`.
+    pub fn in_order<D, X, T, R>(
+        &mut self,
+        rules: &mut R,
+        env: &mut Env<D, X, T>,
+        list: &[Fighter],
+    ) -> Vec<Fighter>
+    where
+        R: FightRules<C, D, X, T>,
+    {
+        let mut keyed: Vec<(Vec<i64>, usize, Fighter)> = list
+            .iter()
+            .enumerate()
+            .map(|(i, &f)| (rules.key(env, self, f), i, f))
+            .collect();
+        keyed.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        keyed.into_iter().map(|(_, _, f)| f).collect()
+    }
+
+    /// The next turn of this round: the highest key among those not out and not acted,
+    /// ties settled by the fight's rule. `None` when everyone has acted.
+    fn next_group<D, X, T, R>(
+        &mut self,
+        rules: &mut R,
+        env: &mut Env<D, X, T>,
+    ) -> Option<Vec<Fighter>>
+    where
+        D: DiceSource,
+        X: Decide,
+        T: TraceSink,
+        R: FightRules<C, D, X, T>,
+    {
+        let mut best: Option<Vec<i64>> = None;
+        let mut group: Vec<Fighter> = Vec::new();
+        for f in 0..self.len() {
+            let f = Fighter(f as u32);
+            if self.acted(f) || rules.is_out(env, self, f) {
+                continue;
+            }
+            let key = rules.key(env, self, f);
+            match &best {
+                Some(b) if key < *b => {}
+                Some(b) if key == *b => group.push(f),
+                _ => {
+                    best = Some(key);
+                    group = alloc::vec![f];
+                }
+            }
+        }
+        if group.len() <= 1 {
+            return if group.is_empty() { None } else { Some(group) };
+        }
+        let site = rules.shape().site;
+        Some(match rules.shape().ties {
+            Ties::Together => group,
+            Ties::Roll(die) => {
+                let mut tied = group;
+                let mut tries = 0;
+                while tied.len() > 1 && tries < MAX_TIE_ROLLS {
+                    tries += 1;
+                    let rolls: Vec<i64> = tied
+                        .iter()
+                        .map(|_| dice::roll(&mut env.dice, die, &mut env.trace, site).total)
+                        .collect();
+                    let top = rolls.iter().copied().max().unwrap_or(0);
+                    tied = tied
+                        .iter()
+                        .zip(&rolls)
+                        .filter(|(_, &r)| r == top)
+                        .map(|(f, _)| *f)
+                        .collect();
+                }
+                alloc::vec![tied[0]]
+            }
+            Ties::Decide(name) => {
+                let n = group.len() as u32;
+                let i = env.decide.decide(name, n).min(n - 1);
+                let chosen = group[i as usize];
+                if T::ENABLED {
+                    env.trace.event(TraceEvent::Decide {
+                        site,
+                        choice: self.name(chosen).into(),
+                    });
+                }
+                alloc::vec![chosen]
+            }
+        })
+    }
+
+    /// Takes the turns of `group` (one fighter, or several acting together).
+    fn take_turns<D, X, T, R>(&mut self, rules: &mut R, env: &mut Env<D, X, T>, group: &[Fighter])
+    where
+        D: DiceSource,
+        X: Decide,
+        T: TraceSink,
+        R: FightRules<C, D, X, T>,
+    {
+        for &f in group {
+            self.mark_acted(f);
+        }
+        if T::ENABLED {
+            let names: Vec<&str> = group.iter().map(|&f| self.name(f)).collect();
+            let line = if names.len() > 1 {
+                format!("turn of {} (together)", names.join(", "))
+            } else {
+                format!("turn of {}", names.join(""))
+            };
+            trace(env, rules.shape().site, line);
+        }
+        for &f in group {
+            self.take_turn(rules, env, f);
+        }
+    }
+
+    /// One fighter's turn: timers due at its start, the `turn` hook, timers due at its
+    /// end, the `turn end` hook. Also what an interruption runs ("takes a full turn").
+    pub fn take_turn<D, X, T, R>(&mut self, rules: &mut R, env: &mut Env<D, X, T>, f: Fighter)
+    where
+        D: DiceSource,
+        X: Decide,
+        T: TraceSink,
+        R: FightRules<C, D, X, T>,
+    {
+        let Some(n) = self.turns.get_mut(f.index()) else {
+            return;
+        };
+        *n = n.saturating_add(1);
+        let n = *n;
+        self.acting.push(f);
+        self.fire_due(rules, env, |m| m == Moment::TurnStart(f, n));
+        self.run_hook(rules, env, Hook::Turn, Some(f));
+        self.fire_due(rules, env, |m| m == Moment::TurnEnd(f, n));
+        self.run_hook(rules, env, Hook::TurnEnd, Some(f));
+        if let Some(i) = self.acting.iter().rposition(|&a| a == f) {
+            self.acting.remove(i);
+        }
+    }
+
+    /// Fires every timer whose moment satisfies `due`, in scheduling order (timers they
+    /// set for the same moment fire too, up to [`MAX_FIRES`]).
+    fn fire_due<D, X, T, R>(
+        &mut self,
+        rules: &mut R,
+        env: &mut Env<D, X, T>,
+        due: impl Fn(Moment) -> bool,
+    ) where
+        R: FightRules<C, D, X, T>,
+    {
+        let mut fired = 0;
+        while fired < MAX_FIRES {
+            let Some(i) = self
+                .timers
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| due(t.at))
+                .min_by_key(|(_, t)| t.seq)
+                .map(|(i, _)| i)
+            else {
+                break;
+            };
+            let t = self.timers.remove(i);
+            rules.fire(env, self, t.action, &t.args);
+            fired += 1;
+        }
+    }
+
+    /// Moves world time forward by `amount`: the timers and `on every` hooks due on the
+    /// way fire in time order (at one instant: timers in scheduling order, then the
+    /// `every` hooks in declaration order).
+    pub fn advance<D, X, T, R>(&mut self, rules: &mut R, env: &mut Env<D, X, T>, amount: i64)
+    where
+        D: DiceSource,
+        X: Decide,
+        T: TraceSink,
+        R: FightRules<C, D, X, T>,
+    {
+        let target = self.time.saturating_add(amount.max(0));
+        let mut fired = 0;
+        while fired < MAX_FIRES {
+            fired += 1;
+            let next_timer = self
+                .timers
+                .iter()
+                .filter_map(|t| match t.at {
+                    Moment::Time(at) if at <= target => Some(at),
+                    _ => None,
+                })
+                .min();
+            let done = self.every_done;
+            let next_every = rules
+                .shape()
+                .every
+                .iter()
+                .filter(|(p, _)| *p > 0)
+                .map(|(p, _)| next_multiple(done, *p))
+                .filter(|&at| at <= target)
+                .min();
+            let at = match (next_timer, next_every) {
+                (Some(a), Some(b)) => a.min(b),
+                (Some(a), None) | (None, Some(a)) => a,
+                (None, None) => break,
+            };
+            self.time = self.time.max(at);
+            if next_timer == Some(at) {
+                let now = self.time;
+                self.fire_due(rules, env, |m| matches!(m, Moment::Time(t) if t <= now));
+                continue;
+            }
+            let every: Vec<usize> = rules
+                .shape()
+                .every
+                .iter()
+                .enumerate()
+                .filter(|(_, (p, _))| *p > 0 && next_multiple(done, *p) == at)
+                .map(|(i, _)| i)
+                .collect();
+            self.every_done = at;
+            for i in every {
+                self.run_hook(
+                    rules,
+                    env,
+                    Hook::Every(i.min(usize::from(u16::MAX)) as u16),
+                    None,
+                );
+            }
+        }
+        self.time = target.max(self.time);
+        self.every_done = self.every_done.max(target);
+    }
+}
+
+/// `list` ordered by `key`, highest first; equal keys keep their order in `list`. What
+/// generated code runs for `in_order(..)` (the engine's own [`Fight::in_order`] goes
+/// through the rules).
+pub fn in_order<C>(
+    fight: &Fight<C>,
+    list: &[Fighter],
+    key: impl Fn(&Fight<C>, Fighter) -> Vec<i64>,
+) -> Vec<Fighter> {
+    let mut keyed: Vec<(Vec<i64>, Fighter)> = list.iter().map(|&f| (key(fight, f), f)).collect();
+    keyed.sort_by(|a, b| b.0.cmp(&a.0));
+    keyed.into_iter().map(|(_, f)| f).collect()
+}
+
+/// The smallest multiple of `p` strictly greater than `t`.
+fn next_multiple(t: i64, p: i64) -> i64 {
+    let q = t.div_euclid(p);
+    q.saturating_add(1).saturating_mul(p)
+}
+
+fn trace<D, X, T: TraceSink>(env: &mut Env<D, X, T>, site: u32, what: String) {
+    if T::ENABLED {
+        env.trace.event(TraceEvent::Fight {
+            site,
+            what,
+            cite: false,
+        });
+    }
+}
+
+#[cfg(test)]
+#[path = "fight_tests.rs"]
+mod tests;

@@ -1,0 +1,311 @@
+//! The engine against small hand-written rules: who acts when, ties, timers, triggers,
+//! the end.
+
+use super::*;
+use crate::{FirstOption, ScriptedDecisions, ScriptedDice, VecTrace};
+use alloc::boxed::Box;
+use alloc::string::ToString;
+use alloc::vec;
+
+#[derive(Debug, Clone, Default)]
+struct C {
+    init: i64,
+    hp: i64,
+}
+
+type Log = Vec<String>;
+type TurnFn = Box<dyn FnMut(&mut Fight<C>, Fighter, &mut Log)>;
+
+struct Rules {
+    shape: FightShape,
+    log: Log,
+    turn: TurnFn,
+    /// Trigger 0 (per fighter): hp <= 1.
+    low: bool,
+}
+
+fn shape(ties: Ties) -> FightShape {
+    FightShape {
+        ties,
+        round_length: 0,
+        hooks: [None, Some(false), Some(false), None, Some(false)],
+        every: Cow::Borrowed(&[]),
+        triggers: Cow::Borrowed(&[]),
+        site: 0,
+        trigger_sites: Cow::Borrowed(&[]),
+    }
+}
+
+impl<D, X, T> FightRules<C, D, X, T> for Rules {
+    fn shape(&self) -> &FightShape {
+        &self.shape
+    }
+    fn key(&mut self, _: &mut Env<D, X, T>, f: &mut Fight<C>, who: Fighter) -> Vec<i64> {
+        vec![f[who].init]
+    }
+    fn is_out(&mut self, _: &mut Env<D, X, T>, f: &mut Fight<C>, who: Fighter) -> bool {
+        f[who].hp <= 0
+    }
+    fn hook(&mut self, _: &mut Env<D, X, T>, f: &mut Fight<C>, hook: Hook, who: Option<Fighter>) {
+        match (hook, who) {
+            (Hook::Turn, Some(w)) => (self.turn)(f, w, &mut self.log),
+            (Hook::Every(i), _) => self.log.push(format!("every {i} at {}", f.time())),
+            (h, _) => self.log.push(format!("{h:?} {}", f.round())),
+        }
+    }
+    fn fire(&mut self, _: &mut Env<D, X, T>, f: &mut Fight<C>, action: u32, args: &[i64]) {
+        self.log
+            .push(format!("fire {action} {args:?} at {}", f.time()));
+    }
+    fn condition(
+        &mut self,
+        _: &mut Env<D, X, T>,
+        f: &mut Fight<C>,
+        _: usize,
+        who: Option<Fighter>,
+    ) -> bool {
+        self.low && who.is_some_and(|w| f[w].hp <= 1)
+    }
+    fn trigger(&mut self, _: &mut Env<D, X, T>, f: &mut Fight<C>, _: usize, who: Option<Fighter>) {
+        let w = who.unwrap();
+        self.log.push(format!("low {}", f.name(w)));
+    }
+}
+
+fn fight(inits: &[(&str, &str, i64)]) -> Fight<C> {
+    let mut f = Fight::new();
+    for (side, name, init) in inits {
+        f.join(side, name, C { init: *init, hp: 3 });
+    }
+    f
+}
+
+fn rules(ties: Ties, turn: impl FnMut(&mut Fight<C>, Fighter, &mut Log) + 'static) -> Rules {
+    Rules {
+        shape: shape(ties),
+        log: Vec::new(),
+        turn: Box::new(turn),
+        low: false,
+    }
+}
+
+fn turns(log: &Log) -> Vec<&str> {
+    log.iter().filter_map(|l| l.strip_prefix("turn ")).collect()
+}
+
+#[test]
+fn highest_key_first_and_a_lowered_key_moves_among_turns_not_taken() {
+    // K4: Johan (9) takes 2 Pain to 7 during the Round and acts after the 8.
+    let mut f = fight(&[("A", "Johan", 9), ("A", "Mira", 8), ("B", "Brakka", 10)]);
+    let mut r = rules(Ties::Together, |f, me, log| {
+        log.push(format!("turn {}", f.name(me)));
+        if f.name(me) == "Brakka" && f.round() == 1 {
+            f[Fighter(0)].init = 7;
+        }
+        if f.name(me) == "Mira" && f.round() == 1 {
+            // Pain relief raises Mira above everyone: no second turn this round.
+            f[Fighter(1)].init = 12;
+        }
+    });
+    let mut env = Env::new(ScriptedDice::new(&[]), FirstOption, VecTrace::default());
+    assert_eq!(f.step(&mut r, &mut env), Step::Started);
+    assert_eq!(f.step(&mut r, &mut env), Step::RoundStarted(1));
+    for _ in 0..3 {
+        assert!(matches!(f.step(&mut r, &mut env), Step::Turn(_)));
+    }
+    assert_eq!(f.step(&mut r, &mut env), Step::RoundEnded(1));
+    assert_eq!(turns(&r.log), ["Brakka", "Mira", "Johan"]);
+    // Round 2 uses the current keys: Mira 12, Brakka 10, Johan 7.
+    f.step(&mut r, &mut env);
+    for _ in 0..3 {
+        f.step(&mut r, &mut env);
+    }
+    assert_eq!(turns(&r.log)[3..], ["Mira", "Brakka", "Johan"]);
+    assert!(r.log.contains(&"RoundStart 2".to_string()));
+    assert!(r.log.contains(&"RoundEnd 1".to_string()));
+}
+
+#[test]
+fn a_tied_group_acts_together_and_a_member_put_out_in_it_still_acts() {
+    let mut f = fight(&[("A", "Ann", 5), ("B", "Bob", 5)]);
+    let mut r = rules(Ties::Together, |f, me, log| {
+        log.push(format!("turn {}", f.name(me)));
+        let foe = Fighter(1 - me.0);
+        f[foe].hp -= 3;
+    });
+    let mut env = Env::new(ScriptedDice::new(&[]), FirstOption, VecTrace::default());
+    let end = f.run(&mut r, &mut env, 10);
+    assert_eq!(
+        turns(&r.log),
+        ["Ann", "Bob"],
+        "Bob strikes back though Ann put him out"
+    );
+    assert_eq!(end, FightEnd::Draw);
+    let lines = env.trace.render(&[crate::Site {
+        file: "f.rules".into(),
+        line: 1,
+        col: 1,
+        text: "fight".into(),
+    }]);
+    assert!(lines.contains("-- turn of Ann, Bob (together)"), "{lines}");
+    assert!(
+        lines.contains("-- Ann is out") && lines.contains("-- Bob is out"),
+        "{lines}"
+    );
+    assert!(
+        lines.contains("no one stands: a draw in round 1"),
+        "{lines}"
+    );
+}
+
+#[test]
+fn ties_by_roll_reroll_until_one_is_highest() {
+    let mut f = fight(&[("A", "Ann", 5), ("B", "Bob", 5), ("B", "Cid", 5)]);
+    let mut r = rules(Ties::Roll(DiceSpec::new(1, 6)), |f, me, log| {
+        log.push(format!("turn {}", f.name(me)));
+    });
+    // First pick: 4, 6, 6 then Bob 2, Cid 5: Cid. Second: Ann 3, Bob 3, then 1, 2: Bob.
+    let dice = ScriptedDice::new(&[4, 6, 6, 2, 5, 3, 3, 1, 2]);
+    let mut env = Env::new(dice, FirstOption, VecTrace::default());
+    f.step(&mut r, &mut env);
+    f.step(&mut r, &mut env);
+    for _ in 0..3 {
+        f.step(&mut r, &mut env);
+    }
+    assert_eq!(turns(&r.log), ["Cid", "Bob", "Ann"]);
+    assert!(env.dice.fits_exactly());
+}
+
+#[test]
+fn ties_by_decision_ask_who_acts_first_among_the_tied() {
+    let mut f = fight(&[("A", "Ann", 5), ("B", "Bob", 5), ("B", "Cid", 2)]);
+    let mut r = rules(Ties::Decide("tie"), |f, me, log| {
+        log.push(format!("turn {}", f.name(me)));
+    });
+    let answers = ScriptedDecisions::new().answer("tie", 1);
+    let mut env = Env::new(ScriptedDice::new(&[]), answers, VecTrace::default());
+    for _ in 0..5 {
+        f.step(&mut r, &mut env);
+    }
+    assert_eq!(turns(&r.log), ["Bob", "Ann", "Cid"]);
+    assert_eq!(env.decide.asked, [("tie".to_string(), 2)]);
+}
+
+#[test]
+fn timers_fire_at_their_moment_in_scheduling_order_and_replace_their_twin() {
+    let mut f = fight(&[("A", "Ann", 5), ("B", "Bob", 4)]);
+    let mut r = rules(Ties::Together, |f, me, log| {
+        log.push(format!("turn {}", f.name(me)));
+        if f.round() == 1 && me == Fighter(0) {
+            // "until the end of Bob's next turn", set twice: one timer.
+            let at = f.turn_moment(Fighter(1), true, true);
+            f.schedule(at, 1, vec![1]);
+            f.schedule(at, 1, vec![1]);
+            let at = f.turn_moment(Fighter(0), true, false);
+            f.schedule(at, 2, vec![0]);
+            let at = f.rounds_later(1);
+            f.schedule(at, 3, vec![]);
+        }
+    });
+    let mut env = Env::new(ScriptedDice::new(&[]), FirstOption, VecTrace::default());
+    for _ in 0..6 {
+        f.step(&mut r, &mut env);
+    }
+    let order: Vec<&str> = r
+        .log
+        .iter()
+        .map(String::as_str)
+        .filter(|l| l.starts_with("turn") || l.starts_with("fire") || l.starts_with("Round"))
+        .collect();
+    assert_eq!(
+        order,
+        [
+            "RoundStart 1",
+            "turn Ann",
+            "fire 2 [0] at 0",
+            "turn Bob",
+            "fire 1 [1] at 0",
+            "RoundEnd 1",
+            "fire 3 [] at 0",
+            "RoundStart 2",
+        ]
+    );
+    assert!(f.timers().is_empty());
+}
+
+#[test]
+fn advancing_time_fires_timers_and_every_hooks_in_time_order() {
+    let mut f: Fight<C> = fight(&[("A", "Ann", 5)]);
+    let mut r = rules(Ties::Together, |_, _, _| {});
+    r.shape.every = Cow::Borrowed(&[(60, false)]);
+    let mut env = Env::new(ScriptedDice::new(&[]), FirstOption, VecTrace::default());
+    let at = f.time_later(90);
+    f.schedule(at, 7, vec![]);
+    let at = f.time_later(120);
+    f.schedule(at, 8, vec![]);
+    f.advance(&mut r, &mut env, 150);
+    assert_eq!(
+        r.log,
+        [
+            "every 0 at 60",
+            "fire 7 [] at 90",
+            "fire 8 [] at 120",
+            "every 0 at 120"
+        ]
+    );
+    assert_eq!(f.time(), 150);
+    f.advance(&mut r, &mut env, 29);
+    assert_eq!(r.log.len(), 4, "179: no minute passed since 120");
+    f.advance(&mut r, &mut env, 1);
+    assert_eq!(r.log[4], "every 0 at 180");
+}
+
+#[test]
+fn rounds_of_declared_length_move_the_clock() {
+    let mut f = fight(&[("A", "Ann", 5), ("B", "Bob", 1)]);
+    let mut r = rules(Ties::Together, |_, _, _| {});
+    r.shape.round_length = 6;
+    let mut env = Env::new(ScriptedDice::new(&[]), FirstOption, VecTrace::default());
+    assert_eq!(f.run(&mut r, &mut env, 3), FightEnd::Undecided);
+    assert_eq!((f.round(), f.time()), (3, 18));
+}
+
+#[test]
+fn triggers_fire_when_their_condition_turns_true_again_after_false() {
+    let mut f = fight(&[("A", "Ann", 5), ("B", "Bob", 1)]);
+    let mut r = rules(Ties::Together, |f, me, _| {
+        if me == Fighter(0) {
+            // Round 1: Bob to 1 (fires); round 2: healed to 3; round 3: to 1 (fires again).
+            f[Fighter(1)].hp = if f.round() == 2 { 3 } else { 1 };
+        }
+    });
+    r.low = true;
+    r.shape.triggers = Cow::Borrowed(&[true]);
+    r.shape.trigger_sites = Cow::Borrowed(&[0]);
+    let mut env = Env::new(ScriptedDice::new(&[]), FirstOption, VecTrace::default());
+    f.run(&mut r, &mut env, 3);
+    let lows: Vec<&String> = r.log.iter().filter(|l| l.starts_with("low")).collect();
+    assert_eq!(lows, ["low Bob", "low Bob"]);
+}
+
+#[test]
+fn the_last_side_standing_wins() {
+    let mut f = fight(&[("A", "Ann", 5), ("B", "Bob", 1), ("B", "Cid", 1)]);
+    let mut r = rules(Ties::Together, |f, me, _| {
+        if me == Fighter(0) {
+            for b in [1, 2] {
+                if f[Fighter(b)].hp > 0 {
+                    f[Fighter(b)].hp -= 2;
+                    break;
+                }
+            }
+        }
+    });
+    let mut env = Env::new(ScriptedDice::new(&[]), FirstOption, VecTrace::default());
+    assert_eq!(f.run(&mut r, &mut env, 20), FightEnd::Won(Side(0)));
+    assert_eq!(f.round(), 4, "two blows each for Bob and Cid");
+    assert_eq!(
+        f.step(&mut r, &mut env),
+        Step::Ended(FightEnd::Won(Side(0)))
+    );
+}
