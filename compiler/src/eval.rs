@@ -220,6 +220,11 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
 
     fn block(&mut self, stmts: &[Stmt], locals: &mut Vec<Value>) -> Flow {
         for s in stmts {
+            // An enumeration that cut this path off (or ran out of budget) stops the run
+            // here; its result is discarded.
+            if self.env.dice.stopped() {
+                return Flow::Return(Value::Unit);
+            }
             if let Flow::Return(v) = self.stmt(s, locals) {
                 return Flow::Return(v);
             }

@@ -54,6 +54,12 @@ impl ScriptedDecisions {
 }
 
 impl ScriptedDecisions {
+    /// The answers still queued, per decision name (in the order the names were first
+    /// scripted): what an enumeration replays on every path without copying the script.
+    pub fn queues(&self) -> impl Iterator<Item = (&str, &[u32])> {
+        self.answers.iter().map(|(n, q)| (n.as_str(), q.as_slice()))
+    }
+
     /// The decision names with scripted answers that were never asked for.
     pub fn unused(&self) -> Vec<String> {
         self.answers

@@ -27,12 +27,25 @@ pub const MAX_KEPT: u32 = 32;
 /// Where faces come from. `face` returns a value in `1..=sides` (`sides >= 1`).
 pub trait DiceSource {
     fn face(&mut self, sides: u32) -> u32;
+
+    /// True when the source wants the resolution stopped (an enumeration cut this path
+    /// off, or ran out of time): the interpreter then stops the run before its next
+    /// statement, and its result is discarded. Sources for play never stop.
+    #[inline]
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 impl<D: DiceSource + ?Sized> DiceSource for &mut D {
     #[inline]
     fn face(&mut self, sides: u32) -> u32 {
         (**self).face(sides)
+    }
+
+    #[inline]
+    fn stopped(&self) -> bool {
+        (**self).stopped()
     }
 }
 

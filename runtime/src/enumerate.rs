@@ -1,62 +1,21 @@
-//! Enumeration: every path through a resolution's dice, each with its exact probability.
+//! Enumeration: a dice source that walks every path through a resolution's dice.
 //!
-//! [`enumerate`] runs a resolution again and again with a [`PathDice`] source that walks
-//! the tree of faces like an odometer: the first run takes face 1 everywhere, each next
-//! run advances the deepest die that still has faces left. A path that asks for more dice
-//! than the depth bound is cut off; its probability is reported as `unexplored`, never
-//! silently dropped, so `sum(outcomes) + unexplored == 1` always.
+//! [`PathDice`] is run again and again on one resolution; it walks the tree of faces like
+//! an odometer: the first run takes face 1 everywhere, each next run ([`PathDice::advance`])
+//! moves the deepest die that still has faces left. A path that asks for more dice than
+//! the depth bound is cut: [`PathDice::cut`] says so, and [`DiceSource::stopped`] tells
+//! the interpreter to stop the run at once.
+//!
+//! The runtime does no probability arithmetic: a path's probability is the product of
+//! `1 / sides` over [`PathDice::sides`], and exact sums of such fractions need big
+//! numbers, which belong to the caller (the compiler's `analyze`), not to code linked
+//! into games.
 
 use crate::dice::DiceSource;
 use alloc::vec::Vec;
 
-/// An exact probability `num / den`, kept reduced.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Prob {
-    pub num: u128,
-    pub den: u128,
-}
-
-fn gcd(mut a: u128, mut b: u128) -> u128 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
-}
-
-impl Prob {
-    pub const ZERO: Prob = Prob { num: 0, den: 1 };
-    pub const ONE: Prob = Prob { num: 1, den: 1 };
-
-    fn reduced(num: u128, den: u128) -> Prob {
-        let g = gcd(num, den).max(1);
-        Prob {
-            num: num / g,
-            den: den / g,
-        }
-    }
-
-    /// `self * 1/n`.
-    pub fn over(self, n: u32) -> Prob {
-        Prob::reduced(self.num, self.den.saturating_mul(u128::from(n.max(1))))
-    }
-
-    pub fn plus(self, other: Prob) -> Prob {
-        let g = gcd(self.den, other.den).max(1);
-        let den = (self.den / g).saturating_mul(other.den);
-        let num = self
-            .num
-            .saturating_mul(other.den / g)
-            .saturating_add(other.num.saturating_mul(self.den / g));
-        Prob::reduced(num, den)
-    }
-
-    pub fn to_f64(self) -> f64 {
-        self.num as f64 / self.den as f64
-    }
-}
-
-/// A dice source that follows one path of the enumeration tree.
-#[derive(Debug, Default)]
+/// A dice source that follows one path of the enumeration tree per run.
+#[derive(Debug, Default, Clone)]
 pub struct PathDice {
     /// (face chosen, sides) for each die rolled so far on this path.
     path: Vec<(u32, u32)>,
@@ -66,15 +25,40 @@ pub struct PathDice {
 }
 
 impl PathDice {
-    /// The probability of the path just run (dice past the bound do not count).
-    fn probability(&self) -> Prob {
+    /// A walk whose paths hold at most `max_dice` dice; a longer path is cut.
+    pub fn new(max_dice: usize) -> Self {
+        PathDice {
+            max_dice,
+            ..PathDice::default()
+        }
+    }
+
+    /// Call before each run: the next run replays the current path from its first die.
+    pub fn start(&mut self) {
+        self.pos = 0;
+        self.cut = false;
+    }
+
+    /// The sides of each die the run just made drew (dice past the bound are not drawn):
+    /// the path's probability is the product of their reciprocals.
+    pub fn sides(&self) -> impl Iterator<Item = u32> + '_ {
         self.path[..self.pos.min(self.path.len())]
             .iter()
-            .fold(Prob::ONE, |p, &(_, sides)| p.over(sides))
+            .map(|&(_, sides)| sides)
+    }
+
+    /// True when the run just made asked for more dice than the bound.
+    pub fn cut(&self) -> bool {
+        self.cut
+    }
+
+    /// Dice drawn by the run so far.
+    pub fn drawn(&self) -> usize {
+        self.pos
     }
 
     /// Moves to the next path; false when every path was visited.
-    fn advance(&mut self) -> bool {
+    pub fn advance(&mut self) -> bool {
         self.path.truncate(self.pos);
         while let Some((face, sides)) = self.path.pop() {
             if face < sides {
@@ -102,89 +86,9 @@ impl DiceSource for PathDice {
         // asks for the same die; if not, stay in range rather than panic.
         face.min(sides).min(recorded)
     }
-}
 
-/// Every outcome of an enumeration with its probability, and the mass left unexplored.
-#[derive(Debug, Clone)]
-pub struct Enumeration<R> {
-    pub outcomes: Vec<(R, Prob)>,
-    pub unexplored: Prob,
-    /// Paths visited (complete or cut off).
-    pub paths: u64,
-    /// True when `max_paths` stopped the walk before every path was visited; the mass of
-    /// the unvisited paths is then also in `unexplored`.
-    pub stopped_early: bool,
-}
-
-impl<R: PartialEq> Enumeration<R> {
-    /// Sum of every outcome's probability and the unexplored mass: exactly one.
-    pub fn total(&self) -> Prob {
-        self.outcomes
-            .iter()
-            .fold(self.unexplored, |acc, (_, p)| acc.plus(*p))
-    }
-
-    /// The probability of one outcome.
-    pub fn probability_of(&self, outcome: &R) -> Prob {
-        self.outcomes
-            .iter()
-            .filter(|(r, _)| r == outcome)
-            .fold(Prob::ZERO, |a, (_, p)| a.plus(*p))
-    }
-}
-
-/// Runs `resolve` on every dice path. `max_dice` bounds the dice on one path (exploding
-/// dice make paths unbounded); `max_paths` bounds the number of runs. Equal outcomes are
-/// merged.
-pub fn enumerate<R: PartialEq>(
-    max_dice: usize,
-    max_paths: u64,
-    mut resolve: impl FnMut(&mut PathDice) -> R,
-) -> Enumeration<R> {
-    let mut dice = PathDice {
-        max_dice,
-        ..PathDice::default()
-    };
-    let mut outcomes: Vec<(R, Prob)> = Vec::new();
-    let mut explored = Prob::ZERO;
-    let mut unexplored = Prob::ZERO;
-    let mut paths = 0u64;
-    loop {
-        dice.pos = 0;
-        dice.cut = false;
-        let outcome = resolve(&mut dice);
-        let p = dice.probability();
-        paths += 1;
-        explored = explored.plus(p);
-        if dice.cut {
-            unexplored = unexplored.plus(p);
-        } else if let Some(slot) = outcomes.iter_mut().find(|(r, _)| *r == outcome) {
-            slot.1 = slot.1.plus(p);
-        } else {
-            outcomes.push((outcome, p));
-        }
-        if !dice.advance() {
-            return Enumeration {
-                outcomes,
-                unexplored,
-                paths,
-                stopped_early: false,
-            };
-        }
-        if paths >= max_paths {
-            // Everything not yet visited is unexplored mass.
-            let rest = Prob {
-                num: explored.den - explored.num.min(explored.den),
-                den: explored.den,
-            };
-            unexplored = unexplored.plus(rest);
-            return Enumeration {
-                outcomes,
-                unexplored,
-                paths,
-                stopped_early: true,
-            };
-        }
+    fn stopped(&self) -> bool {
+        self.cut
     }
 }
 
@@ -194,36 +98,42 @@ mod tests {
     use crate::dice::{roll, DiceSpec};
     use crate::trace::NoTrace;
 
-    #[test]
-    fn two_d6_has_the_triangle_distribution() {
-        let e = enumerate(10, 1_000, |d| {
-            roll(d, DiceSpec::new(2, 6), &mut NoTrace, 0).total
-        });
-        assert_eq!(e.paths, 36);
-        assert_eq!(e.probability_of(&7), Prob { num: 1, den: 6 });
-        assert_eq!(e.probability_of(&2), Prob { num: 1, den: 36 });
-        assert_eq!(e.total(), Prob::ONE);
+    /// Every path of `resolve`: its outcome, the sides of its dice, and whether it was cut.
+    fn walk<R>(
+        max_dice: usize,
+        mut resolve: impl FnMut(&mut PathDice) -> R,
+    ) -> Vec<(R, Vec<u32>, bool)> {
+        let mut d = PathDice::new(max_dice);
+        let mut out = Vec::new();
+        loop {
+            d.start();
+            let r = resolve(&mut d);
+            out.push((r, d.sides().collect(), d.cut()));
+            if !d.advance() {
+                return out;
+            }
+        }
     }
 
     #[test]
-    fn exploding_mass_beyond_the_bound_is_reported() {
+    fn two_d6_visits_each_of_the_36_paths_once() {
+        let paths = walk(10, |d| roll(d, DiceSpec::new(2, 6), &mut NoTrace, 0).total);
+        assert_eq!(paths.len(), 36);
+        assert_eq!(paths.iter().filter(|(t, _, _)| *t == 7).count(), 6);
+        assert!(paths.iter().all(|(_, s, cut)| s == &[6, 6] && !cut));
+    }
+
+    #[test]
+    fn an_exploding_chain_is_cut_at_the_bound() {
         let spec = DiceSpec {
             explode: true,
             ..DiceSpec::new(1, 12)
         };
-        let e = enumerate(3, 10_000, |d| roll(d, spec, &mut NoTrace, 0).total);
-        // Three dice deep: 12, 12, then the third die's 12 would need a fourth die.
-        assert_eq!(e.unexplored, Prob { num: 1, den: 1728 });
-        assert_eq!(e.total(), Prob::ONE);
-        assert_eq!(e.probability_of(&13), Prob { num: 1, den: 144 });
-    }
-
-    #[test]
-    fn stopping_early_keeps_the_total_at_one() {
-        let e = enumerate(10, 5, |d| {
-            roll(d, DiceSpec::new(2, 6), &mut NoTrace, 0).total
-        });
-        assert!(e.stopped_early);
-        assert_eq!(e.total(), Prob::ONE);
+        let paths = walk(3, |d| roll(d, spec, &mut NoTrace, 0).total);
+        // Faces 1..11, then 12 + 1..11, then 12 + 12 + 1..12 where the last 12 is cut.
+        assert_eq!(paths.len(), 11 + 11 + 12);
+        let cut: Vec<_> = paths.iter().filter(|(_, _, c)| *c).collect();
+        assert_eq!(cut.len(), 1);
+        assert_eq!(cut[0].1, [12, 12, 12]);
     }
 }

@@ -57,7 +57,7 @@ pub const MAX_LOOP: i64 = 10_000;
 
 pub use decide::{Decide, FirstOption, ScriptedDecisions};
 pub use dice::{roll, DiceSource, DiceSpec, Keep, Roll, ScriptedDice, SeededDice};
-pub use enumerate::{enumerate, Enumeration, PathDice, Prob};
+pub use enumerate::PathDice;
 pub use env::Env;
 pub use fight::{Fight, FightEnd, FightRules, FightShape, Fighter, Hook, Moment, Side, Step, Ties};
 pub use policy::{Answer, Policy};

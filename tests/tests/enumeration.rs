@@ -1,8 +1,10 @@
 //! Enumeration through the interpreter: every dice path of a resolution with its exact
 //! probability, summing to one.
 
+use rulesc::analyze::exact::Prob;
+use rulesc::analyze::{paths, Limits};
 use rulesc::eval::{self, Value};
-use rulesc_runtime::{enumerate, Env, FirstOption, NoTrace, Prob};
+use rulesc_runtime::{Env, FirstOption, NoTrace};
 use std::path::Path;
 
 fn kingsmark() -> rulesc::ir::Program {
@@ -16,7 +18,12 @@ fn k1_every_initiative_roll_path_sums_to_one() {
     let p = kingsmark();
     let (id, _) = p.function("roll_initiative").expect("roll_initiative");
     // Reflexes -2, Speed -3: the floor of 1 collects the low faces.
-    let e = enumerate(8, 1_000, |dice| {
+    let limits = Limits {
+        max_dice: 8,
+        max_paths: 1_000,
+        ..Limits::default()
+    };
+    let e = paths::walk(&limits, |dice| {
         let c = eval::record(
             &p,
             "Combatant",
@@ -27,11 +34,11 @@ fn k1_every_initiative_roll_path_sums_to_one() {
         eval::call(&p, &mut env, id, vec![c]).int()
     });
     assert_eq!(e.paths, 12);
-    assert_eq!(e.unexplored, Prob::ZERO);
-    assert_eq!(e.total(), Prob::ONE);
+    assert_eq!(e.unexplored, Prob::from_integer(0.into()));
+    assert_eq!(e.total(), Prob::from_integer(1.into()));
     // Faces 1..6 give 1 (the floor); faces 7..12 give 2..7, one twelfth each.
-    assert_eq!(e.probability_of(&1), Prob { num: 1, den: 2 });
+    assert_eq!(e.probability_of(&1), Prob::new(1.into(), 2.into()));
     for score in 2..=7 {
-        assert_eq!(e.probability_of(&score), Prob { num: 1, den: 12 });
+        assert_eq!(e.probability_of(&score), Prob::new(1.into(), 12.into()));
     }
 }

@@ -3,6 +3,7 @@
 //! Exit codes: 0 success, 1 diagnostics (errors), 2 usage. A panic (101) is a bug.
 
 use clap::{Parser, Subcommand, ValueEnum};
+use rulesc::analyze::Limits;
 use rulesc::diag::{self, Diagnostics, Severity};
 use rulesc::source::Sources;
 use std::io::{IsTerminal, Write};
@@ -82,12 +83,8 @@ enum Command {
     Analyze {
         ruleset: PathBuf,
         scenario: PathBuf,
-        /// Most dice on one path (exploding dice are cut there; the rest is reported).
-        #[arg(long, default_value_t = rulesc::analyze::MAX_DICE_PER_PATH)]
-        max_dice: usize,
-        /// Most paths walked (a warning, W0101, says when it was reached).
-        #[arg(long, default_value_t = rulesc::analyze::MAX_PATHS)]
-        max_paths: u64,
+        #[command(flatten)]
+        limits: AnalyzeLimits,
     },
     /// Resolve a scenario with the interpreter and print its trace.
     Trace {
@@ -104,6 +101,45 @@ enum Command {
     /// Run the language server on stdin and stdout, for editors (diagnostics as you
     /// type, hover, go to definition, completion, rename).
     Lsp,
+}
+
+/// The bounds of `rulesc analyze`; a value outside its range is a usage error (exit 2).
+#[derive(clap::Args)]
+struct AnalyzeLimits {
+    /// Most dice on one path (1 to 1000): exploding dice are cut there and the rest is
+    /// reported as unexplored.
+    #[arg(long, default_value_t = Limits::default().max_dice, value_parser = limit("max-dice"))]
+    max_dice: u64,
+    /// Most paths walked (W0101 says when it was reached).
+    #[arg(long, default_value_t = Limits::default().max_paths, value_parser = limit("max-paths"))]
+    max_paths: u64,
+    /// Most steps, statements run and dice drawn over the whole analysis (W0102).
+    #[arg(long, default_value_t = Limits::default().max_steps, value_parser = limit("max-steps"))]
+    max_steps: u64,
+    /// Most seconds of wall-clock time (W0103).
+    #[arg(long, default_value_t = Limits::default().max_seconds, value_parser = limit("max-seconds"))]
+    max_seconds: u64,
+}
+
+impl From<AnalyzeLimits> for Limits {
+    fn from(a: AnalyzeLimits) -> Limits {
+        Limits {
+            max_dice: a.max_dice,
+            max_paths: a.max_paths,
+            max_steps: a.max_steps,
+            max_seconds: a.max_seconds,
+        }
+    }
+}
+
+/// The parser of a limit flag: an integer within the range `rulesc::analyze::RANGES`
+/// gives it.
+fn limit(flag: &str) -> clap::builder::RangedU64ValueParser<u64> {
+    let (_, lo, hi) = rulesc::analyze::RANGES
+        .into_iter()
+        .find(|(f, _, _)| *f == flag)
+        .unwrap_or((flag, 1, u64::MAX));
+    clap::value_parser!(u64).range(lo..=hi)
 }
 
 fn main() -> ExitCode {
@@ -184,15 +220,14 @@ fn run() -> ExitCode {
         Command::Analyze {
             ruleset,
             scenario,
-            max_dice,
-            max_paths,
+            limits,
         } => {
             let (program, diags, sources) = rulesc::compile_dir(&ruleset);
             report(&diags, &sources, format);
             let Some(p) = program else {
                 return ExitCode::from(1);
             };
-            match rulesc::analyze::analyze(&p, &scenario, max_dice, max_paths) {
+            match rulesc::analyze::analyze(&p, &scenario, &limits.into()) {
                 Ok((text, warnings, sources)) => {
                     print!("{text}");
                     report(&warnings, &sources, format);
