@@ -24,7 +24,7 @@
 //!     .unwrap();
 //! ```
 
-use crate::{codegen, compile_dir, diag, pack};
+use crate::{codegen, compile_dir, diag, output, pack};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone)]
@@ -147,7 +147,7 @@ impl Builder {
         };
         let code = codegen::generate(&p).map_err(|e| format!("{}: {e}\n", dir.display()))?;
         let file = out_dir.join(format!("{}.rs", p.name));
-        codegen::write_if_changed(&file, &code)
+        output::write(&file, &code, &output::inputs(&p.sources))
             .map_err(|e| format!("{}: cannot write {}: {e}\n", dir.display(), file.display()))?;
         Ok(())
     }

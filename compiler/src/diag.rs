@@ -281,6 +281,19 @@ pub fn render(diag: &Diagnostic, sources: &Sources, color: bool, width: usize) -
         .with_width(width)
         .with_links(false);
     let mut out = String::new();
+    if sources.files.get(diag.span.file as usize).is_none() {
+        // About no file (a wrong command line): the message and the help alone.
+        out = format!(
+            "{}[{}]: {}\n",
+            level_word(diag.severity),
+            diag.code,
+            diag.message
+        );
+        if let Some(h) = &diag.help {
+            out.push_str(&format!("  help: {h}\n"));
+        }
+        return out;
+    }
     let md = to_miette(diag, sources);
     if handler.render_report(&mut out, &md).is_err() {
         let (file, line, col) = sources.position(diag.span);
@@ -318,7 +331,10 @@ pub fn to_json(diag: &Diagnostic, sources: &Sources) -> String {
             json_string(label)
         )
     };
-    let mut spans = vec![span_json(diag.span, &diag.label, true)];
+    let mut spans = Vec::new();
+    if sources.files.get(diag.span.file as usize).is_some() {
+        spans.push(span_json(diag.span, &diag.label, true));
+    }
     spans.extend(
         diag.notes
             .iter()
@@ -335,6 +351,18 @@ pub fn to_json(diag: &Diagnostic, sources: &Sources) -> String {
         level_word(diag.severity),
         spans.join(","),
         json_string(&render(diag, sources, false, 100))
+    )
+}
+
+/// An error about no file (a usage error, a bug) as a JSON line in the same shape as
+/// [`to_json`], with no spans; `rendered` is the text the human format would print.
+pub fn error_json(code: &str, message: &str, help: &str, rendered: &str) -> String {
+    format!(
+        "{{\"message\":{},\"code\":{{\"code\":{}}},\"level\":\"error\",\"spans\":[],\"children\":[{{\"message\":{},\"level\":\"help\"}}],\"rendered\":{}}}",
+        json_string(message),
+        json_string(code),
+        json_string(help),
+        json_string(rendered)
     )
 }
 

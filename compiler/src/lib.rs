@@ -8,6 +8,7 @@ pub mod check;
 pub mod diag;
 pub mod ir;
 pub mod load;
+pub mod output;
 pub mod source;
 pub mod syntax;
 pub mod yaml;

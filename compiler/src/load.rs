@@ -6,7 +6,7 @@
 //! is resolved here.
 
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::source::{SourceFile, Sources, Span};
+use crate::source::{FileId, SourceFile, Sources, Span};
 use crate::syntax::{self, ast, Origin};
 use crate::yaml::{self, YNode};
 use std::path::{Path, PathBuf};
@@ -34,9 +34,163 @@ pub struct Loaded {
 /// Most rulesets in one chain of `extends`.
 pub const MAX_LAYERS: usize = 8;
 
-/// Reads one file as text, within the size limit. Problems become diagnostics at `at`
-/// (the file's own place in the sources); `shown` is the name they use.
-pub fn read_text(path: &Path, shown: &str, at: Span, diags: &mut Diagnostics) -> Option<String> {
+/// Most bytes one run reads, across every file (the ruleset, its bases, packs and a
+/// scenario). Memory stays within a small multiple of it (see also
+/// [`yaml::MAX_RUN_YAML_NODES`]).
+pub const MAX_RUN_BYTES: u64 = 32 << 20;
+
+/// Reads one file into `sources` under the name `name`, within the file size limit and
+/// what is left of the run's byte budget. The file is added before it is read, so a
+/// problem reading it points at the file itself; its id is returned when it was read.
+pub fn read_file(
+    sources: &mut Sources,
+    name: String,
+    path: &Path,
+    diags: &mut Diagnostics,
+) -> Option<FileId> {
+    read_file_with(sources, name, path, None, diags)
+}
+
+/// [`read_file`], taking the text from `unsaved` (an editor's buffer) when given: it
+/// is held to the same limits as the file's.
+fn read_file_with(
+    sources: &mut Sources,
+    name: String,
+    path: &Path,
+    unsaved: Option<&str>,
+    diags: &mut Diagnostics,
+) -> Option<FileId> {
+    let left = MAX_RUN_BYTES.saturating_sub(sources.bytes());
+    let id = sources.add(SourceFile::new(
+        name.clone(),
+        path.to_path_buf(),
+        String::new(),
+    ));
+    let at = Span::new(id, 0, 0);
+    let text = match unsaved {
+        Some(text) => {
+            let len = text.len() as u64;
+            if len > MAX_FILE_BYTES.min(left) {
+                too_large(diags, at, &name, Some(len), left);
+                return None;
+            }
+            text.to_string()
+        }
+        None => read_text(path, &name, at, left, diags)?,
+    };
+    sources.files[id as usize] = SourceFile::new(name, path.to_path_buf(), text);
+    Some(id)
+}
+
+/// Reads and parses one YAML file into `sources`, within the run's budgets.
+pub fn read_yaml(
+    sources: &mut Sources,
+    name: String,
+    path: &Path,
+    diags: &mut Diagnostics,
+) -> Option<(FileId, YNode)> {
+    let id = read_file(sources, name, path, diags)?;
+    Some((id, parse_yaml(sources, id, diags)?))
+}
+
+/// Parses a file of `sources` as YAML, within what is left of the run's node budget.
+fn parse_yaml(sources: &mut Sources, id: FileId, diags: &mut Diagnostics) -> Option<YNode> {
+    let left = yaml::MAX_RUN_YAML_NODES.saturating_sub(sources.yaml_nodes);
+    let (node, nodes) = yaml::parse_within(id, sources.file(id), left, diags)?;
+    sources.yaml_nodes += nodes;
+    Some(node)
+}
+
+/// `E0003` for a file past the size limit, or past the `left` bytes of the run's
+/// budget; `len` is its size when known.
+fn too_large(diags: &mut Diagnostics, at: Span, shown: &str, len: Option<u64>, left: u64) {
+    let (msg, help) = if MAX_FILE_BYTES <= left {
+        let size = match len {
+            Some(len) if len > MAX_FILE_BYTES => format!("{len} bytes"),
+            _ => format!("over {MAX_FILE_BYTES} bytes"),
+        };
+        (
+            format!("{shown} is too large ({size})"),
+            format!("files may be at most {MAX_FILE_BYTES} bytes"),
+        )
+    } else {
+        (
+            format!("{shown} goes past the bytes one run may read"),
+            format!(
+                "one run reads at most {MAX_RUN_BYTES} bytes across all its files; \
+                 the files before this one left {left}"
+            ),
+        )
+    };
+    diags.push(
+        Diagnostic::error("E0003", at, msg)
+            .label("this file")
+            .help(help),
+    );
+}
+
+/// What a path is when it is not a regular file, for the diagnostic.
+fn not_regular(t: std::fs::FileType) -> Option<&'static str> {
+    if t.is_file() {
+        return None;
+    }
+    if t.is_dir() {
+        return Some("a folder");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return Some("a FIFO (named pipe)");
+        }
+        if t.is_socket() {
+            return Some("a socket");
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return Some("a device");
+        }
+    }
+    Some("not a regular file")
+}
+
+/// Opens a file for reading only if it is a regular file, without ever blocking: the
+/// type is checked before opening, and again on the handle (the path may have changed
+/// in between); on Unix the open itself is non-blocking, so a FIFO cannot stall it.
+/// `Err(Ok(kind))` names what the path is instead.
+pub(crate) fn open_regular(
+    path: &Path,
+) -> Result<(std::fs::File, u64), Result<&'static str, std::io::Error>> {
+    let meta = std::fs::metadata(path).map_err(Err)?;
+    if let Some(kind) = not_regular(meta.file_type()) {
+        return Err(Ok(kind));
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(Err)?;
+    let meta = file.metadata().map_err(Err)?;
+    match not_regular(meta.file_type()) {
+        Some(kind) => Err(Ok(kind)),
+        None => Ok((file, meta.len())),
+    }
+}
+
+/// Reads one file as text, within the size limit and `left` bytes of the run's budget,
+/// counted as it reads (a length in the metadata is not trusted: `/dev/zero` reports 0).
+/// Only regular files are read. Problems become diagnostics at `at` (the file's own
+/// place in the sources); `shown` is the name they use.
+pub fn read_text(
+    path: &Path,
+    shown: &str,
+    at: Span,
+    left: u64,
+    diags: &mut Diagnostics,
+) -> Option<String> {
+    use std::io::Read;
     let fail = |diags: &mut Diagnostics, code, msg: String, help: String| {
         diags.push(
             Diagnostic::error(code, at, msg)
@@ -44,39 +198,40 @@ pub fn read_text(path: &Path, shown: &str, at: Span, diags: &mut Diagnostics) ->
                 .help(help),
         );
     };
-    match std::fs::metadata(path) {
-        Ok(m) if m.len() > MAX_FILE_BYTES => {
+    let cannot_read = |diags: &mut Diagnostics, e: std::io::Error| {
+        fail(
+            diags,
+            "E0001",
+            format!("cannot read {shown}: {e}"),
+            "check that the path exists and is readable".into(),
+        )
+    };
+    let (file, len) = match open_regular(path) {
+        Ok(f) => f,
+        Err(Ok(kind)) => {
             fail(
                 diags,
-                "E0003",
-                format!("{shown} is too large ({} bytes)", m.len()),
-                format!("files may be at most {MAX_FILE_BYTES} bytes"),
+                "E0009",
+                format!("{shown} is {kind}, not a regular file"),
+                "rulesc reads only regular files; give the path of a file".into(),
             );
             return None;
         }
-        Ok(_) => {}
-        Err(e) => {
-            fail(
-                diags,
-                "E0001",
-                format!("cannot read {shown}: {e}"),
-                "check that the path exists and is readable".into(),
-            );
-            return None;
-        }
-    }
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) => {
-            fail(
-                diags,
-                "E0001",
-                format!("cannot read {shown}: {e}"),
-                "check that the path exists and is readable".into(),
-            );
+        Err(Err(e)) => {
+            cannot_read(diags, e);
             return None;
         }
     };
+    let limit = MAX_FILE_BYTES.min(left);
+    let mut bytes = Vec::new();
+    if let Err(e) = file.take(limit + 1).read_to_end(&mut bytes) {
+        cannot_read(diags, e);
+        return None;
+    }
+    if bytes.len() as u64 > limit {
+        too_large(diags, at, shown, Some(len), left);
+        return None;
+    }
     match String::from_utf8(bytes) {
         Ok(s) => Some(s),
         Err(e) => {
@@ -173,10 +328,11 @@ fn load_layer(
     ));
     let at_folder = from.unwrap_or(Span::new(folder_file, 0, 0));
     let mut paths: Vec<PathBuf> = match std::fs::read_dir(dir) {
+        // Every `*.yaml` and `*.rules` entry, whatever it is: one that is not a regular
+        // file (a FIFO, a device, a folder) is reported when it is read, never skipped.
         Ok(rd) => rd
             .filter_map(|e| e.ok())
             .map(|e| e.path())
-            .filter(|p| p.is_file())
             .filter(|p| {
                 matches!(
                     p.extension().and_then(|e| e.to_str()),
@@ -229,42 +385,43 @@ fn load_layer(
     for path in paths {
         let name = display_name(dir, &path);
         let is_manifest = path.file_name().is_some_and(|n| n == "ruleset.yaml");
-        // The file is in the sources before it is read, so a problem reading it points
-        // at the file itself.
-        let id = loaded
-            .sources
-            .add(SourceFile::new(name.clone(), path.clone(), String::new()));
-        let at = Span::new(id, 0, 0);
-        let unsaved = overlay.get(&std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone()));
-        let text = match unsaved {
-            Some(text) if text.len() as u64 > MAX_FILE_BYTES => {
+        let target = match resolve_entry(&path, root) {
+            Ok(t) => t,
+            Err(why) => {
+                let id =
+                    loaded
+                        .sources
+                        .add(SourceFile::new(name.clone(), path.clone(), String::new()));
                 diags.push(
-                    Diagnostic::error(
-                        "E0003",
-                        at,
-                        format!("{name} is too large ({} bytes)", text.len()),
-                    )
-                    .label("this file")
-                    .help(format!("files may be at most {MAX_FILE_BYTES} bytes")),
+                    Diagnostic::error("E0008", Span::new(id, 0, 0), format!("{name} is {why}"))
+                        .label("this file")
+                        .help(format!(
+                            "a ruleset reads only files inside {}; put the file itself in the folder",
+                            root.display()
+                        )),
                 );
                 continue;
             }
-            Some(text) => text.clone(),
-            None => match read_text(&path, &name, at, diags) {
-                Some(text) => text,
-                None => continue,
-            },
         };
-        loaded.sources.files[id as usize] = SourceFile::new(name, path.clone(), text);
-        let src = loaded.sources.file(id).clone();
+        // An editor's unsaved text stands for the file's (same limits and budget).
+        let unsaved = overlay
+            .get(&std::fs::canonicalize(&target).unwrap_or_else(|_| target.clone()))
+            .map(String::as_str);
+        let Some(id) = read_file_with(&mut loaded.sources, name, &target, unsaved, diags) else {
+            continue;
+        };
         if path.extension().is_some_and(|e| e == "rules") {
             let origin = Origin {
                 file: id,
                 base: 0,
                 fixed: None,
             };
-            items.extend(syntax::parse_file(&src.text, origin, diags));
-        } else if let Some(node) = yaml::parse(id, &src, diags) {
+            items.extend(syntax::parse_file(
+                &loaded.sources.file(id).text,
+                origin,
+                diags,
+            ));
+        } else if let Some(node) = parse_yaml(&mut loaded.sources, id, diags) {
             if is_manifest {
                 manifest = Some((Span::new(id, 0, 0), node.clone()));
             }
@@ -288,6 +445,22 @@ fn load_layer(
         .item_layer
         .extend(std::iter::repeat_n(depth, items.len()));
     loaded.items.extend(items);
+}
+
+/// The path to read for an entry of a ruleset folder: the entry itself, or for a
+/// symbolic link its resolved target, which must be inside `root`. The error says why
+/// a link is refused (its target is never opened, so its text cannot reach a
+/// diagnostic).
+fn resolve_entry(path: &Path, root: &Path) -> Result<PathBuf, &'static str> {
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if !is_link {
+        return Ok(path.to_path_buf());
+    }
+    match std::fs::canonicalize(path) {
+        Ok(target) if target.starts_with(root) => Ok(target),
+        Ok(_) => Err("a link that leads outside the project folder"),
+        Err(_) => Err("a link that leads nowhere (its target does not exist)"),
+    }
 }
 
 /// Follows an `extends:` path: relative to the folder, inside the project, no cycle.

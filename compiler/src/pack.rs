@@ -14,7 +14,7 @@ use crate::check;
 use crate::diag::{suggest, Diagnostic, Diagnostics};
 use crate::ir::{Const, Program, Ty};
 use crate::load;
-use crate::source::{SourceFile, Sources, Span};
+use crate::source::{Sources, Span};
 use crate::yaml::{self, YNode};
 use std::path::PathBuf;
 
@@ -66,13 +66,7 @@ fn check_into(p: &Program, paths: &[PathBuf]) -> (Program, Vec<Pack>, Diagnostic
         .collect();
     for path in paths {
         let name = path.display().to_string().replace('\\', "/");
-        let id = sources.add(SourceFile::new(name.clone(), path.clone(), String::new()));
-        let Some(text) = load::read_text(path, &name, Span::new(id, 0, 0), &mut diags) else {
-            continue;
-        };
-        sources.files[id as usize] = SourceFile::new(name, path.clone(), text);
-        let src = sources.file(id).clone();
-        let Some(root) = yaml::parse(id, &src, &mut diags) else {
+        let Some((_, root)) = load::read_yaml(&mut sources, name, path, &mut diags) else {
             continue;
         };
         if let Some(pack) = check_one(&mut prog, &sources, &root, &mut seen, &mut diags) {
@@ -118,8 +112,17 @@ fn check_one(
     }
     let mut name = String::new();
     match root.get("pack") {
+        Some(meta) if meta.as_map().is_none() => diags.push(
+            Diagnostic::error(
+                "E0102",
+                meta.span,
+                format!("`pack:` is a mapping, not {}", meta.kind()),
+            )
+            .label("expected a mapping")
+            .help("write `pack: { name: my_pack, ruleset: <ruleset name> }`"),
+        ),
         Some(meta) => {
-            for (k, _) in meta.as_map().unwrap_or(&[]) {
+            for (k, v) in meta.as_map().unwrap_or(&[]) {
                 let key = k.scalar_text().unwrap_or_default();
                 if !PACK_KEYS.contains(&key.as_str()) {
                     diags.push(
@@ -131,24 +134,45 @@ fn check_one(
                         .label("unknown key")
                         .help(suggest(&key, PACK_KEYS, "keys")),
                     );
+                } else if v.as_str().is_none() {
+                    diags.push(
+                        Diagnostic::error(
+                            "E0102",
+                            v.span,
+                            format!("`{key}` is text, not {}", v.kind()),
+                        )
+                        .label("expected text")
+                        .help(format!("write `{key}: <text>`")),
+                    );
                 }
             }
-            name = meta
-                .get("name")
-                .and_then(|n| n.as_str())
-                .unwrap_or_default()
-                .to_string();
-            if let Some(r) = meta.get("ruleset") {
-                if r.as_str() != Some(p.name.as_str()) {
+            match meta.get("name").and_then(|n| n.as_str()) {
+                Some(n) if check::is_ident(n) => name = n.to_string(),
+                Some(n) => diags.push(
+                    Diagnostic::error(
+                        "E0302",
+                        meta.get("name").map_or(meta.span, |n| n.span),
+                        format!("{n:?} is not a valid pack name"),
+                    )
+                    .label("not a name")
+                    .help("a pack's name is letters, digits and `_`, not starting with a digit"),
+                ),
+                // Not text: reported above.
+                None if meta.get("name").is_some() => {}
+                None => diags.push(
+                    Diagnostic::error("E0106", meta.span, "`pack:` has no `name`")
+                        .label("missing `name`")
+                        .help("add `name: my_pack`"),
+                ),
+            }
+            if let Some(r) = meta.get("ruleset").and_then(|r| r.as_str().map(|t| (r, t))) {
+                let (r, text) = r;
+                if text != p.name {
                     diags.push(
                         Diagnostic::error(
                             "E0402",
                             r.span,
-                            format!(
-                                "this pack is for `{}`, not `{}`",
-                                r.scalar_text().unwrap_or_default(),
-                                p.name
-                            ),
+                            format!("this pack is for `{text}`, not `{}`", p.name),
                         )
                         .label("other ruleset")
                         .help("check it with the ruleset it names, or change `ruleset:`"),
@@ -168,10 +192,15 @@ fn check_one(
     }
     let mut records = Vec::new();
     let empty: &[(YNode, YNode)] = &[];
-    let sections = root
-        .get("records")
-        .and_then(|r| r.as_map())
-        .unwrap_or(empty);
+    let sections = match root.get("records") {
+        Some(r) => yaml::mapping(
+            r,
+            "records",
+            "write `records: { <record type>: { <name>: <record> } }`",
+            diags,
+        ),
+        None => empty,
+    };
     for (tkey, by_name) in sections {
         let tname = tkey.scalar_text().unwrap_or_default();
         let Some(rid) = p.records.iter().position(|r| r.name == tname) else {
@@ -187,7 +216,9 @@ fn check_one(
             );
             continue;
         };
-        for (rkey, value) in by_name.as_map().unwrap_or(empty) {
+        let what = format!("records.{tname}");
+        let help = format!("write `{tname}: {{ <name>: <record> }}`");
+        for (rkey, value) in yaml::mapping(by_name, &what, &help, diags) {
             let rname = rkey.scalar_text().unwrap_or_default();
             if !check::is_record_name(&rname) {
                 diags.push(

@@ -14,7 +14,7 @@ use crate::diag::{suggest, Diagnostic, Diagnostics};
 use crate::eval::{self, Value};
 use crate::ir::{Program, Ty};
 use crate::load;
-use crate::source::{SourceFile, Sources, Span};
+use crate::source::{Sources, Span};
 use crate::yaml::{self, YNode, YValue};
 use rulesc_runtime::{DiceSource, Env, ScriptedDecisions, SeededDice, VecTrace};
 use std::path::Path;
@@ -25,6 +25,10 @@ pub struct Scenario {
     pub args: Vec<Value>,
     pub dice: Option<Vec<u32>>,
     pub decisions: ScriptedDecisions,
+    /// Where each scripted face is, in order (for a face the die does not have).
+    pub dice_spans: Vec<Span>,
+    /// Where each decision's scripted answers are, in order (for an index past a list).
+    pub answer_spans: Vec<(String, Vec<Span>)>,
 }
 
 /// Faces from the script first, then from a seeded source.
@@ -34,8 +38,9 @@ struct ScriptThenSeed {
     seeded: SeededDice,
     /// Faces rolled after the script ran out.
     rolled: usize,
-    /// Scripted faces the die did not have (clamped to it).
-    problems: Vec<String>,
+    /// Scripted faces the die did not have: which face (0-based) and the die's sides.
+    /// The run is an error then (its result is not shown).
+    problems: Vec<(usize, u32)>,
 }
 
 impl DiceSource for ScriptThenSeed {
@@ -45,9 +50,7 @@ impl DiceSource for ScriptThenSeed {
                 self.next += 1;
                 let sides = sides.max(1);
                 if f > sides {
-                    self.problems.push(format!(
-                        "scripted face {f} is not on a d{sides} (used {sides})"
-                    ));
+                    self.problems.push((self.next - 1, sides));
                 }
                 f.clamp(1, sides)
             }
@@ -64,17 +67,7 @@ pub fn read(p: &Program, path: &Path) -> Result<(Scenario, Sources), (Diagnostic
     let mut diags = Diagnostics::default();
     let mut sources = p.sources.clone();
     let name = path.display().to_string().replace('\\', "/");
-    let id = sources.add(SourceFile::new(
-        name.clone(),
-        path.to_path_buf(),
-        String::new(),
-    ));
-    let Some(text) = load::read_text(path, &name, Span::new(id, 0, 0), &mut diags) else {
-        return Err((diags, sources));
-    };
-    sources.files[id as usize] = SourceFile::new(name, path.to_path_buf(), text);
-    let src = sources.file(id).clone();
-    let Some(root) = yaml::parse(id, &src, &mut diags) else {
+    let Some((_, root)) = load::read_yaml(&mut sources, name, path, &mut diags) else {
         return Err((diags, sources));
     };
     let result = read_node(p, &sources, &root, &mut diags);
@@ -122,6 +115,17 @@ fn read_node(
             );
         }
     }
+    if let Some(d) = root.get("description").filter(|d| d.as_str().is_none()) {
+        diags.push(
+            Diagnostic::error(
+                "E0102",
+                d.span,
+                format!("`description` is text, not {}", d.kind()),
+            )
+            .label("expected text")
+            .help("write `description: <text>`"),
+        );
+    }
     let Some(run) = root.get("run") else {
         err(
             diags,
@@ -131,7 +135,18 @@ fn read_node(
         );
         return None;
     };
-    let fname = run.as_str().unwrap_or_default();
+    let Some(fname) = run.as_str() else {
+        diags.push(
+            Diagnostic::error(
+                "E0102",
+                run.span,
+                format!("expected the name of a procedure, found {}", run.kind()),
+            )
+            .label("not a name")
+            .help("write `run: <procedure name>`"),
+        );
+        return None;
+    };
     let Some((fid, f)) = p.function(fname) else {
         let cands: Vec<&str> = p.functions.iter().map(|f| f.name.as_str()).collect();
         diags.push(
@@ -151,7 +166,12 @@ fn read_node(
     };
     let args_node = root.get("args").unwrap_or(&empty);
     let mut args = Vec::new();
-    for (k, _) in args_node.as_map().unwrap_or(&[]) {
+    for (k, _) in yaml::mapping(
+        args_node,
+        "args",
+        "write `args: { <parameter>: <value> }`",
+        diags,
+    ) {
         let key = k.scalar_text().unwrap_or_default();
         if !f.params.iter().any(|p| p.name == key) {
             let cands: Vec<&str> = f.params.iter().map(|p| p.name.as_str()).collect();
@@ -191,12 +211,16 @@ fn read_node(
         };
         args.push(value.map(|c| Value::from_const(&c)).unwrap_or(Value::Unit));
     }
+    let mut dice_spans = Vec::new();
     let dice = root.get("dice").and_then(|d| match d.as_seq() {
         Some(items) => {
             let mut faces = Vec::new();
             for i in items {
                 match i.value {
-                    YValue::Int(f) if (1..=1_000_000).contains(&f) => faces.push(f as u32),
+                    YValue::Int(f) if (1..=1_000_000).contains(&f) => {
+                        faces.push(f as u32);
+                        dice_spans.push(i.span);
+                    }
                     _ => err(
                         diags,
                         i.span,
@@ -218,9 +242,11 @@ fn read_node(
         }
     });
     let mut decisions = ScriptedDecisions::new();
+    let mut answer_spans: Vec<(String, Vec<Span>)> = Vec::new();
     if let Some(d) = root.get("decisions") {
         let names = decision_points(p);
-        for (k, v) in d.as_map().unwrap_or(&[]) {
+        let help = "write `decisions: { <decision>: [<answer>, ...] }`";
+        for (k, v) in yaml::mapping(d, "decisions", help, diags) {
             let key = k.scalar_text().unwrap_or_default();
             let Some(ty) = names
                 .iter()
@@ -240,38 +266,12 @@ fn read_node(
                 None => vec![v],
             };
             for a in answers {
-                let index = match (&ty, &a.value) {
-                    (_, YValue::Int(i)) if *i >= 0 => Some(*i as u32),
-                    (Some(Ty::Bool), YValue::Bool(b)) => Some(u32::from(*b)),
-                    (Some(Ty::Choice(c)), YValue::Str(s)) => {
-                        match p.choices[*c].variants.iter().position(|v| v.name == *s) {
-                            Some(i) => Some(i as u32),
-                            None => {
-                                let cands: Vec<&str> = p.choices[*c]
-                                    .variants
-                                    .iter()
-                                    .map(|v| v.name.as_str())
-                                    .collect();
-                                diags.push(
-                                    Diagnostic::error(
-                                        "E0306",
-                                        a.span,
-                                        format!("`{s}` is not a {}", p.choices[*c].name),
-                                    )
-                                    .label("unknown")
-                                    .help(suggest(s, &cands, "options")),
-                                );
-                                None
-                            }
-                        }
-                    }
-                    _ => {
-                        err(diags, a.span, "a decision is answered with an option name, `true`/`false`, or an index", "write the option as the rules name it");
-                        None
-                    }
-                };
-                if let Some(i) = index {
+                if let Some(i) = answer(p, &ty, a, diags) {
                     decisions = decisions.answer(&key, i);
+                    match answer_spans.iter_mut().find(|(n, _)| *n == key) {
+                        Some((_, spans)) => spans.push(a.span),
+                        None => answer_spans.push((key.clone(), vec![a.span])),
+                    }
                 }
             }
         }
@@ -281,7 +281,97 @@ fn read_node(
         args,
         dice,
         decisions,
+        dice_spans,
+        answer_spans,
     })
+}
+
+/// One scripted answer to a decision of type `ty` (`None`: picked from a list, whose
+/// length is known only when it runs): the option's index, checked against the options
+/// where they are known here. An answer out of range is an error, never clamped.
+fn answer(p: &Program, ty: &Option<Ty>, a: &YNode, diags: &mut Diagnostics) -> Option<u32> {
+    let options: Option<Vec<&str>> = match ty {
+        Some(Ty::Choice(c)) => Some(
+            p.choices[*c]
+                .variants
+                .iter()
+                .map(|v| v.name.as_str())
+                .collect(),
+        ),
+        Some(Ty::Bool) => Some(vec!["false", "true"]),
+        _ => None,
+    };
+    let out_of_range = |diags: &mut Diagnostics, what: String| {
+        let help = match &options {
+            Some(o) => format!(
+                "the options are numbered 0 to {}: {}",
+                o.len().saturating_sub(1),
+                o.join(", ")
+            ),
+            None => "an index counts the list's items from 0".to_string(),
+        };
+        diags.push(
+            Diagnostic::error("E0403", a.span, what)
+                .label("out of range")
+                .help(help),
+        );
+        None
+    };
+    match (&a.value, &options) {
+        (YValue::Int(_) | YValue::BigInt(_), _) => {
+            let index = match a.value {
+                YValue::Int(i) => u32::try_from(i).ok(),
+                _ => None,
+            };
+            let count = options.as_ref().map(Vec::len);
+            match (index, count) {
+                (Some(i), Some(n)) if (i as usize) < n => Some(i),
+                (Some(i), None) => Some(i),
+                (_, Some(n)) => out_of_range(
+                    diags,
+                    format!(
+                        "answer {} is not one of the {n} options",
+                        a.scalar_text().unwrap_or_default()
+                    ),
+                ),
+                (None, None) => out_of_range(
+                    diags,
+                    format!(
+                        "answer {} cannot index a list",
+                        a.scalar_text().unwrap_or_default()
+                    ),
+                ),
+            }
+        }
+        (YValue::Bool(b), Some(_)) if matches!(ty, Some(Ty::Bool)) => Some(u32::from(*b)),
+        (YValue::Str(s), Some(o)) if matches!(ty, Some(Ty::Choice(_))) => {
+            match o.iter().position(|v| v == s) {
+                Some(i) => Some(i as u32),
+                None => {
+                    let Some(Ty::Choice(c)) = ty else { return None };
+                    diags.push(
+                        Diagnostic::error(
+                            "E0306",
+                            a.span,
+                            format!("`{s}` is not a {}", p.choices[*c].name),
+                        )
+                        .label("unknown")
+                        .help(suggest(s, o, "options")),
+                    );
+                    None
+                }
+            }
+        }
+        _ => {
+            err(
+                diags,
+                a.span,
+                "a decision is answered with an option name, `true`/`false`, or an index",
+                "write the option as the rules name it",
+            );
+            None
+        }
+    }
 }
 
 /// Every `decide` in the program: its name and the type it picks (None for a list).
@@ -308,12 +398,14 @@ fn decision_points(p: &Program) -> Vec<(String, Option<Ty>)> {
 
 /// Runs a scenario file and renders its trace and result.
 pub fn run_file(p: &Program, path: &Path, seed: u64) -> Result<String, (Diagnostics, Sources)> {
-    let (s, _) = read(p, path)?;
-    Ok(run(p, s, seed))
+    let (s, sources) = read(p, path)?;
+    run(p, s, seed).map_err(|d| (d, sources))
 }
 
-/// Runs a scenario with the interpreter; returns the rendered trace and the result.
-pub fn run(p: &Program, s: Scenario, seed: u64) -> String {
+/// Runs a scenario with the interpreter; returns the rendered trace and the result, or
+/// the errors of a script that did not fit the run (a face the die does not have, an
+/// answer past a list's options), pointing into the scenario's file.
+pub fn run(p: &Program, s: Scenario, seed: u64) -> Result<String, Diagnostics> {
     let dice = ScriptThenSeed {
         faces: s.dice.clone().unwrap_or_default(),
         next: 0,
@@ -324,6 +416,42 @@ pub fn run(p: &Program, s: Scenario, seed: u64) -> String {
     let mut env = Env::new(dice, s.decisions, VecTrace::default());
     let f = &p.functions[s.function];
     let result = eval::call(p, &mut env, s.function, s.args);
+    let mut diags = Diagnostics::default();
+    for &(i, sides) in &env.dice.problems {
+        let face = s.dice.as_ref().map_or(0, |d| d[i]);
+        diags.push(
+            Diagnostic::error(
+                "E0403",
+                s.dice_spans[i],
+                format!("scripted face {face} is not on the d{sides} it was rolled for"),
+            )
+            .label("out of range")
+            .help(format!("a d{sides} has the faces 1 to {sides}")),
+        );
+    }
+    for (name, nth, answer, options) in &env.decide.out_of_range {
+        let span = s
+            .answer_spans
+            .iter()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, spans)| spans.get(*nth).copied());
+        let Some(span) = span else { continue };
+        diags.push(
+            Diagnostic::error(
+                "E0403",
+                span,
+                format!("answer {answer} is not one of the {options} options `{name}` offered"),
+            )
+            .label("out of range")
+            .help(format!(
+                "the options are numbered 0 to {}",
+                options.saturating_sub(1)
+            )),
+        );
+    }
+    if diags.has_errors() {
+        return Err(diags);
+    }
     let mut out = env.trace.render(&p.sites);
     out.push_str(&format!("result: {}\n", eval::show(p, &result, &f.ret)));
     if let Some(faces) = &s.dice {
@@ -340,9 +468,6 @@ pub fn run(p: &Program, s: Scenario, seed: u64) -> String {
             ));
         }
     }
-    for p in &env.dice.problems {
-        out.push_str(&format!("note: {p}\n"));
-    }
     let unused = env.decide.unused();
     if !unused.is_empty() {
         out.push_str(&format!(
@@ -356,5 +481,5 @@ pub fn run(p: &Program, s: Scenario, seed: u64) -> String {
             env.decide.unanswered.join(", ")
         ));
     }
-    out
+    Ok(out)
 }

@@ -107,9 +107,18 @@ impl SourceFile {
 #[derive(Debug, Clone, Default)]
 pub struct Sources {
     pub files: Vec<SourceFile>,
+    /// YAML nodes built from these files so far (the run's budget,
+    /// [`crate::yaml::MAX_RUN_YAML_NODES`]).
+    pub yaml_nodes: usize,
 }
 
 impl Sources {
+    /// Bytes of text held, across every file (the run's budget,
+    /// [`crate::load::MAX_RUN_BYTES`]).
+    pub fn bytes(&self) -> u64 {
+        self.files.iter().map(|f| f.text.len() as u64).sum()
+    }
+
     pub fn add(&mut self, file: SourceFile) -> FileId {
         self.files.push(file);
         (self.files.len() - 1) as FileId

@@ -16,6 +16,10 @@ use std::fmt;
 pub const MAX_YAML_DEPTH: usize = 64;
 pub const MAX_YAML_NODES: usize = 200_000;
 pub const MAX_YAML_ALIASES: usize = 1_000;
+/// Most YAML nodes one run builds, across every file it reads (ruleset, bases, packs,
+/// scenario): with the byte budget ([`crate::load::MAX_RUN_BYTES`]) this keeps a run's
+/// memory within a small multiple of its input, however many files use aliases.
+pub const MAX_RUN_YAML_NODES: usize = 1_000_000;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct YNode {
@@ -87,6 +91,33 @@ impl YNode {
             .iter()
             .find(|(k, _)| k.as_str() == Some(key))
             .map(|(_, v)| v)
+    }
+}
+
+/// A node that must be a mapping (or be empty): its entries, or none if it is something
+/// else, reported as `E0102` naming `what` with `help`. Every reader of a mapping goes
+/// through here, so a wrong shape is never silently taken as empty.
+pub fn mapping<'a>(
+    node: &'a YNode,
+    what: &str,
+    help: &str,
+    diags: &mut Diagnostics,
+) -> &'a [(YNode, YNode)] {
+    match &node.value {
+        YValue::Map(m) => m,
+        YValue::Null => &[],
+        _ => {
+            diags.push(
+                Diagnostic::error(
+                    "E0102",
+                    node.span,
+                    format!("`{what}` is a mapping, not {}", node.kind()),
+                )
+                .label("expected a mapping")
+                .help(help.to_string()),
+            );
+            &[]
+        }
     }
 }
 
@@ -174,11 +205,11 @@ impl<'de> Visitor<'de> for RawVisitor {
     }
 }
 
-fn options() -> serde_saphyr::Options {
+fn options(max_nodes: usize) -> serde_saphyr::Options {
     let mut budget = serde_saphyr::Budget::default();
     budget.max_depth = MAX_YAML_DEPTH;
     budget.flow_nesting_limit = MAX_YAML_DEPTH;
-    budget.max_nodes = MAX_YAML_NODES;
+    budget.max_nodes = max_nodes;
     budget.max_aliases = MAX_YAML_ALIASES;
     let mut options = serde_saphyr::Options::default();
     options.budget = Some(budget);
@@ -208,7 +239,8 @@ fn span_of(file: FileId, src: &SourceFile, loc: &serde_saphyr::Location) -> Span
     Span::new(file, start, end)
 }
 
-fn convert(file: FileId, src: &SourceFile, raw: Spanned<Raw>) -> YNode {
+fn convert(file: FileId, src: &SourceFile, raw: Spanned<Raw>, nodes: &mut usize) -> YNode {
+    *nodes += 1;
     let span = span_of(file, src, &raw.referenced);
     let value = match raw.value {
         Raw::Null => YValue::Null,
@@ -227,11 +259,16 @@ fn convert(file: FileId, src: &SourceFile, raw: Spanned<Raw>) -> YNode {
             }
         }
         Raw::Str(s) => YValue::Str(s),
-        Raw::Seq(items) => YValue::Seq(items.into_iter().map(|i| convert(file, src, i)).collect()),
+        Raw::Seq(items) => YValue::Seq(
+            items
+                .into_iter()
+                .map(|i| convert(file, src, i, nodes))
+                .collect(),
+        ),
         Raw::Map(items) => YValue::Map(
             items
                 .into_iter()
-                .map(|(k, v)| (convert(file, src, k), convert(file, src, v)))
+                .map(|(k, v)| (convert(file, src, k, nodes), convert(file, src, v, nodes)))
                 .collect(),
         ),
     };
@@ -248,16 +285,56 @@ fn convert(file: FileId, src: &SourceFile, raw: Spanned<Raw>) -> YNode {
 /// Parses one YAML file. A syntax error, a duplicate key or a budget breach becomes one
 /// diagnostic (YAML cannot be read past its first syntax error).
 pub fn parse(file: FileId, src: &SourceFile, diags: &mut Diagnostics) -> Option<YNode> {
+    parse_within(file, src, MAX_RUN_YAML_NODES, diags).map(|(node, _)| node)
+}
+
+/// Parses one YAML file with at most `run_nodes` nodes left in the run's budget (the
+/// file's own limit, [`MAX_YAML_NODES`], still applies): the tree and how many nodes it
+/// has.
+pub fn parse_within(
+    file: FileId,
+    src: &SourceFile,
+    run_nodes: usize,
+    diags: &mut Diagnostics,
+) -> Option<(YNode, usize)> {
     if src.text.trim().is_empty() {
-        return Some(YNode {
+        let empty = YNode {
             span: Span::new(file, 0, 0),
             value: YValue::Map(Vec::new()),
-        });
+        };
+        return Some((empty, 1));
     }
-    match serde_saphyr::from_str_with_options::<Spanned<Raw>>(&src.text, options()) {
-        Ok(raw) => Some(convert(file, src, raw)),
+    let max_nodes = run_nodes.min(MAX_YAML_NODES);
+    match serde_saphyr::from_str_with_options::<Spanned<Raw>>(&src.text, options(max_nodes)) {
+        Ok(raw) => {
+            let mut nodes = 0;
+            let node = convert(file, src, raw, &mut nodes);
+            if nodes > max_nodes {
+                diags.push(
+                    Diagnostic::error(
+                        "E0105",
+                        Span::new(file, 0, 0),
+                        format!("this YAML expands to more than {max_nodes} nodes"),
+                    )
+                    .label("this file")
+                    .help(format!(
+                        "a file may have at most {MAX_YAML_NODES} YAML nodes (aliases \
+                         counted where used), and one run {MAX_RUN_YAML_NODES}"
+                    )),
+                );
+                return None;
+            }
+            Some((node, nodes))
+        }
         Err(e) => {
-            diags.push(yaml_error(file, src, &e));
+            let mut d = yaml_error(file, src, &e);
+            if d.code == "E0105" && max_nodes < MAX_YAML_NODES {
+                d = d.help(format!(
+                    "one run reads at most {MAX_RUN_YAML_NODES} YAML nodes across all its files; \
+                     this file went past what the files before it left"
+                ));
+            }
+            diags.push(d);
             None
         }
     }

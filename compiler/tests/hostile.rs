@@ -3,8 +3,9 @@
 //! written to a fresh folder at test time (so the corpus needs no 10 MB files in git)
 //! and must produce the diagnostic code it names, in the file it names.
 
+mod bounded;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const MANIFEST: &str = "ruleset: { name: hostile }\n";
 
@@ -104,49 +105,9 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-/// Runs `rulesc check` on `dir` with at most 512 MiB of address space (`ulimit -v`: an
-/// allocation past it fails, and the process aborts instead of exiting 1) and a
-/// watchdog that kills it after 20 s (a hang guard, not a speed target: every case takes
-/// well under a second).
+/// `rulesc --format json check <dir>`, bounded in memory and time.
 fn run_bounded(dir: &Path) -> std::process::Output {
-    use std::process::Stdio;
-    use std::time::{Duration, Instant};
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg("ulimit -v 524288 && exec \"$0\" \"$@\"")
-        .arg(env!("CARGO_BIN_EXE_rulesc"))
-        .args(["--format", "json", "check"])
-        .arg(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Drain the pipes while waiting, so a long report cannot block the child.
-    let drain = |mut r: Box<dyn std::io::Read + Send>| {
-        std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            let _ = r.read_to_end(&mut buf);
-            buf
-        })
-    };
-    let out = drain(Box::new(child.stdout.take().unwrap()));
-    let err = drain(Box::new(child.stderr.take().unwrap()));
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > Duration::from_secs(20) {
-            let _ = child.kill();
-            panic!("{}: rulesc hung", dir.display());
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    std::process::Output {
-        status,
-        stdout: out.join().unwrap(),
-        stderr: err.join().unwrap(),
-    }
+    bounded::rulesc(&["--format", "json", "check", dir.to_str().unwrap()], None)
 }
 
 fn write_case(root: &Path, i: usize, c: &Case) -> PathBuf {

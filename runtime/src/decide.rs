@@ -35,6 +35,10 @@ pub struct ScriptedDecisions {
     pub unanswered: Vec<String>,
     /// Every decision asked, in order: its name and how many options it offered.
     pub asked: Vec<(String, u32)>,
+    /// Scripted answers past the options offered: the decision's name, which of its
+    /// answers (0-based), the answer and the number of options. The last option was
+    /// taken instead; a caller running a user's script reports these as errors.
+    pub out_of_range: Vec<(String, usize, u32, u32)>,
 }
 
 impl ScriptedDecisions {
@@ -94,10 +98,19 @@ impl ScriptedDecisions {
 
 impl Decide for ScriptedDecisions {
     fn decide(&mut self, name: &'static str, options: u32) -> u32 {
+        // While answers are left, every earlier question of this name took one.
+        let nth = self.asked.iter().filter(|(n, _)| n == name).count();
         self.asked.push((name.to_string(), options));
         let last = options.saturating_sub(1);
         match self.answers.iter_mut().find(|(n, _)| n == name) {
-            Some((_, queue)) if !queue.is_empty() => queue.remove(0).min(last),
+            Some((_, queue)) if !queue.is_empty() => {
+                let answer = queue.remove(0);
+                if answer > last {
+                    self.out_of_range
+                        .push((name.to_string(), nth, answer, options));
+                }
+                answer.min(last)
+            }
             _ => {
                 self.unanswered.push(name.to_string());
                 0

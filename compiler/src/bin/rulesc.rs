@@ -5,6 +5,7 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use rulesc::analyze::Limits;
 use rulesc::diag::{self, Diagnostics, Severity};
+use rulesc::output;
 use rulesc::source::Sources;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -155,12 +156,49 @@ fn main() -> ExitCode {
 fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
+        Err(e) if !e.use_stderr() => {
+            // `--help`, `--version`: not errors.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) if json_requested() => {
+            let rendered = e.render().to_string();
+            // The error's own lines, before the usage summary.
+            let message = rendered
+                .lines()
+                .take_while(|l| !l.trim().is_empty())
+                .map(str::trim)
+                .collect::<Vec<_>>()
+                .join(" ")
+                .trim_start_matches("error: ")
+                .to_string();
+            let line = diag::error_json(
+                "E0012",
+                &message,
+                "run `rulesc --help` for the commands and their arguments",
+                &rendered,
+            );
+            let _ = writeln!(std::io::stderr(), "{line}");
+            return ExitCode::from(2);
+        }
         Err(e) => {
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            return ExitCode::from(2);
         }
     };
     let format = cli.format;
+    if matches!(format, Format::Json) {
+        // Even a bug is reported as a JSON line (the exit code stays 101).
+        std::panic::set_hook(Box::new(|info| {
+            let line = diag::error_json(
+                "E0013",
+                &format!("rulesc panicked (a bug in rulesc): {info}"),
+                "please report this with the input that caused it",
+                "",
+            );
+            let _ = writeln!(std::io::stderr(), "{line}");
+        }));
+    }
     match cli.command {
         Command::Check { paths, ruleset } => check(paths, ruleset, format),
         Command::Build {
@@ -171,14 +209,10 @@ fn run() -> ExitCode {
             let Some(p) = load(&ruleset, &packs, format) else {
                 return ExitCode::from(1);
             };
-            let code = match rulesc::codegen::generate(&p) {
-                Ok(code) => code,
-                Err(e) => {
-                    eprintln!("error: rulesc generated invalid Rust (a bug in rulesc): {e}");
-                    return ExitCode::from(1);
-                }
+            let Some(code) = generate(&p, &ruleset, format) else {
+                return ExitCode::from(1);
             };
-            match rulesc::codegen::write_if_changed(&output, &code) {
+            match output::write(&output, &code, &output::inputs(&p.sources)) {
                 Ok(changed) => {
                     if matches!(format, Format::Human) {
                         let what = if changed { "wrote" } else { "unchanged" };
@@ -187,7 +221,7 @@ fn run() -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
-                    eprintln!("error: cannot write {}: {e}", output.display());
+                    report_output_error(&e, &output, format);
                     ExitCode::from(1)
                 }
             }
@@ -203,17 +237,15 @@ fn run() -> ExitCode {
             }
         },
         Command::Schema { out } => {
-            if let Err(e) = std::fs::create_dir_all(&out) {
-                eprintln!("error: cannot create {}: {e}", out.display());
-                return ExitCode::from(1);
-            }
             for (name, text) in rulesc::schema::all() {
                 let path = out.join(name);
-                if let Err(e) = rulesc::codegen::write_if_changed(&path, &text) {
-                    eprintln!("error: cannot write {}: {e}", path.display());
+                if let Err(e) = output::write(&path, &text, &[]) {
+                    report_output_error(&e, &path, format);
                     return ExitCode::from(1);
                 }
-                println!("wrote {}", path.display());
+                if matches!(format, Format::Human) {
+                    println!("wrote {}", path.display());
+                }
             }
             ExitCode::SUCCESS
         }
@@ -294,6 +326,7 @@ fn all(
     trace: &[PathBuf],
     format: Format,
 ) -> ExitCode {
+    let human = matches!(format, Format::Human);
     let mut dirs: Vec<PathBuf> = match std::fs::read_dir(rules) {
         Ok(rd) => rd
             .filter_map(|e| e.ok())
@@ -301,38 +334,52 @@ fn all(
             .filter(|p| p.join("ruleset.yaml").is_file())
             .collect(),
         Err(e) => {
-            eprintln!("error: cannot read {}: {e}", rules.display());
+            report_error(
+                format,
+                "E0001",
+                Some(rules),
+                format!("cannot read {}: {e}", rules.display()),
+                "give the folder that holds one folder per ruleset",
+            );
             return ExitCode::from(1);
         }
     };
     dirs.sort();
-    if let Err(e) = std::fs::create_dir_all(out) {
-        eprintln!("error: cannot create {}: {e}", out.display());
-        return ExitCode::from(1);
-    }
     let mut failed = false;
+    // Every ruleset is checked before anything is written, so no output can replace a
+    // file one of them (or a scenario) reads.
     let mut programs = Vec::new();
+    let mut inputs: Vec<PathBuf> = trace.to_vec();
     for dir in &dirs {
         let (program, diags, sources) = rulesc::compile_dir(dir);
         report(&diags, &sources, format);
-        let Some(p) = program else {
-            println!("FAIL {}: {} error(s)", dir.display(), diags.error_count());
-            failed = true;
-            continue;
-        };
-        let file = out.join(format!("{}.rs", p.name));
-        match rulesc::codegen::generate(&p)
-            .map_err(|e| e.to_string())
-            .and_then(|code| {
-                rulesc::codegen::write_if_changed(&file, &code).map_err(|e| e.to_string())
-            }) {
-            Ok(_) => println!("ok   {:<16} {} -> {}", p.name, summary(&p), file.display()),
-            Err(e) => {
-                println!("FAIL {}: {e}", dir.display());
+        inputs.extend(output::inputs(&sources));
+        match program {
+            Some(p) => programs.push((dir, p)),
+            None => {
+                if human {
+                    println!("FAIL {}: {} error(s)", dir.display(), diags.error_count());
+                }
                 failed = true;
             }
         }
-        programs.push(p);
+    }
+    for (dir, p) in &programs {
+        let file = out.join(format!("{}.rs", p.name));
+        let Some(code) = generate(p, dir, format) else {
+            failed = true;
+            continue;
+        };
+        match output::write(&file, &code, &inputs) {
+            Ok(_) if human => {
+                println!("ok   {:<16} {} -> {}", p.name, summary(p), file.display())
+            }
+            Ok(_) => {}
+            Err(e) => {
+                report_output_error(&e, &file, format);
+                failed = true;
+            }
+        }
     }
     for scenario in trace {
         let name = scenario
@@ -340,10 +387,13 @@ fn all(
             .and_then(|d| d.file_name())
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_default();
-        let Some(p) = programs.iter().find(|p| p.name == name) else {
-            eprintln!(
-                "error: {}: no ruleset named `{name}` (a scenario's folder names its ruleset)",
-                scenario.display()
+        let Some((_, p)) = programs.iter().find(|(_, p)| p.name == name) else {
+            report_error(
+                format,
+                "E0401",
+                Some(scenario),
+                format!("no ruleset named `{name}` to run this scenario against"),
+                "a scenario's folder is named after its ruleset: `examples/<ruleset name>/<scenario>.yaml`",
             );
             failed = true;
             continue;
@@ -364,12 +414,72 @@ fn all(
     }
 }
 
+/// The generated Rust of a program; `None` (reported) if it does not parse, a bug.
+fn generate(p: &rulesc::ir::Program, dir: &std::path::Path, format: Format) -> Option<String> {
+    match rulesc::codegen::generate(p) {
+        Ok(code) => Some(code),
+        Err(e) => {
+            report_error(
+                format,
+                "E0013",
+                Some(dir),
+                format!("rulesc generated invalid Rust (a bug in rulesc): {e}"),
+                "please report this with the ruleset that caused it",
+            );
+            None
+        }
+    }
+}
+
+/// An output that could not be written, reported as a diagnostic naming it.
+fn report_output_error(e: &output::OutputError, path: &std::path::Path, format: Format) {
+    let mut sources = Sources::default();
+    let d = e.diagnostic(path, &mut sources);
+    report(&Diagnostics { items: vec![d] }, &sources, format);
+}
+
+/// Reports one error about a path rather than a file's text (an I/O error, a wrong
+/// argument): a diagnostic like the others, in either format; `None` for no path.
+fn report_error(
+    format: Format,
+    code: &'static str,
+    path: Option<&std::path::Path>,
+    message: String,
+    help: &str,
+) {
+    let mut sources = Sources::default();
+    let at = match path {
+        Some(path) => output::file_span(path, &mut sources),
+        None => rulesc::source::Span::new(rulesc::source::FileId::MAX, 0, 0),
+    };
+    let d = diag::Diagnostic::error(code, at, message).help(help);
+    report(&Diagnostics { items: vec![d] }, &sources, format);
+}
+
+/// True when the raw command line asks for `--format json`: read before clap parses it,
+/// so that a usage error is reported as JSON too.
+fn json_requested() -> bool {
+    let args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    args.iter().any(|a| a == "--format=json")
+        || args
+            .windows(2)
+            .any(|w| w[0] == "--format" && w[1] == "json")
+}
+
 fn check(paths: Vec<PathBuf>, ruleset: Option<PathBuf>, format: Format) -> ExitCode {
     let (dir, packs) = match ruleset {
         Some(dir) => (dir, paths),
         None if paths.len() == 1 => (paths[0].clone(), Vec::new()),
         None => {
-            eprintln!("error: give one ruleset folder, or `--ruleset <dir>` and content packs");
+            report_error(
+                format,
+                "E0012",
+                None,
+                "`check` takes one ruleset folder".into(),
+                "give one ruleset folder, or `--ruleset <dir>` and content packs",
+            );
             return ExitCode::from(2);
         }
     };

@@ -34,7 +34,6 @@ mod types;
 use crate::ir::{Body, Program};
 use codegen::Scope;
 use ident::{Case, Names};
-use std::path::Path;
 
 /// The runtime crate. Generated code `use`s only its `prelude`; every other runtime path
 /// is written in full.
@@ -322,26 +321,4 @@ pub(crate) fn int_lit(v: i64) -> String {
 /// Whether a function body is a formula (pure, untraced) or a procedure.
 pub(crate) fn is_formula(b: &Body) -> bool {
     matches!(b, Body::Formula(_))
-}
-
-/// Writes `text` to `path` only if it differs, through a temporary file and a rename,
-/// so a reader never sees a half-written file. Returns whether the file changed.
-pub fn write_if_changed(path: &Path, text: &str) -> std::io::Result<bool> {
-    if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
-        return Ok(false);
-    }
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_else(|| "out.rs".into());
-    let tmp = dir.join(format!(".{name}.rulesc-tmp"));
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })?;
-    Ok(true)
 }
