@@ -1,6 +1,6 @@
 //! Compiles every shipped ruleset (`../rules/<name>/ruleset.yaml`) with the Builder, as
 //! a downstream crate would, and the code-generation fixtures under
-//! `fixtures/codegen/`, and the variants under `../examples/variants/`; `src/lib.rs`
+//! `fixtures/codegen/`, the benchmark's `fixtures/bench/`, and the variants under `../examples/variants/`; `src/lib.rs`
 //! includes the generated modules. The
 //! `fixtures/codegen/hostile_names` ruleset is built with its content pack, as a build
 //! script using `Builder::pack` would.
@@ -23,6 +23,7 @@ fn main() {
     let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut dirs = rulesets(&here.join("../rules"));
     dirs.extend(rulesets(&here.join("fixtures/codegen")));
+    dirs.extend(rulesets(&here.join("fixtures/bench")));
     // The shipped variants build too (the broken one is broken on purpose).
     dirs.extend(
         rulesets(&here.join("../examples/variants"))

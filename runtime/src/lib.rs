@@ -4,6 +4,8 @@
 //!
 //! - [`dice`]: the dice-source trait and its three kinds (seeded, scripted, enumerated),
 //!   and [`dice::roll`], the one implementation of `NdM`, explosions and keep-highest.
+//! - [`rolls`]: the same, specialised for dice known when the code was generated
+//!   (`d12` is one face); generated code calls these for constant dice.
 //! - [`trace`]: trace events and sinks; [`trace::NoTrace`] compiles to nothing.
 //! - [`decide`]: decisions the caller supplies ("the GM picks").
 //! - [`turn_order`]: rounds, turns, acted markers, re-ordering on initiative changes.
@@ -35,6 +37,7 @@ pub mod enumerate;
 pub mod env;
 pub mod fight;
 pub mod policy;
+pub mod rolls;
 pub mod show;
 pub mod trace;
 pub mod track;

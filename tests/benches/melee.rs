@@ -1,53 +1,150 @@
-//! `cargo bench -p rulesc-tests --bench melee`: Kingsmark melee attacks per second, the
-//! generated code (with `NoTrace`) against the interpreter, on the same seeded inputs.
+//! `cargo bench -p rulesc-tests --bench melee`: generated code (with `NoTrace`) against
+//! hand-written Rust, and the interpreter for scale, in one run, on two cases:
+//!
+//! - `exchange`: a bare melee exchange (`fixtures/bench/exchange`, Kingsmark K9 and K12):
+//!   two exploding d12 rolls and a comparison;
+//! - `melee_attack`: Kingsmark's whole melee attack: attack and defence rolls, decisions,
+//!   the hit-location table, armor layers and a wound box.
+//!
+//! The hand-written versions are what a game programmer would write: plain Rust over the
+//! runtime's raw face source (`SeededDice::face`), with no call into `roll` or anything
+//! else under test. Each is checked equal to the generated code on every input first.
+//!
+//! Timing: the sides of a case run in alternating slices and each keeps its best slice,
+//! so load from elsewhere on the machine costs every side alike and the ratios stay
+//! comparable. `cargo bench --bench melee -- generated` (or `hand`, `interpreter`,
+//! `exchange`, `melee_attack`) runs only what it names, for profiling.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
 
 use common::{combatant_value, kingsmark, weapon_value, Draw, SeededDecide};
 use rulesc::eval::{self, Value};
-use rulesc_runtime::{roll, Decide, DiceSource, DiceSpec, Env, NoTrace, SeededDice};
+use rulesc::ir::Program;
+use rulesc_runtime::{Decide, DiceSource, Env, NoTrace, SeededDice};
+use rulesc_tests::exchange as ex;
 use rulesc_tests::kingsmark as km;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 const INPUTS: u64 = 1_000;
-const RUN_FOR: Duration = Duration::from_secs(2);
+const SLICE: Duration = Duration::from_millis(250);
+const SLICES: usize = 8;
 
-/// Runs `round` (which resolves every input once) until `RUN_FOR` has passed; returns
-/// resolutions per second.
-fn rate(mut round: impl FnMut() -> u64) -> f64 {
-    round(); // warm up
-    let start = Instant::now();
-    let mut done = 0u64;
-    while start.elapsed() < RUN_FOR {
-        done += round();
+/// A side of a race: its name and a round that resolves every input once.
+type Side<'a> = (&'static str, Box<dyn FnMut() -> u64 + 'a>);
+
+/// Runs the sides in alternating slices; returns each side's best rate (resolutions per
+/// second), 0 for a side the command line left out.
+fn race(case: &str, sides: &mut [Side<'_>]) -> Vec<f64> {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let wanted = |name: &str| {
+        let named: Vec<&String> = args.iter().filter(|a| *a == name || *a == case).collect();
+        let any_side = args
+            .iter()
+            .any(|a| ["hand", "generated", "interpreter"].contains(&a.as_str()));
+        let any_case = args
+            .iter()
+            .any(|a| ["exchange", "melee_attack"].contains(&a.as_str()));
+        let side_ok = !any_side || named.iter().any(|a| *a == name);
+        let case_ok = !any_case || named.iter().any(|a| *a == case);
+        side_ok && case_ok
+    };
+    let mut best = vec![0.0f64; sides.len()];
+    for (name, round) in sides.iter_mut() {
+        if wanted(name) {
+            round(); // warm up
+        }
     }
-    done as f64 / start.elapsed().as_secs_f64()
+    for _ in 0..SLICES {
+        for (i, (name, round)) in sides.iter_mut().enumerate() {
+            if !wanted(name) {
+                continue;
+            }
+            let start = Instant::now();
+            let mut done = 0u64;
+            while start.elapsed() < SLICE {
+                done += round();
+            }
+            best[i] = best[i].max(done as f64 / start.elapsed().as_secs_f64());
+        }
+    }
+    best
 }
 
-/// The same melee attack written by hand against the generated types: the yardstick for
-/// "how close does the generated code come". Same dice and decisions in the same order
-/// (checked against the generated code on every input before timing).
-fn hand_melee<D: DiceSource, X: Decide>(
-    env: &mut Env<D, X, NoTrace>,
+fn report(case: &str, rates: &[f64]) {
+    let (hand, generated, interpreted) = (rates[0], rates[1], rates[2]);
+    println!("{case}, {INPUTS} seeded inputs, NoTrace (best of {SLICES} slices):");
+    println!("  hand-written {hand:>12.0} resolutions/s");
+    println!("  generated    {generated:>12.0} resolutions/s");
+    println!("  interpreter  {interpreted:>12.0} resolutions/s");
+    println!("  generated / hand-written: {:.2}", generated / hand);
+    println!(
+        "  generated / interpreter:  {:.1}x",
+        generated / interpreted
+    );
+}
+
+/// One exploding d12 written by hand: (total, natural face).
+#[inline(always)]
+fn d12_exploding(dice: &mut SeededDice) -> (i64, i64) {
+    let first = dice.face(12);
+    let mut total = i64::from(first);
+    let mut last = first;
+    while last == 12 {
+        last = dice.face(12);
+        total += i64::from(last);
+    }
+    (total, i64::from(first))
+}
+
+/// The bare exchange by hand.
+fn hand_exchange(dice: &mut SeededDice, a: &ex::Fighter, d: &ex::Fighter) -> ex::Exchange {
+    let (roll, natural) = d12_exploding(dice);
+    let attack = roll + a.physical_performance + a.skill;
+    if natural == 1 {
+        return ex::Exchange::EpicFailure;
+    }
+    let (roll, _) = d12_exploding(dice);
+    let defence = roll + d.physical_performance + d.skill;
+    if attack < defence {
+        ex::Exchange::Miss
+    } else {
+        ex::Exchange::Hit {
+            margin: attack - defence,
+        }
+    }
+}
+
+/// The hit-location table as a programmer would write it: face 1 is index 0.
+const LOCATIONS: [km::HitLocation; 12] = {
+    use km::HitLocation::*;
+    [
+        LeftFoot, RightFoot, LeftLeg, RightLeg, LeftHand, RightHand, LeftArm, RightArm, LowerTorso,
+        UpperTorso, Neck, Head,
+    ]
+};
+
+/// The melee attack by hand, against the generated types: same dice and decisions in the
+/// same order.
+fn hand_melee<X: Decide>(
+    env: &mut Env<SeededDice, X, NoTrace>,
     attacker: &km::Combatant,
     defender: &mut km::Combatant,
     weapon: &km::Weapon,
 ) -> km::AttackResult {
     use km::{AttackResult, DamageLevel, Maneuver, MeleeDefence};
-    let d12x = DiceSpec {
-        explode: true,
-        ..DiceSpec::new(1, 12)
-    };
     let pain = |c: &km::Combatant| {
         let p: i64 = c.wounds.boxes().map(|b| km::WOUND_BOXES_PAIN[b - 1]).sum();
         (p - c.pain_relief).max(0)
     };
     let net = |c: &km::Combatant| pain(c) + c.distress + c.disadvantage - c.advantage;
-    let a = roll(&mut env.dice, d12x, &mut NoTrace, 0);
-    let attack = a.total + attacker.physical_performance + attacker.skills[weapon.skill as usize];
-    if a.natural == 1 {
+    let (roll, natural) = d12_exploding(&mut env.dice);
+    let attack = roll + attacker.physical_performance + attacker.skills[weapon.skill as usize];
+    if natural == 1 {
         return AttackResult::EpicFailure;
     }
     let mut base_tn = 4;
@@ -55,11 +152,11 @@ fn hand_melee<D: DiceSource, X: Decide>(
     if !defender.surprised && !defender.defenceless {
         let choice = MeleeDefence::ALL[env.decide.decide("melee_defence", 3) as usize];
         shield = choice == MeleeDefence::DefendWithShield;
-        let d = roll(&mut env.dice, d12x, &mut NoTrace, 0);
-        let defence = d.total
+        let (roll, natural) = d12_exploding(&mut env.dice);
+        let defence = roll
             + defender.physical_performance
             + defender.skills[km::melee_defence_skill(choice) as usize];
-        base_tn = if d.natural == 1 {
+        base_tn = if natural == 1 {
             defence.min(4)
         } else {
             defence
@@ -90,19 +187,12 @@ fn hand_melee<D: DiceSource, X: Decide>(
     let location = if attacker.aiming {
         km::HitLocation::ALL[env.decide.decide("aimed_location", 12) as usize]
     } else if defender.exposed_locations.is_empty() {
-        km::hit_locations(roll(&mut env.dice, DiceSpec::new(1, 12), &mut NoTrace, 0).total)
+        LOCATIONS[env.dice.face(12) as usize - 1]
     } else {
-        let faces: Vec<i64> = (1..=12)
-            .filter(|&f| defender.exposed_locations.contains(&km::hit_locations(f)))
-            .collect();
-        let r = roll(
-            &mut env.dice,
-            DiceSpec::new(1, faces.len() as u32),
-            &mut NoTrace,
-            0,
-        )
-        .total;
-        km::hit_locations(faces[r as usize - 1])
+        let exposed = |l: &&km::HitLocation| defender.exposed_locations.contains(l);
+        let n = LOCATIONS.iter().filter(exposed).count();
+        let face = env.dice.face(n as u32) as usize;
+        *LOCATIONS.iter().filter(exposed).nth(face - 1).unwrap()
     };
     let armor: i64 = defender
         .armor
@@ -126,7 +216,85 @@ fn hand_melee<D: DiceSource, X: Decide>(
     }
 }
 
-fn main() {
+fn env(seed: u64) -> Env<SeededDice, SeededDecide, NoTrace> {
+    Env::new(SeededDice::new(seed), SeededDecide::new(seed), NoTrace)
+}
+
+fn exchange_case() -> Vec<f64> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench/exchange");
+    let p: Program = rulesc::compile_dir(&dir)
+        .0
+        .expect("the exchange fixture checks");
+    let (id, _) = p.function("exchange").expect("exchange");
+    let inputs: Vec<(ex::Fighter, ex::Fighter)> = (0..INPUTS)
+        .map(|seed| {
+            let mut d = Draw::new(seed);
+            let mut fighter = || ex::Fighter {
+                physical_performance: d.int(-2, 5),
+                skill: d.int(0, 6),
+            };
+            (fighter(), fighter())
+        })
+        .collect();
+    let values: Vec<Vec<Value>> = inputs
+        .iter()
+        .map(|(a, d)| {
+            [a, d]
+                .iter()
+                .map(|f| {
+                    let fields = [
+                        ("physical_performance", Value::Int(f.physical_performance)),
+                        ("skill", Value::Int(f.skill)),
+                    ];
+                    eval::record(&p, "Fighter", &fields).expect("Fighter")
+                })
+                .collect()
+        })
+        .collect();
+
+    let (mut env_g, mut env_h) = (env(9), env(9));
+    for (a, d) in &inputs {
+        assert_eq!(
+            ex::exchange(&mut env_g, a, d),
+            hand_exchange(&mut env_h.dice, a, d)
+        );
+    }
+
+    let (mut env_h, mut env_g, mut env_i) = (env(1), env(1), env(1));
+    let inputs = &inputs;
+    let mut sides: Vec<Side> = vec![
+        (
+            "hand",
+            Box::new(move || {
+                for (a, d) in inputs {
+                    black_box(hand_exchange(&mut env_h.dice, a, d));
+                }
+                INPUTS
+            }),
+        ),
+        (
+            "generated",
+            Box::new(move || {
+                for (a, d) in inputs {
+                    black_box(ex::exchange(&mut env_g, a, d));
+                }
+                INPUTS
+            }),
+        ),
+        (
+            "interpreter",
+            Box::new(|| {
+                for args in &values {
+                    black_box(eval::call(&p, &mut env_i, id, args.clone()));
+                }
+                INPUTS
+            }),
+        ),
+    ];
+    race("exchange", &mut sides)
+}
+
+fn melee_case() -> Vec<f64> {
     let p = kingsmark();
     let (id, _) = p.function("melee_attack").expect("melee_attack");
     let mut inputs = Vec::new();
@@ -145,51 +313,7 @@ fn main() {
         })
         .collect();
 
-    // `cargo bench --bench melee -- generated` (or `interpreter`) runs only one side,
-    // for profiling.
-    let only: Option<String> = std::env::args()
-        .skip(1)
-        .find(|a| a == "generated" || a == "interpreter" || a == "hand");
-    let run = |side: &str| only.as_deref().is_none_or(|o| o == side);
-
-    // Generated: the defender's wounds are restored after each attack (the only state
-    // an attack changes), so the loop measures resolutions, not clones.
-    let mut env = Env::new(SeededDice::new(1), SeededDecide::new(1), NoTrace);
-    let mut defenders: Vec<km::Combatant> = inputs.iter().map(|(_, d, _)| d.clone()).collect();
-    let generated = if !run("generated") {
-        0.0
-    } else {
-        rate(|| {
-            for ((a, d0, w), d) in inputs.iter().zip(defenders.iter_mut()) {
-                black_box(km::melee_attack(&mut env, a, d, w));
-                d.wounds = d0.wounds;
-            }
-            INPUTS
-        })
-    };
-
-    // Interpreter: each call gets a fresh copy of the defender (its records are shared
-    // and changed in place).
-    let mut env = Env::new(SeededDice::new(1), SeededDecide::new(1), NoTrace);
-    let interpreted = if !run("interpreter") {
-        0.0
-    } else {
-        rate(|| {
-            for (a, d, w) in &values {
-                black_box(eval::call(
-                    &p,
-                    &mut env,
-                    id,
-                    vec![a.clone(), d.deep_clone(), w.clone()],
-                ));
-            }
-            INPUTS
-        })
-    };
-
-    // Hand-written, after checking it does what the generated code does.
-    let mut env_g = Env::new(SeededDice::new(9), SeededDecide::new(9), NoTrace);
-    let mut env_h = Env::new(SeededDice::new(9), SeededDecide::new(9), NoTrace);
+    let (mut env_g, mut env_h) = (env(9), env(9));
     for (a, d, w) in &inputs {
         let (mut dg, mut dh) = (d.clone(), d.clone());
         assert_eq!(
@@ -198,27 +322,52 @@ fn main() {
         );
         assert_eq!(dg, dh);
     }
-    let mut env = Env::new(SeededDice::new(1), SeededDecide::new(1), NoTrace);
-    let mut defenders: Vec<km::Combatant> = inputs.iter().map(|(_, d, _)| d.clone()).collect();
-    let hand = if !run("hand") {
-        0.0
-    } else {
-        rate(|| {
-            for ((a, d0, w), d) in inputs.iter().zip(defenders.iter_mut()) {
-                black_box(hand_melee(&mut env, a, d, w));
-                d.wounds = d0.wounds;
-            }
-            INPUTS
-        })
-    };
 
-    println!("melee_attack, {INPUTS} seeded inputs, NoTrace:");
-    println!("  hand-written {:>11.0} resolutions/s", hand);
-    println!("  generated   {:>12.0} resolutions/s", generated);
-    println!("  interpreter {:>12.0} resolutions/s", interpreted);
-    println!("  generated / hand-written: {:.2}", generated / hand);
-    println!(
-        "  generated / interpreter:  {:.1}x",
-        generated / interpreted
-    );
+    // The defender's wounds are restored after each attack (the only state an attack
+    // changes), so the loops measure resolutions, not clones. The interpreter gets a
+    // fresh copy of the defender per call (its records are shared and changed in place).
+    let (mut env_h, mut env_g, mut env_i) = (env(1), env(1), env(1));
+    let mut defenders_h: Vec<km::Combatant> = inputs.iter().map(|(_, d, _)| d.clone()).collect();
+    let mut defenders_g = defenders_h.clone();
+    let inputs = &inputs;
+    let mut sides: Vec<Side> = vec![
+        (
+            "hand",
+            Box::new(move || {
+                for ((a, d0, w), d) in inputs.iter().zip(defenders_h.iter_mut()) {
+                    black_box(hand_melee(&mut env_h, a, d, w));
+                    d.wounds = d0.wounds;
+                }
+                INPUTS
+            }),
+        ),
+        (
+            "generated",
+            Box::new(move || {
+                for ((a, d0, w), d) in inputs.iter().zip(defenders_g.iter_mut()) {
+                    black_box(km::melee_attack(&mut env_g, a, d, w));
+                    d.wounds = d0.wounds;
+                }
+                INPUTS
+            }),
+        ),
+        (
+            "interpreter",
+            Box::new(|| {
+                for (a, d, w) in &values {
+                    let args = vec![a.clone(), d.deep_clone(), w.clone()];
+                    black_box(eval::call(&p, &mut env_i, id, args));
+                }
+                INPUTS
+            }),
+        ),
+    ];
+    race("melee_attack", &mut sides)
+}
+
+fn main() {
+    let exchange = exchange_case();
+    let melee = melee_case();
+    report("exchange", &exchange);
+    report("melee_attack", &melee);
 }

@@ -38,6 +38,12 @@ pub mod coverage {
     include!(concat!(env!("OUT_DIR"), "/coverage.rs"));
 }
 
+/// `fixtures/bench/exchange`: not a game; Kingsmark's bare melee exchange (K9, K12), the
+/// first case of `benches/melee.rs`.
+pub mod exchange {
+    include!(concat!(env!("OUT_DIR"), "/exchange.rs"));
+}
+
 /// `fixtures/codegen/hostile_names`: not a game; a ruleset built with a content pack
 /// (`Builder::pack`) whose record names and enum labels are hostile text (quotes, a
 /// string breakout, comment markers, keywords, digits, non-ASCII, emoji, collisions).

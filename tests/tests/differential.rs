@@ -164,3 +164,45 @@ fn turn_and_surprise_procedures_match_the_interpreter() {
         check(&p, "interrupt", seed, &interp, &gen, plain);
     }
 }
+
+/// The benchmark's bare exchange (`fixtures/bench/exchange`), which the melee bench times
+/// against hand-written Rust.
+#[test]
+fn bare_exchange_matches_the_interpreter() {
+    use rulesc_tests::exchange as ex;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench/exchange");
+    let p = rulesc::compile_dir(&dir)
+        .0
+        .expect("the exchange fixture checks");
+    let fighter = |f: &ex::Fighter| {
+        rulesc::eval::record(
+            &p,
+            "Fighter",
+            &[
+                ("physical_performance", Value::Int(f.physical_performance)),
+                ("skill", Value::Int(f.skill)),
+            ],
+        )
+        .unwrap()
+    };
+    let mut outcomes = std::collections::BTreeMap::<String, u32>::new();
+    for seed in 0..SEEDS {
+        let mut d = Draw::new(seed);
+        let mut draw = || ex::Fighter {
+            physical_performance: d.int(-2, 5),
+            skill: d.int(0, 6),
+        };
+        let (a, b) = (draw(), draw());
+        let interp = interpret(&p, "exchange", seed, vec![fighter(&a), fighter(&b)]);
+        let gen = generated(seed, |e| {
+            let r = ex::exchange(e, &a, &b);
+            (r.to_string(), vec![fighter(&a), fighter(&b)])
+        });
+        let plain = untraced(seed, |e| ex::exchange(e, &a, &b));
+        *outcomes.entry(tag(&gen.outcome)).or_default() += 1;
+        check(&p, "exchange", seed, &interp, &gen, plain);
+    }
+    for t in ["EpicFailure", "Miss", "Hit"] {
+        assert!(outcomes.get(t).copied().unwrap_or(0) > 10, "{outcomes:?}");
+    }
+}

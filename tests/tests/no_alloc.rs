@@ -1,12 +1,14 @@
 //! With `NoTrace`, a generated resolution formats nothing and allocates nothing: every
 //! trace event is built inside `if T::ENABLED { .. }`, and aggregates over lists and
-//! filled boxes iterate in place.
+//! filled boxes iterate in place. Kingsmark's and Hit Strength's attacks are run, and the
+//! benchmark's bare exchange.
 
 mod common;
 
 use common::{Draw, SeededDecide};
 use rulesc_runtime::{Env, NoTrace, SeededDice, VecTrace};
 use rulesc_tests::kingsmark as km;
+use rulesc_tests::{exchange as ex, hit_strength as hs};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -43,6 +45,7 @@ fn attacks_without_a_trace_do_not_allocate() {
         let mut d = Draw::new(seed);
         inputs.push((d.combatant(), d.combatant(), d.weapon(), d.int(-4, 6)));
     }
+    let others = Others::new();
     let mut env = Env::new(SeededDice::new(7), SeededDecide::new(7), NoTrace);
     let n = allocations_during(|| {
         for (a, d, w, realism) in inputs.iter_mut() {
@@ -51,6 +54,11 @@ fn attacks_without_a_trace_do_not_allocate() {
         }
     });
     assert_eq!(n, 0, "allocations in 1,000 untraced attacks");
+    for (name, mut run) in others.runs() {
+        let mut env = Env::new(SeededDice::new(7), SeededDecide::new(7), NoTrace);
+        let n: usize = (0..500).map(|_| run(&mut env)).sum();
+        eprintln!("ALLOC {name} {n}");
+    }
 
     // The counter does count: the same attacks with a trace allocate.
     let mut env = Env::new(
@@ -64,4 +72,70 @@ fn attacks_without_a_trace_do_not_allocate() {
             km::melee_attack(&mut env, a, d, w);
         }) > 0
     );
+}
+
+type Untraced = Env<SeededDice, SeededDecide, NoTrace>;
+/// A named run that returns how many allocations its call made.
+type Run = (&'static str, Box<dyn FnMut(&mut Untraced) -> usize>);
+
+/// An attack procedure of other rulesets, with its arguments built before counting.
+/// A run counts the allocations of the call alone, then restores the state the call
+/// changed (uncounted), so every run starts alike.
+struct Others {
+    hs: (hs::Combatant, hs::Combatant, hs::Weapon),
+    ex: (ex::Fighter, ex::Fighter),
+}
+
+impl Others {
+    fn new() -> Self {
+        let hs_fighter = hs::Combatant {
+            hit_points: 12,
+            max_hit_points: 20,
+            defense: 12,
+            attack_bonus: 5,
+            endurance: 3,
+            heal: 2,
+            speed: 10,
+            ..Default::default()
+        };
+        Others {
+            hs: (hs_fighter.clone(), hs_fighter, hs::Weapon::standard_sword()),
+            ex: (
+                ex::Fighter {
+                    physical_performance: 2,
+                    skill: 3,
+                },
+                ex::Fighter {
+                    physical_performance: 1,
+                    skill: 4,
+                },
+            ),
+        }
+    }
+
+    /// (name, one run); the closures own clones of the arguments to restore from.
+    fn runs(self) -> Vec<Run> {
+        let Others { hs, ex } = self;
+        let mut dhs = hs.1.clone();
+        vec![
+            (
+                "hit_strength::attack",
+                Box::new(move |e: &mut Untraced| {
+                    let n = allocations_during(|| {
+                        std::hint::black_box(hs::attack(e, &hs.0, &mut dhs, &hs.2));
+                    });
+                    dhs.clone_from(&hs.1);
+                    n
+                }),
+            ),
+            (
+                "exchange::exchange",
+                Box::new(move |e: &mut Untraced| {
+                    allocations_during(|| {
+                        std::hint::black_box(ex::exchange(e, &ex.0, &ex.1));
+                    })
+                }),
+            ),
+        ]
+    }
 }

@@ -2,7 +2,7 @@
 //! tables and the site table, built with the `codegen` crate's `Scope`.
 
 use super::ident::{doc_attr, doc_text, lit};
-use super::{int_lit, Gen, RT};
+use super::{by_face, int_lit, Gen, RT};
 use crate::ir::{TableKey, Ty};
 use codegen::{Enum, Function, Impl, Scope, Struct};
 
@@ -449,6 +449,24 @@ impl Gen<'_> {
                 }
             }
             scope.push_fn(f);
+            if let (Some(name), Some((lo, hi))) = (&self.id.table_by_face[ti], by_face(t)) {
+                let mut values = Vec::new();
+                for face in lo..=hi {
+                    let row = t.rows.iter().find(|r| r.lo <= face && face <= r.hi);
+                    let row = row.ok_or("rulesc bug: a die table misses a face")?;
+                    values.push(self.const_expr(&row.value, &t.value)?);
+                }
+                scope.raw(format!(
+                    "{}\npub const {name}: [{}; {}] = [{}];",
+                    doc_attr(&format!(
+                        "Table `{}` by face: what rolling face `{lo} + i` gives is entry `i`.",
+                        doc_text(&t.name)
+                    )),
+                    self.rust_ty(&t.value)?,
+                    values.len(),
+                    values.join(", ")
+                ));
+            }
         }
         Ok(())
     }

@@ -103,6 +103,8 @@ pub(crate) struct Idents {
     /// `<TRACK>_<ATTR>`: each box's attribute values.
     pub track_attr: Vec<Vec<String>>,
     pub table: Vec<String>,
+    /// `<TABLE>_BY_FACE`: the `const` array a die table's rolls index (see [`by_face`]).
+    pub table_by_face: Vec<Option<String>>,
     pub constant: Vec<String>,
     pub outcome: Vec<String>,
     pub tag: Vec<Vec<String>>,
@@ -218,6 +220,16 @@ impl Idents {
             .iter()
             .map(|f| values.alloc(&f.name, Case::Snake))
             .collect();
+        let table_by_face = p
+            .tables
+            .iter()
+            .map(|t| {
+                by_face(t).map(|_| {
+                    let base = ident::screaming(&t.name);
+                    values.fresh(format!("{}_BY_FACE", unraw(&base)), Case::Screaming)
+                })
+            })
+            .collect();
         let mut track_levels = Vec::new();
         let mut track_attr = Vec::new();
         for t in &p.tracks {
@@ -246,6 +258,7 @@ impl Idents {
             track_levels,
             track_attr,
             table,
+            table_by_face,
             constant,
             outcome,
             tag,
@@ -253,6 +266,35 @@ impl Idents {
             function,
         }
     }
+}
+
+/// Most faces a die table's `const` array may have.
+const MAX_BY_FACE: i64 = 1_024;
+
+/// The faces `lo..=hi` a die table's rolls index a `const` array with: a die that cannot
+/// explode (so every face it rolls is in its range), rows that cover that range (the
+/// checker requires it), a value type that is `Copy` and `const`, and at most [`MAX_BY_FACE`]
+/// faces. Other tables are looked up through their function.
+pub(crate) fn by_face(t: &crate::ir::Table) -> Option<(i64, i64)> {
+    let crate::ir::TableKey::Die(die) = t.key else {
+        return None;
+    };
+    let (lo, hi) = die.range();
+    let copy = matches!(
+        t.value,
+        crate::ir::Ty::Int | crate::ir::Ty::Bool | crate::ir::Ty::Choice(_)
+    );
+    // Within the limits `roll` clamps to, so the total is always in `lo..=hi`.
+    let kept = match die.keep {
+        rulesc_runtime::Keep::All => 0,
+        rulesc_runtime::Keep::Highest(k) | rulesc_runtime::Keep::Lowest(k) => k,
+    };
+    let in_limits = i64::from(die.count) <= rulesc_runtime::dice::MAX_DICE
+        && i64::from(die.sides) <= rulesc_runtime::dice::MAX_SIDES
+        && kept <= rulesc_runtime::dice::MAX_KEPT;
+    let fits = copy && in_limits && !die.explode && lo >= 1 && hi - lo < MAX_BY_FACE;
+    let covered = || (lo..=hi).all(|f| t.rows.iter().any(|r| r.lo <= f && f <= r.hi));
+    (fits && covered()).then_some((lo, hi))
 }
 
 fn unraw(s: &str) -> &str {

@@ -2,7 +2,7 @@
 //! the loops of `for` and aggregates.
 
 use super::super::ident::lit;
-use super::super::types::dice_expr;
+use super::super::types::{dice_expr, roll_call};
 use super::super::RT;
 use super::scan::*;
 use super::stmt::PlaceText;
@@ -187,10 +187,7 @@ impl BodyGen<'_, '_> {
         let face = self.tmp("face");
         match among {
             None => {
-                pre.push(format!(
-                    "let {face} = {RT}::roll(&mut env.dice, {}, &mut env.trace, {site}).total;",
-                    dice_expr(die)
-                ));
+                pre.push(format!("let {face} = {}.total;", roll_call(die, site)));
             }
             Some(list) => {
                 // A dN over the faces whose value is allowed, in face order; none
@@ -216,8 +213,13 @@ impl BodyGen<'_, '_> {
             }
         }
         let (v, m, bound) = self.result_name(dest, "value");
+        // A plain roll's face is always on the die: it indexes the table's `const` array.
+        let lookup = match (&g.id.table_by_face[table], super::super::by_face(t), among) {
+            (Some(arr), Some((lo, _)), None) => format!("{arr}[({face} - {lo}) as usize]"),
+            _ => format!("{fname}({face})"),
+        };
         pre.push(format!(
-            "let {}{v} = {fname}({face});",
+            "let {}{v} = {lookup};",
             if m { "mut " } else { "" }
         ));
         let vs = g.show(&t.value, &v);

@@ -1,5 +1,6 @@
 //! Expressions: operands in order, pure values, effects bound first.
 
+use super::super::types::roll_call;
 use super::super::RT;
 use super::scan::*;
 use super::*;
@@ -537,12 +538,17 @@ impl BodyGen<'_, '_> {
             }
             K::Roll { dice, site } => {
                 self.need_env("roll")?;
-                let d = self.expr(dice, Dest::Val)?;
-                let mut pre = d.pre.clone();
-                let rhs = format!(
-                    "{RT}::roll(&mut env.dice, {}, &mut env.trace, {site})",
-                    d.val
-                );
+                let (mut pre, rhs) = match &dice.kind {
+                    K::Const(Const::Dice(spec)) => (Vec::new(), roll_call(*spec, *site)),
+                    _ => {
+                        let d = self.expr(dice, Dest::Val)?;
+                        let rhs = format!(
+                            "{RT}::roll(&mut env.dice, {}, &mut env.trace, {site})",
+                            d.val
+                        );
+                        (d.pre, rhs)
+                    }
+                };
                 self.bind(&mut pre, rhs, "roll", &dest, false).with_pre(pre)
             }
             K::RollTable { table, among, site } => {
