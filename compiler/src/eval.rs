@@ -8,7 +8,8 @@ use crate::ir::{
     Program, Stmt, TableKey, Ty,
 };
 use rulesc_runtime::{
-    arith, dice, Decide, DiceSource, DiceSpec, Env, Roll, TraceEvent, TraceSink, Track,
+    arith, dice, error, Decide, DiceSource, DiceSpec, Env, Roll, RuleError, RuleErrorKind,
+    TraceEvent, TraceSink, Track,
 };
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -146,10 +147,30 @@ pub fn show(p: &Program, v: &Value, ty: &Ty) -> String {
     }
 }
 
+/// How a run's result reads in traces and reports: the value, or
+/// `rule error at FILE:LINE: MESSAGE`.
+pub fn show_result(p: &Program, result: &Result<Value, RuleError>, ty: &Ty) -> String {
+    match result {
+        Ok(v) => show(p, v, ty),
+        Err(e) => {
+            let at = p
+                .sites
+                .get(e.site as usize)
+                .map(|s| format!(" at {}:{}", s.file, s.line))
+                .unwrap_or_default();
+            format!("rule error{at}: {e}")
+        }
+    }
+}
+
 enum Flow {
     Normal,
     Return(Value),
 }
+
+/// What running a statement or expression gives: its value, or the rule error that
+/// stopped the resolution.
+type Run<T> = Result<T, RuleError>;
 
 /// Runs procedures and formulas of one program.
 pub struct Interpreter<'p, 'e, D, X, T> {
@@ -160,13 +181,14 @@ pub struct Interpreter<'p, 'e, D, X, T> {
 }
 
 /// Calls function `id` with `args` (one per parameter). Records passed in are changed
-/// in place when the function changes their state.
+/// in place when the function changes their state. A rule error stops the run (state
+/// changed before it stays changed) and is returned, as generated code returns it.
 pub fn call<D: DiceSource, X: Decide, T: TraceSink>(
     prog: &Program,
     env: &mut Env<D, X, T>,
     id: ir::Id,
     args: Vec<Value>,
-) -> Value {
+) -> Result<Value, RuleError> {
     let mut it = Interpreter {
         prog,
         env,
@@ -184,7 +206,18 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
         self.env.trace.event(e);
     }
 
-    fn call(&mut self, id: ir::Id, args: Vec<Value>) -> Value {
+    /// A rule error met here: recorded in the trace when a procedure meets it (formulas
+    /// are untraced: the procedure calling one records it), as generated code does.
+    fn fail(&mut self, site: u32, kind: RuleErrorKind) -> RuleError {
+        let e = RuleError::new(site, kind);
+        if self.on() {
+            error::fail(&mut self.env.trace, e)
+        } else {
+            e
+        }
+    }
+
+    fn call(&mut self, id: ir::Id, args: Vec<Value>) -> Run<Value> {
         let f = &self.prog.functions[id];
         let mut locals: Vec<Value> = vec![Value::Unit; f.locals.len()];
         for (slot, a) in args.into_iter().enumerate().take(f.params.len()) {
@@ -202,8 +235,8 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                 if self.on() {
                     self.event(TraceEvent::Call { site: f.site });
                 }
-                match self.block(stmts, &mut locals) {
-                    Flow::Return(v) => v,
+                match self.block(stmts, &mut locals)? {
+                    Flow::Return(v) => Ok(v),
                     Flow::Normal => {
                         if self.on() {
                             self.event(TraceEvent::Return {
@@ -211,31 +244,32 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                                 value: String::new(),
                             });
                         }
-                        Value::Unit
+                        Ok(Value::Unit)
                     }
                 }
             }
         }
     }
 
-    fn block(&mut self, stmts: &[Stmt], locals: &mut Vec<Value>) -> Flow {
+    fn block(&mut self, stmts: &[Stmt], locals: &mut Vec<Value>) -> Run<Flow> {
         for s in stmts {
             // An enumeration that cut this path off (or ran out of budget) stops the run
             // here; its result is discarded.
             if self.env.dice.stopped() {
-                return Flow::Return(Value::Unit);
+                return Ok(Flow::Return(Value::Unit));
             }
-            if let Flow::Return(v) = self.stmt(s, locals) {
-                return Flow::Return(v);
+            if let Flow::Return(v) = self.stmt(s, locals)? {
+                return Ok(Flow::Return(v));
             }
         }
-        Flow::Normal
+        Ok(Flow::Normal)
     }
 
-    fn stmt(&mut self, s: &Stmt, locals: &mut Vec<Value>) -> Flow {
+    fn stmt(&mut self, s: &Stmt, locals: &mut Vec<Value>) -> Run<Flow> {
         match s {
+            // `let slot = value`
             Stmt::Let { slot, value, site } => {
-                let v = self.expr(value, locals);
+                let v = self.expr(value, locals)?;
                 // A record or list read from state is a copy (value semantics); a local
                 // bound to a parameter stays that parameter (`let me = c`).
                 let v = if matches!(value.kind, K::Local(_)) {
@@ -252,21 +286,15 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                 }
                 locals[*slot] = v;
             }
+            // `place = value`, `place += value`, `place -= value`
             Stmt::Assign {
                 place,
                 op,
                 value,
                 site,
             } => {
-                let v = self.expr(value, locals);
-                let keys: Vec<Value> = place
-                    .path
-                    .iter()
-                    .map(|st| match st {
-                        PlaceStep::Key(k) | PlaceStep::Index(k) => self.expr(k, locals),
-                        PlaceStep::Field(_) => Value::Unit,
-                    })
-                    .collect();
+                let v = self.expr(value, locals)?;
+                let keys = self.place_keys(place, locals)?;
                 let new = update(locals, place, &keys, |old| match (op, old) {
                     (AssignOp::Set, _) => v.deep_clone(),
                     (AssignOp::Add, Value::List(items)) => {
@@ -279,6 +307,10 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                     (AssignOp::Add, _) => Value::Int(arith::add(old.int(), v.int())),
                     (AssignOp::Sub, _) => Value::Int(arith::sub(old.int(), v.int())),
                 });
+                let new = match new {
+                    Ok(new) => new,
+                    Err(kind) => return Err(self.fail(*site, kind)),
+                };
                 if self.on() {
                     let shown = show(self.prog, &new, &place.ty);
                     self.event(TraceEvent::Assign {
@@ -287,12 +319,13 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                     });
                 }
             }
+            // `if c { .. } else if c { .. } else { .. }`
             Stmt::If {
                 branches,
                 otherwise,
             } => {
                 for (cond, body, site) in branches {
-                    let taken = self.expr(cond, locals).bool();
+                    let taken = self.expr(cond, locals)?.bool();
                     if self.on() {
                         self.event(TraceEvent::Branch { site: *site, taken });
                     }
@@ -304,43 +337,44 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                     return self.block(o, locals);
                 }
             }
+            // `match e { Case => { .. } }`
             Stmt::Match { scrutinee, arms } => {
-                let v = self.expr(scrutinee, locals);
+                let v = self.expr(scrutinee, locals)?;
                 if let Some(arm) = self.pick_arm(&v, &scrutinee.ty, arms, locals) {
                     return self.block(&arm.body, locals);
                 }
             }
+            // `for var in list { .. }`
             Stmt::For { var, list, body } => {
-                let items = match self.expr(list, locals) {
-                    Value::List(l) => l,
-                    _ => Rc::new(Vec::new()),
-                };
+                let items = self.list(list, locals)?;
                 // The loop walks a copy of the list: changing the list inside the loop
                 // does not change what the loop visits.
                 for item in items.iter() {
                     locals[*var] = item.deep_clone();
-                    if let Flow::Return(v) = self.block(body, locals) {
-                        return Flow::Return(v);
+                    if let Flow::Return(v) = self.block(body, locals)? {
+                        return Ok(Flow::Return(v));
                     }
                 }
             }
+            // `for var in lo..hi { .. }`
             Stmt::ForRange { var, lo, hi, body } => {
-                let lo = self.expr(lo, locals).int();
-                let hi = self.expr(hi, locals).int();
+                let lo = self.expr(lo, locals)?.int();
+                let hi = self.expr(hi, locals)?.int();
                 let mut i = lo;
                 let mut n = 0;
                 while i < hi && n < rulesc_runtime::MAX_LOOP {
                     locals[*var] = Value::Int(i);
-                    if let Flow::Return(v) = self.block(body, locals) {
-                        return Flow::Return(v);
+                    if let Flow::Return(v) = self.block(body, locals)? {
+                        return Ok(Flow::Return(v));
                     }
                     i += 1;
                     n += 1;
                 }
             }
+            // `return value`
             Stmt::Return { value, site } => {
                 let (v, ty) = match value {
-                    Some(e) => (self.expr(e, locals), e.ty.clone()),
+                    Some(e) => (self.expr(e, locals)?, e.ty.clone()),
                     None => (Value::Unit, Ty::Unit),
                 };
                 if self.on() {
@@ -350,13 +384,25 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                         value: shown,
                     });
                 }
-                return Flow::Return(v);
+                return Ok(Flow::Return(v));
             }
             Stmt::Expr(e) => {
-                self.expr(e, locals);
+                self.expr(e, locals)?;
             }
         }
-        Flow::Normal
+        Ok(Flow::Normal)
+    }
+
+    /// The keys and indices on a place's path, evaluated in order (fields give `Unit`).
+    fn place_keys(&mut self, place: &ir::Place, locals: &mut Vec<Value>) -> Run<Vec<Value>> {
+        place
+            .path
+            .iter()
+            .map(|st| match st {
+                PlaceStep::Key(k) | PlaceStep::Index(k) => self.expr(k, locals),
+                PlaceStep::Field(_) => Ok(Value::Unit),
+            })
+            .collect()
     }
 
     /// Finds the arm for `v`, binds its fields, traces the choice.
@@ -391,15 +437,25 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
         Some(arm)
     }
 
-    fn expr(&mut self, e: &ir::Expr, locals: &mut Vec<Value>) -> Value {
-        match &e.kind {
+    /// A list-typed expression's elements.
+    fn list(&mut self, e: &ir::Expr, locals: &mut Vec<Value>) -> Run<Rc<Vec<Value>>> {
+        Ok(match self.expr(e, locals)? {
+            Value::List(l) => l,
+            _ => Rc::new(Vec::new()),
+        })
+    }
+
+    fn expr(&mut self, e: &ir::Expr, locals: &mut Vec<Value>) -> Run<Value> {
+        Ok(match &e.kind {
             K::Const(c) => Value::from_const(c),
             K::Local(s) => locals[*s].clone(),
-            K::Field(r, i) => match self.expr(r, locals) {
+            // `record.field`
+            K::Field(r, i) => match self.expr(r, locals)? {
                 Value::Record(r) => r.borrow().get(*i).cloned().unwrap_or(Value::Unit),
                 _ => Value::Unit,
             },
-            K::BoxPart(b, part) => match self.expr(b, locals) {
+            // `box.number`, `box.level`, `box.attr`
+            K::BoxPart(b, part) => match self.expr(b, locals)? {
                 Value::TrackBox { track, number } => {
                     let def = &self.prog.tracks[track];
                     let bx = &def.boxes[usize::from(number)
@@ -413,40 +469,35 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                 }
                 _ => Value::Unit,
             },
+            // `map[key]` (keyed by a scale or enum: every key has an entry)
             K::MapGet(m, k) => {
-                let m = self.expr(m, locals);
-                let k = self.expr(k, locals).choice();
+                let m = self.expr(m, locals)?;
+                let k = self.expr(k, locals)?.choice();
                 match m {
-                    Value::Map(items) => items.get(k as usize).cloned().unwrap_or(Value::Int(0)),
-                    _ => Value::Int(0),
+                    Value::Map(items) => items.get(k as usize).cloned().unwrap_or(Value::Unit),
+                    _ => Value::Unit,
                 }
             }
-            K::Lookup { table, key, site } => {
-                let k = self.expr(key, locals);
-                let t = &self.prog.tables[*table];
-                let v = lookup(t, k.int());
-                if self.on() {
-                    let key_ty = match t.key {
-                        TableKey::Choice(c) => Ty::Choice(c),
-                        _ => Ty::Int,
-                    };
-                    let (ks, vs) = (show(self.prog, &k, &key_ty), show(self.prog, &v, &t.value));
-                    self.event(TraceEvent::Lookup {
-                        site: *site,
-                        key: ks,
-                        value: vs,
-                    });
-                }
-                v
-            }
+            K::Lookup {
+                table, key, site, ..
+            } => self.lookup(*table, key, *site, locals)?,
             K::Call(f, args) => {
-                let args: Vec<Value> = args.iter().map(|a| self.expr(a, locals)).collect();
-                self.call(*f, args)
+                let args = args
+                    .iter()
+                    .map(|a| self.expr(a, locals))
+                    .collect::<Run<Vec<Value>>>()?;
+                match self.call(*f, args) {
+                    // A formula's rule error is recorded by the procedure calling it.
+                    Err(e) if self.on() && !self.prog.functions[*f].is_procedure() => {
+                        return Err(error::fail(&mut self.env.trace, e))
+                    }
+                    other => other?,
+                }
             }
-            K::Neg(a) => Value::Int(arith::neg(self.expr(a, locals).int())),
-            K::Not(a) => Value::Bool(!self.expr(a, locals).bool()),
+            K::Neg(a) => Value::Int(arith::neg(self.expr(a, locals)?.int())),
+            K::Not(a) => Value::Bool(!self.expr(a, locals)?.bool()),
             K::Int(op, a, b) => {
-                let (a, b) = (self.expr(a, locals).int(), self.expr(b, locals).int());
+                let (a, b) = (self.expr(a, locals)?.int(), self.expr(b, locals)?.int());
                 Value::Int(match op {
                     IntOp::Add => arith::add(a, b),
                     IntOp::Sub => arith::sub(a, b),
@@ -455,19 +506,32 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                     IntOp::Rem => arith::rem(a, b),
                 })
             }
+            // `a / b`, `a % b` where `b` may be 0
+            K::CheckedDiv(op, a, b, site) => {
+                let (a, b) = (self.expr(a, locals)?.int(), self.expr(b, locals)?.int());
+                if b == 0 {
+                    return Err(self.fail(*site, RuleErrorKind::DivideByZero));
+                }
+                Value::Int(if *op == IntOp::Rem {
+                    arith::rem(a, b)
+                } else {
+                    arith::div(a, b)
+                })
+            }
+            // `roll ± n`
             K::RollAdd {
                 roll,
                 delta,
                 negate,
             } => {
-                let r = match self.expr(roll, locals) {
+                let r = match self.expr(roll, locals)? {
                     Value::Roll(r) => r,
                     other => Roll {
                         total: other.int(),
                         natural: 0,
                     },
                 };
-                let d = self.expr(delta, locals).int();
+                let d = self.expr(delta, locals)?.int();
                 let total = if *negate {
                     arith::sub(r.total, d)
                 } else {
@@ -478,13 +542,14 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                     natural: r.natural,
                 })
             }
+            // `level ± n`
             K::LevelStep {
                 level,
                 delta,
                 negate,
             } => {
-                let l = self.expr(level, locals).choice();
-                let d = self.expr(delta, locals).int();
+                let l = self.expr(level, locals)?.choice();
+                let d = self.expr(delta, locals)?.int();
                 let d = if *negate { arith::neg(d) } else { d };
                 let len = match &e.ty {
                     Ty::Choice(c) => self.prog.choices[*c].variants.len(),
@@ -496,7 +561,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                 )
             }
             K::Compare(op, a, b) => {
-                let (a, b) = (self.expr(a, locals), self.expr(b, locals));
+                let (a, b) = (self.expr(a, locals)?, self.expr(b, locals)?);
                 let (a, b) = (a.int(), b.int());
                 Value::Bool(match op {
                     CmpOp::Eq => a == b,
@@ -507,23 +572,29 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                     CmpOp::Ge => a >= b,
                 })
             }
-            K::And(a, b) => Value::Bool(self.expr(a, locals).bool() && self.expr(b, locals).bool()),
-            K::Or(a, b) => Value::Bool(self.expr(a, locals).bool() || self.expr(b, locals).bool()),
-            K::In(x, l) => {
-                let x = self.expr(x, locals);
-                match self.expr(l, locals) {
-                    Value::List(items) => Value::Bool(items.iter().any(|i| values_equal(i, &x))),
-                    _ => Value::Bool(false),
-                }
+            K::And(a, b) => {
+                Value::Bool(self.expr(a, locals)?.bool() && self.expr(b, locals)?.bool())
             }
-            K::ToInt(a) => Value::Int(self.expr(a, locals).int()),
-            K::Natural(a) => match self.expr(a, locals) {
+            K::Or(a, b) => {
+                Value::Bool(self.expr(a, locals)?.bool() || self.expr(b, locals)?.bool())
+            }
+            // `x in list`
+            K::In(x, l) => {
+                let x = self.expr(x, locals)?;
+                let items = self.list(l, locals)?;
+                Value::Bool(items.iter().any(|i| values_equal(i, &x)))
+            }
+            K::ToInt(a) => Value::Int(self.expr(a, locals)?.int()),
+            K::Natural(a) => match self.expr(a, locals)? {
                 Value::Roll(r) => Value::Int(r.natural),
                 _ => Value::Int(0),
             },
             K::Min(xs) | K::Max(xs) => {
                 let is_max = matches!(e.kind, K::Max(_));
-                let vals: Vec<Value> = xs.iter().map(|x| self.expr(x, locals)).collect();
+                let vals = xs
+                    .iter()
+                    .map(|x| self.expr(x, locals))
+                    .collect::<Run<Vec<Value>>>()?;
                 let best = vals
                     .iter()
                     .map(Value::int)
@@ -532,176 +603,42 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                 rewrap(best, &e.ty)
             }
             K::Clamp(x, lo, hi) => {
-                let (x, lo, hi) = (
-                    self.expr(x, locals).int(),
-                    self.expr(lo, locals).int(),
-                    self.expr(hi, locals).int(),
-                );
+                let x = self.expr(x, locals)?.int();
+                let lo = self.expr(lo, locals)?.int();
+                let hi = self.expr(hi, locals)?.int();
                 rewrap(arith::clamp(x, lo, hi), &e.ty)
             }
-            K::Abs(a) => Value::Int(self.expr(a, locals).int().saturating_abs()),
-            K::Len(a) => match self.expr(a, locals) {
-                Value::List(l) => Value::Int(l.len() as i64),
-                _ => Value::Int(0),
-            },
+            K::Abs(a) => Value::Int(self.expr(a, locals)?.int().saturating_abs()),
+            K::Len(a) => Value::Int(self.list(a, locals)?.len() as i64),
+            // `dice * n`
             K::DiceTimes(d, n) => {
-                let d = self.expr(d, locals);
-                let n = self.expr(n, locals).int();
+                let d = self.expr(d, locals)?;
+                let n = self.expr(n, locals)?.int();
                 match d {
                     Value::Dice(d) => Value::Dice(d.times(n)),
                     other => other,
                 }
             }
+            // `roll dice`
             K::Roll { dice: d, site } => {
-                let spec = match self.expr(d, locals) {
+                let spec = match self.expr(d, locals)? {
                     Value::Dice(s) => s,
                     _ => DiceSpec::new(0, 1),
                 };
-                let r = if self.on() {
-                    dice::roll(&mut self.env.dice, spec, &mut self.env.trace, *site)
-                } else {
-                    dice::roll(
-                        &mut self.env.dice,
-                        spec,
-                        &mut rulesc_runtime::NoTrace,
-                        *site,
-                    )
-                };
-                Value::Roll(r)
+                Value::Roll(self.roll(spec, *site))
             }
-            K::RollTable { table, among, site } => {
-                let t = &self.prog.tables[*table];
-                let TableKey::Die(die) = t.key else {
-                    return Value::Unit;
-                };
-                let allowed: Option<Vec<Value>> =
-                    among.as_ref().map(|a| match self.expr(a, locals) {
-                        Value::List(l) => l.to_vec(),
-                        _ => Vec::new(),
-                    });
-                let (spec, faces) = table_roll_faces(t, die, allowed.as_deref());
-                let r = if self.on() {
-                    dice::roll(&mut self.env.dice, spec, &mut self.env.trace, *site)
-                } else {
-                    dice::roll(
-                        &mut self.env.dice,
-                        spec,
-                        &mut rulesc_runtime::NoTrace,
-                        *site,
-                    )
-                };
-                let face = match &faces {
-                    Some(f) => f
-                        .get((r.total - 1).max(0) as usize)
-                        .copied()
-                        .unwrap_or(r.total),
-                    None => r.total,
-                };
-                let v = lookup(t, face);
-                if self.on() {
-                    let vs = show(self.prog, &v, &t.value);
-                    self.event(TraceEvent::Lookup {
-                        site: *site,
-                        key: face.to_string(),
-                        value: vs,
-                    });
-                }
-                v
-            }
+            K::RollTable { table, among, site } => self.roll_table(*table, among, *site, locals)?,
             K::Decide {
                 name,
                 options,
                 site,
-            } => {
-                let name: &'static str = leak_name(name);
-                let (v, elem_ty) = match options {
-                    DecideOptions::Choice(c) => {
-                        let n = self.prog.choices[*c].variants.len() as u32;
-                        let i = self.env.decide.decide(name, n).min(n.saturating_sub(1));
-                        (Value::Choice(i as u16), Ty::Choice(*c))
-                    }
-                    DecideOptions::Bool => {
-                        let i = self.env.decide.decide(name, 2).min(1);
-                        (Value::Bool(i == 1), Ty::Bool)
-                    }
-                    DecideOptions::List(l) => {
-                        let items = match self.expr(l, locals) {
-                            Value::List(items) => items,
-                            _ => Rc::new(Vec::new()),
-                        };
-                        let elem = match &l.ty {
-                            Ty::List(t) => (**t).clone(),
-                            _ => Ty::Error,
-                        };
-                        if items.is_empty() {
-                            // No box to pick: box 0 (reads as no box, as `fill` returns).
-                            let zero = match elem {
-                                Ty::TrackBox(track) => Value::TrackBox { track, number: 0 },
-                                _ => Value::from_const(&self.prog.zero(&elem)),
-                            };
-                            (zero, elem)
-                        } else {
-                            let n = items.len() as u32;
-                            let i = self.env.decide.decide(name, n).min(n - 1);
-                            (items[i as usize].clone(), elem)
-                        }
-                    }
-                };
-                if self.on() {
-                    let shown = show(self.prog, &v, &elem_ty);
-                    self.event(TraceEvent::Decide {
-                        site: *site,
-                        choice: shown,
-                    });
-                }
-                v
-            }
-            K::Fill { track, level, site } => {
-                let lvl = self.expr(level, locals).choice();
-                let keys: Vec<Value> = track
-                    .path
-                    .iter()
-                    .map(|st| match st {
-                        PlaceStep::Key(k) | PlaceStep::Index(k) => self.expr(k, locals),
-                        PlaceStep::Field(_) => Value::Unit,
-                    })
-                    .collect();
-                let Ty::Track(tid) = track.ty else {
-                    return Value::Int(0);
-                };
-                let def = &self.prog.tracks[tid];
-                let levels: Vec<u8> = def.boxes.iter().map(|b| b.level.min(255) as u8).collect();
-                let mut result = None;
-                update(locals, track, &keys, |old| {
-                    let mut t = match old {
-                        Value::Track(t) => *t,
-                        _ => Track::default(),
-                    };
-                    result = t.fill(&levels, lvl.min(255) as u8, def.escalate);
-                    Value::Track(t)
-                });
-                let (slot, filled_level) = match result {
-                    Some((n, l)) => (n as i64, u16::from(l)),
-                    None => (0, lvl),
-                };
-                if self.on() {
-                    let label = show(
-                        self.prog,
-                        &Value::Choice(filled_level),
-                        &Ty::Choice(def.scale),
-                    );
-                    self.event(TraceEvent::Fill {
-                        site: *site,
-                        level: label,
-                        slot,
-                    });
-                }
-                Value::Int(slot)
-            }
+            } => self.decide(name, options, *site, locals)?,
+            K::Fill { track, level, site } => self.fill(track, level, *site, locals)?,
+            // `filled(track)`
             K::Filled(t) => {
-                let v = self.expr(t, locals);
+                let v = self.expr(t, locals)?;
                 let (Value::Track(track), Ty::Track(tid)) = (v, &t.ty) else {
-                    return Value::List(Rc::new(Vec::new()));
+                    return Ok(Value::List(Rc::new(Vec::new())));
                 };
                 let n = self.prog.tracks[*tid].boxes.len();
                 let boxes = track
@@ -720,132 +657,327 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                 list,
                 cond,
                 body,
-            } => {
-                let items = match self.expr(list, locals) {
-                    Value::List(l) => l,
-                    _ => Rc::new(Vec::new()),
-                };
-                let mut acc: Option<i64> = None;
-                let mut count = 0i64;
-                for item in items.iter() {
-                    // A copy, as `for` and `[.. for ..]` bind: a procedure called in the
-                    // body that changes the list's records does not change it.
-                    locals[*var] = item.deep_clone();
-                    if let Some(c) = cond {
-                        if !self.expr(c, locals).bool() {
-                            continue;
-                        }
-                    }
-                    match kind {
-                        Agg::Count => count = count.saturating_add(1),
-                        Agg::Any => {
-                            if self.expr(body, locals).bool() {
-                                return Value::Bool(true);
-                            }
-                        }
-                        Agg::All => {
-                            if !self.expr(body, locals).bool() {
-                                return Value::Bool(false);
-                            }
-                        }
-                        Agg::Sum => {
-                            acc = Some(arith::add(acc.unwrap_or(0), self.expr(body, locals).int()))
-                        }
-                        Agg::Max => {
-                            let v = self.expr(body, locals).int();
-                            acc = Some(acc.map_or(v, |a| a.max(v)));
-                        }
-                        Agg::Min => {
-                            let v = self.expr(body, locals).int();
-                            acc = Some(acc.map_or(v, |a| a.min(v)));
-                        }
-                    }
-                }
-                match kind {
-                    Agg::Count => Value::Int(count),
-                    Agg::Any => Value::Bool(false),
-                    Agg::All => Value::Bool(true),
-                    _ => rewrap(acc.unwrap_or(0), &e.ty),
-                }
-            }
+            } => self.aggregate(*kind, *var, list, cond.as_deref(), body, &e.ty, locals)?,
+            // `if c then a else b`
             K::If(c, a, b) => {
-                if self.expr(c, locals).bool() {
-                    self.expr(a, locals)
+                if self.expr(c, locals)?.bool() {
+                    self.expr(a, locals)?
                 } else {
-                    self.expr(b, locals)
+                    self.expr(b, locals)?
                 }
             }
+            // `match e { Case => value }`
             K::Match { scrutinee, arms } => {
-                let v = self.expr(scrutinee, locals);
+                let v = self.expr(scrutinee, locals)?;
                 match self.pick_arm(&v, &scrutinee.ty, arms, locals) {
-                    Some(arm) => self.expr(&arm.body, locals),
+                    Some(arm) => self.expr(&arm.body, locals)?,
                     None => Value::Unit,
                 }
             }
+            // `Tag(field: value, ..)`
             K::MakeOutcome { tag, fields, .. } => {
                 // Copies, as a new record's fields: a later change of state does not
                 // change an outcome already made.
-                let fields: Vec<Value> = fields
-                    .iter()
-                    .map(|f| self.expr(f, locals).deep_clone())
-                    .collect();
+                let fields = self.copies(fields, locals)?;
                 Value::Outcome {
                     tag: *tag,
                     fields: Rc::new(fields),
                 }
             }
+            // `Record(field: value, ..)`
             K::MakeRecord { fields, .. } => {
-                let fields: Vec<Value> = fields
-                    .iter()
-                    .map(|f| self.expr(f, locals).deep_clone())
-                    .collect();
-                Value::Record(Rc::new(RefCell::new(fields)))
+                Value::Record(Rc::new(RefCell::new(self.copies(fields, locals)?)))
             }
-            K::List(items) => {
-                let items: Vec<Value> = items
-                    .iter()
-                    .map(|i| self.expr(i, locals).deep_clone())
-                    .collect();
-                Value::List(Rc::new(items))
-            }
+            // `[a, b, c]`
+            K::List(items) => Value::List(Rc::new(self.copies(items, locals)?)),
             K::Collect {
                 var,
                 list,
                 cond,
                 body,
-            } => {
-                let items = match self.expr(list, locals) {
-                    Value::List(l) => l,
-                    _ => Rc::new(Vec::new()),
-                };
-                let mut out = Vec::with_capacity(items.len());
-                for item in items.iter() {
-                    locals[*var] = item.deep_clone();
-                    if let Some(c) = cond {
-                        if !self.expr(c, locals).bool() {
-                            continue;
-                        }
+            } => self.collect(*var, list, cond.as_deref(), body, locals)?,
+            // `list[i]`
+            K::ListGet(list, index, check) => {
+                let l = self.list(list, locals)?;
+                let i = self.expr(index, locals)?.int();
+                match usize::try_from(i).ok().and_then(|i| l.get(i)) {
+                    Some(v) => v.clone(),
+                    None => {
+                        let kind = RuleErrorKind::Index {
+                            index: i,
+                            len: l.len(),
+                        };
+                        return Err(self.fail(check.unwrap_or(0), kind));
                     }
-                    out.push(self.expr(body, locals).deep_clone());
                 }
-                Value::List(Rc::new(out))
             }
-            K::ListGet(list, index) => {
-                let l = self.expr(list, locals);
-                let i = self.expr(index, locals).int();
-                let item = match &l {
-                    Value::List(items) => {
-                        usize::try_from(i).ok().and_then(|i| items.get(i)).cloned()
-                    }
-                    _ => None,
+        })
+    }
+
+    /// Deep copies of each expression's value, in order.
+    fn copies(&mut self, xs: &[ir::Expr], locals: &mut Vec<Value>) -> Run<Vec<Value>> {
+        xs.iter()
+            .map(|x| self.expr(x, locals).map(|v| v.deep_clone()))
+            .collect()
+    }
+
+    fn roll(&mut self, spec: DiceSpec, site: u32) -> Roll {
+        if self.on() {
+            dice::roll(&mut self.env.dice, spec, &mut self.env.trace, site)
+        } else {
+            dice::roll(&mut self.env.dice, spec, &mut rulesc_runtime::NoTrace, site)
+        }
+    }
+
+    /// `table[key]`
+    fn lookup(
+        &mut self,
+        table: ir::Id,
+        key: &ir::Expr,
+        site: u32,
+        locals: &mut Vec<Value>,
+    ) -> Run<Value> {
+        let k = self.expr(key, locals)?;
+        let t = &self.prog.tables[table];
+        let key_ty = match t.key {
+            TableKey::Choice(c) => Ty::Choice(c),
+            _ => Ty::Int,
+        };
+        let Some(v) = lookup(t, k.int()) else {
+            let kind = RuleErrorKind::NoRow {
+                table: leak_name(&t.name),
+                key: show(self.prog, &k, &key_ty),
+            };
+            return Err(self.fail(site, kind));
+        };
+        if self.on() {
+            let (ks, vs) = (show(self.prog, &k, &key_ty), show(self.prog, &v, &t.value));
+            self.event(TraceEvent::Lookup {
+                site,
+                key: ks,
+                value: vs,
+            });
+        }
+        Ok(v)
+    }
+
+    /// `roll table` or `roll table among list`
+    fn roll_table(
+        &mut self,
+        table: ir::Id,
+        among: &Option<Box<ir::Expr>>,
+        site: u32,
+        locals: &mut Vec<Value>,
+    ) -> Run<Value> {
+        let t = &self.prog.tables[table];
+        let TableKey::Die(die) = t.key else {
+            return Ok(Value::Unit);
+        };
+        let allowed = match among {
+            Some(a) => Some(self.list(a, locals)?.to_vec()),
+            None => None,
+        };
+        let (spec, faces) = table_roll_faces(t, die, allowed.as_deref());
+        let r = self.roll(spec, site);
+        let face = match &faces {
+            Some(f) => f
+                .get((r.total - 1).max(0) as usize)
+                .copied()
+                .unwrap_or(r.total),
+            None => r.total,
+        };
+        // Every face of the table's die has a row (checked), and `among` picks faces.
+        let v = lookup(t, face).unwrap_or(Value::Unit);
+        if self.on() {
+            let vs = show(self.prog, &v, &t.value);
+            self.event(TraceEvent::Lookup {
+                site,
+                key: face.to_string(),
+                value: vs,
+            });
+        }
+        Ok(v)
+    }
+
+    /// `decide name: Type` or `decide name from list`
+    fn decide(
+        &mut self,
+        name: &str,
+        options: &DecideOptions,
+        site: u32,
+        locals: &mut Vec<Value>,
+    ) -> Run<Value> {
+        let name: &'static str = leak_name(name);
+        let (v, elem_ty) = match options {
+            DecideOptions::Choice(c) => {
+                let n = self.prog.choices[*c].variants.len() as u32;
+                let i = self.env.decide.decide(name, n).min(n.saturating_sub(1));
+                (Value::Choice(i as u16), Ty::Choice(*c))
+            }
+            DecideOptions::Bool => {
+                let i = self.env.decide.decide(name, 2).min(1);
+                (Value::Bool(i == 1), Ty::Bool)
+            }
+            DecideOptions::List(l) => {
+                let items = self.list(l, locals)?;
+                let elem = match &l.ty {
+                    Ty::List(t) => (**t).clone(),
+                    _ => Ty::Error,
                 };
-                item.unwrap_or_else(|| match e.ty {
-                    // No box: box 0 (as `decide .. from` an empty list and `fill` give).
-                    Ty::TrackBox(track) => Value::TrackBox { track, number: 0 },
-                    _ => Value::from_const(&self.prog.zero(&e.ty)),
-                })
+                if items.is_empty() {
+                    return Err(self.fail(site, RuleErrorKind::NoOptions { decision: name }));
+                }
+                let n = items.len() as u32;
+                let i = self.env.decide.decide(name, n).min(n - 1);
+                (items[i as usize].clone(), elem)
+            }
+        };
+        if self.on() {
+            let shown = show(self.prog, &v, &elem_ty);
+            self.event(TraceEvent::Decide {
+                site,
+                choice: shown,
+            });
+        }
+        Ok(v)
+    }
+
+    /// `fill track level`
+    fn fill(
+        &mut self,
+        track: &ir::Place,
+        level: &ir::Expr,
+        site: u32,
+        locals: &mut Vec<Value>,
+    ) -> Run<Value> {
+        let lvl = self.expr(level, locals)?.choice();
+        let keys = self.place_keys(track, locals)?;
+        let Ty::Track(tid) = track.ty else {
+            return Ok(Value::Int(0));
+        };
+        let def = &self.prog.tracks[tid];
+        let levels: Vec<u8> = def.boxes.iter().map(|b| b.level.min(255) as u8).collect();
+        let mut result = None;
+        let changed = update(locals, track, &keys, |old| {
+            let mut t = match old {
+                Value::Track(t) => *t,
+                _ => Track::default(),
+            };
+            result = t.fill(&levels, lvl.min(255) as u8, def.escalate);
+            Value::Track(t)
+        });
+        if let Err(kind) = changed {
+            return Err(self.fail(site, kind));
+        }
+        let (slot, filled_level) = match result {
+            Some((n, l)) => (n as i64, u16::from(l)),
+            None => (0, lvl),
+        };
+        if self.on() {
+            let label = show(
+                self.prog,
+                &Value::Choice(filled_level),
+                &Ty::Choice(def.scale),
+            );
+            self.event(TraceEvent::Fill {
+                site,
+                level: label,
+                slot,
+            });
+        }
+        Ok(Value::Int(slot))
+    }
+
+    /// `sum/count/any/all/max/min(body for var in list if cond)`
+    #[allow(clippy::too_many_arguments)]
+    fn aggregate(
+        &mut self,
+        kind: Agg,
+        var: usize,
+        list: &ir::Expr,
+        cond: Option<&ir::Expr>,
+        body: &ir::Expr,
+        ty: &Ty,
+        locals: &mut Vec<Value>,
+    ) -> Run<Value> {
+        let mut acc: Option<i64> = None;
+        let mut count = 0i64;
+        let mut stop = None;
+        self.each(var, list, cond, locals, &mut |it, locals| {
+            match kind {
+                Agg::Count => count = count.saturating_add(1),
+                Agg::Any => {
+                    if it.expr(body, locals)?.bool() {
+                        stop = Some(true);
+                    }
+                }
+                Agg::All => {
+                    if !it.expr(body, locals)?.bool() {
+                        stop = Some(false);
+                    }
+                }
+                Agg::Sum => acc = Some(arith::add(acc.unwrap_or(0), it.expr(body, locals)?.int())),
+                Agg::Max => {
+                    let v = it.expr(body, locals)?.int();
+                    acc = Some(acc.map_or(v, |a| a.max(v)));
+                }
+                Agg::Min => {
+                    let v = it.expr(body, locals)?.int();
+                    acc = Some(acc.map_or(v, |a| a.min(v)));
+                }
+            }
+            Ok(stop.is_none())
+        })?;
+        Ok(match kind {
+            Agg::Count => Value::Int(count),
+            Agg::Any => Value::Bool(stop.unwrap_or(false)),
+            Agg::All => Value::Bool(stop.unwrap_or(true)),
+            _ => rewrap(acc.unwrap_or(0), ty),
+        })
+    }
+
+    /// `[body for var in list if cond]`
+    fn collect(
+        &mut self,
+        var: usize,
+        list: &ir::Expr,
+        cond: Option<&ir::Expr>,
+        body: &ir::Expr,
+        locals: &mut Vec<Value>,
+    ) -> Run<Value> {
+        let mut out = Vec::new();
+        self.each(var, list, cond, locals, &mut |it, locals| {
+            out.push(it.expr(body, locals)?.deep_clone());
+            Ok(true)
+        })?;
+        Ok(Value::List(Rc::new(out)))
+    }
+
+    /// The one item loop of aggregates and comprehensions: binds `var` to a copy of each
+    /// element of `list` (as `for` does: a procedure called in the body that changes the
+    /// list's records does not change it), skips those failing `cond`, and calls `f`
+    /// until it returns false.
+    fn each(
+        &mut self,
+        var: usize,
+        list: &ir::Expr,
+        cond: Option<&ir::Expr>,
+        locals: &mut Vec<Value>,
+        f: &mut dyn FnMut(&mut Self, &mut Vec<Value>) -> Run<bool>,
+    ) -> Run<()> {
+        let items = self.list(list, locals)?;
+        for item in items.iter() {
+            locals[var] = item.deep_clone();
+            if let Some(c) = cond {
+                if !self.expr(c, locals)?.bool() {
+                    continue;
+                }
+            }
+            if !f(self, locals)? {
+                break;
             }
         }
+        Ok(())
     }
 }
 
@@ -881,23 +1013,15 @@ fn values_equal(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// The row holding `key`, else the default, else the zero value.
-pub fn lookup(t: &ir::Table, key: i64) -> Value {
+/// The row holding `key`, else the default; `None` when neither (a die table read with
+/// `[k]` off its faces): a rule error, never a made-up row.
+pub fn lookup(t: &ir::Table, key: i64) -> Option<Value> {
     // Rows are sorted and disjoint: binary search by lower bound.
     let i = t.rows.partition_point(|r| r.lo <= key);
     if i > 0 && t.rows[i - 1].hi >= key {
-        return Value::from_const(&t.rows[i - 1].value);
+        return Some(Value::from_const(&t.rows[i - 1].value));
     }
-    match &t.default {
-        Some(d) => Value::from_const(d),
-        // A key no row holds (a die table read with `[k]` off its faces): the zero of
-        // the value type, as a missing map key reads.
-        None => match t.value {
-            Ty::Bool => Value::Bool(false),
-            Ty::Choice(_) => Value::Choice(0),
-            _ => Value::Int(0),
-        },
-    }
+    t.default.as_ref().map(Value::from_const)
 }
 
 /// What to roll for a die table, and (with `among`) the faces the roll indexes: a `dN`
@@ -912,7 +1036,7 @@ pub fn table_roll_faces(
     };
     let (lo, hi) = die.range();
     let faces: Vec<i64> = (lo..=hi)
-        .filter(|f| allowed.iter().any(|a| values_equal(a, &lookup(t, *f))))
+        .filter(|f| lookup(t, *f).is_some_and(|v| allowed.iter().any(|a| values_equal(a, &v))))
         .collect();
     if faces.is_empty() {
         (die, None)
@@ -921,30 +1045,31 @@ pub fn table_roll_faces(
     }
 }
 
-/// Applies `f` to the value at `place` (keys already evaluated) and returns the new value.
+/// Applies `f` to the value at `place` (keys already evaluated) and returns the new value,
+/// or the rule error of a list index outside its list.
 fn update(
     locals: &mut [Value],
     place: &ir::Place,
     keys: &[Value],
     f: impl FnOnce(&Value) -> Value,
-) -> Value {
+) -> Result<Value, RuleErrorKind> {
     fn go(
         v: &mut Value,
         steps: &[PlaceStep],
         keys: &[Value],
         f: impl FnOnce(&Value) -> Value,
-    ) -> Value {
+    ) -> Result<Value, RuleErrorKind> {
         let Some((first, rest)) = steps.split_first() else {
             let new = f(v);
             *v = new.clone();
-            return new;
+            return Ok(new);
         };
         match (first, v) {
             (PlaceStep::Field(i), Value::Record(r)) => {
                 let mut r = r.borrow_mut();
                 match r.get_mut(*i) {
                     Some(slot) => go(slot, rest, &keys[1..], f),
-                    None => Value::Unit,
+                    None => Ok(Value::Unit),
                 }
             }
             (PlaceStep::Key(_), Value::Map(m)) => {
@@ -952,18 +1077,19 @@ fn update(
                 let m = Rc::make_mut(m);
                 match m.get_mut(k) {
                     Some(slot) => go(slot, rest, &keys[1..], f),
-                    None => Value::Unit,
+                    None => Ok(Value::Unit),
                 }
             }
             (PlaceStep::Index(_), Value::List(l)) => {
                 let i = keys[0].int();
                 let l = Rc::make_mut(l);
+                let len = l.len();
                 match usize::try_from(i).ok().and_then(|i| l.get_mut(i)) {
                     Some(slot) => go(slot, rest, &keys[1..], f),
-                    None => Value::Unit,
+                    None => Err(RuleErrorKind::Index { index: i, len }),
                 }
             }
-            _ => Value::Unit,
+            _ => Ok(Value::Unit),
         }
     }
     go(&mut locals[place.root], &place.path, keys, f)

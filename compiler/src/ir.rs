@@ -10,7 +10,9 @@
 //!   once; int-keyed tables every integer once or have a default;
 //! - formulas are pure (no roll, decide, fill, assignment, procedure call);
 //! - no function calls itself, directly or through others;
-//! - every path of a function with a non-unit return type returns.
+//! - every path of a function with a non-unit return type returns;
+//! - `Function::fallible` is true exactly when its body has a node that may fail
+//!   ([`walk::may_fail`]) or calls a fallible function.
 
 pub mod walk;
 
@@ -133,6 +135,14 @@ pub struct Table {
     pub span: Span,
 }
 
+impl Table {
+    /// Whether some key has no row and there is no default: a die table (its rows
+    /// cover its faces, not every integer). Looking one up off its rows is a rule error.
+    pub fn partial(&self) -> bool {
+        matches!(self.key, TableKey::Die(_)) && self.default.is_none()
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Constant {
     pub name: String,
@@ -196,6 +206,9 @@ pub struct Function {
     /// The site of the declaration (traced on entry).
     pub site: u32,
     pub span: Span,
+    /// It may meet a rule error, itself or in a function it calls (see
+    /// [`walk::may_fail`]): generated code returns `Result<_, RuleError>`.
+    pub fallible: bool,
 }
 
 impl Function {
@@ -277,13 +290,16 @@ pub enum ExprKind {
     Local(usize),
     Field(Box<Expr>, usize),
     BoxPart(Box<Expr>, BoxPart),
-    /// `map[key]`; a missing key reads as the zero of the value type.
+    /// `map[key]` of a map keyed by a scale or enum: every key has an entry.
     MapGet(Box<Expr>, Box<Expr>),
-    /// `table[key]`, traced at `site`.
+    /// `table[key]`, traced at `site`. `checked`: the key may be one no row holds (a die
+    /// table read off its faces), a rule error at `site`; false where the checker proved
+    /// it is held.
     Lookup {
         table: Id,
         key: Box<Expr>,
         site: u32,
+        checked: bool,
     },
     /// A formula or procedure call; a procedure call is traced.
     Call(Id, Vec<Expr>),
@@ -374,8 +390,12 @@ pub enum ExprKind {
         cond: Option<Box<Expr>>,
         body: Box<Expr>,
     },
-    /// `list[i]`; an index outside the list reads as the zero of the element type.
-    ListGet(Box<Expr>, Box<Expr>),
+    /// `list[i]`. An index outside the list is a rule error at the site in `check`;
+    /// `None` where the checker proved the index is inside.
+    ListGet(Box<Expr>, Box<Expr>, Option<u32>),
+    /// `a / b` or `a % b` (`IntOp::Div` or `IntOp::Rem`) whose divisor may be zero: a
+    /// rule error at `site` then. (A division by a non-zero constant is an `Int`.)
+    CheckedDiv(IntOp, Box<Expr>, Box<Expr>, u32),
 }
 
 /// Something assignable: a local, or a path of fields and map keys under one.
@@ -391,7 +411,8 @@ pub enum PlaceStep {
     Field(usize),
     /// A map key (a choice value).
     Key(Expr),
-    /// A list index (an int); an index outside the list changes nothing.
+    /// A list index (an int); an index outside the list is a rule error at the site of
+    /// the statement (or `fill`) the place belongs to.
     Index(Expr),
 }
 

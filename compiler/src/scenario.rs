@@ -453,7 +453,10 @@ pub fn run(p: &Program, s: Scenario, seed: u64) -> Result<String, Diagnostics> {
         return Err(diags);
     }
     let mut out = env.trace.render(&p.sites);
-    out.push_str(&format!("result: {}\n", eval::show(p, &result, &f.ret)));
+    out.push_str(&format!(
+        "result: {}\n",
+        eval::show_result(p, &result, &f.ret)
+    ));
     if let Some(faces) = &s.dice {
         if env.dice.next < faces.len() {
             out.push_str(&format!(

@@ -13,6 +13,7 @@
 //! - [`env`]: the dice, decider and trace sink a resolution runs with.
 //! - [`fight`]: fights as a process: sides, rounds, turns, ties, timers, triggers, the end.
 //! - [`policy`]: how decisions are answered in a simulation (first, last, seeded random, fixed).
+//! - [`error`]: rule errors (a value the rules do not define, met at run time).
 //! - [`show`]: how values print in traces (lists, maps, boxes).
 //! - [`arith`]: the checked integer arithmetic of the language (saturating, never panics).
 //!
@@ -35,6 +36,7 @@ pub mod decide;
 pub mod dice;
 pub mod enumerate;
 pub mod env;
+pub mod error;
 pub mod fight;
 pub mod policy;
 pub mod rolls;
@@ -62,6 +64,7 @@ pub use decide::{Decide, FirstOption, ScriptedDecisions};
 pub use dice::{roll, DiceSource, DiceSpec, Keep, Roll, ScriptedDice, SeededDice};
 pub use enumerate::PathDice;
 pub use env::Env;
+pub use error::{RuleError, RuleErrorKind};
 pub use fight::{Fight, FightEnd, FightRules, FightShape, Fighter, Hook, Moment, Side, Step, Ties};
 pub use policy::{Answer, Policy};
 pub use trace::{NoTrace, Site, TraceEvent, TraceSink, VecTrace};

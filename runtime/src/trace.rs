@@ -70,6 +70,8 @@ pub enum TraceEvent {
     /// (`cite` false: `what` alone), or a timer or trigger at `site` fired (`cite` true:
     /// the site's text, then `what`, e.g. the fighter it fired for).
     Fight { site: u32, what: String, cite: bool },
+    /// A rule error stopped the resolution here (see [`crate::error`]).
+    RuleError { site: u32, message: String },
 }
 
 impl TraceEvent {
@@ -84,7 +86,8 @@ impl TraceEvent {
             | TraceEvent::Fill { site, .. }
             | TraceEvent::Call { site }
             | TraceEvent::Return { site, .. }
-            | TraceEvent::Fight { site, .. } => *site,
+            | TraceEvent::Fight { site, .. }
+            | TraceEvent::RuleError { site, .. } => *site,
         }
     }
 }
@@ -177,6 +180,7 @@ impl VecTrace {
                     what, cite: true, ..
                 } => format!("{text}: {what}"),
                 TraceEvent::Fight { what, .. } => format!("-- {what}"),
+                TraceEvent::RuleError { message, .. } => format!("{text}: rule error: {message}"),
             };
             let indent = "  ".repeat(depth);
             let at = site

@@ -285,7 +285,7 @@ fn exchange_case() -> Vec<f64> {
             "interpreter",
             Box::new(|| {
                 for args in &values {
-                    black_box(eval::call(&p, &mut env_i, id, args.clone()));
+                    let _ = black_box(eval::call(&p, &mut env_i, id, args.clone()));
                 }
                 INPUTS
             }),
@@ -356,7 +356,7 @@ fn melee_case() -> Vec<f64> {
             Box::new(|| {
                 for (a, d, w) in &values {
                     let args = vec![a.clone(), d.deep_clone(), w.clone()];
-                    black_box(eval::call(&p, &mut env_i, id, args));
+                    let _ = black_box(eval::call(&p, &mut env_i, id, args));
                 }
                 INPUTS
             }),

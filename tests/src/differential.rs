@@ -7,10 +7,13 @@
 //! What is particular to a ruleset (drawing random combatants, converting them to
 //! interpreter values, what state is compared) stays with that ruleset's tests.
 
+use crate::support::Shown;
 use rulesc::eval::{self, Value};
 use rulesc::ir::{Program, Ty};
-use rulesc_runtime::{Decide, DiceSource, Env, NoTrace, SeededDice, TraceEvent, VecTrace};
-use std::fmt::{Debug, Display};
+use rulesc_runtime::{
+    Decide, DiceSource, Env, NoTrace, RuleError, SeededDice, TraceEvent, VecTrace,
+};
+use std::fmt::Debug;
 
 /// A question asked: the decision's name and how many options it offered.
 pub type Asked = (&'static str, u32);
@@ -128,11 +131,16 @@ pub fn call(p: &Program, e: &mut TracedEnv, name: &str, args: Vec<Value>) -> Str
     let (id, f) = p
         .function(name)
         .unwrap_or_else(|| panic!("no procedure `{name}`"));
-    let v = eval::call(p, e, id, args);
-    if f.ret == Ty::Unit {
-        String::new()
-    } else {
-        eval::show(p, &v, &f.ret)
+    shown(p, &eval::call(p, e, id, args), &f.ret)
+}
+
+/// An interpreter result printed as the generated side prints it ([`Shown`]): the
+/// value (nothing for none), or the rule error.
+pub fn shown(p: &Program, r: &Result<Value, RuleError>, ty: &Ty) -> String {
+    match r {
+        Ok(_) if *ty == Ty::Unit => String::new(),
+        Ok(v) => eval::show(p, v, ty),
+        Err(e) => crate::support::shown_error(e),
     }
 }
 
@@ -159,12 +167,12 @@ pub fn generated<S>(
 }
 
 /// The same resolution without a trace sink: its outcome printed and the next face.
-pub fn untraced<R: Display>(
+pub fn untraced<R: Shown>(
     seed: impl Into<Seeded>,
     run: impl FnOnce(&mut UntracedEnv) -> R,
 ) -> (String, u32) {
     let mut e = untraced_env(seed);
-    let r = run(&mut e).to_string();
+    let r = run(&mut e).shown();
     (r, e.dice.face(1_000_000))
 }
 

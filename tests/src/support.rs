@@ -10,7 +10,9 @@
 
 use rulesc::eval::{self, Value};
 use rulesc::ir::{Program, Ty};
-use rulesc_runtime::{Env, NoTrace, ScriptedDecisions, ScriptedDice, Site, TraceEvent, VecTrace};
+use rulesc_runtime::{
+    Env, NoTrace, RuleError, ScriptedDecisions, ScriptedDice, Site, TraceEvent, VecTrace,
+};
 
 /// One scripted answer: the decision's name in the rules and the option's index (a
 /// variant's position in its enum, or an element's position in the list offered; `false`
@@ -71,9 +73,15 @@ pub fn formula(p: &Program, name: &str, args: Vec<Value>) -> Value {
         .function(name)
         .unwrap_or_else(|| panic!("no formula `{name}`"));
     let mut env = Env::new(ScriptedDice::new(&[]), ScriptedDecisions::new(), NoTrace);
-    let v = eval::call(p, &mut env, id, args);
+    let v = eval::call(p, &mut env, id, args)
+        .unwrap_or_else(|e| panic!("formula `{name}` met a rule error: {e}"));
     assert!(env.dice.fits_exactly() && env.decide.asked.is_empty());
     v
+}
+
+/// How a rule error prints in the harness (both backends): its site and message.
+pub fn shown_error(e: &RuleError) -> String {
+    format!("rule error at site {}: {e}", e.site)
 }
 
 /// Calls procedure `name` of `p` in the interpreter with the script; records passed in
@@ -90,12 +98,14 @@ pub fn interpret(
         .function(name)
         .unwrap_or_else(|| panic!("no procedure `{name}`"));
     let (v, trace) = scripted(sites, faces, answers, |e| eval::call(p, e, id, args));
-    let shown = if f.ret == Ty::Unit {
-        String::new()
-    } else {
-        eval::show(p, &v, &f.ret)
-    };
-    (v, shown, trace)
+    match v {
+        Ok(v) if f.ret == Ty::Unit => (v, String::new(), trace),
+        Ok(v) => {
+            let shown = eval::show(p, &v, &f.ret);
+            (v, shown, trace)
+        }
+        Err(e) => (Value::Unit, shown_error(&e), trace),
+    }
 }
 
 /// How a generated result prints (the interpreter prints values the same way).
@@ -131,11 +141,30 @@ shown_by_display!(
     crate::hit_strength::HealResult,
     crate::hit_strength::AidResult,
     crate::hit_strength::EyeResult,
+    crate::victory_stars::Exchange,
+    crate::exchange::Exchange,
+    crate::coverage::Result2,
+    crate::coverage::Loot,
+    crate::coverage::Gear,
+    crate::coverage::Color,
+    crate::coverage::Wound,
+    crate::coverage::Level,
 );
 
 impl Shown for () {
     fn shown(&self) -> String {
         String::new()
+    }
+}
+
+/// A fallible generated procedure's result: its value, or the rule error as the
+/// interpreter's side prints it ([`shown_error`]).
+impl<T: Shown> Shown for Result<T, RuleError> {
+    fn shown(&self) -> String {
+        match self {
+            Ok(v) => v.shown(),
+            Err(e) => shown_error(e),
+        }
     }
 }
 

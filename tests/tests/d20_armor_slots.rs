@@ -206,7 +206,7 @@ fn attack(
     let answers = &offered(defender, answers);
     let args = [combatant_value(attacker), combatant_value(defender)];
     let run = both("attack", faces, answers, &args, |e| {
-        d20::attack(e, attacker, defender)
+        d20::attack(e, attacker, defender).unwrap()
     });
     same_state("attack", &args[0], attacker);
     same_state("attack", &args[1], defender);
@@ -227,7 +227,7 @@ fn combined_attack(
         Value::Int(dc),
     ];
     let run = both("combined_attack", faces, answers, &args, |e| {
-        d20::combined_attack(e, attacker, defender, dc)
+        d20::combined_attack(e, attacker, defender, dc).unwrap()
     });
     same_state("combined_attack", &args[0], attacker);
     same_state("combined_attack", &args[1], defender);
@@ -274,7 +274,7 @@ fn break_tie(
         Value::Int(participants),
     ];
     both("break_tie", faces, answers, &args, |e| {
-        d20::break_tie(e, tied, participants)
+        d20::break_tie(e, tied, participants).unwrap()
     })
 }
 
@@ -1125,7 +1125,9 @@ impl Backend for Generated {
         let mut a = swordsman();
         let mut t = worked_example_defender();
         let answers = offered(&t, &[react(NoReaction), slot(Chest)]);
-        let (r, _) = scripted(&D6X_DICE, &answers, |e| d20::attack(e, &mut a, &mut t));
+        let (r, _) = scripted(&D6X_DICE, &answers, |e| {
+            d20::attack(e, &mut a, &mut t).unwrap()
+        });
         (r.to_string(), armor_hp(&t, Chest), t.hp)
     }
 }

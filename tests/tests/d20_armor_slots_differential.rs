@@ -7,11 +7,12 @@
 
 use rulesc::eval::{self, Value};
 use rulesc::ir::Program;
-use rulesc_runtime::{DiceSource, DiceSpec, Env, NoTrace, SeededDice};
+use rulesc_runtime::{DiceSource, DiceSpec, Env, NoTrace, RuleError, SeededDice};
 use rulesc_tests::d20_armor_slots as d20;
 use rulesc_tests::differential::{
     check, generated, interpret, plain_face, tag, untraced, untraced_env, RandomDecide, Seeded,
 };
+use rulesc_tests::support::Shown;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::rc::Rc;
@@ -228,7 +229,7 @@ fn attacks_with(reaction: d20::Reaction) -> BTreeMap<String, u32> {
             let (mut a, mut t) = (attacker.clone(), defender.clone());
             let r = d20::attack(e, &mut a, &mut t);
             (
-                r.to_string(),
+                r.shown(),
                 vec![combatant_value(&p, &a), combatant_value(&p, &t)],
             )
         });
@@ -314,7 +315,7 @@ fn combined_attack_matches_the_interpreter() {
             let (mut a, mut t) = (attacker.clone(), defender.clone());
             let r = d20::combined_attack(e, &mut a, &mut t, dc);
             (
-                r.to_string(),
+                r.shown(),
                 vec![
                     combatant_value(&p, &a),
                     combatant_value(&p, &t),
@@ -377,9 +378,12 @@ fn initiative_assistance_and_equipment_match_the_interpreter() {
 
         let tied: Vec<d20::Combatant> = (0..d.int(0, 4)).map(|_| d.combatant()).collect();
         let tv = || list(tied.iter().map(cv));
-        let show = |v: Vec<i64>| {
-            let items: Vec<String> = v.iter().map(i64::to_string).collect();
-            format!("[{}]", items.join(", "))
+        let show = |v: Result<Vec<i64>, RuleError>| match v {
+            Ok(v) => {
+                let items: Vec<String> = v.iter().map(i64::to_string).collect();
+                format!("[{}]", items.join(", "))
+            }
+            Err(e) => rulesc_tests::support::shown_error(&e),
         };
         let interp = interpret(&p, "break_tie", seed, vec![tv(), Value::Int(participants)]);
         let gen = generated(seed, |e| {
@@ -459,6 +463,7 @@ fn initiative_assistance_and_equipment_match_the_interpreter() {
             let (id, _) = p.function(name).unwrap();
             let mut e = Env::new(SeededDice::new(seed), RandomDecide::new(seed), NoTrace);
             eval::call(&p, &mut e, id, args)
+                .unwrap_or_else(|e| panic!("`{name}` met a rule error: {e}"))
         };
         assert_eq!(f("total_ac", vec![cv(&c)]).int(), d20::total_ac(&c));
         assert_eq!(f("can_block", vec![cv(&c)]).bool(), d20::can_block(&c));

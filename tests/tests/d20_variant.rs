@@ -66,7 +66,7 @@ fn attack(p: &Program, attacker: Value, faces: &[u32]) -> (String, String, Scrip
         env.decide.unanswered
     );
     (
-        eval::show(p, &v, &f.ret),
+        eval::show_result(p, &v, &f.ret),
         env.trace.render(&p.sites),
         env.dice,
     )

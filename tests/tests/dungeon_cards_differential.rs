@@ -14,6 +14,7 @@ use rulesc::eval::Value;
 use rulesc_runtime::{DiceSource, SeededDice, TraceEvent};
 use rulesc_tests::differential::{call, compare, env, finish, tag, untraced};
 use rulesc_tests::dungeon_cards as dc;
+use rulesc_tests::support::Shown;
 use std::collections::BTreeMap;
 
 const SEEDS: u64 = 10_000;
@@ -307,7 +308,7 @@ fn attack_matches(name: &str, ranged: bool) {
             defender.to_string(),
             board.to_string(),
         ];
-        let gen = finish(e, vec![r.to_string()], state);
+        let gen = finish(e, vec![r.shown()], state);
 
         let plain = untraced(seed, |e| {
             let (mut a, mut d, mut b) = (a0, d0, b0);
@@ -322,15 +323,15 @@ fn attack_matches(name: &str, ranged: bool) {
             plain,
             "{name}, seed {seed}: the NoTrace run differs from the traced one"
         );
-        *outcomes.entry(tag(&r.to_string())).or_default() += 1;
-        if let dc::AttackResult::Hit {
+        *outcomes.entry(tag(&r.shown())).or_default() += 1;
+        if let Ok(dc::AttackResult::Hit {
             critical,
             stunned,
             severed,
             disarmed,
             wounded,
             ..
-        } = r
+        }) = r
         {
             for (flag, on) in [
                 ("critical", critical),
@@ -467,15 +468,12 @@ fn healing_over_100_world_turns_matches_the_interpreter() {
         let mut outs = Vec::new();
         for s in &steps {
             outs.push(match *s {
-                Step::WorldTurn => {
-                    dc::world_turn(&mut e, &mut c);
-                    String::new()
-                }
-                Step::Remedy(r) => dc::apply_remedy(&mut e, &mut c, r).to_string(),
-                Step::ScarRemedy(r) => dc::apply_remedy_to_scar(&mut e, &mut c, r).to_string(),
-                Step::Replacement(part) => dc::fit_replacement(&mut e, &mut c, part).to_string(),
+                Step::WorldTurn => dc::world_turn(&mut e, &mut c).shown(),
+                Step::Remedy(r) => dc::apply_remedy(&mut e, &mut c, r).shown(),
+                Step::ScarRemedy(r) => dc::apply_remedy_to_scar(&mut e, &mut c, r).shown(),
+                Step::Replacement(part) => dc::fit_replacement(&mut e, &mut c, part).shown(),
                 Step::Injury(part, damage, critical, blow) => {
-                    dc::injury_roll(&mut e, &mut c, part, damage, critical, blow).to_string()
+                    dc::injury_roll(&mut e, &mut c, part, damage, critical, blow).shown()
                 }
             });
         }

@@ -31,7 +31,9 @@ fn k1_every_initiative_roll_path_sums_to_one() {
         )
         .unwrap();
         let mut env = Env::new(dice, FirstOption, NoTrace);
-        eval::call(&p, &mut env, id, vec![c]).int()
+        eval::call(&p, &mut env, id, vec![c])
+            .expect("no rule error")
+            .int()
     });
     assert_eq!(e.paths, 12);
     assert_eq!(e.unexplored, Prob::from_integer(0.into()));

@@ -188,7 +188,7 @@ fn heal(c: &mut hs::Combatant, hit_points: i64) -> hs::HealResult {
 fn time_passes(c: &mut hs::Combatant, seconds: i64) {
     let args = [combatant_value(c), Value::Int(seconds)];
     both("time_passes", &[], &[], &args, |e| {
-        hs::time_passes(e, c, seconds)
+        hs::time_passes(e, c, seconds).unwrap()
     });
     same_state("time_passes", &args[0], c);
 }
@@ -201,7 +201,7 @@ fn stop_bleeding(
 ) -> Run<hs::AidResult> {
     let args = [combatant_value(healer), combatant_value(patient)];
     let run = both("stop_bleeding", faces, answers, &args, |e| {
-        hs::stop_bleeding(e, healer, patient)
+        hs::stop_bleeding(e, healer, patient).unwrap()
     });
     same_state("stop_bleeding", &args[1], patient);
     run

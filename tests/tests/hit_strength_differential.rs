@@ -9,8 +9,8 @@ use rulesc::ir::Program;
 use rulesc_runtime::{DiceSource, SeededDice};
 use rulesc_tests::differential::{check, generated, interpret, tag, untraced};
 use rulesc_tests::hit_strength as hs;
+use rulesc_tests::support::Shown;
 use std::collections::BTreeMap;
-use std::fmt::Display;
 use std::path::Path;
 use std::rc::Rc;
 
@@ -164,15 +164,6 @@ fn combatant_value(p: &Program, c: &hs::Combatant) -> Value {
 // ---------------------------------------------------------------------------------------
 // Running both backends
 
-/// `()` prints as nothing, as the interpreter shows a procedure without a result.
-struct Nothing;
-
-impl Display for Nothing {
-    fn fmt(&self, _: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        Ok(())
-    }
-}
-
 // ---------------------------------------------------------------------------------------
 
 #[test]
@@ -290,16 +281,13 @@ fn timers_and_heal_checks_match_the_interpreter() {
         );
         let gen = generated(seed, |e| {
             let mut x = b.clone();
-            hs::time_passes(e, &mut x, seconds);
+            let r = hs::time_passes(e, &mut x, seconds);
             (
-                String::new(),
+                r.shown(),
                 vec![combatant_value(&p, &x), Value::Int(seconds)],
             )
         });
-        let plain = untraced(seed, |e| {
-            hs::time_passes(e, &mut b.clone(), seconds);
-            Nothing
-        });
+        let plain = untraced(seed, |e| hs::time_passes(e, &mut b.clone(), seconds));
         check(&p, "time_passes", seed, &interp, &gen, plain);
 
         let interp = interpret(
@@ -325,7 +313,7 @@ fn timers_and_heal_checks_match_the_interpreter() {
             let mut x = b.clone();
             let r = hs::stop_bleeding(e, &a, &mut x);
             (
-                r.to_string(),
+                r.shown(),
                 vec![combatant_value(&p, &a), combatant_value(&p, &x)],
             )
         });

@@ -147,7 +147,7 @@ fn check_attack(
     let (a0, b0) = (a.clone(), b.clone());
     env.dice.faces.clear();
     env.decide.answers.clear();
-    let result = d20::attack(env, a, b);
+    let result = d20::attack(env, a, b).unwrap();
     let faces: Vec<i64> = env.dice.faces.iter().map(|(_, f)| i64::from(*f)).collect();
     let mut answers = Answers(std::mem::take(&mut env.decide.answers));
     check_floors(a)?;

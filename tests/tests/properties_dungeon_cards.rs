@@ -123,16 +123,16 @@ fn check_attack(
 ) -> Result<(), TestCaseError> {
     let (a0, b0, board0) = (a.clone(), b.clone(), board.clone());
     let result = if ranged {
-        dc::ranged_attack(env, a, b, board)
+        dc::ranged_attack(env, a, b, board).unwrap()
     } else {
-        dc::melee_attack(env, a, b, board)
+        dc::melee_attack(env, a, b, board).unwrap()
     };
     let mode = if ranged {
         dc::AttackMode::RangedAttack
     } else {
         dc::AttackMode::MeleeAttack
     };
-    let weapon = dc::wielded(&a0, dc::attack_slot(mode));
+    let weapon = dc::wielded(&a0, dc::attack_slot(mode)).unwrap();
     let made = !matches!(
         result,
         dc::AttackResult::NoRangedWeapon
@@ -271,7 +271,7 @@ fn check_injury(
     seen: &mut Seen,
 ) -> Result<(), TestCaseError> {
     let c0 = c.clone();
-    let wounded = dc::injury_roll(env, c, part, damage, critical, blow);
+    let wounded = dc::injury_roll(env, c, part, damage, critical, blow).unwrap();
     // C11: the share of max Health gives the severity, a critical raises it by one to 3.
     let share = damage * 100 / dc::max_health(&c0);
     let base = if share < 15 {
@@ -332,7 +332,7 @@ fn check_world_turn(
     seen: &mut Seen,
 ) -> Result<(), TestCaseError> {
     let c0 = c.clone();
-    dc::world_turn(env, c);
+    dc::world_turn(env, c).unwrap();
     // C14: bleeding and periodic harm never create wounds.
     prop_assert!(
         c.wounds.len() <= c0.wounds.len(),
@@ -437,9 +437,9 @@ fn check_remedy(
 ) -> Result<(), TestCaseError> {
     let c0 = c.clone();
     let result = if at_scar {
-        dc::apply_remedy_to_scar(env, c, remedy)
+        dc::apply_remedy_to_scar(env, c, remedy).unwrap()
     } else {
-        dc::apply_remedy(env, c, remedy)
+        dc::apply_remedy(env, c, remedy).unwrap()
     };
     let removes_scars = matches!(
         remedy,
@@ -726,7 +726,7 @@ fn recovery(seed: u64, charisma: i64, seen: &mut Seen) -> Result<(), TestCaseErr
         }
         if d.chance(2) {
             let part = d.pick(&parts);
-            dc::fit_replacement(&mut env, &mut c, part);
+            dc::fit_replacement(&mut env, &mut c, part).unwrap();
             check_state(&c)?;
         }
         if d.chance(10) {

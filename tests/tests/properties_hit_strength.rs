@@ -349,7 +349,7 @@ fn check_time(
     seen: &mut Seen,
 ) -> Result<(), TestCaseError> {
     let before = c.clone();
-    hs::time_passes(env, c, seconds);
+    hs::time_passes(env, c, seconds).unwrap();
     // No time passing (0 or a negative count) changes nothing.
     let seconds = seconds.max(0);
     // H7: an eye at risk that no immediate Heal check saved is lost once time passes.

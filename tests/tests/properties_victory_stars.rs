@@ -175,9 +175,9 @@ fn check_attack(
     let (a0, b0) = (a.clone(), b.clone());
     env.dice.faces.clear();
     let result = if vs::mode_stats(mode).missile {
-        vs::missile_attack(env, a, b, mode, ammunition, range)
+        vs::missile_attack(env, a, b, mode, ammunition, range).unwrap()
     } else {
-        vs::melee_attack(env, a, b, mode)
+        vs::melee_attack(env, a, b, mode).unwrap()
     };
     let log = std::mem::take(&mut env.dice.faces);
     let rolls = d100s(&log);

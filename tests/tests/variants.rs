@@ -16,7 +16,7 @@ fn compile(dir: &str) -> rulesc::ir::Program {
 fn call(p: &rulesc::ir::Program, f: &str, args: Vec<Value>) -> Value {
     let (id, _) = p.function(f).unwrap();
     let mut env = Env::new(ScriptedDice::new(&[]), FirstOption, NoTrace);
-    eval::call(p, &mut env, id, args)
+    eval::call(p, &mut env, id, args).unwrap_or_else(|e| panic!("`{f}`: {e}"))
 }
 
 fn actions(p: &rulesc::ir::Program, names: &[&str]) -> Value {

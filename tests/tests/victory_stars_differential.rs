@@ -9,6 +9,7 @@ use rulesc::eval::{self, Value};
 use rulesc::ir::Program;
 use rulesc_runtime::{DiceSource, SeededDice};
 use rulesc_tests::differential::{check, env, finish, interpret, untraced, Seeded};
+use rulesc_tests::support::Shown;
 use rulesc_tests::victory_stars as vs;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -344,7 +345,7 @@ fn compare(procedure: Procedure, d: vs::Defence) -> BTreeMap<String, u32> {
             after.push(list(ammunition.iter().map(|a| choice(*a as u16))));
             after.push(choice(range as u16));
         }
-        let gen = finish(e, r.to_string(), after);
+        let gen = finish(e, r.shown(), after);
 
         let plain = untraced(steered, |e| {
             let (mut a, mut b) = (attacker.clone(), defender.clone());

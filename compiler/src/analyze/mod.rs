@@ -160,7 +160,7 @@ pub fn analyze(
         script.rewind();
         let mut env = Env::new(dice, &mut script, NoTrace);
         let result = eval::call(p, &mut env, s.function, args);
-        eval::show(p, &result, &f.ret)
+        eval::show_result(p, &result, &f.ret)
     });
     let mut outcomes = w.outcomes;
     outcomes.sort_by(|(a, pa), (b, pb)| pb.cmp(pa).then_with(|| a.cmp(b)));

@@ -4,7 +4,8 @@
 //!   types, duplicate names), builds choices, record types, tracks, tables (with their
 //!   coverage checks), constants and records;
 //! - [`exprs`] resolves and types formulas and procedures, and finds cycles;
-//! - [`mutated`] finds the parameters each procedure changes;
+//! - [`mutated`] finds the parameters each procedure changes, [`fallible`] the
+//!   functions that may meet a rule error;
 //! - this module drives them, then warns about unused definitions.
 //!
 //! Every problem is pushed to the diagnostics and checking goes on, so a run reports
@@ -12,6 +13,7 @@
 
 mod data;
 mod exprs;
+mod fallible;
 mod layers;
 mod mutated;
 
@@ -323,6 +325,7 @@ pub fn check(loaded: Loaded, diags: &mut Diagnostics) -> Option<Program> {
     data::build(&mut c, &sections);
     exprs::check_functions(&mut c);
     mutated::mark_mutated(&mut c);
+    fallible::mark_fallible(&mut c);
     warn_unused(&mut c);
     if c.diags.has_errors() {
         None

@@ -76,7 +76,7 @@ fn visit_expr(e: &ir::Expr, fns: &[ir::Function], roots: &mut Vec<usize>) {
 fn local_root(e: &ir::Expr) -> Option<usize> {
     match &e.kind {
         K::Local(slot) => Some(*slot),
-        K::Field(r, _) | K::ListGet(r, _) => local_root(r),
+        K::Field(r, _) | K::ListGet(r, ..) => local_root(r),
         _ => None,
     }
 }

@@ -384,10 +384,24 @@ impl Gen<'_> {
                 TableKey::Int => ("i64".to_string(), "by number".to_string()),
             };
             let mut f = Function::new(&self.id.table[ti]);
-            f.vis("pub").arg("key", key_ty).ret(self.rust_ty(&t.value)?);
+            let partial = t.partial();
+            let value_ty = self.rust_ty(&t.value)?;
+            f.vis("pub").arg("key", key_ty).ret(if partial {
+                format!("Option<{value_ty}>")
+            } else {
+                value_ty
+            });
             f.attr(&format!(
                 "doc = {}",
-                lit(&format!(" Table `{}`, {what}.", t.name))
+                lit(&format!(
+                    " Table `{}`, {what}.{}",
+                    t.name,
+                    if partial {
+                        " `None` for a key that is not a face of the die."
+                    } else {
+                        ""
+                    }
+                ))
             ));
             let mut arms = Vec::new();
             let mut covered = 0usize;
@@ -406,7 +420,8 @@ impl Gen<'_> {
                     _ if row.hi == i64::MAX => format!("{}..", int_lit(row.lo)),
                     _ => format!("{}..={}", int_lit(row.lo), int_lit(row.hi)),
                 };
-                arms.push((pat, self.const_expr(&row.value, &t.value)?));
+                let v = self.const_expr(&row.value, &t.value)?;
+                arms.push((pat, if partial { format!("Some({v})") } else { v }));
             }
             let complete = match &t.key {
                 TableKey::Choice(c) => covered == self.p.choices[*c].variants.len(),
@@ -414,6 +429,8 @@ impl Gen<'_> {
             };
             let fallback = if complete {
                 None
+            } else if partial {
+                Some("None".to_string())
             } else {
                 Some(match &t.default {
                     Some(d) => self.const_expr(d, &t.value)?,
@@ -423,7 +440,7 @@ impl Gen<'_> {
             match fallback {
                 // Booleans with a fallback: `matches!` over the rows that differ from it
                 // (clippy reads `match .. { 0 => true, _ => false }` as one).
-                Some(other) if t.value == Ty::Bool => {
+                Some(other) if t.value == Ty::Bool && !partial => {
                     let pats: Vec<&str> = arms
                         .iter()
                         .filter(|(_, v)| *v != other)

@@ -22,8 +22,9 @@ pub fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         | K::Filled(a) => f(a),
         K::Roll { dice, .. } => f(dice),
         K::MapGet(a, b)
-        | K::ListGet(a, b)
+        | K::ListGet(a, b, _)
         | K::Int(_, a, b)
+        | K::CheckedDiv(_, a, b, _)
         | K::Compare(_, a, b)
         | K::And(a, b)
         | K::Or(a, b)
@@ -183,6 +184,38 @@ pub fn stmt_returns(s: &Stmt) -> bool {
         Stmt::Match { arms, .. } => {
             !arms.is_empty() && arms.iter().all(|a| always_returns(&a.body))
         }
+        _ => false,
+    }
+}
+
+/// Whether evaluating this node itself (not its children) may meet a rule error: an
+/// unproved list index, table key or divisor, a `decide .. from` a list that may be
+/// empty, an assignment or fill through a list index. A call is not counted here: a
+/// callee's own `fallible` says.
+pub fn may_fail(e: &Expr) -> bool {
+    match &e.kind {
+        K::ListGet(_, _, check) => check.is_some(),
+        K::Lookup { checked, .. } => *checked,
+        K::CheckedDiv(..) => true,
+        K::Decide {
+            options: DecideOptions::List(l),
+            ..
+        } => !non_empty_list(l),
+        K::Fill { track, .. } => place_may_fail(track),
+        _ => false,
+    }
+}
+
+/// Whether changing `p` may meet a rule error (a list index on its path).
+pub fn place_may_fail(p: &Place) -> bool {
+    p.path.iter().any(|s| matches!(s, PlaceStep::Index(_)))
+}
+
+/// A list written out with at least one element (`[a, b]`).
+pub fn non_empty_list(e: &Expr) -> bool {
+    match &e.kind {
+        K::List(xs) => !xs.is_empty(),
+        K::Const(super::Const::List(xs)) => !xs.is_empty(),
         _ => false,
     }
 }

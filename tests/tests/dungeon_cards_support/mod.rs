@@ -11,7 +11,7 @@
 
 use rulesc::eval::{self, Value};
 use rulesc::ir::Program;
-use rulesc_runtime::VecTrace;
+use rulesc_runtime::{RuleError, VecTrace};
 use rulesc_tests::dungeon_cards as dc;
 use rulesc_tests::support;
 pub use rulesc_tests::support::{Answer, Run, Shown};
@@ -282,9 +282,9 @@ fn attack_run(
     ];
     let run = both(name, faces, answers, &args, |e| {
         if name == "melee_attack" {
-            dc::melee_attack(e, attacker, defender, board)
+            dc::melee_attack(e, attacker, defender, board).unwrap()
         } else {
-            dc::ranged_attack(e, attacker, defender, board)
+            dc::ranged_attack(e, attacker, defender, board).unwrap()
         }
     });
     same_combatant(name, &args[0], attacker);
@@ -329,7 +329,7 @@ pub fn injury_roll(
         ch(blow as usize),
     ];
     let run = both("injury_roll", faces, &[], &args, |e| {
-        dc::injury_roll(e, victim, part, damage, critical, blow)
+        dc::injury_roll(e, victim, part, damage, critical, blow).unwrap()
     });
     same_combatant("injury_roll", &args[0], victim);
     run
@@ -351,7 +351,7 @@ fn on_one<R: Shown>(
     run
 }
 
-pub fn world_turn(c: &mut dc::Combatant, faces: &[u32]) -> Run<()> {
+pub fn world_turn(c: &mut dc::Combatant, faces: &[u32]) -> Run<Result<(), RuleError>> {
     on_one("world_turn", c, vec![], faces, &[], dc::world_turn)
 }
 
@@ -367,7 +367,7 @@ pub fn apply_remedy(
         vec![ch(remedy as usize)],
         faces,
         answers,
-        |e, c| dc::apply_remedy(e, c, remedy),
+        |e, c| dc::apply_remedy(e, c, remedy).unwrap(),
     )
 }
 
@@ -382,7 +382,7 @@ pub fn apply_remedy_to_scar(
         vec![ch(remedy as usize)],
         &[],
         answers,
-        |e, c| dc::apply_remedy_to_scar(e, c, remedy),
+        |e, c| dc::apply_remedy_to_scar(e, c, remedy).unwrap(),
     )
 }
 
@@ -393,7 +393,7 @@ pub fn fit_replacement(c: &mut dc::Combatant, part: dc::BodyPart) -> dc::Replace
         vec![ch(part as usize)],
         &[],
         &[],
-        |e, c| dc::fit_replacement(e, c, part),
+        |e, c| dc::fit_replacement(e, c, part).unwrap(),
     )
     .result
 }

@@ -314,6 +314,7 @@ pub fn declare(c: &mut Checker, s: &Sections, items: &[ast::Item]) {
                 }),
                 site: 0,
                 span: *span,
+                fallible: false,
             });
             c.fn_syntax.push(item);
             c.fn_state.push(0);

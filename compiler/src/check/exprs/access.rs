@@ -138,6 +138,7 @@ pub(super) fn index(
                         table: tid,
                         key: Box::new(kx),
                         site,
+                        checked: c.prog.tables[tid].partial(),
                     },
                     ty,
                     span,
@@ -155,7 +156,12 @@ pub(super) fn index(
         Ty::List(elem) => {
             let ix = expr(c, fcx, key, Some(&Ty::Int));
             let ix = as_int(c, ix);
-            mk(K::ListGet(Box::new(bx), Box::new(ix)), *elem, span)
+            let site = c.site(span);
+            mk(
+                K::ListGet(Box::new(bx), Box::new(ix), Some(site)),
+                *elem,
+                span,
+            )
         }
         Ty::Error => err_expr(span),
         other => {

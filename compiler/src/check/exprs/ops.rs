@@ -186,6 +186,25 @@ pub(super) fn binary(
                 BinOp::Div => IntOp::Div,
                 _ => IntOp::Rem,
             };
+            if iop != IntOp::Mul && matches!(rx.kind, K::Const(Const::Int(0))) {
+                c.error(
+                    "E0332",
+                    rx.span,
+                    "division by zero",
+                    "this is 0",
+                    "divide by a number that cannot be 0",
+                );
+                return err_expr(span);
+            }
+            let nonzero = matches!(rx.kind, K::Const(Const::Int(d)) if d != 0);
+            if iop != IntOp::Mul && !nonzero {
+                let site = c.site(span);
+                return mk(
+                    K::CheckedDiv(iop, Box::new(lx), Box::new(rx), site),
+                    Ty::Int,
+                    span,
+                );
+            }
             mk(K::Int(iop, Box::new(lx), Box::new(rx)), Ty::Int, span)
         }
     }

@@ -96,11 +96,19 @@ impl BodyGen<'_, '_> {
         let name = &g.id.function[fid];
         if !callee.is_procedure() {
             let val = format!("{name}({})", texts.join(", "));
+            if callee.fallible {
+                // Bound first, so no `?` lands in a closure of an iterator chain.
+                let rhs = self.try_(&val, false);
+                return Ok(self.bind(&mut pre, rhs, "value", dest, false).with_pre(pre));
+            }
             return Ok(Ex::new(val, P_ATOM).with_pre(pre));
         }
         self.need_env("procedure call")?;
         texts.insert(0, "env".into());
-        let rhs = format!("{name}({})", texts.join(", "));
+        let mut rhs = format!("{name}({})", texts.join(", "));
+        if callee.fallible {
+            rhs = self.try_(&rhs, true);
+        }
         if any_mut {
             self.mutating.push(rhs.clone());
         }
@@ -110,8 +118,8 @@ impl BodyGen<'_, '_> {
     }
 
     /// A record inside a list of a parameter (`c.wounds[i]`, `c.wounds[i].bandage`) to
-    /// be changed by a procedure: a `&mut` to it, or to a fresh zero record outside the
-    /// list (the change is then lost, as in the interpreter).
+    /// be changed by a procedure: a `&mut` to it, or a rule error (at the index's site)
+    /// outside the list.
     fn element_mut(&mut self, e: &Expr) -> Result<Ex, String> {
         fn steps<'e>(
             e: &'e Expr,
@@ -124,7 +132,7 @@ impl BodyGen<'_, '_> {
                     out.push((Some(*i), None));
                     Some(root)
                 }
-                K::ListGet(r, ix) => {
+                K::ListGet(r, ix, _) => {
                     let root = steps(r, out)?;
                     out.push((None, Some(&**ix)));
                     Some(root)
@@ -132,6 +140,7 @@ impl BodyGen<'_, '_> {
                 _ => None,
             }
         }
+        let site = index_site(e);
         let mut path = Vec::new();
         let Some(root) = steps(e, &mut path) else {
             // Not under a local: the caller reports it.
@@ -158,12 +167,11 @@ impl BodyGen<'_, '_> {
         for k in parts {
             keys.push(self.stable_val(&mut pre, k, "index"));
         }
-        let val = match self.place_text(&place, &keys)? {
+        let val = match self.place_text(&place, &keys, site)? {
             PlaceText::Direct(t) => format!("&mut {t}"),
-            PlaceText::Maybe(opt) => {
-                let zero = self.tmp("zero");
-                pre.push(format!("let mut {zero} = {};", self.zero_value(&e.ty)?));
-                format!("{opt}.unwrap_or(&mut {zero})")
+            PlaceText::Checked { lines, target, .. } => {
+                pre.extend(lines);
+                format!("&mut {target}")
             }
         };
         Ok(Ex::new(val, P_ATOM).with_pre(pre).mode(Mode::Ref))
@@ -198,8 +206,11 @@ impl BodyGen<'_, '_> {
                 pre.push(format!("let {allowed} = {};", self.by_ref(&lx)));
                 let (lo, hi) = die.range();
                 let f = self.tmp("f");
-                let faces =
-                    format!("({lo}..={hi}).filter(|&{f}| {allowed}.contains(&{fname}({f})))");
+                let faces = if t.partial() {
+                    format!("({lo}..={hi}).filter(|&{f}| {fname}({f}).is_some_and(|v| {allowed}.contains(&v)))")
+                } else {
+                    format!("({lo}..={hi}).filter(|&{f}| {allowed}.contains(&{fname}({f})))")
+                };
                 let count = self.tmp("count");
                 let total = self.tmp("total");
                 pre.push(format!("let {count} = {faces}.count();"));
@@ -214,8 +225,10 @@ impl BodyGen<'_, '_> {
         }
         let (v, m, bound) = self.result_name(dest, "value");
         // A plain roll's face is always on the die: it indexes the table's `const` array.
+        // Otherwise the face is one of the die's too, and every face has a row (checked).
         let lookup = match (&g.id.table_by_face[table], super::super::by_face(t), among) {
             (Some(arr), Some((lo, _)), None) => format!("{arr}[({face} - {lo}) as usize]"),
+            _ if t.partial() => format!("{fname}({face}).unwrap_or_default()"),
             _ => format!("{fname}({face})"),
         };
         pre.push(format!(
@@ -279,8 +292,14 @@ impl BodyGen<'_, '_> {
                 );
                 let n = self.tmp("n");
                 pre.push(format!("let {n} = {boxes}.count() as u32;"));
+                if !crate::ir::walk::non_empty_list(l) {
+                    pre.push(format!(
+                        "if {n} == 0 {{ {} }}",
+                        self.raise(site, &format!("NoOptions {{ decision: {name} }}"))
+                    ));
+                }
                 pre.push(format!(
-                    "let {mutkw}{v} = if {n} == 0 {{ 0 }} else {{ {boxes}.nth(env.decide.decide({name}, {n}).min({n} - 1) as usize).unwrap_or(0) }};"
+                    "let {mutkw}{v} = {boxes}.nth(env.decide.decide({name}, {n}).min({n} - 1) as usize).unwrap_or(0);"
                 ));
             }
             DecideOptions::List(l) => {
@@ -288,17 +307,19 @@ impl BodyGen<'_, '_> {
                 pre.extend(lx.pre.iter().cloned());
                 let items = self.tmp("items");
                 pre.push(format!("let {items} = {};", self.by_ref(&lx)));
-                let zero = g.const_expr(&g.p.zero(ty), ty)?;
                 let n = self.tmp("n");
+                if !crate::ir::walk::non_empty_list(l) {
+                    pre.push(format!(
+                        "if {items}.is_empty() {{ {} }}",
+                        self.raise(site, &format!("NoOptions {{ decision: {name} }}"))
+                    ));
+                }
+                pre.push(format!("let {n} = {items}.len() as u32;"));
                 let pick = format!("env.decide.decide({name}, {n}).min({n} - 1) as usize");
                 if g.is_copy(ty) {
-                    pre.push(format!(
-                        "let {mutkw}{v} = if {items}.is_empty() {{ {zero} }} else {{ let {n} = {items}.len() as u32; {items}[{pick}] }};"
-                    ));
+                    pre.push(format!("let {mutkw}{v} = {items}[{pick}];"));
                 } else {
-                    pre.push(format!(
-                        "let {mutkw}{v} = if {items}.is_empty() {{ &{zero} }} else {{ let {n} = {items}.len() as u32; &{items}[{pick}] }};"
-                    ));
+                    pre.push(format!("let {mutkw}{v} = &{items}[{pick}];"));
                     mode = Mode::Ref;
                 }
             }
@@ -339,12 +360,11 @@ impl BodyGen<'_, '_> {
         let lvl = self.stable_val(&mut pre, lx, "level");
         let filled = self.tmp("filled");
         let args = format!("&{}, {lvl} as u8, {}", g.id.track_levels[tid], def.escalate);
-        let fill = match self.place_text(track, &keys)? {
+        let fill = match self.place_text(track, &keys, site)? {
             PlaceText::Direct(target) => format!("let {filled} = {target}.fill({args});"),
-            // Through a list index: no box when the index is outside the list.
-            PlaceText::Maybe(opt) => {
-                let t = self.tmp("track");
-                format!("let {filled} = {opt}.and_then(|{t}| {t}.fill({args}));")
+            PlaceText::Checked { lines, recv, .. } => {
+                pre.extend(lines);
+                format!("let {filled} = {recv}.fill({args});")
             }
         };
         self.mutating.push(fill.clone());
@@ -616,6 +636,15 @@ impl BodyGen<'_, '_> {
         pre.push(format!("{acc}.push({});", self.owned(&bx, out)));
         pre.push("}".into());
         Ok(Ex::new(acc, P_ATOM).with_pre(pre))
+    }
+}
+
+/// The site of the outermost list index under fields (`c.wounds[i].bandage`'s `[i]`).
+fn index_site(e: &Expr) -> u32 {
+    match &e.kind {
+        K::Field(r, _) => index_site(r),
+        K::ListGet(_, _, check) => check.unwrap_or(0),
+        _ => 0,
     }
 }
 

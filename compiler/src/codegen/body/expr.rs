@@ -223,9 +223,6 @@ impl BodyGen<'_, '_> {
                 ex.array = slot.array;
                 ex
             }
-            K::Field(..) if g.is_copy(ty) && field_of_element(e).is_some() => {
-                self.element_field(e)?
-            }
             K::Field(r, i) => {
                 let base = self.expr(r, Dest::Val)?;
                 let Ty::Record(rid) = r.ty else {
@@ -268,25 +265,46 @@ impl BodyGen<'_, '_> {
                 let val = format!("{}[{} as usize]", parts[0].recv(), parts[1].at(P_CAST));
                 Ex::new(val, P_ATOM).with_pre(pre)
             }
-            K::Lookup { table, key, site } => {
+            K::Lookup {
+                table,
+                key,
+                site,
+                checked,
+            } => {
                 let kx = self.expr(key, Dest::Val)?;
                 let t = &g.p.tables[*table];
                 let fname = &g.id.table[*table];
-                if !self.traced {
+                let key_ty = match t.key {
+                    TableKey::Choice(c) => Ty::Choice(c),
+                    _ => Ty::Int,
+                };
+                // A die table's function answers `None` off its faces.
+                let die = t.partial();
+                if !self.traced && !die {
                     let val = format!("{fname}({})", kx.val);
                     return Ok(Ex::new(val, P_ATOM).with_pre(kx.pre));
                 }
                 let mut pre = Vec::new();
                 let k = self.stable_val(&mut pre, kx, "key");
                 let (v, m, bound) = self.result_name(&dest, "value");
-                pre.push(format!(
-                    "let {}{v} = {fname}({k});",
-                    if m { "mut " } else { "" }
-                ));
-                let key_ty = match t.key {
-                    TableKey::Choice(c) => Ty::Choice(c),
-                    _ => Ty::Int,
+                let rhs = match (die, checked) {
+                    (false, _) => format!("{fname}({k})"),
+                    (true, false) => format!("{fname}({k}).unwrap_or_default()"),
+                    (true, true) => {
+                        let ks = g.show(&key_ty, &k);
+                        let no_row = self.raise(
+                            *site,
+                            &format!("NoRow {{ table: {}, key: {ks} }}", lit(&t.name)),
+                        );
+                        format!("match {fname}({k}) {{ Some(v) => v, None => {{ {no_row} }} }}")
+                    }
                 };
+                pre.push(format!("let {}{v} = {rhs};", if m { "mut " } else { "" }));
+                if !self.traced {
+                    let mut ex = Ex::new(v, P_ATOM).stable().with_pre(pre);
+                    ex.bound = bound;
+                    return Ok(ex);
+                }
                 let (ks, vs) = (g.show(&key_ty, &k), g.show(&t.value, &v));
                 pre.push(self.event(&format!(
                     "Lookup {{ site: {site}, key: {ks}, value: {vs} }}"
@@ -316,6 +334,20 @@ impl BodyGen<'_, '_> {
                     P_ATOM,
                 )
                 .with_pre(pre)
+            }
+            K::CheckedDiv(op, a, b, site) => {
+                let mut parts = vec![self.expr(a, Dest::Val)?, self.expr(b, Dest::Val)?];
+                let mut pre = self.seq(&mut parts);
+                let f = if *op == IntOp::Rem { "rem" } else { "div" };
+                let rhs = self.try_(
+                    &format!(
+                        "{RT}::error::{f}({}, {}, {site})",
+                        parts[0].val, parts[1].val
+                    ),
+                    false,
+                );
+                self.bind(&mut pre, rhs, "quotient", &dest, false)
+                    .with_pre(pre)
             }
             K::RollAdd {
                 roll,
@@ -715,7 +747,7 @@ impl BodyGen<'_, '_> {
                 cond,
                 body,
             } => self.collect(*var, list, cond.as_deref(), body, ty)?,
-            K::ListGet(list, index) => self.list_get(list, index, ty)?,
+            K::ListGet(list, index, check) => self.list_get(list, index, *check, ty)?,
         })
     }
 
@@ -755,82 +787,53 @@ impl BodyGen<'_, '_> {
         Some(ex)
     }
 
-    /// `list[index]`: the element, or the zero of its type outside the list. A `Copy`
-    /// element is copied out; any other is read in place (`Ref`), with a zero value
-    /// bound first to stand in for a missing one.
-    pub(super) fn list_get(&mut self, list: &Expr, index: &Expr, ty: &Ty) -> Result<Ex, String> {
+    /// `list[index]`: the element, or a rule error at `check` outside the list (`None`:
+    /// the checker proved the index inside). A `Copy` element is copied out; any other
+    /// is read in place (`Ref`).
+    pub(super) fn list_get(
+        &mut self,
+        list: &Expr,
+        index: &Expr,
+        check: Option<u32>,
+        ty: &Ty,
+    ) -> Result<Ex, String> {
         let g = self.g;
         let mut parts = vec![self.expr(list, Dest::Val)?, self.expr(index, Dest::Val)?];
         let mut pre = self.seq(&mut parts);
         let ix = parts.pop().ok_or("rulesc bug")?;
         let lx = parts.pop().ok_or("rulesc bug")?;
-        let get = get_call(&ix.val, false);
-        if g.is_copy(ty) {
-            let zero = g.const_expr(&g.p.zero(ty), ty)?;
-            let val = format!("{}{get}.copied().unwrap_or({zero})", lx.recv());
-            return Ok(Ex::new(val, P_ATOM).with_pre(pre));
-        }
-        let items = if lx.mode == Mode::Value {
+        // A list made here (a call's result, a comprehension) lives in a local while
+        // its element is read.
+        let items = if lx.mode == Mode::Value && !lx.stable {
             let t = self.tmp("items");
             pre.push(format!("let {t} = {};", lx.val));
             t
         } else {
             lx.recv()
         };
-        let zero = self.tmp("zero");
-        pre.push(format!("let {zero} = {};", self.zero_value(ty)?));
-        Ok(Ex::new(format!("{items}{get}.unwrap_or(&{zero})"), P_ATOM)
-            .with_pre(pre)
-            .mode(Mode::Ref))
-    }
-
-    /// An owned zero of a non-`Copy` type (what a missing element reads as).
-    pub(super) fn zero_value(&self, ty: &Ty) -> Result<String, String> {
-        let g = self.g;
-        Ok(match ty {
-            // A record type's `Default` is its zero (the fields' defaults).
-            Ty::Record(r) => format!("{}::default()", g.id.record[*r]),
-            Ty::List(t) => format!("Vec::<{}>::new()", g.rust_ty(t)?),
-            _ => g.const_expr(&g.p.zero(ty), ty)?,
+        let Some(site) = check else {
+            let val = format!("{items}[{} as usize]", ix.at(P_CAST));
+            return Ok(if g.is_copy(ty) {
+                Ex::new(val, P_ATOM).with_pre(pre)
+            } else {
+                Ex::new(format!("&{val}"), P_UNARY)
+                    .with_pre(pre)
+                    .mode(Mode::Ref)
+            });
+        };
+        let item = self.tmp("item");
+        let list_ref = if lx.mode == Mode::Ref {
+            items
+        } else {
+            format!("&{items}")
+        };
+        let get = format!("{RT}::error::index({list_ref}, {}, {site})", ix.val);
+        pre.push(format!("let {item} = {};", self.try_(&get, false)));
+        Ok(if g.is_copy(ty) {
+            Ex::new(format!("*{item}"), P_UNARY).with_pre(pre)
+        } else {
+            Ex::new(item, P_ATOM).stable().with_pre(pre).mode(Mode::Ref)
         })
-    }
-
-    /// `list[i].a.b` of a `Copy` type, read without naming the element:
-    /// `list.get(i).map_or(zero, |x| x.a.b)`.
-    fn element_field(&mut self, e: &Expr) -> Result<Ex, String> {
-        let g = self.g;
-        let (list, index, fields) = field_of_element(e).ok_or("rulesc bug")?;
-        let Ty::List(elem) = &list.ty else {
-            return Err("rulesc bug: an index into a non-list".into());
-        };
-        let mut parts = vec![self.expr(list, Dest::Val)?, self.expr(index, Dest::Val)?];
-        let pre = self.seq(&mut parts);
-        let get = get_call(&parts[1].val, false);
-        // The zero of the field: the zero element's value there.
-        let mut zero = g.p.zero(elem);
-        let mut rty = (**elem).clone();
-        let mut path = String::new();
-        for fi in &fields {
-            let Ty::Record(r) = rty else {
-                return Err("rulesc bug: a field of a non-record".into());
-            };
-            zero = match zero {
-                Const::Record(vals) => vals.get(*fi).cloned().ok_or("rulesc bug")?,
-                _ => return Err("rulesc bug: the zero of a record is not a record".into()),
-            };
-            path.push('.');
-            path.push_str(&g.id.field[r][*fi]);
-            rty = g.p.records[r].fields[*fi].ty.clone();
-        }
-        let x = self.tmp("element");
-        let read = format!("|{x}| {x}{path}");
-        let recv = parts[0].recv();
-        let val = match zero {
-            Const::Bool(false) => format!("{recv}{get}.is_some_and({read})"),
-            Const::Bool(true) => format!("{recv}{get}.is_none_or({read})"),
-            z => format!("{recv}{get}.map_or({}, {read})", g.const_expr(&z, &rty)?),
-        };
-        Ok(Ex::new(val, P_ATOM).with_pre(pre))
     }
 
     pub(super) fn need_env(&self, what: &str) -> Result<(), String> {

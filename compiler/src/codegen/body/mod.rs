@@ -146,36 +146,6 @@ pub(crate) fn closure(param: &str, body: &str) -> String {
     format!("|{param}| {body}")
 }
 
-/// The method call that reads element `ix` (a Rust `i64` expression) of a slice, as an
-/// `Option`: a negative index reads nothing, as one past the end.
-fn get_call(ix: &str, mutable: bool) -> String {
-    let m = if mutable { "_mut" } else { "" };
-    match ix.parse::<i64>() {
-        Ok(0) => format!(".first{m}()"),
-        Ok(n) if n > 0 => format!(".get{m}({n})"),
-        Ok(_) => format!(".get{m}(usize::MAX)"),
-        Err(_) => format!(".get{m}(usize::try_from({ix}).unwrap_or(usize::MAX))"),
-    }
-}
-
-/// `e` as `list[i].a.b`: the list, the index and the fields (at least one).
-fn field_of_element(e: &ir::Expr) -> Option<(&ir::Expr, &ir::Expr, Vec<usize>)> {
-    let mut fields = Vec::new();
-    let mut cur = e;
-    while let ir::ExprKind::Field(r, i) = &cur.kind {
-        fields.push(*i);
-        cur = r;
-    }
-    let ir::ExprKind::ListGet(list, index) = &cur.kind else {
-        return None;
-    };
-    if fields.is_empty() {
-        return None;
-    }
-    fields.reverse();
-    Some((list, index, fields))
-}
-
 /// Where an expression's value goes.
 #[derive(Debug, Clone)]
 enum Dest {
@@ -330,7 +300,18 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
             }
         }
     }
-    if f.ret != Ty::Unit {
+    if f.fallible {
+        let t = if f.ret == Ty::Unit {
+            "()".to_string()
+        } else {
+            g.rust_ty(&f.ret)?
+        };
+        func.ret(format!("Result<{t}, {RT}::RuleError>"));
+        func.attr(&format!(
+            "doc = {}",
+            lit(" # Errors\n\n A rule error (`RuleError`) when a value the rules do not define is met: an index outside its list, a key no row holds, a decision without options, a division by zero. Its `site` indexes `SITES`.")
+        ));
+    } else if f.ret != Ty::Unit {
         func.ret(g.rust_ty(&f.ret)?);
     }
     let mut lines = copies;
@@ -338,7 +319,7 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
         ir::Body::Formula(e) => {
             let ex = bg.expr(e, Dest::Val)?;
             lines.extend(ex.pre.clone());
-            lines.push(bg.owned(&ex, &f.ret));
+            lines.push(bg.ok(&bg.owned(&ex, &f.ret)));
         }
         ir::Body::Procedure(stmts) => {
             lines.push(bg.event(&format!("Call {{ site: {} }}", f.site)));
@@ -349,6 +330,9 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
                     "Return {{ site: {}, value: String::new() }}",
                     f.site
                 )));
+                if f.fallible {
+                    lines.push("Ok(())".into());
+                }
             }
         }
     }

@@ -10,7 +10,7 @@ use crate::ir::{self, Expr, ExprKind as K, Place, PlaceStep, Stmt};
 pub(super) fn root_local(e: &Expr) -> Option<usize> {
     match &e.kind {
         K::Local(s) => Some(*s),
-        K::Field(r, _) | K::MapGet(r, _) | K::ListGet(r, _) => root_local(r),
+        K::Field(r, _) | K::MapGet(r, _) | K::ListGet(r, ..) => root_local(r),
         _ => None,
     }
 }
@@ -34,7 +34,7 @@ pub(super) fn access_path(e: &Expr) -> Option<(usize, Vec<Option<usize>>)> {
             steps.push(Some(*i));
             Some((root, steps))
         }
-        K::MapGet(r, _) | K::ListGet(r, _) => {
+        K::MapGet(r, _) | K::ListGet(r, ..) => {
             let (root, mut steps) = access_path(r)?;
             steps.push(None);
             Some((root, steps))
@@ -57,7 +57,7 @@ pub(super) fn ref_paths(e: &Expr, out: &mut Vec<(usize, Vec<Option<usize>>)>) {
             ref_paths(r, out);
             out[start..].iter_mut().for_each(|(_, s)| s.push(Some(*i)));
         }
-        K::ListGet(r, _) | K::MapGet(r, _) => {
+        K::ListGet(r, ..) | K::MapGet(r, _) => {
             ref_paths(r, out);
             out[start..].iter_mut().for_each(|(_, s)| s.push(None));
         }

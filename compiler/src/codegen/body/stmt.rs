@@ -10,14 +10,50 @@ use crate::ir::{AssignOp, Expr, ExprKind as K, MatchArm, Place, PlaceStep, Stmt,
 pub(super) enum PlaceText {
     /// A Rust place (`c.levels[key as usize]`).
     Direct(String),
-    /// An `Option<&mut T>`: `None` when a list index is outside its list.
-    Maybe(String),
+    /// Through a list index: `lines` borrow the element (or stop with a rule error),
+    /// then `target` is the place (`*element`, `element.hp`) and `recv` reaches it by a
+    /// method call.
+    Checked {
+        lines: Vec<String>,
+        target: String,
+        recv: String,
+    },
 }
 
 impl BodyGen<'_, '_> {
     /// A trace statement: `if T::ENABLED { env.trace.event(TraceEvent::<event>); }`.
     pub(super) fn event(&self, event: &str) -> String {
         format!("if T::ENABLED {{ env.trace.event({RT}::TraceEvent::{event}); }}")
+    }
+
+    /// `v` as the function's result: `Ok(v)` when it returns a `Result`.
+    pub(super) fn ok(&self, v: &str) -> String {
+        if self.f.fallible {
+            format!("Ok({v})")
+        } else {
+            v.to_string()
+        }
+    }
+
+    /// `x?` for a `Result<_, RuleError>`: in a procedure, the error is recorded in the
+    /// trace on its way out (unless `traced`, an error a called procedure recorded).
+    pub(super) fn try_(&self, x: &str, traced: bool) -> String {
+        if self.traced && !traced {
+            format!("{x}.map_err(|e| {RT}::error::fail(&mut env.trace, e))?")
+        } else {
+            format!("{x}?")
+        }
+    }
+
+    /// The statement that stops with rule error `kind` (a `RuleErrorKind` expression)
+    /// at `site`.
+    pub(super) fn raise(&self, site: u32, kind: &str) -> String {
+        let e = format!("{RT}::RuleError::new({site}, {RT}::RuleErrorKind::{kind})");
+        if self.traced {
+            format!("return Err({RT}::error::fail(&mut env.trace, {e}));")
+        } else {
+            format!("return Err({e});")
+        }
     }
 
     pub(super) fn tmp(&mut self, base: &str) -> String {
@@ -140,8 +176,11 @@ impl BodyGen<'_, '_> {
                     out.push(
                         self.event(&format!("Return {{ site: {site}, value: String::new() }}")),
                     );
-                    if !tail {
-                        out.push("return;".into());
+                    match (tail, self.f.fallible) {
+                        (true, false) => {}
+                        (true, true) => out.push("Ok(())".into()),
+                        (false, false) => out.push("return;".into()),
+                        (false, true) => out.push("return Ok(());".into()),
                     }
                     return Ok(());
                 };
@@ -158,6 +197,7 @@ impl BodyGen<'_, '_> {
                 };
                 let shown = self.g.show(&e.ty, &v);
                 out.push(self.event(&format!("Return {{ site: {site}, value: {shown} }}")));
+                let v = self.ok(&v);
                 out.push(if tail { v } else { format!("return {v};") });
             }
             Stmt::Expr(e) => {
@@ -331,7 +371,7 @@ impl BodyGen<'_, '_> {
             (None, _, AssignOp::Set) | (None, Some(_), _) => place.ty.clone(),
             _ => Ty::Int,
         };
-        match self.place_text(place, &keys)? {
+        match self.place_text(place, &keys, site)? {
             PlaceText::Direct(target) => {
                 out.extend(pre);
                 self.apply(
@@ -346,7 +386,11 @@ impl BodyGen<'_, '_> {
                 let shown = self.g.show(&place.ty, &target);
                 out.push(self.event(&format!("Assign {{ site: {site}, value: {shown} }}")));
             }
-            PlaceText::Maybe(opt) => {
+            PlaceText::Checked {
+                lines,
+                target,
+                recv,
+            } => {
                 // The element is borrowed while it changes: every value is ready first.
                 let mut ready = Vec::new();
                 for v in vals {
@@ -359,22 +403,10 @@ impl BodyGen<'_, '_> {
                     });
                 }
                 out.extend(pre);
-                let p = self.tmp("place");
-                out.push(format!("if let Some({p}) = {opt} {{"));
-                self.apply(
-                    &format!("*{p}"),
-                    &p,
-                    op,
-                    &place.ty,
-                    ready,
-                    literal.is_some(),
-                    out,
-                );
-                let shown = self.g.show(&place.ty, &p);
+                out.extend(lines);
+                self.apply(&target, &recv, op, &place.ty, ready, literal.is_some(), out);
+                let shown = self.g.show(&place.ty, &target);
                 out.push(self.event(&format!("Assign {{ site: {site}, value: {shown} }}")));
-                out.push(format!(
-                    "}} else if T::ENABLED {{ env.trace.event({RT}::TraceEvent::Assign {{ site: {site}, value: String::new() }}); }}"
-                ));
             }
         }
         Ok(())
@@ -421,43 +453,42 @@ impl BodyGen<'_, '_> {
     }
 
     /// Where `place` writes, with its keys and indices already bound to `keys`: a Rust
-    /// place, or (through a list index) an `Option<&mut T>`.
+    /// place, or (through a list index) statements that borrow each element, failing with
+    /// a rule error at `site` for an index outside its list, and the place under them.
     pub(super) fn place_text(
         &mut self,
         place: &Place,
         keys: &[String],
+        site: u32,
     ) -> Result<PlaceText, String> {
         let mut s = self.slots[place.root].ident.clone();
         let mut rec = self.f.locals[place.root].ty.clone();
         let mut k = keys.iter();
-        let mut opt: Option<String> = None;
-        let mut suffix = String::new();
+        let mut lines = Vec::new();
+        // The place is a borrowed element itself (`*element`), not a path under one.
+        let mut whole = false;
         for st in &place.path {
-            let step = match (st, &rec) {
+            match (st, &rec) {
                 (PlaceStep::Field(i), Ty::Record(r)) => {
                     let r = *r;
                     rec = self.g.p.records[r].fields[*i].ty.clone();
-                    format!(".{}", self.g.id.field[r][*i])
+                    s.push_str(&format!(".{}", self.g.id.field[r][*i]));
+                    whole = false;
                 }
                 (PlaceStep::Key(_), Ty::Map(_, v)) => {
                     let key = k.next().ok_or("rulesc bug: a key without a value")?;
-                    let step = format!("[{} as usize]", paren(key, P_ATOM, P_CAST));
+                    s.push_str(&format!("[{} as usize]", paren(key, P_ATOM, P_CAST)));
                     rec = (**v).clone();
-                    step
+                    whole = false;
                 }
                 (PlaceStep::Index(_), Ty::List(elem)) => {
                     let ix = k.next().ok_or("rulesc bug: an index without a value")?;
-                    let get = get_call(ix, true);
+                    let e = self.tmp("element");
+                    let get = format!("{RT}::error::index_mut(&mut {s}, {ix}, {site})");
+                    lines.push(format!("let {e} = {};", self.try_(&get, false)));
                     rec = (**elem).clone();
-                    opt = Some(match opt.take() {
-                        None => format!("{s}{get}"),
-                        Some(o) => {
-                            let x = self.tmp("element");
-                            format!("{o}.and_then(|{x}| {x}{suffix}{get})")
-                        }
-                    });
-                    suffix.clear();
-                    continue;
+                    s = e;
+                    whole = true;
                 }
                 _ => {
                     return Err(format!(
@@ -465,19 +496,15 @@ impl BodyGen<'_, '_> {
                         self.g.p.ty_name(&rec)
                     ))
                 }
-            };
-            if opt.is_some() {
-                suffix.push_str(&step);
-            } else {
-                s.push_str(&step);
             }
         }
-        Ok(match opt {
-            None => PlaceText::Direct(s),
-            Some(o) if suffix.is_empty() => PlaceText::Maybe(o),
-            Some(o) => {
-                let x = self.tmp("element");
-                PlaceText::Maybe(format!("{o}.map(|{x}| &mut {x}{suffix})"))
+        Ok(if lines.is_empty() {
+            PlaceText::Direct(s)
+        } else {
+            PlaceText::Checked {
+                lines,
+                target: if whole { format!("*{s}") } else { s.clone() },
+                recv: s,
             }
         })
     }
