@@ -34,6 +34,21 @@ fn main() {
         eprintln!("{e}");
         std::process::exit(1);
     }
+    // Kingsmark again, fitted to a game's types: serde, a derive on every type, an
+    // attribute on a type and one on a field (`src/lib.rs`: `kingsmark_fit`).
+    let fit = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("fit");
+    std::fs::create_dir_all(&fit).expect("OUT_DIR/fit");
+    if let Err(e) = rulesc::Builder::new()
+        .out_dir(&fit)
+        .serde(true)
+        .derive("Hash")
+        .type_attribute("Weapon", "#[derive(Eq)]")
+        .field_attribute("Combatant.initiative_roll", "#[serde(rename = \"rolled\")]")
+        .compile(&[here.join("../rules/kingsmark")])
+    {
+        eprintln!("{e}");
+        std::process::exit(1);
+    }
     let hostile = here.join("fixtures/codegen/hostile_names");
     if let Err(e) = rulesc::Builder::new()
         .pack(hostile.join("pack.yaml"))

@@ -23,6 +23,20 @@
 //!     .compile(&["../rules/kingsmark"])
 //!     .unwrap();
 //! ```
+//!
+//! The generated types fit the crate that links them: serde, derives and attributes
+//! ([`codegen::Options`]), named as the ruleset names them (`Combatant`,
+//! `Combatant.skills`, `AttackResult.Hit.level`, `.` for all):
+//!
+//! ```no_run
+//! rulesc::Builder::new()
+//!     .serde(true) // with rulesc-runtime's `serde` feature
+//!     .derive("Hash")
+//!     .type_attribute("Weapon", "#[derive(Eq)]")
+//!     .field_attribute("Combatant.initiative_roll", "#[serde(rename = \"rolled\")]")
+//!     .compile(&["../rules/kingsmark"])
+//!     .unwrap();
+//! ```
 
 use crate::{codegen, compile_dir, diag, output, pack};
 use std::path::{Path, PathBuf};
@@ -32,6 +46,7 @@ pub struct Builder {
     out_dir: Option<PathBuf>,
     rerun_if_changed: bool,
     packs: Vec<PathBuf>,
+    options: codegen::Options,
 }
 
 impl Default for Builder {
@@ -47,7 +62,53 @@ impl Builder {
             out_dir: None,
             rerun_if_changed: true,
             packs: Vec::new(),
+            options: codegen::Options::default(),
         }
+    }
+
+    /// `Serialize` and `Deserialize` on every generated type (default: off). The crate
+    /// that includes the code turns on `rulesc-runtime`'s `serde` feature; it needs no
+    /// `serde` dependency of its own. Names are the ruleset's (`"BelowMinor"`,
+    /// `"hitPoints"`), dice read and write as `"2d6!"`, tracks as their filled boxes, maps
+    /// as objects keyed by name; unknown fields are errors and fields with a default may
+    /// be left out.
+    pub fn serde(&mut self, on: bool) -> &mut Self {
+        self.options.serde = on;
+        self
+    }
+
+    /// Derives `path` (`"Hash"`, `"schemars::JsonSchema"`) on every generated type, as
+    /// typify's `with_derive` does. A type that derives it already is left alone.
+    pub fn derive(&mut self, path: impl Into<String>) -> &mut Self {
+        self.options.derives.push(path.into());
+        self
+    }
+
+    /// Adds `attribute` (written `#[...]`) to the types `path` names: a scale, enum,
+    /// record type or outcome by its name in the ruleset, or `.` for every one. A path
+    /// that names no type of any ruleset compiled is an error.
+    pub fn type_attribute(
+        &mut self,
+        path: impl Into<String>,
+        attribute: impl Into<String>,
+    ) -> &mut Self {
+        self.options
+            .type_attributes
+            .push((path.into(), attribute.into()));
+        self
+    }
+
+    /// Adds `attribute` to the fields `path` names: `Type.field` for a record type's
+    /// field, `Outcome.Tag.field` for an outcome's, `.` for every field.
+    pub fn field_attribute(
+        &mut self,
+        path: impl Into<String>,
+        attribute: impl Into<String>,
+    ) -> &mut Self {
+        self.options
+            .field_attributes
+            .push((path.into(), attribute.into()));
+        self
     }
 
     /// Where the generated `.rs` files go (default: the `OUT_DIR` Cargo gives build
@@ -82,15 +143,30 @@ impl Builder {
                 .map(PathBuf::from)
                 .ok_or("OUT_DIR is not set: call `out_dir(..)` outside a build script")?,
         };
+        let problems = self.options.validate();
+        if !problems.is_empty() {
+            return Err(problems.join("\n") + "\n");
+        }
         let mut errors = String::new();
+        // Whether each type/field path named something in some ruleset.
+        let mut matched: Vec<(String, bool)> = Vec::new();
         for dir in rulesets {
             let dir = dir.as_ref();
             if self.rerun_if_changed {
                 // The folder itself: a file added or removed changes the ruleset.
                 println!("cargo:rerun-if-changed={}", dir.display());
             }
-            if let Err(e) = self.compile_one(dir, &out_dir) {
-                errors.push_str(&e);
+            match self.compile_one(dir, &out_dir) {
+                Ok(m) if matched.is_empty() => matched = m,
+                Ok(m) => matched.iter_mut().zip(m).for_each(|(a, b)| a.1 |= b.1),
+                Err(e) => errors.push_str(&e),
+            }
+        }
+        if errors.is_empty() {
+            for (path, _) in matched.iter().filter(|(_, m)| !m) {
+                errors.push_str(&format!(
+                    "attribute path `{path}` names no type or field of the rulesets compiled (types by their names in the ruleset, fields as `Type.field`)\n"
+                ));
             }
         }
         if errors.is_empty() {
@@ -100,7 +176,8 @@ impl Builder {
         }
     }
 
-    fn compile_one(&self, dir: &Path, out_dir: &Path) -> Result<(), String> {
+    /// Compiles one ruleset; returns which attribute paths matched in it.
+    fn compile_one(&self, dir: &Path, out_dir: &Path) -> Result<Vec<(String, bool)>, String> {
         let (program, diags, sources) = compile_dir(dir);
         if self.rerun_if_changed {
             // Every file and folder the load read, the bases a ruleset `extends` included.
@@ -145,11 +222,12 @@ impl Builder {
                 }
             }
         };
-        let code = codegen::generate(&p).map_err(|e| format!("{}: {e}\n", dir.display()))?;
+        let code = codegen::generate_with(&p, &self.options)
+            .map_err(|e| format!("{}: {e}\n", dir.display()))?;
         let file = out_dir.join(format!("{}.rs", p.name));
         output::write(&file, &code, &output::inputs(&p.sources))
             .map_err(|e| format!("{}: cannot write {}: {e}\n", dir.display(), file.display()))?;
-        Ok(())
+        Ok(self.options.matches(&p))
     }
 
     /// The errors, rendered as `rulesc check` shows them; warnings go to Cargo (they do

@@ -56,3 +56,46 @@ fn errors_are_rendered_diagnostics() {
     );
     let _ = std::fs::remove_dir_all(&out);
 }
+
+#[test]
+fn attribute_paths_must_name_something_and_attributes_must_parse() {
+    let out = scratch("attrs");
+    let mut b = rulesc::Builder::new();
+    b.out_dir(&out)
+        .emit_rerun_if_changed(false)
+        .type_attribute("Combatnt", "#[derive(Eq)]")
+        .field_attribute("Combatant.skils", "#[allow(dead_code)]")
+        .field_attribute("AttackResult.Hit.level", "#[allow(dead_code)]");
+    let err = b.compile(&[repo("rules/kingsmark")]).expect_err("typos");
+    assert!(err.contains("`Combatnt` names no type"), "{err}");
+    assert!(
+        err.contains("`Combatant.skils` names no type or field"),
+        "{err}"
+    );
+    assert!(!err.contains("AttackResult.Hit.level"), "{err}");
+
+    // A path found in one of the rulesets compiled is fine.
+    let mut b = rulesc::Builder::new();
+    b.out_dir(&out)
+        .emit_rerun_if_changed(false)
+        .type_attribute("Combatant", "#[derive(Eq)]")
+        .type_attribute("Fighter", "#[derive(Eq)]");
+    b.compile(&[
+        repo("rules/kingsmark"),
+        repo("tests/fixtures/bench/exchange"),
+    ])
+    .expect("each path names a type in one ruleset");
+    let code = std::fs::read_to_string(out.join("exchange.rs")).unwrap();
+    assert!(code.contains("#[derive(Eq)]\n") && code.contains("pub struct Fighter"));
+
+    let err = rulesc::Builder::new()
+        .out_dir(&out)
+        .emit_rerun_if_changed(false)
+        .type_attribute(".", "derive(Eq)")
+        .derive("not a path")
+        .compile(&[repo("rules/kingsmark")])
+        .expect_err("not attributes");
+    assert!(err.contains("not an attribute"), "{err}");
+    assert!(err.contains("not a path"), "{err}");
+    let _ = std::fs::remove_dir_all(&out);
+}

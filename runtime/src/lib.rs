@@ -17,6 +17,7 @@
 //! - [`show`]: how values print in traces (lists, maps, boxes).
 //! - [`arith`]: the checked integer arithmetic of the language (saturating, never panics).
 //!
+//! - `serial` (feature `serde`): how dice, tracks and maps read and write.
 //! - [`prelude`]: the `alloc` names generated code uses unqualified.
 //!
 //! Nothing in this crate knows any ruleset.
@@ -40,10 +41,16 @@ pub mod error;
 pub mod fight;
 pub mod policy;
 pub mod rolls;
+#[cfg(feature = "serde")]
+pub mod serial;
 pub mod show;
 pub mod trace;
 pub mod track;
 pub mod turn_order;
+
+/// The `serde` crate, for generated code built with `Builder::serde(true)`.
+#[cfg(feature = "serde")]
+pub use serde;
 
 /// What generated code uses without a path: `String`, `Vec`, `Box`, `ToString` and the
 /// `vec!` and `format!` macros, from `alloc`, so the same generated module compiles in a

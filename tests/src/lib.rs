@@ -38,6 +38,13 @@ pub mod coverage {
     include!(concat!(env!("OUT_DIR"), "/coverage.rs"));
 }
 
+/// `rules/kingsmark` built with `Builder::serde(true)`, `.derive("Hash")`,
+/// `.type_attribute("Weapon", "#[derive(Eq)]")` and a field attribute renaming
+/// `Combatant.initiative_roll` to `rolled` in JSON (`tests/generated_api.rs`).
+pub mod kingsmark_fit {
+    include!(concat!(env!("OUT_DIR"), "/fit/kingsmark.rs"));
+}
+
 /// `fixtures/bench/exchange`: not a game; Kingsmark's bare melee exchange (K9, K12), the
 /// first case of `benches/melee.rs`.
 pub mod exchange {

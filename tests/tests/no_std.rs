@@ -1,7 +1,8 @@
 //! The runtime and the code rulesc generates build without `std`: a `#![no_std]` crate
 //! that includes every module `build.rs` generated, against `rulesc-runtime` with
 //! `default-features = false`, is built for the host (no other target needed), and so is
-//! the runtime alone with `--no-default-features`.
+//! the runtime alone with `--no-default-features`. Then the same with the runtime's
+//! `serde` feature and the module generated with `Builder::serde(true)`.
 //!
 //! The crate lives in `target/no-std-check/` with its own target directory, so the outer
 //! `cargo test` and this build never wait on each other's lock.
@@ -47,7 +48,6 @@ fn runtime_and_generated_code_build_without_std() {
     let ws = workspace();
     let dir = ws.join("target/no-std-check");
     let target = dir.join("target");
-    std::fs::create_dir_all(&dir).unwrap();
 
     let mut cmd = cargo();
     cmd.current_dir(&ws).args(["build", "--offline", "--quiet"]);
@@ -65,21 +65,34 @@ fn runtime_and_generated_code_build_without_std() {
         modules.iter().any(|(m, _)| m == "kingsmark"),
         "build.rs generated no kingsmark module: {modules:?}"
     );
-    let runtime = ws.join("runtime").canonicalize().unwrap();
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"no-std-check\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
-             publish = false\n\n[lib]\npath = \"lib.rs\"\n\n[dependencies]\n\
-             rulesc-runtime = {{ path = {:?}, default-features = false }}\n\n[workspace]\n",
-            runtime.display().to_string()
-        ),
-    )
-    .unwrap();
+    check_crate(&dir.join("plain"), &target, "", &modules);
+
+    let fit = Path::new(env!("OUT_DIR")).join("fit/kingsmark.rs");
+    let modules = vec![("kingsmark_fit".to_string(), fit)];
+    check_crate(
+        &dir.join("serde"),
+        &target,
+        ", features = [\"serde\"]",
+        &modules,
+    );
+}
+
+/// Writes a `#![no_std]` crate in `dir` that includes `modules`, depending on the runtime
+/// without its default features (plus `features`), and builds it.
+fn check_crate(dir: &Path, target: &Path, features: &str, modules: &[(String, PathBuf)]) {
+    std::fs::create_dir_all(dir).unwrap();
+    let runtime = workspace().join("runtime").canonicalize().unwrap();
+    let manifest = format!(
+        "[package]\nname = \"no-std-check\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
+         publish = false\n\n[lib]\npath = \"lib.rs\"\n\n[dependencies]\n\
+         rulesc-runtime = {{ path = {:?}, default-features = false{features} }}\n\n[workspace]\n",
+        runtime.display().to_string()
+    );
+    std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
     let mut lib = String::from(
         "//! Every generated module, in a crate without `std`.\n#![no_std]\n#![deny(warnings)]\n",
     );
-    for (name, file) in &modules {
+    for (name, file) in modules {
         lib.push_str(&format!(
             "/// `{name}`\npub mod {name} {{\n    include!({:?});\n}}\n",
             file.display().to_string()
@@ -88,8 +101,8 @@ fn runtime_and_generated_code_build_without_std() {
     std::fs::write(dir.join("lib.rs"), lib).unwrap();
 
     let mut cmd = cargo();
-    cmd.current_dir(&dir)
+    cmd.current_dir(dir)
         .args(["build", "--offline", "--quiet", "--target-dir"]);
-    cmd.arg(&target);
-    run(cmd, "the no_std crate of generated modules");
+    cmd.arg(target);
+    run(cmd, &format!("the no_std crate in {}", dir.display()));
 }

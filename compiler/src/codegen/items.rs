@@ -43,7 +43,7 @@ impl Gen<'_> {
                     ""
                 }
             )));
-            for d in [
+            let have = [
                 "Debug",
                 "Clone",
                 "Copy",
@@ -53,11 +53,23 @@ impl Gen<'_> {
                 "Ord",
                 "Hash",
                 "Default",
-            ] {
+            ];
+            let (derives, attrs) = self.type_extras(&c.name, &have, false);
+            for d in have
+                .iter()
+                .copied()
+                .chain(derives.iter().map(String::as_str))
+            {
                 e.derive(d);
+            }
+            for a in attrs {
+                e.r#macro(a);
             }
             for (vi, v) in c.variants.iter().enumerate() {
                 let var = e.new_variant(&self.id.variant[ci][vi]);
+                if let Some(rename) = self.serde_rename(&self.id.variant[ci][vi], &v.name) {
+                    var.annotation(rename);
+                }
                 if v.label != v.name {
                     // The label itself goes out only as a literal (`label()`).
                     var.annotation(doc_attr(&doc_text(&v.label)));
@@ -146,7 +158,11 @@ impl Gen<'_> {
         }
     }
 
-    pub(super) fn records(&self, scope: &mut Scope) -> Result<(), String> {
+    pub(super) fn records(
+        &self,
+        scope: &mut Scope,
+        defaults: &mut Vec<String>,
+    ) -> Result<(), String> {
         for (ri, r) in self.p.records.iter().enumerate() {
             let name = &self.id.record[ri];
             let mut s = Struct::new(name);
@@ -162,9 +178,28 @@ impl Gen<'_> {
             if !by_hand {
                 s.derive("Default");
             }
+            let have: &[&str] = if by_hand {
+                &["Debug", "Clone", "PartialEq"]
+            } else {
+                &["Debug", "Clone", "PartialEq", "Default"]
+            };
+            let (derives, attrs) = self.type_extras(&r.name, have, true);
+            for d in &derives {
+                s.derive(d);
+            }
+            for a in attrs {
+                s.r#macro(a);
+            }
             for (fi, f) in r.fields.iter().enumerate() {
-                let field = s.new_field(&self.id.field[ri][fi], self.rust_ty(&f.ty)?);
+                let ident = &self.id.field[ri][fi];
+                let path = format!("{}.{}", r.name, f.name);
+                let extras =
+                    self.field_extras(&path, ident, &f.name, &f.ty, f.default.as_ref(), defaults)?;
+                let field = s.new_field(ident, self.rust_ty(&f.ty)?);
                 field.vis("pub");
+                for a in extras {
+                    field.annotation(a);
+                }
                 let mut doc = f.doc.clone().unwrap_or_default();
                 if let Some((lo, hi)) = f.range {
                     let range = format!("From {lo} to {hi}.");
@@ -264,7 +299,11 @@ impl Gen<'_> {
         Ok(())
     }
 
-    pub(super) fn outcomes(&self, scope: &mut Scope) -> Result<(), String> {
+    pub(super) fn outcomes(
+        &self,
+        scope: &mut Scope,
+        defaults: &mut Vec<String>,
+    ) -> Result<(), String> {
         for (oi, o) in self.p.outcomes.iter().enumerate() {
             let name = &self.id.outcome[oi];
             let mut e = Enum::new(name);
@@ -279,10 +318,31 @@ impl Gen<'_> {
             if copy {
                 e.derive("Eq").derive("Hash");
             }
+            let have: &[&str] = if copy {
+                &["Debug", "Clone", "Copy", "PartialEq", "Eq", "Hash"]
+            } else {
+                &["Debug", "Clone", "PartialEq"]
+            };
+            let (derives, attrs) = self.type_extras(&o.name, have, true);
+            for d in &derives {
+                e.derive(d);
+            }
+            for a in attrs {
+                e.r#macro(a);
+            }
             for (ti, t) in o.tags.iter().enumerate() {
                 let v = e.new_variant(&self.id.tag[oi][ti]);
-                for (fi, (_, fty)) in t.fields.iter().enumerate() {
-                    v.named(&self.id.tag_field[oi][ti][fi], self.rust_ty(fty)?);
+                if let Some(rename) = self.serde_rename(&self.id.tag[oi][ti], &t.name) {
+                    v.annotation(rename);
+                }
+                for (fi, (fname, fty)) in t.fields.iter().enumerate() {
+                    let ident = &self.id.tag_field[oi][ti][fi];
+                    let path = format!("{}.{}.{fname}", o.name, t.name);
+                    let extras = self.field_extras(&path, ident, fname, fty, None, defaults)?;
+                    let field = v.new_named(ident, self.rust_ty(fty)?);
+                    for a in extras {
+                        field.annotation(a);
+                    }
                 }
             }
             scope.push_enum(e);

@@ -29,11 +29,13 @@
 mod body;
 pub mod ident;
 mod items;
+pub mod options;
 mod types;
 
 use crate::ir::{Body, Program};
 use codegen::Scope;
 use ident::{Case, Names};
+pub use options::Options;
 
 /// The runtime crate. Generated code `use`s only its `prelude`; every other runtime path
 /// is written in full.
@@ -305,21 +307,32 @@ fn unraw(s: &str) -> &str {
 pub(crate) struct Gen<'p> {
     pub p: &'p Program,
     pub id: Idents,
+    pub opts: &'p Options,
 }
 
 /// Generates the Rust module for `p`: formatted source, or a description of why the
 /// program cannot be expressed (a compiler bug when the output does not parse).
 pub fn generate(p: &Program) -> Result<String, String> {
+    generate_with(p, &Options::default())
+}
+
+/// [`generate`] with a build script's [`Options`] (serde, derives, attributes). The
+/// options should be [`Options::validate`]d first; an attribute that does not parse
+/// makes the output fail to parse, which is reported here.
+pub fn generate_with(p: &Program, opts: &Options) -> Result<String, String> {
     let g = Gen {
         p,
         id: Idents::new(p),
+        opts,
     };
     g.check_supported()?;
     let mut scope = Scope::new();
     g.choices(&mut scope);
     g.tracks(&mut scope);
-    g.records(&mut scope)?;
-    g.outcomes(&mut scope)?;
+    let mut serde_defaults = Vec::new();
+    g.records(&mut scope, &mut serde_defaults)?;
+    g.outcomes(&mut scope, &mut serde_defaults)?;
+    g.serde_support(&mut scope, &serde_defaults);
     g.constants(&mut scope)?;
     g.tables(&mut scope)?;
     for (i, f) in p.functions.iter().enumerate() {
