@@ -4,11 +4,11 @@
 //! hold the two to that.
 
 use crate::ir::{
-    self, Agg, AssignOp, BoxPart, CmpOp, Const, DecideOptions, ExprKind as K, IntOp, PlaceStep,
-    Program, Stmt, TableKey, Ty,
+    self, Agg, AssignOp, BoxPart, CmpOp, Const, DecideOptions, ExprKind as K, FacesPart, IntOp,
+    PlaceStep, Program, Stmt, TableKey, Ty,
 };
 use rulesc_runtime::{
-    arith, dice, error, Decide, DiceSource, DiceSpec, Env, Roll, RuleError, RuleErrorKind,
+    arith, dice, error, Decide, DiceSource, DiceSpec, Env, Faces, Roll, RuleError, RuleErrorKind,
     TraceEvent, TraceSink, Track,
 };
 use std::cell::RefCell;
@@ -36,6 +36,8 @@ pub enum Value {
         tag: u16,
         fields: Rc<Vec<Value>>,
     },
+    /// The dice of a roll (a hidden local `faces(r)` reads).
+    Faces(Rc<Faces>),
     Unit,
 }
 
@@ -620,12 +622,36 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                 }
             }
             // `roll dice`
-            K::Roll { dice: d, site } => {
+            K::Roll {
+                dice: d,
+                site,
+                faces,
+            } => {
                 let spec = match self.expr(d, locals)? {
                     Value::Dice(s) => s,
                     _ => DiceSpec::new(0, 1),
                 };
-                Value::Roll(self.roll(spec, *site))
+                match faces {
+                    None => Value::Roll(self.roll(spec, *site)),
+                    Some(slot) => {
+                        let (r, f) = self.roll_faces(spec, *site);
+                        locals[*slot] = Value::Faces(Rc::new(f));
+                        Value::Roll(r)
+                    }
+                }
+            }
+            // `faces(r)`, `kept(r)`, `dropped(r)`
+            K::Faces { part, of, slot } => {
+                self.expr(of, locals)?;
+                let Value::Faces(f) = &locals[*slot] else {
+                    return Ok(Value::List(Rc::new(Vec::new())));
+                };
+                let dice = match part {
+                    FacesPart::All => f.all(),
+                    FacesPart::Kept => f.kept(),
+                    FacesPart::Dropped => f.dropped(),
+                };
+                Value::List(Rc::new(dice.into_iter().map(Value::Int).collect()))
             }
             K::RollTable { table, among, site } => self.roll_table(*table, among, *site, locals)?,
             K::Decide {
@@ -726,6 +752,14 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
             dice::roll(&mut self.env.dice, spec, &mut self.env.trace, site)
         } else {
             dice::roll(&mut self.env.dice, spec, &mut rulesc_runtime::NoTrace, site)
+        }
+    }
+
+    fn roll_faces(&mut self, spec: DiceSpec, site: u32) -> (Roll, Faces) {
+        if self.on() {
+            dice::roll_faces(&mut self.env.dice, spec, &mut self.env.trace, site)
+        } else {
+            dice::roll_faces(&mut self.env.dice, spec, &mut rulesc_runtime::NoTrace, site)
         }
     }
 

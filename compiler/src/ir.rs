@@ -36,6 +36,9 @@ pub enum Ty {
     TrackBox(Id),
     Outcome(Id),
     List(Box<Ty>),
+    /// The dice of one roll, kept and dropped (`rulesc_runtime::Faces`): only the type of
+    /// the hidden locals `faces(r)` reads, never written by a writer.
+    Faces,
     /// Keyed by a choice; values are `Int`, `Bool` or an ordered `Choice`.
     Map(Id, Box<Ty>),
     Unit,
@@ -253,6 +256,14 @@ pub enum Agg {
     Count,
 }
 
+/// Which dice of a roll `faces`, `kept` and `dropped` read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FacesPart {
+    All,
+    Kept,
+    Dropped,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BoxPart {
     /// 1-based box number.
@@ -332,10 +343,19 @@ pub enum ExprKind {
     Abs(Box<Expr>),
     Len(Box<Expr>),
     DiceTimes(Box<Expr>, Box<Expr>),
-    /// Rolls dice (type `Roll`), traced at `site`.
+    /// Rolls dice (type `Roll`), traced at `site`. With `faces`, also keeps every die of
+    /// the roll in that (hidden, `Ty::Faces`) local, for `faces(r)` to read.
     Roll {
         dice: Box<Expr>,
         site: u32,
+        faces: Option<usize>,
+    },
+    /// `faces(r)`, `kept(r)`, `dropped(r)` (type `List(Int)`): runs `of` (a roll that keeps
+    /// its dice in local `slot`, or the local bound to one), then reads local `slot`.
+    Faces {
+        part: FacesPart,
+        of: Box<Expr>,
+        slot: usize,
     },
     /// Rolls a die table's die and looks the face up, traced at `site`. With `among`,
     /// rolls a `dN` over the allowed faces (those whose value is in the list) instead;
@@ -505,6 +525,7 @@ impl Program {
             Ty::TrackBox(i) => format!("box of {}", self.tracks[*i].name),
             Ty::Outcome(i) => self.outcomes[*i].name.clone(),
             Ty::List(t) => format!("list<{}>", self.ty_name(t)),
+            Ty::Faces => "faces".into(),
             Ty::Map(k, v) => format!("map<{}, {}>", self.choices[*k].name, self.ty_name(v)),
             Ty::Unit => "nothing".into(),
             Ty::Error => "?".into(),
@@ -519,7 +540,7 @@ impl Program {
             Ty::Dice => Const::Dice(DiceSpec::new(0, 1)),
             Ty::Choice(_) | Ty::TrackBox(_) | Ty::Outcome(_) => Const::Choice(0),
             Ty::Track(_) => Const::Track(Track::default()),
-            Ty::List(_) => Const::List(Vec::new()),
+            Ty::List(_) | Ty::Faces => Const::List(Vec::new()),
             Ty::Map(k, v) => Const::Map(vec![self.zero(v); self.choices[*k].variants.len()]),
             Ty::Record(r) => Const::Record(
                 self.records[*r]

@@ -145,6 +145,30 @@ pub fn roll<D: DiceSource + ?Sized, T: TraceSink>(
     trace: &mut T,
     site: u32,
 ) -> Roll {
+    roll_into(source, spec, trace, site, None)
+}
+
+/// [`roll`], also giving every die of the roll, kept and dropped (what `faces(r)`,
+/// `kept(r)` and `dropped(r)` read). The same faces are drawn and the same event traced.
+pub fn roll_faces<D: DiceSource + ?Sized, T: TraceSink>(
+    source: &mut D,
+    spec: DiceSpec,
+    trace: &mut T,
+    site: u32,
+) -> (Roll, Faces) {
+    let mut dice = Vec::new();
+    let r = roll_into(source, spec, trace, site, Some(&mut dice));
+    (r, Faces::new(dice, spec.keep))
+}
+
+#[inline]
+fn roll_into<D: DiceSource + ?Sized, T: TraceSink>(
+    source: &mut D,
+    spec: DiceSpec,
+    trace: &mut T,
+    site: u32,
+    mut dice: Option<&mut Vec<i64>>,
+) -> Roll {
     let mut faces: Vec<u32> = Vec::new();
     let count = spec.count.min(MAX_DICE as u32);
     let sides = spec.sides.min(MAX_SIDES as u32);
@@ -180,6 +204,9 @@ pub fn roll<D: DiceSource + ?Sized, T: TraceSink>(
                     explosions += 1;
                 }
             }
+            if let Some(d) = dice.as_deref_mut() {
+                d.push(die);
+            }
             match keep {
                 None => total = total.saturating_add(die),
                 Some((n, highest)) => insert_kept(&mut kept, &mut kept_len, n, die, highest),
@@ -200,6 +227,64 @@ pub fn roll<D: DiceSource + ?Sized, T: TraceSink>(
         });
     }
     Roll { total, natural }
+}
+
+/// Every die of one roll, in the order thrown: each die's value (an exploding die's
+/// rolls added up), and whether it counts toward the total (keep-highest/lowest drop the
+/// others; among equal dice the earlier ones are kept, so the kept dice sum to the total).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Faces {
+    dice: Vec<i64>,
+    kept: Vec<bool>,
+}
+
+impl Faces {
+    pub fn new(dice: Vec<i64>, keep: Keep) -> Faces {
+        let n = dice.len();
+        let (count, highest) = match keep {
+            Keep::All => (n, true),
+            Keep::Highest(k) => ((k.min(MAX_KEPT) as usize).min(n), true),
+            Keep::Lowest(k) => ((k.min(MAX_KEPT) as usize).min(n), false),
+        };
+        let mut order: Vec<usize> = (0..n).collect();
+        // Best first; a stable sort keeps the earlier of equal dice first.
+        order.sort_by(|&a, &b| {
+            if highest {
+                dice[b].cmp(&dice[a])
+            } else {
+                dice[a].cmp(&dice[b])
+            }
+        });
+        let mut kept = alloc::vec![false; n];
+        for &i in order.iter().take(count) {
+            kept[i] = true;
+        }
+        Faces { dice, kept }
+    }
+
+    /// Every die, kept and dropped.
+    pub fn all(&self) -> Vec<i64> {
+        self.dice.clone()
+    }
+
+    /// The dice that count toward the total.
+    pub fn kept(&self) -> Vec<i64> {
+        self.pick(true)
+    }
+
+    /// The dice keep-highest/lowest dropped.
+    pub fn dropped(&self) -> Vec<i64> {
+        self.pick(false)
+    }
+
+    fn pick(&self, kept: bool) -> Vec<i64> {
+        self.dice
+            .iter()
+            .zip(&self.kept)
+            .filter(|(_, &k)| k == kept)
+            .map(|(&d, _)| d)
+            .collect()
+    }
 }
 
 /// Keeps the `n` best dice seen so far in `kept[..len]` (best = highest or lowest).
@@ -337,6 +422,57 @@ mod tests {
     use super::*;
     use crate::trace::{NoTrace, VecTrace};
     use alloc::string::ToString;
+
+    fn faces_of(spec: DiceSpec, script: &[u32]) -> (Roll, Faces, Vec<TraceEvent>) {
+        let mut t = VecTrace::default();
+        let (r, f) = roll_faces(&mut ScriptedDice::new(script), spec, &mut t, 3);
+        (r, f, t.events)
+    }
+
+    #[test]
+    fn roll_faces_gives_every_die_and_the_same_roll_and_event_as_roll() {
+        let spec = DiceSpec::new(3, 6);
+        let (r, f, events) = faces_of(spec, &[1, 1, 1]);
+        assert_eq!(f.all(), [1, 1, 1]);
+        assert_eq!(f.kept(), [1, 1, 1]);
+        assert!(f.dropped().is_empty());
+        let mut t = VecTrace::default();
+        let plain = roll(&mut ScriptedDice::new(&[1, 1, 1]), spec, &mut t, 3);
+        assert_eq!((r, events), (plain, t.events));
+    }
+
+    #[test]
+    fn keep_highest_drops_the_lowest_and_keeps_the_earlier_of_equal_dice() {
+        let spec = DiceSpec {
+            keep: Keep::Highest(2),
+            ..DiceSpec::new(4, 6)
+        };
+        let (r, f, _) = faces_of(spec, &[3, 5, 3, 1]);
+        assert_eq!(f.all(), [3, 5, 3, 1]);
+        assert_eq!(f.kept(), [3, 5]);
+        assert_eq!(f.dropped(), [3, 1]);
+        assert_eq!(r.total, f.kept().iter().sum::<i64>());
+        let low = DiceSpec {
+            keep: Keep::Lowest(1),
+            ..DiceSpec::new(2, 20)
+        };
+        let (r, f, _) = faces_of(low, &[15, 6]);
+        assert_eq!(
+            (f.kept(), f.dropped(), r.total),
+            (alloc::vec![6], alloc::vec![15], 6)
+        );
+    }
+
+    #[test]
+    fn an_exploding_die_is_one_die_of_its_rolls_added() {
+        let spec = DiceSpec {
+            explode: true,
+            ..DiceSpec::new(2, 6)
+        };
+        let (r, f, _) = faces_of(spec, &[6, 2, 4]);
+        assert_eq!(f.all(), [8, 4]);
+        assert_eq!(r.total, 12);
+    }
 
     #[test]
     fn seeded_faces_are_reproducible() {

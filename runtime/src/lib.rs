@@ -68,7 +68,9 @@ pub mod prelude {
 pub const MAX_LOOP: i64 = 10_000;
 
 pub use decide::{Decide, FirstOption, ScriptedDecisions};
-pub use dice::{roll, DiceSource, DiceSpec, Keep, Roll, ScriptedDice, SeededDice};
+pub use dice::{
+    roll, roll_faces, DiceSource, DiceSpec, Faces, Keep, Roll, ScriptedDice, SeededDice,
+};
 pub use enumerate::PathDice;
 pub use env::Env;
 pub use error::{RuleError, RuleErrorKind};

@@ -3,6 +3,7 @@
 //! seeded harness that compares the generated code with the interpreter.
 
 pub mod differential;
+pub mod doc_examples;
 pub mod support;
 
 /// `rules/kingsmark`: the Action Scene combat rules of "Jack's Cinematic d12".
@@ -67,4 +68,15 @@ pub mod gritty_kingsmark {
 /// `examples/variants/d20_house_rules`: d20-armor-slots with house weapons.
 pub mod d20_house_rules {
     include!(concat!(env!("OUT_DIR"), "/d20_house_rules.rs"));
+}
+
+/// `fixtures/warnings/*`: rulesets that check with warnings only build without any.
+pub mod warned {
+    include!(concat!(env!("OUT_DIR"), "/warned.rs"));
+}
+
+/// Every example ruleset of `docs/*.md` that checks, compiled by `build.rs`: the
+/// generated code of each builds here, warnings denied (backend parity).
+pub mod doc_rulesets {
+    include!(concat!(env!("OUT_DIR"), "/doc_examples.rs"));
 }

@@ -467,6 +467,61 @@ fn procedures_match_the_interpreter() {
 }
 
 /// `for i in lo..hi` stops after `MAX_LOOP` turns, and at the ends of the integers.
+/// The constructs of language version 2 (`lang2.rules`), rule errors included: both
+/// backends give the same result or the same rule error, trace and state.
+#[test]
+fn language_v2_matches_the_interpreter() {
+    let p = program();
+    let ints = |xs: &[i64]| Value::List(Rc::new(xs.iter().map(|&x| Value::Int(x)).collect()));
+    let mut errors = std::collections::BTreeMap::new();
+    for seed in 0..SEEDS {
+        let mut d = Draw::new(seed);
+        let h = hero(&mut d);
+        let n = d.int(-1, 4);
+        same(&p, "p_faces", seed, vec![Value::Int(n)], |e| {
+            (show_ints(cv::p_faces(e, n)), vec![Value::Int(n)])
+        });
+        // Indices and divisors just inside and just outside.
+        let xs: Vec<i64> = (0..d.int(0, 4)).map(|_| d.int(0, 6)).collect();
+        let i = d.int(-1, xs.len() as i64);
+        let div = d.int(-1, 1);
+        same(
+            &p,
+            "p_rule_errors",
+            seed,
+            vec![ints(&xs), Value::Int(i), Value::Int(div)],
+            |e| {
+                let r = cv::p_rule_errors(e, &xs, i, div);
+                if let Err(err) = &r {
+                    *errors
+                        .entry(format!("{:?}", std::mem::discriminant(&err.kind)))
+                        .or_insert(0) += 1;
+                }
+                (r.shown(), vec![ints(&xs), Value::Int(i), Value::Int(div)])
+            },
+        );
+        let hv = hero_value(&p, &h);
+        same(&p, "p_write_errors", seed, vec![hv, Value::Int(i)], |e| {
+            let mut x = h.clone();
+            let r = cv::p_write_errors(e, &mut x, i);
+            (r.shown(), vec![hero_value(&p, &x), Value::Int(i)])
+        });
+    }
+    // Every kind of rule error the procedure can meet was met (index, division,
+    // decision without options, die table off its faces).
+    assert_eq!(errors.len(), 4, "{errors:?}");
+}
+
+fn show_ints(r: Result<Vec<i64>, rulesc_runtime::RuleError>) -> String {
+    match r {
+        Ok(v) => {
+            let items: Vec<String> = v.iter().map(i64::to_string).collect();
+            format!("[{}]", items.join(", "))
+        }
+        Err(e) => rulesc_tests::support::shown_error(&e),
+    }
+}
+
 #[test]
 fn ranges_stop_where_the_interpreter_stops() {
     let p = program();

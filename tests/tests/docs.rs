@@ -35,6 +35,7 @@
 //! compiler emits is listed with an example that fails with it. A third checks that the
 //! links between the docs lead to a heading that exists.
 
+use rulesc_tests::doc_examples::{self, Block};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -43,88 +44,9 @@ fn docs_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs")
 }
 
-/// One fenced code block of a doc.
-#[derive(Debug, Clone)]
-struct Block {
-    /// `docs/<file>.md:<line of the opening fence>`, for messages.
-    at: String,
-    lang: String,
-    /// Bare words of the info string (`output`).
-    words: Vec<String>,
-    attrs: BTreeMap<String, String>,
-    text: String,
-}
-
-impl Block {
-    fn attr(&self, key: &str) -> Option<&str> {
-        self.attrs.get(key).map(String::as_str)
-    }
-    fn is_output(&self) -> bool {
-        self.lang == "text" && self.words.iter().any(|w| w == "output")
-    }
-}
-
-/// Every fenced block of one Markdown file.
-fn blocks_of(name: &str, text: &str) -> Vec<Block> {
-    let mut out = Vec::new();
-    let mut lines = text.lines().enumerate();
-    while let Some((n, line)) = lines.next() {
-        let trimmed = line.trim_start();
-        let ticks = trimmed.chars().take_while(|&c| c == '`').count();
-        if ticks < 3 {
-            continue;
-        }
-        let indent = line.len() - trimmed.len();
-        let info = &trimmed[ticks..];
-        let mut parts = info.split_whitespace();
-        let lang = parts.next().unwrap_or("").to_string();
-        let mut words = Vec::new();
-        let mut attrs = BTreeMap::new();
-        for p in parts {
-            match p.split_once('=') {
-                Some((k, v)) => {
-                    attrs.insert(k.to_string(), v.to_string());
-                }
-                None => words.push(p.to_string()),
-            }
-        }
-        let mut body = String::new();
-        for (_, l) in lines.by_ref() {
-            let t = l.trim_start();
-            if t.len() >= ticks && t.chars().all(|c| c == '`') {
-                break;
-            }
-            // Blocks inside list items are indented: take the fence's indentation off.
-            let cut = l.len() - l.trim_start().len();
-            body.push_str(&l[cut.min(indent)..]);
-            body.push('\n');
-        }
-        out.push(Block {
-            at: format!("docs/{name}:{}", n + 1),
-            lang,
-            words,
-            attrs,
-            text: body,
-        });
-    }
-    out
-}
-
 /// Every block of every `docs/*.md`, file by file in name order.
 fn all_blocks() -> Vec<Block> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(docs_dir())
-        .expect("docs/")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "md"))
-        .collect();
-    files.sort();
-    let mut out = Vec::new();
-    for f in files {
-        let text = std::fs::read_to_string(&f).expect("a doc");
-        let name = f.file_name().unwrap().to_string_lossy().to_string();
-        out.extend(blocks_of(&name, &text));
-    }
-    out
+    doc_examples::all_blocks(&docs_dir())
 }
 
 /// Whether a block takes part in the tests.
@@ -347,33 +269,24 @@ fn every_doc_example_works() {
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(&root).unwrap();
     let root = std::fs::canonicalize(&root).unwrap();
+    let own_files: BTreeMap<String, doc_examples::GroupFiles> = groups
+        .iter()
+        .map(|(n, g)| {
+            let files = doc_examples::GroupFiles {
+                files: g.files.clone(),
+                like: g.like.clone(),
+            };
+            (n.clone(), files)
+        })
+        .collect();
     for (name, g) in &groups {
-        let mut files: Vec<(String, String)> = Vec::new();
-        // `like=` chains, base first.
-        let mut chain = Vec::new();
-        let mut cur = g.like.clone();
-        while let Some(l) = cur {
-            if chain.contains(&l) || chain.len() > 8 {
-                fail.push(format!("{}: a cycle of `like=`", g.at));
-                break;
+        let files = match doc_examples::resolve(&own_files, name) {
+            Ok(files) => files,
+            Err(e) => {
+                fail.push(format!("{}: {e}", g.at));
+                continue;
             }
-            match groups.get(&l) {
-                Some(base) => {
-                    chain.push(l.clone());
-                    cur = base.like.clone();
-                }
-                None => {
-                    fail.push(format!("{}: `like={l}`: no such group", g.at));
-                    break;
-                }
-            }
-        }
-        for l in chain.iter().rev().chain(std::iter::once(name)) {
-            for (p, text) in &groups[l].files {
-                files.retain(|(q, _)| q != p);
-                files.push((p.clone(), text.clone()));
-            }
-        }
+        };
         for (p, text) in files {
             write(&root.join(name).join(p), &text);
         }

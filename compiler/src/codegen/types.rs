@@ -18,6 +18,7 @@ impl Gen<'_> {
             Ty::TrackBox(_) => "usize".into(),
             Ty::Outcome(o) => self.id.outcome[*o].clone(),
             Ty::List(t) => format!("Vec<{}>", self.rust_ty(t)?),
+            Ty::Faces => format!("{RT}::Faces"),
             Ty::Map(k, v) => format!(
                 "[{}; {}]",
                 self.rust_ty(v)?,
@@ -51,7 +52,7 @@ impl Gen<'_> {
             | Ty::Unit => true,
             Ty::Map(_, v) => self.is_copy(v),
             Ty::Outcome(o) => self.outcome_is_copy(*o),
-            Ty::Record(_) | Ty::List(_) | Ty::Error => false,
+            Ty::Record(_) | Ty::List(_) | Ty::Faces | Ty::Error => false,
         }
     }
 
@@ -192,7 +193,7 @@ impl Gen<'_> {
                 self.id.choice[*k],
                 self.show(v, "value")
             ),
-            Ty::Unit | Ty::Error => "String::new()".into(),
+            Ty::Unit | Ty::Faces | Ty::Error => "String::new()".into(),
         }
     }
 }

@@ -21,6 +21,7 @@ pub fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         | K::Len(a)
         | K::Filled(a) => f(a),
         K::Roll { dice, .. } => f(dice),
+        K::Faces { of, .. } => f(of),
         K::MapGet(a, b)
         | K::ListGet(a, b, _)
         | K::Int(_, a, b)

@@ -67,7 +67,7 @@ pub fn value_of(
     range: Option<(i64, i64)>,
 ) -> Option<Const> {
     match ty {
-        Ty::Error => None,
+        Ty::Error | Ty::Faces => None,
         Ty::Int => match &node.value {
             YValue::Int(i) => {
                 if let Some((lo, hi)) = range {

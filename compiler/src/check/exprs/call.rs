@@ -68,6 +68,43 @@ pub(super) fn call(
     };
     if fcx.find(&fname.name).is_none() {
         match fname.name.as_str() {
+            "sum" | "any" | "all" => {
+                positional(c, args);
+                if !arity(c, 1..=1, &fname.name) {
+                    return err_expr(span);
+                }
+                let lx = expr(c, fcx, &args[0].value, None);
+                let kind = match fname.name.as_str() {
+                    "sum" => ast::AggKind::Sum,
+                    "any" => ast::AggKind::Any,
+                    _ => ast::AggKind::All,
+                };
+                return super::each::aggregate_list(c, fcx, kind, lx, span);
+            }
+            "min" | "max" if args.len() == 1 => {
+                positional(c, args);
+                let lx = expr(c, fcx, &args[0].value, None);
+                if matches!(lx.ty, Ty::List(_)) {
+                    let kind = if fname.name == "min" {
+                        ast::AggKind::Min
+                    } else {
+                        ast::AggKind::Max
+                    };
+                    return super::each::aggregate_list(c, fcx, kind, lx, span);
+                }
+                let ty = match &lx.ty {
+                    Ty::Choice(ch) if c.prog.choices[*ch].ordered => lx.ty.clone(),
+                    _ => Ty::Int,
+                };
+                expect_ty(c, &lx, &ty);
+                let x = coerce(lx, &ty);
+                let kind = if fname.name == "min" {
+                    K::Min(vec![x])
+                } else {
+                    K::Max(vec![x])
+                };
+                return mk(kind, ty, span);
+            }
             "min" | "max" | "clamp" => {
                 positional(c, args);
                 let is_clamp = fname.name == "clamp";
@@ -110,6 +147,18 @@ pub(super) fn call(
                     }
                 };
                 return mk(kind, ty, span);
+            }
+            "faces" | "kept" | "dropped" => {
+                positional(c, args);
+                if !arity(c, 1..=1, &fname.name) {
+                    return err_expr(span);
+                }
+                let part = match fname.name.as_str() {
+                    "faces" => ir::FacesPart::All,
+                    "kept" => ir::FacesPart::Kept,
+                    _ => ir::FacesPart::Dropped,
+                };
+                return super::faces::faces(c, fcx, part, &fname.name, &args[0].value, span);
             }
             "abs" | "len" | "natural" | "filled" => {
                 positional(c, args);
@@ -308,7 +357,11 @@ pub(super) fn call(
             }
             let mut cands: Vec<String> = c.prog.functions.iter().map(|f| f.name.clone()).collect();
             cands.extend(
-                ["min", "max", "clamp", "abs", "len", "natural", "filled"].map(String::from),
+                [
+                    "min", "max", "clamp", "abs", "len", "natural", "filled", "faces", "kept",
+                    "dropped",
+                ]
+                .map(String::from),
             );
             cands.extend(c.tags.keys().cloned());
             let cands: Vec<&str> = cands.iter().map(String::as_str).collect();

@@ -24,6 +24,34 @@ pub(super) fn aggregate(
         None,
         "aggregate over a list field or `filled(track)`",
     );
+    finish_aggregate(c, kind, lx, slot, cx, bx, span)
+}
+
+/// `sum(list)`, `any(list)`, `all(list)`, `max(list)`, `min(list)`: the aggregate of
+/// the elements themselves, `list` already checked.
+pub(super) fn aggregate_list(
+    c: &mut Checker,
+    fcx: &mut FnCtx,
+    kind: ast::AggKind,
+    lx: ir::Expr,
+    span: Span,
+) -> ir::Expr {
+    let elem = element_type(c, &lx, lx.span, "give a list");
+    let slot = fcx.hidden("item", elem.clone());
+    let bx = mk(K::Local(slot), elem, lx.span);
+    finish_aggregate(c, kind, lx, slot, None, bx, span)
+}
+
+/// The aggregate's result type, its body's coercion, and the IR node.
+fn finish_aggregate(
+    c: &mut Checker,
+    kind: ast::AggKind,
+    lx: ir::Expr,
+    slot: usize,
+    cx: Option<Box<ir::Expr>>,
+    bx: ir::Expr,
+    span: Span,
+) -> ir::Expr {
     let (agg, ty, bx) = match kind {
         ast::AggKind::Sum => (Agg::Sum, Ty::Int, as_int(c, bx)),
         ast::AggKind::Count => (Agg::Count, Ty::Int, bx),

@@ -77,6 +77,7 @@ pub(super) fn roll(
         K::Roll {
             dice: Box::new(dx),
             site,
+            faces: None,
         },
         Ty::Roll,
         span,

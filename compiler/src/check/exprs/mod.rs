@@ -7,6 +7,7 @@ mod coerce;
 mod each;
 mod effects;
 mod expr;
+mod faces;
 mod ops;
 mod pattern;
 mod place;
@@ -38,6 +39,8 @@ struct FnCtx {
     nparams: usize,
     /// Locals bound by `let` and never read (for warnings): slot → span.
     unread: Vec<(usize, Span)>,
+    /// Locals whose dice `faces(r)` reads: (the roll's slot, the hidden `Ty::Faces` slot).
+    faces_of: Vec<(usize, usize)>,
 }
 
 impl FnCtx {
@@ -51,6 +54,15 @@ impl FnCtx {
             scope.push((name.to_string(), slot));
         }
         slot
+    }
+
+    /// A local no name reaches (the hidden dice of a roll).
+    fn hidden(&mut self, name: &str, ty: Ty) -> usize {
+        self.locals.push(ir::Local {
+            name: name.to_string(),
+            ty,
+        });
+        self.locals.len() - 1
     }
 
     fn find(&self, name: &str) -> Option<usize> {
@@ -106,6 +118,7 @@ fn ensure_checked(c: &mut Checker, id: usize) -> bool {
         ret: None,
         nparams: params.len(),
         unread: Vec::new(),
+        faces_of: Vec::new(),
     };
     let mut ir_params = Vec::new();
     for p in &params {
@@ -159,7 +172,8 @@ fn ensure_checked(c: &mut Checker, id: usize) -> bool {
         ast::Body::Block(b) => {
             let ret_ty = declared.clone().unwrap_or(Ty::Unit);
             c.prog.functions[id].ret = ret_ty.clone();
-            let stmts = block(c, &mut fcx, &b);
+            let mut stmts = block(c, &mut fcx, &b);
+            faces::keep_faces(c, &fcx, &mut stmts);
             if ret_ty != Ty::Unit && ret_ty != Ty::Error && !always_returns(&stmts) {
                 let end = Span {
                     start: b.span.end.saturating_sub(1),

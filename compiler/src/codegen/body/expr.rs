@@ -4,7 +4,7 @@ use super::super::types::roll_call;
 use super::super::RT;
 use super::scan::*;
 use super::*;
-use crate::ir::{self, BoxPart, CmpOp, Const, Expr, ExprKind as K, IntOp, TableKey, Ty};
+use crate::ir::{self, BoxPart, CmpOp, Const, Expr, ExprKind as K, FacesPart, IntOp, TableKey, Ty};
 
 impl BodyGen<'_, '_> {
     /// Orders operands: when a later operand has statements to run first, earlier
@@ -568,7 +568,40 @@ impl BodyGen<'_, '_> {
                 )
                 .with_pre(pre)
             }
-            K::Roll { dice, site } => {
+            K::Roll {
+                dice,
+                site,
+                faces: Some(h),
+            } => {
+                // The roll and its dice, kept in the hidden local `h` for `faces(r)`.
+                self.need_env("roll")?;
+                let d = self.expr(dice, Dest::Val)?;
+                let mut pre = d.pre.clone();
+                let f = self.tmp("dice");
+                let r = match dest {
+                    Dest::Discard => "_".to_string(),
+                    _ => self.tmp("roll"),
+                };
+                pre.push(format!(
+                    "let ({r}, {f}) = {RT}::roll_faces(&mut env.dice, {}, &mut env.trace, {site});",
+                    d.val
+                ));
+                pre.push(format!("{} = {f};", self.slots[*h].ident));
+                Ex::new(r, P_ATOM).stable().with_pre(pre)
+            }
+            K::Faces { part, of, slot } => {
+                let mut pre = Vec::new();
+                if !matches!(of.kind, K::Local(_)) {
+                    pre = self.expr(of, Dest::Discard)?.pre;
+                }
+                let f = match part {
+                    FacesPart::All => "all",
+                    FacesPart::Kept => "kept",
+                    FacesPart::Dropped => "dropped",
+                };
+                Ex::new(format!("{}.{f}()", self.slots[*slot].ident), P_ATOM).with_pre(pre)
+            }
+            K::Roll { dice, site, .. } => {
                 self.need_env("roll")?;
                 let (mut pre, rhs) = match &dice.kind {
                     K::Const(Const::Dice(spec)) => (Vec::new(), roll_call(*spec, *site)),

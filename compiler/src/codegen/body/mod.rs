@@ -185,6 +185,10 @@ struct BodyGen<'a, 'p> {
     /// For each `let` of a record read from another local's state: that local (found
     /// before generating, so a change through a later alias is known at the `let`).
     static_alias: Vec<Option<usize>>,
+    /// Hidden locals holding a roll's dice (`faces(r)`) declared so far, and those an
+    /// assignment rolls again (declared `mut`).
+    faces_declared: Vec<usize>,
+    faces_rerolled: Vec<usize>,
 }
 
 pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen::Function, String> {
@@ -197,7 +201,7 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
     let mut mutable = vec![false; f.locals.len()];
     match &f.body {
         ir::Body::Formula(e) => scan_expr(e, &mut read, &mut mutable),
-        ir::Body::Procedure(stmts) => stmts
+        ir::Body::Procedure(stmts) => reachable(stmts)
             .iter()
             .for_each(|s| scan_stmt(s, &mut read, &mut mutable)),
     }
@@ -242,6 +246,8 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
         mutating: Vec::new(),
         alias,
         static_alias,
+        faces_declared: Vec::new(),
+        faces_rerolled: rerolled_faces(&f.body),
     };
 
     let mut func = codegen::Function::new(&g.id.function[fid]);
@@ -257,6 +263,10 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
     let nargs = f.params.len() + usize::from(traced);
     if nargs > 7 {
         func.attr("allow(clippy::too_many_arguments)");
+    }
+    if f.locals.iter().any(|l| l.ty == Ty::Faces) {
+        // A roll's dice are kept in a local declared before the statement that rolls.
+        func.attr("allow(clippy::needless_late_init)");
     }
     if let ir::Body::Procedure(stmts) = &f.body {
         if loop_var_reassigned(stmts, &bg.mutable) {
@@ -340,6 +350,25 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
         func.line(l);
     }
     Ok(func)
+}
+
+/// The hidden dice locals (`faces(r)`) that an assignment, not only a `let`, rolls into.
+fn rerolled_faces(body: &ir::Body) -> Vec<usize> {
+    fn rolls(e: &ir::Expr, out: &mut Vec<usize>) {
+        if let ir::ExprKind::Roll { faces: Some(h), .. } = e.kind {
+            out.push(h);
+        }
+        crate::ir::walk::for_each_child(e, &mut |x| rolls(x, out));
+    }
+    let mut out = Vec::new();
+    if let ir::Body::Procedure(stmts) = body {
+        crate::ir::walk::for_each_stmt(stmts, &mut |s| {
+            if let ir::Stmt::Assign { value, .. } = s {
+                rolls(value, &mut out);
+            }
+        });
+    }
+    out
 }
 
 impl super::Idents {

@@ -241,8 +241,20 @@ pub(super) fn scan_stmt(s: &Stmt, read: &mut [bool], mutable: &mut [bool]) {
     }
     for_each_stmt_child(s, &mut |c| match c {
         Child::Expr(x) => scan_expr(x, read, mutable),
-        Child::Block(b) => b.iter().for_each(|s| scan_stmt(s, read, mutable)),
+        Child::Block(b) => reachable(b)
+            .iter()
+            .for_each(|s| scan_stmt(s, read, mutable)),
     });
+}
+
+/// The statements of a block that can run: up to the first that always returns (the
+/// rest is not generated).
+pub(super) fn reachable(stmts: &[Stmt]) -> &[Stmt] {
+    let end = stmts
+        .iter()
+        .position(stmt_returns)
+        .map_or(stmts.len(), |i| i + 1);
+    &stmts[..end]
 }
 
 pub(super) fn scan_place(p: &Place, read: &mut [bool], mutable: &mut [bool]) {
@@ -261,6 +273,13 @@ pub(super) fn scan_place(p: &Place, read: &mut [bool], mutable: &mut [bool]) {
 pub(super) fn scan_expr(e: &Expr, read: &mut [bool], mutable: &mut [bool]) {
     match &e.kind {
         K::Local(s) => read[*s] = true,
+        K::Faces { of, slot, .. } => {
+            read[*slot] = true;
+            // A local roll's own value is not read: its dice are.
+            if !matches!(of.kind, K::Local(_)) {
+                scan_expr(of, read, mutable);
+            }
+        }
         K::Fill { track, level, .. } => {
             scan_expr(level, read, mutable);
             scan_place(track, read, mutable);

@@ -26,6 +26,37 @@ impl BodyGen<'_, '_> {
         format!("if T::ENABLED {{ env.trace.event({RT}::TraceEvent::{event}); }}")
     }
 
+    /// Declares the hidden locals the rolls directly in `s` keep their dice in (first
+    /// use only): `let [mut] r_faces: Faces;`, assigned by the roll. `mut` when an
+    /// assignment rolls it again.
+    fn declare_faces(&mut self, s: &Stmt, out: &mut Vec<String>) -> Result<(), String> {
+        fn rolls(e: &Expr, out: &mut Vec<usize>) {
+            if let K::Roll { faces: Some(h), .. } = e.kind {
+                out.push(h);
+            }
+            crate::ir::walk::for_each_child(e, &mut |x| rolls(x, out));
+        }
+        let mut found = Vec::new();
+        crate::ir::walk::for_each_stmt_child(s, &mut |c| {
+            if let crate::ir::walk::Child::Expr(e) = c {
+                rolls(e, &mut found);
+            }
+        });
+        for h in found {
+            if self.faces_declared.contains(&h) {
+                continue;
+            }
+            self.faces_declared.push(h);
+            let m = if self.faces_rerolled.contains(&h) {
+                "mut "
+            } else {
+                ""
+            };
+            out.push(format!("let {m}{}: {RT}::Faces;", self.slots[h].ident));
+        }
+        Ok(())
+    }
+
     /// `v` as the function's result: `Ok(v)` when it returns a `Result`.
     pub(super) fn ok(&self, v: &str) -> String {
         if self.f.fallible {
@@ -69,12 +100,9 @@ impl BodyGen<'_, '_> {
         tail: bool,
         out: &mut Vec<String>,
     ) -> Result<(), String> {
-        let end = stmts
-            .iter()
-            .position(stmt_returns)
-            .map_or(stmts.len(), |i| i + 1);
-        for (i, s) in stmts[..end].iter().enumerate() {
-            let last = i + 1 == end;
+        let stmts = reachable(stmts);
+        for (i, s) in stmts.iter().enumerate() {
+            let last = i + 1 == stmts.len();
             self.stmt(s, tail && last && stmt_returns(s), out)?;
         }
         Ok(())
@@ -86,6 +114,7 @@ impl BodyGen<'_, '_> {
         tail: bool,
         out: &mut Vec<String>,
     ) -> Result<(), String> {
+        self.declare_faces(s, out)?;
         match s {
             Stmt::ForRange { var, lo, hi, body } => self.for_range(*var, lo, hi, body, out)?,
             Stmt::Let { slot, value, site } => {
@@ -203,6 +232,11 @@ impl BodyGen<'_, '_> {
             Stmt::Expr(e) => {
                 let ex = self.expr(e, Dest::Discard)?;
                 out.extend(ex.pre);
+                // A value computed and thrown away (warned as W0004) is still computed,
+                // so what it reads counts as read.
+                if ex.val != "()" && !ex.bound {
+                    out.push(format!("let _ = {};", ex.val));
+                }
             }
         }
         Ok(())
