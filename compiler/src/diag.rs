@@ -160,7 +160,7 @@ pub fn suggest(name: &str, candidates: &[&str], what: &str) -> String {
 /// other files as related reports.
 struct MietteDiag<'a> {
     diag: &'a Diagnostic,
-    source: miette::NamedSource<String>,
+    source: miette::NamedSource<Snippet>,
     labels: Vec<miette::LabeledSpan>,
     related: Vec<MietteDiag<'a>>,
     note_message: Option<String>,
@@ -237,11 +237,106 @@ fn labeled(span: Span, label: &str, sources: &Sources) -> miette::LabeledSpan {
     miette::LabeledSpan::new_with_span(text, miette::SourceSpan::from(start..end))
 }
 
-fn named_source(sources: &Sources, span: Span) -> miette::NamedSource<String> {
-    match sources.files.get(span.file as usize) {
-        Some(f) => miette::NamedSource::new(f.name.clone(), f.text.clone()),
-        None => miette::NamedSource::new("?", String::new()),
+fn named_source(sources: &Sources, span: Span) -> miette::NamedSource<Snippet> {
+    let snippet = match sources.files.get(span.file as usize) {
+        Some(f) => Snippet {
+            text: f.shown.clone(),
+            lines: f.line_starts().clone(),
+        },
+        None => Snippet {
+            text: "".into(),
+            lines: vec![0].into(),
+        },
+    };
+    let name = sources
+        .files
+        .get(span.file as usize)
+        .map_or("?".into(), |f| escape_controls(&f.name));
+    miette::NamedSource::new(name, snippet)
+}
+
+/// A file's text for miette, shared (never copied) and read only around the span
+/// shown: finding a line costs a binary search, not a scan from the file's start, so
+/// many diagnostics in one large file cost what they show.
+struct Snippet {
+    text: std::sync::Arc<str>,
+    lines: std::sync::Arc<[usize]>,
+}
+
+impl miette::SourceCode for Snippet {
+    fn read_span<'a>(
+        &'a self,
+        span: &miette::SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        let len = self.text.len();
+        let start = span.offset().min(len);
+        let end = (start + span.len()).min(len);
+        let line_of = |at: usize| self.lines.partition_point(|&s| s <= at).saturating_sub(1);
+        // Whole lines from `before` lines above the span to `after` lines below it (one
+        // more each way, so miette's own counting sees the same context).
+        let first = line_of(start).saturating_sub(before + 1);
+        let last = line_of(end) + after + 2;
+        let w0 = self.lines[first];
+        let w1 = self.lines.get(last).copied().unwrap_or(len);
+        let window = &self.text[w0..w1];
+        let local = miette::SourceSpan::new((start - w0).into(), end - start);
+        let inner = window.read_span(&local, before, after)?;
+        Ok(Box::new(miette::MietteSpanContents::new(
+            inner.data(),
+            miette::SourceSpan::new((inner.span().offset() + w0).into(), inner.span().len()),
+            inner.line() + first,
+            inner.column(),
+            inner.line_count(),
+        )))
     }
+}
+
+/// Whether printing `c` could act on a terminal instead of showing: a control
+/// character (ESC, CR, backspace, the C1 set) other than newline and tab, or a
+/// bidirectional override that reorders what the reader sees.
+fn is_unsafe(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t')
+        || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` for a terminal: each unsafe character (see above) written as `\u{1b}`.
+/// Names, labels and messages from a ruleset go through this before they are printed
+/// (diagnostics, traces, odds), so a file cannot move the cursor, recolour or hide text.
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(is_unsafe) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_unsafe(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// A source text to show in a snippet: each unsafe character replaced by as many `?`
+/// as it has bytes, so every span still points at the same place.
+pub fn mask_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    // CR before LF is a line ending, not a trick.
+    let unsafe_at =
+        |i: usize, c: char| is_unsafe(c) && !(c == '\r' && text[i + 1..].starts_with('\n'));
+    if !text.char_indices().any(|(i, c)| unsafe_at(i, c)) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        if unsafe_at(i, c) {
+            out.extend(std::iter::repeat_n('?', c.len_utf8()));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 fn to_miette<'a>(diag: &'a Diagnostic, sources: &Sources) -> MietteDiag<'a> {
@@ -272,6 +367,25 @@ fn to_miette<'a>(diag: &'a Diagnostic, sources: &Sources) -> MietteDiag<'a> {
 /// Renders one diagnostic with miette's graphical handler. `color` off and a fixed
 /// `width` give the stable text used in snapshots.
 pub fn render(diag: &Diagnostic, sources: &Sources, color: bool, width: usize) -> String {
+    // What the ruleset wrote (names in messages, labels) is shown, never obeyed.
+    let escaped = Diagnostic {
+        message: escape_controls(&diag.message).into_owned(),
+        label: escape_controls(&diag.label).into_owned(),
+        help: diag
+            .help
+            .as_deref()
+            .map(|h| escape_controls(h).into_owned()),
+        notes: diag
+            .notes
+            .iter()
+            .map(|n| Note {
+                span: n.span,
+                label: escape_controls(&n.label).into_owned(),
+            })
+            .collect(),
+        ..diag.clone()
+    };
+    let diag = &escaped;
     let theme = if color {
         miette::GraphicalTheme::unicode()
     } else {
@@ -377,7 +491,7 @@ pub fn json_string(s: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' => {
+            c if is_unsafe(c) || c == '\u{2028}' || c == '\u{2029}' => {
                 out.push_str(&format!("\\u{:04x}", c as u32))
             }
             c => out.push(c),

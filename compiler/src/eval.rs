@@ -52,7 +52,7 @@ impl Value {
             Const::List(v) => Value::List(Rc::new(v.iter().map(Value::from_const).collect())),
             Const::Map(v) => Value::Map(Rc::new(v.iter().map(Value::from_const).collect())),
             Const::Record(v) => Value::Record(Rc::new(RefCell::new(
-                v.iter().map(Value::from_const).collect(),
+                v.fields.iter().map(Value::from_const).collect(),
             ))),
         }
     }

@@ -18,6 +18,7 @@ pub mod walk;
 
 use crate::source::{Sources, Span};
 use rulesc_runtime::{DiceSpec, Site, Track};
+use std::sync::Arc;
 
 pub type Id = usize;
 
@@ -57,8 +58,53 @@ pub enum Const {
     List(Vec<Const>),
     /// One value per variant of the key choice, in variant order.
     Map(Vec<Const>),
-    /// One value per field, in field order.
-    Record(Vec<Const>),
+    /// One value per field, in field order. Shared, not copied: a record naming another
+    /// record (or its type's default) holds that value itself, so constants stay as
+    /// large as their text, and generated code can name the record instead of
+    /// repeating its value.
+    Record(Arc<RecordConst>),
+}
+
+/// The value of a record constant.
+#[derive(Debug)]
+pub struct RecordConst {
+    pub fields: Vec<Const>,
+    pub origin: RecordOrigin,
+}
+
+/// Where a record constant's value comes from: what generated code writes for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordOrigin {
+    /// Written out field by field (a struct literal).
+    Written,
+    /// The record named `Program::instances[i]` (`Type::name()`).
+    Instance(usize),
+    /// The type's default, every field its default or zero (`Type::default()`).
+    Zero,
+}
+
+/// Equal values are equal constants, wherever they come from.
+impl PartialEq for RecordConst {
+    fn eq(&self, other: &Self) -> bool {
+        self.fields == other.fields
+    }
+}
+
+impl Const {
+    pub fn record(fields: Vec<Const>, origin: RecordOrigin) -> Const {
+        Const::Record(Arc::new(RecordConst { fields, origin }))
+    }
+
+    /// This value as the record `Program::instances[i]`, when it was written out for it
+    /// (a value that is another record or a default keeps its origin).
+    pub fn named(mut self, i: usize) -> Const {
+        if let Const::Record(r) = &mut self {
+            if let Some(r) = Arc::get_mut(r).filter(|r| r.origin == RecordOrigin::Written) {
+                r.origin = RecordOrigin::Instance(i);
+            }
+        }
+        self
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -542,12 +588,13 @@ impl Program {
             Ty::Track(_) => Const::Track(Track::default()),
             Ty::List(_) | Ty::Faces => Const::List(Vec::new()),
             Ty::Map(k, v) => Const::Map(vec![self.zero(v); self.choices[*k].variants.len()]),
-            Ty::Record(r) => Const::Record(
+            Ty::Record(r) => Const::record(
                 self.records[*r]
                     .fields
                     .iter()
                     .map(|f| f.default.clone().unwrap_or_else(|| self.zero(&f.ty)))
                     .collect(),
+                RecordOrigin::Zero,
             ),
         }
     }

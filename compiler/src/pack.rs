@@ -16,6 +16,7 @@ use crate::ir::{Const, Program, Ty};
 use crate::load;
 use crate::source::{Sources, Span};
 use crate::yaml::{self, YNode};
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// What a checked pack holds.
@@ -57,31 +58,47 @@ fn check_into(p: &Program, paths: &[PathBuf]) -> (Program, Vec<Pack>, Diagnostic
     let mut packs = Vec::new();
     // The ruleset plus every record read so far, so a pack's records may name earlier
     // ones (a creature wearing the pack's own armor).
-    let mut prog = p.clone();
-    // Every record name seen so far, with where it was defined.
-    let mut seen: Vec<(String, Span)> = p
-        .instances
-        .iter()
-        .map(|i| (i.name.clone(), i.span))
-        .collect();
+    let mut reader = check::Reader::new(p, &sources);
+    let mut known = Known {
+        types: p
+            .records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.name.clone(), i))
+            .collect(),
+        seen: p
+            .instances
+            .iter()
+            .map(|i| (i.name.clone(), i.span))
+            .collect(),
+    };
     for path in paths {
         let name = path.display().to_string().replace('\\', "/");
         let Some((_, root)) = load::read_yaml(&mut sources, name, path, &mut diags) else {
             continue;
         };
-        if let Some(pack) = check_one(&mut prog, &sources, &root, &mut seen, &mut diags) {
+        reader.set_sources(&sources);
+        if let Some(pack) = check_one(p, &mut reader, &root, &mut known, &mut diags) {
             packs.push(pack);
         }
     }
+    let mut prog = reader.into_program();
     prog.sources = sources.clone();
     (prog, packs, diags, sources)
 }
 
+/// What the packs checked so far know: record types by name, and every record name
+/// defined (by the ruleset or a pack) with where.
+struct Known {
+    types: HashMap<String, usize>,
+    seen: HashMap<String, Span>,
+}
+
 fn check_one(
-    p: &mut Program,
-    sources: &Sources,
+    p: &Program,
+    reader: &mut check::Reader,
     root: &YNode,
-    seen: &mut Vec<(String, Span)>,
+    known: &mut Known,
     diags: &mut Diagnostics,
 ) -> Option<Pack> {
     let Some(map) = root.as_map() else {
@@ -203,7 +220,7 @@ fn check_one(
     };
     for (tkey, by_name) in sections {
         let tname = tkey.scalar_text().unwrap_or_default();
-        let Some(rid) = p.records.iter().position(|r| r.name == tname) else {
+        let Some(&rid) = known.types.get(&tname) else {
             let cands: Vec<&str> = p.records.iter().map(|r| r.name.as_str()).collect();
             diags.push(
                 Diagnostic::error(
@@ -232,7 +249,7 @@ fn check_one(
                 );
                 continue;
             }
-            if let Some((_, first)) = seen.iter().find(|(n, _)| *n == rname) {
+            if let Some(first) = known.seen.get(&rname) {
                 diags.push(
                     Diagnostic::error(
                         "E0301",
@@ -247,14 +264,9 @@ fn check_one(
                 );
                 continue;
             }
-            seen.push((rname.clone(), rkey.span));
-            if let Some(v) = check::read_value(p, sources, value, &Ty::Record(rid), diags) {
-                p.instances.push(crate::ir::Instance {
-                    name: rname.clone(),
-                    record: rid,
-                    value: v.clone(),
-                    span: rkey.span,
-                });
+            known.seen.insert(rname.clone(), rkey.span);
+            if let Some(v) = reader.read(value, &Ty::Record(rid), diags) {
+                let v = reader.add_instance(rname.clone(), rid, v, rkey.span);
                 records.push((tname.clone(), rname, v));
             }
         }

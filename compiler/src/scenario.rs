@@ -186,9 +186,10 @@ fn read_node(
             );
         }
     }
+    let mut reader = check::Reader::new(p, sources);
     for param in &f.params {
         let value = match args_node.get(&param.name) {
-            Some(node) => check::read_value(p, sources, node, &param.ty, diags),
+            Some(node) => reader.read(node, &param.ty, diags),
             None => {
                 // A missing record argument starts from its defaults; others are errors.
                 match param.ty {

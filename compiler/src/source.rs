@@ -2,6 +2,7 @@
 //! and which bytes of it, so a diagnostic or a trace can point at the exact line.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Index of a file in the [`Sources`] of one compilation.
 pub type FileId = u32;
@@ -48,20 +49,37 @@ impl Span {
 pub struct SourceFile {
     pub name: String,
     pub path: PathBuf,
-    pub text: String,
-    line_starts: Vec<usize>,
+    /// Shared: copying the sources of a run (each stage that adds files keeps its own
+    /// list) or rendering a diagnostic never copies a file's text.
+    pub text: Arc<str>,
+    /// The text as diagnostics show it: `text` itself, unless it holds characters a
+    /// terminal would obey (see [`crate::diag::escape_controls`]), each then masked by
+    /// as many `?` as it has bytes (so spans still fit).
+    pub shown: Arc<str>,
+    line_starts: Arc<[usize]>,
 }
 
 impl SourceFile {
     pub fn new(name: String, path: PathBuf, text: String) -> Self {
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        let text: Arc<str> = text.into();
+        let shown = match crate::diag::mask_controls(&text) {
+            std::borrow::Cow::Borrowed(_) => text.clone(),
+            std::borrow::Cow::Owned(masked) => masked.into(),
+        };
         SourceFile {
             name,
             path,
             text,
-            line_starts,
+            shown,
+            line_starts: line_starts.into(),
         }
+    }
+
+    /// The byte offset where each line starts (0 first).
+    pub fn line_starts(&self) -> &Arc<[usize]> {
+        &self.line_starts
     }
 
     /// 1-based line and column (in characters) of a byte offset.

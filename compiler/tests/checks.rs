@@ -110,12 +110,21 @@ fn defaults_and_table_values_may_name_records() {
     assert!(diags.items.is_empty(), "{:?}", diags.items);
     // The hero took the default weapon, the dagger.
     let hero = p.instance("hero").unwrap();
+    use rulesc::ir::{Const, RecordOrigin};
+    let dagger = Const::record(vec![Const::Int(2)], RecordOrigin::Written);
     assert_eq!(
         hero.value,
-        rulesc::ir::Const::Record(vec![rulesc::ir::Const::Record(vec![
-            rulesc::ir::Const::Int(2)
-        ])])
+        Const::record(vec![dagger], RecordOrigin::Written)
     );
+    // The hero's weapon is the dagger itself, not a copy: generated code names it.
+    let Const::Record(hero) = &hero.value else {
+        panic!("not a record")
+    };
+    let Const::Record(weapon) = &hero.fields[0] else {
+        panic!("not a record")
+    };
+    let dagger = p.instances.iter().position(|i| i.name == "dagger");
+    assert_eq!(Some(weapon.origin), dagger.map(RecordOrigin::Instance));
 }
 
 #[test]
@@ -136,4 +145,34 @@ fn an_open_range_outside_a_die_reads_as_written() {
         .map(|d| d.message.as_str())
         .collect();
     assert_eq!(msgs, ["`8..` is not a face of 2d6"]);
+}
+
+/// Records naming records doubled at each of 12 levels: 4,096 numbers in the last one.
+/// The constants share the named records (no copies), and the generated code names them
+/// (`T11::r11()`), so it grows with the text, not with the values.
+#[test]
+fn records_naming_records_are_named_in_generated_code_not_copied() {
+    let mut yaml = String::from("ruleset: { name: doubling }\ntypes:\n  T0: { n: int }\n");
+    let mut records = String::from("records:\n  T0:\n    r0: { n: 7 }\n");
+    for i in 1..=12 {
+        yaml.push_str(&format!("  T{i}: {{ x: T{}, y: T{} }}\n", i - 1, i - 1));
+        records.push_str(&format!(
+            "  T{i}:\n    r{i}: {{ x: r{}, y: r{} }}\n",
+            i - 1,
+            i - 1
+        ));
+    }
+    let dir = write("doubling", &[("ruleset.yaml", &(yaml + &records))]);
+    let (p, diags, _) = rulesc::compile_dir(&dir);
+    let p = p.unwrap_or_else(|| panic!("{:?}", diags.items));
+    let code = rulesc::codegen::generate(&p).unwrap();
+    assert!(code.contains("x: T11::r11()"), "{code}");
+    assert!(code.contains("y: T11::r11()"), "{code}");
+    // Inlined, `r12()` alone would spell out 4,096 `n: 7`.
+    assert_eq!(code.matches("n: 7").count(), 1, "{code}");
+    // The 13th doubling is past the size limit.
+    let mut yaml = std::fs::read_to_string(dir.join("ruleset.yaml")).unwrap();
+    yaml = yaml.replace("records:", "  T13: { x: T12, y: T12 }\nrecords:");
+    let dir = write("doubling_13", &[("ruleset.yaml", &yaml)]);
+    assert_eq!(codes(&dir), (false, vec!["E0362"]));
 }

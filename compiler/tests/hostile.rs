@@ -102,6 +102,19 @@ fn cases() -> Vec<Case> {
         case("nested unclosed max( calls", "E0201", "a.rules", with_rules(format!("formula f() = {}1", "max(".repeat(60)))),
         case("nested unclosed sum comprehensions", "E0201", "a.rules", with_rules(format!("formula f() = {}x", "sum(x for x in [".repeat(30)))),
         case("deep YAML inside a formula string", "E0202", "ruleset.yaml", with_yaml(format!("{MANIFEST}formulas:\n  \"f()\": \"{}\"\n", deep("(", ")", 10_000)))),
+        // Class 5: types.
+        case("a record type holding itself", "E0361", "ruleset.yaml", with_yaml(format!("{MANIFEST}types:\n  A: {{ me: A }}\nrecords:\n  A:\n    a: {{}}\n"))),
+        case("a record type holding itself by default", "E0361", "ruleset.yaml", with_yaml(format!("{MANIFEST}types:\n  A:\n    me: {{ type: A, default: x }}\nrecords:\n  A:\n    x: {{}}\n"))),
+        case("record types holding each other", "E0361", "ruleset.yaml", with_yaml(format!("{MANIFEST}types:\n  A: {{ b: B }}\n  B: {{ c: C }}\n  C: {{ a: A }}\n"))),
+        case("an outcome holding itself", "E0361", "a.rules", with_rules("outcome O { A(o: O), B }\nprocedure p() -> O { return B }\n".into())),
+        case("a record and an outcome holding each other", "E0361", "a.rules", vec![("ruleset.yaml", text(format!("{MANIFEST}types:\n  R: {{ o: O }}\n"))), ("a.rules", text("outcome O { A(r: R), B }\n"))]),
+        case("records doubling 40 times", "E0362", "ruleset.yaml", with_yaml(format!("{MANIFEST}types:\n  T0: {{ a: int, b: int }}\n{}records:\n  T39:\n    big: {{}}\n", (1..40).map(|i| format!("  T{i}: {{ a: T{}, b: T{} }}\n", i - 1, i - 1)).collect::<String>()))),
+        case("a chain of 40,000 record types", "E0362", "ruleset.yaml", with_yaml(format!("{MANIFEST}types:\n  T0: {{ a: int }}\n{}", (1..40_000).map(|i| format!("  T{i}: {{ a: T{} }}\n", i - 1)).collect::<String>()))),
+        case("100,000 nested list types in YAML", "E0202", "ruleset.yaml", with_yaml(format!("{MANIFEST}types:\n  A:\n    x: \"{}\"\n", deep("list<", ">", 100_000).replacen(">", "int>", 1)))),
+        case("100,000 nested list types in the DSL", "E0202", "a.rules", with_rules(format!("formula f(x: {}) = 1\n", deep("list<", ">", 100_000).replacen(">", "int>", 1)))),
+        case("a scale of 300 levels", "E0360", "ruleset.yaml", with_yaml(format!("{MANIFEST}scales:\n  S: [{}]\n", (0..300).map(|i| format!("L{i}")).collect::<Vec<_>>().join(", ")))),
+        case("an enum of 70,000 variants", "E0360", "ruleset.yaml", with_yaml(format!("{MANIFEST}enums:\n  E: [{}]\n", (0..70_000).map(|i| format!("V{i}")).collect::<Vec<_>>().join(", ")))),
+        case("an outcome of 70,000 tags", "E0360", "a.rules", with_rules(format!("outcome O {{ {} }}\n", (0..70_000).map(|i| format!("T{i}")).collect::<Vec<_>>().join(", ")))),
     ]
 }
 

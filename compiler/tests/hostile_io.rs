@@ -832,3 +832,67 @@ fn class_8_every_error_is_a_json_line() {
         ),
     ]);
 }
+
+/// Class 5: names and labels from a ruleset reach a terminal as text, never as control
+/// sequences: in traces, in diagnostics (message and source snippet), in both formats.
+#[test]
+fn class_5_control_characters_are_shown_escaped() {
+    let root = sandbox("control characters");
+    let proj = root.join("proj");
+    // ESC (clear screen), CR, and a right-to-left override, in a label and in a name a
+    // scenario gives.
+    let evil = "\\e[2J\\r\\u202Eevil";
+    write(
+        &proj.join("r/ruleset.yaml"),
+        &RULESET.replace("[High, Low]", &format!("[High: \"Hi{evil}\", Low]")),
+    );
+    write(
+        &proj.join("s.yaml"),
+        &SCENARIO
+            .replace("guard: [Low]", "guard: [High]")
+            .replace("weapon: sword", &format!("weapon: \"y{evil}\"")),
+    );
+    let raw = |s: &str| {
+        s.chars()
+            .any(|c| c == '\u{1b}' || c == '\r' || c == '\u{202e}')
+    };
+    // An unknown record named with the sequence: the diagnostic quotes it.
+    for format in ["human", "json"] {
+        let out = bounded::rulesc(&["--format", format, "trace", "r", "s.yaml"], Some(&proj));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains("E0306"), "{err}");
+        assert!(
+            !raw(&err),
+            "{format}: a raw control character on stderr:\n{err:?}"
+        );
+        if format == "json" {
+            for line in err.lines() {
+                let v: serde_json::Value = serde_json::from_str(line).unwrap();
+                let rendered = v["rendered"].as_str().unwrap_or_default();
+                assert!(
+                    !raw(rendered),
+                    "raw control character in `rendered`: {rendered:?}"
+                );
+            }
+        }
+    }
+    // The trace shows the label, escaped.
+    write(
+        &proj.join("s.yaml"),
+        &SCENARIO.replace("guard: [Low]", "guard: [High]"),
+    );
+    let out = bounded::rulesc(&["trace", "r", "s.yaml"], Some(&proj));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("Hi\\u{1b}[2J\\u{d}\\u{202e}evil"), "{text}");
+    assert!(
+        !raw(&text),
+        "a raw control character in the trace:\n{text:?}"
+    );
+}

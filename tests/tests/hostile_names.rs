@@ -78,13 +78,24 @@ fn constructors_are_distinct_values() {
 }
 
 #[test]
+fn variants_named_as_keywords_are_distinct_and_print_as_written() {
+    let shown: Vec<String> = h::Keyword::ALL.iter().map(|k| k.to_string()).collect();
+    assert_eq!(
+        shown,
+        ["self", "Self", "super", "crate", "Default", "Some", "None", "Ok", "r", "type"]
+    );
+    // The field's default is the variant named `Self`, not the first one.
+    assert_eq!(Weapon::default().keyword.to_string(), "Self");
+}
+
+#[test]
 fn labels_are_kept_as_text() {
     let labels: Vec<&str> = Mark::ALL.iter().map(|m| m.label()).collect();
     assert_eq!(labels, LABELS);
     assert_eq!(Mark::Comment.to_string(), "*/ evil /*");
     assert_eq!(
         Weapon::named("*/ evil /*").map(|w| w.to_string()),
-        Some("Weapon(damage: 5, mark: */ evil /*)".to_string())
+        Some("Weapon(damage: 5, mark: */ evil /*, keyword: Self)".to_string())
     );
 }
 

@@ -228,7 +228,7 @@ fn run() -> ExitCode {
         }
         Command::Explain { ruleset, name } => match rulesc::explain::explain(&ruleset, &name) {
             Ok(text) => {
-                print!("{text}");
+                print!("{}", diag::escape_controls(&text));
                 ExitCode::SUCCESS
             }
             Err((diags, sources)) => {
@@ -261,7 +261,7 @@ fn run() -> ExitCode {
             };
             match rulesc::analyze::analyze(&p, &scenario, &limits.into()) {
                 Ok((text, warnings, sources)) => {
-                    print!("{text}");
+                    print!("{}", diag::escape_controls(&text));
                     report(&warnings, &sources, format);
                     ExitCode::SUCCESS
                 }
@@ -290,7 +290,7 @@ fn run() -> ExitCode {
             };
             match rulesc::scenario::run_file(&p, &scenario, seed) {
                 Ok(out) => {
-                    print!("{out}");
+                    print!("{}", diag::escape_controls(&out));
                     ExitCode::SUCCESS
                 }
                 Err((diags, sources)) => {
@@ -400,7 +400,7 @@ fn all(
         };
         println!("\ntrace of {}:", scenario.display());
         match rulesc::scenario::run_file(p, scenario, 0) {
-            Ok(text) => print!("{text}"),
+            Ok(text) => print!("{}", diag::escape_controls(&text)),
             Err((diags, sources)) => {
                 report(&diags, &sources, format);
                 failed = true;

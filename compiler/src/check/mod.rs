@@ -79,9 +79,61 @@ pub(crate) struct Checker<'a> {
     pub call_depth_reported: bool,
     /// The `extends` layer of each file (0 = the deepest base).
     pub file_layer: HashMap<u32, u8>,
+    /// Each record's index in `prog.instances`, by name (names are unique across types).
+    pub instance_ids: HashMap<String, usize>,
+    /// Each record type's default value, once computed: shared by every value that
+    /// leaves a field of that type out (cleared when a default changes).
+    pub zeros: HashMap<usize, ir::Const>,
 }
 
 impl<'a> Checker<'a> {
+    /// Adds a record (a ruleset's or a pack's); its value becomes the named record,
+    /// which is returned.
+    pub fn add_instance(
+        &mut self,
+        name: String,
+        record: usize,
+        value: ir::Const,
+        span: Span,
+    ) -> ir::Const {
+        let i = self.prog.instances.len();
+        let value = value.named(i);
+        self.instance_ids.insert(name.clone(), i);
+        self.prog.instances.push(ir::Instance {
+            name,
+            record,
+            value: value.clone(),
+            span,
+        });
+        value
+    }
+
+    /// The record named `name`, of any type.
+    pub fn instance_named(&self, name: &str) -> Option<&ir::Instance> {
+        self.instance_ids
+            .get(name)
+            .map(|&i| &self.prog.instances[i])
+    }
+
+    /// The zero of `ty` (a record's: its default), shared between the values that use
+    /// it, so leaving a large record out costs nothing per value.
+    pub fn zero(&mut self, ty: &Ty) -> ir::Const {
+        let Ty::Record(r) = ty else {
+            return self.prog.zero(ty);
+        };
+        if let Some(z) = self.zeros.get(r) {
+            return z.clone();
+        }
+        let fields: Vec<ir::Field> = self.prog.records[*r].fields.clone();
+        let values = fields
+            .iter()
+            .map(|f| f.default.clone().unwrap_or_else(|| self.zero(&f.ty)))
+            .collect();
+        let z = ir::Const::record(values, ir::RecordOrigin::Zero);
+        self.zeros.insert(*r, z.clone());
+        z
+    }
+
     pub fn error(
         &mut self,
         code: &'static str,
@@ -302,6 +354,8 @@ pub fn check(loaded: Loaded, diags: &mut Diagnostics) -> Option<Program> {
         fn_stack: Vec::new(),
         call_depth_reported: false,
         file_layer,
+        instance_ids: HashMap::new(),
+        zeros: HashMap::new(),
     };
     let yaml = layers::merge_yaml(&mut c, yaml, &yaml_layer);
     let items = layers::merge_items(&mut c, items, &item_layer);
@@ -371,7 +425,8 @@ impl ir::Program {
 
 /// Reads a YAML value (from a scenario or a content pack) as a constant of type `ty`,
 /// with the same rules and diagnostics as values inside a ruleset. `sources` must hold
-/// the node's file; the program's own definitions give the names.
+/// the node's file; the program's own definitions give the names. To read many
+/// values, make one [`Reader`].
 pub fn read_value(
     prog: &Program,
     sources: &crate::source::Sources,
@@ -379,16 +434,103 @@ pub fn read_value(
     ty: &Ty,
     diags: &mut Diagnostics,
 ) -> Option<ir::Const> {
-    let mut c = reopen(prog, sources, diags);
-    data::value_of(&mut c, node, ty, None)
+    Reader::new(prog, sources).read(node, ty, diags)
 }
 
-/// A checker over an already checked program, to read more values against it.
-fn reopen<'a>(
-    prog: &Program,
-    sources: &crate::source::Sources,
-    diags: &'a mut Diagnostics,
-) -> Checker<'a> {
+/// Reads YAML values (a scenario's arguments, a content pack's records) against a
+/// checked program, with the same rules and diagnostics as the ruleset's own values.
+/// Built once, from one copy of the program: each value read costs only itself, and a
+/// record added ([`Reader::add_instance`]) can be named by the values read after it.
+pub struct Reader {
+    /// The checker's state between reads (its `diags` is lent by each read).
+    parts: Parts,
+}
+
+/// Everything a [`Checker`] owns.
+#[derive(Default)]
+struct Parts {
+    prog: Program,
+    names: BTreeMap<String, Def>,
+    variants: HashMap<String, Vec<(usize, u16)>>,
+    tags: HashMap<String, Vec<(usize, u16)>>,
+    instance_ids: HashMap<String, usize>,
+    zeros: HashMap<usize, ir::Const>,
+}
+
+impl Reader {
+    pub fn new(prog: &Program, sources: &crate::source::Sources) -> Reader {
+        let mut parts = reopen(prog);
+        parts.prog.sources = sources.clone();
+        Reader { parts }
+    }
+
+    /// Reads `node` as a value of type `ty`; problems go to `diags`.
+    pub fn read(&mut self, node: &YNode, ty: &Ty, diags: &mut Diagnostics) -> Option<ir::Const> {
+        self.with(diags, |c| data::value_of(c, node, ty, None))
+    }
+
+    /// Adds a record, as the ruleset's own: later values may name it. Returns its value.
+    pub fn add_instance(
+        &mut self,
+        name: String,
+        record: usize,
+        value: ir::Const,
+        span: Span,
+    ) -> ir::Const {
+        let mut none = Diagnostics::default();
+        self.with(&mut none, |c| c.add_instance(name, record, value, span))
+    }
+
+    /// The record named `name`, of any type.
+    pub fn instance(&self, name: &str) -> Option<&ir::Instance> {
+        self.parts
+            .instance_ids
+            .get(name)
+            .map(|&i| &self.parts.prog.instances[i])
+    }
+
+    /// Replaces the sources diagnostics point into (after reading another file).
+    pub fn set_sources(&mut self, sources: &crate::source::Sources) {
+        self.parts.prog.sources = sources.clone();
+    }
+
+    /// The program with the records added.
+    pub fn into_program(self) -> Program {
+        self.parts.prog
+    }
+
+    fn with<R>(&mut self, diags: &mut Diagnostics, f: impl FnOnce(&mut Checker) -> R) -> R {
+        let p = std::mem::take(&mut self.parts);
+        let mut c = Checker {
+            prog: p.prog,
+            diags,
+            names: p.names,
+            variants: p.variants,
+            tags: p.tags,
+            uses: HashMap::new(),
+            fn_syntax: Vec::new(),
+            fn_state: Vec::new(),
+            fn_stack: Vec::new(),
+            call_depth_reported: false,
+            file_layer: HashMap::new(),
+            instance_ids: p.instance_ids,
+            zeros: p.zeros,
+        };
+        let out = f(&mut c);
+        self.parts = Parts {
+            prog: c.prog,
+            names: c.names,
+            variants: c.variants,
+            tags: c.tags,
+            instance_ids: c.instance_ids,
+            zeros: c.zeros,
+        };
+        out
+    }
+}
+
+/// A checker's state over an already checked program, to read more values against it.
+fn reopen(prog: &Program) -> Parts {
     let mut names = BTreeMap::new();
     let mut variants: HashMap<String, Vec<(usize, u16)>> = HashMap::new();
     let mut tags: HashMap<String, Vec<(usize, u16)>> = HashMap::new();
@@ -464,20 +606,19 @@ fn reopen<'a>(
             },
         );
     }
-    let mut prog = prog.clone();
-    prog.sources = sources.clone();
-    Checker {
-        prog,
-        diags,
+    let instance_ids = prog
+        .instances
+        .iter()
+        .enumerate()
+        .map(|(i, inst)| (inst.name.clone(), i))
+        .collect();
+    Parts {
+        prog: prog.clone(),
         names,
         variants,
         tags,
-        uses: HashMap::new(),
-        fn_syntax: Vec::new(),
-        fn_state: Vec::new(),
-        fn_stack: Vec::new(),
-        call_depth_reported: false,
-        file_layer: HashMap::new(),
+        instance_ids,
+        zeros: HashMap::new(),
     }
 }
 
@@ -497,8 +638,9 @@ pub fn merged(loaded: Loaded) -> (crate::source::Sources, Vec<YNode>, Vec<ast::I
         sources: sources.clone(),
         ..Program::default()
     };
-    let mut c = reopen(&prog, &sources, &mut diags);
-    let yaml = layers::merge_yaml(&mut c, yaml, &yaml_layer);
-    let items = layers::merge_items(&mut c, items, &item_layer);
+    let (yaml, items) = Reader::new(&prog, &sources).with(&mut diags, |c| {
+        let yaml = layers::merge_yaml(c, yaml, &yaml_layer);
+        (yaml, layers::merge_items(c, items, &item_layer))
+    });
     (sources, yaml, items)
 }

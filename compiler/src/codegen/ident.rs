@@ -144,6 +144,9 @@ impl Case {
 #[derive(Debug, Clone, Default)]
 pub struct Names {
     taken: BTreeSet<String>,
+    /// The next suffix to try for each stem, so the thousandth collision of one name
+    /// costs what the second did (not a walk past `_2` .. `_999`).
+    next: std::collections::HashMap<String, u32>,
 }
 
 impl Names {
@@ -172,19 +175,21 @@ impl Names {
         let mut ident = base;
         if self.is_taken(&ident) {
             let stem = unraw(&ident).to_string();
-            let mut n = 2;
+            let mut n = self.next.get(&stem).copied().unwrap_or(2);
             ident = loop {
-                // `self_` + `_2` would be `self__2`, which is not snake case.
                 let candidate = match case {
-                    Case::Camel => format!("{stem}{n}"),
+                    // `Self_` + `2` is `Self2`: `Self_2` would not be CamelCase.
+                    Case::Camel => format!("{}{n}", stem.trim_end_matches('_')),
+                    // `self_` + `_2` would be `self__2`, which is not snake case.
                     _ if stem.ends_with('_') => format!("{stem}{n}"),
                     _ => format!("{stem}_{n}"),
                 };
+                n += 1;
                 if !self.is_taken(&candidate) {
                     break candidate;
                 }
-                n += 1;
             };
+            self.next.insert(stem, n);
         }
         self.taken.insert(unraw(&ident).to_string());
         ident
@@ -268,6 +273,15 @@ mod tests {
         let mut t = Names::new();
         assert_eq!(t.alloc("foo_bar", Case::Camel), "FooBar");
         assert_eq!(t.alloc("FooBar", Case::Camel), "FooBar2");
+        // Keywords that cannot be raw: a trailing `_`, and a collision stays CamelCase.
+        assert_eq!(t.alloc("self", Case::Camel), "Self_");
+        assert_eq!(t.alloc("Self", Case::Camel), "Self2");
+        // A suffix a name already holds is skipped, and the count goes on from there.
+        let mut u = Names::new();
+        assert_eq!(u.alloc("a_2", Case::Snake), "a_2");
+        assert_eq!(u.alloc("a", Case::Snake), "a");
+        assert_eq!(u.alloc("A", Case::Snake), "a_3");
+        assert_eq!(u.alloc("a", Case::Snake), "a_4");
     }
 
     #[test]

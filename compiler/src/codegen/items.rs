@@ -3,7 +3,7 @@
 
 use super::ident::{doc_attr, doc_text, lit};
 use super::{by_face, int_lit, Gen, RT};
-use crate::ir::{TableKey, Ty};
+use crate::ir::{Const, TableKey, Ty};
 use codegen::{Enum, Function, Impl, Scope, Struct};
 
 impl Gen<'_> {
@@ -244,7 +244,10 @@ impl Gen<'_> {
             if by_hand {
                 let mut imp = Impl::new(name);
                 imp.impl_trait("Default");
-                let value = self.const_expr(&self.p.zero(&Ty::Record(ri)), &Ty::Record(ri))?;
+                let Const::Record(zero) = self.p.zero(&Ty::Record(ri)) else {
+                    return Err("rulesc bug: the zero of a record is not a record".into());
+                };
+                let value = self.record_literal(&zero.fields, ri)?;
                 imp.new_fn("default").ret("Self").line(value);
                 scope.push_impl(imp);
             }
@@ -266,7 +269,10 @@ impl Gen<'_> {
             );
             for &i in &instances {
                 let inst = &self.p.instances[i];
-                let value = self.const_expr(&inst.value, &Ty::Record(ri))?;
+                let Const::Record(fields) = &inst.value else {
+                    return Err("rulesc bug: a record whose value is not a record".into());
+                };
+                let value = self.record_literal(&fields.fields, ri)?;
                 let f = imp.new_fn(&self.id.instance[i]);
                 f.vis("pub").ret("Self").attr(&format!(
                     "doc = {}",

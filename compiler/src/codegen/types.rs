@@ -1,7 +1,7 @@
 //! Rust types, constant values and trace text of the language's types.
 
 use super::{int_lit, Gen, RT};
-use crate::ir::{Const, Ty};
+use crate::ir::{Const, RecordOrigin, Ty};
 use rulesc_runtime::{DiceSpec, Keep};
 
 impl Gen<'_> {
@@ -135,28 +135,46 @@ impl Gen<'_> {
                     _ => format!("[{}]", xs.join(", ")),
                 }
             }
-            (Const::Record(values), Ty::Record(r)) => {
-                let rec = &self.p.records[*r];
-                let mut parts = Vec::new();
-                for (fi, (f, v)) in rec.fields.iter().zip(values).enumerate() {
-                    parts.push(format!(
-                        "{}: {}",
-                        self.id.field[*r][fi],
-                        self.const_expr(v, &f.ty)?
-                    ));
+            // A named record, or a type's default, is referred to, never repeated: the
+            // generated code grows with the rules' text, however records nest.
+            (Const::Record(value), Ty::Record(r)) => match value.origin {
+                RecordOrigin::Instance(i)
+                    if self
+                        .p
+                        .instances
+                        .get(i)
+                        .is_some_and(|inst| inst.record == *r) =>
+                {
+                    format!("{}::{}()", self.id.record[*r], self.id.instance[i])
                 }
-                if parts.is_empty() {
-                    format!("{} {{}}", self.id.record[*r])
-                } else {
-                    format!("{} {{ {} }}", self.id.record[*r], parts.join(", "))
-                }
-            }
+                RecordOrigin::Zero => format!("{}::default()", self.id.record[*r]),
+                _ => self.record_literal(&value.fields, *r)?,
+            },
             _ => {
                 return Err(format!(
                     "rulesc bug: constant {c:?} does not fit type {}",
                     self.p.ty_name(ty)
                 ))
             }
+        })
+    }
+
+    /// A struct literal of record type `r` with these field values (the body of a
+    /// record's constructor, or of its `default()`).
+    pub fn record_literal(&self, fields: &[Const], r: usize) -> Result<String, String> {
+        let rec = &self.p.records[r];
+        let mut parts = Vec::new();
+        for (fi, (f, v)) in rec.fields.iter().zip(fields).enumerate() {
+            parts.push(format!(
+                "{}: {}",
+                self.id.field[r][fi],
+                self.const_expr(v, &f.ty)?
+            ));
+        }
+        Ok(if parts.is_empty() {
+            format!("{} {{}}", self.id.record[r])
+        } else {
+            format!("{} {{ {} }}", self.id.record[r], parts.join(", "))
         })
     }
 

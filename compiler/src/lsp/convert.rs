@@ -64,7 +64,7 @@ pub fn span_range(sources: &Sources, span: Span, enc: Encoding) -> lsp::Range {
     let text = sources
         .files
         .get(span.file as usize)
-        .map_or("", |f| f.text.as_str());
+        .map_or("", |f| &*f.text);
     range(text, span.start as usize, span.end as usize, enc)
 }
 

@@ -136,11 +136,14 @@ fn run<'i>(
 }
 
 /// The byte position where nesting first goes past the limit, if it does. Counts
-/// brackets and runs of prefix operators, which the grammar also parses recursively.
+/// brackets, the angle brackets of `list<..>` and `map<..>` types, and runs of prefix
+/// operators: everything the grammar parses recursively.
 fn too_deep(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let mut depth = 0usize;
+    // Open `list<` / `map<` brackets (a `<` after another word is a comparison).
+    let mut types = 0usize;
     let mut prefix_run = 0usize;
     let mut i = 0;
     while i < bytes.len() {
@@ -154,6 +157,16 @@ fn too_deep(text: &str) -> Option<usize> {
         match c {
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'<' => {
+                let before = text[..i].trim_end();
+                let start = before
+                    .rfind(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                    .map_or(0, |k| k + 1);
+                if matches!(&before[start..], "list" | "map") {
+                    types += 1;
+                }
+            }
+            b'>' if types > 0 && i > 0 && bytes[i - 1] != b'-' => types -= 1,
             _ => {}
         }
         let word_start = i == 0 || !ident(bytes[i - 1]);
@@ -169,7 +182,7 @@ fn too_deep(text: &str) -> Option<usize> {
         } else if !c.is_ascii_whitespace() {
             prefix_run = 0;
         }
-        if depth > MAX_NESTING || prefix_run > MAX_NESTING {
+        if depth + types > MAX_NESTING || prefix_run > MAX_NESTING {
             return Some(i);
         }
         i += 1;

@@ -8,6 +8,12 @@ use crate::source::Span;
 use crate::syntax::ast;
 use crate::yaml::YValue;
 
+/// Most levels of a scale: the runtime steps and compares levels as `u8` (`Harm + 1`,
+/// track levels).
+pub const MAX_SCALE_LEVELS: usize = 255;
+/// Most variants of an enum, and tags of an outcome.
+pub const MAX_VARIANTS: usize = 4_096;
+
 pub(super) fn build_choice(c: &mut Checker, e: &Entry) {
     let Some(name) = e.key.as_str() else { return };
     let Some(DefKind::Choice(id)) = lookup(c, name) else {
@@ -25,6 +31,26 @@ pub(super) fn build_choice(c: &mut Checker, e: &Entry) {
             "empty",
             "list at least one",
         );
+    }
+    let ordered = c.prog.choices[id].ordered;
+    let (max, what) = if ordered {
+        (MAX_SCALE_LEVELS, "levels")
+    } else {
+        (MAX_VARIANTS, "variants")
+    };
+    if items.len() > max {
+        c.error(
+            "E0360",
+            e.value.span,
+            format!("`{name}` has {} {what}, more than {max}", items.len()),
+            "too many",
+            if ordered {
+                "a scale has at most 255 levels (the runtime steps levels as bytes); use an enum, or records, for more"
+            } else {
+                "an enum has at most 4,096 variants; use records for more"
+            },
+        );
+        return;
     }
     let mut variants: Vec<ir::Variant> = Vec::new();
     let mut spans: Vec<Span> = Vec::new();
@@ -64,9 +90,6 @@ pub(super) fn build_choice(c: &mut Checker, e: &Entry) {
             c.diags.push(d);
             continue;
         }
-        if variants.len() >= u16::MAX as usize {
-            break;
-        }
         c.variants
             .entry(vname.clone())
             .or_default()
@@ -81,6 +104,18 @@ pub(super) fn build_choice(c: &mut Checker, e: &Entry) {
 /// has the syntax).
 pub fn build_outcome_tags(c: &mut Checker, items: &[(usize, Vec<ast::TagDef>)]) {
     for (id, tags) in items {
+        if tags.len() > MAX_VARIANTS {
+            let o = &c.prog.outcomes[*id];
+            let (name, span) = (o.name.clone(), o.span);
+            c.error(
+                "E0360",
+                span,
+                format!("`{name}` has {} tags, more than {MAX_VARIANTS}", tags.len()),
+                "too many",
+                "an outcome has at most 4,096 tags",
+            );
+            continue;
+        }
         let mut out = Vec::new();
         for t in tags {
             if out.iter().any(|x: &ir::Tag| x.name == t.name.name) {

@@ -2,6 +2,7 @@
 
 mod choice;
 mod record;
+mod shape;
 mod table;
 mod track;
 mod value;
@@ -9,6 +10,7 @@ mod value;
 use self::choice::build_choice;
 pub use self::choice::build_outcome_tags;
 use self::record::{build_instances, build_record_defaults, build_record_fields};
+use self::shape::check_shapes;
 use self::table::build_table;
 use self::track::build_track;
 use self::value::build_constant;
@@ -398,6 +400,7 @@ pub fn build(c: &mut Checker, s: &Sections) {
     for e in &s.types {
         build_record_fields(c, e);
     }
+    check_shapes(c, &s.types);
     for e in &s.tracks {
         build_track(c, e);
     }

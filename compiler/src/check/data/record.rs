@@ -105,6 +105,7 @@ pub(super) fn build_record_defaults(c: &mut Checker, e: &Entry, records: bool) {
         }
         if let Some(value) = value_of(c, d, &field.ty, field.range) {
             c.prog.records[id].fields[i].default = Some(value);
+            c.zeros.clear();
         }
     }
 }
@@ -144,7 +145,7 @@ pub(super) fn build_instances(c: &mut Checker, e: &Entry) {
             );
             continue;
         }
-        if let Some(prev) = c.prog.instances.iter().find(|i| i.name == iname) {
+        if let Some(prev) = c.instance_named(&iname) {
             let d = Diagnostic::error(
                 "E0301",
                 k.span,
@@ -157,12 +158,7 @@ pub(super) fn build_instances(c: &mut Checker, e: &Entry) {
             continue;
         }
         if let Some(value) = value_of(c, v, &Ty::Record(rid), None) {
-            c.prog.instances.push(ir::Instance {
-                name: iname,
-                record: rid,
-                value,
-                span: k.span,
-            });
+            c.add_instance(iname, rid, value, k.span);
         }
     }
 }

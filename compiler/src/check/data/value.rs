@@ -4,7 +4,7 @@
 use super::{entries, lookup, wrong};
 use crate::check::{Checker, DefKind, Entry};
 use crate::diag::suggest;
-use crate::ir::{Const, Ty};
+use crate::ir::{Const, RecordOrigin, Ty};
 use crate::syntax;
 use crate::yaml::{YNode, YValue};
 use rulesc_runtime::Track;
@@ -192,7 +192,7 @@ pub fn value_of(
         }
         Ty::Map(k, v) => {
             let k = *k;
-            let mut out = vec![c.prog.zero(v); c.prog.choices[k].variants.len()];
+            let mut out = vec![c.zero(v); c.prog.choices[k].variants.len()];
             for (key, val) in entries(c, node, "a mapping") {
                 let Some(Const::Choice(i)) = value_of(c, key, &Ty::Choice(k), None) else {
                     continue;
@@ -206,12 +206,7 @@ pub fn value_of(
         Ty::Record(r) => {
             let r = *r;
             if let Some(name) = node.as_str() {
-                return match c
-                    .prog
-                    .instances
-                    .iter()
-                    .find(|i| i.name == name && i.record == r)
-                {
+                return match c.instance_named(name).filter(|i| i.record == r) {
                     Some(i) => Some(i.value.clone()),
                     None => {
                         let cands: Vec<&str> = c
@@ -273,12 +268,17 @@ pub fn value_of(
             for (i, f) in fields.iter().enumerate() {
                 match values[i].take().or_else(|| f.default.clone()) {
                     Some(v) => out.push(v),
-                    None if matches!(f.ty, Ty::Track(_) | Ty::List(_) | Ty::Map(..)) => {
-                        out.push(c.prog.zero(&f.ty))
+                    // (A field whose type was refused is reported already.)
+                    None if matches!(
+                        f.ty,
+                        Ty::Track(_) | Ty::List(_) | Ty::Map(..) | Ty::Error
+                    ) =>
+                    {
+                        out.push(c.zero(&f.ty))
                     }
                     None => {
                         missing.push(f.name.clone());
-                        out.push(c.prog.zero(&f.ty));
+                        out.push(c.zero(&f.ty));
                     }
                 }
             }
@@ -297,7 +297,7 @@ pub fn value_of(
                 );
                 ok = false;
             }
-            ok.then_some(Const::Record(out))
+            ok.then_some(Const::record(out, RecordOrigin::Written))
         }
         Ty::Outcome(_) | Ty::TrackBox(_) | Ty::Roll | Ty::Unit => {
             wrong(c, node, "a value that can be written in YAML");
