@@ -110,6 +110,8 @@ impl Const {
 #[derive(Debug, Clone)]
 pub struct Variant {
     pub name: String,
+    /// Where the variant is named (its doc comment is read around it).
+    pub span: Span,
     /// What traces print ("Right Shoulder & Arm"); the name when no label was given.
     pub label: String,
 }
@@ -130,6 +132,8 @@ pub struct Field {
     pub range: Option<(i64, i64)>,
     pub default: Option<Const>,
     pub doc: Option<String>,
+    /// The field's key (its doc comment is read around it).
+    pub span: Span,
 }
 
 #[derive(Debug, Clone)]
@@ -211,6 +215,8 @@ pub struct Instance {
 #[derive(Debug, Clone)]
 pub struct Tag {
     pub name: String,
+    /// Where the tag is named (its doc comment is read around it).
+    pub span: Span,
     pub fields: Vec<(String, Ty)>,
 }
 

@@ -2,7 +2,9 @@
 //! that includes every module `build.rs` generated, against `rulesc-runtime` with
 //! `default-features = false`, is built for the host (no other target needed), and so is
 //! the runtime alone with `--no-default-features`. Then the same with the runtime's
-//! `serde` feature and the module generated with `Builder::serde(true)`.
+//! `serde` feature and the module generated with `Builder::serde(true)`. The crates deny
+//! `missing_docs` and `warnings`: every generated item is documented, and the fixtures'
+//! enums with variants named `self`, `Self`, `super` and `crate` build clean.
 //!
 //! The crate lives in `target/no-std-check/` with its own target directory, so the outer
 //! `cargo test` and this build never wait on each other's lock.
@@ -90,7 +92,7 @@ fn check_crate(dir: &Path, target: &Path, features: &str, modules: &[(String, Pa
     );
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
     let mut lib = String::from(
-        "//! Every generated module, in a crate without `std`.\n#![no_std]\n#![deny(warnings)]\n",
+        "//! Every generated module, in a crate without `std`.\n#![no_std]\n#![deny(missing_docs, warnings)]\n",
     );
     for (name, file) in modules {
         lib.push_str(&format!(

@@ -228,6 +228,22 @@ pub fn doc_text(text: &str) -> String {
     out
 }
 
+/// A writer's prose (a comment, a `doc:`) as doc comment text: kept as written, except
+/// that `<` becomes `&lt;` (rustdoc reads doc comments as Markdown, which passes HTML
+/// tags through) and control characters become spaces. It goes out inside a string
+/// literal ([`doc_attr`]), so no text can end the comment early.
+pub fn doc_prose(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,6 +303,15 @@ mod tests {
     #[test]
     fn text_is_a_literal() {
         assert_eq!(lit("a \"b\"\n"), r#""a \"b\"\n""#);
+    }
+
+    #[test]
+    fn doc_prose_keeps_the_writers_words() {
+        assert_eq!(
+            doc_prose("K15: \"Concussive −2\" <b>&</b>\u{7}"),
+            "K15: \"Concussive −2\" &lt;b>&&lt;/b> "
+        );
+        assert_eq!(doc_attr(&doc_prose("*/ \"x\"")), r#"#[doc = " */ \"x\""]"#);
     }
 
     #[test]

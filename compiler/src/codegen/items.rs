@@ -1,6 +1,7 @@
 //! Items: scales and enums, tracks, record types and records, outcomes, constants,
 //! tables and the site table, built with the `codegen` crate's `Scope`.
 
+use super::docs::fn_doc;
 use super::ident::{doc_attr, doc_text, lit};
 use super::{by_face, int_lit, Gen, RT};
 use crate::ir::{Const, TableKey, Ty};
@@ -34,7 +35,7 @@ impl Gen<'_> {
             let mut e = Enum::new(name);
             e.vis("pub");
             let kind = if c.ordered { "Scale" } else { "Enum" };
-            e.r#macro(doc_attr(&format!(
+            let title = format!(
                 "{kind} `{}`{}.",
                 c.name,
                 if c.ordered {
@@ -42,7 +43,8 @@ impl Gen<'_> {
                 } else {
                     ""
                 }
-            )));
+            );
+            e.r#macro(self.item_doc(&title, c.span));
             let have = [
                 "Debug",
                 "Clone",
@@ -70,10 +72,14 @@ impl Gen<'_> {
                 if let Some(rename) = self.serde_rename(&self.id.variant[ci][vi], &v.name) {
                     var.annotation(rename);
                 }
-                if v.label != v.name {
-                    // The label itself goes out only as a literal (`label()`).
-                    var.annotation(doc_attr(&doc_text(&v.label)));
-                }
+                // The label itself goes out only as a literal (`label()`); in docs, escaped.
+                let label = (v.label != v.name).then(|| doc_text(&v.label));
+                let fallback = if c.ordered {
+                    format!("Level `{}`.", v.name)
+                } else {
+                    format!("Value `{}`.", v.name)
+                };
+                var.annotation(self.part_doc(Some(v.span), label.as_deref(), &fallback));
                 if vi == 0 {
                     var.annotation("#[default]");
                 }
@@ -89,7 +95,16 @@ impl Gen<'_> {
                 "ALL",
                 format!("[Self; {}]", all.len()),
                 format!("[{}]", all.join(", ")),
-                "pub",
+                // `codegen` has no docs on associated constants: the attribute rides in
+                // front of the visibility.
+                format!(
+                    "{}\npub",
+                    doc_attr(if c.ordered {
+                        "Every level, lowest first."
+                    } else {
+                        "Every value, in the order the ruleset lists them."
+                    })
+                ),
             );
             let label = imp.new_fn("label");
             label.vis("pub const").arg_self().ret("&'static str");
@@ -120,7 +135,10 @@ impl Gen<'_> {
         for (ti, t) in self.p.tracks.iter().enumerate() {
             scope.raw(format!(
                 "{}\npub type {} = {RT}::Track;",
-                doc_attr(&format!("Track `{}`: which boxes are filled.", t.name)),
+                self.item_doc(
+                    &format!("Track `{}`: which boxes are filled.", t.name),
+                    t.span
+                ),
                 self.id.track[ti]
             ));
             let levels: Vec<String> = t
@@ -167,7 +185,7 @@ impl Gen<'_> {
             let name = &self.id.record[ri];
             let mut s = Struct::new(name);
             s.vis("pub");
-            s.r#macro(doc_attr(&format!("Record type `{}`.", r.name)));
+            s.r#macro(self.item_doc(&format!("Record type `{}`.", r.name), r.span));
             s.derive("Debug").derive("Clone").derive("PartialEq");
             // `#[derive(Default)]` gives each field its type's zero: enough unless a field
             // defaults to something else (or is an array too long for `Default`).
@@ -209,9 +227,8 @@ impl Gen<'_> {
                         d => format!("{d}. {range}"),
                     };
                 }
-                if !doc.is_empty() {
-                    field.annotation(doc_attr(&doc));
-                }
+                let fallback = format!("`{}`: `{}`.", f.name, self.p.ty_name(&f.ty));
+                field.annotation(self.part_doc(Some(f.span), Some(&doc), &fallback));
             }
             scope.push_struct(s);
             // Display reads like `eval::show`: `Type(field: value, ...)`.
@@ -265,7 +282,10 @@ impl Gen<'_> {
                 "NAMES",
                 "&[&str]",
                 format!("&[{}]", names.join(", ")),
-                "pub",
+                format!(
+                    "{}\npub",
+                    doc_attr("The names of this type's records, as the ruleset writes them.")
+                ),
             );
             for &i in &instances {
                 let inst = &self.p.instances[i];
@@ -274,10 +294,9 @@ impl Gen<'_> {
                 };
                 let value = self.record_literal(&fields.fields, ri)?;
                 let f = imp.new_fn(&self.id.instance[i]);
-                f.vis("pub").ret("Self").attr(&format!(
-                    "doc = {}",
-                    lit(&format!(" Record `{}`.", doc_text(&inst.name)))
-                ));
+                f.vis("pub").ret("Self");
+                let title = format!("Record `{}`.", doc_text(&inst.name));
+                fn_doc(f, &self.item_lines(&title, inst.span));
                 f.line(value);
             }
             let named = imp.new_fn("named");
@@ -314,7 +333,7 @@ impl Gen<'_> {
             let name = &self.id.outcome[oi];
             let mut e = Enum::new(name);
             e.vis("pub");
-            e.r#macro(doc_attr(&format!("Outcome `{}`.", o.name)));
+            e.r#macro(self.item_doc(&format!("Outcome `{}`.", o.name), o.span));
             let copy = self.outcome_is_copy(oi);
             e.derive("Debug").derive("Clone");
             if copy {
@@ -341,6 +360,7 @@ impl Gen<'_> {
                 if let Some(rename) = self.serde_rename(&self.id.tag[oi][ti], &t.name) {
                     v.annotation(rename);
                 }
+                v.annotation(self.part_doc(Some(t.span), None, &format!("Tag `{}`.", t.name)));
                 for (fi, (fname, fty)) in t.fields.iter().enumerate() {
                     let ident = &self.id.tag_field[oi][ti][fi];
                     let path = format!("{}.{}.{fname}", o.name, t.name);
@@ -349,6 +369,8 @@ impl Gen<'_> {
                     for a in extras {
                         field.annotation(a);
                     }
+                    let doc = format!("`{fname}` of `{}`: `{}`.", t.name, self.p.ty_name(fty));
+                    field.annotation(self.part_doc(None, None, &doc));
                 }
             }
             scope.push_enum(e);
@@ -422,7 +444,7 @@ impl Gen<'_> {
         for (ki, k) in self.p.constants.iter().enumerate() {
             let value = self.const_expr(&k.value, &k.ty)?;
             let ty = self.rust_ty(&k.ty)?;
-            let doc = doc_attr(&format!("Constant `{}`.", k.name));
+            let doc = self.item_doc(&format!("Constant `{}`.", k.name), k.span);
             let kw = if self.is_const_ty(&k.ty) {
                 "const"
             } else {
@@ -457,18 +479,12 @@ impl Gen<'_> {
             } else {
                 value_ty
             });
-            f.attr(&format!(
-                "doc = {}",
-                lit(&format!(
-                    " Table `{}`, {what}.{}",
-                    t.name,
-                    if partial {
-                        " `None` for a key that is not a face of the die."
-                    } else {
-                        ""
-                    }
-                ))
-            ));
+            let mut doc = self.item_lines(&format!("Table `{}`, {what}.", t.name), t.span);
+            if partial {
+                doc.push(String::new());
+                doc.push("`None` for a key that is not a face of the die.".into());
+            }
+            fn_doc(&mut f, &doc);
             let mut arms = Vec::new();
             let mut covered = 0usize;
             for row in &t.rows {

@@ -27,6 +27,7 @@
 //! through `get_mut`, and change nothing outside it.
 
 mod body;
+mod docs;
 pub mod ident;
 mod items;
 pub mod options;

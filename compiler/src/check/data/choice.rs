@@ -94,7 +94,11 @@ pub(super) fn build_choice(c: &mut Checker, e: &Entry) {
             .entry(vname.clone())
             .or_default()
             .push((id, variants.len() as u16));
-        variants.push(ir::Variant { name: vname, label });
+        variants.push(ir::Variant {
+            name: vname,
+            label,
+            span,
+        });
         spans.push(span);
     }
     c.prog.choices[id].variants = variants;
@@ -139,6 +143,7 @@ pub fn build_outcome_tags(c: &mut Checker, items: &[(usize, Vec<ast::TagDef>)]) 
                 .push((*id, out.len() as u16));
             out.push(ir::Tag {
                 name: t.name.name.clone(),
+                span: t.name.span,
                 fields,
             });
         }

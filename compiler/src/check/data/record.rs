@@ -77,6 +77,7 @@ pub(super) fn build_record_fields(c: &mut Checker, e: &Entry) {
             range,
             default: None,
             doc,
+            span: k.span,
         });
     }
     c.prog.records[id].fields = fields;

@@ -252,14 +252,12 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
 
     let mut func = codegen::Function::new(&g.id.function[fid]);
     func.vis("pub");
-    func.attr(&format!(
-        "doc = {}",
-        lit(&format!(
-            " {} `{}`.",
-            if traced { "Procedure" } else { "Formula" },
-            f.name
-        ))
-    ));
+    let title = format!(
+        "{} `{}`.",
+        if traced { "Procedure" } else { "Formula" },
+        f.name
+    );
+    super::docs::fn_doc(&mut func, &g.item_lines(&title, f.span));
     let nargs = f.params.len() + usize::from(traced);
     if nargs > 7 {
         func.attr("allow(clippy::too_many_arguments)");

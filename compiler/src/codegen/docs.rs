@@ -1,0 +1,216 @@
+//! Doc comments of generated items: the writer's own comments around a definition (the
+//! grammar drops comments, so they are read back from the source text around the
+//! definition's span), the `doc:` of a field, and where the definition is written.
+//!
+//! A comment belongs to a definition when it is the block of comment lines right above
+//! the definition's line, with no blank line between, and the definition starts its line
+//! (a YAML `- ` item counts); in YAML a comment after the definition on its own line
+//! belongs to it too. Text goes out through [`ident::doc_prose`](super::ident::doc_prose).
+
+use super::ident::{doc_attr, doc_prose, lit};
+use super::Gen;
+use crate::source::{Sources, Span};
+
+/// The writer's comment for the definition at `span`, one string per comment line.
+pub fn comment(sources: &Sources, span: Span) -> Vec<String> {
+    let Some(file) = sources.files.get(span.file as usize) else {
+        return Vec::new();
+    };
+    let yaml = !file.name.ends_with(".rules");
+    let marker = if yaml { "#" } else { "//" };
+    let text = &file.text;
+    let start = (span.start as usize).min(text.len());
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let mut out = Vec::new();
+    let before = text[line_start..start].trim();
+    if before.is_empty() || (yaml && before == "-") {
+        let mut above: Vec<&str> = Vec::new();
+        let mut end = line_start;
+        while end > 0 {
+            let prev_start = text[..end - 1].rfind('\n').map_or(0, |i| i + 1);
+            let line = text[prev_start..end - 1].trim();
+            match line.strip_prefix(marker) {
+                Some(c) if !c.trim_start().starts_with("yaml-language-server:") => {
+                    above.push(c.trim_start_matches(['#', '/', '!']).trim())
+                }
+                _ => break,
+            }
+            end = prev_start;
+        }
+        out.extend(above.into_iter().rev().map(String::from));
+    }
+    if yaml {
+        let end = (span.end as usize).clamp(start, text.len());
+        let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+        if let Some(c) = yaml_trailing_comment(&text[end..line_end]) {
+            out.push(c.to_string());
+        }
+    }
+    // Blank comment lines at either end say nothing.
+    while out.first().is_some_and(|l| l.is_empty()) {
+        out.remove(0);
+    }
+    while out.last().is_some_and(|l| l.is_empty()) {
+        out.pop();
+    }
+    indent_list_continuations(out)
+}
+
+/// Rustdoc reads the comment as Markdown: a line that continues a list item (`- `, `* `,
+/// `1. `) is indented under the item's text, as the writer meant it, rather than left as
+/// a lazy continuation (which clippy's `doc_lazy_continuation` rejects).
+fn indent_list_continuations(lines: Vec<String>) -> Vec<String> {
+    let mut item: Option<usize> = None;
+    lines
+        .into_iter()
+        .map(|l| {
+            if l.is_empty() {
+                item = None;
+                return l;
+            }
+            let digits = l.len() - l.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            let marker = if l.starts_with("- ") || l.starts_with("* ") || l.starts_with("+ ") {
+                Some(2)
+            } else if digits > 0 && (l[digits..].starts_with(". ") || l[digits..].starts_with(") ")) {
+                Some(digits + 2)
+            } else {
+                None
+            };
+            match (marker, item) {
+                (Some(width), _) => {
+                    item = Some(width);
+                    l
+                }
+                (None, Some(width)) => format!("{}{l}", " ".repeat(width)),
+                (None, None) => l,
+            }
+        })
+        .collect()
+}
+
+/// The text of a YAML comment in `rest` (what follows a value on its line): a `#` after
+/// whitespace, outside quotes.
+fn yaml_trailing_comment(rest: &str) -> Option<&str> {
+    let mut quote: Option<char> = None;
+    let mut prev = ' ';
+    for (i, c) in rest.char_indices() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == '"' || c == '\'' => quote = Some(c),
+            None if c == '#' && prev.is_whitespace() => {
+                return Some(rest[i + 1..].trim()).filter(|c| !c.is_empty());
+            }
+            None => {}
+        }
+        prev = c;
+    }
+    None
+}
+
+impl Gen<'_> {
+    /// The doc lines of an item defined at `span`: the writer's comment (or `title` when
+    /// there is none), then where it is written. Lines are escaped prose.
+    /// `title` is generated text (names are identifiers or escaped), kept as is.
+    pub(super) fn item_lines(&self, title: &str, span: Span) -> Vec<String> {
+        let mut lines: Vec<String> = comment(&self.p.sources, span)
+            .iter()
+            .map(|l| doc_prose(l))
+            .collect();
+        if lines.is_empty() {
+            lines.push(title.to_string());
+        }
+        let (file, line, _) = self.p.sources.position(span);
+        lines.push(String::new());
+        lines.push(doc_prose(&format!("Defined in `{file}`, line {line}.")));
+        lines
+    }
+
+    /// [`Self::item_lines`] as `#[doc]` attributes.
+    pub(super) fn item_doc(&self, title: &str, span: Span) -> String {
+        attrs(&self.item_lines(title, span))
+    }
+
+    /// The doc attributes of a part of an item (a field, a variant, a tag): the writer's
+    /// comment around `span`, then `doc` (a field's `doc:`, a label), else `fallback`
+    /// (generated text, kept as is).
+    pub(super) fn part_doc(&self, span: Option<Span>, doc: Option<&str>, fallback: &str) -> String {
+        let mut lines = span.map_or_else(Vec::new, |s| comment(&self.p.sources, s));
+        if let Some(d) = doc.filter(|d| !d.trim().is_empty()) {
+            lines.push(d.to_string());
+        }
+        let mut lines: Vec<String> = lines.iter().map(|l| doc_prose(l)).collect();
+        if lines.is_empty() {
+            lines.push(fallback.to_string());
+        }
+        attrs(&lines)
+    }
+}
+
+/// Escaped doc lines as `#[doc = "..."]` attributes, one a line.
+pub(super) fn attrs(lines: &[String]) -> String {
+    lines
+        .iter()
+        .map(|l| doc_attr(l))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Escaped doc lines as attributes of a `codegen::Function`.
+pub(super) fn fn_doc(f: &mut codegen::Function, lines: &[String]) {
+    for l in lines {
+        f.attr(&format!("doc = {}", lit(&format!(" {l}"))));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceFile;
+    use std::path::PathBuf;
+
+    fn at(name: &str, text: &str, needle: &str) -> Vec<String> {
+        let mut s = Sources::default();
+        let id = s.add(SourceFile::new(name.into(), PathBuf::new(), text.into()));
+        let start = text.find(needle).unwrap();
+        comment(&s, Span::new(id, start, start + needle.len()))
+    }
+
+    #[test]
+    fn comments_above_and_after_a_yaml_definition() {
+        let yaml = "# yaml-language-server: $schema=x\n# file header\n\ntypes:\n  # K13: what the book lists.\n  # Second line.\n  Weapon:\n    skill: Skill  # the \"#\" skill # really\n    damage: '#x' # quoted\n  Plain: {}\n";
+        assert_eq!(
+            at("r/data.yaml", yaml, "Weapon"),
+            ["K13: what the book lists.", "Second line."]
+        );
+        assert_eq!(
+            at("r/data.yaml", yaml, "skill"),
+            ["the \"#\" skill # really"]
+        );
+        assert_eq!(at("r/data.yaml", yaml, "damage"), ["quoted"]);
+        assert!(at("r/data.yaml", yaml, "Plain").is_empty());
+        // Separated by a blank line, and a header: neither belongs to `types`.
+        assert!(at("r/data.yaml", yaml, "types").is_empty());
+        // An item that does not start its line takes no comment from above.
+        assert!(at("r/data.yaml", "# about A\nE: [A, B]\n", "B").is_empty());
+    }
+
+    #[test]
+    fn list_items_keep_their_continuation_lines() {
+        let rules = "// Cases:\n// - one, which goes\n// on here;\n// 10. ten\n// more\n//\n// After.\nformula f() = 1\n";
+        assert_eq!(
+            at("r/a.rules", rules, "formula"),
+            ["Cases:", "- one, which goes", "  on here;", "10. ten", "    more", "", "After."]
+        );
+    }
+
+    #[test]
+    fn comments_above_a_rules_definition() {
+        let rules = "// header\n\n// K9: the attack.\n/// Doc style too.\nprocedure attack() -> int {\n  // inside\n  return 1 // not a doc\n}\n";
+        assert_eq!(
+            at("r/a.rules", rules, "procedure"),
+            ["K9: the attack.", "Doc style too."]
+        );
+        assert_eq!(at("r/a.rules", rules, "return"), ["inside"]);
+    }
+}
