@@ -71,7 +71,8 @@ fn indent_list_continuations(lines: Vec<String>) -> Vec<String> {
             let digits = l.len() - l.trim_start_matches(|c: char| c.is_ascii_digit()).len();
             let marker = if l.starts_with("- ") || l.starts_with("* ") || l.starts_with("+ ") {
                 Some(2)
-            } else if digits > 0 && (l[digits..].starts_with(". ") || l[digits..].starts_with(") ")) {
+            } else if digits > 0 && (l[digits..].starts_with(". ") || l[digits..].starts_with(") "))
+            {
                 Some(digits + 2)
             } else {
                 None
@@ -200,7 +201,15 @@ mod tests {
         let rules = "// Cases:\n// - one, which goes\n// on here;\n// 10. ten\n// more\n//\n// After.\nformula f() = 1\n";
         assert_eq!(
             at("r/a.rules", rules, "formula"),
-            ["Cases:", "- one, which goes", "  on here;", "10. ten", "    more", "", "After."]
+            [
+                "Cases:",
+                "- one, which goes",
+                "  on here;",
+                "10. ten",
+                "    more",
+                "",
+                "After."
+            ]
         );
     }
 
