@@ -45,6 +45,7 @@ pub mod builder;
 pub mod codegen;
 pub mod eval;
 pub mod explain;
+pub mod export;
 #[cfg(feature = "lsp")]
 pub mod lsp;
 pub mod pack;

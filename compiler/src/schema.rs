@@ -1,5 +1,6 @@
 //! JSON Schemas (draft-07, what yaml-language-server reads) for every kind of YAML file
-//! rulesc reads: ruleset files, content packs and scenarios. Editors use them for
+//! rulesc reads: ruleset files, content packs and scenarios; and of the JSON
+//! `rulesc export` writes. Editors use them for
 //! completion and early errors; `rulesc schema --out schemas` writes them, and a test
 //! checks the committed copies are current and that every shipped YAML file validates.
 
@@ -154,6 +155,97 @@ pub fn scenario() -> Value {
     })
 }
 
+/// The schema of `rulesc export`'s output: a checked ruleset's data, merged
+/// ([`crate::export`]).
+pub fn export() -> Value {
+    let named = |props: Value, required: Value| json!({ "type": "object", "properties": props, "required": required, "additionalProperties": false });
+    let by_name = |item: Value| json!({ "type": "object", "propertyNames": { "pattern": NAME }, "additionalProperties": item });
+    let at = json!({ "type": "string", "description": "The file and line it is defined on: `kingsmark/data.yaml:117`." });
+    let ty = json!({ "type": "string", "description": "A type as the ruleset writes it: `int`, `list<HitLocation>`, `WoundBoxes`." });
+    let typed = named(
+        json!({ "name": { "$ref": "#/definitions/name" }, "type": ty }),
+        json!(["name", "type"]),
+    );
+    let choice = named(
+        json!({
+            "values": { "type": "array", "items": named(
+                json!({ "name": { "$ref": "#/definitions/name" }, "label": { "type": "string" } }),
+                json!(["name", "label"])) },
+            "defined_at": at
+        }),
+        json!(["values", "defined_at"]),
+    );
+    let function = named(
+        json!({ "params": { "type": "array", "items": typed }, "returns": ty, "defined_at": at }),
+        json!(["params", "defined_at"]),
+    );
+    json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "rulesc export",
+        "description": "A checked ruleset's data after `extends`, `override` and content packs (`rulesc export <ruleset> --format json`). Values read as in YAML: scale and enum values by name, dice in dice notation, tracks as their filled boxes, maps as objects keyed by name, records as objects of their fields.",
+        "type": "object",
+        "properties": {
+            "format": { "const": "rulesc-export" },
+            "version": { "const": crate::export::FORMAT_VERSION },
+            "ruleset": named(json!({ "name": { "$ref": "#/definitions/name" }, "title": { "type": "string" } }), json!(["name", "title"])),
+            "scales": by_name(choice.clone()),
+            "enums": by_name(choice),
+            "types": by_name(named(json!({
+                "fields": { "type": "array", "items": named(json!({
+                    "name": { "$ref": "#/definitions/name" },
+                    "type": ty,
+                    "range": { "type": "array", "items": { "type": "integer" }, "minItems": 2, "maxItems": 2 },
+                    "default": {},
+                    "doc": { "type": "string" }
+                }), json!(["name", "type"])) },
+                "defined_at": at
+            }), json!(["fields", "defined_at"]))),
+            "tracks": by_name(named(json!({
+                "scale": { "$ref": "#/definitions/name" },
+                "boxes": { "type": "array", "items": {
+                    "type": "object",
+                    "description": "The box's number, its level, and its attributes (`pain`...) by name.",
+                    "properties": { "box": { "type": "integer", "minimum": 1 }, "level": { "$ref": "#/definitions/name" } },
+                    "required": ["box", "level"],
+                    "additionalProperties": { "type": "integer" } } },
+                "when_full": { "enum": ["escalate", "stop"] },
+                "defined_at": at
+            }), json!(["scale", "boxes", "when_full", "defined_at"]))),
+            "tables": by_name({
+                let mut t = named(json!({
+                    "die": { "type": "string", "description": "Rolled with this die; rows are faces." },
+                    "key": { "type": "string", "description": "`int`, or the scale or enum the rows are keyed by." },
+                    "value": ty,
+                    "rows": { "type": "array", "items": {
+                        "type": "object",
+                        "description": "`from`/`to` (inclusive; an open end left out) for dice and numbers, `key` for a scale or enum.",
+                        "properties": { "from": { "type": "integer" }, "to": { "type": "integer" }, "key": { "$ref": "#/definitions/name" }, "value": {} },
+                        "required": ["value"],
+                        "additionalProperties": false } },
+                    "default": {},
+                    "defined_at": at
+                }), json!(["value", "rows", "defined_at"]));
+                t["oneOf"] = json!([{ "required": ["die"] }, { "required": ["key"] }]);
+                t
+            }),
+            "constants": by_name(named(json!({ "type": ty, "value": {}, "defined_at": at }), json!(["type", "value", "defined_at"]))),
+            "records": by_name(by_name(json!({ "type": "object", "description": "The record's fields by name." }))),
+            "outcomes": by_name(named(json!({
+                "tags": { "type": "array", "items": named(json!({
+                    "name": { "$ref": "#/definitions/name" },
+                    "fields": { "type": "array", "items": typed }
+                }), json!(["name", "fields"])) },
+                "defined_at": at
+            }), json!(["tags", "defined_at"]))),
+            "formulas": by_name(function.clone()),
+            "procedures": by_name(function)
+        },
+        "required": ["format", "version", "ruleset", "scales", "enums", "types", "tracks", "tables", "constants", "records", "outcomes", "formulas", "procedures"],
+        "additionalProperties": false,
+        "definitions": { "name": { "type": "string", "pattern": NAME } }
+    })
+}
+
 /// Every schema with its file name, pretty-printed with a final newline.
 pub fn all() -> Vec<(&'static str, String)> {
     let text = |v: Value| serde_json::to_string_pretty(&v).unwrap_or_default() + "\n";
@@ -161,5 +253,6 @@ pub fn all() -> Vec<(&'static str, String)> {
         ("ruleset.schema.json", text(ruleset())),
         ("pack.schema.json", text(pack())),
         ("scenario.schema.json", text(scenario())),
+        ("export.schema.json", text(export())),
     ]
 }

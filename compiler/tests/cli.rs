@@ -167,3 +167,29 @@ fn analyze_gives_exact_odds_and_reports_the_unexplored_mass() {
     assert_eq!(code, 0);
     assert!(err.contains("W0101"), "{err}");
 }
+
+#[test]
+fn export_prints_the_merged_ruleset_as_json() {
+    let dir = root().join("examples/variants/gritty_kingsmark");
+    let (code, out, err) = rulesc(&["export", dir.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON on stdout");
+    assert_eq!(v["format"], "rulesc-export");
+    assert_eq!(v["ruleset"]["name"], "gritty_kingsmark");
+    assert_eq!(
+        v["records"]["Weapon"]["arming_sword"]["critical_threshold"],
+        11
+    );
+
+    // A ruleset with errors exports nothing: exit 1, the diagnostics as JSON lines.
+    let broken = root().join("tests/fixtures/broken/e0306_unknown_name");
+    let (code, out, err) = rulesc(&["export", broken.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, 1);
+    assert_eq!(out, "");
+    assert!(
+        err.lines()
+            .all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok()),
+        "{err}"
+    );
+    assert!(err.contains("E0306"), "{err}");
+}

@@ -72,8 +72,20 @@ enum Command {
         /// A table, record, constant, formula, procedure, type, scale or enum.
         name: String,
     },
+    /// The merged ruleset (after `extends`, `override` and content packs) as JSON, for
+    /// virtual tabletops and other tools that want the data; its shape is
+    /// `schemas/export.schema.json`. Diagnostics print as `--format` says.
+    Export {
+        ruleset: PathBuf,
+        /// Content packs whose records are exported as the ruleset's own.
+        #[arg(long = "pack", value_name = "PACK.yaml", num_args = 1..)]
+        packs: Vec<PathBuf>,
+        /// Write to this file (only when its content changes) instead of standard output.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
     /// Write the JSON Schemas (draft-07) of ruleset files, content packs and scenarios,
-    /// for editors (yaml-language-server).
+    /// for editors (yaml-language-server), and of `rulesc export`'s output.
     Schema {
         /// The folder to write them to.
         #[arg(long, default_value = "schemas")]
@@ -236,6 +248,30 @@ fn run() -> ExitCode {
                 ExitCode::from(1)
             }
         },
+        Command::Export {
+            ruleset,
+            packs,
+            output,
+        } => {
+            let Some(p) = load(&ruleset, &packs, format) else {
+                return ExitCode::from(1);
+            };
+            let value = rulesc::export::export(&p);
+            let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
+            match output {
+                None => {
+                    print!("{text}");
+                    ExitCode::SUCCESS
+                }
+                Some(path) => match output::write(&path, &text, &output::inputs(&p.sources)) {
+                    Ok(_) => ExitCode::SUCCESS,
+                    Err(e) => {
+                        report_output_error(&e, &path, format);
+                        ExitCode::from(1)
+                    }
+                },
+            }
+        }
         Command::Schema { out } => {
             for (name, text) in rulesc::schema::all() {
                 let path = out.join(name);
