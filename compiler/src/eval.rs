@@ -90,62 +90,128 @@ impl Value {
     }
 }
 
-/// How a value reads in a trace. Generated code formats identically (see codegen).
+/// How a value prints in traces and results (as generated code's `Display` does).
 pub fn show(p: &Program, v: &Value, ty: &Ty) -> String {
+    let mut out = Shown {
+        text: String::new(),
+        limit: usize::MAX - 1,
+    };
+    show_into(p, v, ty, &mut out);
+    out.text
+}
+
+/// [`show`] for a trace event: cut after `show::MAX_SHOWN` bytes, as generated code cuts
+/// (`rulesc_runtime::show::cut`), and never built past that, however large the value.
+pub fn show_traced(p: &Program, v: &Value, ty: &Ty) -> String {
+    let mut out = Shown {
+        text: String::new(),
+        limit: rulesc_runtime::show::MAX_SHOWN,
+    };
+    show_into(p, v, ty, &mut out);
+    rulesc_runtime::show::cut(out.text)
+}
+
+/// Text being shown, kept only a little past `limit` bytes (whole characters): enough
+/// for [`rulesc_runtime::show::cut`] to cut it as it would cut the whole text.
+struct Shown {
+    text: String,
+    limit: usize,
+}
+
+impl Shown {
+    fn full(&self) -> bool {
+        self.text.len() > self.limit
+    }
+
+    fn push(&mut self, s: &str) {
+        if self.full() {
+            return;
+        }
+        let mut end = (self.limit + 1 - self.text.len()).min(s.len());
+        while !s.is_char_boundary(end) {
+            end += 1;
+        }
+        self.text.push_str(&s[..end]);
+    }
+}
+
+fn show_into(p: &Program, v: &Value, ty: &Ty, out: &mut Shown) {
+    // Items of a list, a map or a record, separated by `, `, until the text is full.
+    fn items<'a, I: Iterator<Item = (String, &'a Value, &'a Ty)>>(
+        p: &Program,
+        parts: I,
+        out: &mut Shown,
+    ) {
+        for (i, (prefix, v, ty)) in parts.enumerate() {
+            if out.full() {
+                return;
+            }
+            if i > 0 {
+                out.push(", ");
+            }
+            out.push(&prefix);
+            show_into(p, v, ty, out);
+        }
+    }
     match (v, ty) {
-        (Value::Choice(i), Ty::Choice(c)) => p.choices[*c]
-            .variants
-            .get(*i as usize)
-            .map(|v| v.label.clone())
-            .unwrap_or_default(),
-        (Value::Int(i), _) => i.to_string(),
-        (Value::Roll(r), _) => r.total.to_string(),
-        (Value::Bool(b), _) => b.to_string(),
-        (Value::Dice(d), _) => d.to_string(),
+        (Value::Choice(i), Ty::Choice(c)) => {
+            if let Some(v) = p.choices[*c].variants.get(*i as usize) {
+                out.push(&v.label);
+            }
+        }
+        (Value::Int(i), _) => out.push(&i.to_string()),
+        (Value::Roll(r), _) => out.push(&r.total.to_string()),
+        (Value::Bool(b), _) => out.push(&b.to_string()),
+        (Value::Dice(d), _) => out.push(&d.to_string()),
         (Value::Track(t), _) => {
             let boxes: Vec<String> = t.boxes().map(|b| b.to_string()).collect();
-            format!("[{}]", boxes.join(", "))
+            out.push(&format!("[{}]", boxes.join(", ")));
         }
-        (Value::TrackBox { number, .. }, _) => format!("box {number}"),
-        (Value::List(items), Ty::List(elem)) => {
-            let items: Vec<String> = items.iter().map(|i| show(p, i, elem)).collect();
-            format!("[{}]", items.join(", "))
+        (Value::TrackBox { number, .. }, _) => out.push(&format!("box {number}")),
+        (Value::List(list), Ty::List(elem)) => {
+            out.push("[");
+            items(p, list.iter().map(|i| (String::new(), i, &**elem)), out);
+            out.push("]");
         }
-        (Value::Map(items), Ty::Map(k, vt)) => {
-            let items: Vec<String> = items
+        (Value::Map(map), Ty::Map(k, vt)) => {
+            out.push("{");
+            let parts = map
                 .iter()
                 .zip(&p.choices[*k].variants)
-                .map(|(i, var)| format!("{}: {}", var.label, show(p, i, vt)))
-                .collect();
-            format!("{{{}}}", items.join(", "))
+                .map(|(i, var)| (format!("{}: ", var.label), i, &**vt));
+            items(p, parts, out);
+            out.push("}");
         }
         (Value::Record(fields), Ty::Record(r)) => {
             let t = &p.records[*r];
-            let parts: Vec<String> = t
+            out.push(&t.name);
+            out.push("(");
+            let fields = fields.borrow();
+            let parts = t
                 .fields
                 .iter()
-                .zip(fields.borrow().iter())
-                .map(|(f, v)| format!("{}: {}", f.name, show(p, v, &f.ty)))
-                .collect();
-            format!("{}({})", t.name, parts.join(", "))
+                .zip(fields.iter())
+                .map(|(f, v)| (format!("{}: ", f.name), v, &f.ty));
+            items(p, parts, out);
+            out.push(")");
         }
         (Value::Outcome { tag, fields }, Ty::Outcome(o)) => {
             let Some(t) = p.outcomes[*o].tags.get(*tag as usize) else {
-                return String::new();
+                return;
             };
-            if t.fields.is_empty() {
-                t.name.clone()
-            } else {
-                let parts: Vec<String> = t
+            out.push(&t.name);
+            if !t.fields.is_empty() {
+                out.push("(");
+                let parts = t
                     .fields
                     .iter()
                     .zip(fields.iter())
-                    .map(|((n, ty), v)| format!("{n}: {}", show(p, v, ty)))
-                    .collect();
-                format!("{}({})", t.name, parts.join(", "))
+                    .map(|((n, ty), v)| (format!("{n}: "), v, ty));
+                items(p, parts, out);
+                out.push(")");
             }
         }
-        _ => String::new(),
+        _ => {}
     }
 }
 
@@ -180,6 +246,35 @@ pub struct Interpreter<'p, 'e, D, X, T> {
     env: &'e mut Env<D, X, T>,
     /// Off while a formula runs (formulas are untraced, as in generated code).
     tracing: bool,
+    /// Steps taken so far in this run (see [`MAX_STEPS`]).
+    steps: u64,
+    /// The site of the function running, where a spent budget is reported.
+    at: u32,
+}
+
+/// Most steps one run of the interpreter takes: each statement, loop turn, call and
+/// item of a comprehension is one, and each value copied (a `let` of a record, a list
+/// appended, a constant) one more per value in it. Past it the run stops with
+/// [`RuleErrorKind::TooManySteps`], so nested loops, fan-out through calls and values
+/// doubled by appending are all bounded in time and memory. Generated code has no such
+/// budget: the rules always end, and a run within the budget gives the same result.
+pub const MAX_STEPS: u64 = 1_000_000;
+
+/// How many values `v` holds (itself included): what copying it costs.
+fn weight(v: &Value) -> u64 {
+    match v {
+        Value::List(items) | Value::Map(items) => {
+            items.iter().fold(1u64, |n, i| n.saturating_add(weight(i)))
+        }
+        Value::Record(fields) => fields
+            .borrow()
+            .iter()
+            .fold(1u64, |n, i| n.saturating_add(weight(i))),
+        Value::Outcome { fields, .. } => {
+            fields.iter().fold(1u64, |n, i| n.saturating_add(weight(i)))
+        }
+        _ => 1,
+    }
 }
 
 /// Calls function `id` with `args` (one per parameter). Records passed in are changed
@@ -195,11 +290,13 @@ pub fn call<D: DiceSource, X: Decide, T: TraceSink>(
         prog,
         env,
         tracing: true,
+        steps: 0,
+        at: prog.functions.get(id).map_or(0, |f| f.site),
     };
     it.call(id, args)
 }
 
-impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
+impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
     fn on(&self) -> bool {
         T::ENABLED && self.tracing
     }
@@ -219,8 +316,31 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
         }
     }
 
+    /// Takes `n` steps of the run's budget; past it, the run stops with a rule error.
+    fn step(&mut self, n: u64) -> Run<()> {
+        self.steps = self.steps.saturating_add(n);
+        if self.steps > MAX_STEPS {
+            return Err(self.fail(self.at, RuleErrorKind::TooManySteps { max: MAX_STEPS }));
+        }
+        Ok(())
+    }
+
+    /// A copy of `v` (value semantics), paid for by the values it holds.
+    fn copy(&mut self, v: &Value) -> Run<Value> {
+        self.step(weight(v))?;
+        Ok(v.deep_clone())
+    }
+
     fn call(&mut self, id: ir::Id, args: Vec<Value>) -> Run<Value> {
+        self.step(1)?;
         let f = &self.prog.functions[id];
+        let caller = std::mem::replace(&mut self.at, f.site);
+        let result = self.call_body(f, args);
+        self.at = caller;
+        result
+    }
+
+    fn call_body(&mut self, f: &'p ir::Function, args: Vec<Value>) -> Run<Value> {
         let mut locals: Vec<Value> = vec![Value::Unit; f.locals.len()];
         for (slot, a) in args.into_iter().enumerate().take(f.params.len()) {
             locals[slot] = a;
@@ -260,6 +380,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
             if self.env.dice.stopped() {
                 return Ok(Flow::Return(Value::Unit));
             }
+            self.step(1)?;
             if let Flow::Return(v) = self.stmt(s, locals)? {
                 return Ok(Flow::Return(v));
             }
@@ -277,10 +398,10 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                 let v = if matches!(value.kind, K::Local(_)) {
                     v
                 } else {
-                    v.deep_clone()
+                    self.copy(&v)?
                 };
                 if self.on() {
-                    let shown = show(self.prog, &v, &value.ty);
+                    let shown = show_traced(self.prog, &v, &value.ty);
                     self.event(TraceEvent::Assign {
                         site: *site,
                         value: shown,
@@ -296,25 +417,29 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                 site,
             } => {
                 let v = self.expr(value, locals)?;
+                let v = self.copy(&v)?;
                 let keys = self.place_keys(place, locals)?;
-                let new = update(locals, place, &keys, |old| match (op, old) {
-                    (AssignOp::Set, _) => v.deep_clone(),
-                    (AssignOp::Add, Value::List(items)) => {
-                        let mut items = items.to_vec();
-                        if let Value::List(more) = &v {
-                            items.extend(more.iter().map(Value::deep_clone));
+                let new = update(locals, place, &keys, |old| {
+                    *old = match (op, &mut *old) {
+                        (AssignOp::Set, _) => v,
+                        (AssignOp::Add, Value::List(items)) => {
+                            if let Value::List(more) = v {
+                                error::room(items.len(), more.len(), *site).map_err(|e| e.kind)?;
+                                Rc::make_mut(items).extend(more.iter().cloned());
+                            }
+                            return Ok(());
                         }
-                        Value::List(Rc::new(items))
-                    }
-                    (AssignOp::Add, _) => Value::Int(arith::add(old.int(), v.int())),
-                    (AssignOp::Sub, _) => Value::Int(arith::sub(old.int(), v.int())),
+                        (AssignOp::Add, _) => Value::Int(arith::add(old.int(), v.int())),
+                        (AssignOp::Sub, _) => Value::Int(arith::sub(old.int(), v.int())),
+                    };
+                    Ok(())
                 });
                 let new = match new {
                     Ok(new) => new,
                     Err(kind) => return Err(self.fail(*site, kind)),
                 };
                 if self.on() {
-                    let shown = show(self.prog, &new, &place.ty);
+                    let shown = show_traced(self.prog, &new, &place.ty);
                     self.event(TraceEvent::Assign {
                         site: *site,
                         value: shown,
@@ -352,7 +477,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                 // The loop walks a copy of the list: changing the list inside the loop
                 // does not change what the loop visits.
                 for item in items.iter() {
-                    locals[*var] = item.deep_clone();
+                    locals[*var] = self.copy(item)?;
                     if let Flow::Return(v) = self.block(body, locals)? {
                         return Ok(Flow::Return(v));
                     }
@@ -365,6 +490,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                 let mut i = lo;
                 let mut n = 0;
                 while i < hi && n < rulesc_runtime::MAX_LOOP {
+                    self.step(1)?;
                     locals[*var] = Value::Int(i);
                     if let Flow::Return(v) = self.block(body, locals)? {
                         return Ok(Flow::Return(v));
@@ -380,7 +506,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                     None => (Value::Unit, Ty::Unit),
                 };
                 if self.on() {
-                    let shown = show(self.prog, &v, &ty);
+                    let shown = show_traced(self.prog, &v, &ty);
                     self.event(TraceEvent::Return {
                         site: *site,
                         value: shown,
@@ -430,7 +556,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
             }
         }
         if self.on() {
-            let shown = show(self.prog, v, ty);
+            let shown = show_traced(self.prog, v, ty);
             self.event(TraceEvent::Match {
                 site: arm.site,
                 arm: shown,
@@ -449,7 +575,11 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
 
     fn expr(&mut self, e: &ir::Expr, locals: &mut Vec<Value>) -> Run<Value> {
         Ok(match &e.kind {
-            K::Const(c) => Value::from_const(c),
+            K::Const(c) => {
+                let v = Value::from_const(c);
+                self.step(weight(&v))?;
+                v
+            }
             K::Local(s) => locals[*s].clone(),
             // `record.field`
             K::Field(r, i) => match self.expr(r, locals)? {
@@ -743,7 +873,10 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
     /// Deep copies of each expression's value, in order.
     fn copies(&mut self, xs: &[ir::Expr], locals: &mut Vec<Value>) -> Run<Vec<Value>> {
         xs.iter()
-            .map(|x| self.expr(x, locals).map(|v| v.deep_clone()))
+            .map(|x| {
+                let v = self.expr(x, locals)?;
+                self.copy(&v)
+            })
             .collect()
     }
 
@@ -780,12 +913,15 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
         let Some(v) = lookup(t, k.int()) else {
             let kind = RuleErrorKind::NoRow {
                 table: leak_name(&t.name),
-                key: show(self.prog, &k, &key_ty),
+                key: show_traced(self.prog, &k, &key_ty),
             };
             return Err(self.fail(site, kind));
         };
         if self.on() {
-            let (ks, vs) = (show(self.prog, &k, &key_ty), show(self.prog, &v, &t.value));
+            let (ks, vs) = (
+                show_traced(self.prog, &k, &key_ty),
+                show_traced(self.prog, &v, &t.value),
+            );
             self.event(TraceEvent::Lookup {
                 site,
                 key: ks,
@@ -814,16 +950,13 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
         let (spec, faces) = table_roll_faces(t, die, allowed.as_deref());
         let r = self.roll(spec, site);
         let face = match &faces {
-            Some(f) => f
-                .get((r.total - 1).max(0) as usize)
-                .copied()
-                .unwrap_or(r.total),
+            Some(segments) => dice::nth_total(segments.iter().copied(), r.total.max(1)),
             None => r.total,
         };
         // Every face of the table's die has a row (checked), and `among` picks faces.
         let v = lookup(t, face).unwrap_or(Value::Unit);
         if self.on() {
-            let vs = show(self.prog, &v, &t.value);
+            let vs = show_traced(self.prog, &v, &t.value);
             self.event(TraceEvent::Lookup {
                 site,
                 key: face.to_string(),
@@ -867,7 +1000,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
             }
         };
         if self.on() {
-            let shown = show(self.prog, &v, &elem_ty);
+            let shown = show_traced(self.prog, &v, &elem_ty);
             self.event(TraceEvent::Decide {
                 site,
                 choice: shown,
@@ -898,7 +1031,8 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
                 _ => Track::default(),
             };
             result = t.fill(&levels, lvl.min(255) as u8, def.escalate);
-            Value::Track(t)
+            *old = Value::Track(t);
+            Ok(())
         });
         if let Err(kind) = changed {
             return Err(self.fail(site, kind));
@@ -908,7 +1042,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
             None => (0, lvl),
         };
         if self.on() {
-            let label = show(
+            let label = show_traced(
                 self.prog,
                 &Value::Choice(filled_level),
                 &Ty::Choice(def.scale),
@@ -981,7 +1115,8 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
     ) -> Run<Value> {
         let mut out = Vec::new();
         self.each(var, list, cond, locals, &mut |it, locals| {
-            out.push(it.expr(body, locals)?.deep_clone());
+            let v = it.expr(body, locals)?;
+            out.push(it.copy(&v)?);
             Ok(true)
         })?;
         Ok(Value::List(Rc::new(out)))
@@ -1001,7 +1136,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
     ) -> Run<()> {
         let items = self.list(list, locals)?;
         for item in items.iter() {
-            locals[var] = item.deep_clone();
+            locals[var] = self.copy(item)?;
             if let Some(c) = cond {
                 if !self.expr(c, locals)?.bool() {
                     continue;
@@ -1058,24 +1193,29 @@ pub fn lookup(t: &ir::Table, key: i64) -> Option<Value> {
     t.default.as_ref().map(Value::from_const)
 }
 
-/// What to roll for a die table, and (with `among`) the faces the roll indexes: a `dN`
-/// over the faces whose value is allowed, in face order. No allowed face: the plain die.
+/// What to roll for a die table, and (with `among`) the allowed totals: the segments
+/// ([`ir::Table::segments`]) whose value is in the list, in order. The roll is then a
+/// `dN` over their totals (`N` their count), the `k`th total found by walking them;
+/// none allowed: the whole die. Work grows with the rows, never with the die's faces.
 pub fn table_roll_faces(
     t: &ir::Table,
     die: DiceSpec,
     allowed: Option<&[Value]>,
-) -> (DiceSpec, Option<Vec<i64>>) {
+) -> (DiceSpec, Option<Vec<(i64, i64)>>) {
     let Some(allowed) = allowed else {
         return (die, None);
     };
     let (lo, hi) = die.range();
-    let faces: Vec<i64> = (lo..=hi)
-        .filter(|f| lookup(t, *f).is_some_and(|v| allowed.iter().any(|a| values_equal(a, &v))))
+    let segments: Vec<(i64, i64)> = t
+        .segments(lo, hi)
+        .into_iter()
+        .filter(|&(a, _)| lookup(t, a).is_some_and(|v| allowed.iter().any(|x| values_equal(x, &v))))
         .collect();
-    if faces.is_empty() {
+    let count: i64 = segments.iter().map(|(a, b)| b - a + 1).sum();
+    if count == 0 {
         (die, None)
     } else {
-        (DiceSpec::new(1, faces.len() as u32), Some(faces))
+        (DiceSpec::new(1, count as u32), Some(segments))
     }
 }
 
@@ -1085,18 +1225,18 @@ fn update(
     locals: &mut [Value],
     place: &ir::Place,
     keys: &[Value],
-    f: impl FnOnce(&Value) -> Value,
+    f: impl FnOnce(&mut Value) -> Result<(), RuleErrorKind>,
 ) -> Result<Value, RuleErrorKind> {
     fn go(
         v: &mut Value,
         steps: &[PlaceStep],
         keys: &[Value],
-        f: impl FnOnce(&Value) -> Value,
+        f: impl FnOnce(&mut Value) -> Result<(), RuleErrorKind>,
     ) -> Result<Value, RuleErrorKind> {
         let Some((first, rest)) = steps.split_first() else {
-            let new = f(v);
-            *v = new.clone();
-            return Ok(new);
+            // Changed in place: appending to a list not shared costs the items appended.
+            f(v)?;
+            return Ok(v.clone());
         };
         match (first, v) {
             (PlaceStep::Field(i), Value::Record(r)) => {

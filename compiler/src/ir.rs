@@ -194,6 +194,32 @@ impl Table {
     pub fn partial(&self) -> bool {
         matches!(self.key, TableKey::Die(_)) && self.default.is_none()
     }
+
+    /// `lo..=hi` cut where the table's value may change: its rows, and the gaps between
+    /// them, in order. Every key of one segment looks up the same value, so rolling
+    /// `among` some values walks segments, never every face.
+    pub fn segments(&self, lo: i64, hi: i64) -> Vec<(i64, i64)> {
+        let mut out = Vec::new();
+        let mut next = lo;
+        for r in &self.rows {
+            if r.hi < next || next > hi {
+                continue;
+            }
+            if r.lo > hi {
+                break;
+            }
+            if r.lo > next {
+                out.push((next, r.lo - 1));
+            }
+            let from = r.lo.max(next);
+            out.push((from, r.hi.min(hi)));
+            next = r.hi.saturating_add(1);
+        }
+        if next <= hi {
+            out.push((next, hi));
+        }
+        out
+    }
 }
 
 #[derive(Debug, Clone)]

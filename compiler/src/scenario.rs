@@ -16,7 +16,10 @@ use crate::ir::{Program, Ty};
 use crate::load;
 use crate::source::{Sources, Span};
 use crate::yaml::{self, YNode, YValue};
-use rulesc_runtime::{DiceSource, Env, ScriptedDecisions, SeededDice, VecTrace};
+use rulesc_runtime::{
+    DiceSource, Env, RuleError, RuleErrorKind, ScriptedDecisions, SeededDice, Site, TraceEvent,
+    TraceSink, VecTrace,
+};
 use std::path::Path;
 
 /// A parsed scenario, ready to run.
@@ -29,6 +32,50 @@ pub struct Scenario {
     pub dice_spans: Vec<Span>,
     /// Where each decision's scripted answers are, in order (for an index past a list).
     pub answer_spans: Vec<(String, Vec<Span>)>,
+    /// The scenario file itself (for a run that stops at a limit).
+    pub at: Span,
+}
+
+/// Most bytes of one trace `rulesc trace` prints (events and the rules they cite):
+/// past it, events are no longer recorded, and the trace says how many were left out.
+pub const MAX_TRACE_BYTES: usize = 16 << 20;
+
+/// A trace that stops recording at [`MAX_TRACE_BYTES`].
+struct BoundedTrace<'s> {
+    events: VecTrace,
+    sites: &'s [Site],
+    bytes: usize,
+    dropped: u64,
+}
+
+impl TraceSink for BoundedTrace<'_> {
+    const ENABLED: bool = true;
+
+    fn event(&mut self, e: TraceEvent) {
+        let text = |s: &String| s.len();
+        let payload = match &e {
+            TraceEvent::Roll { faces, .. } => faces.len() * 8,
+            TraceEvent::Lookup { key, value, .. } => text(key) + text(value),
+            TraceEvent::Assign { value, .. } | TraceEvent::Return { value, .. } => text(value),
+            TraceEvent::Match { arm, .. } => text(arm),
+            TraceEvent::Decide { choice, .. } => text(choice),
+            TraceEvent::Fill { level, .. } => text(level),
+            TraceEvent::Fight { what, .. } => text(what),
+            TraceEvent::RuleError { message, .. } => text(message),
+            _ => 0,
+        };
+        let site = self
+            .sites
+            .get(e.site() as usize)
+            .map_or(0, |s| s.file.len() + s.text.len());
+        let cost = payload + site + 32;
+        if self.dropped > 0 || self.bytes + cost > MAX_TRACE_BYTES {
+            self.dropped += 1;
+            return;
+        }
+        self.bytes += cost;
+        self.events.event(e);
+    }
 }
 
 /// Faces from the script first, then from a seeded source.
@@ -284,6 +331,7 @@ fn read_node(
         decisions,
         dice_spans,
         answer_spans,
+        at: Span::new(root.span.file, 0, 0),
     })
 }
 
@@ -414,10 +462,32 @@ pub fn run(p: &Program, s: Scenario, seed: u64) -> Result<String, Diagnostics> {
         rolled: 0,
         problems: Vec::new(),
     };
-    let mut env = Env::new(dice, s.decisions, VecTrace::default());
+    let trace = BoundedTrace {
+        events: VecTrace::default(),
+        sites: &p.sites,
+        bytes: 0,
+        dropped: 0,
+    };
+    let mut env = Env::new(dice, s.decisions, trace);
     let f = &p.functions[s.function];
     let result = eval::call(p, &mut env, s.function, s.args);
     let mut diags = Diagnostics::default();
+    if let Err(RuleError {
+        kind: RuleErrorKind::TooManySteps { max },
+        ..
+    }) = &result
+    {
+        // Not the rules' result: the interpreter's limit (generated code would go on).
+        diags.push(
+            Diagnostic::error(
+                "E0410",
+                s.at,
+                format!("the run stopped after {max} steps"),
+            )
+            .label("this scenario")
+            .help("rulesc runs at most 1,000,000 steps (statements, loop turns, calls, values copied) for one scenario; loops nested this deep are probably a mistake"),
+        );
+    }
     for &(i, sides) in &env.dice.problems {
         let face = s.dice.as_ref().map_or(0, |d| d[i]);
         diags.push(
@@ -453,7 +523,13 @@ pub fn run(p: &Program, s: Scenario, seed: u64) -> Result<String, Diagnostics> {
     if diags.has_errors() {
         return Err(diags);
     }
-    let mut out = env.trace.render(&p.sites);
+    let mut out = env.trace.events.render(&p.sites);
+    if env.trace.dropped > 0 {
+        out.push_str(&format!(
+            "note: the trace stopped after {MAX_TRACE_BYTES} bytes; {} more event(s) were not recorded\n",
+            env.trace.dropped
+        ));
+    }
     out.push_str(&format!(
         "result: {}\n",
         eval::show_result(p, &result, &f.ret)

@@ -112,6 +112,7 @@ fn cases() -> Vec<Case> {
         case("a chain of 40,000 record types", "E0362", "ruleset.yaml", with_yaml(format!("{MANIFEST}types:\n  T0: {{ a: int }}\n{}", (1..40_000).map(|i| format!("  T{i}: {{ a: T{} }}\n", i - 1)).collect::<String>()))),
         case("100,000 nested list types in YAML", "E0202", "ruleset.yaml", with_yaml(format!("{MANIFEST}types:\n  A:\n    x: \"{}\"\n", deep("list<", ">", 100_000).replacen(">", "int>", 1)))),
         case("100,000 nested list types in the DSL", "E0202", "a.rules", with_rules(format!("formula f(x: {}) = 1\n", deep("list<", ">", 100_000).replacen(">", "int>", 1)))),
+        case("a die table of a billion totals", "E0205", "ruleset.yaml", with_yaml(format!("{MANIFEST}enums: {{ E: [A] }}\ntables:\n  t: {{ die: 1000d1000000, value: E, rows: {{ \"1000-1000000000\": A }} }}\n"))),
         case("a scale of 300 levels", "E0360", "ruleset.yaml", with_yaml(format!("{MANIFEST}scales:\n  S: [{}]\n", (0..300).map(|i| format!("L{i}")).collect::<Vec<_>>().join(", ")))),
         case("an enum of 70,000 variants", "E0360", "ruleset.yaml", with_yaml(format!("{MANIFEST}enums:\n  E: [{}]\n", (0..70_000).map(|i| format!("V{i}")).collect::<Vec<_>>().join(", ")))),
         case("an outcome of 70,000 tags", "E0360", "a.rules", with_rules(format!("outcome O {{ {} }}\n", (0..70_000).map(|i| format!("T{i}")).collect::<Vec<_>>().join(", ")))),

@@ -37,6 +37,12 @@ pub enum RuleErrorKind {
     NoValue,
     /// `a / b` or `a % b` with `b == 0`.
     DivideByZero,
+    /// `list += ..` that would make the list longer than [`crate::MAX_LIST`] items
+    /// (`len`: the length it would have had). The list is left as it was.
+    ListTooLong { len: usize, max: usize },
+    /// The interpreter's budget of steps for one run was spent (`rulesc` only: generated
+    /// code runs the rules, which always end, to the end).
+    TooManySteps { max: u64 },
 }
 
 impl RuleError {
@@ -70,6 +76,12 @@ impl fmt::Display for RuleErrorKind {
             }
             RuleErrorKind::NoValue => write!(f, "the value is none"),
             RuleErrorKind::DivideByZero => write!(f, "division by zero"),
+            RuleErrorKind::ListTooLong { len, max } => {
+                write!(f, "the list would hold {len} items, more than {max}")
+            }
+            RuleErrorKind::TooManySteps { max } => {
+                write!(f, "the run took more than {max} steps")
+            }
         }
     }
 }
@@ -95,6 +107,24 @@ pub fn fail<T: TraceSink>(trace: &mut T, e: RuleError) -> RuleError {
         });
     }
     e
+}
+
+/// Checks that a list of `len` items may take `more`: [`RuleErrorKind::ListTooLong`] at
+/// `site` past [`crate::MAX_LIST`], before anything is appended.
+#[inline]
+pub fn room(len: usize, more: usize, site: u32) -> Result<(), RuleError> {
+    let total = len.saturating_add(more);
+    if total > crate::MAX_LIST {
+        Err(RuleError::new(
+            site,
+            RuleErrorKind::ListTooLong {
+                len: total,
+                max: crate::MAX_LIST,
+            },
+        ))
+    } else {
+        Ok(())
+    }
 }
 
 /// `list[index]`, or [`RuleErrorKind::Index`] at `site`.

@@ -67,6 +67,10 @@ pub mod prelude {
 /// Most iterations of one `for i in lo..hi` loop; the loop stops there.
 pub const MAX_LOOP: i64 = 10_000;
 
+/// Most items of one list: appending past it is a rule error
+/// ([`RuleErrorKind::ListTooLong`]), in the interpreter and in generated code alike.
+pub const MAX_LIST: usize = 100_000;
+
 pub use decide::{Decide, FirstOption, ScriptedDecisions};
 pub use dice::{
     roll, roll_faces, DiceSource, DiceSpec, Faces, Keep, Roll, ScriptedDice, SeededDice,

@@ -40,6 +40,24 @@ where
     out
 }
 
+/// Most bytes of one value shown in a trace; a longer one is cut there (at a character
+/// boundary) and ends with `…`. Both backends cut alike, so traces stay equal; a large
+/// list is never reprinted whole at every step.
+pub const MAX_SHOWN: usize = 1024;
+
+/// `text` as a trace shows it: cut after [`MAX_SHOWN`] bytes.
+pub fn cut(mut text: String) -> String {
+    if text.len() > MAX_SHOWN {
+        let mut end = MAX_SHOWN;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+        text.push('…');
+    }
+    text
+}
+
 /// `box 7`: one box of a track.
 pub fn track_box(number: impl fmt::Display) -> String {
     format!("box {number}")
@@ -56,5 +74,16 @@ mod tests {
             "{Cutting: -1, Piercing: 0}"
         );
         assert_eq!(super::track_box(3), "box 3");
+    }
+
+    #[test]
+    fn long_values_are_cut_at_a_character_boundary() {
+        use alloc::string::String;
+        let short = String::from("x").repeat(super::MAX_SHOWN);
+        assert_eq!(super::cut(short.clone()), short);
+        let long = super::cut(String::from("é").repeat(super::MAX_SHOWN));
+        assert_eq!(long, String::from("é").repeat(super::MAX_SHOWN / 2) + "…");
+        let odd = super::cut(String::from("x") + &String::from("é").repeat(super::MAX_SHOWN));
+        assert_eq!(odd.len(), super::MAX_SHOWN - 1 + "…".len());
     }
 }

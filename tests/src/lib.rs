@@ -52,6 +52,12 @@ pub mod exchange {
     include!(concat!(env!("OUT_DIR"), "/exchange.rs"));
 }
 
+/// `fixtures/codegen/limits`: not a game; the run-time limits (a list's length, values
+/// cut in traces, a million-total table rolled `among` a value) in both backends.
+pub mod limits {
+    include!(concat!(env!("OUT_DIR"), "/limits.rs"));
+}
+
 /// `fixtures/codegen/hostile_names`: not a game; a ruleset built with a content pack
 /// (`Builder::pack`) whose record names and enum labels are hostile text (quotes, a
 /// string breakout, comment markers, keywords, digits, non-ASCII, emoji, collisions).

@@ -149,6 +149,7 @@ shown_by_display!(
     crate::coverage::Color,
     crate::coverage::Wound,
     crate::coverage::Level,
+    crate::limits::Long,
 );
 
 impl Shown for () {

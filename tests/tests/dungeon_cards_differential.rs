@@ -580,7 +580,7 @@ fn techniques_spells_and_turns_match_the_interpreter() {
             dc::use_technique(&mut e, &mut user, &mut target, technique).to_string(),
             dc::raise_guard(&mut e, &mut user, guard).to_string(),
             dc::enemy_spell(&mut e, &user, &mut target, element, power).to_string(),
-            dc::equip(&mut e, &mut user, &item).to_string(),
+            dc::equip(&mut e, &mut user, &item).shown(),
             dc::take_stance(&mut e, &mut user, stance).to_string(),
             dc::knock_down(&mut e, &mut target).to_string(),
             dc::start_turn(&mut e, &mut target).to_string(),

@@ -148,7 +148,7 @@ fn attack(
         weapon_value(weapon),
     ];
     let run = both("attack", faces, &[], &args, |e| {
-        hs::attack(e, attacker, defender, weapon)
+        hs::attack(e, attacker, defender, weapon).expect("no rule error")
     });
     same_state("attack", &args[1], defender);
     run
@@ -161,7 +161,7 @@ fn injure(
 ) -> Run<hs::AttackResult> {
     let args = [combatant_value(c), choice(hit_strength as u16)];
     let run = both("injure", faces, &[], &args, |e| {
-        hs::injure(e, c, hit_strength)
+        hs::injure(e, c, hit_strength).expect("no rule error")
     });
     same_state("injure", &args[0], c);
     run

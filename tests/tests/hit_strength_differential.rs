@@ -189,7 +189,7 @@ fn attack_matches_the_interpreter() {
             let mut def = defender.clone();
             let r = hs::attack(e, &attacker, &mut def, &weapon);
             (
-                r.to_string(),
+                r.shown(),
                 vec![
                     combatant_value(&p, &attacker),
                     combatant_value(&p, &def),
@@ -228,7 +228,7 @@ fn injure_matches_the_interpreter() {
             knocked_out += u32::from(!c.knocked_out && x.knocked_out);
             eyes_at_risk += u32::from(c.eye_at_risk == 0 && x.eye_at_risk > 0);
             (
-                r.to_string(),
+                r.shown(),
                 vec![combatant_value(&p, &x), Value::Choice(strength as u16)],
             )
         });

@@ -122,7 +122,7 @@ impl Others {
                 "hit_strength::attack",
                 Box::new(move |e: &mut Untraced| {
                     let n = allocations_during(|| {
-                        std::hint::black_box(hs::attack(e, &hs.0, &mut dhs, &hs.2));
+                        let _ = std::hint::black_box(hs::attack(e, &hs.0, &mut dhs, &hs.2));
                     });
                     dhs.clone_from(&hs.1);
                     n

@@ -156,7 +156,7 @@ fn check_attack(
 ) -> Result<(), TestCaseError> {
     let before = defender.clone();
     env.dice.faces.clear();
-    let result = hs::attack(env, attacker, defender, weapon);
+    let result = hs::attack(env, attacker, defender, weapon).expect("no rule error");
     let log = std::mem::take(&mut env.dice.faces);
     let mut faces = Faces(&log, 0);
 

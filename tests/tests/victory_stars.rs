@@ -1657,7 +1657,9 @@ fn v9_a_wound_to_the_hand_or_leg_provokes_the_keep_control_tests() {
 // Steady .. Brave; the six triggers; only the worst state applies.
 
 fn morale_test(c: &mut Combatant, trigger: vs::MoraleTrigger, face: u32) -> vs::MoraleState {
-    scripted(&[face], &[], |e| vs::morale_test(e, c, trigger)).0
+    scripted(&[face], &[], |e| vs::morale_test(e, c, trigger))
+        .0
+        .expect("no rule error")
 }
 
 #[test]
@@ -1743,11 +1745,15 @@ fn v10_a_serious_wound_is_tested_once_the_shock_is_shaken_off() {
     );
     assert!(d.morale_test_pending && d.morale_states.is_empty());
     // The GM rules it shaken off: the Morale Test now (66 against 40: Withdrawing).
-    let (state, _) = scripted(&[66], &[], |e| vs::shake_off_shock(e, &mut d));
+    let state = scripted(&[66], &[], |e| vs::shake_off_shock(e, &mut d))
+        .0
+        .expect("no rule error");
     assert_eq!((state, d.shock), (Withdrawing, Unshaken));
     assert!(!d.morale_test_pending);
     // Shaking off again asks nothing.
-    let (state, _) = scripted(&[], &[], |e| vs::shake_off_shock(e, &mut d));
+    let state = scripted(&[], &[], |e| vs::shake_off_shock(e, &mut d))
+        .0
+        .expect("no rule error");
     assert_eq!(state, Withdrawing);
     // Unshaken, the test comes at once; a Minor wound asks none.
     let mut d = brigand();
@@ -1760,7 +1766,9 @@ fn v10_a_serious_wound_is_tested_once_the_shock_is_shaken_off() {
     wound(&mut d, Head, 4, &[6, 6, 6, 6, 6, 6]);
     assert_eq!(d.shock, Dead);
     assert!(!d.morale_test_pending);
-    let (state, _) = scripted(&[], &[], |e| vs::shake_off_shock(e, &mut d));
+    let state = scripted(&[], &[], |e| vs::shake_off_shock(e, &mut d))
+        .0
+        .expect("no rule error");
     assert_eq!((state, d.shock), (Steady, Dead));
 }
 
@@ -1784,7 +1792,8 @@ fn v10_half_the_side_down_is_judged_afresh_against_the_survivors() {
         let before = c.morale_states.len();
         // A test rolls one d100 (33); no test rolls nothing (the script must fit).
         let faces: &[u32] = if tests { &[33] } else { &[] };
-        scripted(faces, &[], |e| vs::side_losses(e, &mut c, standing));
+        let (state, _) = scripted(faces, &[], |e| vs::side_losses(e, &mut c, standing));
+        state.expect("no rule error");
         assert_eq!(
             c.morale_states.len() - before,
             usize::from(tests),
@@ -1807,7 +1816,8 @@ fn v10_suddenly_badly_outnumbered_tests_when_the_odds_turn() {
         (6, &[33][..]),
     ] {
         let before = c.morale_states.len();
-        scripted(faces, &[], |e| vs::numbers_change(e, &mut c, 2, enemies));
+        let (state, _) = scripted(faces, &[], |e| vs::numbers_change(e, &mut c, 2, enemies));
+        state.expect("no rule error");
         if c.morale_states.len() > before {
             tested.push(enemies);
         }

@@ -4,7 +4,7 @@
 
 use super::Checker;
 use crate::ir::walk::{
-    for_each_body_expr, for_each_child, for_each_stmt, may_fail, place_may_fail,
+    assign_may_fail, for_each_body_expr, for_each_child, for_each_stmt, may_fail,
 };
 use crate::ir::{self, ExprKind as K};
 
@@ -36,7 +36,7 @@ fn body_may_fail(f: &ir::Function, fns: &[ir::Function]) -> bool {
     let mut found = false;
     if let ir::Body::Procedure(stmts) = &f.body {
         for_each_stmt(stmts, &mut |s| {
-            found |= matches!(s, ir::Stmt::Assign { place, .. } if place_may_fail(place));
+            found |= matches!(s, ir::Stmt::Assign { place, op, .. } if assign_may_fail(place, *op));
         });
     }
     for_each_body_expr(f, &mut |e| expr(e, fns, &mut found));

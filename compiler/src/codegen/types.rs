@@ -178,6 +178,18 @@ impl Gen<'_> {
         })
     }
 
+    /// [`Self::show`] for a trace event: cut as the interpreter's `eval::show_traced`
+    /// cuts it.
+    pub fn traced(&self, ty: &Ty, x: &str) -> String {
+        match ty {
+            // Never near the limit: a number, a die, 64 boxes at most.
+            Ty::Int | Ty::Bool | Ty::Dice | Ty::Roll | Ty::TrackBox(_) | Ty::Track(_) => {
+                self.show(ty, x)
+            }
+            _ => format!("{RT}::show::cut({})", self.show(ty, x)),
+        }
+    }
+
     /// A Rust expression of type `String`: how the interpreter's `eval::show` prints the
     /// value of expression `x` (a value, a place or a reference) of type `ty`.
     pub fn show(&self, ty: &Ty, x: &str) -> String {

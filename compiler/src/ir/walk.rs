@@ -207,6 +207,12 @@ pub fn may_fail(e: &Expr) -> bool {
     }
 }
 
+/// Whether `place op= value` may meet a rule error: a list index on the place's path,
+/// or a list appended to past `rulesc_runtime::MAX_LIST`.
+pub fn assign_may_fail(p: &Place, op: super::AssignOp) -> bool {
+    place_may_fail(p) || (op == super::AssignOp::Add && matches!(p.ty, super::Ty::List(_)))
+}
+
 /// Whether changing `p` may meet a rule error (a list index on its path).
 pub fn place_may_fail(p: &Place) -> bool {
     p.path.iter().any(|s| matches!(s, PlaceStep::Index(_)))

@@ -442,7 +442,7 @@ pub fn raise_guard(c: &mut dc::Combatant, guard: dc::Guard) -> dc::GuardResult {
 
 pub fn equip(c: &mut dc::Combatant, item: &dc::Item) -> dc::EquipResult {
     on_one("equip", c, vec![item_value(item)], &[], &[], |e, c| {
-        dc::equip(e, c, item)
+        dc::equip(e, c, item).expect("no rule error")
     })
     .result
 }

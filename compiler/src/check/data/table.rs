@@ -72,6 +72,23 @@ pub(super) fn build_table(c: &mut Checker, e: &Entry) {
                 );
                 return;
             }
+            // A roll `among` some rows rolls one die over the allowed totals: there may
+            // be at most as many as a die has faces.
+            let (lo, hi) = spec.range();
+            let max = rulesc_runtime::dice::MAX_SIDES;
+            if hi - lo + 1 > max {
+                c.error(
+                    "E0205",
+                    d.span,
+                    format!(
+                        "`{spec}` gives {} different totals, more than {max}",
+                        hi - lo + 1
+                    ),
+                    "too many totals",
+                    "a table's die gives at most 1,000,000 different totals",
+                );
+                return;
+            }
             ir::TableKey::Die(spec)
         }
         (None, Some(k)) => {

@@ -198,28 +198,41 @@ impl BodyGen<'_, '_> {
                 pre.push(format!("let {face} = {}.total;", roll_call(die, site)));
             }
             Some(list) => {
-                // A dN over the faces whose value is allowed, in face order; none
-                // allowed: the whole die (as `eval::table_roll_faces`).
+                // A dN over the totals whose value is allowed, in order; none allowed:
+                // the whole die (as `eval::table_roll_faces`). The table's segments (runs
+                // of totals with one value) are walked, never every total.
                 let lx = self.expr(list, Dest::Val)?;
                 pre.extend(lx.pre.iter().cloned());
                 let allowed = self.tmp("allowed");
                 pre.push(format!("let {allowed} = {};", self.by_ref(&lx)));
                 let (lo, hi) = die.range();
+                let segments: Vec<String> = t
+                    .segments(lo, hi)
+                    .iter()
+                    .map(|(a, b)| format!("({a}, {b})"))
+                    .collect();
+                let all = self.tmp("segments");
+                pre.push(format!(
+                    "let {all}: &[(i64, i64)] = &[{}];",
+                    segments.join(", ")
+                ));
                 let f = self.tmp("f");
-                let faces = if t.partial() {
-                    format!("({lo}..={hi}).filter(|&{f}| {fname}({f}).is_some_and(|v| {allowed}.contains(&v)))")
+                let kept = if t.partial() {
+                    format!("{all}.iter().copied().filter(|&({f}, _)| {fname}({f}).is_some_and(|v| {allowed}.contains(&v)))")
                 } else {
-                    format!("({lo}..={hi}).filter(|&{f}| {allowed}.contains(&{fname}({f})))")
+                    format!("{all}.iter().copied().filter(|&({f}, _)| {allowed}.contains(&{fname}({f})))")
                 };
                 let count = self.tmp("count");
                 let total = self.tmp("total");
-                pre.push(format!("let {count} = {faces}.count();"));
+                pre.push(format!(
+                    "let {count}: i64 = {kept}.map(|(a, b)| b - a + 1).sum();"
+                ));
                 pre.push(format!(
                     "let {total} = {RT}::roll(&mut env.dice, if {count} == 0 {{ {} }} else {{ {RT}::DiceSpec::new(1, {count} as u32) }}, &mut env.trace, {site}).total;",
                     dice_expr(die)
                 ));
                 pre.push(format!(
-                    "let {face} = if {count} == 0 {{ {total} }} else {{ {faces}.nth(({total} - 1).max(0) as usize).unwrap_or({total}) }};"
+                    "let {face} = if {count} == 0 {{ {total} }} else {{ {RT}::dice::nth_total({kept}, {total}.max(1)) }};"
                 ));
             }
         }
@@ -235,7 +248,7 @@ impl BodyGen<'_, '_> {
             "let {}{v} = {lookup};",
             if m { "mut " } else { "" }
         ));
-        let vs = g.show(&t.value, &v);
+        let vs = g.traced(&t.value, &v);
         pre.push(self.event(&format!(
             "Lookup {{ site: {site}, key: {face}.to_string(), value: {vs} }}"
         )));
@@ -324,7 +337,7 @@ impl BodyGen<'_, '_> {
                 }
             }
         }
-        let shown = g.show(ty, &v);
+        let shown = g.traced(ty, &v);
         pre.push(self.event(&format!("Decide {{ site: {site}, choice: {shown} }}")));
         let mut ex = Ex::new(v, P_ATOM).stable().with_pre(pre).mode(mode);
         ex.bound = bound && mode == Mode::Value;
@@ -375,8 +388,9 @@ impl BodyGen<'_, '_> {
             if m { "mut " } else { "" }
         ));
         let scale = &g.id.choice[def.scale];
-        let shown =
-            format!("{filled}.map_or({lvl}, |(_, l)| {scale}::ALL[usize::from(l)]).to_string()");
+        let shown = format!(
+            "{RT}::show::cut({filled}.map_or({lvl}, |(_, l)| {scale}::ALL[usize::from(l)]).to_string())"
+        );
         pre.push(self.event(&format!(
             "Fill {{ site: {site}, level: {shown}, {} }}",
             init("slot", &slot)

@@ -291,7 +291,7 @@ impl BodyGen<'_, '_> {
                     (false, _) => format!("{fname}({k})"),
                     (true, false) => format!("{fname}({k}).unwrap_or_default()"),
                     (true, true) => {
-                        let ks = g.show(&key_ty, &k);
+                        let ks = g.traced(&key_ty, &k);
                         let no_row = self.raise(
                             *site,
                             &format!("NoRow {{ table: {}, key: {ks} }}", lit(&t.name)),
@@ -305,7 +305,7 @@ impl BodyGen<'_, '_> {
                     ex.bound = bound;
                     return Ok(ex);
                 }
-                let (ks, vs) = (g.show(&key_ty, &k), g.show(&t.value, &v));
+                let (ks, vs) = (g.traced(&key_ty, &k), g.traced(&t.value, &v));
                 pre.push(self.event(&format!(
                     "Lookup {{ site: {site}, key: {ks}, value: {vs} }}"
                 )));

@@ -143,7 +143,7 @@ impl BodyGen<'_, '_> {
                     out.extend(ex.pre.iter().cloned());
                     self.let_non_copy(*slot, value, ex, out);
                 }
-                let shown = self.g.show(ty, &self.slots[*slot].ident);
+                let shown = self.g.traced(ty, &self.slots[*slot].ident);
                 out.push(self.event(&format!("Assign {{ site: {site}, value: {shown} }}")));
             }
             Stmt::Assign {
@@ -224,7 +224,7 @@ impl BodyGen<'_, '_> {
                     out.push(format!("let {r}: {} = {owned};", self.g.rust_ty(ret)?));
                     r
                 };
-                let shown = self.g.show(&e.ty, &v);
+                let shown = self.g.traced(&e.ty, &v);
                 out.push(self.event(&format!("Return {{ site: {site}, value: {shown} }}")));
                 let v = self.ok(&v);
                 out.push(if tail { v } else { format!("return {v};") });
@@ -415,9 +415,10 @@ impl BodyGen<'_, '_> {
                     &place.ty,
                     vals,
                     literal.is_some(),
+                    site,
                     out,
                 );
-                let shown = self.g.show(&place.ty, &target);
+                let shown = self.g.traced(&place.ty, &target);
                 out.push(self.event(&format!("Assign {{ site: {site}, value: {shown} }}")));
             }
             PlaceText::Checked {
@@ -438,8 +439,17 @@ impl BodyGen<'_, '_> {
                 }
                 out.extend(pre);
                 out.extend(lines);
-                self.apply(&target, &recv, op, &place.ty, ready, literal.is_some(), out);
-                let shown = self.g.show(&place.ty, &target);
+                self.apply(
+                    &target,
+                    &recv,
+                    op,
+                    &place.ty,
+                    ready,
+                    literal.is_some(),
+                    site,
+                    out,
+                );
+                let shown = self.g.traced(&place.ty, &target);
                 out.push(self.event(&format!("Assign {{ site: {site}, value: {shown} }}")));
             }
         }
@@ -449,18 +459,28 @@ impl BodyGen<'_, '_> {
     /// The statement that changes `lhs` (a place; `recv` is how a method reaches it).
     #[allow(clippy::too_many_arguments)]
     fn apply(
-        &self,
+        &mut self,
         lhs: &str,
         recv: &str,
         op: AssignOp,
         ty: &Ty,
         mut vals: Vec<Ex>,
         literal: bool,
+        site: u32,
         out: &mut Vec<String>,
     ) {
         if let (AssignOp::Add, Ty::List(elem)) = (op, ty) {
+            // Past `MAX_LIST` items, a rule error before anything is appended (as in
+            // the interpreter).
+            let room = |this: &Self, more: &str| {
+                let check = format!("{RT}::error::room({recv}.len(), {more}, {site})");
+                format!("{};", this.try_(&check, false))
+            };
             if literal {
                 let items: Vec<String> = vals.iter().map(|v| self.owned(v, elem)).collect();
+                if !items.is_empty() {
+                    out.push(room(self, &items.len().to_string()));
+                }
                 match items.as_slice() {
                     [] => {}
                     [one] => out.push(format!("{recv}.push({one});")),
@@ -469,12 +489,19 @@ impl BodyGen<'_, '_> {
                 return;
             }
             let Some(v) = vals.pop() else { return };
-            out.push(match v.mode {
-                Mode::Value => format!("{recv}.extend({});", v.val),
-                Mode::Place | Mode::Ref => {
-                    format!("{recv}.extend_from_slice({});", self.by_ref(&v))
+            match v.mode {
+                Mode::Value => {
+                    let appended = self.tmp("appended");
+                    out.push(format!("let {appended} = {};", v.val));
+                    out.push(room(self, &format!("{appended}.len()")));
+                    out.push(format!("{recv}.extend({appended});"));
                 }
-            });
+                Mode::Place | Mode::Ref => {
+                    let from = self.by_ref(&v);
+                    out.push(room(self, &format!("<[_]>::len({from})")));
+                    out.push(format!("{recv}.extend_from_slice({from});"));
+                }
+            }
             return;
         }
         let Some(v) = vals.pop() else { return };
@@ -638,7 +665,7 @@ impl BodyGen<'_, '_> {
             let mut lines = vec![format!("{pat} => {{")];
             lines.append(&mut lets);
             if self.traced {
-                let shown = self.g.show(ty, m);
+                let shown = self.g.traced(ty, m);
                 lines.push(self.event(&format!("Match {{ site: {}, arm: {shown} }}", arm.site)));
             }
             body(self, &arm.body, &mut lines)?;

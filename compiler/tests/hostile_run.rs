@@ -1,0 +1,160 @@
+//! Hostile input for the interpreter (issue 8, class 4): `rulesc trace` and `analyze` on
+//! rules written to run forever or to fill memory. Each case writes a project (a ruleset
+//! `r/` and a scenario `s.yaml`), runs `rulesc --format json` in it (bounded in memory
+//! and time, see `bounded`), and asserts the exit code, the diagnostic's code and file
+//! (or, for a rule error, the result line naming the rule), and that the project did not
+//! change.
+
+mod bounded;
+
+use std::path::{Path, PathBuf};
+
+struct Case {
+    name: &'static str,
+    rules: String,
+    scenario: &'static str,
+    command: &'static str,
+    exit: i32,
+    /// A diagnostic's code and the file it names, or "" for none.
+    code: &'static str,
+    file: &'static str,
+    /// Text stdout holds.
+    stdout: &'static str,
+}
+
+const MANIFEST: &str = "ruleset: { name: run }\nscales:\n  Side: [Left, Right]\n";
+
+fn project(c: &Case) -> PathBuf {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("hostile_run")
+        .join(c.name.replace(|ch: char| !ch.is_ascii_alphanumeric(), "_"));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("r")).unwrap();
+    std::fs::write(root.join("rulesc.toml"), "").unwrap();
+    let (yaml, rules) = c.rules.split_once("\n---\n").unwrap_or(("", &c.rules));
+    std::fs::write(root.join("r/ruleset.yaml"), format!("{MANIFEST}{yaml}")).unwrap();
+    std::fs::write(root.join("r/a.rules"), rules).unwrap();
+    std::fs::write(root.join("s.yaml"), c.scenario).unwrap();
+    root
+}
+
+fn files(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    for dir in [root.to_path_buf(), root.join("r")] {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_file() {
+                out.push((p.clone(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn run(c: &Case) -> Option<String> {
+    let root = project(c);
+    let before = files(&root);
+    let out = bounded::rulesc(&["--format", "json", c.command, "r", "s.yaml"], Some(&root));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let mut problems = Vec::new();
+    if out.status.code() != Some(c.exit) {
+        problems.push(format!("exit {:?}, expected {}", out.status.code(), c.exit));
+    }
+    let diags: Vec<serde_json::Value> = stderr
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    if diags.len() != stderr.lines().count() {
+        problems.push("a line on stderr is not JSON".into());
+    }
+    if !c.code.is_empty()
+        && !diags.iter().any(|d| {
+            d["code"]["code"] == c.code
+                && d["spans"]
+                    .as_array()
+                    .is_some_and(|s| s.iter().any(|s| s["file_name"] == c.file))
+        })
+    {
+        problems.push(format!("no {} naming {}", c.code, c.file));
+    }
+    if !stdout.contains(c.stdout) {
+        problems.push(format!("stdout lacks {:?}", c.stdout));
+    }
+    if files(&root) != before {
+        problems.push("the project changed".into());
+    }
+    (!problems.is_empty()).then(|| {
+        format!(
+            "{}: {}\nstdout: {}\nstderr: {}",
+            c.name,
+            problems.join("; "),
+            stdout
+                .chars()
+                .rev()
+                .take(300)
+                .collect::<String>()
+                .chars()
+                .rev()
+                .collect::<String>(),
+            stderr.chars().take(500).collect::<String>()
+        )
+    })
+}
+
+fn loops(depth: usize, body: &str) -> String {
+    let mut s = String::from("procedure p() -> int {\n  let n = 0\n");
+    for d in 0..depth {
+        s.push_str(&format!("{}for i{d} in 0..10000 {{\n", "  ".repeat(d + 1)));
+    }
+    s.push_str(&format!("{}{body}\n", "  ".repeat(depth + 1)));
+    for d in (0..depth).rev() {
+        s.push_str(&format!("{}}}\n", "  ".repeat(d + 1)));
+    }
+    s.push_str("  return n\n}\n");
+    s
+}
+
+/// `f0` calls `f1` 10,000 times, which calls `f2` 10,000 times, and so on.
+fn fan_out(levels: usize) -> String {
+    let mut s = String::new();
+    for l in 0..levels {
+        s.push_str(&format!(
+            "procedure f{l}() -> int {{\n  let n = 0\n  for i in 0..10000 {{\n    n += f{}()\n  }}\n  return n\n}}\n",
+            l + 1
+        ));
+    }
+    s.push_str(&format!(
+        "procedure f{levels}() -> int {{\n  return 1\n}}\n"
+    ));
+    s
+}
+
+#[test]
+fn the_interpreter_is_bounded_in_steps_memory_and_trace() {
+    let case = |name, rules: String, scenario, command, exit, code, file, stdout| Case {
+        name,
+        rules,
+        scenario,
+        command,
+        exit,
+        code,
+        file,
+        stdout,
+    };
+    let cases = [
+        case("three nested loops of 10,000", loops(3, "n += 1"), "run: p\n", "trace", 1, "E0410", "s.yaml", ""),
+        case("eight nested loops of 10,000", loops(8, "n += 1"), "run: p\n", "trace", 1, "E0410", "s.yaml", ""),
+        case("fan-out through calls", fan_out(6), "run: f0\n", "trace", 1, "E0410", "s.yaml", ""),
+        case("nested loops after a roll, analyzed", loops(4, "n += 1").replace("let n = 0", "let n = roll d2"), "run: p\n", "analyze", 0, "", "", "the run took more than 1000000 steps"),
+        case("a list doubled past the limit", "procedure p() -> int {\n  let xs = [1]\n  for i in 0..100 {\n    xs += xs\n  }\n  return len(xs)\n}\n".into(), "run: p\n", "trace", 0, "", "", "result: rule error at r/a.rules:4: the list would hold 131072 items, more than 100000"),
+        // Each copy costs the values copied: the budget is spent before the list is long.
+        case("a list of lists doubled", "procedure p() -> int {\n  let xs = [[1, 2, 3, 4, 5, 6, 7, 8]]\n  for i in 0..100 {\n    xs += xs\n  }\n  return len(xs)\n}\n".into(), "run: p\n", "trace", 1, "E0410", "s.yaml", ""),
+        // 200,000 cheap steps, each traced: about 30 MB of trace.
+        case("a trace past its byte budget", loops(2, &format!("let {} = n", "long".repeat(500))).replace("0..10000 {\n    for", "0..20 {\n    for"), "run: p\n", "trace", 0, "", "", "note: the trace stopped after 16777216 bytes"),
+        case("a table of a million totals rolled among a level, 10,000 times", "tables:\n  wide:\n    die: 1000d1000\n    value: Side\n    rows: { \"1000-500000\": Left, \"500001-1000000\": Right }\n---\n".to_string() + &loops(1, "if roll wide among [Right] == Right {\n      n += 1\n    }"), "run: p\n", "trace", 0, "", "", "result: 10000"),
+    ];
+    let failures: Vec<String> = cases.iter().filter_map(run).collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
