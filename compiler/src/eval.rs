@@ -8,8 +8,8 @@ use crate::ir::{
     PlaceStep, Program, Stmt, TableKey, Ty,
 };
 use rulesc_runtime::{
-    arith, dice, error, Decide, DiceSource, DiceSpec, Env, Faces, Roll, RuleError, RuleErrorKind,
-    TraceEvent, TraceSink, Track,
+    arith, dice, error, Decide, DiceSource, DiceSpec, Env, Faces, Fight, Fighter, Roll, RuleError,
+    RuleErrorKind, Side, TraceEvent, TraceSink, Track,
 };
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -36,6 +36,10 @@ pub enum Value {
         tag: u16,
         fields: Rc<Vec<Value>>,
     },
+    /// A combatant of the running fight (its index).
+    Fighter(u32),
+    /// A side of the running fight.
+    Side(u16),
     /// The dice of a roll (a hidden local `faces(r)` reads).
     Faces(Rc<Faces>),
     Unit,
@@ -63,6 +67,8 @@ impl Value {
             Value::Roll(r) => r.total,
             Value::Choice(i) => i64::from(*i),
             Value::Bool(b) => i64::from(*b),
+            Value::Fighter(f) => i64::from(*f),
+            Value::Side(s) => i64::from(*s),
             _ => 0,
         }
     }
@@ -95,6 +101,7 @@ pub fn show(p: &Program, v: &Value, ty: &Ty) -> String {
     let mut out = Shown {
         text: String::new(),
         limit: usize::MAX - 1,
+        fight: None,
     };
     show_into(p, v, ty, &mut out);
     out.text
@@ -103,9 +110,15 @@ pub fn show(p: &Program, v: &Value, ty: &Ty) -> String {
 /// [`show`] for a trace event: cut after `show::MAX_SHOWN` bytes, as generated code cuts
 /// (`rulesc_runtime::show::cut`), and never built past that, however large the value.
 pub fn show_traced(p: &Program, v: &Value, ty: &Ty) -> String {
+    show_traced_in(p, None, v, ty)
+}
+
+/// [`show_traced`], with the fight whose fighters and sides print by name.
+pub fn show_traced_in(p: &Program, fight: Option<&Fight<Value>>, v: &Value, ty: &Ty) -> String {
     let mut out = Shown {
         text: String::new(),
         limit: rulesc_runtime::show::MAX_SHOWN,
+        fight,
     };
     show_into(p, v, ty, &mut out);
     rulesc_runtime::show::cut(out.text)
@@ -113,12 +126,14 @@ pub fn show_traced(p: &Program, v: &Value, ty: &Ty) -> String {
 
 /// Text being shown, kept only a little past `limit` bytes (whole characters): enough
 /// for [`rulesc_runtime::show::cut`] to cut it as it would cut the whole text.
-struct Shown {
+struct Shown<'f> {
     text: String,
     limit: usize,
+    /// The fight whose fighters and sides print by name.
+    fight: Option<&'f Fight<Value>>,
 }
 
-impl Shown {
+impl Shown<'_> {
     fn full(&self) -> bool {
         self.text.len() > self.limit
     }
@@ -135,12 +150,12 @@ impl Shown {
     }
 }
 
-fn show_into(p: &Program, v: &Value, ty: &Ty, out: &mut Shown) {
+fn show_into(p: &Program, v: &Value, ty: &Ty, out: &mut Shown<'_>) {
     // Items of a list, a map or a record, separated by `, `, until the text is full.
     fn items<'a, I: Iterator<Item = (String, &'a Value, &'a Ty)>>(
         p: &Program,
         parts: I,
-        out: &mut Shown,
+        out: &mut Shown<'_>,
     ) {
         for (i, (prefix, v, ty)) in parts.enumerate() {
             if out.full() {
@@ -158,6 +173,22 @@ fn show_into(p: &Program, v: &Value, ty: &Ty, out: &mut Shown) {
             if let Some(v) = p.choices[*c].variants.get(*i as usize) {
                 out.push(&v.label);
             }
+        }
+        (Value::Fighter(_) | Value::Int(_), Ty::Fighter) => {
+            let f = Fighter(v.int().clamp(0, i64::from(u32::MAX)) as u32);
+            let name = match out.fight {
+                Some(x) => x.name(f).to_string(),
+                None => format!("fighter {}", f.0),
+            };
+            out.push(&name);
+        }
+        (Value::Side(_) | Value::Int(_), Ty::Side) => {
+            let s = Side(v.int().clamp(0, i64::from(u16::MAX)) as u16);
+            let name = match out.fight {
+                Some(x) => x.side_name(s).to_string(),
+                None => format!("side {}", s.0),
+            };
+            out.push(&name);
         }
         (Value::Int(i), _) => out.push(&i.to_string()),
         (Value::Roll(r), _) => out.push(&r.total.to_string()),
@@ -243,7 +274,9 @@ type Run<T> = Result<T, RuleError>;
 /// Runs procedures and formulas of one program.
 pub struct Interpreter<'p, 'e, D, X, T> {
     pub prog: &'p Program,
-    env: &'e mut Env<D, X, T>,
+    pub(crate) env: &'e mut Env<D, X, T>,
+    /// The running fight, for fight functions.
+    pub(crate) fight: Option<&'e mut Fight<Value>>,
     /// Off while a formula runs (formulas are untraced, as in generated code).
     tracing: bool,
     /// Steps taken so far in this run (see [`MAX_STEPS`]).
@@ -289,6 +322,27 @@ pub fn call<D: DiceSource, X: Decide, T: TraceSink>(
     let mut it = Interpreter {
         prog,
         env,
+        fight: None,
+        tracing: true,
+        steps: 0,
+        at: prog.functions.get(id).map_or(0, |f| f.site),
+    };
+    it.call(id, args)
+}
+
+/// [`call`] in a fight: fighters in `args` (and everything the function reaches) are
+/// combatants of `fight`.
+pub fn call_in<D: DiceSource, X: Decide, T: TraceSink>(
+    prog: &Program,
+    env: &mut Env<D, X, T>,
+    fight: &mut Fight<Value>,
+    id: ir::Id,
+    args: Vec<Value>,
+) -> Result<Value, RuleError> {
+    let mut it = Interpreter {
+        prog,
+        env,
+        fight: Some(fight),
         tracing: true,
         steps: 0,
         at: prog.functions.get(id).map_or(0, |f| f.site),
@@ -297,12 +351,17 @@ pub fn call<D: DiceSource, X: Decide, T: TraceSink>(
 }
 
 impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
-    fn on(&self) -> bool {
+    pub(crate) fn on(&self) -> bool {
         T::ENABLED && self.tracing
     }
 
-    fn event(&mut self, e: TraceEvent) {
+    pub(crate) fn event(&mut self, e: TraceEvent) {
         self.env.trace.event(e);
+    }
+
+    /// How a value reads in a trace event (fighters and sides by name).
+    pub(crate) fn show(&self, v: &Value, ty: &Ty) -> String {
+        show_traced_in(self.prog, self.fight.as_deref(), v, ty)
     }
 
     /// A rule error met here: recorded in the trace when a procedure meets it (formulas
@@ -331,7 +390,7 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
         Ok(v.deep_clone())
     }
 
-    fn call(&mut self, id: ir::Id, args: Vec<Value>) -> Run<Value> {
+    pub(crate) fn call(&mut self, id: ir::Id, args: Vec<Value>) -> Run<Value> {
         self.step(1)?;
         let f = &self.prog.functions[id];
         let caller = std::mem::replace(&mut self.at, f.site);
@@ -401,7 +460,7 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
                     self.copy(&v)?
                 };
                 if self.on() {
-                    let shown = show_traced(self.prog, &v, &value.ty);
+                    let shown = self.show(&v, &value.ty);
                     self.event(TraceEvent::Assign {
                         site: *site,
                         value: shown,
@@ -419,7 +478,7 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
                 let v = self.expr(value, locals)?;
                 let v = self.copy(&v)?;
                 let keys = self.place_keys(place, locals)?;
-                let new = update(locals, place, &keys, |old| {
+                let new = update(locals, self.fight.as_deref(), place, &keys, |old| {
                     *old = match (op, &mut *old) {
                         (AssignOp::Set, _) => v,
                         (AssignOp::Add, Value::List(items)) => {
@@ -439,7 +498,7 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
                     Err(kind) => return Err(self.fail(*site, kind)),
                 };
                 if self.on() {
-                    let shown = show_traced(self.prog, &new, &place.ty);
+                    let shown = self.show(&new, &place.ty);
                     self.event(TraceEvent::Assign {
                         site: *site,
                         value: shown,
@@ -506,7 +565,7 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
                     None => (Value::Unit, Ty::Unit),
                 };
                 if self.on() {
-                    let shown = show_traced(self.prog, &v, &ty);
+                    let shown = self.show(&v, &ty);
                     self.event(TraceEvent::Return {
                         site: *site,
                         value: shown,
@@ -516,6 +575,16 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
             }
             Stmt::Expr(e) => {
                 self.expr(e, locals)?;
+            }
+            Stmt::Schedule {
+                at,
+                action,
+                args,
+                site,
+            } => self.schedule(at, *action, args, *site, locals)?,
+            Stmt::Advance { amount, .. } => {
+                let amount = self.expr(amount, locals)?.int();
+                self.advance(amount)?;
             }
         }
         Ok(Flow::Normal)
@@ -556,7 +625,7 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
             }
         }
         if self.on() {
-            let shown = show_traced(self.prog, v, ty);
+            let shown = self.show(v, ty);
             self.event(TraceEvent::Match {
                 site: arm.site,
                 arm: shown,
@@ -573,7 +642,7 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
         })
     }
 
-    fn expr(&mut self, e: &ir::Expr, locals: &mut Vec<Value>) -> Run<Value> {
+    pub(crate) fn expr(&mut self, e: &ir::Expr, locals: &mut Vec<Value>) -> Run<Value> {
         Ok(match &e.kind {
             K::Const(c) => {
                 let v = Value::from_const(c);
@@ -614,9 +683,19 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
                 table, key, site, ..
             } => self.lookup(*table, key, *site, locals)?,
             K::Call(f, args) => {
+                let params = &self.prog.functions[*f].params;
                 let args = args
                     .iter()
-                    .map(|a| self.expr(a, locals))
+                    .zip(params)
+                    .map(|(a, p)| {
+                        // A record read from the fight is passed as a copy.
+                        let v = self.expr(a, locals)?;
+                        Ok(if ir::copied_from_fight(a, p) {
+                            v.deep_clone()
+                        } else {
+                            v
+                        })
+                    })
                     .collect::<Run<Vec<Value>>>()?;
                 match self.call(*f, args) {
                     // A formula's rule error is recorded by the procedure calling it.
@@ -853,6 +932,17 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
                 body,
             } => self.collect(*var, list, cond.as_deref(), body, locals)?,
             // `list[i]`
+            K::Combatant(f) => {
+                let f = self.expr(f, locals)?.int();
+                self.combatant(f)
+            }
+            K::Fight(q, args) => {
+                let args = args
+                    .iter()
+                    .map(|a| self.expr(a, locals))
+                    .collect::<Run<Vec<Value>>>()?;
+                self.fight_query(*q, args)?
+            }
             K::ListGet(list, index, check) => {
                 let l = self.list(list, locals)?;
                 let i = self.expr(index, locals)?.int();
@@ -913,15 +1003,12 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
         let Some(v) = lookup(t, k.int()) else {
             let kind = RuleErrorKind::NoRow {
                 table: leak_name(&t.name),
-                key: show_traced(self.prog, &k, &key_ty),
+                key: self.show(&k, &key_ty),
             };
             return Err(self.fail(site, kind));
         };
         if self.on() {
-            let (ks, vs) = (
-                show_traced(self.prog, &k, &key_ty),
-                show_traced(self.prog, &v, &t.value),
-            );
+            let (ks, vs) = (self.show(&k, &key_ty), self.show(&v, &t.value));
             self.event(TraceEvent::Lookup {
                 site,
                 key: ks,
@@ -956,7 +1043,7 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
         // Every face of the table's die has a row (checked), and `among` picks faces.
         let v = lookup(t, face).unwrap_or(Value::Unit);
         if self.on() {
-            let vs = show_traced(self.prog, &v, &t.value);
+            let vs = self.show(&v, &t.value);
             self.event(TraceEvent::Lookup {
                 site,
                 key: face.to_string(),
@@ -1000,7 +1087,7 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
             }
         };
         if self.on() {
-            let shown = show_traced(self.prog, &v, &elem_ty);
+            let shown = self.show(&v, &elem_ty);
             self.event(TraceEvent::Decide {
                 site,
                 choice: shown,
@@ -1025,7 +1112,7 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
         let def = &self.prog.tracks[tid];
         let levels: Vec<u8> = def.boxes.iter().map(|b| b.level.min(255) as u8).collect();
         let mut result = None;
-        let changed = update(locals, track, &keys, |old| {
+        let changed = update(locals, self.fight.as_deref(), track, &keys, |old| {
             let mut t = match old {
                 Value::Track(t) => *t,
                 _ => Track::default(),
@@ -1152,7 +1239,7 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
 
 /// Decision names are `&'static str` in the runtime's `Decide` trait (generated code
 /// passes literals). The interpreter interns them once per distinct name.
-fn leak_name(name: &str) -> &'static str {
+pub(crate) fn leak_name(name: &str) -> &'static str {
     thread_local! {
         static NAMES: RefCell<Vec<&'static str>> = const { RefCell::new(Vec::new()) };
     }
@@ -1223,6 +1310,7 @@ pub fn table_roll_faces(
 /// or the rule error of a list index outside its list.
 fn update(
     locals: &mut [Value],
+    fight: Option<&Fight<Value>>,
     place: &ir::Place,
     keys: &[Value],
     f: impl FnOnce(&mut Value) -> Result<(), RuleErrorKind>,
@@ -1265,6 +1353,17 @@ fn update(
             }
             _ => Ok(Value::Unit),
         }
+    }
+    // A path under a fighter changes its combatant in the fight.
+    if let (Value::Fighter(i), Some(fight), false) =
+        (&locals[place.root], fight, place.path.is_empty())
+    {
+        let mut combatant = fight
+            .combatants
+            .get(*i as usize)
+            .cloned()
+            .unwrap_or(Value::Unit);
+        return go(&mut combatant, &place.path, keys, f);
     }
     go(&mut locals[place.root], &place.path, keys, f)
 }

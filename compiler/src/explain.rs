@@ -131,6 +131,7 @@ pub fn explain(dir: &Path, name: &str) -> Result<String, (Diagnostics, Sources)>
                 ..
             } => (name, span, "formula"),
             ast::Item::Function { name, span, .. } => (name, span, "procedure"),
+            ast::Item::Fight(_) => continue,
         };
         if iname.name == name {
             found = true;

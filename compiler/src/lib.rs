@@ -46,8 +46,10 @@ pub mod codegen;
 pub mod eval;
 pub mod explain;
 pub mod export;
+pub mod fight;
 #[cfg(feature = "lsp")]
 pub mod lsp;
 pub mod pack;
 pub mod scenario;
 pub mod schema;
+pub mod simulate;

@@ -24,6 +24,7 @@
 
 use crate::dice::{self, DiceSpec};
 use crate::env::Env;
+use crate::error::RuleError;
 use crate::trace::{TraceEvent, TraceSink};
 use crate::{Decide, DiceSource};
 pub use alloc::borrow::Cow;
@@ -119,9 +120,9 @@ pub struct FightShape {
 pub trait FightRules<C, D, X, T> {
     fn shape(&self) -> &FightShape;
     /// The turn-order key: compared element by element, highest first.
-    fn key(&mut self, env: &mut Env<D, X, T>, fight: &mut Fight<C>, who: Fighter) -> Vec<i64>;
+    fn key(&mut self, env: &mut Env<D, X, T>, fight: &mut Fight<C>, who: Fighter) -> Res<Vec<i64>>;
     /// The fight's `out` rule.
-    fn is_out(&mut self, env: &mut Env<D, X, T>, fight: &mut Fight<C>, who: Fighter) -> bool;
+    fn is_out(&mut self, env: &mut Env<D, X, T>, fight: &mut Fight<C>, who: Fighter) -> Res<bool>;
     /// Runs a declared hook (`who` for turn hooks and per-fighter hooks).
     fn hook(
         &mut self,
@@ -129,9 +130,15 @@ pub trait FightRules<C, D, X, T> {
         fight: &mut Fight<C>,
         hook: Hook,
         who: Option<Fighter>,
-    );
+    ) -> Res<()>;
     /// Runs the scheduled action `action` with the arguments captured when it was set.
-    fn fire(&mut self, env: &mut Env<D, X, T>, fight: &mut Fight<C>, action: u32, args: &[i64]);
+    fn fire(
+        &mut self,
+        env: &mut Env<D, X, T>,
+        fight: &mut Fight<C>,
+        action: u32,
+        args: &[i64],
+    ) -> Res<()>;
     /// Trigger `index`'s condition (for `who` when the trigger is per fighter).
     fn condition(
         &mut self,
@@ -139,7 +146,7 @@ pub trait FightRules<C, D, X, T> {
         fight: &mut Fight<C>,
         index: usize,
         who: Option<Fighter>,
-    ) -> bool;
+    ) -> Res<bool>;
     /// Runs trigger `index`'s procedure.
     fn trigger(
         &mut self,
@@ -147,8 +154,11 @@ pub trait FightRules<C, D, X, T> {
         fight: &mut Fight<C>,
         index: usize,
         who: Option<Fighter>,
-    );
+    ) -> Res<()>;
 }
+
+/// What the rules' functions return: a rule error stops the fight.
+pub type Res<T> = Result<T, RuleError>;
 
 /// A pending timer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,6 +179,8 @@ pub enum FightEnd {
     Draw,
     /// The round limit came first.
     Undecided,
+    /// A rule error stopped the fight ([`Fight::rule_error`] says which).
+    RuleError,
 }
 
 /// What one [`Fight::step`] did.
@@ -215,6 +227,7 @@ pub struct Fight<C> {
     /// Fighters already traced as out.
     traced_out: Vec<bool>,
     phase: Phase,
+    error: Option<RuleError>,
 }
 
 impl<C> Default for Fight<C> {
@@ -235,6 +248,7 @@ impl<C> Default for Fight<C> {
             seen: Vec::new(),
             traced_out: Vec::new(),
             phase: Phase::NotStarted,
+            error: None,
         }
     }
 }
@@ -355,6 +369,11 @@ impl<C> Fight<C> {
         &self.timers
     }
 
+    /// The rule error that stopped the fight, if one did.
+    pub fn rule_error(&self) -> Option<&RuleError> {
+        self.error.as_ref()
+    }
+
     /// How the fight ended, once it has.
     pub fn ended(&self) -> Option<FightEnd> {
         match self.phase {
@@ -459,12 +478,31 @@ impl<C> Fight<C> {
         T: TraceSink,
         R: FightRules<C, D, X, T>,
     {
-        match self.phase {
+        match self.try_step(rules, env) {
+            Ok(step) => step,
+            Err(e) => {
+                // The procedure that met it has traced it; the fight stops here.
+                let site = rules.shape().site;
+                trace(env, site, String::from("a rule error stops the fight"));
+                self.error = Some(e);
+                self.end_with(FightEnd::RuleError)
+            }
+        }
+    }
+
+    fn try_step<D, X, T, R>(&mut self, rules: &mut R, env: &mut Env<D, X, T>) -> Res<Step>
+    where
+        D: DiceSource,
+        X: Decide,
+        T: TraceSink,
+        R: FightRules<C, D, X, T>,
+    {
+        Ok(match self.phase {
             Phase::Ended(end) => Step::Ended(end),
             Phase::NotStarted => {
                 self.phase = Phase::BetweenRounds;
-                self.run_hook(rules, env, Hook::Start, None);
-                self.settle(rules, env).unwrap_or(Step::Started)
+                self.run_hook(rules, env, Hook::Start, None)?;
+                self.settle(rules, env)?.unwrap_or(Step::Started)
             }
             Phase::BetweenRounds => {
                 self.round = self.round.saturating_add(1);
@@ -473,46 +511,46 @@ impl<C> Fight<C> {
                 let site = rules.shape().site;
                 trace(env, site, format!("round {}", self.round));
                 let round = self.round;
-                self.fire_due(rules, env, |m| m == Moment::RoundStart(round));
-                self.run_hook(rules, env, Hook::RoundStart, None);
-                self.settle(rules, env)
+                self.fire_due(rules, env, |m| m == Moment::RoundStart(round))?;
+                self.run_hook(rules, env, Hook::RoundStart, None)?;
+                self.settle(rules, env)?
                     .unwrap_or(Step::RoundStarted(self.round))
             }
-            Phase::InRound => match self.next_group(rules, env) {
+            Phase::InRound => match self.next_group(rules, env)? {
                 Some(group) => {
-                    self.take_turns(rules, env, &group);
-                    self.settle(rules, env).unwrap_or(Step::Turn(group))
+                    self.take_turns(rules, env, &group)?;
+                    self.settle(rules, env)?.unwrap_or(Step::Turn(group))
                 }
                 None => {
                     let round = self.round;
-                    self.fire_due(rules, env, |m| m == Moment::RoundEnd(round));
-                    self.run_hook(rules, env, Hook::RoundEnd, None);
+                    self.fire_due(rules, env, |m| m == Moment::RoundEnd(round))?;
+                    self.run_hook(rules, env, Hook::RoundEnd, None)?;
                     let length = rules.shape().round_length;
                     if length > 0 {
-                        self.advance(rules, env, length);
+                        self.advance(rules, env, length)?;
                     }
                     self.phase = Phase::BetweenRounds;
-                    self.settle(rules, env).unwrap_or(Step::RoundEnded(round))
+                    self.settle(rules, env)?.unwrap_or(Step::RoundEnded(round))
                 }
             },
-        }
+        })
     }
 
     /// Checks triggers, traces fighters newly out, and ends the fight if at most one
     /// side stands. `Some` when it ended.
-    fn settle<D, X, T, R>(&mut self, rules: &mut R, env: &mut Env<D, X, T>) -> Option<Step>
+    fn settle<D, X, T, R>(&mut self, rules: &mut R, env: &mut Env<D, X, T>) -> Res<Option<Step>>
     where
         D: DiceSource,
         X: Decide,
         T: TraceSink,
         R: FightRules<C, D, X, T>,
     {
-        self.check_triggers(rules, env);
+        self.check_triggers(rules, env)?;
         let site = rules.shape().site;
         let mut standing: Vec<Side> = Vec::new();
         for f in 0..self.len() {
             let f = Fighter(f as u32);
-            if rules.is_out(env, self, f) {
+            if rules.is_out(env, self, f)? {
                 if !self.traced_out[f.index()] {
                     self.traced_out[f.index()] = true;
                     let line = format!("{} is out", self.name(f));
@@ -529,17 +567,17 @@ impl<C> Fight<C> {
         let end = match standing.as_slice() {
             [] => FightEnd::Draw,
             [s] => FightEnd::Won(*s),
-            _ => return None,
+            _ => return Ok(None),
         };
         let line = match end {
             FightEnd::Won(s) => format!("{} wins in round {}", self.side_name(s), self.round),
             _ => format!("no one stands: a draw in round {}", self.round),
         };
         trace(env, site, line);
-        Some(self.end_with(end))
+        Ok(Some(self.end_with(end)))
     }
 
-    fn check_triggers<D, X, T, R>(&mut self, rules: &mut R, env: &mut Env<D, X, T>)
+    fn check_triggers<D, X, T, R>(&mut self, rules: &mut R, env: &mut Env<D, X, T>) -> Res<()>
     where
         D: DiceSource,
         X: Decide,
@@ -559,12 +597,12 @@ impl<C> Fight<C> {
             };
             for who in whos {
                 if let Some(f) = who {
-                    if rules.is_out(env, self, f) {
+                    if rules.is_out(env, self, f)? {
                         continue;
                     }
                 }
                 let slot = who.map_or(0, |f| f.index() + 1);
-                let now = rules.condition(env, self, i, who);
+                let now = rules.condition(env, self, i, who)?;
                 let seen = &mut self.seen[i];
                 if seen.len() <= slot {
                     seen.resize(slot + 1, false);
@@ -581,10 +619,11 @@ impl<C> Fight<C> {
                             cite: true,
                         });
                     }
-                    rules.trigger(env, self, i, who);
+                    rules.trigger(env, self, i, who)?;
                 }
             }
         }
+        Ok(())
     }
 
     /// Runs a hook: once, or (declared per fighter) for each fighter not out in turn
@@ -595,7 +634,8 @@ impl<C> Fight<C> {
         env: &mut Env<D, X, T>,
         hook: Hook,
         who: Option<Fighter>,
-    ) where
+    ) -> Res<()>
+    where
         D: DiceSource,
         X: Decide,
         T: TraceSink,
@@ -610,15 +650,16 @@ impl<C> Fight<C> {
             Hook::Every(i) => rules.shape().every.get(usize::from(i)).map(|e| e.1),
         };
         match (declared, who) {
-            (None, _) => {}
+            (None, _) => Ok(()),
             (Some(_), Some(f)) => rules.hook(env, self, hook, Some(f)),
             (Some(true), None) => {
                 let all: Vec<Fighter> = self.fighters().collect();
-                for f in self.in_order(rules, env, &all) {
-                    if !rules.is_out(env, self, f) {
-                        rules.hook(env, self, hook, Some(f));
+                for f in self.in_order(rules, env, &all)? {
+                    if !rules.is_out(env, self, f)? {
+                        rules.hook(env, self, hook, Some(f))?;
                     }
                 }
+                Ok(())
             }
             (Some(false), None) => rules.hook(env, self, hook, None),
         }
@@ -631,17 +672,16 @@ impl<C> Fight<C> {
         rules: &mut R,
         env: &mut Env<D, X, T>,
         list: &[Fighter],
-    ) -> Vec<Fighter>
+    ) -> Res<Vec<Fighter>>
     where
         R: FightRules<C, D, X, T>,
     {
-        let mut keyed: Vec<(Vec<i64>, usize, Fighter)> = list
-            .iter()
-            .enumerate()
-            .map(|(i, &f)| (rules.key(env, self, f), i, f))
-            .collect();
+        let mut keyed: Vec<(Vec<i64>, usize, Fighter)> = Vec::with_capacity(list.len());
+        for (i, &f) in list.iter().enumerate() {
+            keyed.push((rules.key(env, self, f)?, i, f));
+        }
         keyed.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        keyed.into_iter().map(|(_, _, f)| f).collect()
+        Ok(keyed.into_iter().map(|(_, _, f)| f).collect())
     }
 
     /// The next turn of this round: the highest key among those not out and not acted,
@@ -650,7 +690,7 @@ impl<C> Fight<C> {
         &mut self,
         rules: &mut R,
         env: &mut Env<D, X, T>,
-    ) -> Option<Vec<Fighter>>
+    ) -> Res<Option<Vec<Fighter>>>
     where
         D: DiceSource,
         X: Decide,
@@ -661,10 +701,10 @@ impl<C> Fight<C> {
         let mut group: Vec<Fighter> = Vec::new();
         for f in 0..self.len() {
             let f = Fighter(f as u32);
-            if self.acted(f) || rules.is_out(env, self, f) {
+            if self.acted(f) || rules.is_out(env, self, f)? {
                 continue;
             }
-            let key = rules.key(env, self, f);
+            let key = rules.key(env, self, f)?;
             match &best {
                 Some(b) if key < *b => {}
                 Some(b) if key == *b => group.push(f),
@@ -675,10 +715,10 @@ impl<C> Fight<C> {
             }
         }
         if group.len() <= 1 {
-            return if group.is_empty() { None } else { Some(group) };
+            return Ok(if group.is_empty() { None } else { Some(group) });
         }
         let site = rules.shape().site;
-        Some(match rules.shape().ties {
+        Ok(Some(match rules.shape().ties {
             Ties::Together => group,
             Ties::Roll(die) => {
                 let mut tied = group;
@@ -711,11 +751,16 @@ impl<C> Fight<C> {
                 }
                 alloc::vec![chosen]
             }
-        })
+        }))
     }
 
     /// Takes the turns of `group` (one fighter, or several acting together).
-    fn take_turns<D, X, T, R>(&mut self, rules: &mut R, env: &mut Env<D, X, T>, group: &[Fighter])
+    fn take_turns<D, X, T, R>(
+        &mut self,
+        rules: &mut R,
+        env: &mut Env<D, X, T>,
+        group: &[Fighter],
+    ) -> Res<()>
     where
         D: DiceSource,
         X: Decide,
@@ -735,13 +780,19 @@ impl<C> Fight<C> {
             trace(env, rules.shape().site, line);
         }
         for &f in group {
-            self.take_turn(rules, env, f);
+            self.take_turn(rules, env, f)?;
         }
+        Ok(())
     }
 
     /// One fighter's turn: timers due at its start, the `turn` hook, timers due at its
     /// end, the `turn end` hook. Also what an interruption runs ("takes a full turn").
-    pub fn take_turn<D, X, T, R>(&mut self, rules: &mut R, env: &mut Env<D, X, T>, f: Fighter)
+    pub fn take_turn<D, X, T, R>(
+        &mut self,
+        rules: &mut R,
+        env: &mut Env<D, X, T>,
+        f: Fighter,
+    ) -> Res<()>
     where
         D: DiceSource,
         X: Decide,
@@ -749,18 +800,19 @@ impl<C> Fight<C> {
         R: FightRules<C, D, X, T>,
     {
         let Some(n) = self.turns.get_mut(f.index()) else {
-            return;
+            return Ok(());
         };
         *n = n.saturating_add(1);
         let n = *n;
         self.acting.push(f);
-        self.fire_due(rules, env, |m| m == Moment::TurnStart(f, n));
-        self.run_hook(rules, env, Hook::Turn, Some(f));
-        self.fire_due(rules, env, |m| m == Moment::TurnEnd(f, n));
-        self.run_hook(rules, env, Hook::TurnEnd, Some(f));
+        self.fire_due(rules, env, |m| m == Moment::TurnStart(f, n))?;
+        self.run_hook(rules, env, Hook::Turn, Some(f))?;
+        self.fire_due(rules, env, |m| m == Moment::TurnEnd(f, n))?;
+        self.run_hook(rules, env, Hook::TurnEnd, Some(f))?;
         if let Some(i) = self.acting.iter().rposition(|&a| a == f) {
             self.acting.remove(i);
         }
+        Ok(())
     }
 
     /// Fires every timer whose moment satisfies `due`, in scheduling order (timers they
@@ -770,7 +822,8 @@ impl<C> Fight<C> {
         rules: &mut R,
         env: &mut Env<D, X, T>,
         due: impl Fn(Moment) -> bool,
-    ) where
+    ) -> Res<()>
+    where
         R: FightRules<C, D, X, T>,
     {
         let mut fired = 0;
@@ -786,15 +839,21 @@ impl<C> Fight<C> {
                 break;
             };
             let t = self.timers.remove(i);
-            rules.fire(env, self, t.action, &t.args);
+            rules.fire(env, self, t.action, &t.args)?;
             fired += 1;
         }
+        Ok(())
     }
 
     /// Moves world time forward by `amount`: the timers and `on every` hooks due on the
     /// way fire in time order (at one instant: timers in scheduling order, then the
     /// `every` hooks in declaration order).
-    pub fn advance<D, X, T, R>(&mut self, rules: &mut R, env: &mut Env<D, X, T>, amount: i64)
+    pub fn advance<D, X, T, R>(
+        &mut self,
+        rules: &mut R,
+        env: &mut Env<D, X, T>,
+        amount: i64,
+    ) -> Res<()>
     where
         D: DiceSource,
         X: Decide,
@@ -830,7 +889,7 @@ impl<C> Fight<C> {
             self.time = self.time.max(at);
             if next_timer == Some(at) {
                 let now = self.time;
-                self.fire_due(rules, env, |m| matches!(m, Moment::Time(t) if t <= now));
+                self.fire_due(rules, env, |m| matches!(m, Moment::Time(t) if t <= now))?;
                 continue;
             }
             let every: Vec<usize> = rules
@@ -848,25 +907,29 @@ impl<C> Fight<C> {
                     env,
                     Hook::Every(i.min(usize::from(u16::MAX)) as u16),
                     None,
-                );
+                )?;
             }
         }
         self.time = target.max(self.time);
         self.every_done = self.every_done.max(target);
+        Ok(())
     }
 }
 
 /// `list` ordered by `key`, highest first; equal keys keep their order in `list`. What
 /// generated code runs for `in_order(..)` (the engine's own [`Fight::in_order`] goes
 /// through the rules).
-pub fn in_order<C>(
+pub fn in_order<C, E>(
     fight: &Fight<C>,
     list: &[Fighter],
-    key: impl Fn(&Fight<C>, Fighter) -> Vec<i64>,
-) -> Vec<Fighter> {
-    let mut keyed: Vec<(Vec<i64>, Fighter)> = list.iter().map(|&f| (key(fight, f), f)).collect();
+    key: impl Fn(&Fight<C>, Fighter) -> Result<Vec<i64>, E>,
+) -> Result<Vec<Fighter>, E> {
+    let mut keyed: Vec<(Vec<i64>, Fighter)> = Vec::with_capacity(list.len());
+    for &f in list {
+        keyed.push((key(fight, f)?, f));
+    }
     keyed.sort_by(|a, b| b.0.cmp(&a.0));
-    keyed.into_iter().map(|(_, f)| f).collect()
+    Ok(keyed.into_iter().map(|(_, f)| f).collect())
 }
 
 /// The smallest multiple of `p` strictly greater than `t`.

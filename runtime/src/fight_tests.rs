@@ -40,22 +40,40 @@ impl<D, X, T> FightRules<C, D, X, T> for Rules {
     fn shape(&self) -> &FightShape {
         &self.shape
     }
-    fn key(&mut self, _: &mut Env<D, X, T>, f: &mut Fight<C>, who: Fighter) -> Vec<i64> {
-        vec![f[who].init]
+    fn key(&mut self, _: &mut Env<D, X, T>, f: &mut Fight<C>, who: Fighter) -> Res<Vec<i64>> {
+        Ok(vec![f[who].init])
     }
-    fn is_out(&mut self, _: &mut Env<D, X, T>, f: &mut Fight<C>, who: Fighter) -> bool {
-        f[who].hp <= 0
+    fn is_out(&mut self, _: &mut Env<D, X, T>, f: &mut Fight<C>, who: Fighter) -> Res<bool> {
+        if f[who].hp == BROKEN {
+            // A rule that cannot be read for this combatant.
+            return Err(RuleError::new(9, crate::RuleErrorKind::DivideByZero));
+        }
+        Ok(f[who].hp <= 0)
     }
-    fn hook(&mut self, _: &mut Env<D, X, T>, f: &mut Fight<C>, hook: Hook, who: Option<Fighter>) {
+    fn hook(
+        &mut self,
+        _: &mut Env<D, X, T>,
+        f: &mut Fight<C>,
+        hook: Hook,
+        who: Option<Fighter>,
+    ) -> Res<()> {
         match (hook, who) {
             (Hook::Turn, Some(w)) => (self.turn)(f, w, &mut self.log),
             (Hook::Every(i), _) => self.log.push(format!("every {i} at {}", f.time())),
             (h, _) => self.log.push(format!("{h:?} {}", f.round())),
         }
+        Ok(())
     }
-    fn fire(&mut self, _: &mut Env<D, X, T>, f: &mut Fight<C>, action: u32, args: &[i64]) {
+    fn fire(
+        &mut self,
+        _: &mut Env<D, X, T>,
+        f: &mut Fight<C>,
+        action: u32,
+        args: &[i64],
+    ) -> Res<()> {
         self.log
             .push(format!("fire {action} {args:?} at {}", f.time()));
+        Ok(())
     }
     fn condition(
         &mut self,
@@ -63,14 +81,24 @@ impl<D, X, T> FightRules<C, D, X, T> for Rules {
         f: &mut Fight<C>,
         _: usize,
         who: Option<Fighter>,
-    ) -> bool {
-        self.low && who.is_some_and(|w| f[w].hp <= 1)
+    ) -> Res<bool> {
+        Ok(self.low && who.is_some_and(|w| f[w].hp <= 1))
     }
-    fn trigger(&mut self, _: &mut Env<D, X, T>, f: &mut Fight<C>, _: usize, who: Option<Fighter>) {
+    fn trigger(
+        &mut self,
+        _: &mut Env<D, X, T>,
+        f: &mut Fight<C>,
+        _: usize,
+        who: Option<Fighter>,
+    ) -> Res<()> {
         let w = who.unwrap();
         self.log.push(format!("low {}", f.name(w)));
+        Ok(())
     }
 }
+
+/// Hit points that make the `out` rule meet a rule error.
+const BROKEN: i64 = -99;
 
 fn fight(inits: &[(&str, &str, i64)]) -> Fight<C> {
     let mut f = Fight::new();
@@ -243,7 +271,7 @@ fn advancing_time_fires_timers_and_every_hooks_in_time_order() {
     f.schedule(at, 7, vec![]);
     let at = f.time_later(120);
     f.schedule(at, 8, vec![]);
-    f.advance(&mut r, &mut env, 150);
+    f.advance(&mut r, &mut env, 150).unwrap();
     assert_eq!(
         r.log,
         [
@@ -254,9 +282,9 @@ fn advancing_time_fires_timers_and_every_hooks_in_time_order() {
         ]
     );
     assert_eq!(f.time(), 150);
-    f.advance(&mut r, &mut env, 29);
+    f.advance(&mut r, &mut env, 29).unwrap();
     assert_eq!(r.log.len(), 4, "179: no minute passed since 120");
-    f.advance(&mut r, &mut env, 1);
+    f.advance(&mut r, &mut env, 1).unwrap();
     assert_eq!(r.log[4], "every 0 at 180");
 }
 
@@ -308,4 +336,19 @@ fn the_last_side_standing_wins() {
         f.step(&mut r, &mut env),
         Step::Ended(FightEnd::Won(Side(0)))
     );
+}
+
+#[test]
+fn a_rule_error_stops_the_fight_and_is_kept() {
+    let mut f = fight(&[("A", "Ann", 5), ("B", "Bob", 1)]);
+    let mut r = rules(Ties::Together, |f, me, _| {
+        if me == Fighter(0) {
+            f[Fighter(1)].hp = BROKEN;
+        }
+    });
+    let mut env = Env::new(ScriptedDice::new(&[]), FirstOption, VecTrace::default());
+    assert_eq!(f.run(&mut r, &mut env, 10), FightEnd::RuleError);
+    assert_eq!(f.rule_error().map(|e| e.site), Some(9));
+    assert_eq!(f.round(), 1, "it stopped in the round it happened");
+    assert_eq!(f.step(&mut r, &mut env), Step::Ended(FightEnd::RuleError));
 }

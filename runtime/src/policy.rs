@@ -39,6 +39,12 @@ impl Policy {
         }
     }
 
+    /// Decisions without an answer of their own are answered `answer`.
+    pub fn with_default(mut self, answer: Answer) -> Self {
+        self.default = answer;
+        self
+    }
+
     /// Decision `name` is answered `answer`.
     pub fn with(mut self, name: &str, answer: Answer) -> Self {
         match self.named.iter_mut().find(|(n, _)| n == name) {

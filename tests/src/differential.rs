@@ -222,3 +222,95 @@ pub fn check<S: Debug + PartialEq>(
 pub fn tag(outcome: &str) -> String {
     outcome.split('(').next().unwrap_or_default().to_string()
 }
+
+// ---------------------------------------------------------------------------------------
+// Whole fights
+
+/// What a whole fight left behind, compared between the two backends.
+#[derive(Debug, PartialEq)]
+pub struct FightRun {
+    pub end: rulesc_runtime::FightEnd,
+    pub rounds: u32,
+    pub events: Vec<TraceEvent>,
+    /// The next face of the dice after the fight: both consumed as many.
+    pub next_face: u32,
+    /// Every combatant afterwards, as interpreter values.
+    pub combatants: Vec<Value>,
+}
+
+/// The environment of run `seed` of a fight, as `rulesc simulate` builds it: seeded dice,
+/// decisions answered at random (a seeded stream of their own), traced.
+pub fn fight_env(seed: u64) -> Env<SeededDice, rulesc_runtime::Policy, VecTrace> {
+    let dice = SeededDice::new(rulesc::simulate::run_seed(0, seed, 0));
+    let policy = rulesc_runtime::Policy::new(
+        rulesc_runtime::Answer::Random,
+        rulesc::simulate::run_seed(0, seed, 1),
+    );
+    Env::new(dice, policy, VecTrace::default())
+}
+
+/// The fight of `sides` (side, then each combatant's name and value) run to its end or
+/// `rounds` by the interpreter, on `seed`.
+pub fn interpret_fight(
+    p: &Program,
+    sides: &[(&str, Vec<(&str, Value)>)],
+    seed: u64,
+    rounds: u32,
+) -> FightRun {
+    let mut fight = rulesc_runtime::Fight::new();
+    for (side, members) in sides {
+        for (name, value) in members {
+            fight.join(side, name, value.deep_clone());
+        }
+    }
+    let mut rules = rulesc::fight::EvalRules::new(p).expect("the ruleset declares a fight");
+    let mut env = fight_env(seed);
+    let end = fight.run(&mut rules, &mut env, rounds);
+    FightRun {
+        end,
+        rounds: fight.round(),
+        events: env.trace.events,
+        next_face: env.dice.face(1_000_000),
+        combatants: fight.combatants.clone(),
+    }
+}
+
+/// The same fight through generated code: `run` plays it on the given environment and
+/// returns how it ended, the rounds played and the combatants as interpreter values.
+pub fn generated_fight(
+    seed: u64,
+    run: impl FnOnce(
+        &mut Env<SeededDice, rulesc_runtime::Policy, VecTrace>,
+    ) -> (rulesc_runtime::FightEnd, u32, Vec<Value>),
+) -> FightRun {
+    let mut env = fight_env(seed);
+    let (end, rounds, combatants) = run(&mut env);
+    FightRun {
+        end,
+        rounds,
+        events: env.trace.events,
+        next_face: env.dice.face(1_000_000),
+        combatants,
+    }
+}
+
+/// Asserts two runs of a fight are the same, printing both traces when not.
+pub fn compare_fights(p: &Program, what: &str, seed: u64, interp: &FightRun, gen: &FightRun) {
+    if interp != gen {
+        let render = |r: &FightRun| {
+            VecTrace {
+                events: r.events.clone(),
+            }
+            .render(&p.sites)
+        };
+        panic!(
+            "{what}, seed {seed}: the backends differ\n--- interpreter: {:?} after {}\n{}\n--- generated: {:?} after {}\n{}",
+            interp.end,
+            interp.rounds,
+            render(interp),
+            gen.end,
+            gen.rounds,
+            render(gen)
+        );
+    }
+}

@@ -140,7 +140,7 @@ pub fn groups(blocks: &[Block]) -> (BTreeMap<String, GroupFiles>, BTreeMap<Strin
     let mut groups: BTreeMap<String, GroupFiles> = BTreeMap::new();
     let mut expects: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for b in blocks {
-        if b.attr("pack").is_some() || b.attr("scenario").is_some() {
+        if b.attr("pack").is_some() || b.attr("scenario").is_some() || b.attr("fight").is_some() {
             continue;
         }
         let Some((group, rest)) = b.attr("file").and_then(|f| f.split_once('/')) else {

@@ -86,3 +86,10 @@ pub mod warned {
 pub mod doc_rulesets {
     include!(concat!(env!("OUT_DIR"), "/doc_examples.rs"));
 }
+
+/// `fixtures/codegen/arena`: not a game; a small fight using every fight construct
+/// (fighters, turn order with rolled ties, durations, timers, world time, triggers), for
+/// the fight engine's differential tests.
+pub mod arena {
+    include!(concat!(env!("OUT_DIR"), "/arena.rs"));
+}

@@ -24,6 +24,10 @@
 //!   the block, in order.
 //! - `text output explain=<group>:<name>`: exactly what `rulesc explain <group> <name>`
 //!   prints.
+//! - `fight=<group>`: a fight file, run as `rulesc simulate` does: `runs=<n>` times from
+//!   `seed=<s>` (1000 and 0 unless given), or with `trace=<k>` the trace of run `k`. The
+//!   `text output` after it: every line of the block is a line of what it prints, in
+//!   order (`...` skips lines).
 //!
 //! A `yaml` or `rules` block that is none of these must say `untested` (a sketch, or an
 //! example of something the compiler does not do yet), so that a typo in an info string
@@ -51,7 +55,7 @@ fn all_blocks() -> Vec<Block> {
 
 /// Whether a block takes part in the tests.
 fn is_tested(b: &Block) -> bool {
-    ["file", "pack", "scenario", "explain"]
+    ["file", "pack", "scenario", "explain", "fight"]
         .iter()
         .any(|k| b.attrs.contains_key(*k))
 }
@@ -182,7 +186,12 @@ fn every_doc_example_works() {
     let mut last = Last::Nothing;
     for b in &blocks {
         for key in b.attrs.keys() {
-            if !["file", "expect", "like", "pack", "scenario", "explain"].contains(&key.as_str()) {
+            if ![
+                "file", "expect", "like", "pack", "scenario", "explain", "fight", "runs", "seed",
+                "trace",
+            ]
+            .contains(&key.as_str())
+            {
                 fail.push(format!("{}: unknown attribute `{key}=`", b.at));
             }
         }
@@ -213,10 +222,12 @@ fn every_doc_example_works() {
             last = Last::Nothing;
             continue;
         }
-        let target = b.attr("pack").or(b.attr("scenario"));
+        let target = b.attr("pack").or(b.attr("scenario")).or(b.attr("fight"));
         if let Some(group) = target {
             let kind = if b.attrs.contains_key("pack") {
                 "pack"
+            } else if b.attrs.contains_key("fight") {
+                "fight"
             } else {
                 "scenario"
             };
@@ -338,6 +349,19 @@ fn every_doc_example_works() {
             );
             continue;
         }
+        if b.attrs.contains_key("fight") {
+            run_fight(
+                p,
+                b,
+                &path,
+                &what,
+                expect.as_deref(),
+                &outputs,
+                &root,
+                &mut fail,
+            );
+            continue;
+        }
         match rulesc::scenario::run_file(p, &path, 0) {
             Ok(trace) => {
                 if expect.is_some() {
@@ -411,6 +435,56 @@ fn every_doc_example_works() {
     );
 }
 
+/// A `fight=` block: the fight file simulated (or one run traced), its output held to
+/// the `text output` after it.
+#[allow(clippy::too_many_arguments)]
+fn run_fight(
+    p: &rulesc::ir::Program,
+    b: &Block,
+    path: &Path,
+    what: &str,
+    expect: Option<&[String]>,
+    outputs: &[&Block],
+    root: &Path,
+    fail: &mut Vec<String>,
+) {
+    let num = |key: &str, default: u64| {
+        b.attr(key)
+            .map_or(default, |v| v.parse().unwrap_or(default))
+    };
+    match rulesc::simulate::read(p, path) {
+        Ok((file, _)) => {
+            if expect.is_some() {
+                fail.push(format!("{what}: expected diagnostics, but it ran"));
+                return;
+            }
+            let seed = num("seed", 0);
+            let out = match b.attr("trace") {
+                Some(k) => rulesc::simulate::trace_run(p, &file, seed, k.parse().unwrap_or(0)),
+                None => rulesc::simulate::simulate(p, &file, num("runs", 1000), seed)
+                    .render(p, &file, seed),
+            };
+            if let Some(o) = outputs.first() {
+                if let Some(line) = missing_line(&o.text, &out) {
+                    fail.push(format!(
+                        "{}: this output is not what the fight prints (no line `{line}`); it prints:\n{out}",
+                        o.at
+                    ));
+                }
+            }
+        }
+        Err((diags, sources)) => judge(
+            what,
+            &diags,
+            &sources,
+            Some(expect.unwrap_or(&[])),
+            outputs,
+            root,
+            fail,
+        ),
+    }
+}
+
 /// What the reference promises to show: each YAML section and DSL construct, and a piece
 /// of text that appears only where it is used.
 const YAML_COVERAGE: &[(&str, &str)] = &[
@@ -439,6 +513,8 @@ const YAML_COVERAGE: &[(&str, &str)] = &[
     ("scenario args", "args:"),
     ("scenario dice", "dice:"),
     ("scenario decisions", "decisions:"),
+    ("fight sides", "sides:"),
+    ("fight report", "report:"),
 ];
 
 const RULES_COVERAGE: &[(&str, &str)] = &[
@@ -493,6 +569,19 @@ const RULES_COVERAGE: &[(&str, &str)] = &[
     ("if expression", " then "),
     ("comprehension", " for "),
     ("qualified level", "Harm."),
+    ("fight", "fight of "),
+    ("turn order", "order(c) ="),
+    ("ties", "ties "),
+    ("out", "out(c) ="),
+    ("time units", "time second"),
+    ("round length", "round lasts"),
+    ("hooks", "on turn ="),
+    ("trigger", "when(c)"),
+    ("fighter", ": fighter"),
+    ("enemies", "enemies("),
+    ("until", " until "),
+    ("for rounds", " rounds"),
+    ("after", "after "),
 ];
 
 /// Codes no doc example can show: an unreadable or non-UTF-8 file, a file too large to

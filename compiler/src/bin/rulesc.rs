@@ -99,6 +99,27 @@ enum Command {
         #[command(flatten)]
         limits: AnalyzeLimits,
     },
+    /// Run a whole fight (`fight.yaml`: sides, round limit, decision policies, report
+    /// groups) many times with the interpreter: win rates with 95% intervals, the
+    /// distribution of rounds, the report's groups. The same numbers for the same seed,
+    /// whatever the number of threads.
+    Simulate {
+        ruleset: PathBuf,
+        /// The fight file.
+        fight: PathBuf,
+        /// How many fights to run.
+        #[arg(short = 'n', long = "runs", default_value_t = 10_000)]
+        runs: u64,
+        /// Seed of the whole simulation (run k's dice and random answers derive from it).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Print the trace of run N (0-based) instead of the totals.
+        #[arg(long, value_name = "N")]
+        trace: Option<u64>,
+        /// Content packs whose records the fight file may name.
+        #[arg(long = "pack", value_name = "PACK.yaml", num_args = 1..)]
+        packs: Vec<PathBuf>,
+    },
     /// Resolve a scenario with the interpreter and print its trace.
     Trace {
         ruleset: PathBuf,
@@ -334,6 +355,37 @@ fn run() -> ExitCode {
                     ExitCode::from(1)
                 }
             }
+        }
+        Command::Simulate {
+            ruleset,
+            fight,
+            runs,
+            seed,
+            trace,
+            packs,
+        } => {
+            let Some(p) = load(&ruleset, &packs, format) else {
+                return ExitCode::from(1);
+            };
+            if runs == 0 || runs > rulesc::simulate::MAX_RUNS {
+                eprintln!("error: --runs must be 1 to {}", rulesc::simulate::MAX_RUNS);
+                return ExitCode::from(2);
+            }
+            let file = match rulesc::simulate::read(&p, &fight) {
+                Ok((file, _)) => file,
+                Err((diags, sources)) => {
+                    report(&diags, &sources, format);
+                    return ExitCode::from(1);
+                }
+            };
+            match trace {
+                Some(k) => print!("{}", rulesc::simulate::trace_run(&p, &file, seed, k)),
+                None => {
+                    let summary = rulesc::simulate::simulate(&p, &file, runs, seed);
+                    print!("{}", summary.render(&p, &file, seed));
+                }
+            }
+            ExitCode::SUCCESS
         }
     }
 }

@@ -215,6 +215,10 @@ pub fn merge_items(c: &mut Checker, items: Vec<ast::Item>, layers: &[u8]) -> Vec
             | ast::Item::Function {
                 name, overrides, ..
             } => (name.clone(), *overrides),
+            ast::Item::Fight(_) => {
+                out.push((item, layer));
+                continue;
+            }
         };
         if !overrides {
             out.push((item, layer));
@@ -226,6 +230,7 @@ pub fn merge_items(c: &mut Checker, items: Vec<ast::Item>, layers: &[u8]) -> Vec
                     ast::Item::Outcome { name: n, .. } | ast::Item::Function { name: n, .. } => {
                         n.name == name.name
                     }
+                    ast::Item::Fight(_) => false,
                 }
         });
         match pos {

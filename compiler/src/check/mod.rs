@@ -254,6 +254,9 @@ impl<'a> Checker<'a> {
                 (Ty::Map(key, Box::new(vt)), None)
             }
             ast::TypeKind::Named(id) => {
+                if let Some(ty) = exprs::fight::named_type(self, id) {
+                    return (ty, None);
+                }
                 let ty = match id.name.as_str() {
                     "int" => Ty::Int,
                     "bool" => Ty::Bool,
@@ -336,7 +339,9 @@ pub fn check(loaded: Loaded, diags: &mut Diagnostics) -> Option<Program> {
         file_layer.insert(root.span.file, l);
     }
     for (item, &l) in items.iter().zip(&item_layer) {
-        let (ast::Item::Outcome { span, .. } | ast::Item::Function { span, .. }) = item;
+        let (ast::Item::Outcome { span, .. }
+        | ast::Item::Function { span, .. }
+        | ast::Item::Fight(ast::FightDef { span, .. })) = item;
         file_layer.insert(span.file, l);
     }
     let mut c = Checker {
@@ -358,10 +363,12 @@ pub fn check(loaded: Loaded, diags: &mut Diagnostics) -> Option<Program> {
         zeros: HashMap::new(),
     };
     let yaml = layers::merge_yaml(&mut c, yaml, &yaml_layer);
-    let items = layers::merge_items(&mut c, items, &item_layer);
+    let mut items = layers::merge_items(&mut c, items, &item_layer);
+    items.extend(exprs::fight::formulas(&items));
     let sections = data::split_sections(&mut c, &yaml, manifest);
     data::read_manifest(&mut c, &sections);
     data::declare(&mut c, &sections, &items);
+    exprs::fight::declare(&mut c, &items);
     let outcome_tags: Vec<(usize, Vec<ast::TagDef>)> = items
         .iter()
         .filter_map(|i| match i {
@@ -378,6 +385,7 @@ pub fn check(loaded: Loaded, diags: &mut Diagnostics) -> Option<Program> {
     data::build_outcome_tags(&mut c, &outcome_tags);
     data::build(&mut c, &sections);
     exprs::check_functions(&mut c);
+    exprs::fight::finish(&mut c, &items);
     mutated::mark_mutated(&mut c);
     fallible::mark_fallible(&mut c);
     warn_unused(&mut c);

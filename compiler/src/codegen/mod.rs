@@ -28,6 +28,7 @@
 
 mod body;
 mod docs;
+mod fight;
 pub mod ident;
 mod items;
 pub mod options;
@@ -86,10 +87,12 @@ const RESERVED_TYPES: &[&str] = &[
     "i64",
     "bool",
     "str",
+    "Fight",
+    "Rules",
 ];
 
 /// Module-level values the generated code defines itself.
-const RESERVED_VALUES: &[&str] = &["SITES"];
+const RESERVED_VALUES: &[&str] = &["SITES", "FIGHT_SHAPE"];
 
 /// The identifiers of every item, allocated once, in program order, so that output is
 /// deterministic and two names that collide after case conversion stay distinct.
@@ -309,6 +312,8 @@ pub(crate) struct Gen<'p> {
     pub p: &'p Program,
     pub id: Idents,
     pub opts: &'p Options,
+    /// Which functions are fight functions (they take the fight).
+    pub fight: Vec<bool>,
 }
 
 /// Generates the Rust module for `p`: formatted source, or a description of why the
@@ -321,10 +326,18 @@ pub fn generate(p: &Program) -> Result<String, String> {
 /// options should be [`Options::validate`]d first; an attribute that does not parse
 /// makes the output fail to parse, which is reported here.
 pub fn generate_with(p: &Program, opts: &Options) -> Result<String, String> {
+    let specialized;
+    let p = if p.fight.is_some() {
+        specialized = fight::specialize(p);
+        &specialized
+    } else {
+        p
+    };
     let g = Gen {
         p,
         id: Idents::new(p),
         opts,
+        fight: crate::ir::fight_functions(p),
     };
     g.check_supported()?;
     let mut scope = Scope::new();
@@ -340,6 +353,7 @@ pub fn generate_with(p: &Program, opts: &Options) -> Result<String, String> {
         let item = body::function(&g, i, f)?;
         scope.push_fn(item);
     }
+    g.fight_items(&mut scope)?;
     g.sites(&mut scope);
     // The one `use`: `String`, `Vec`, `ToString`, `vec!` and `format!` from `alloc`, so the
     // module builds in `no_std` crates too. Ruleset names never shadow them (reserved).

@@ -24,6 +24,8 @@ impl Gen<'_> {
                 self.rust_ty(v)?,
                 self.p.choices[*k].variants.len()
             ),
+            Ty::Fighter => format!("{RT}::Fighter"),
+            Ty::Side => format!("{RT}::Side"),
             Ty::Unit => "()".into(),
             Ty::Error => return Err("rulesc bug: a type error reached the Rust backend".into()),
         })
@@ -49,6 +51,8 @@ impl Gen<'_> {
             | Ty::Choice(_)
             | Ty::Track(_)
             | Ty::TrackBox(_)
+            | Ty::Fighter
+            | Ty::Side
             | Ty::Unit => true,
             Ty::Map(_, v) => self.is_copy(v),
             Ty::Outcome(o) => self.outcome_is_copy(*o),
@@ -92,6 +96,12 @@ impl Gen<'_> {
     /// A Rust expression for constant `c` of type `ty`.
     pub fn const_expr(&self, c: &Const, ty: &Ty) -> Result<String, String> {
         Ok(match (c, ty) {
+            (Const::Int(i), Ty::Fighter) => {
+                format!("{RT}::Fighter({})", (*i).clamp(0, i64::from(u32::MAX)))
+            }
+            (Const::Int(i), Ty::Side) => {
+                format!("{RT}::Side({})", (*i).clamp(0, i64::from(u16::MAX)))
+            }
             (Const::Int(i), _) => int_lit(*i),
             (Const::Bool(b), _) => b.to_string(),
             (Const::Dice(d), _) => dice_expr(*d),
@@ -223,6 +233,8 @@ impl Gen<'_> {
                 self.id.choice[*k],
                 self.show(v, "value")
             ),
+            Ty::Fighter => format!("fight.name({x}).to_string()"),
+            Ty::Side => format!("fight.side_name({x}).to_string()"),
             Ty::Unit | Ty::Faces | Ty::Error => "String::new()".into(),
         }
     }

@@ -4,7 +4,7 @@
 //! construct is walked everywhere once it is added here (as rust-analyzer keeps
 //! `walk_child_exprs` beside its expression store).
 
-use super::{DecideOptions, Expr, ExprKind as K, Function, Place, PlaceStep, Stmt};
+use super::{At, DecideOptions, Expr, ExprKind as K, Function, Place, PlaceStep, Stmt};
 
 /// Calls `f` on each direct child expression of `e`, in evaluation order. The keys and
 /// indices of a filled track's place are children too.
@@ -74,7 +74,89 @@ pub fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
             f(scrutinee);
             arms.iter().for_each(|a| f(&a.body))
         }
-        K::MakeRecord { fields: xs, .. } | K::List(xs) => xs.iter().for_each(f),
+        K::MakeRecord { fields: xs, .. } | K::List(xs) | K::Fight(_, xs) => xs.iter().for_each(f),
+        K::Combatant(a) => f(a),
+    }
+}
+
+/// [`for_each_child`], mutably (rewrites of the IR: codegen's fighter copies).
+pub fn for_each_child_mut(e: &mut Expr, g: &mut dyn FnMut(&mut Expr)) {
+    match &mut e.kind {
+        K::Const(_) | K::Local(_) => {}
+        K::Field(a, _)
+        | K::BoxPart(a, _)
+        | K::Neg(a)
+        | K::Not(a)
+        | K::ToInt(a)
+        | K::Natural(a)
+        | K::Abs(a)
+        | K::Len(a)
+        | K::Filled(a)
+        | K::Combatant(a) => g(a),
+        K::Roll { dice, .. } => g(dice),
+        K::Faces { of, .. } => g(of),
+        K::MapGet(a, b)
+        | K::Int(_, a, b)
+        | K::Compare(_, a, b)
+        | K::And(a, b)
+        | K::Or(a, b)
+        | K::In(a, b)
+        | K::DiceTimes(a, b)
+        | K::ListGet(a, b, _)
+        | K::CheckedDiv(_, a, b, _) => {
+            g(a);
+            g(b)
+        }
+        K::RollAdd {
+            roll: a, delta: b, ..
+        }
+        | K::LevelStep {
+            level: a, delta: b, ..
+        } => {
+            g(a);
+            g(b)
+        }
+        K::Lookup { key, .. } => g(key),
+        K::Call(_, xs)
+        | K::Min(xs)
+        | K::Max(xs)
+        | K::MakeOutcome { fields: xs, .. }
+        | K::MakeRecord { fields: xs, .. }
+        | K::List(xs)
+        | K::Fight(_, xs) => xs.iter_mut().for_each(&mut *g),
+        K::Clamp(a, b, d) | K::If(a, b, d) => {
+            g(a);
+            g(b);
+            g(d)
+        }
+        K::RollTable { among, .. } => among.iter_mut().for_each(|a| g(a)),
+        K::Decide { options, .. } => {
+            if let DecideOptions::List(l) = options {
+                g(l)
+            }
+        }
+        K::Fill { track, level, .. } => {
+            for st in &mut track.path {
+                if let PlaceStep::Key(k) | PlaceStep::Index(k) = st {
+                    g(k);
+                }
+            }
+            g(level)
+        }
+        K::Aggregate {
+            list, cond, body, ..
+        }
+        | K::Collect {
+            list, cond, body, ..
+        } => {
+            g(list);
+            cond.iter_mut().for_each(|x| g(x));
+            g(body)
+        }
+        K::Match { scrutinee, arms } => {
+            g(scrutinee);
+            arms.iter_mut().for_each(|a| g(&mut a.body))
+        }
     }
 }
 
@@ -136,6 +218,13 @@ pub fn for_each_stmt_child<'a>(s: &'a Stmt, f: &mut dyn FnMut(Child<'a>)) {
                 f(Child::Expr(v));
             }
         }
+        Stmt::Schedule { at, args, .. } => {
+            if let At::RoundsLater(e) | At::TimeLater(e) | At::Turn { who: e, .. } = at {
+                f(Child::Expr(e));
+            }
+            args.iter().for_each(|a| f(Child::Expr(a)));
+        }
+        Stmt::Advance { amount, .. } => f(Child::Expr(amount)),
     }
 }
 

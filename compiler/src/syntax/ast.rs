@@ -188,6 +188,104 @@ pub enum StmtKind {
     For(Ident, Expr, Option<Expr>, Block),
     Return(Option<Expr>),
     Expr(Expr),
+    /// `place = value until <moment>` / `place = value for 2 rounds`.
+    TimedAssign(Expr, Expr, Until),
+    /// `after 10 minutes: p(..)` / `at end of next turn of c: p(..)`: the call's
+    /// arguments are evaluated now, the call happens then.
+    Schedule(Until, Expr),
+    /// `advance 10 minutes`.
+    Advance(Expr, Ident),
+}
+
+/// When a duration ends or a scheduled call happens.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Until {
+    Moment(Moment),
+    /// An amount of a unit: `rounds` or a unit of the fight's `time`.
+    After(Expr, Ident),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Moment {
+    /// `end of ...` (else `start of ...`).
+    pub end: bool,
+    pub kind: MomentKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum MomentKind {
+    /// `of round`: this round.
+    Round,
+    /// `of next round`.
+    NextRound,
+    /// `of turn of c` (its turn under way, else its next) / `of next turn of c`.
+    Turn { next: bool, who: Box<Expr> },
+}
+
+/// The fight declaration: `fight of Combatant { ... }`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FightDef {
+    pub combatant: Ident,
+    pub clauses: Vec<FightClause>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HookName {
+    Start,
+    RoundStart,
+    RoundEnd,
+    Turn,
+    TurnEnd,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum FightClause {
+    /// `order(c) = [..]`
+    Order { var: Ident, key: Expr, span: Span },
+    /// `ties together` / `ties roll d6` / `ties decide name`
+    Ties { rule: TiesRule, span: Span },
+    /// `out(c) = ..`
+    Out { var: Ident, cond: Expr, span: Span },
+    /// `time second, minute = 60 second`
+    Time {
+        units: Vec<(Ident, Option<(i64, Ident)>)>,
+        span: Span,
+    },
+    /// `round lasts 6 second`
+    RoundLasts {
+        amount: i64,
+        unit: Ident,
+        span: Span,
+    },
+    /// `on turn = take_turn`
+    Hook {
+        hook: HookName,
+        procedure: Ident,
+        span: Span,
+    },
+    /// `on every 10 minutes = p`
+    Every {
+        amount: i64,
+        unit: Ident,
+        procedure: Ident,
+        span: Span,
+    },
+    /// `when(c) cond = p` (per fighter) / `when cond = p`
+    When {
+        var: Option<Ident>,
+        cond: Expr,
+        procedure: Ident,
+        span: Span,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TiesRule {
+    Together,
+    Roll(Expr),
+    Decide(Ident),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -221,4 +319,5 @@ pub enum Item {
         /// Written `override formula ...` / `override procedure ...`.
         overrides: bool,
     },
+    Fight(FightDef),
 }

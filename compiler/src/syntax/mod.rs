@@ -5,6 +5,7 @@
 //! bound: bracket nesting ([`MAX_NESTING`]) and size ([`MAX_RULES_BYTES`]).
 
 pub mod ast;
+mod fight;
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::source::{FileId, Span};
@@ -246,7 +247,7 @@ pub fn describe_rule(rule: Rule) -> &'static str {
         Rule::k_from => "`from`",
         Rule::k_fill => "`fill`",
         Rule::k_at => "`at`",
-        _ => "an expression",
+        r => fight::describe(r).unwrap_or("an expression"),
     }
 }
 
@@ -321,11 +322,16 @@ fn is_kw(r: Rule) -> bool {
             | Rule::k_from
             | Rule::k_fill
             | Rule::k_at
+            | Rule::k_until
+            | Rule::k_after
+            | Rule::k_advance
+            | Rule::k_fight
+            | Rule::k_of
     )
 }
 
 /// The pair's children without keyword tokens.
-fn kids<'i>(p: Pair<'i, Rule>) -> Vec<Pair<'i, Rule>> {
+pub(super) fn kids<'i>(p: Pair<'i, Rule>) -> Vec<Pair<'i, Rule>> {
     p.into_inner().filter(|c| !is_kw(c.as_rule())).collect()
 }
 
@@ -412,6 +418,7 @@ impl Builder<'_> {
                     overrides,
                 })
             }
+            Rule::fight_def => self.fight(k, span).map(Item::Fight),
             _ => None,
         }
     }
@@ -509,8 +516,13 @@ impl Builder<'_> {
                     "-=" => AssignOp::Sub,
                     _ => AssignOp::Set,
                 };
-                StmtKind::Assign(place, op, self.expr(k.next()?)?)
+                let value = self.expr(k.next()?)?;
+                match k.next() {
+                    Some(d) => self.timed_assign(place, op, value, d)?,
+                    None => StmtKind::Assign(place, op, value),
+                }
             }
+            Rule::schedule_stmt | Rule::advance_stmt => self.fight_stmt(rule, k)?,
             Rule::if_stmt => {
                 let mut branches = Vec::new();
                 let mut otherwise = None;

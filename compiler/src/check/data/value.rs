@@ -299,7 +299,7 @@ pub fn value_of(
             }
             ok.then_some(Const::record(out, RecordOrigin::Written))
         }
-        Ty::Outcome(_) | Ty::TrackBox(_) | Ty::Roll | Ty::Unit => {
+        Ty::Outcome(_) | Ty::TrackBox(_) | Ty::Roll | Ty::Unit | Ty::Fighter | Ty::Side => {
             wrong(c, node, "a value that can be written in YAML");
             None
         }

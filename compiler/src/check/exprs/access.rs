@@ -50,6 +50,7 @@ pub(super) fn field(
         }
     }
     let bx = expr(c, fcx, base, None);
+    let bx = super::fight::deref(bx, c);
     match bx.ty.clone() {
         Ty::Record(r) => {
             let fields = &c.prog.records[r].fields;

@@ -221,6 +221,11 @@ pub(super) fn call(
             _ => {}
         }
     }
+    if fcx.find(&fname.name).is_none() {
+        if let Some(x) = super::fight::builtin(c, fcx, fname, args, span) {
+            return x;
+        }
+    }
     match c.names.get(&fname.name).map(|d| d.kind) {
         Some(DefKind::Function(f)) => {
             c.used(&fname.name);

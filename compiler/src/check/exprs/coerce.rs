@@ -14,6 +14,11 @@ pub(super) fn compatible(have: &Ty, want: &Ty) -> bool {
 }
 
 pub(super) fn coerce(e: ir::Expr, want: &Ty) -> ir::Expr {
+    if e.ty == Ty::Fighter && matches!(want, Ty::Record(_)) {
+        // A fighter stands for its combatant (checked by `expect_ty`).
+        let (span, ty) = (e.span, want.clone());
+        return mk(K::Combatant(Box::new(e)), ty, span);
+    }
     if e.ty == Ty::Roll && *want == Ty::Int {
         let span = e.span;
         mk(K::ToInt(Box::new(e)), Ty::Int, span)
@@ -23,7 +28,7 @@ pub(super) fn coerce(e: ir::Expr, want: &Ty) -> ir::Expr {
 }
 
 pub(super) fn expect_ty(c: &mut Checker, e: &ir::Expr, want: &Ty) -> bool {
-    if compatible(&e.ty, want) {
+    if compatible(&e.ty, want) || super::fight::is_combatant_of(c, &e.ty, want) {
         return true;
     }
     let (h, w) = (c.ty_name(&e.ty), c.ty_name(want));

@@ -8,6 +8,7 @@ mod each;
 mod effects;
 mod expr;
 mod faces;
+pub(crate) mod fight;
 mod ops;
 mod pattern;
 mod place;
@@ -41,6 +42,8 @@ struct FnCtx {
     unread: Vec<(usize, Span)>,
     /// Locals whose dice `faces(r)` reads: (the roll's slot, the hidden `Ty::Faces` slot).
     faces_of: Vec<(usize, usize)>,
+    /// Statements a statement adds after itself (a duration's timer).
+    then: Vec<ir::Stmt>,
 }
 
 impl FnCtx {
@@ -119,6 +122,7 @@ fn ensure_checked(c: &mut Checker, id: usize) -> bool {
         nparams: params.len(),
         unread: Vec::new(),
         faces_of: Vec::new(),
+        then: Vec::new(),
     };
     let mut ir_params = Vec::new();
     for p in &params {

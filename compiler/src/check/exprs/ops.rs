@@ -80,7 +80,7 @@ pub(super) fn binary(
             }
             let ordered = match &lx.ty {
                 Ty::Choice(ch) => c.prog.choices[*ch].ordered,
-                Ty::Bool | Ty::Outcome(_) => false,
+                Ty::Bool | Ty::Outcome(_) | Ty::Fighter | Ty::Side => false,
                 _ => {
                     let n = c.ty_name(&lx.ty);
                     c.error(

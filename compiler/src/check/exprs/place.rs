@@ -58,7 +58,8 @@ pub(super) fn place(c: &mut Checker, fcx: &mut FnCtx, e: &ast::Expr) -> Option<i
                     );
                     return None;
                 }
-                if !steps.is_empty() && root >= fcx.nparams {
+                let fighter = fcx.locals[root].ty == Ty::Fighter;
+                if !steps.is_empty() && root >= fcx.nparams && !fighter {
                     c.error(
                         "E0324",
                         e.span,
@@ -69,6 +70,9 @@ pub(super) fn place(c: &mut Checker, fcx: &mut FnCtx, e: &ast::Expr) -> Option<i
                     return None;
                 }
                 let mut ty = fcx.locals[root].ty.clone();
+                if let (true, false, Some(fd)) = (fighter, steps.is_empty(), &c.prog.fight) {
+                    ty = Ty::Record(fd.combatant);
+                }
                 let mut path = Vec::new();
                 for st in steps.iter().rev() {
                     match &st.kind {

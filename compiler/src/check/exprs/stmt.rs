@@ -30,6 +30,7 @@ pub(super) fn block(c: &mut Checker, fcx: &mut FnCtx, b: &ast::Block) -> Vec<ir:
                 returned = Some(s.span);
             }
             out.push(st);
+            out.append(&mut fcx.then);
         }
     }
     fcx.scopes.pop();
@@ -38,6 +39,13 @@ pub(super) fn block(c: &mut Checker, fcx: &mut FnCtx, b: &ast::Block) -> Vec<ir:
 
 pub(super) fn stmt(c: &mut Checker, fcx: &mut FnCtx, s: &ast::Stmt) -> Option<ir::Stmt> {
     Some(match &s.kind {
+        ast::StmtKind::TimedAssign(target, value, until) => {
+            let (assign, timer) = super::fight::timed_assign(c, fcx, s, target, value, until)?;
+            fcx.then.push(timer);
+            assign
+        }
+        ast::StmtKind::Schedule(until, target) => super::fight::schedule(c, fcx, s, until, target)?,
+        ast::StmtKind::Advance(amount, unit) => super::fight::advance(c, fcx, s, amount, unit)?,
         ast::StmtKind::Let(name, e) => {
             let value = expr(c, fcx, e, None);
             let site = c.site(s.span);
@@ -207,7 +215,11 @@ pub(super) fn stmt(c: &mut Checker, fcx: &mut FnCtx, s: &ast::Stmt) -> Option<ir
             let x = expr(c, fcx, e, None);
             let effectful = matches!(
                 x.kind,
-                K::Fill { .. } | K::Roll { .. } | K::RollTable { .. } | K::Decide { .. }
+                K::Fill { .. }
+                    | K::Roll { .. }
+                    | K::RollTable { .. }
+                    | K::Decide { .. }
+                    | K::Fight(ir::FightQuery::MarkActed, _)
             ) || matches!(&x.kind, K::Call(f, _) if c.prog.functions[*f].is_procedure());
             if !effectful && x.ty != Ty::Error {
                 c.diags.push(

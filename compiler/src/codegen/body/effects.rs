@@ -36,8 +36,19 @@ impl BodyGen<'_, '_> {
             .any(|p| p.mutated && matches!(p.ty, Ty::Record(_)));
         let mut texts = Vec::new();
         let mut mut_roots: Vec<usize> = Vec::new();
+        let callee_fight = g.fight[fid];
         for (i, (p, ex)) in callee.params.iter().zip(parts).enumerate() {
-            let text = if p.mutated && matches!(p.ty, Ty::Record(_)) {
+            let in_fight = crate::ir::expr_touches_fight(&args[i]);
+            let text = if p.mutated && matches!(p.ty, Ty::Record(_)) && in_fight {
+                // A record of a fighter's state, changed in place.
+                if callee_fight {
+                    return Err(format!(
+                        "`{}`: `{}` uses the fight, so it cannot also change a record of a fighter's state passed as `{}`; pass the fighter",
+                        self.f.name, callee.name, p.name
+                    ));
+                }
+                format!("&mut {}", ex.at(P_UNARY))
+            } else if p.mutated && matches!(p.ty, Ty::Record(_)) {
                 // A record the callee changes: the caller's own parameter (or a record
                 // inside it, or a local naming one), passed on.
                 let root = root_local(&args[i]).map(|r| self.alias[r].unwrap_or(r));
@@ -57,12 +68,20 @@ impl BodyGen<'_, '_> {
                     }
                 }
             } else if g.is_copy(&p.ty) {
-                let ex = if any_mut {
+                let ex = if any_mut || callee_fight {
                     self.hoist(&mut pre, ex, "arg")
                 } else {
                     ex
                 };
                 ex.val.clone()
+            } else if crate::ir::copied_from_fight(&args[i], p) {
+                // Read from the fight: a copy (as the interpreter passes it).
+                let t = self.tmp("arg");
+                pre.push(format!("let {t} = {};", self.owned(&ex, &p.ty)));
+                match p.ty {
+                    Ty::List(_) => format!("&{t}[..]"),
+                    _ => format!("&{t}"),
+                }
             } else {
                 self.by_ref(&ex)
             };
@@ -94,6 +113,9 @@ impl BodyGen<'_, '_> {
             seen.push(*s);
         }
         let name = &g.id.function[fid];
+        if callee_fight {
+            texts.insert(0, "fight".into());
+        }
         if !callee.is_procedure() {
             let val = format!("{name}({})", texts.join(", "));
             if callee.fallible {
@@ -109,7 +131,7 @@ impl BodyGen<'_, '_> {
         if callee.fallible {
             rhs = self.try_(&rhs, true);
         }
-        if any_mut {
+        if any_mut || callee_fight {
             self.mutating.push(rhs.clone());
         }
         Ok(self

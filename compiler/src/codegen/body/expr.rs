@@ -314,6 +314,13 @@ impl BodyGen<'_, '_> {
                 ex
             }
             K::Call(fid, args) => self.call(*fid, args, ty, &dest)?,
+            K::Combatant(f) => {
+                let fx = self.expr(f, Dest::Val)?;
+                Ex::new(format!("fight[{}]", fx.val), P_ATOM)
+                    .with_pre(fx.pre)
+                    .mode(Mode::Place)
+            }
+            K::Fight(q, args) => self.fight_query(*q, args, &dest)?,
             K::Neg(a) => {
                 let a = self.expr(a, Dest::Val)?;
                 Ex::new(format!("{RT}::arith::neg({})", a.val), P_ATOM).with_pre(a.pre)

@@ -9,6 +9,7 @@
 
 mod effects;
 mod expr;
+mod fight;
 mod scan;
 mod stmt;
 
@@ -196,7 +197,7 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
     let mut names = Names::new();
     // Locals must not shadow module-level functions and constants.
     names.reserve(g.id.values_taken());
-    names.reserve(["env"]);
+    names.reserve(["env", "fight"]);
     let mut read = vec![false; f.locals.len()];
     let mut mutable = vec![false; f.locals.len()];
     match &f.body {
@@ -258,7 +259,7 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
         f.name
     );
     super::docs::fn_doc(&mut func, &g.item_lines(&title, f.span));
-    let nargs = f.params.len() + usize::from(traced);
+    let nargs = f.params.len() + usize::from(traced) + usize::from(g.fight[fid]);
     if nargs > 7 {
         func.attr("allow(clippy::too_many_arguments)");
     }
@@ -278,6 +279,10 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
         func.generic(format!("X: {RT}::Decide"));
         func.generic(format!("T: {RT}::TraceSink"));
         func.arg("env", format!("&mut {RT}::Env<D, X, T>"));
+    }
+    if g.fight[fid] {
+        let m = if traced { "mut " } else { "" };
+        func.arg("fight", format!("&{m}Fight"));
     }
     let mut copies = Vec::new();
     for (i, p) in f.params.iter().enumerate() {

@@ -322,7 +322,7 @@ pub(super) fn expr_mutates(e: &Expr, fns: &[ir::Function]) -> bool {
     let mut found = false;
     pub(super) fn go(e: &Expr, fns: &[ir::Function], found: &mut bool) {
         match &e.kind {
-            K::Fill { .. } => *found = true,
+            K::Fill { .. } | K::Fight(ir::FightQuery::MarkActed, _) => *found = true,
             K::Call(f, _) if fns[*f].is_procedure() => *found = true,
             _ => {}
         }
@@ -335,8 +335,11 @@ pub(super) fn expr_mutates(e: &Expr, fns: &[ir::Function]) -> bool {
 pub(super) fn stmts_mutate(stmts: &[Stmt], fns: &[ir::Function]) -> bool {
     let mut found = false;
     for_each_stmt(stmts, &mut |s| {
-        if let Stmt::Assign { place, .. } = s {
-            found |= !place.path.is_empty();
+        match s {
+            Stmt::Assign { place, .. } => found |= !place.path.is_empty(),
+            // Timers and time may run any procedure.
+            Stmt::Schedule { .. } | Stmt::Advance { .. } => found = true,
+            _ => {}
         }
         for_each_stmt_child(s, &mut |c| {
             if let Child::Expr(x) = c {

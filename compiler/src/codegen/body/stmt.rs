@@ -238,6 +238,18 @@ impl BodyGen<'_, '_> {
                     out.push(format!("let _ = {};", ex.val));
                 }
             }
+            Stmt::Schedule {
+                at,
+                action,
+                args,
+                site,
+            } => self.schedule(at, *action, args, *site, out)?,
+            Stmt::Advance { amount, .. } => {
+                let ex = self.expr(amount, Dest::Val)?;
+                out.extend(ex.pre.iter().cloned());
+                // Timers and hooks it runs trace their own rule errors.
+                out.push(format!("fight.advance(&mut Rules, env, {})?;", ex.val));
+            }
         }
         Ok(())
     }
@@ -524,6 +536,11 @@ impl BodyGen<'_, '_> {
     ) -> Result<PlaceText, String> {
         let mut s = self.slots[place.root].ident.clone();
         let mut rec = self.f.locals[place.root].ty.clone();
+        if rec == Ty::Fighter && !place.path.is_empty() {
+            // A path under a fighter: its combatant in the fight.
+            s = format!("fight[{s}]");
+            rec = Ty::Record(self.g.p.fight.as_ref().map_or(0, |d| d.combatant));
+        }
         let mut k = keys.iter();
         let mut lines = Vec::new();
         // The place is a borrowed element itself (`*element`), not a path under one.

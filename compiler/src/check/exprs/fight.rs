@@ -1,0 +1,916 @@
+//! Checking the fight: the `fight of T { ... }` declaration, the `fighter` and `side`
+//! types, the fight built-ins, durations (`until ...`, `for 2 rounds`), scheduled calls
+//! (`after ...:`, `at ...:`) and `advance`.
+//!
+//! The declaration's expressions (`order(c) = ..`, `out(c) = ..`, each trigger's
+//! condition) become formulas of their own, named so that no rule can call them
+//! (`fight_order`, reserved); the backends call them through `ir::FightDef`.
+
+use super::call::call;
+use super::coerce::{as_int, coerce, expect_ty};
+use super::expr::expr;
+use super::place::place;
+use super::{err_expr, mk, FnCtx};
+use crate::check::{Checker, DefKind};
+use crate::diag::suggest;
+use crate::ir::{self, Action, At, Const, ExprKind as K, FightQuery, FightTies, ResetStep, Ty};
+use crate::source::Span;
+use crate::syntax::ast::{self, ExprKind as A};
+
+const ORDER: &str = "fight_order";
+const OUT: &str = "fight_out";
+
+fn when_name(i: usize) -> String {
+    format!("fight_when_{}", i + 1)
+}
+
+fn ident(name: &str, span: Span) -> ast::Ident {
+    ast::Ident {
+        name: name.to_string(),
+        span,
+    }
+}
+
+fn fighter_param(var: &ast::Ident) -> ast::Param {
+    ast::Param {
+        name: var.clone(),
+        ty: ast::TypeExpr {
+            kind: ast::TypeKind::Named(ident("fighter", var.span)),
+            span: var.span,
+        },
+    }
+}
+
+fn formula(name: &str, params: Vec<ast::Param>, body: &ast::Expr, span: Span) -> ast::Item {
+    ast::Item::Function {
+        name: ident(name, span),
+        params,
+        ret: None,
+        body: ast::Body::Expr(body.clone()),
+        span,
+        overrides: false,
+    }
+}
+
+/// The formulas the fight's clauses define (`order(c) = ..`, `out(c) = ..`, each
+/// trigger's condition), to be declared with the ruleset's own.
+pub(crate) fn formulas(items: &[ast::Item]) -> Vec<ast::Item> {
+    let Some(def) = items.iter().find_map(|i| match i {
+        ast::Item::Fight(f) => Some(f),
+        _ => None,
+    }) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut whens = 0;
+    for clause in &def.clauses {
+        match clause {
+            ast::FightClause::Order { var, key, span } => {
+                out.push(formula(ORDER, vec![fighter_param(var)], key, *span));
+            }
+            ast::FightClause::Out { var, cond, span } => {
+                out.push(formula(OUT, vec![fighter_param(var)], cond, *span));
+            }
+            ast::FightClause::When {
+                var, cond, span, ..
+            } => {
+                let params = var.iter().map(fighter_param).collect();
+                out.push(formula(&when_name(whens), params, cond, *span));
+                whens += 1;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// After names are declared, before bodies are checked: records the fight (its
+/// combatant type and units of time, so `fighter`, durations and `advance` can be
+/// checked in bodies).
+pub(crate) fn declare(c: &mut Checker, items: &[ast::Item]) {
+    let fights: Vec<&ast::FightDef> = items
+        .iter()
+        .filter_map(|i| match i {
+            ast::Item::Fight(f) => Some(f),
+            _ => None,
+        })
+        .collect();
+    let Some(def) = fights.first() else {
+        return;
+    };
+    for extra in &fights[1..] {
+        c.error(
+            "E0350",
+            extra.span,
+            "a ruleset declares one fight",
+            "a second `fight`",
+            "merge the two declarations",
+        );
+    }
+    let combatant = match c.names.get(&def.combatant.name).map(|d| d.kind) {
+        Some(DefKind::Record(r)) => {
+            c.used(&def.combatant.name);
+            r
+        }
+        _ => {
+            let cands: Vec<&str> = c
+                .names
+                .iter()
+                .filter(|(_, d)| matches!(d.kind, DefKind::Record(_)))
+                .map(|(n, _)| n.as_str())
+                .collect();
+            let help = suggest(&def.combatant.name, &cands, "record types");
+            c.error(
+                "E0303",
+                def.combatant.span,
+                format!("`{}` is not a record type", def.combatant.name),
+                "the combatants' type",
+                help,
+            );
+            return;
+        }
+    };
+    // Units of world time: the first is the base, each other a multiple of one before.
+    let mut units: Vec<(String, i64)> = Vec::new();
+    for clause in &def.clauses {
+        if let ast::FightClause::Time { units: us, .. } = clause {
+            for (name, size) in us {
+                if matches!(name.name.as_str(), "round" | "rounds" | "turn" | "turns")
+                    || units.iter().any(|(n, _)| *n == name.name)
+                {
+                    c.error(
+                        "E0351",
+                        name.span,
+                        format!("`{}` cannot name a unit of time here", name.name),
+                        "taken",
+                        "rounds are counted by the fight; give each unit its own name",
+                    );
+                    continue;
+                }
+                let n = match size {
+                    None if units.is_empty() => 1,
+                    None => {
+                        c.error(
+                            "E0351",
+                            name.span,
+                            format!("how long is a `{}`?", name.name),
+                            "no size",
+                            "only the first unit is the base; write `minute = 60 second`",
+                        );
+                        continue;
+                    }
+                    Some((k, of)) => match unit_size(&units, &of.name) {
+                        Some(s) if *k > 0 => k.saturating_mul(s),
+                        _ => {
+                            let cands: Vec<&str> = units.iter().map(|(n, _)| n.as_str()).collect();
+                            c.error(
+                                "E0351",
+                                of.span,
+                                format!("`{}` is not a unit declared before", of.name),
+                                "unknown unit",
+                                suggest(&of.name, &cands, "units"),
+                            );
+                            continue;
+                        }
+                    },
+                };
+                units.push((name.name.clone(), n));
+            }
+        }
+    }
+    let site = c.site(Span {
+        end: def.combatant.span.end,
+        ..def.span
+    });
+    c.prog.fight = Some(ir::FightDef {
+        combatant,
+        order: usize::MAX,
+        out: None,
+        ties: FightTies::Together,
+        round_length: 0,
+        hooks: [None; 5],
+        every: Vec::new(),
+        triggers: Vec::new(),
+        actions: Vec::new(),
+        units,
+        site,
+    });
+    let has_order = def
+        .clauses
+        .iter()
+        .any(|cl| matches!(cl, ast::FightClause::Order { .. }));
+    if !has_order {
+        c.error(
+            "E0351",
+            def.span,
+            "the fight has no turn order",
+            "no `order(c) = ...`",
+            "add `order(c) = [initiative(c)]`: the key the engine orders turns by, highest first",
+        );
+    }
+}
+
+fn unit_size(units: &[(String, i64)], name: &str) -> Option<i64> {
+    units
+        .iter()
+        .find(|(n, _)| n == name || format!("{n}s") == name)
+        .map(|(_, s)| *s)
+}
+
+/// After every function is checked: the fight's clauses resolved to functions.
+pub(crate) fn finish(c: &mut Checker, items: &[ast::Item]) {
+    let Some(def) = items.iter().find_map(|i| match i {
+        ast::Item::Fight(f) => Some(f),
+        _ => None,
+    }) else {
+        return;
+    };
+    let fight_fns = ir::fight_functions(&c.prog);
+    let Some(mut fd) = c.prog.fight.take() else {
+        return;
+    };
+    let fid = |c: &Checker, name: &str| c.prog.functions.iter().position(|f| f.name == name);
+    let list_int = Ty::List(Box::new(Ty::Int));
+    if let Some(o) = fid(c, ORDER) {
+        fd.order = o;
+        let ret = c.prog.functions[o].ret.clone();
+        if ret != list_int && ret != Ty::Error {
+            let n = c.ty_name(&ret);
+            c.error(
+                "E0321",
+                c.prog.functions[o].span,
+                format!("the turn-order key is a list of numbers, this is {n}"),
+                "the key",
+                "write the key as a list, highest first: `order(c) = [initiative(c), c.reflexes]`",
+            );
+        }
+        c.used(ORDER);
+    }
+    if let Some(o) = fid(c, OUT) {
+        fd.out = Some(o);
+        let ret = c.prog.functions[o].ret.clone();
+        if ret != Ty::Bool && ret != Ty::Error {
+            let n = c.ty_name(&ret);
+            c.error(
+                "E0321",
+                c.prog.functions[o].span,
+                format!("`out(c)` is a condition, this is {n}"),
+                "not bool",
+                "write when a combatant is out of the fight: `out(c) = c.hp <= 0`",
+            );
+        }
+        c.used(OUT);
+    }
+    let mut whens = 0;
+    for clause in &def.clauses {
+        match clause {
+            ast::FightClause::Ties { rule, span } => {
+                fd.ties = match rule {
+                    ast::TiesRule::Together => FightTies::Together,
+                    ast::TiesRule::Decide(name) => FightTies::Decide(name.name.clone()),
+                    ast::TiesRule::Roll(e) => match &e.kind {
+                        A::Dice(d) => FightTies::Roll(*d),
+                        _ => {
+                            c.error(
+                                "E0351",
+                                *span,
+                                "ties are rolled with a die",
+                                "not dice",
+                                "write `ties roll d12`",
+                            );
+                            FightTies::Together
+                        }
+                    },
+                };
+            }
+            ast::FightClause::RoundLasts { amount, unit, .. } => {
+                match unit_size(&fd.units, &unit.name) {
+                    Some(s) => fd.round_length = amount.saturating_mul(s),
+                    None => unknown_unit(c, &fd, unit),
+                }
+            }
+            ast::FightClause::Hook {
+                hook,
+                procedure,
+                span,
+            } => {
+                let (slot, turn) = match hook {
+                    ast::HookName::Start => (0, false),
+                    ast::HookName::RoundStart => (1, false),
+                    ast::HookName::Turn => (2, true),
+                    ast::HookName::TurnEnd => (3, true),
+                    ast::HookName::RoundEnd => (4, false),
+                };
+                if let Some((id, each)) =
+                    hook_procedure(c, procedure, turn, *span, (&fight_fns, fd.combatant))
+                {
+                    if fd.hooks[slot].is_some() {
+                        c.error(
+                            "E0350",
+                            *span,
+                            "this hook is declared twice",
+                            "second",
+                            "call both procedures from one",
+                        );
+                    }
+                    fd.hooks[slot] = Some((id, each));
+                }
+            }
+            ast::FightClause::Every {
+                amount,
+                unit,
+                procedure,
+                span,
+            } => {
+                let Some(size) = unit_size(&fd.units, &unit.name) else {
+                    unknown_unit(c, &fd, unit);
+                    continue;
+                };
+                if *amount <= 0 {
+                    c.error(
+                        "E0351",
+                        *span,
+                        "a period is at least 1",
+                        "here",
+                        "write `on every minute = ...`",
+                    );
+                    continue;
+                }
+                if let Some((id, each)) =
+                    hook_procedure(c, procedure, false, *span, (&fight_fns, fd.combatant))
+                {
+                    fd.every.push((amount.saturating_mul(size), id, each));
+                }
+            }
+            ast::FightClause::When {
+                var,
+                procedure,
+                span,
+                ..
+            } => {
+                let name = when_name(whens);
+                whens += 1;
+                c.used(&name);
+                let Some(cond) = fid(c, &name) else { continue };
+                let ret = c.prog.functions[cond].ret.clone();
+                if ret != Ty::Bool && ret != Ty::Error {
+                    let n = c.ty_name(&ret);
+                    c.error(
+                        "E0321",
+                        *span,
+                        format!("a trigger's condition is a bool, this is {n}"),
+                        "not bool",
+                        "write a condition: `when(c) c.hp <= 0 = ...`",
+                    );
+                }
+                if let Some((id, each)) = hook_procedure(
+                    c,
+                    procedure,
+                    var.is_some(),
+                    *span,
+                    (&fight_fns, fd.combatant),
+                ) {
+                    if each != var.is_some() {
+                        c.error(
+                            "E0327",
+                            procedure.span,
+                            if each {
+                                "this procedure takes a fighter, the trigger has none"
+                            } else {
+                                "a per-fighter trigger calls a procedure taking that fighter"
+                            },
+                            "parameters",
+                            "`when(c) cond = p` calls `p(c: fighter)`; `when cond = p` calls `p()`",
+                        );
+                    }
+                    let site = c.site(*span);
+                    fd.triggers.push(ir::Trigger {
+                        cond,
+                        procedure: id,
+                        per_fighter: var.is_some(),
+                        site,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    if fd.hooks[2].is_none() {
+        c.error(
+            "E0351",
+            def.span,
+            "the fight says nothing of what a turn is",
+            "no `on turn = ...`",
+            "add `on turn = take_turn` with `procedure take_turn(me: fighter) { ... }`",
+        );
+    }
+    c.prog.fight = Some(fd);
+}
+
+fn unknown_unit(c: &mut Checker, fd: &ir::FightDef, unit: &ast::Ident) {
+    let cands: Vec<&str> = fd.units.iter().map(|(n, _)| n.as_str()).collect();
+    let help = if cands.is_empty() {
+        "declare units of world time in the fight: `time second, minute = 60 second`".to_string()
+    } else {
+        suggest(&unit.name, &cands, "units")
+    };
+    c.error(
+        "E0351",
+        unit.span,
+        format!("unknown unit of time `{}`", unit.name),
+        "not a unit",
+        help,
+    );
+}
+
+/// A hook's procedure: `(id, takes a fighter)`. `turn` hooks must take one.
+fn hook_procedure(
+    c: &mut Checker,
+    name: &ast::Ident,
+    turn: bool,
+    span: Span,
+    (fight_fns, combatant): (&[bool], usize),
+) -> Option<(usize, bool)> {
+    let Some(DefKind::Function(id)) = c.names.get(&name.name).map(|d| d.kind) else {
+        let cands: Vec<&str> = c
+            .prog
+            .functions
+            .iter()
+            .filter(|f| f.is_procedure())
+            .map(|f| f.name.as_str())
+            .collect();
+        let help = suggest(&name.name, &cands, "procedures");
+        c.error(
+            "E0306",
+            name.span,
+            format!("unknown procedure `{}`", name.name),
+            "not defined",
+            help,
+        );
+        return None;
+    };
+    c.used(&name.name);
+    let f = &c.prog.functions[id];
+    let combatant = Some(Ty::Record(combatant));
+    let each = match f.params.as_slice() {
+        [] => false,
+        [p] if p.ty == Ty::Fighter => true,
+        // A procedure on one combatant's record, as it is in the fight.
+        [p] if Some(&p.ty) == combatant.as_ref()
+            && !fight_fns.get(id).copied().unwrap_or(false) =>
+        {
+            true
+        }
+        [p] if Some(&p.ty) == combatant.as_ref() => {
+            c.error(
+                "E0327",
+                span,
+                format!(
+                    "`{}` uses the fight, so it takes the fighter, not its record",
+                    name.name
+                ),
+                "its parameter",
+                "declare the parameter `fighter`",
+            );
+            return None;
+        }
+        _ => {
+            c.error(
+                "E0327",
+                span,
+                format!("`{}` must take nothing or one fighter", name.name),
+                "its parameters",
+                "write `procedure p(me: fighter)` or `procedure p()`",
+            );
+            return None;
+        }
+    };
+    if !f.is_procedure() {
+        c.error(
+            "E0324",
+            name.span,
+            format!("`{}` is a formula; a hook runs a procedure", name.name),
+            "formula",
+            "make it a `procedure`",
+        );
+        return None;
+    }
+    if turn && !each {
+        c.error(
+            "E0327",
+            span,
+            format!(
+                "a turn hook takes the fighter whose turn it is: `{}(me: fighter)`",
+                name.name
+            ),
+            "no fighter",
+            "add a `fighter` parameter",
+        );
+        return None;
+    }
+    Some((id, each))
+}
+
+/// The type of `fighter` or `side` (an error without a fight).
+pub(crate) fn named_type(c: &mut Checker, id: &ast::Ident) -> Option<Ty> {
+    let ty = match id.name.as_str() {
+        "fighter" => Ty::Fighter,
+        "side" => Ty::Side,
+        _ => return None,
+    };
+    if c.prog.fight.is_none() {
+        c.error(
+            "E0303",
+            id.span,
+            format!("`{}` needs a fight", id.name),
+            "no fight declared",
+            "declare the fight: `fight of Combatant { ... }`",
+        );
+        return Some(Ty::Error);
+    }
+    Some(ty)
+}
+
+/// A fighter read as its combatant (for fields and `Combatant` parameters).
+pub(super) fn deref(x: ir::Expr, c: &Checker) -> ir::Expr {
+    match (&x.ty, &c.prog.fight) {
+        (Ty::Fighter, Some(fd)) => {
+            let span = x.span;
+            mk(K::Combatant(Box::new(x)), Ty::Record(fd.combatant), span)
+        }
+        _ => x,
+    }
+}
+
+/// Whether `have` may stand for `want` by being a fighter of the fight's combatants.
+pub(super) fn is_combatant_of(c: &Checker, have: &Ty, want: &Ty) -> bool {
+    matches!((have, want, &c.prog.fight), (Ty::Fighter, Ty::Record(r), Some(fd)) if *r == fd.combatant)
+}
+
+/// A fight built-in call, if `name` is one and the ruleset has a fight (a function of
+/// the ruleset with the same name wins).
+pub(super) fn builtin(
+    c: &mut Checker,
+    fcx: &mut FnCtx,
+    name: &ast::Ident,
+    args: &[ast::Arg],
+    span: Span,
+) -> Option<ir::Expr> {
+    let (q, _, arity) = FightQuery::ALL
+        .iter()
+        .copied()
+        .find(|(_, n, _)| *n == name.name)?;
+    if c.prog.fight.is_none()
+        || matches!(
+            c.names.get(&name.name).map(|d| d.kind),
+            Some(DefKind::Function(_))
+        )
+    {
+        return None;
+    }
+    if args.len() != arity {
+        c.error(
+            "E0327",
+            span,
+            format!(
+                "`{}` takes {arity} argument{}, {} given",
+                name.name,
+                if arity == 1 { "" } else { "s" },
+                args.len()
+            ),
+            "wrong number of arguments",
+            format!("give `{}` {arity}", name.name),
+        );
+        return Some(err_expr(span));
+    }
+    if q == FightQuery::MarkActed && fcx.formula {
+        c.error(
+            "E0324",
+            span,
+            "a formula cannot change anything",
+            "`mark_acted`",
+            "call it from a procedure",
+        );
+    }
+    let list = |t: Ty| Ty::List(Box::new(t));
+    let (want, ty) = match q {
+        FightQuery::Fighters => (None, list(Ty::Fighter)),
+        FightQuery::Sides => (None, list(Ty::Side)),
+        FightQuery::Round | FightQuery::Time => (None, Ty::Int),
+        FightQuery::Enemies | FightQuery::Allies => (Some(Ty::Fighter), list(Ty::Fighter)),
+        FightQuery::SideOf => (Some(Ty::Fighter), Ty::Side),
+        FightQuery::Members => (Some(Ty::Side), list(Ty::Fighter)),
+        FightQuery::Out | FightQuery::Acted => (Some(Ty::Fighter), Ty::Bool),
+        FightQuery::InOrder => (Some(list(Ty::Fighter)), list(Ty::Fighter)),
+        FightQuery::MarkActed => (Some(Ty::Fighter), Ty::Unit),
+    };
+    let mut xs = Vec::new();
+    if let (Some(want), Some(a)) = (want, args.first()) {
+        let x = expr(c, fcx, &a.value, Some(&want));
+        expect_ty(c, &x, &want);
+        xs.push(x);
+    }
+    Some(mk(K::Fight(q, xs), ty, span))
+}
+
+/// Where a duration ends or a timer fires.
+fn at(c: &mut Checker, fcx: &mut FnCtx, until: &ast::Until) -> Option<At> {
+    match until {
+        ast::Until::After(amount, unit) => {
+            let n = expr(c, fcx, amount, Some(&Ty::Int));
+            let n = as_int(c, n);
+            if matches!(unit.name.as_str(), "round" | "rounds") {
+                return Some(At::RoundsLater(n));
+            }
+            let Some(size) = c
+                .prog
+                .fight
+                .as_ref()
+                .and_then(|fd| unit_size(&fd.units, &unit.name))
+            else {
+                let mut cands: Vec<String> = vec!["rounds".into()];
+                if let Some(fd) = &c.prog.fight {
+                    cands.extend(fd.units.iter().map(|(n, _)| format!("{n}s")));
+                }
+                let cands: Vec<&str> = cands.iter().map(String::as_str).collect();
+                c.error(
+                    "E0351",
+                    unit.span,
+                    format!("unknown unit `{}`", unit.name),
+                    "not a unit",
+                    suggest(&unit.name, &cands, "units"),
+                );
+                return None;
+            };
+            let span = n.span;
+            let scaled = if size == 1 {
+                n
+            } else {
+                mk(
+                    K::Int(
+                        ir::IntOp::Mul,
+                        Box::new(n),
+                        Box::new(mk(K::Const(Const::Int(size)), Ty::Int, span)),
+                    ),
+                    Ty::Int,
+                    span,
+                )
+            };
+            Some(At::TimeLater(scaled))
+        }
+        ast::Until::Moment(m) => match &m.kind {
+            ast::MomentKind::Round if m.end => Some(At::RoundEnd),
+            ast::MomentKind::NextRound if !m.end => Some(At::RoundsLater(mk(
+                K::Const(Const::Int(1)),
+                Ty::Int,
+                m.span,
+            ))),
+            ast::MomentKind::Round | ast::MomentKind::NextRound => {
+                c.error(
+                    "E0351",
+                    m.span,
+                    "this round has started; the next one has no end yet",
+                    "here",
+                    "say `end of round` or `start of next round`",
+                );
+                None
+            }
+            ast::MomentKind::Turn { next, who } => {
+                let w = expr(c, fcx, who, Some(&Ty::Fighter));
+                expect_ty(c, &w, &Ty::Fighter);
+                Some(At::Turn {
+                    who: w,
+                    end: m.end,
+                    next: *next,
+                })
+            }
+        },
+    }
+}
+
+fn no_fight(c: &mut Checker, fcx: &FnCtx, span: Span, what: &str) -> bool {
+    if c.prog.fight.is_none() {
+        c.error(
+            "E0351",
+            span,
+            format!("{what} needs a fight"),
+            "no fight declared",
+            "declare the fight: `fight of Combatant { ... }`",
+        );
+        return true;
+    }
+    if fcx.formula {
+        c.error(
+            "E0324",
+            span,
+            "a formula cannot change anything",
+            what,
+            "make it a `procedure`",
+        );
+        return true;
+    }
+    false
+}
+
+/// Whether an expression can be evaluated twice with the same result and no effect.
+fn pure(e: &ir::Expr, c: &Checker) -> bool {
+    let here = match &e.kind {
+        K::Roll { .. } | K::RollTable { .. } | K::Decide { .. } | K::Fill { .. } => false,
+        K::Call(f, _) => !c.prog.functions[*f].is_procedure(),
+        _ => true,
+    };
+    let mut ok = here;
+    crate::ir::walk::for_each_child(e, &mut |x| ok &= pure(x, c));
+    ok
+}
+
+/// `place = value until <moment>`: the assignment, then a timer that resets the place.
+pub(super) fn timed_assign(
+    c: &mut Checker,
+    fcx: &mut FnCtx,
+    s: &ast::Stmt,
+    target: &ast::Expr,
+    value: &ast::Expr,
+    until: &ast::Until,
+) -> Option<(ir::Stmt, ir::Stmt)> {
+    if no_fight(c, fcx, s.span, "a duration") {
+        return None;
+    }
+    let p = place(c, fcx, target)?;
+    let v = expr(c, fcx, value, Some(&p.ty));
+    expect_ty(c, &v, &p.ty);
+    let v = coerce(v, &p.ty);
+    let at = at(c, fcx, until)?;
+    if fcx.locals[p.root].ty != Ty::Fighter || p.path.is_empty() {
+        c.error(
+            "E0352",
+            target.span,
+            "a duration lasts on a fighter's state",
+            "not under a fighter",
+            "set a field of a fighter: `me.guard = Parry until end of next turn of me`",
+        );
+        return None;
+    }
+    let combatant = c.prog.fight.as_ref().map(|fd| fd.combatant)?;
+    // What the place returns to: the field's default (or its type's zero).
+    let mut rec = Ty::Record(combatant);
+    let mut steps = Vec::new();
+    let mut keys = vec![mk(K::Local(p.root), Ty::Fighter, target.span)];
+    let mut reset = c.prog.zero(&p.ty);
+    for st in &p.path {
+        match (st, &rec) {
+            (ir::PlaceStep::Field(i), Ty::Record(r)) => {
+                let f = &c.prog.records[*r].fields[*i];
+                reset = f.default.clone().unwrap_or_else(|| c.prog.zero(&f.ty));
+                rec = f.ty.clone();
+                steps.push(ResetStep::Field(*i));
+            }
+            (ir::PlaceStep::Key(k) | ir::PlaceStep::Index(k), Ty::Map(_, v) | Ty::List(v)) => {
+                if !pure(k, c) {
+                    c.error(
+                        "E0352",
+                        k.span,
+                        "a key of a timed place is read again when the duration ends",
+                        "rolls, decides or calls a procedure",
+                        "bind it first: `let part = ...`",
+                    );
+                    return None;
+                }
+                reset = c.prog.zero(v);
+                steps.push(if matches!(st, ir::PlaceStep::Key(_)) {
+                    ResetStep::Key
+                } else {
+                    ResetStep::Index
+                });
+                keys.push(k.clone());
+                rec = (**v).clone();
+            }
+            _ => return None,
+        }
+    }
+    let site = c.site(s.span);
+    let fd = c.prog.fight.as_mut()?;
+    fd.actions.push(Action::Reset {
+        path: steps,
+        ty: p.ty.clone(),
+        value: reset,
+        site,
+    });
+    let action = fd.actions.len() - 1;
+    let assign = ir::Stmt::Assign {
+        place: p,
+        op: ir::AssignOp::Set,
+        value: v,
+        site,
+    };
+    let timer = ir::Stmt::Schedule {
+        at,
+        action,
+        args: keys,
+        site,
+    };
+    Some((assign, timer))
+}
+
+/// `after 10 minutes: p(..)` / `at end of next turn of c: p(..)`.
+pub(super) fn schedule(
+    c: &mut Checker,
+    fcx: &mut FnCtx,
+    s: &ast::Stmt,
+    until: &ast::Until,
+    target: &ast::Expr,
+) -> Option<ir::Stmt> {
+    if no_fight(c, fcx, s.span, "a timer") {
+        return None;
+    }
+    let at = at(c, fcx, until)?;
+    let A::Call(callee, args) = &target.kind else {
+        c.error(
+            "E0352",
+            target.span,
+            "a timer calls a procedure",
+            "not a call",
+            "write `after 10 minutes: bleed_out(c)`",
+        );
+        return None;
+    };
+    let x = call(c, fcx, callee, args, target.span, None);
+    let K::Call(function, args) = x.kind else {
+        if x.ty != Ty::Error {
+            c.error(
+                "E0352",
+                target.span,
+                "a timer calls a procedure",
+                "not a procedure",
+                "write `after 10 minutes: bleed_out(c)`",
+            );
+        }
+        return None;
+    };
+    if !c.prog.functions[function].is_procedure() {
+        c.error(
+            "E0352",
+            target.span,
+            "a timer calls a procedure, not a formula",
+            "formula",
+            "call a procedure",
+        );
+        return None;
+    }
+    for a in &args {
+        let small = matches!(
+            a.ty,
+            Ty::Int | Ty::Bool | Ty::Fighter | Ty::Side | Ty::Error
+        ) || matches!(a.ty, Ty::Choice(_));
+        if !small {
+            let n = c.ty_name(&a.ty);
+            c.error(
+                "E0352",
+                a.span,
+                format!("a timer keeps numbers, levels, variants, fighters and sides, not {n}"),
+                "kept until the timer fires",
+                "pass the fighter and read its state when the timer fires",
+            );
+            return None;
+        }
+    }
+    let site = c.site(s.span);
+    let fd = c.prog.fight.as_mut()?;
+    fd.actions.push(Action::Call { function, site });
+    let action = fd.actions.len() - 1;
+    Some(ir::Stmt::Schedule {
+        at,
+        action,
+        args,
+        site,
+    })
+}
+
+/// `advance 10 minutes`.
+pub(super) fn advance(
+    c: &mut Checker,
+    fcx: &mut FnCtx,
+    s: &ast::Stmt,
+    amount: &ast::Expr,
+    unit: &ast::Ident,
+) -> Option<ir::Stmt> {
+    if no_fight(c, fcx, s.span, "`advance`") {
+        return None;
+    }
+    let until = ast::Until::After(amount.clone(), unit.clone());
+    if matches!(unit.name.as_str(), "round" | "rounds") {
+        c.error(
+            "E0351",
+            unit.span,
+            "rounds pass by themselves; `advance` moves world time",
+            "rounds",
+            "advance a unit of time: `advance 10 minutes`",
+        );
+        return None;
+    }
+    let At::TimeLater(amount) = at(c, fcx, &until)? else {
+        return None;
+    };
+    let site = c.site(s.span);
+    Some(ir::Stmt::Advance { amount, site })
+}

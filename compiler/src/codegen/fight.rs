@@ -1,0 +1,535 @@
+//! The fight in generated code: the `Fight` type, the `Rules` that plug the ruleset's
+//! procedures into the runtime's engine, and the specialization that lets procedures
+//! taking combatant records be called with fighters.
+//!
+//! A procedure taking `attacker: Combatant` borrows a record (`&mut Combatant`); two
+//! fighters of one fight cannot both be borrowed that way. So wherever a call passes a
+//! fighter for a combatant parameter, the callee is compiled again with that parameter a
+//! fighter (a handle: every read and change goes through `fight[attacker]`), under a new
+//! name. Both names then stand for one combatant in the fight when the same fighter is
+//! passed twice, exactly as in the interpreter, where records are shared.
+
+use super::ident::lit;
+use super::types::dice_expr;
+use super::{Gen, RT};
+use crate::ir::{
+    self, Action, Body, Expr, ExprKind as K, FightTies, Function, Program, ResetStep, Stmt, Ty,
+};
+use codegen::Scope;
+use std::collections::HashMap;
+
+/// `p` with specialized copies of the functions that receive fighters for combatant
+/// parameters, and those calls pointed at them.
+pub(super) fn specialize(p: &Program) -> Program {
+    let mut p = p.clone();
+    let Some(combatant) = p.fight.as_ref().map(|f| f.combatant) else {
+        return p;
+    };
+    let mut made: HashMap<(usize, Vec<usize>), usize> = HashMap::new();
+    let mut i = 0;
+    while i < p.functions.len() {
+        let mut f = p.functions[i].clone();
+        let mut requests = Vec::new();
+        visit_calls(&f, &mut |fid, args| requests.push((fid, args.to_vec())));
+        // Resolve each call: which parameters get a fighter.
+        let mut targets: HashMap<(usize, Vec<usize>), usize> = HashMap::new();
+        for (fid, args) in requests {
+            let mask: Vec<usize> = args
+                .iter()
+                .enumerate()
+                .filter(|(j, a)| {
+                    matches!(a.kind, K::Combatant(_))
+                        && p.functions[fid]
+                            .params
+                            .get(*j)
+                            .is_some_and(|q| q.ty == Ty::Record(combatant))
+                })
+                .map(|(j, _)| j)
+                .collect();
+            if mask.is_empty() {
+                continue;
+            }
+            let key = (fid, mask.clone());
+            let id = match made.get(&key) {
+                Some(&id) => id,
+                None => {
+                    let id = p.functions.len();
+                    let copy = fighter_copy(&p.functions[fid], &mask);
+                    p.functions.push(copy);
+                    made.insert(key.clone(), id);
+                    id
+                }
+            };
+            targets.insert(key, id);
+        }
+        if !targets.is_empty() {
+            let fns = p.functions.clone();
+            retarget(&mut f, &fns, combatant, &targets);
+            p.functions[i] = f;
+        }
+        i += 1;
+    }
+    p
+}
+
+/// Calls `g` on every call in `f`'s body (its callee and arguments).
+fn visit_calls(f: &Function, g: &mut dyn FnMut(usize, &[Expr])) {
+    let mut exprs = Vec::new();
+    crate::ir::walk::for_each_body_expr(f, &mut |e| exprs.push(e.clone()));
+    fn go(e: &Expr, g: &mut dyn FnMut(usize, &[Expr])) {
+        if let K::Call(fid, args) = &e.kind {
+            g(*fid, args);
+        }
+        crate::ir::walk::for_each_child(e, &mut |x| go(x, g));
+    }
+    for e in &exprs {
+        go(e, g);
+    }
+}
+
+/// `f` with parameters `mask` (and the locals bound to them by `let x = param`) made
+/// fighters: their reads become `Combatant(param)`.
+fn fighter_copy(f: &Function, mask: &[usize]) -> Function {
+    let mut f = f.clone();
+    let names: Vec<&str> = mask.iter().map(|&i| f.params[i].name.as_str()).collect();
+    f.name = format!("{}_with_fighters_{}", f.name, names.join("_"));
+    let mut slots: Vec<usize> = mask.to_vec();
+    if let Body::Procedure(stmts) = &f.body {
+        let_aliases(stmts, &mut slots);
+    }
+    for &s in &slots {
+        f.locals[s].ty = Ty::Fighter;
+        if let Some(p) = f.params.get_mut(s) {
+            p.ty = Ty::Fighter;
+        }
+    }
+    match &mut f.body {
+        Body::Formula(e) => deref_slots(e, &slots),
+        Body::Procedure(stmts) => stmts
+            .iter_mut()
+            .for_each(|s| stmt_exprs(s, &mut |e| deref_slots(e, &slots))),
+    }
+    f
+}
+
+/// Locals bound by `let x = y` with `y` among `slots` join them (records are shared).
+fn let_aliases(stmts: &[Stmt], slots: &mut Vec<usize>) {
+    for s in stmts {
+        match s {
+            Stmt::Let { slot, value, .. } => {
+                if let K::Local(y) = value.kind {
+                    if slots.contains(&y) && !slots.contains(slot) {
+                        slots.push(*slot);
+                    }
+                }
+            }
+            Stmt::If {
+                branches,
+                otherwise,
+            } => {
+                branches.iter().for_each(|(_, b, _)| let_aliases(b, slots));
+                otherwise.iter().for_each(|o| let_aliases(o, slots));
+            }
+            Stmt::Match { arms, .. } => arms.iter().for_each(|a| let_aliases(&a.body, slots)),
+            Stmt::For { body, .. } | Stmt::ForRange { body, .. } => let_aliases(body, slots),
+            _ => {}
+        }
+    }
+}
+
+/// Every `Local(s)` with `s` in `slots` read as a record becomes `Combatant(Local(s))`;
+/// `let x = s` keeps the fighter.
+fn deref_slots(e: &mut Expr, slots: &[usize]) {
+    if let K::Local(s) = e.kind {
+        if slots.contains(&s) {
+            let inner = Expr {
+                kind: K::Local(s),
+                ty: Ty::Fighter,
+                span: e.span,
+            };
+            e.kind = K::Combatant(Box::new(inner));
+        }
+        return;
+    }
+    crate::ir::walk::for_each_child_mut(e, &mut |x| deref_slots(x, slots));
+}
+
+/// Calls `g` on each top-level expression of a statement (nested statements walked),
+/// `let x = <local>` excepted where the local is a fighter slot (it stays a fighter).
+fn stmt_exprs(s: &mut Stmt, g: &mut dyn FnMut(&mut Expr)) {
+    match s {
+        Stmt::Let { value, .. } => {
+            if !matches!(value.kind, K::Local(_)) {
+                g(value)
+            }
+        }
+        Stmt::Expr(value) => g(value),
+        Stmt::Assign { place, value, .. } => {
+            place_exprs(place, g);
+            g(value);
+        }
+        Stmt::If {
+            branches,
+            otherwise,
+        } => {
+            for (c, b, _) in branches {
+                g(c);
+                b.iter_mut().for_each(|s| stmt_exprs(s, g));
+            }
+            if let Some(o) = otherwise {
+                o.iter_mut().for_each(|s| stmt_exprs(s, g));
+            }
+        }
+        Stmt::Match { scrutinee, arms } => {
+            g(scrutinee);
+            arms.iter_mut()
+                .for_each(|a| a.body.iter_mut().for_each(|s| stmt_exprs(s, g)));
+        }
+        Stmt::For { list, body, .. } => {
+            g(list);
+            body.iter_mut().for_each(|s| stmt_exprs(s, g));
+        }
+        Stmt::ForRange { lo, hi, body, .. } => {
+            g(lo);
+            g(hi);
+            body.iter_mut().for_each(|s| stmt_exprs(s, g));
+        }
+        Stmt::Return { value, .. } => {
+            if let Some(v) = value {
+                g(v)
+            }
+        }
+        Stmt::Schedule { at, args, .. } => {
+            if let ir::At::RoundsLater(e) | ir::At::TimeLater(e) | ir::At::Turn { who: e, .. } = at
+            {
+                g(e);
+            }
+            args.iter_mut().for_each(&mut *g);
+        }
+        Stmt::Advance { amount, .. } => g(amount),
+    }
+}
+
+fn place_exprs(place: &mut ir::Place, g: &mut dyn FnMut(&mut Expr)) {
+    for st in &mut place.path {
+        if let ir::PlaceStep::Key(k) | ir::PlaceStep::Index(k) = st {
+            g(k);
+        }
+    }
+}
+
+/// Points the calls of `f` that pass fighters for combatant parameters at their
+/// specialized callees (`targets`), passing the fighters themselves.
+fn retarget(
+    f: &mut Function,
+    fns: &[Function],
+    combatant: usize,
+    targets: &HashMap<(usize, Vec<usize>), usize>,
+) {
+    fn go(
+        e: &mut Expr,
+        fns: &[Function],
+        combatant: usize,
+        targets: &HashMap<(usize, Vec<usize>), usize>,
+    ) {
+        crate::ir::walk::for_each_child_mut(e, &mut |x| go(x, fns, combatant, targets));
+        let K::Call(fid, args) = &mut e.kind else {
+            return;
+        };
+        let mask: Vec<usize> = args
+            .iter()
+            .enumerate()
+            .filter(|(j, a)| {
+                matches!(a.kind, K::Combatant(_))
+                    && fns[*fid]
+                        .params
+                        .get(*j)
+                        .is_some_and(|q| q.ty == Ty::Record(combatant))
+            })
+            .map(|(j, _)| j)
+            .collect();
+        let Some(&id) = targets.get(&(*fid, mask.clone())) else {
+            return;
+        };
+        *fid = id;
+        for j in mask {
+            if let K::Combatant(inner) = &args[j].kind {
+                args[j] = (**inner).clone();
+            }
+        }
+    }
+    let mut all = |e: &mut Expr| go(e, fns, combatant, targets);
+    match &mut f.body {
+        Body::Formula(e) => all(e),
+        Body::Procedure(stmts) => stmts.iter_mut().for_each(|s| stmt_exprs_all(s, &mut all)),
+    }
+}
+
+/// Like [`stmt_exprs`] but every expression, `let x = local` included.
+fn stmt_exprs_all(s: &mut Stmt, g: &mut dyn FnMut(&mut Expr)) {
+    if let Stmt::Let { value, .. } = s {
+        g(value);
+        return;
+    }
+    stmt_exprs(s, g)
+}
+
+impl Gen<'_> {
+    /// `pub type Fight`, `pub struct Rules` and its `FightRules` implementation.
+    pub(super) fn fight_items(&self, scope: &mut Scope) -> Result<(), String> {
+        let Some(d) = &self.p.fight else {
+            return Ok(());
+        };
+        let c = &self.id.record[d.combatant];
+        scope.raw(format!(
+            "/// A fight of `{c}`s under this ruleset's rules (`fight of {}`).\npub type Fight = {RT}::Fight<{c}>;",
+            self.p.records[d.combatant].name
+        ));
+        scope.raw(
+            "/// The fight's rules, for `Fight::run`, `Fight::step` and `Fight::advance`.\n#[derive(Debug, Clone, Copy, Default)]\npub struct Rules;",
+        );
+        let ties = match &d.ties {
+            FightTies::Together => format!("{RT}::Ties::Together"),
+            FightTies::Roll(die) => format!("{RT}::Ties::Roll({})", dice_expr(*die)),
+            FightTies::Decide(name) => format!("{RT}::Ties::Decide({})", lit(name)),
+        };
+        let hooks: Vec<String> = d
+            .hooks
+            .iter()
+            .map(|h| match h {
+                None => "None".to_string(),
+                Some((_, each)) => format!("Some({each})"),
+            })
+            .collect();
+        let every: Vec<String> = d
+            .every
+            .iter()
+            .map(|(period, _, each)| format!("({period}, {each})"))
+            .collect();
+        let triggers: Vec<String> = d
+            .triggers
+            .iter()
+            .map(|t| t.per_fighter.to_string())
+            .collect();
+        let trigger_sites: Vec<String> = d.triggers.iter().map(|t| t.site.to_string()).collect();
+        scope.raw(format!(
+            "static FIGHT_SHAPE: {RT}::FightShape = {RT}::FightShape {{ ties: {ties}, round_length: {}, hooks: [{}], every: {RT}::fight::Cow::Borrowed(&[{}]), triggers: {RT}::fight::Cow::Borrowed(&[{}]), site: {}, trigger_sites: {RT}::fight::Cow::Borrowed(&[{}]) }};",
+            d.round_length,
+            hooks.join(", "),
+            every.join(", "),
+            triggers.join(", "),
+            d.site,
+            trigger_sites.join(", "),
+        ));
+        let order = self.value_call(d.order, "who");
+        let out = match d.out {
+            Some(o) => self.value_call(o, "who"),
+            None => "Ok(false)".into(),
+        };
+        let mut hook_arms = Vec::new();
+        let names = ["Start", "RoundStart", "Turn", "TurnEnd", "RoundEnd"];
+        for (h, name) in d.hooks.iter().zip(names) {
+            if let Some((id, each)) = h {
+                let pat = if *each || matches!(name, "Turn" | "TurnEnd") {
+                    "Some(who)"
+                } else {
+                    "None"
+                };
+                hook_arms.push(format!(
+                    "({RT}::Hook::{name}, {pat}) => {{ {} }}",
+                    self.run_call(*id, "who")
+                ));
+            }
+        }
+        for (i, (_, id, each)) in d.every.iter().enumerate() {
+            let pat = if *each { "Some(who)" } else { "None" };
+            hook_arms.push(format!(
+                "({RT}::Hook::Every({i}), {pat}) => {{ {} }}",
+                self.run_call(*id, "who")
+            ));
+        }
+        let mut fire_arms = Vec::new();
+        for (i, a) in d.actions.iter().enumerate() {
+            fire_arms.push(format!("{i} => {{ {} }}", self.fire_arm(a)?));
+        }
+        let mut cond_arms = Vec::new();
+        let mut trigger_arms = Vec::new();
+        for (i, t) in d.triggers.iter().enumerate() {
+            let pat = if t.per_fighter { "Some(who)" } else { "None" };
+            cond_arms.push(format!(
+                "({i}, {pat}) => {},",
+                self.value_call(t.cond, "who")
+            ));
+            trigger_arms.push(format!(
+                "({i}, {pat}) => {{ {} }}",
+                self.run_call(t.procedure, "who")
+            ));
+        }
+        let env = format!("&mut {RT}::Env<D, X, T>");
+        let res = |t: &str| format!("::core::result::Result<{t}, {RT}::RuleError>");
+        scope.raw(format!(
+            "#[allow(clippy::single_match, clippy::match_single_binding, clippy::needless_return)]\nimpl<D: {RT}::DiceSource, X: {RT}::Decide, T: {RT}::TraceSink> {RT}::FightRules<{c}, D, X, T> for Rules {{
+                fn shape(&self) -> &{RT}::FightShape {{ &FIGHT_SHAPE }}
+                fn key(&mut self, _env: {env}, fight: &mut Fight, who: {RT}::Fighter) -> {} {{ {order} }}
+                fn is_out(&mut self, _env: {env}, {}: &mut Fight, {}: {RT}::Fighter) -> {} {{ {out} }}
+                #[allow(unused_variables)]
+                fn hook(&mut self, env: {env}, fight: &mut Fight, hook: {RT}::Hook, who: Option<{RT}::Fighter>) -> {} {{
+                    match (hook, who) {{ {} _ => {{}} }}
+                    Ok(())
+                }}
+                #[allow(unused_variables)]
+                fn fire(&mut self, env: {env}, fight: &mut Fight, action: u32, args: &[i64]) -> {} {{
+                    let arg = |i: usize| args.get(i).copied().unwrap_or(0);
+                    match action {{ {} _ => {{}} }}
+                    Ok(())
+                }}
+                #[allow(unused_variables)]
+                fn condition(&mut self, _env: {env}, fight: &mut Fight, index: usize, who: Option<{RT}::Fighter>) -> {} {{
+                    match (index, who) {{ {} _ => Ok(false) }}
+                }}
+                #[allow(unused_variables)]
+                fn trigger(&mut self, env: {env}, fight: &mut Fight, index: usize, who: Option<{RT}::Fighter>) -> {} {{
+                    match (index, who) {{ {} _ => {{}} }}
+                    Ok(())
+                }}
+            }}",
+            res("Vec<i64>"),
+            if d.out.is_some() { "fight" } else { "_fight" },
+            if d.out.is_some() { "who" } else { "_who" },
+            res("bool"),
+            res("()"),
+            hook_arms.join(" "),
+            res("()"),
+            fire_arms.join(" "),
+            res("bool"),
+            cond_arms.join(" "),
+            res("()"),
+            trigger_arms.join(" "),
+        ));
+        Ok(())
+    }
+
+    /// The call of function `id` from `Rules` (`who` the fighter text, for a function
+    /// that takes one): `env` for a procedure, `fight` for a fight function, and a
+    /// `Combatant` parameter given the fighter's combatant in the fight.
+    fn call_text(&self, id: usize, who: &str) -> String {
+        let f = &self.p.functions[id];
+        let mut args = Vec::new();
+        if f.is_procedure() {
+            args.push("env".to_string());
+        }
+        if self.fight[id] {
+            args.push("fight".to_string());
+        }
+        if let Some(p) = f.params.first() {
+            args.push(match p.ty {
+                Ty::Record(_) if p.mutated => format!("&mut fight[{who}]"),
+                Ty::Record(_) => format!("&fight[{who}]"),
+                _ => who.to_string(),
+            });
+        }
+        format!("{}({})", self.id.function[id], args.join(", "))
+    }
+
+    /// A function's value as a `Result` (`Ok(..)` around one that cannot fail).
+    fn value_call(&self, id: usize, who: &str) -> String {
+        let call = self.call_text(id, who);
+        if self.p.functions[id].fallible {
+            call
+        } else {
+            format!("Ok({call})")
+        }
+    }
+
+    /// A procedure run for its effect (`?` passes a rule error up; its value, if it
+    /// has one, is dropped).
+    fn run_call(&self, id: usize, who: &str) -> String {
+        let f = &self.p.functions[id];
+        let call = self.call_text(id, who);
+        let call = if f.fallible { format!("{call}?") } else { call };
+        if f.ret == Ty::Unit {
+            format!("{call};")
+        } else {
+            format!("let _ = {call};")
+        }
+    }
+
+    /// The body of one timer action in `Rules::fire`.
+    fn fire_arm(&self, a: &Action) -> Result<String, String> {
+        Ok(match a {
+            Action::Call { function, site } => {
+                let f = &self.p.functions[*function];
+                let mut args = vec!["env".to_string()];
+                if self.fight[*function] {
+                    args.push("fight".to_string());
+                }
+                for (i, p) in f.params.iter().enumerate() {
+                    args.push(self.decode(&p.ty, &format!("arg({i})"))?);
+                }
+                let call = format!("{}({})", self.id.function[*function], args.join(", "));
+                let call = if f.fallible { format!("{call}?") } else { call };
+                let call = if f.ret == Ty::Unit {
+                    format!("{call};")
+                } else {
+                    format!("let _ = {call};")
+                };
+                format!(
+                    "if T::ENABLED {{ env.trace.event({RT}::TraceEvent::Fight {{ site: {site}, what: String::from(\"fires\"), cite: true }}); }} {call}"
+                )
+            }
+            Action::Reset {
+                path,
+                ty,
+                value,
+                site,
+            } => {
+                let mut chain = "fight.combatants.get_mut(who.index())".to_string();
+                let mut rec = Ty::Record(self.p.fight.as_ref().map_or(0, |d| d.combatant));
+                let mut key = 1;
+                for st in path {
+                    match (st, &rec) {
+                        (ResetStep::Field(i), Ty::Record(r)) => {
+                            chain.push_str(&format!(".map(|x| &mut x.{})", self.id.field[*r][*i]));
+                            rec = self.p.records[*r].fields[*i].ty.clone();
+                        }
+                        (ResetStep::Key | ResetStep::Index, Ty::Map(_, v) | Ty::List(v)) => {
+                            chain.push_str(&format!(
+                                ".and_then(|x| x.get_mut(usize::try_from(arg({key})).unwrap_or(usize::MAX)))"
+                            ));
+                            key += 1;
+                            rec = (**v).clone();
+                        }
+                        _ => return Err("rulesc bug: a reset path that does not fit".into()),
+                    }
+                }
+                format!(
+                    "let who = {RT}::Fighter(arg(0) as u32); let value: {} = {}; if T::ENABLED {{ let shown = {}; env.trace.event({RT}::TraceEvent::Fight {{ site: {site}, what: format!(\"ends for {{}}: {{shown}}\", fight.name(who)), cite: true }}); }} if let Some(slot) = {chain} {{ *slot = value; }}",
+                    self.rust_ty(ty)?,
+                    self.const_expr(value, ty)?,
+                    self.show(ty, "value"),
+                )
+            }
+        })
+    }
+
+    /// A captured timer argument (`i64` text `x`) as a value of type `ty`.
+    pub(super) fn decode(&self, ty: &Ty, x: &str) -> Result<String, String> {
+        Ok(match ty {
+            Ty::Int => x.to_string(),
+            Ty::Bool => format!("{x} != 0"),
+            Ty::Choice(c) => format!(
+                "{}::ALL[usize::try_from({x}).unwrap_or(0).min({})]",
+                self.id.choice[*c],
+                self.p.choices[*c].variants.len().saturating_sub(1)
+            ),
+            Ty::Fighter => format!("{RT}::Fighter({x} as u32)"),
+            Ty::Side => format!("{RT}::Side({x} as u16)"),
+            _ => {
+                return Err(format!(
+                    "rulesc bug: a timer argument of type {}",
+                    self.p.ty_name(ty)
+                ))
+            }
+        })
+    }
+}

@@ -1,0 +1,415 @@
+//! Fights in the interpreter: the fight built-ins, timers and `advance`, and
+//! [`EvalRules`], the interpreter's side of the runtime's fight engine
+//! (`rulesc_runtime::fight`). Generated code implements the same engine trait with the
+//! same procedures, so both order turns, fire timers and trace identically.
+
+use crate::eval::{call_in, leak_name, show_traced_in, Interpreter, Value};
+use crate::ir::{self, Action, At, FightQuery, FightTies, Program, ResetStep, Ty};
+use rulesc_runtime::fight::Res;
+use rulesc_runtime::{
+    error, Decide, DiceSource, Env, Fight, FightRules, FightShape, Fighter, Hook, Moment, Side,
+    Ties, TraceEvent, TraceSink,
+};
+use std::borrow::Cow;
+use std::rc::Rc;
+
+impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
+    /// The combatant a fighter stands for: the fight's own record, shared, so changes
+    /// through it reach the fight.
+    pub(crate) fn combatant(&self, f: i64) -> Value {
+        self.fight
+            .as_deref()
+            .and_then(|x| usize::try_from(f).ok().and_then(|i| x.combatants.get(i)))
+            .cloned()
+            .unwrap_or(Value::Unit)
+    }
+
+    /// Calls one of the fight's formulas: its rule error is recorded by the procedure
+    /// running, as for any formula a procedure calls.
+    fn fight_formula(&mut self, id: usize, args: Vec<Value>) -> Res<Value> {
+        match self.call(id, args) {
+            Err(e) if self.on() => Err(error::fail(&mut self.env.trace, e)),
+            other => other,
+        }
+    }
+
+    /// The fight's `out` rule.
+    fn is_out(&mut self, f: Fighter) -> Res<bool> {
+        match self.prog.fight.as_ref().and_then(|d| d.out) {
+            Some(out) => Ok(self.fight_formula(out, vec![Value::Fighter(f.0)])?.bool()),
+            None => Ok(false),
+        }
+    }
+
+    /// The fighters `keep` accepts that are not out, in joining order.
+    fn fighters_where(&mut self, keep: impl Fn(&Fight<Value>, Fighter) -> bool) -> Res<Value> {
+        let candidates: Vec<Fighter> = match self.fight.as_deref() {
+            Some(fight) => fight.fighters().filter(|&f| keep(fight, f)).collect(),
+            None => Vec::new(),
+        };
+        let mut out = Vec::new();
+        for f in candidates {
+            if !self.is_out(f)? {
+                out.push(Value::Fighter(f.0));
+            }
+        }
+        Ok(Value::List(Rc::new(out)))
+    }
+
+    pub(crate) fn fight_query(&mut self, q: FightQuery, args: Vec<Value>) -> Res<Value> {
+        let arg = |i: usize| args.get(i).map_or(0, Value::int);
+        let who = Fighter(arg(0).clamp(0, i64::from(u32::MAX)) as u32);
+        let list = |v: Vec<Value>| Value::List(Rc::new(v));
+        let Some(fight) = self.fight.as_deref() else {
+            // A fight function run outside a fight (a scenario): an empty fight.
+            return Ok(match q {
+                FightQuery::Out | FightQuery::Acted => Value::Bool(false),
+                FightQuery::Round | FightQuery::Time => Value::Int(0),
+                FightQuery::SideOf => Value::Side(0),
+                FightQuery::MarkActed => Value::Unit,
+                _ => list(Vec::new()),
+            });
+        };
+        Ok(match q {
+            FightQuery::Fighters => list(fight.fighters().map(|f| Value::Fighter(f.0)).collect()),
+            FightQuery::Sides => list(fight.sides().map(|s| Value::Side(s.0)).collect()),
+            FightQuery::SideOf => Value::Side(fight.side(who).0),
+            FightQuery::Members => {
+                let s = Side(arg(0).clamp(0, i64::from(u16::MAX)) as u16);
+                list(fight.members(s).map(|f| Value::Fighter(f.0)).collect())
+            }
+            FightQuery::Acted => Value::Bool(fight.acted(who)),
+            FightQuery::Round => Value::Int(i64::from(fight.round())),
+            FightQuery::Time => Value::Int(fight.time()),
+            FightQuery::Enemies => self.fighters_where(|x, f| x.side(f) != x.side(who))?,
+            FightQuery::Allies => {
+                self.fighters_where(|x, f| x.side(f) == x.side(who) && f != who)?
+            }
+            FightQuery::Out => Value::Bool(self.is_out(who)?),
+            FightQuery::MarkActed => {
+                if let Some(fight) = self.fight.as_deref_mut() {
+                    fight.mark_acted(who);
+                }
+                Value::Unit
+            }
+            FightQuery::InOrder => {
+                let items = match args.first() {
+                    Some(Value::List(l)) => l.to_vec(),
+                    _ => Vec::new(),
+                };
+                let Some(order) = self.prog.fight.as_ref().map(|d| d.order) else {
+                    return Ok(list(items));
+                };
+                let mut keyed: Vec<(Vec<i64>, Value)> = Vec::with_capacity(items.len());
+                for v in items {
+                    keyed.push((key_of(&self.fight_formula(order, vec![v.clone()])?), v));
+                }
+                // Stable: equal keys keep the list's order.
+                keyed.sort_by(|a, b| b.0.cmp(&a.0));
+                list(keyed.into_iter().map(|(_, v)| v).collect())
+            }
+        })
+    }
+
+    /// Sets a timer (`Stmt::Schedule`): the moment's operand, then the arguments, are
+    /// evaluated now.
+    pub(crate) fn schedule(
+        &mut self,
+        at: &At,
+        action: usize,
+        args: &[ir::Expr],
+        site: u32,
+        locals: &mut Vec<Value>,
+    ) -> Res<()> {
+        let operand = match at {
+            At::RoundsLater(n) | At::TimeLater(n) => self.expr(n, locals)?.int(),
+            At::Turn { who, .. } => self.expr(who, locals)?.int(),
+            At::RoundEnd => 0,
+        };
+        let mut values = Vec::with_capacity(args.len());
+        for a in args {
+            values.push(self.expr(a, locals)?.int());
+        }
+        let on = self.on();
+        let Some(fight) = self.fight.as_deref_mut() else {
+            return Ok(());
+        };
+        let moment = match at {
+            At::RoundsLater(_) => fight.rounds_later(operand),
+            At::TimeLater(_) => fight.time_later(operand),
+            At::RoundEnd => Moment::RoundEnd(fight.round().max(1)),
+            At::Turn { end, next, .. } => fight.turn_moment(
+                Fighter(operand.clamp(0, i64::from(u32::MAX)) as u32),
+                *end,
+                *next,
+            ),
+        };
+        let what = if on {
+            format!("at {}", fight.describe(moment))
+        } else {
+            String::new()
+        };
+        fight.schedule(moment, action.min(u32::MAX as usize) as u32, values);
+        if on {
+            self.event(TraceEvent::Fight {
+                site,
+                what,
+                cite: true,
+            });
+        }
+        Ok(())
+    }
+
+    /// `advance`: world time moves through the engine, which fires what falls due.
+    pub(crate) fn advance(&mut self, amount: i64) -> Res<()> {
+        let Some(mut rules) = EvalRules::new(self.prog) else {
+            return Ok(());
+        };
+        let Some(fight) = self.fight.take() else {
+            return Ok(());
+        };
+        let done = fight.advance(&mut rules, &mut *self.env, amount);
+        self.fight = Some(fight);
+        done
+    }
+}
+
+/// A turn-order key as the runtime compares it.
+fn key_of(v: &Value) -> Vec<i64> {
+    match v {
+        Value::List(items) => items.iter().map(Value::int).collect(),
+        other => vec![other.int()],
+    }
+}
+
+/// The runtime's engine shape of a program's fight.
+pub fn shape(prog: &Program) -> Option<FightShape> {
+    let d = prog.fight.as_ref()?;
+    let ties = match &d.ties {
+        FightTies::Together => Ties::Together,
+        FightTies::Roll(die) => Ties::Roll(*die),
+        FightTies::Decide(name) => Ties::Decide(leak_name(name)),
+    };
+    Some(FightShape {
+        ties,
+        round_length: d.round_length,
+        hooks: d.hooks.map(|h| h.map(|(_, each)| each)),
+        every: Cow::Owned(d.every.iter().map(|(p, _, each)| (*p, *each)).collect()),
+        triggers: Cow::Owned(d.triggers.iter().map(|t| t.per_fighter).collect()),
+        site: d.site,
+        trigger_sites: Cow::Owned(d.triggers.iter().map(|t| t.site).collect()),
+    })
+}
+
+/// The interpreter's side of the fight engine: each hook, key, rule and timer runs the
+/// program's own function.
+pub struct EvalRules<'p> {
+    prog: &'p Program,
+    shape: FightShape,
+}
+
+impl<'p> EvalRules<'p> {
+    /// `None` when the program declares no fight.
+    pub fn new(prog: &'p Program) -> Option<Self> {
+        Some(EvalRules {
+            prog,
+            shape: shape(prog)?,
+        })
+    }
+
+    fn def(&self) -> &'p ir::FightDef {
+        self.prog
+            .fight
+            .as_ref()
+            .expect("EvalRules exists only for a fight")
+    }
+
+    /// The argument a hook or trigger procedure `f` gets for `who`: the fighter, or its
+    /// combatant (shared, so changes reach the fight) for a `Combatant` parameter.
+    fn who_args(&self, fight: &Fight<Value>, f: usize, who: Option<Fighter>) -> Vec<Value> {
+        let Some(w) = who else { return Vec::new() };
+        match self.prog.functions[f].params.first().map(|p| &p.ty) {
+            Some(Ty::Record(_)) => vec![fight
+                .combatants
+                .get(w.index())
+                .cloned()
+                .unwrap_or(Value::Unit)],
+            _ => vec![Value::Fighter(w.0)],
+        }
+    }
+
+    fn run<D: DiceSource, X: Decide, T: TraceSink>(
+        &self,
+        env: &mut Env<D, X, T>,
+        fight: &mut Fight<Value>,
+        f: usize,
+        who: Option<Fighter>,
+    ) -> Res<Value> {
+        let args = self.who_args(fight, f, who);
+        call_in(self.prog, env, fight, f, args)
+    }
+}
+
+/// A captured timer argument back as a value of the parameter's type.
+fn decode(ty: &Ty, x: i64) -> Value {
+    match ty {
+        Ty::Bool => Value::Bool(x != 0),
+        Ty::Choice(_) => Value::Choice(x.clamp(0, i64::from(u16::MAX)) as u16),
+        Ty::Fighter => Value::Fighter(x.clamp(0, i64::from(u32::MAX)) as u32),
+        Ty::Side => Value::Side(x.clamp(0, i64::from(u16::MAX)) as u16),
+        _ => Value::Int(x),
+    }
+}
+
+impl<D: DiceSource, X: Decide, T: TraceSink> FightRules<Value, D, X, T> for EvalRules<'_> {
+    fn shape(&self) -> &FightShape {
+        &self.shape
+    }
+
+    fn key(
+        &mut self,
+        env: &mut Env<D, X, T>,
+        fight: &mut Fight<Value>,
+        who: Fighter,
+    ) -> Res<Vec<i64>> {
+        let order = self.def().order;
+        Ok(key_of(&self.run(env, fight, order, Some(who))?))
+    }
+
+    fn is_out(
+        &mut self,
+        env: &mut Env<D, X, T>,
+        fight: &mut Fight<Value>,
+        who: Fighter,
+    ) -> Res<bool> {
+        match self.def().out {
+            Some(out) => Ok(self.run(env, fight, out, Some(who))?.bool()),
+            None => Ok(false),
+        }
+    }
+
+    fn hook(
+        &mut self,
+        env: &mut Env<D, X, T>,
+        fight: &mut Fight<Value>,
+        hook: Hook,
+        who: Option<Fighter>,
+    ) -> Res<()> {
+        let d = self.def();
+        let f = match hook {
+            Hook::Start => d.hooks[0].map(|h| h.0),
+            Hook::RoundStart => d.hooks[1].map(|h| h.0),
+            Hook::Turn => d.hooks[2].map(|h| h.0),
+            Hook::TurnEnd => d.hooks[3].map(|h| h.0),
+            Hook::RoundEnd => d.hooks[4].map(|h| h.0),
+            Hook::Every(i) => d.every.get(usize::from(i)).map(|e| e.1),
+        };
+        if let Some(f) = f {
+            self.run(env, fight, f, who)?;
+        }
+        Ok(())
+    }
+
+    fn fire(
+        &mut self,
+        env: &mut Env<D, X, T>,
+        fight: &mut Fight<Value>,
+        action: u32,
+        args: &[i64],
+    ) -> Res<()> {
+        let Some(a) = self.def().actions.get(action as usize) else {
+            return Ok(());
+        };
+        match a {
+            Action::Call { function, site } => {
+                if T::ENABLED {
+                    env.trace.event(TraceEvent::Fight {
+                        site: *site,
+                        what: "fires".into(),
+                        cite: true,
+                    });
+                }
+                let params = &self.prog.functions[*function].params;
+                let values = params
+                    .iter()
+                    .zip(args)
+                    .map(|(p, x)| decode(&p.ty, *x))
+                    .collect();
+                call_in(self.prog, env, fight, *function, values)?;
+            }
+            Action::Reset {
+                path,
+                ty,
+                value,
+                site,
+            } => {
+                let who = args
+                    .first()
+                    .map_or(0, |x| (*x).clamp(0, i64::from(u32::MAX)) as usize);
+                let Some(mut cur) = fight.combatants.get(who).cloned() else {
+                    return Ok(());
+                };
+                let new = Value::from_const(value);
+                reset(&mut cur, path, &args[1.min(args.len())..], &new);
+                if T::ENABLED {
+                    let shown = show_traced_in(self.prog, Some(fight), &new, ty);
+                    env.trace.event(TraceEvent::Fight {
+                        site: *site,
+                        what: format!("ends for {}: {shown}", fight.name(Fighter(who as u32))),
+                        cite: true,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn condition(
+        &mut self,
+        env: &mut Env<D, X, T>,
+        fight: &mut Fight<Value>,
+        index: usize,
+        who: Option<Fighter>,
+    ) -> Res<bool> {
+        let cond = self.def().triggers[index].cond;
+        Ok(self.run(env, fight, cond, who)?.bool())
+    }
+
+    fn trigger(
+        &mut self,
+        env: &mut Env<D, X, T>,
+        fight: &mut Fight<Value>,
+        index: usize,
+        who: Option<Fighter>,
+    ) -> Res<()> {
+        let p = self.def().triggers[index].procedure;
+        self.run(env, fight, p, who)?;
+        Ok(())
+    }
+}
+
+/// Sets the place `path` under record `v` (keys from `keys`, in order) to `new`. A key or
+/// index that is not there changes nothing.
+fn reset(v: &mut Value, path: &[ResetStep], keys: &[i64], new: &Value) {
+    let Some((first, rest)) = path.split_first() else {
+        *v = new.clone();
+        return;
+    };
+    match (first, v) {
+        (ResetStep::Field(i), Value::Record(r)) => {
+            if let Some(slot) = r.borrow_mut().get_mut(*i) {
+                reset(slot, rest, keys, new);
+            }
+        }
+        (ResetStep::Key | ResetStep::Index, Value::Map(items) | Value::List(items)) => {
+            let Some((k, more)) = keys.split_first() else {
+                return;
+            };
+            let items = Rc::make_mut(items);
+            if let Some(slot) = usize::try_from(*k).ok().and_then(|i| items.get_mut(i)) {
+                reset(slot, rest, more, new);
+            }
+        }
+        _ => {}
+    }
+}
