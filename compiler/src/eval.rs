@@ -42,6 +42,8 @@ pub enum Value {
     Side(u16),
     /// The dice of a roll (a hidden local `faces(r)` reads).
     Faces(Rc<Faces>),
+    /// `none`, of an optional type (a present value is the value itself).
+    None,
     Unit,
 }
 
@@ -58,6 +60,8 @@ impl Value {
             Const::Record(v) => Value::Record(Rc::new(RefCell::new(
                 v.fields.iter().map(Value::from_const).collect(),
             ))),
+            Const::Opt(None) => Value::None,
+            Const::Opt(Some(c)) => Value::from_const(c),
         }
     }
 
@@ -169,6 +173,8 @@ fn show_into(p: &Program, v: &Value, ty: &Ty, out: &mut Shown<'_>) {
         }
     }
     match (v, ty) {
+        (Value::None, _) => out.push("none"),
+        (v, Ty::Option(t)) => show_into(p, v, t, out),
         (Value::Choice(i), Ty::Choice(c)) => {
             if let Some(v) = p.choices[*c].variants.get(*i as usize) {
                 out.push(&v.label);
@@ -931,6 +937,55 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
                 cond,
                 body,
             } => self.collect(*var, list, cond.as_deref(), body, locals)?,
+            // `e` where a `T?` is wanted: a present value is the value itself.
+            K::Some(x) | K::Unwrap(x) => self.expr(x, locals)?,
+            // `x != none`
+            K::IsSome(x) => Value::Bool(!matches!(self.expr(x, locals)?, Value::None)),
+            // `lo..hi`
+            K::Range(lo, hi) => {
+                let lo = self.expr(lo, locals)?.int();
+                let hi = self.expr(hi, locals)?.int();
+                let n = hi.saturating_sub(lo).clamp(0, rulesc_runtime::MAX_LOOP);
+                Value::List(Rc::new((0..n).map(|i| Value::Int(lo + i)).collect()))
+            }
+            K::Find {
+                var,
+                list,
+                cond,
+                index,
+            } => self.find(*var, list, cond.as_deref(), *index, locals)?,
+            K::Sort {
+                var,
+                list,
+                cond,
+                keys,
+            } => {
+                let mut keyed = self.keyed(*var, list, cond.as_deref(), keys, locals)?;
+                // Stable: equal keys keep the list's order.
+                keyed.sort_by(|a, b| a.0.cmp(&b.0));
+                Value::List(Rc::new(keyed.into_iter().map(|(_, v)| v).collect()))
+            }
+            K::Best {
+                var,
+                list,
+                cond,
+                keys,
+                max,
+            } => {
+                let keyed = self.keyed(*var, list, cond.as_deref(), keys, locals)?;
+                let mut best: Option<(Vec<i64>, Value)> = None;
+                for (k, v) in keyed {
+                    let better = match &best {
+                        None => true,
+                        Some((b, _)) if *max => k > *b,
+                        Some((b, _)) => k < *b,
+                    };
+                    if better {
+                        best = Some((k, v));
+                    }
+                }
+                best.map_or(Value::None, |(_, v)| v)
+            }
             // `list[i]`
             K::Combatant(f) => {
                 let f = self.expr(f, locals)?.int();
@@ -958,6 +1013,55 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
                 }
             }
         })
+    }
+
+    /// `first(var in list if cond)`, or with `index` `index_of(..)`.
+    fn find(
+        &mut self,
+        var: usize,
+        list: &ir::Expr,
+        cond: Option<&ir::Expr>,
+        index: bool,
+        locals: &mut Vec<Value>,
+    ) -> Run<Value> {
+        let items = self.list(list, locals)?;
+        for (i, item) in items.iter().enumerate() {
+            locals[var] = item.deep_clone();
+            let holds = match cond {
+                Some(c) => self.expr(c, locals)?.bool(),
+                None => true,
+            };
+            if holds {
+                return Ok(if index {
+                    Value::Int(i as i64)
+                } else {
+                    item.deep_clone()
+                });
+            }
+        }
+        Ok(Value::None)
+    }
+
+    /// The elements of `list` passing `cond`, each with its keys, in list order (each
+    /// element's condition and keys evaluated once, left to right).
+    fn keyed(
+        &mut self,
+        var: usize,
+        list: &ir::Expr,
+        cond: Option<&ir::Expr>,
+        keys: &[ir::Expr],
+        locals: &mut Vec<Value>,
+    ) -> Run<Vec<(Vec<i64>, Value)>> {
+        let mut out = Vec::new();
+        self.each(var, list, cond, locals, &mut |it, locals| {
+            let k = keys
+                .iter()
+                .map(|k| it.expr(k, locals).map(|v| v.int()))
+                .collect::<Run<Vec<i64>>>()?;
+            out.push((k, locals[var].clone()));
+            Ok(true)
+        })?;
+        Ok(out)
     }
 
     /// Deep copies of each expression's value, in order.

@@ -37,6 +37,8 @@ pub enum Ty {
     TrackBox(Id),
     Outcome(Id),
     List(Box<Ty>),
+    /// `T?`: a `T`, or none.
+    Option(Box<Ty>),
     /// The dice of one roll, kept and dropped (`rulesc_runtime::Faces`): only the type of
     /// the hidden locals `faces(r)` reads, never written by a writer.
     Faces,
@@ -68,6 +70,8 @@ pub enum Const {
     /// large as their text, and generated code can name the record instead of
     /// repeating its value.
     Record(Arc<RecordConst>),
+    /// A value of an optional type: `None` is `none`.
+    Opt(Option<Box<Const>>),
 }
 
 /// The value of a record constant.
@@ -493,6 +497,41 @@ pub enum ExprKind {
         cond: Option<Box<Expr>>,
         body: Box<Expr>,
     },
+    /// `e` where a `T?` is wanted (type `Option(T)`).
+    Some(Box<Expr>),
+    /// `e != none` (`e` optional; `e == none` is `Not(IsSome(e))`).
+    IsSome(Box<Expr>),
+    /// The value of an optional local inside a test that it is not none (`if x != none`):
+    /// never none there (the checker refuses a new value for `x` inside the test).
+    Unwrap(Box<Expr>),
+    /// `lo..hi` as a list: `lo` up to `hi - 1`, at most `rulesc_runtime::MAX_LOOP` numbers.
+    Range(Box<Expr>, Box<Expr>),
+    /// `first(var in list if cond)` (the element, type `Option(T)`) or, with `index`,
+    /// `index_of(..)` (its position, type `Option(Int)`).
+    Find {
+        var: usize,
+        list: Box<Expr>,
+        cond: Option<Box<Expr>>,
+        index: bool,
+    },
+    /// `sort(var in list if cond by keys)`: the elements (those passing `cond`) ordered by
+    /// their keys (ints, levels or bools, compared left to right), lowest first; equal keys keep
+    /// the list's order. Each element's condition and keys are evaluated once, in order.
+    Sort {
+        var: usize,
+        list: Box<Expr>,
+        cond: Option<Box<Expr>>,
+        keys: Vec<Expr>,
+    },
+    /// `min_by(..)` / `max_by(..)` (`max`): the first element with the lowest (highest)
+    /// keys, type `Option(T)`; none for no element.
+    Best {
+        var: usize,
+        list: Box<Expr>,
+        cond: Option<Box<Expr>>,
+        keys: Vec<Expr>,
+        max: bool,
+    },
     /// `list[i]`. An index outside the list is a rule error at the site in `check`;
     /// `None` where the checker proved the index is inside.
     ListGet(Box<Expr>, Box<Expr>, Option<u32>),
@@ -762,6 +801,7 @@ impl Program {
             Ty::TrackBox(i) => format!("box of {}", self.tracks[*i].name),
             Ty::Outcome(i) => self.outcomes[*i].name.clone(),
             Ty::List(t) => format!("list<{}>", self.ty_name(t)),
+            Ty::Option(t) => format!("{}?", self.ty_name(t)),
             Ty::Faces => "faces".into(),
             Ty::Map(k, v) => format!("map<{}, {}>", self.choices[*k].name, self.ty_name(v)),
             Ty::Fighter => "fighter".into(),
@@ -780,6 +820,7 @@ impl Program {
             Ty::Choice(_) | Ty::TrackBox(_) | Ty::Outcome(_) => Const::Choice(0),
             Ty::Track(_) => Const::Track(Track::default()),
             Ty::List(_) | Ty::Faces => Const::List(Vec::new()),
+            Ty::Option(_) => Const::Opt(None),
             Ty::Map(k, v) => Const::Map(vec![self.zero(v); self.choices[*k].variants.len()]),
             Ty::Record(r) => Const::record(
                 self.records[*r]

@@ -25,7 +25,7 @@ fn definitions() -> Value {
             }
         },
         "field": {
-            "description": "A field type (`int`, `int(-3..4)`, `bool`, `dice`, a type name, `list<T>`, `map<K, V>`) or `{ type, default, doc }`.",
+            "description": "A field type (`int`, `int(-3..4)`, `bool`, `dice`, a type name, `list<T>`, `map<K, V>`, `T?`) or `{ type, default, doc }`.",
             "oneOf": [
                 { "type": "string" },
                 { "type": "object",

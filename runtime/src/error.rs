@@ -127,6 +127,16 @@ pub fn room(len: usize, more: usize, site: u32) -> Result<(), RuleError> {
     }
 }
 
+/// The value of an optional the checker proved is not none (inside `if x != none`,
+/// where `x` cannot change): generated code reads a narrowed optional through this.
+#[inline]
+pub fn known<T>(x: Option<T>) -> T {
+    match x {
+        Some(v) => v,
+        None => unreachable!("rulesc proved this optional value is not none"),
+    }
+}
+
 /// `list[index]`, or [`RuleErrorKind::Index`] at `site`.
 #[inline]
 pub fn index<T>(list: &[T], index: i64, site: u32) -> Result<&T, RuleError> {

@@ -500,6 +500,24 @@ fn language_v2_matches_the_interpreter() {
                 (r.shown(), vec![ints(&xs), Value::Int(i), Value::Int(div)])
             },
         );
+        let cs = colors(&mut d);
+        same(
+            &p,
+            "p_options",
+            seed,
+            vec![hero_value(&p, &h), colors_value(&cs), Value::Int(n)],
+            |e| {
+                let r = cv::p_options(e, &h, &cs, n);
+                (
+                    r.shown(),
+                    vec![hero_value(&p, &h), colors_value(&cs), Value::Int(n)],
+                )
+            },
+        );
+        let (id, _) = p.function("f_first_heavy").expect("f_first_heavy");
+        let heavy = eval::call(&p, &mut env(seed), id, vec![hero_value(&p, &h)]);
+        let want = cv::f_first_heavy(&h).map_or(Value::None, |g| gear_value(&p, &g));
+        assert_eq!(heavy, Ok(want), "`f_first_heavy`, seed {seed}");
         let hv = hero_value(&p, &h);
         same(&p, "p_write_errors", seed, vec![hv, Value::Int(i)], |e| {
             let mut x = h.clone();

@@ -582,6 +582,18 @@ const RULES_COVERAGE: &[(&str, &str)] = &[
     ("until", " until "),
     ("for rounds", " rounds"),
     ("after", "after "),
+    ("typed let", "let hits: "),
+    ("optional type", "? = none"),
+    ("test for none", "!= none"),
+    ("faces", "faces("),
+    ("kept", "kept("),
+    ("dropped", "dropped("),
+    ("first", "first("),
+    ("index_of", "index_of("),
+    ("sort", "sort("),
+    ("min_by", "min_by("),
+    ("max_by", "max_by("),
+    ("range as a list", "in 0.."),
 ];
 
 /// Codes no doc example can show: an unreadable or non-UTF-8 file, a file too large to

@@ -216,6 +216,23 @@ impl<'a> Checker<'a> {
     pub fn resolve_type(&mut self, t: &ast::TypeExpr) -> (Ty, Option<(i64, i64)>) {
         match &t.kind {
             ast::TypeKind::IntRange(lo, hi) => (Ty::Int, Some((*lo, *hi))),
+            ast::TypeKind::Optional(inner) => {
+                let (inner_ty, _) = self.resolve_type(inner);
+                match inner_ty {
+                    Ty::Error => (Ty::Error, None),
+                    Ty::Option(_) => {
+                        self.error(
+                            "E0303",
+                            t.span,
+                            "a value is either there or none: `T??` says nothing more than `T?`",
+                            "optional twice",
+                            "write one `?`",
+                        );
+                        (Ty::Error, None)
+                    }
+                    ty => (Ty::Option(Box::new(ty)), None),
+                }
+            }
             ast::TypeKind::List(inner) => {
                 let (inner, _) = self.resolve_type(inner);
                 (Ty::List(Box::new(inner)), None)

@@ -18,6 +18,7 @@ impl Gen<'_> {
             Ty::TrackBox(_) => "usize".into(),
             Ty::Outcome(o) => self.id.outcome[*o].clone(),
             Ty::List(t) => format!("Vec<{}>", self.rust_ty(t)?),
+            Ty::Option(t) => format!("Option<{}>", self.rust_ty(t)?),
             Ty::Faces => format!("{RT}::Faces"),
             Ty::Map(k, v) => format!(
                 "[{}; {}]",
@@ -54,7 +55,7 @@ impl Gen<'_> {
             | Ty::Fighter
             | Ty::Side
             | Ty::Unit => true,
-            Ty::Map(_, v) => self.is_copy(v),
+            Ty::Map(_, v) | Ty::Option(v) => self.is_copy(v),
             Ty::Outcome(o) => self.outcome_is_copy(*o),
             Ty::Record(_) | Ty::List(_) | Ty::Faces | Ty::Error => false,
         }
@@ -64,7 +65,7 @@ impl Gen<'_> {
     pub fn holds_record(&self, ty: &Ty) -> bool {
         match ty {
             Ty::Record(_) => true,
-            Ty::List(t) => self.holds_record(t),
+            Ty::List(t) | Ty::Option(t) => self.holds_record(t),
             // An outcome inside an outcome counts as one (no recursion through outcomes).
             Ty::Outcome(o) => self.p.outcomes[*o].tags.iter().any(|t| {
                 t.fields
@@ -79,7 +80,7 @@ impl Gen<'_> {
     pub fn is_const_ty(&self, ty: &Ty) -> bool {
         match ty {
             Ty::List(_) | Ty::Record(_) | Ty::Error | Ty::Unit => false,
-            Ty::Map(_, v) => self.is_const_ty(v),
+            Ty::Map(_, v) | Ty::Option(v) => self.is_const_ty(v),
             Ty::Outcome(o) => self.outcome_is_copy(*o),
             _ => true,
         }
@@ -102,6 +103,8 @@ impl Gen<'_> {
             (Const::Int(i), Ty::Side) => {
                 format!("{RT}::Side({})", (*i).clamp(0, i64::from(u16::MAX)))
             }
+            (Const::Opt(None), Ty::Option(t)) => format!("None::<{}>", self.rust_ty(t)?),
+            (Const::Opt(Some(c)), Ty::Option(t)) => format!("Some({})", self.const_expr(c, t)?),
             (Const::Int(i), _) => int_lit(*i),
             (Const::Bool(b), _) => b.to_string(),
             (Const::Dice(d), _) => dice_expr(*d),
@@ -235,6 +238,10 @@ impl Gen<'_> {
             ),
             Ty::Fighter => format!("fight.name({x}).to_string()"),
             Ty::Side => format!("fight.side_name({x}).to_string()"),
+            Ty::Option(t) => format!(
+                "{x}.as_ref().map_or_else(|| String::from(\"none\"), |value| {})",
+                self.show(t, "value")
+            ),
             Ty::Unit | Ty::Faces | Ty::Error => "String::new()".into(),
         }
     }

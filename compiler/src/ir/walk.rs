@@ -22,6 +22,25 @@ pub fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         | K::Filled(a) => f(a),
         K::Roll { dice, .. } => f(dice),
         K::Faces { of, .. } => f(of),
+        K::Some(a) | K::IsSome(a) | K::Unwrap(a) => f(a),
+        K::Range(a, b) => {
+            f(a);
+            f(b)
+        }
+        K::Find { list, cond, .. } => {
+            f(list);
+            cond.iter().for_each(|x| f(x))
+        }
+        K::Sort {
+            list, cond, keys, ..
+        }
+        | K::Best {
+            list, cond, keys, ..
+        } => {
+            f(list);
+            cond.iter().for_each(|x| f(x));
+            keys.iter().for_each(f)
+        }
         K::MapGet(a, b)
         | K::ListGet(a, b, _)
         | K::Int(_, a, b)

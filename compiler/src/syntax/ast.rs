@@ -21,6 +21,8 @@ pub enum TypeKind {
     IntRange(i64, i64),
     List(Box<TypeExpr>),
     Map(Box<TypeExpr>, Box<TypeExpr>),
+    /// `T?`: a `T`, or `none`.
+    Optional(Box<TypeExpr>),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -90,6 +92,21 @@ pub enum AggKind {
     Count,
 }
 
+/// The list operations that pick or order elements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListOp {
+    /// The first element where the condition holds, or `none`.
+    First,
+    /// Its position from 0, or `none`.
+    IndexOf,
+    /// The elements ordered by their keys, lowest first (equal keys keep list order).
+    Sort,
+    /// The element with the lowest keys (the first of equals), or `none`.
+    MinBy,
+    /// The element with the highest keys (the first of equals), or `none`.
+    MaxBy,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Arg {
     pub name: Option<Ident>,
@@ -136,6 +153,18 @@ pub enum ExprKind {
     Match(Box<Expr>, Vec<Arm<Expr>>),
     /// `[a, b, c]`
     List(Vec<Expr>),
+    /// `lo..hi`, where a comprehension or a list operation walks a list: the whole
+    /// numbers from `lo` up to `hi - 1`.
+    Range(Box<Expr>, Box<Expr>),
+    /// `first(var in list if cond)`, `index_of(..)`, `sort(var in list by key, ..)`,
+    /// `min_by(..)`, `max_by(..)`.
+    ListOp {
+        op: ListOp,
+        var: Ident,
+        list: Box<Expr>,
+        cond: Option<Box<Expr>>,
+        keys: Vec<Expr>,
+    },
     /// `[body for var in list if cond]`
     Collect {
         body: Box<Expr>,
@@ -180,7 +209,8 @@ pub struct Stmt {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum StmtKind {
-    Let(Ident, Expr),
+    /// `let name = e` or `let name: Type = e`.
+    Let(Ident, Option<TypeExpr>, Expr),
     Assign(Expr, AssignOp, Expr),
     If(Vec<(Expr, Block)>, Option<Block>),
     Match(Expr, Vec<Arm<Block>>),

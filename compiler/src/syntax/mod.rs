@@ -226,7 +226,10 @@ pub fn describe_rule(rule: Rule) -> &'static str {
         Rule::dice => "dice such as `2d6`",
         Rule::integer | Rule::signed_int => "a number",
         Rule::boolean => "`true` or `false`",
-        Rule::aggregate_op | Rule::count_op | Rule::aggregate => "an aggregate such as `sum(...)`",
+        Rule::aggregate_op | Rule::list_op | Rule::aggregate => "an aggregate such as `sum(...)`",
+        Rule::k_by => "`by`",
+        Rule::opt_mark => "`?`",
+        Rule::in_list => "a list or a range `lo..hi`",
         Rule::range_op => "`..`",
         Rule::list_expr | Rule::collect_tail => "a list `[...]`",
         Rule::k_outcome => "`outcome`",
@@ -437,7 +440,17 @@ impl Builder<'_> {
     fn type_expr(&mut self, p: Pair<Rule>) -> Option<TypeExpr> {
         let span = self.span(&p);
         let inner = if p.as_rule() == Rule::type_expr {
-            p.into_inner().next()?
+            let mut k = p.into_inner();
+            let inner = k.next()?;
+            if k.next().is_some() {
+                // `T?`
+                let t = self.type_expr(inner)?;
+                return Some(TypeExpr {
+                    kind: TypeKind::Optional(Box::new(t)),
+                    span,
+                });
+            }
+            inner
         } else {
             p
         };
@@ -506,7 +519,15 @@ impl Builder<'_> {
             Rule::let_stmt => {
                 let mut k = k.into_iter();
                 let name = self.ident(k.next()?);
-                StmtKind::Let(name, self.expr(k.next()?)?)
+                let mut next = k.next()?;
+                let ty = if next.as_rule() == Rule::type_expr {
+                    let t = self.type_expr(next)?;
+                    next = k.next()?;
+                    Some(t)
+                } else {
+                    None
+                };
+                StmtKind::Let(name, ty, self.expr(next)?)
             }
             Rule::assign_stmt => {
                 let mut k = k.into_iter();
@@ -831,13 +852,41 @@ impl Builder<'_> {
                 let mut k = kids(p).into_iter();
                 let op = k.next()?;
                 let rest: Vec<Pair<Rule>> = k.collect();
-                if op.as_rule() == Rule::count_op {
+                if op.as_rule() == Rule::list_op {
                     let var = self.ident(rest.first()?.clone());
-                    let list = Box::new(self.expr(rest.get(1)?.clone())?);
-                    let cond = match rest.get(2) {
-                        Some(c) => Some(Box::new(self.expr(c.clone())?)),
-                        None => None,
+                    let list = Box::new(self.in_list(rest.get(1)?.clone())?);
+                    let mut cond = None;
+                    let mut keys = Vec::new();
+                    let mut by = false;
+                    for r in rest.iter().skip(2) {
+                        if r.as_rule() == Rule::k_by {
+                            by = true;
+                        } else if by {
+                            keys.push(self.expr(r.clone())?);
+                        } else {
+                            cond = Some(Box::new(self.expr(r.clone())?));
+                        }
+                    }
+                    let list_op = match op.as_str() {
+                        "first" => Some(ListOp::First),
+                        "index_of" => Some(ListOp::IndexOf),
+                        "sort" => Some(ListOp::Sort),
+                        "min_by" => Some(ListOp::MinBy),
+                        "max_by" => Some(ListOp::MaxBy),
+                        _ => None,
                     };
+                    if let Some(op) = list_op {
+                        return Some(Expr {
+                            kind: ExprKind::ListOp {
+                                op,
+                                var,
+                                list,
+                                cond,
+                                keys,
+                            },
+                            span,
+                        });
+                    }
                     let body = Box::new(Expr {
                         kind: ExprKind::Bool(true),
                         span,
@@ -903,12 +952,28 @@ impl Builder<'_> {
     fn collect_tail(&mut self, t: Pair<Rule>) -> Option<(Ident, Box<Expr>, Option<Box<Expr>>)> {
         let mut k = kids(t).into_iter();
         let var = self.ident(k.next()?);
-        let list = Box::new(self.expr(k.next()?)?);
+        let list = Box::new(self.in_list(k.next()?)?);
         let cond = match k.next() {
             Some(c) => Some(Box::new(self.expr(c)?)),
             None => None,
         };
         Some((var, list, cond))
+    }
+
+    /// A list expression, or `lo..hi`.
+    fn in_list(&mut self, p: Pair<Rule>) -> Option<Expr> {
+        let span = self.span(&p);
+        let mut k = kids(p)
+            .into_iter()
+            .filter(|c| c.as_rule() != Rule::range_op);
+        let first = self.expr(k.next()?)?;
+        match k.next() {
+            None => Some(first),
+            Some(hi) => Some(Expr {
+                kind: ExprKind::Range(Box::new(first), Box::new(self.expr(hi)?)),
+                span,
+            }),
+        }
     }
 
     /// `NdM`, `dM`, with optional `khK`/`klK` and `!`.

@@ -68,6 +68,11 @@ pub fn value_of(
 ) -> Option<Const> {
     match ty {
         Ty::Error | Ty::Faces => None,
+        Ty::Option(inner) => match &node.value {
+            YValue::Null => Some(Const::Opt(None)),
+            YValue::Str(s) if s == "none" => Some(Const::Opt(None)),
+            _ => value_of(c, node, inner, range).map(|v| Const::Opt(Some(Box::new(v)))),
+        },
         Ty::Int => match &node.value {
             YValue::Int(i) => {
                 if let Some((lo, hi)) = range {

@@ -11,19 +11,25 @@ pub(super) fn compatible(have: &Ty, want: &Ty) -> bool {
         || *have == Ty::Error
         || *want == Ty::Error
         || (*have == Ty::Roll && *want == Ty::Int)
+        || matches!(want, Ty::Option(t) if compatible(have, t) && !matches!(have, Ty::Option(_)))
 }
 
+/// `e` as a value of `want`: a roll's total where an int is wanted, a `T` wrapped where a
+/// `T?` is.
 pub(super) fn coerce(e: ir::Expr, want: &Ty) -> ir::Expr {
     if e.ty == Ty::Fighter && matches!(want, Ty::Record(_)) {
         // A fighter stands for its combatant (checked by `expect_ty`).
         let (span, ty) = (e.span, want.clone());
         return mk(K::Combatant(Box::new(e)), ty, span);
     }
-    if e.ty == Ty::Roll && *want == Ty::Int {
-        let span = e.span;
-        mk(K::ToInt(Box::new(e)), Ty::Int, span)
-    } else {
-        e
+    let span = e.span;
+    match want {
+        Ty::Int if e.ty == Ty::Roll => mk(K::ToInt(Box::new(e)), Ty::Int, span),
+        Ty::Option(t) if e.ty != *want && e.ty != Ty::Error && compatible(&e.ty, t) => {
+            let inner = coerce(e, t);
+            mk(K::Some(Box::new(inner)), want.clone(), span)
+        }
+        _ => e,
     }
 }
 
@@ -32,12 +38,18 @@ pub(super) fn expect_ty(c: &mut Checker, e: &ir::Expr, want: &Ty) -> bool {
         return true;
     }
     let (h, w) = (c.ty_name(&e.ty), c.ty_name(want));
+    let help = match &e.ty {
+        Ty::Option(t) if compatible(t, want) => {
+            "test it first: inside `if x != none { .. }` (or after `if x == none { return .. }`) a local `x` is its value".to_string()
+        }
+        _ => format!("a value of type {w} is needed here"),
+    };
     c.error(
         "E0321",
         e.span,
         format!("expected {w}, found {h}"),
         format!("this is {h}"),
-        format!("a value of type {w} is needed here"),
+        help,
     );
     false
 }

@@ -5,6 +5,7 @@ use super::call::call;
 use super::coerce::{as_int, coerce, expect_ty};
 use super::each::{aggregate, collect};
 use super::effects::{decide, fill, roll};
+use super::narrow;
 use super::ops::binary;
 use super::pattern::{exhaustive, pattern, pattern_span};
 use super::{err_expr, mk, FnCtx};
@@ -61,6 +62,14 @@ pub(super) fn expr(
             cond,
         } => collect(c, fcx, (var, list, cond.as_deref(), body), span, expect),
         A::Match(scrutinee, arms) => match_expr(c, fcx, scrutinee, arms, span, expect),
+        A::Range(lo, hi) => super::lists::range(c, fcx, lo, hi, span),
+        A::ListOp {
+            op,
+            var,
+            list,
+            cond,
+            keys,
+        } => super::lists::list_op(c, fcx, *op, (var, list, cond.as_deref(), keys), span),
     }
 }
 
@@ -73,7 +82,29 @@ pub(super) fn name(
     let span = n.span;
     if let Some(slot) = fcx.find(&n.name) {
         fcx.unread.retain(|(s, _)| *s != slot);
-        return mk(K::Local(slot), fcx.locals[slot].ty.clone(), span);
+        let ty = fcx.locals[slot].ty.clone();
+        let local = mk(K::Local(slot), ty.clone(), span);
+        return match ty {
+            Ty::Option(inner) if fcx.known_some.contains(&slot) => {
+                mk(K::Unwrap(Box::new(local)), *inner, span)
+            }
+            _ => local,
+        };
+    }
+    if n.name == "none" {
+        return match expect {
+            Some(t @ Ty::Option(_)) => mk(K::Const(Const::Opt(None)), t.clone(), span),
+            _ => {
+                c.error(
+                    "E0321",
+                    span,
+                    "the type of this `none` is not known here",
+                    "none of what?",
+                    "use it where an optional type is expected: `let target: Combatant? = none`, a `T?` field or parameter, or `x == none`",
+                );
+                err_expr(span)
+            }
+        };
     }
     if let Some(def) = c.names.get(&n.name).copied() {
         if let DefKind::Constant(k) = def.kind {
@@ -214,8 +245,10 @@ fn if_else(
 ) -> ir::Expr {
     let cx = expr(c, fcx, cond, Some(&Ty::Bool));
     expect_ty(c, &cx, &Ty::Bool);
-    let ax = expr(c, fcx, a, expect);
-    let bx = expr(c, fcx, b, Some(&ax.ty));
+    let ax = narrow::with_known(fcx, narrow::known(&cx, true), |fcx| expr(c, fcx, a, expect));
+    let bx = narrow::with_known(fcx, narrow::known(&cx, false), |fcx| {
+        expr(c, fcx, b, Some(&ax.ty))
+    });
     let ty = if ax.ty == Ty::Roll && bx.ty == Ty::Roll {
         Ty::Roll
     } else if ax.ty == Ty::Roll {

@@ -9,6 +9,8 @@ mod effects;
 mod expr;
 mod faces;
 pub(crate) mod fight;
+mod lists;
+mod narrow;
 mod ops;
 mod pattern;
 mod place;
@@ -44,6 +46,8 @@ struct FnCtx {
     faces_of: Vec<(usize, usize)>,
     /// Statements a statement adds after itself (a duration's timer).
     then: Vec<ir::Stmt>,
+    /// Optional locals known not to be none here ([`narrow`]).
+    known_some: Vec<usize>,
 }
 
 impl FnCtx {
@@ -123,6 +127,7 @@ fn ensure_checked(c: &mut Checker, id: usize) -> bool {
         unread: Vec::new(),
         faces_of: Vec::new(),
         then: Vec::new(),
+        known_some: Vec::new(),
     };
     let mut ir_params = Vec::new();
     for p in &params {

@@ -20,7 +20,9 @@ pub(super) fn binary(
     match op {
         BinOp::And | BinOp::Or => {
             let lx = expr(c, fcx, l, Some(&Ty::Bool));
-            let rx = expr(c, fcx, r, Some(&Ty::Bool));
+            // `x != none and x.hp > 0`: the right side runs only when the left is true.
+            let known = super::narrow::known(&lx, op == BinOp::And);
+            let rx = super::narrow::with_known(fcx, known, |fcx| expr(c, fcx, r, Some(&Ty::Bool)));
             expect_ty(c, &lx, &Ty::Bool);
             expect_ty(c, &rx, &Ty::Bool);
             let kind = if op == BinOp::And {
@@ -63,6 +65,9 @@ pub(super) fn binary(
             if numeric(&lx.ty) && numeric(&rx.ty) {
                 let (lx, rx) = (coerce(lx, &Ty::Int), coerce(rx, &Ty::Int));
                 return mk(K::Compare(cmp, Box::new(lx), Box::new(rx)), Ty::Bool, span);
+            }
+            if matches!(lx.ty, Ty::Option(_)) || matches!(rx.ty, Ty::Option(_)) {
+                return optional_test(c, cmp, lx, rx, span);
             }
             if lx.ty == Ty::Error || rx.ty == Ty::Error {
                 return mk(K::Const(Const::Bool(false)), Ty::Error, span);
@@ -207,6 +212,41 @@ pub(super) fn binary(
             }
             mk(K::Int(iop, Box::new(lx), Box::new(rx)), Ty::Int, span)
         }
+    }
+}
+
+/// `x == none`, `x != none` (either side `none`).
+fn optional_test(c: &mut Checker, cmp: CmpOp, lx: ir::Expr, rx: ir::Expr, span: Span) -> ir::Expr {
+    let is_none = |x: &ir::Expr| matches!(x.kind, K::Const(Const::Opt(None)));
+    let x = match (is_none(&lx), is_none(&rx)) {
+        (_, true) => lx,
+        (true, false) => rx,
+        (false, false) => {
+            c.error(
+                "E0321",
+                span,
+                "an optional value is compared with `none`",
+                "not `none`",
+                "test `x != none` first; inside the test `x` is its value and compares as usual",
+            );
+            return err_expr(span);
+        }
+    };
+    if !matches!(cmp, CmpOp::Eq | CmpOp::Ne) {
+        c.error(
+            "E0321",
+            span,
+            "`none` has no order",
+            "here",
+            "compare with `==` or `!=`",
+        );
+        return err_expr(span);
+    }
+    let test = mk(K::IsSome(Box::new(x)), Ty::Bool, span);
+    if cmp == CmpOp::Ne {
+        test
+    } else {
+        mk(K::Not(Box::new(test)), Ty::Bool, span)
     }
 }
 

@@ -48,6 +48,19 @@ pub(super) fn place(c: &mut Checker, fcx: &mut FnCtx, e: &ast::Expr) -> Option<i
                     return None;
                 };
                 fcx.unread.retain(|(s, _)| *s != root);
+                if fcx.known_some.contains(&root) {
+                    c.error(
+                        "E0324",
+                        e.span,
+                        format!(
+                            "`{}` is known not to be none here: it cannot change",
+                            n.name
+                        ),
+                        "tested against `none`",
+                        "bind a new name with `let`, or change it outside the test",
+                    );
+                    return None;
+                }
                 if steps.is_empty() && root < fcx.nparams {
                     c.error(
                         "E0324",

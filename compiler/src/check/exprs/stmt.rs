@@ -2,6 +2,7 @@
 
 use super::coerce::{as_int, coerce, compatible, expect_ty};
 use super::expr::{element_type, expr};
+use super::narrow;
 use super::pattern::{exhaustive, pattern, pattern_span};
 use super::place::place;
 use super::FnCtx;
@@ -14,6 +15,7 @@ use crate::syntax::ast;
 
 pub(super) fn block(c: &mut Checker, fcx: &mut FnCtx, b: &ast::Block) -> Vec<ir::Stmt> {
     fcx.scopes.push(Vec::new());
+    let known_before = fcx.known_some.len();
     let mut out = Vec::new();
     let mut returned: Option<Span> = None;
     for s in &b.stmts {
@@ -29,10 +31,23 @@ pub(super) fn block(c: &mut Checker, fcx: &mut FnCtx, b: &ast::Block) -> Vec<ir:
             if always_returns(std::slice::from_ref(&st)) {
                 returned = Some(s.span);
             }
+            // `if x == none { return .. }`: the rest of the block knows `x`.
+            if let ir::Stmt::If {
+                branches,
+                otherwise: None,
+            } = &st
+            {
+                if branches.iter().all(|(_, b, _)| always_returns(b)) {
+                    for (cx, _, _) in branches {
+                        fcx.known_some.extend(narrow::known(cx, false));
+                    }
+                }
+            }
             out.push(st);
             out.append(&mut fcx.then);
         }
     }
+    fcx.known_some.truncate(known_before);
     fcx.scopes.pop();
     out
 }
@@ -46,10 +61,21 @@ pub(super) fn stmt(c: &mut Checker, fcx: &mut FnCtx, s: &ast::Stmt) -> Option<ir
         }
         ast::StmtKind::Schedule(until, target) => super::fight::schedule(c, fcx, s, until, target)?,
         ast::StmtKind::Advance(amount, unit) => super::fight::advance(c, fcx, s, amount, unit)?,
-        ast::StmtKind::Let(name, e) => {
-            let value = expr(c, fcx, e, None);
+        ast::StmtKind::Let(name, ty, e) => {
+            let declared = ty.as_ref().map(|t| c.resolve_type(t).0);
+            let value = expr(c, fcx, e, declared.as_ref());
+            let (value, ty) = match declared {
+                Some(want) => {
+                    expect_ty(c, &value, &want);
+                    (coerce(value, &want), want)
+                }
+                None => {
+                    let ty = value.ty.clone();
+                    (value, ty)
+                }
+            };
             let site = c.site(s.span);
-            let slot = fcx.bind(&name.name, value.ty.clone());
+            let slot = fcx.bind(&name.name, ty);
             fcx.unread.push((slot, name.span));
             ir::Stmt::Let { slot, value, site }
         }
@@ -95,9 +121,17 @@ pub(super) fn stmt(c: &mut Checker, fcx: &mut FnCtx, s: &ast::Stmt) -> Option<ir
         }
         ast::StmtKind::If(branches, otherwise) => {
             let mut out = Vec::new();
+            // What the earlier conditions being false tells about optional locals.
+            let mut before = Vec::new();
             for (cond, body) in branches {
-                let cx = expr(c, fcx, cond, Some(&Ty::Bool));
-                expect_ty(c, &cx, &Ty::Bool);
+                let (cx, b) = narrow::with_known(fcx, before.clone(), |fcx| {
+                    let cx = expr(c, fcx, cond, Some(&Ty::Bool));
+                    expect_ty(c, &cx, &Ty::Bool);
+                    let then = narrow::known(&cx, true);
+                    let b = narrow::with_known(fcx, then, |fcx| block(c, fcx, body));
+                    (cx, b)
+                });
+                before.extend(narrow::known(&cx, false));
                 let site = c.site(
                     Span {
                         end: body.span.start,
@@ -105,10 +139,11 @@ pub(super) fn stmt(c: &mut Checker, fcx: &mut FnCtx, s: &ast::Stmt) -> Option<ir
                     }
                     .to(cond.span),
                 );
-                let b = block(c, fcx, body);
                 out.push((cx, b, site));
             }
-            let otherwise = otherwise.as_ref().map(|b| block(c, fcx, b));
+            let otherwise = otherwise
+                .as_ref()
+                .map(|b| narrow::with_known(fcx, before, |fcx| block(c, fcx, b)));
             ir::Stmt::If {
                 branches: out,
                 otherwise,

@@ -788,6 +788,48 @@ impl BodyGen<'_, '_> {
                 body,
             } => self.collect(*var, list, cond.as_deref(), body, ty)?,
             K::ListGet(list, index, check) => self.list_get(list, index, *check, ty)?,
+            K::Some(x) => {
+                let ex = self.expr(x, Dest::Val)?;
+                Ex::new(format!("Some({})", self.owned(&ex, &x.ty)), P_ATOM).with_pre(ex.pre)
+            }
+            K::IsSome(x) => {
+                let ex = self.expr(x, Dest::Val)?;
+                Ex::new(format!("{}.is_some()", ex.recv()), P_ATOM).with_pre(ex.pre)
+            }
+            // Known not to be none (the checker refuses a new value inside the test).
+            K::Unwrap(x) => {
+                let ex = self.expr(x, Dest::Val)?;
+                if g.is_copy(ty) {
+                    Ex::new(format!("{RT}::error::known({})", ex.val), P_ATOM).with_pre(ex.pre)
+                } else {
+                    Ex::new(
+                        format!("{RT}::error::known({}.as_ref())", ex.recv()),
+                        P_ATOM,
+                    )
+                    .with_pre(ex.pre)
+                    .mode(Mode::Ref)
+                }
+            }
+            K::Range(lo, hi) => self.range(lo, hi)?,
+            K::Find {
+                var,
+                list,
+                cond,
+                index,
+            } => self.find(*var, list, cond.as_deref(), *index, ty)?,
+            K::Sort {
+                var,
+                list,
+                cond,
+                keys,
+            } => self.sort(*var, list, cond.as_deref(), keys, ty)?,
+            K::Best {
+                var,
+                list,
+                cond,
+                keys,
+                max,
+            } => self.best(*var, list, cond.as_deref(), keys, *max, ty)?,
         })
     }
 
@@ -907,6 +949,11 @@ impl BodyGen<'_, '_> {
         match &a.kind {
             K::Not(inner) => return self.expr(inner, Dest::Val),
             K::Const(Const::Bool(v)) => return Ok(Ex::new((!v).to_string(), P_ATOM).stable()),
+            // `x == none`
+            K::IsSome(x) => {
+                let ex = self.expr(x, Dest::Val)?;
+                return Ok(Ex::new(format!("{}.is_none()", ex.recv()), P_ATOM).with_pre(ex.pre));
+            }
             K::Compare(op, x, y) if matches!(x.ty, Ty::Int | Ty::Choice(_) | Ty::Bool) => {
                 let inv = match op {
                     CmpOp::Eq => CmpOp::Ne,

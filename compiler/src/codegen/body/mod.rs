@@ -10,6 +10,7 @@
 mod effects;
 mod expr;
 mod fight;
+mod lists;
 mod scan;
 mod stmt;
 

@@ -273,6 +273,11 @@ pub(super) fn scan_place(p: &Place, read: &mut [bool], mutable: &mut [bool]) {
 pub(super) fn scan_expr(e: &Expr, read: &mut [bool], mutable: &mut [bool]) {
     match &e.kind {
         K::Local(s) => read[*s] = true,
+        // The element a list operation picks is its loop variable's value.
+        K::Find { var, .. } | K::Sort { var, .. } | K::Best { var, .. } => {
+            read[*var] = true;
+            for_each_child(e, &mut |x| scan_expr(x, read, mutable));
+        }
         K::Faces { of, slot, .. } => {
             read[*slot] = true;
             // A local roll's own value is not read: its dice are.
