@@ -124,21 +124,21 @@ pub(super) fn stmt(c: &mut Checker, fcx: &mut FnCtx, s: &ast::Stmt) -> Option<ir
             // What the earlier conditions being false tells about optional locals.
             let mut before = Vec::new();
             for (cond, body) in branches {
-                let (cx, b) = narrow::with_known(fcx, before.clone(), |fcx| {
+                let (cx, b, site) = narrow::with_known(fcx, before.clone(), |fcx| {
                     let cx = expr(c, fcx, cond, Some(&Ty::Bool));
                     expect_ty(c, &cx, &Ty::Bool);
+                    let site = c.site(
+                        Span {
+                            end: body.span.start,
+                            ..cond.span.to(cond.span)
+                        }
+                        .to(cond.span),
+                    );
                     let then = narrow::known(&cx, true);
                     let b = narrow::with_known(fcx, then, |fcx| block(c, fcx, body));
-                    (cx, b)
+                    (cx, b, site)
                 });
                 before.extend(narrow::known(&cx, false));
-                let site = c.site(
-                    Span {
-                        end: body.span.start,
-                        ..cond.span.to(cond.span)
-                    }
-                    .to(cond.span),
-                );
                 out.push((cx, b, site));
             }
             let otherwise = otherwise
