@@ -114,6 +114,25 @@ pub fn for_each_child_mut(e: &mut Expr, g: &mut dyn FnMut(&mut Expr)) {
         | K::Combatant(a) => g(a),
         K::Roll { dice, .. } => g(dice),
         K::Faces { of, .. } => g(of),
+        K::Some(a) | K::IsSome(a) | K::Unwrap(a) => g(a),
+        K::Range(a, b) => {
+            g(a);
+            g(b)
+        }
+        K::Find { list, cond, .. } => {
+            g(list);
+            cond.iter_mut().for_each(|x| g(x))
+        }
+        K::Sort {
+            list, cond, keys, ..
+        }
+        | K::Best {
+            list, cond, keys, ..
+        } => {
+            g(list);
+            cond.iter_mut().for_each(|x| g(x));
+            keys.iter_mut().for_each(&mut *g)
+        }
         K::MapGet(a, b)
         | K::Int(_, a, b)
         | K::Compare(_, a, b)
