@@ -20,25 +20,43 @@ use std::path::Path;
 /// Loads and checks a ruleset folder: the program if it has no errors, and every
 /// diagnostic (errors and warnings) either way, with the sources they point into.
 pub fn compile_dir(dir: &Path) -> (Option<ir::Program>, diag::Diagnostics, source::Sources) {
-    compile_dir_with(dir, &load::Overlay::new())
+    let c = check_dir(dir, &load::Overlay::new());
+    (c.program, c.diags, c.sources)
 }
 
-/// [`compile_dir`], with unsaved editor text replacing files on disk (see
-/// [`load::Overlay`]).
-pub fn compile_dir_with(
-    dir: &Path,
-    overlay: &load::Overlay,
-) -> (Option<ir::Program>, diag::Diagnostics, source::Sources) {
+/// Everything one check of a ruleset folder found.
+pub struct Checked {
+    /// The program, if there is no error.
+    pub program: Option<ir::Program>,
+    pub diags: diag::Diagnostics,
+    pub sources: source::Sources,
+    /// Definitions and resolved names (empty when loading failed).
+    pub index: check::index::Index,
+}
+
+/// [`compile_dir`] with unsaved editor text replacing files on disk (see
+/// [`load::Overlay`]), and the index the language server reads.
+pub fn check_dir(dir: &Path, overlay: &load::Overlay) -> Checked {
     let mut diags = diag::Diagnostics::default();
     let loaded = load::load_dir_with(dir, overlay, &mut diags);
     let sources = loaded.sources.clone();
     // A file that could not be read would make every later check report names it
     // defines as missing: stop at the load stage's own errors.
     if diags.has_errors() {
-        return (None, diags, sources);
+        return Checked {
+            program: None,
+            diags,
+            sources,
+            index: Default::default(),
+        };
     }
-    let program = check::check(loaded, &mut diags);
-    (program, diags, sources)
+    let (program, index) = check::check_indexed(loaded, &mut diags);
+    Checked {
+        program,
+        diags,
+        sources,
+        index,
+    }
 }
 pub mod analyze;
 pub mod builder;

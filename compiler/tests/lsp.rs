@@ -172,6 +172,98 @@ procedure attack(bonus: int) -> AttackResult {
 }
 ";
 
+/// A base and a variant of it, in sibling folders: the variant overrides a table in
+/// YAML and a formula in the DSL.
+const BASE: &str = "\
+ruleset:
+  name: base
+  title: The base
+scales:
+  DamageLevel: [NoWound, Minor, Moderate, Severe, Critical]
+enums:
+  HitLocation: [Head, Torso, Arm, Leg]
+types:
+  Fighter:
+    skill: int
+    armor: { type: int, doc: Points of armor worn. }
+tables:
+  # Where a blow lands.
+  hit_locations:
+    die: d4
+    value: HitLocation
+    rows: { 4: Head, 3: Torso, 2: Arm, 1: Leg }
+records:
+  Fighter:
+    Mira: { skill: 3, armor: 1 }
+";
+
+const BASE_RULES: &str = "\
+outcome Blow { Miss, Hit(level: DamageLevel, location: HitLocation) }
+
+# A fighter's bonus to hit.
+formula bonus(f: Fighter) -> int = f.skill
+
+procedure strike(f: Fighter) -> Blow {
+  let total = roll d12 + bonus(f)
+  if total < 7 { return Miss }
+  return Hit(level: Minor, location: roll hit_locations)
+}
+";
+
+const VARIANT: &str = "\
+ruleset:
+  name: variant
+  title: The variant
+  extends: ../base
+override:
+  tables:
+    hit_locations:
+      rows: { 4: Torso }
+";
+
+const VARIANT_RULES: &str = "\
+override formula bonus(f: Fighter) -> int = f.skill + f.armor
+";
+
+fn variant_project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (folder, files) in [
+        (
+            "base",
+            [("ruleset.yaml", BASE), ("combat.rules", BASE_RULES)],
+        ),
+        (
+            "variant",
+            [("ruleset.yaml", VARIANT), ("combat.rules", VARIANT_RULES)],
+        ),
+    ] {
+        std::fs::create_dir(dir.path().join(folder)).unwrap();
+        for (name, text) in files {
+            std::fs::write(dir.path().join(folder).join(name), text).unwrap();
+        }
+    }
+    dir
+}
+
+/// The LSP position of the `nth` (0-based) occurrence of `needle` in `text`, plus
+/// `plus` characters (ASCII text).
+fn pos(text: &str, needle: &str, nth: usize, plus: usize) -> Value {
+    let at = text.match_indices(needle).nth(nth).expect("needle").0 + plus;
+    let line = text[..at].matches('\n').count();
+    let col = at - text[..at].rfind('\n').map_or(0, |i| i + 1);
+    json!({"line": line, "character": col})
+}
+
+fn doc_pos(uri: &str, position: Value) -> Value {
+    json!({"textDocument": {"uri": uri}, "position": position})
+}
+
+fn hover_text(c: &mut Client, uri: &str, position: Value) -> String {
+    let r = c.request("textDocument/hover", doc_pos(uri, position));
+    assert_eq!(r["contents"]["kind"], "markdown", "{r}");
+    r["contents"]["value"].as_str().unwrap().to_string()
+}
+
 fn project() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("ruleset.yaml"), MANIFEST).unwrap();
@@ -280,11 +372,16 @@ fn neovim(root: &Path, line: u32, col: u32) -> Option<Value> {
 }
 
 #[test]
-fn neovim_headless_shows_the_servers_diagnostics() {
+fn neovim_headless_shows_diagnostics_hover_and_definition() {
     let dir = project();
     let typo = ATTACK.replace("d12! + bonus", "d12! + bonsu");
     std::fs::write(dir.path().join("attack.rules"), typo).unwrap();
-    let Some(seen) = neovim(dir.path(), 3, 27) else {
+    let at = pos(ATTACK, "hit_locations", 0, 3);
+    let (line, col) = (
+        at["line"].as_u64().unwrap() as u32,
+        at["character"].as_u64().unwrap() as u32,
+    );
+    let Some(seen) = neovim(dir.path(), line, col) else {
         eprintln!(
             "skipped: Neovim (`nvim`) is not installed; .ci/run installs it from Debian's packages"
         );
@@ -297,4 +394,324 @@ fn neovim_headless_shows_the_servers_diagnostics() {
     assert_eq!(diags[0]["col"], 26);
     let message = diags[0]["message"].as_str().unwrap();
     assert!(message.starts_with("unknown name `bonsu`"), "{message}");
+    // Hover and go to definition on `hit_locations`, through Neovim's client.
+    let hover = seen["textDocument/hover"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        hover.contains("table hit_locations: d4 -> HitLocation"),
+        "{seen}"
+    );
+    let def = &seen["textDocument/definition"];
+    let def = if def.is_array() { &def[0] } else { def };
+    assert_eq!(def["uri"], uri(&dir.path().join("ruleset.yaml")), "{seen}");
+    assert_eq!(
+        def["range"]["start"],
+        pos(MANIFEST, "hit_locations", 0, 0),
+        "{seen}"
+    );
+}
+
+#[test]
+fn hover_tells_type_doc_and_origin_after_override() {
+    let dir = variant_project();
+    let base_rules = uri(&dir.path().join("base/combat.rules"));
+    let variant_rules = uri(&dir.path().join("variant/combat.rules"));
+    let variant = uri(&dir.path().join("variant/ruleset.yaml"));
+    let mut c = Client::start();
+    initialize(&mut c, dir.path());
+    c.open(&variant_rules, VARIANT_RULES);
+    assert_eq!(c.diagnostics(&variant_rules), Vec::<Value>::new());
+    c.open(&base_rules, BASE_RULES);
+    assert_eq!(c.diagnostics(&base_rules), Vec::<Value>::new());
+
+    // A call in the base, hovered while the variant is open: the base's own check
+    // answers (its file is its own), so `bonus` is the base's formula.
+    let h = hover_text(&mut c, &base_rules, pos(BASE_RULES, "bonus(f)", 0, 1));
+    assert!(h.contains("formula bonus(f: Fighter) -> int"), "{h}");
+    assert!(h.contains("A fighter's bonus to hit."), "{h}");
+    assert!(
+        h.contains("formula, defined at `base/combat.rules:4`"),
+        "{h}"
+    );
+
+    // The variant's override names both places.
+    let h = hover_text(&mut c, &variant_rules, pos(VARIANT_RULES, "bonus", 0, 0));
+    assert!(h.contains("formula bonus(f: Fighter) -> int"), "{h}");
+    assert!(
+        h.contains("defined by the base at `base/combat.rules:4`"),
+        "{h}"
+    );
+    assert!(h.contains("overridden at `variant/combat.rules:1`"), "{h}");
+
+    // A field: its type and its YAML doc text.
+    let h = hover_text(&mut c, &variant_rules, pos(VARIANT_RULES, "armor", 0, 2));
+    assert!(h.contains("Fighter.armor: int"), "{h}");
+    assert!(h.contains("Points of armor worn."), "{h}");
+    assert!(
+        h.contains("field of `Fighter`, defined at `base/ruleset.yaml:11`"),
+        "{h}"
+    );
+
+    // A YAML override of a table, hovered in the variant's YAML.
+    c.open(&variant, VARIANT);
+    c.diagnostics(&variant);
+    let h = hover_text(&mut c, &variant, pos(VARIANT, "hit_locations", 0, 3));
+    assert!(h.contains("table hit_locations: d4 -> HitLocation"), "{h}");
+    assert!(h.contains("Where a blow lands."), "{h}");
+    assert!(
+        h.contains("defined by the base at `base/ruleset.yaml:14`"),
+        "{h}"
+    );
+    assert!(h.contains("overridden at `variant/ruleset.yaml:7`"), "{h}");
+
+    // A level and a local.
+    let h = hover_text(&mut c, &base_rules, pos(BASE_RULES, "Minor", 0, 1));
+    assert!(
+        h.contains("DamageLevel.Minor: level 2 of 5 in scale DamageLevel"),
+        "{h}"
+    );
+    let h = hover_text(&mut c, &base_rules, pos(BASE_RULES, "total < 7", 0, 1));
+    // `roll d12 + ...` is a roll (an int that remembers its dice).
+    assert!(h.contains("total: roll"), "{h}");
+    assert!(
+        h.contains("local of `strike`, defined at `base/combat.rules:7`"),
+        "{h}"
+    );
+    // Nothing to say about a keyword.
+    let r = c.request(
+        "textDocument/hover",
+        doc_pos(&base_rules, pos(BASE_RULES, "return", 0, 1)),
+    );
+    assert_eq!(r, Value::Null);
+    c.shutdown();
+}
+
+#[test]
+fn definition_goes_across_yaml_and_rules() {
+    let dir = variant_project();
+    let base_rules = uri(&dir.path().join("base/combat.rules"));
+    let base_yaml = uri(&dir.path().join("base/ruleset.yaml"));
+    let variant_rules = uri(&dir.path().join("variant/combat.rules"));
+    let variant = uri(&dir.path().join("variant/ruleset.yaml"));
+    let mut c = Client::start();
+    initialize(&mut c, dir.path());
+    c.open(&base_rules, BASE_RULES);
+    c.diagnostics(&base_rules);
+    let range = |text: &str, needle: &str, nth: usize| {
+        let start = pos(text, needle, nth, 0);
+        let end = pos(text, needle, nth, needle.len());
+        json!({"start": start, "end": end})
+    };
+
+    // From a .rules file to the YAML table.
+    let r = c.request(
+        "textDocument/definition",
+        doc_pos(&base_rules, pos(BASE_RULES, "hit_locations", 0, 2)),
+    );
+    assert_eq!(
+        r,
+        json!({"uri": base_yaml, "range": range(BASE, "hit_locations", 0)})
+    );
+    // A field, a level, a record type named in a parameter.
+    let r = c.request(
+        "textDocument/definition",
+        doc_pos(&base_rules, pos(BASE_RULES, "skill", 0, 1)),
+    );
+    assert_eq!(
+        r,
+        json!({"uri": base_yaml, "range": range(BASE, "skill", 0)})
+    );
+    let r = c.request(
+        "textDocument/definition",
+        doc_pos(&base_rules, pos(BASE_RULES, "Minor", 0, 0)),
+    );
+    assert_eq!(
+        r,
+        json!({"uri": base_yaml, "range": range(BASE, "Minor", 0)})
+    );
+    let r = c.request(
+        "textDocument/definition",
+        doc_pos(&base_rules, pos(BASE_RULES, "Fighter", 0, 0)),
+    );
+    assert_eq!(
+        r,
+        json!({"uri": base_yaml, "range": range(BASE, "Fighter", 0)})
+    );
+    // In YAML: a level named in a table's rows, to the scale's list.
+    c.open(&base_yaml, BASE);
+    c.diagnostics(&base_yaml);
+    let r = c.request(
+        "textDocument/definition",
+        doc_pos(&base_yaml, pos(BASE, "Torso", 1, 0)),
+    );
+    assert_eq!(
+        r,
+        json!({"uri": base_yaml, "range": range(BASE, "Torso", 0)})
+    );
+
+    // In the variant: the table's override first, then the base's definition.
+    c.open(&variant, VARIANT);
+    c.diagnostics(&variant);
+    c.open(&variant_rules, VARIANT_RULES);
+    c.diagnostics(&variant_rules);
+    let r = c.request(
+        "textDocument/definition",
+        doc_pos(&variant, pos(VARIANT, "hit_locations", 0, 0)),
+    );
+    assert_eq!(
+        r,
+        json!([
+            {"uri": variant, "range": range(VARIANT, "hit_locations", 0)},
+            {"uri": base_yaml, "range": range(BASE, "hit_locations", 0)},
+        ])
+    );
+    // The overriding formula: itself, then the base's.
+    let r = c.request(
+        "textDocument/definition",
+        doc_pos(&variant_rules, pos(VARIANT_RULES, "bonus", 0, 1)),
+    );
+    assert_eq!(
+        r,
+        json!([
+            {"uri": variant_rules, "range": range(VARIANT_RULES, "bonus", 0)},
+            {"uri": base_rules, "range": range(BASE_RULES, "bonus", 1)},
+        ])
+    );
+    c.shutdown();
+}
+
+fn labels(r: &Value) -> Vec<String> {
+    let items = r
+        .as_array()
+        .or_else(|| r["items"].as_array())
+        .expect("completion items");
+    items
+        .iter()
+        .map(|i| i["label"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn completion_offers_names_fields_levels_and_tables() {
+    let dir = variant_project();
+    let base_rules = uri(&dir.path().join("base/combat.rules"));
+    let mut c = Client::start();
+    initialize(&mut c, dir.path());
+    c.open(&base_rules, BASE_RULES);
+    c.diagnostics(&base_rules);
+
+    // The writer types a new line in `strike`; the text does not parse while they type,
+    // so the answers come from the last check.
+    let typing = |c: &mut Client, version: i32, line: &str| -> (String, Value) {
+        let text = BASE_RULES.replace("  if total < 7", &format!("  {line}\n  if total < 7"));
+        c.change(&base_rules, version, &text);
+        let at = pos(&text, line, 0, line.len());
+        (text, at)
+    };
+    let (_, at) = typing(&mut c, 2, "let x = f.");
+    let r = c.request("textDocument/completion", doc_pos(&base_rules, at));
+    assert_eq!(labels(&r), ["skill", "armor"]);
+
+    let (_, at) = typing(&mut c, 3, "let y = DamageLevel.Se");
+    let r = c.request("textDocument/completion", doc_pos(&base_rules, at));
+    assert_eq!(
+        labels(&r),
+        ["NoWound", "Minor", "Moderate", "Severe", "Critical"]
+    );
+
+    let (_, at) = typing(&mut c, 4, "let z = roll hit_loc");
+    let r = c.request("textDocument/completion", doc_pos(&base_rules, at));
+    assert_eq!(labels(&r), ["hit_locations"]);
+
+    let (_, at) = typing(&mut c, 5, "let w = to");
+    let r = c.request("textDocument/completion", doc_pos(&base_rules, at));
+    let names = labels(&r);
+    for expected in [
+        "total",
+        "f",
+        "bonus",
+        "strike",
+        "hit_locations",
+        "Mira",
+        "Head",
+        "Fighter",
+        "let",
+        "max",
+    ] {
+        assert!(
+            names.iter().any(|n| n == expected),
+            "{expected} missing from {names:?}"
+        );
+    }
+    // Another function's locals and the fields are not names here.
+    assert!(!names.iter().any(|n| n == "skill"), "{names:?}");
+    c.shutdown();
+}
+
+#[test]
+fn rename_changes_every_use_in_yaml_and_rules() {
+    let dir = variant_project();
+    let base_rules = uri(&dir.path().join("base/combat.rules"));
+    let base_yaml = uri(&dir.path().join("base/ruleset.yaml"));
+    let variant = uri(&dir.path().join("variant/ruleset.yaml"));
+    let mut c = Client::start();
+    initialize(&mut c, dir.path());
+    c.open(&base_rules, BASE_RULES);
+    c.diagnostics(&base_rules);
+    c.open(&variant, VARIANT);
+    c.diagnostics(&variant);
+
+    let at = pos(BASE_RULES, "hit_locations", 0, 4);
+    let r = c.request(
+        "textDocument/prepareRename",
+        doc_pos(&base_rules, at.clone()),
+    );
+    assert_eq!(r["placeholder"], "hit_locations");
+    let mut params = doc_pos(&base_rules, at);
+    params["newName"] = json!("where_hit");
+    let r = c.request("textDocument/rename", params);
+    let changes = &r["changes"];
+    let edits = |uri: &str| -> Vec<Value> {
+        let mut v = changes[uri].as_array().cloned().unwrap_or_default();
+        v.sort_by_key(|e| e["range"]["start"]["line"].as_u64());
+        v
+    };
+    let starts = |uri: &str| -> Vec<Value> {
+        edits(uri)
+            .iter()
+            .map(|e| e["range"]["start"].clone())
+            .collect()
+    };
+    // The definition in the base's YAML, the use in the base's rules, the variant's
+    // override (open, so its check sees the same definition).
+    assert_eq!(starts(&base_yaml), [pos(BASE, "hit_locations", 0, 0)]);
+    assert_eq!(
+        starts(&base_rules),
+        [pos(BASE_RULES, "hit_locations", 0, 0)]
+    );
+    assert_eq!(starts(&variant), [pos(VARIANT, "hit_locations", 0, 0)]);
+    assert!(edits(&variant).iter().all(|e| e["newText"] == "where_hit"));
+
+    // A new name that is taken, or is a keyword, is refused.
+    for taken in ["bonus", "roll"] {
+        let mut params = doc_pos(&base_rules, pos(BASE_RULES, "hit_locations", 0, 4));
+        params["newName"] = json!(taken);
+        c.next_id += 1;
+        let id = c.next_id;
+        c.send(
+            json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/rename", "params": params}),
+        );
+        let answer = loop {
+            let m = c.recv();
+            if m["id"] == json!(id) {
+                break m;
+            }
+        };
+        assert!(
+            answer["error"]["message"].as_str().unwrap().contains(taken),
+            "{answer}"
+        );
+    }
+    c.shutdown();
 }

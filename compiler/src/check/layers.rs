@@ -7,6 +7,7 @@
 //! type's fields field by field; anything else is replaced whole. Every merged node keeps
 //! its own span, so diagnostics and `rulesc explain` point at the file it came from.
 
+use super::index::Key;
 use super::Checker;
 use crate::diag::{suggest, Diagnostic};
 use crate::syntax::ast;
@@ -94,6 +95,31 @@ fn find_base<'a>(
     })
 }
 
+/// The span of the key that names `path` in the nearest layer below `layer`.
+fn base_key_span(
+    roots: &[YNode],
+    layers: &[u8],
+    layer: u8,
+    path: &[String],
+) -> Option<crate::source::Span> {
+    (0..roots.len()).rev().find_map(|i| {
+        if layers.get(i).is_none_or(|l| *l >= layer) {
+            return None;
+        }
+        let (parent, last) = path.split_last().map(|(l, p)| (p, l))?;
+        let node = parent.iter().try_fold(&roots[i], |n, step| {
+            n.as_map()?
+                .iter()
+                .find(|(k, _)| key_of(k) == *step)
+                .map(|(_, v)| v)
+        })?;
+        node.as_map()?
+            .iter()
+            .find(|(k, _)| key_of(k) == *last)
+            .map(|(k, _)| k.span)
+    })
+}
+
 /// Applies every `override:` section to the base, drops base manifests, and returns the
 /// merged YAML roots.
 pub fn merge_yaml(c: &mut Checker, mut roots: Vec<YNode>, layers: &[u8]) -> Vec<YNode> {
@@ -160,8 +186,20 @@ pub fn merge_yaml(c: &mut Checker, mut roots: Vec<YNode>, layers: &[u8]) -> Vec<
                 }
             }
             for (path, name, value) in targets {
+                // The base's name for this definition, for the index's record of overrides.
+                let base_key = base_key_span(&roots, layers, layer, &path);
                 match find_base(&mut roots, layers, layer, &path) {
-                    Some(base) => merge_definition(&section, base, value),
+                    Some(base) => {
+                        merge_definition(&section, base, value);
+                        if let Some(base_span) = base_key {
+                            let key = if section == "records" {
+                                Key::Record(path[2].clone())
+                            } else {
+                                Key::Top(path[1].clone())
+                            };
+                            c.index.overridden(key, base_span, name.span);
+                        }
+                    }
                     None => {
                         let what = path[1..].join(".");
                         // The names the base does have at this place.
@@ -234,7 +272,15 @@ pub fn merge_items(c: &mut Checker, items: Vec<ast::Item>, layers: &[u8]) -> Vec
                 }
         });
         match pos {
-            Some(p) => out[p] = (item, layer),
+            Some(p) => {
+                if let ast::Item::Outcome { name: base, .. }
+                | ast::Item::Function { name: base, .. } = &out[p].0
+                {
+                    c.index
+                        .overridden(Key::Top(name.name.clone()), base.span, name.span);
+                }
+                out[p] = (item, layer);
+            }
             None => {
                 let d = Diagnostic::error(
                     "E0341",

@@ -14,6 +14,7 @@
 mod data;
 mod exprs;
 mod fallible;
+pub mod index;
 mod layers;
 mod mutated;
 
@@ -84,6 +85,8 @@ pub(crate) struct Checker<'a> {
     /// Each record type's default value, once computed: shared by every value that
     /// leaves a field of that type out (cleared when a default changes).
     pub zeros: HashMap<usize, ir::Const>,
+    /// Definitions and resolved names, for the language server.
+    pub index: index::Recorder,
 }
 
 impl<'a> Checker<'a> {
@@ -181,11 +184,33 @@ impl<'a> Checker<'a> {
             );
         }
         self.names.insert(name.to_string(), Def { kind, span });
+        let sym = match kind {
+            DefKind::Choice(_) => index::SymbolKind::Scale,
+            DefKind::Record(_) => index::SymbolKind::RecordType,
+            DefKind::Track(_) => index::SymbolKind::Track,
+            DefKind::Table(_) => index::SymbolKind::Table,
+            DefKind::Constant(_) => index::SymbolKind::Constant,
+            DefKind::Outcome(_) => index::SymbolKind::Outcome,
+            DefKind::Function(_) => index::SymbolKind::Formula,
+        };
+        self.index
+            .define(index::Key::Top(name.to_string()), sym, None, span);
         true
     }
 
     pub fn used(&mut self, name: &str) {
         *self.uses.entry(name.to_string()).or_default() += 1;
+    }
+
+    /// Records that the name at `span` resolved to `key` (for the language server).
+    pub fn refer(&mut self, span: Span, key: index::Key) {
+        self.index.refer(span, key);
+    }
+
+    /// [`Checker::used`] and [`Checker::refer`] for a top-level name written at `span`.
+    pub fn used_at(&mut self, name: &str, span: Span) {
+        self.used(name);
+        self.refer(span, index::Key::Top(name.to_string()));
     }
 
     /// Adds a trace site for `span` and returns its index.
@@ -312,7 +337,7 @@ impl<'a> Checker<'a> {
                     },
                 };
                 if !matches!(ty, Ty::Int | Ty::Bool | Ty::Dice) {
-                    self.used(&id.name);
+                    self.used_at(&id.name, id.span);
                 }
                 (ty, None)
             }
@@ -343,6 +368,12 @@ pub const RECORD_NAME_HELP: &str =
 
 /// Checks a loaded ruleset. Returns the program when there are no errors.
 pub fn check(loaded: Loaded, diags: &mut Diagnostics) -> Option<Program> {
+    check_indexed(loaded, diags).0
+}
+
+/// [`check`], and the index of every definition and resolved name (built whether or not
+/// there are errors).
+pub fn check_indexed(loaded: Loaded, diags: &mut Diagnostics) -> (Option<Program>, index::Index) {
     let Loaded {
         sources,
         yaml,
@@ -378,6 +409,7 @@ pub fn check(loaded: Loaded, diags: &mut Diagnostics) -> Option<Program> {
         file_layer,
         instance_ids: HashMap::new(),
         zeros: HashMap::new(),
+        index: index::Recorder::default(),
     };
     let yaml = layers::merge_yaml(&mut c, yaml, &yaml_layer);
     let mut items = layers::merge_items(&mut c, items, &item_layer);
@@ -406,10 +438,11 @@ pub fn check(loaded: Loaded, diags: &mut Diagnostics) -> Option<Program> {
     mutated::mark_mutated(&mut c);
     fallible::mark_fallible(&mut c);
     warn_unused(&mut c);
+    let index = std::mem::take(&mut c.index).finish(&c.prog);
     if c.diags.has_errors() {
-        None
+        (None, index)
     } else {
-        Some(c.prog)
+        (Some(c.prog), index)
     }
 }
 
@@ -540,6 +573,7 @@ impl Reader {
             file_layer: HashMap::new(),
             instance_ids: p.instance_ids,
             zeros: p.zeros,
+            index: index::Recorder::default(),
         };
         let out = f(&mut c);
         self.parts = Parts {

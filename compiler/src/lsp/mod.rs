@@ -11,9 +11,11 @@
 //! own ruleset folder when that is open, else from a ruleset that extends it.
 
 pub mod convert;
+mod features;
 
 use convert::Encoding;
 
+use crate::check::index::Index;
 use crate::diag::Diagnostics;
 use crate::load::Overlay;
 use crate::source::Sources;
@@ -98,21 +100,34 @@ fn capabilities(encoding: lsp::PositionEncodingKind) -> lsp::ServerCapabilities 
                 ..Default::default()
             },
         )),
+        hover_provider: Some(lsp::HoverProviderCapability::Simple(true)),
+        definition_provider: Some(lsp::OneOf::Left(true)),
+        completion_provider: Some(lsp::CompletionOptions {
+            trigger_characters: Some(vec![".".into()]),
+            ..Default::default()
+        }),
+        rename_provider: Some(lsp::OneOf::Right(lsp::RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: Default::default(),
+        })),
         ..Default::default()
     }
 }
 
 /// An open document.
-struct Doc {
+pub(crate) struct Doc {
     uri: lsp::Uri,
     version: i32,
     text: String,
 }
 
 /// The last check of one ruleset folder.
-struct Analysis {
+pub(crate) struct Analysis {
     diags: Diagnostics,
     sources: Sources,
+    /// The index of the last check that got past loading (while a file does not parse,
+    /// hover and the rest answer from the check before), with the sources it points into.
+    index: Option<(Sources, Index)>,
 }
 
 struct Server<'c> {
@@ -232,9 +247,20 @@ impl Server<'_> {
         let overlay = self.overlay();
         let checked = std::mem::take(&mut self.dirty);
         for dir in &checked {
-            let (_program, diags, sources) = crate::compile_dir_with(dir, &overlay);
-            self.analyses
-                .insert(dir.clone(), Analysis { diags, sources });
+            let checked = crate::check_dir(dir, &overlay);
+            let loaded = !checked.index.symbols.is_empty();
+            let previous = self.analyses.remove(dir).and_then(|a| a.index);
+            let index = if loaded {
+                Some((checked.sources.clone(), checked.index))
+            } else {
+                previous
+            };
+            let analysis = Analysis {
+                diags: checked.diags,
+                sources: checked.sources,
+                index,
+            };
+            self.analyses.insert(dir.clone(), analysis);
         }
         // An open document of a ruleset just checked hears the result even when it is
         // unchanged (an empty list says "checked, clean").
@@ -333,7 +359,42 @@ impl Server<'_> {
     }
 
     fn request(&mut self, req: Request) -> Response {
-        not_supported(req.id, &req.method)
+        use lsp::request::{
+            Completion, GotoDefinition, HoverRequest, PrepareRenameRequest, Rename, Request as _,
+        };
+        let id = req.id.clone();
+        let result = match req.method.as_str() {
+            HoverRequest::METHOD => self.answer(req, features::hover),
+            GotoDefinition::METHOD => self.answer(req, features::definition),
+            Completion::METHOD => self.answer(req, features::completion),
+            PrepareRenameRequest::METHOD => self.answer(req, features::prepare_rename),
+            Rename::METHOD => self.answer(req, features::rename),
+            _ => return not_supported(id, &req.method),
+        };
+        match result {
+            Ok(value) => Response::new_ok(id, value),
+            Err(message) => Response::new_err(id, ErrorCode::InvalidParams as i32, message),
+        }
+    }
+
+    /// Decodes a request's parameters, runs a feature on them, and encodes its answer.
+    fn answer<P, R>(
+        &self,
+        req: Request,
+        feature: fn(&features::World, P) -> Result<R, String>,
+    ) -> Result<serde_json::Value, String>
+    where
+        P: serde::de::DeserializeOwned,
+        R: serde::Serialize,
+    {
+        let params: P = serde_json::from_value(req.params).map_err(|e| e.to_string())?;
+        let world = features::World {
+            enc: self.enc,
+            docs: &self.docs,
+            analyses: &self.analyses,
+        };
+        let answer = feature(&world, params)?;
+        serde_json::to_value(answer).map_err(|e| e.to_string())
     }
 }
 

@@ -94,6 +94,12 @@ pub(super) fn build_choice(c: &mut Checker, e: &Entry) {
             .entry(vname.clone())
             .or_default()
             .push((id, variants.len() as u16));
+        c.index.define(
+            crate::check::index::Key::Level(name.to_string(), vname.clone()),
+            crate::check::index::SymbolKind::Level,
+            Some(name),
+            span,
+        );
         variants.push(ir::Variant {
             name: vname,
             label,
@@ -132,6 +138,13 @@ pub fn build_outcome_tags(c: &mut Checker, items: &[(usize, Vec<ast::TagDef>)]) 
                 );
                 continue;
             }
+            let oname = c.prog.outcomes[*id].name.clone();
+            c.index.define(
+                crate::check::index::Key::Tag(oname.clone(), t.name.name.clone()),
+                crate::check::index::SymbolKind::Tag,
+                Some(&oname),
+                t.name.span,
+            );
             let mut fields = Vec::new();
             for f in &t.fields {
                 let (ty, _) = c.resolve_type(&f.ty);

@@ -71,6 +71,16 @@ pub(super) fn build_record_fields(c: &mut Checker, e: &Entry) {
         };
         let (ty, range) = c.resolve_type(&texpr);
         let doc = v.get("doc").and_then(|d| d.as_str()).map(str::to_string);
+        let key = crate::check::index::Key::Field(name.to_string(), fname.clone());
+        c.index.define(
+            key.clone(),
+            crate::check::index::SymbolKind::Field,
+            Some(name),
+            k.span,
+        );
+        if let Some(doc) = &doc {
+            c.index.doc(&key, doc);
+        }
         fields.push(ir::Field {
             name: fname,
             ty,
@@ -130,7 +140,7 @@ pub(super) fn build_instances(c: &mut Checker, e: &Entry) {
             return;
         }
     };
-    c.used(&tname);
+    c.used_at(&tname, e.key.span);
     for (k, v) in entries(c, e.value, "a mapping of records by name") {
         let Some(iname) = k.as_str().map(str::to_string) else {
             wrong(c, k, "a record name");
@@ -158,6 +168,12 @@ pub(super) fn build_instances(c: &mut Checker, e: &Entry) {
             c.diags.push(d);
             continue;
         }
+        c.index.define(
+            crate::check::index::Key::Record(iname.clone()),
+            crate::check::index::SymbolKind::Record,
+            Some(&tname),
+            k.span,
+        );
         if let Some(value) = value_of(c, v, &Ty::Record(rid), None) {
             c.add_instance(iname, rid, value, k.span);
         }

@@ -49,6 +49,10 @@ pub(super) fn build_table(c: &mut Checker, e: &Entry) {
         &["die", "key", "value", "rows", "default", "doc"],
         "a table",
     );
+    if let Some(doc) = e.value.get("doc").and_then(|d| d.as_str()) {
+        c.index
+            .doc(&crate::check::index::Key::Top(name.clone()), doc);
+    }
     if e.value.as_map().is_none() {
         wrong(c, e.value, "a table (`die:` or `key:`, `value:`, `rows:`)");
         return;

@@ -17,7 +17,8 @@ pub(super) fn build_track(c: &mut Checker, e: &Entry) {
     let scale = match e.value.get("scale").and_then(|s| s.as_str()) {
         Some(s) => match lookup(c, s) {
             Some(DefKind::Choice(ch)) if c.prog.choices[ch].ordered => {
-                c.used(s);
+                let at = e.value.get("scale").map_or(e.value.span, |n| n.span);
+                c.used_at(s, at);
                 ch
             }
             _ => {

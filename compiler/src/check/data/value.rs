@@ -2,6 +2,7 @@
 //! defaults, record fields).
 
 use super::{entries, lookup, wrong};
+use crate::check::index::Key;
 use crate::check::{Checker, DefKind, Entry};
 use crate::diag::suggest;
 use crate::ir::{Const, RecordOrigin, Ty};
@@ -28,7 +29,12 @@ pub(super) fn build_constant(c: &mut Checker, e: &Entry) {
                 (Ty::Dice, Const::Dice(d))
             } else {
                 match c.variants.get(s.as_str()).map(|v| v.as_slice()) {
-                    Some([(ch, i)]) => (Ty::Choice(*ch), Const::Choice(*i)),
+                    Some([(ch, i)]) => {
+                        let (ch, i) = (*ch, *i);
+                        let choice = c.prog.choices[ch].name.clone();
+                        c.refer(v.span, Key::Level(choice, s.clone()));
+                        (Ty::Choice(ch), Const::Choice(i))
+                    }
                     _ => {
                         let cands: Vec<&str> = c.variants.keys().map(String::as_str).collect();
                         let help = suggest(s, &cands, "levels and variants");
@@ -101,7 +107,7 @@ pub fn value_of(
             }
             YValue::Str(s) => match c.names.get(s.as_str()).map(|d| d.kind) {
                 Some(DefKind::Constant(k)) if c.prog.constants[k].ty == Ty::Int => {
-                    c.used(s);
+                    c.used_at(s, node.span);
                     Some(c.prog.constants[k].value.clone())
                 }
                 _ => {
@@ -142,7 +148,11 @@ pub fn value_of(
                 return None;
             };
             match c.prog.choices[ch].variants.iter().position(|v| v.name == s) {
-                Some(i) => Some(Const::Choice(i as u16)),
+                Some(i) => {
+                    let choice = c.prog.choices[ch].name.clone();
+                    c.refer(node.span, Key::Level(choice, s));
+                    Some(Const::Choice(i as u16))
+                }
                 None => {
                     let cands: Vec<&str> = c.prog.choices[ch]
                         .variants
@@ -212,7 +222,11 @@ pub fn value_of(
             let r = *r;
             if let Some(name) = node.as_str() {
                 return match c.instance_named(name).filter(|i| i.record == r) {
-                    Some(i) => Some(i.value.clone()),
+                    Some(i) => {
+                        let value = i.value.clone();
+                        c.refer(node.span, Key::Record(name.to_string()));
+                        Some(value)
+                    }
                     None => {
                         let cands: Vec<&str> = c
                             .prog
@@ -250,6 +264,8 @@ pub fn value_of(
                 let key = k.scalar_text().unwrap_or_default();
                 match fields.iter().position(|f| f.name == key) {
                     Some(i) => {
+                        let tn = c.prog.records[r].name.clone();
+                        c.refer(k.span, Key::Field(tn, key.clone()));
                         values[i] = value_of(c, v, &fields[i].ty, fields[i].range);
                         ok &= values[i].is_some();
                     }

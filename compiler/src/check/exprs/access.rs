@@ -4,6 +4,7 @@
 use super::coerce::{as_int, coerce, expect_ty};
 use super::expr::expr;
 use super::{err_expr, mk, FnCtx};
+use crate::check::index::Key;
 use crate::check::{Checker, DefKind};
 use crate::diag::suggest;
 use crate::ir::{self, BoxPart, Const, ExprKind as K, Ty};
@@ -22,13 +23,16 @@ pub(super) fn field(
     if let A::Name(q) = &base.kind {
         if fcx.find(&q.name).is_none() {
             if let Some(DefKind::Choice(ch)) = c.names.get(&q.name).map(|d| d.kind) {
-                c.used(&q.name);
+                c.used_at(&q.name, q.span);
                 return match c.prog.choices[ch]
                     .variants
                     .iter()
                     .position(|v| v.name == f.name)
                 {
-                    Some(i) => mk(K::Const(Const::Choice(i as u16)), Ty::Choice(ch), span),
+                    Some(i) => {
+                        c.refer(f.span, Key::Level(q.name.clone(), f.name.clone()));
+                        mk(K::Const(Const::Choice(i as u16)), Ty::Choice(ch), span)
+                    }
                     None => {
                         let cands: Vec<&str> = c.prog.choices[ch]
                             .variants
@@ -57,6 +61,8 @@ pub(super) fn field(
             match fields.iter().position(|x| x.name == f.name) {
                 Some(i) => {
                     let ty = fields[i].ty.clone();
+                    let rn = c.prog.records[r].name.clone();
+                    c.refer(f.span, Key::Field(rn, f.name.clone()));
                     mk(K::Field(Box::new(bx), i), ty, span)
                 }
                 None => {
@@ -124,7 +130,7 @@ pub(super) fn index(
     if let A::Name(t) = &base.kind {
         if fcx.find(&t.name).is_none() {
             if let Some(DefKind::Table(tid)) = c.names.get(&t.name).map(|d| d.kind) {
-                c.used(&t.name);
+                c.used_at(&t.name, t.span);
                 let key_ty = match c.prog.tables[tid].key {
                     ir::TableKey::Choice(ch) => Ty::Choice(ch),
                     _ => Ty::Int,

@@ -228,7 +228,7 @@ pub(super) fn call(
     }
     match c.names.get(&fname.name).map(|d| d.kind) {
         Some(DefKind::Function(f)) => {
-            c.used(&fname.name);
+            c.used_at(&fname.name, fname.span);
             positional(c, args);
             if c.fn_state[f] == 0 && c.fn_stack.len() >= MAX_CALL_DEPTH {
                 if !c.call_depth_reported {
@@ -297,6 +297,8 @@ pub(super) fn call(
                 };
                 let oname = c.prog.outcomes[o].name.clone();
                 c.used(&oname);
+                let tname = c.prog.outcomes[o].tags[t as usize].name.clone();
+                c.refer(fname.span, crate::check::index::Key::Tag(oname, tname));
                 let fields = c.prog.outcomes[o].tags[t as usize].fields.clone();
                 let mut values: Vec<Option<ir::Expr>> = vec![None; fields.len()];
                 for (i, a) in args.iter().enumerate() {
@@ -393,7 +395,7 @@ pub(super) fn make_record(
     args: &[ast::Arg],
     span: Span,
 ) -> ir::Expr {
-    c.used(&fname.name);
+    c.used_at(&fname.name, fname.span);
     let fields = c.prog.records[r].fields.clone();
     let mut values: Vec<Option<ir::Expr>> = vec![None; fields.len()];
     for a in args {

@@ -146,7 +146,7 @@ fn for_each_element(
     let lx = expr(c, fcx, list, None);
     let elem = element_type(c, &lx, list.span, help);
     fcx.scopes.push(Vec::new());
-    let slot = fcx.bind(&var.name, elem);
+    let slot = fcx.bind(var, elem);
     let cx = cond.map(|cnd| {
         let x = expr(c, fcx, cnd, Some(&Ty::Bool));
         expect_ty(c, &x, &Ty::Bool);

@@ -29,7 +29,7 @@ pub(super) fn roll(
     if let A::Name(t) = &target.kind {
         if fcx.find(&t.name).is_none() {
             if let Some(DefKind::Table(tid)) = c.names.get(&t.name).map(|d| d.kind) {
-                c.used(&t.name);
+                c.used_at(&t.name, t.span);
                 if !matches!(c.prog.tables[tid].key, ir::TableKey::Die(_)) {
                     c.error(
                         "E0321",

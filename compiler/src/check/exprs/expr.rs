@@ -9,6 +9,7 @@ use super::narrow;
 use super::ops::binary;
 use super::pattern::{exhaustive, pattern, pattern_span};
 use super::{err_expr, mk, FnCtx};
+use crate::check::index::Key;
 use crate::check::{Checker, DefKind};
 use crate::diag::suggest;
 use crate::ir::{self, Const, ExprKind as K, Ty};
@@ -82,6 +83,7 @@ pub(super) fn name(
     let span = n.span;
     if let Some(slot) = fcx.find(&n.name) {
         fcx.unread.retain(|(s, _)| *s != slot);
+        c.refer(span, Key::Local(fcx.id, slot));
         let ty = fcx.locals[slot].ty.clone();
         let local = mk(K::Local(slot), ty.clone(), span);
         return match ty {
@@ -108,7 +110,7 @@ pub(super) fn name(
     }
     if let Some(def) = c.names.get(&n.name).copied() {
         if let DefKind::Constant(k) = def.kind {
-            c.used(&n.name);
+            c.used_at(&n.name, span);
             let k = &c.prog.constants[k];
             return mk(K::Const(k.value.clone()), k.ty.clone(), span);
         }
@@ -124,6 +126,7 @@ pub(super) fn name(
             Some((ch, i)) => {
                 let cname = c.prog.choices[ch].name.clone();
                 c.used(&cname);
+                c.refer(span, Key::Level(cname, n.name.clone()));
                 return mk(K::Const(Const::Choice(i)), Ty::Choice(ch), span);
             }
             None => {
@@ -145,7 +148,7 @@ pub(super) fn name(
     // A scale or enum's name, used as a value, is the list of all its levels or variants
     // in order (`max(penalty(c, part) for part in BodyPart)`).
     if let Some(DefKind::Choice(ch)) = c.names.get(&n.name).map(|d| d.kind) {
-        c.used(&n.name);
+        c.used_at(&n.name, span);
         let all = (0..c.prog.choices[ch].variants.len())
             .map(|i| Const::Choice(i as u16))
             .collect();
@@ -174,6 +177,8 @@ pub(super) fn name(
             }
             let oname = c.prog.outcomes[o].name.clone();
             c.used(&oname);
+            let tname = c.prog.outcomes[o].tags[t as usize].name.clone();
+            c.refer(span, Key::Tag(oname, tname));
             return mk(
                 K::MakeOutcome {
                     outcome: o,

@@ -72,7 +72,7 @@ pub(super) fn list_op(
         );
     }
     fcx.scopes.push(Vec::new());
-    let slot = fcx.bind(&var.name, elem.clone());
+    let slot = fcx.bind(var, elem.clone());
     let cx = cond.map(|cnd| {
         let x = expr(c, fcx, cnd, Some(&Ty::Bool));
         expect_ty(c, &x, &Ty::Bool);

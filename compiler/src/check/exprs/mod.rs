@@ -34,7 +34,11 @@ pub const MAX_CALL_DEPTH: usize = 64;
 /// its locals and their scopes, whether it is a formula, its declared result, and
 /// the `let`s not read yet.
 struct FnCtx {
+    /// The function being checked.
+    id: usize,
     locals: Vec<ir::Local>,
+    /// Where each local is bound (its name), by slot.
+    spans: Vec<Span>,
     scopes: Vec<Vec<(String, usize)>>,
     formula: bool,
     /// The declared return type (procedures), if any.
@@ -51,14 +55,15 @@ struct FnCtx {
 }
 
 impl FnCtx {
-    fn bind(&mut self, name: &str, ty: Ty) -> usize {
+    fn bind(&mut self, name: &ast::Ident, ty: Ty) -> usize {
         let slot = self.locals.len();
         self.locals.push(ir::Local {
-            name: name.to_string(),
+            name: name.name.clone(),
             ty,
         });
+        self.spans.push(name.span);
         if let Some(scope) = self.scopes.last_mut() {
-            scope.push((name.to_string(), slot));
+            scope.push((name.name.clone(), slot));
         }
         slot
     }
@@ -119,7 +124,9 @@ fn ensure_checked(c: &mut Checker, id: usize) -> bool {
     };
     let formula = matches!(body, ast::Body::Expr(_));
     let mut fcx = FnCtx {
+        id,
         locals: Vec::new(),
+        spans: Vec::new(),
         scopes: vec![Vec::new()],
         formula,
         ret: None,
@@ -141,7 +148,7 @@ fn ensure_checked(c: &mut Checker, id: usize) -> bool {
                 "rename one of them",
             );
         }
-        fcx.bind(&p.name.name, ty.clone());
+        fcx.bind(&p.name, ty.clone());
         ir_params.push(ir::Param {
             name: p.name.name.clone(),
             ty,
@@ -212,6 +219,10 @@ fn ensure_checked(c: &mut Checker, id: usize) -> bool {
                     .help(format!("use it, or name it `_{n}`")),
             );
         }
+    }
+    for (slot, (local, span)) in fcx.locals.iter().zip(&fcx.spans).enumerate() {
+        c.index
+            .local((id, slot), &local.name, &name.name, *span, local.ty.clone());
     }
     let f = &mut c.prog.functions[id];
     f.body = body;

@@ -1,6 +1,7 @@
 //! `match` patterns: tags and variants, bindings, exhaustiveness.
 
 use super::FnCtx;
+use crate::check::index::Key;
 use crate::check::Checker;
 use crate::diag::{suggest, Diagnostic};
 use crate::ir::Ty;
@@ -49,6 +50,20 @@ pub(super) fn pattern(
                 return (Vec::new(), Vec::new());
             }
         };
+        let key = match sty {
+            Ty::Choice(ch) => Some(Key::Level(
+                c.prog.choices[*ch].name.clone(),
+                name.name.clone(),
+            )),
+            Ty::Outcome(o) => Some(Key::Tag(
+                c.prog.outcomes[*o].name.clone(),
+                name.name.clone(),
+            )),
+            _ => None,
+        };
+        if let (Some(key), Some(_)) = (key, &found) {
+            c.refer(name.span, key);
+        }
         let Some((i, fields)) = found else {
             let cands = case_names(c, sty).unwrap_or_default();
             let cands: Vec<&str> = cands.iter().map(String::as_str).collect();
@@ -91,7 +106,7 @@ pub(super) fn pattern(
             for n in names {
                 match fields.iter().position(|(f, _)| *f == n.name) {
                     Some(fi) => {
-                        let slot = fcx.bind(&n.name, fields[fi].1.clone());
+                        let slot = fcx.bind(n, fields[fi].1.clone());
                         binds[fi] = Some(slot);
                     }
                     None => {

@@ -48,6 +48,7 @@ pub(super) fn place(c: &mut Checker, fcx: &mut FnCtx, e: &ast::Expr) -> Option<i
                     return None;
                 };
                 fcx.unread.retain(|(s, _)| *s != root);
+                c.refer(n.span, crate::check::index::Key::Local(fcx.id, root));
                 if fcx.known_some.contains(&root) {
                     c.error(
                         "E0324",
@@ -102,7 +103,16 @@ pub(super) fn place(c: &mut Checker, fcx: &mut FnCtx, e: &ast::Expr) -> Option<i
                                 return None;
                             };
                             let fields = &c.prog.records[r].fields;
-                            let Some(i) = fields.iter().position(|x| x.name == f.name) else {
+                            let found = fields.iter().position(|x| x.name == f.name);
+                            if found.is_some() {
+                                let rn = c.prog.records[r].name.clone();
+                                c.refer(
+                                    f.span,
+                                    crate::check::index::Key::Field(rn, f.name.clone()),
+                                );
+                            }
+                            let fields = &c.prog.records[r].fields;
+                            let Some(i) = found else {
                                 let cands: Vec<&str> =
                                     fields.iter().map(|x| x.name.as_str()).collect();
                                 let help = suggest(&f.name, &cands, "fields");

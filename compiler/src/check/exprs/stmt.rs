@@ -75,7 +75,7 @@ pub(super) fn stmt(c: &mut Checker, fcx: &mut FnCtx, s: &ast::Stmt) -> Option<ir
                 }
             };
             let site = c.site(s.span);
-            let slot = fcx.bind(&name.name, ty);
+            let slot = fcx.bind(name, ty);
             fcx.unread.push((slot, name.span));
             ir::Stmt::Let { slot, value, site }
         }
@@ -180,7 +180,7 @@ pub(super) fn stmt(c: &mut Checker, fcx: &mut FnCtx, s: &ast::Stmt) -> Option<ir
             let hi = expr(c, fcx, hi, Some(&Ty::Int));
             let hi = as_int(c, hi);
             fcx.scopes.push(Vec::new());
-            let slot = fcx.bind(&var.name, Ty::Int);
+            let slot = fcx.bind(var, Ty::Int);
             let b = block(c, fcx, body);
             fcx.scopes.pop();
             ir::Stmt::ForRange {
@@ -199,7 +199,7 @@ pub(super) fn stmt(c: &mut Checker, fcx: &mut FnCtx, s: &ast::Stmt) -> Option<ir
                 "loop over a list field or `filled(track)`",
             );
             fcx.scopes.push(Vec::new());
-            let slot = fcx.bind(&var.name, elem);
+            let slot = fcx.bind(var, elem);
             let b = block(c, fcx, body);
             fcx.scopes.pop();
             ir::Stmt::For {

@@ -1,0 +1,411 @@
+//! What an editor asks of a check: every definition (its kind, the span of its name, a
+//! one-line description) and every place the checker resolved a name to one. The checker
+//! records both as it resolves names, so the language server's hover, go to definition
+//! and rename agree with the diagnostics by construction: nothing is resolved twice.
+//!
+//! References are recorded by [`Key`] (kind, container and name) and tied to their
+//! definitions when the check ends, since YAML may name a record before it is built.
+
+use crate::ir::{Program, Ty};
+use crate::source::Span;
+use std::collections::HashMap;
+
+/// What a symbol is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SymbolKind {
+    Scale,
+    Enum,
+    /// A level of a scale or a variant of an enum.
+    Level,
+    RecordType,
+    Field,
+    Track,
+    Table,
+    Constant,
+    /// A record (an instance of a record type, from `records:`).
+    Record,
+    Outcome,
+    Tag,
+    Formula,
+    Procedure,
+    /// A parameter or a local of a formula or procedure.
+    Local,
+}
+
+impl SymbolKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            SymbolKind::Scale => "scale",
+            SymbolKind::Enum => "enum",
+            SymbolKind::Level => "level",
+            SymbolKind::RecordType => "record type",
+            SymbolKind::Field => "field",
+            SymbolKind::Track => "track",
+            SymbolKind::Table => "table",
+            SymbolKind::Constant => "constant",
+            SymbolKind::Record => "record",
+            SymbolKind::Outcome => "outcome",
+            SymbolKind::Tag => "tag",
+            SymbolKind::Formula => "formula",
+            SymbolKind::Procedure => "procedure",
+            SymbolKind::Local => "local",
+        }
+    }
+}
+
+/// How the checker names a symbol while it checks (before every definition is known).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Key {
+    /// A top-level name: scale, enum, record type, track, table, constant, outcome,
+    /// formula or procedure.
+    Top(String),
+    /// A level of a scale or enum: (choice, level).
+    Level(String, String),
+    /// A field of a record type: (record type, field).
+    Field(String, String),
+    /// A tag of an outcome: (outcome, tag).
+    Tag(String, String),
+    /// A record, by name.
+    Record(String),
+    /// A parameter or local: (function id, slot).
+    Local(usize, usize),
+}
+
+/// One definition.
+#[derive(Debug, Clone)]
+pub struct Symbol {
+    pub name: String,
+    pub kind: SymbolKind,
+    /// The name of what holds it: the scale of a level, the record type of a field or a
+    /// record, the outcome of a tag, the formula or procedure of a local.
+    pub parent: Option<String>,
+    /// The name where it is defined (for a variant's override of a YAML definition, the
+    /// base's name: the override is in `overrides`).
+    pub span: Span,
+    /// How it reads in a hover: `formula bonus(x: int) -> int`, `Combatant.skill: int`.
+    pub detail: String,
+    /// The writer's `doc:` text, if the YAML gives one.
+    pub doc: Option<String>,
+    /// Other definitions it replaced or was replaced by through `override`: the names in
+    /// the base and in the variant, with which is the base.
+    pub overrides: Vec<Override>,
+}
+
+/// One `override` of a definition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Override {
+    /// The base's definition of the name.
+    pub base: Span,
+    /// The variant's `override`.
+    pub by: Span,
+}
+
+/// Every definition and every resolved name of one check.
+#[derive(Debug, Clone, Default)]
+pub struct Index {
+    pub symbols: Vec<Symbol>,
+    /// A use of a name: its span, and the symbol it resolved to.
+    pub refs: Vec<(Span, usize)>,
+}
+
+impl Index {
+    /// The symbol named at a byte offset of a file: by a reference there, or by the
+    /// definition itself (or an `override` of it).
+    pub fn at(&self, file: u32, offset: u32) -> Option<usize> {
+        let inside = |s: &Span| s.file == file && s.start <= offset && offset <= s.end;
+        self.refs
+            .iter()
+            .find(|(s, _)| inside(s))
+            .map(|(_, i)| *i)
+            .or_else(|| {
+                self.symbols.iter().position(|sym| {
+                    inside(&sym.span)
+                        || sym
+                            .overrides
+                            .iter()
+                            .any(|o| inside(&o.by) || inside(&o.base))
+                })
+            })
+    }
+
+    /// Every span that names symbol `i`: its definition, its overrides, its uses.
+    pub fn occurrences(&self, i: usize) -> Vec<Span> {
+        let sym = &self.symbols[i];
+        let mut out = vec![sym.span];
+        for o in &sym.overrides {
+            out.push(o.base);
+            out.push(o.by);
+        }
+        out.extend(self.refs.iter().filter(|(_, s)| *s == i).map(|(sp, _)| *sp));
+        out.sort();
+        out.dedup();
+        out
+    }
+}
+
+/// The index while checking: definitions and uses by [`Key`].
+#[derive(Debug, Default)]
+pub(crate) struct Recorder {
+    symbols: Vec<(Key, Symbol)>,
+    by_key: HashMap<Key, usize>,
+    refs: Vec<(Span, Key)>,
+    overrides: Vec<(Key, Override)>,
+    local_types: HashMap<(usize, usize), Ty>,
+}
+
+impl Recorder {
+    /// Records a definition (the first of a key wins; a duplicate is an error elsewhere).
+    pub fn define(&mut self, key: Key, kind: SymbolKind, parent: Option<&str>, span: Span) {
+        if self.by_key.contains_key(&key) {
+            return;
+        }
+        let name = match &key {
+            Key::Top(n) | Key::Record(n) => n.clone(),
+            Key::Level(_, n) | Key::Field(_, n) | Key::Tag(_, n) => n.clone(),
+            Key::Local(..) => String::new(),
+        };
+        self.by_key.insert(key.clone(), self.symbols.len());
+        self.symbols.push((
+            key,
+            Symbol {
+                name,
+                kind,
+                parent: parent.map(str::to_string),
+                span,
+                detail: String::new(),
+                doc: None,
+                overrides: Vec::new(),
+            },
+        ));
+    }
+
+    /// Records a parameter or local of function `func` (named `parent`).
+    pub fn local(
+        &mut self,
+        (func, slot): (usize, usize),
+        name: &str,
+        parent: &str,
+        span: Span,
+        ty: Ty,
+    ) {
+        self.define(
+            Key::Local(func, slot),
+            SymbolKind::Local,
+            Some(parent),
+            span,
+        );
+        if let Some(&i) = self.by_key.get(&Key::Local(func, slot)) {
+            self.symbols[i].1.name = name.to_string();
+        }
+        self.local_types.insert((func, slot), ty);
+    }
+
+    pub fn refer(&mut self, span: Span, key: Key) {
+        self.refs.push((span, key));
+    }
+
+    pub fn overridden(&mut self, key: Key, base: Span, by: Span) {
+        self.overrides.push((key, Override { base, by }));
+    }
+
+    pub fn doc(&mut self, key: &Key, doc: &str) {
+        if let Some(&i) = self.by_key.get(key) {
+            self.symbols[i].1.doc = Some(doc.to_string());
+        }
+    }
+
+    /// Ties uses to definitions and describes each definition from the checked program
+    /// (complete or not: an index is built even when the check found errors).
+    pub fn finish(self, prog: &Program) -> Index {
+        let Recorder {
+            mut symbols,
+            by_key,
+            refs,
+            overrides,
+            local_types,
+        } = self;
+        for (key, o) in overrides {
+            if let Some(&i) = by_key.get(&key) {
+                symbols[i].1.overrides.push(o);
+            }
+        }
+        for (key, sym) in &mut symbols {
+            // Known only once built: scale or enum, formula or procedure.
+            match sym.kind {
+                SymbolKind::Scale | SymbolKind::Enum => {
+                    if let Some(c) = prog.choices.iter().find(|c| c.name == sym.name) {
+                        sym.kind = if c.ordered {
+                            SymbolKind::Scale
+                        } else {
+                            SymbolKind::Enum
+                        };
+                    }
+                }
+                SymbolKind::Formula | SymbolKind::Procedure => {
+                    if let Some((_, f)) = prog.function(&sym.name) {
+                        sym.kind = if f.is_procedure() {
+                            SymbolKind::Procedure
+                        } else {
+                            SymbolKind::Formula
+                        };
+                    }
+                }
+                _ => {}
+            }
+            sym.detail = describe(prog, key, sym, &local_types);
+        }
+        Index {
+            refs: refs
+                .into_iter()
+                .filter_map(|(span, key)| Some((span, *by_key.get(&key)?)))
+                .collect(),
+            symbols: symbols.into_iter().map(|(_, s)| s).collect(),
+        }
+    }
+}
+
+fn describe(
+    prog: &Program,
+    key: &Key,
+    sym: &Symbol,
+    local_types: &HashMap<(usize, usize), Ty>,
+) -> String {
+    let name = &sym.name;
+    let ty = |t: &Ty| prog.ty_name(t);
+    match (sym.kind, key) {
+        (SymbolKind::Scale | SymbolKind::Enum, _) => {
+            let Some(c) = prog.choices.iter().find(|c| c.name == *name) else {
+                return format!("{} {name}", sym.kind.word());
+            };
+            let sep = if c.ordered { " < " } else { " | " };
+            let levels: Vec<&str> = c.variants.iter().map(|v| v.name.as_str()).collect();
+            format!("{} {name}: {}", sym.kind.word(), levels.join(sep))
+        }
+        (SymbolKind::Level, Key::Level(choice, _)) => {
+            let Some(c) = prog.choices.iter().find(|c| c.name == *choice) else {
+                return format!("{choice}.{name}");
+            };
+            let pos = c.variants.iter().position(|v| v.name == *name).unwrap_or(0);
+            if c.ordered {
+                format!(
+                    "{choice}.{name}: level {} of {} in scale {choice}",
+                    pos + 1,
+                    c.variants.len()
+                )
+            } else {
+                format!("{choice}.{name}: a variant of enum {choice}")
+            }
+        }
+        (SymbolKind::RecordType, _) => match prog.records.iter().find(|r| r.name == *name) {
+            Some(r) => {
+                let fields: Vec<String> = r
+                    .fields
+                    .iter()
+                    .map(|f| format!("{}: {}", f.name, ty(&f.ty)))
+                    .collect();
+                format!("type {name} {{ {} }}", fields.join(", "))
+            }
+            None => format!("type {name}"),
+        },
+        (SymbolKind::Field, Key::Field(rec, _)) => {
+            let field = prog
+                .records
+                .iter()
+                .find(|r| r.name == *rec)
+                .and_then(|r| r.fields.iter().find(|f| f.name == *name));
+            match field {
+                Some(f) => {
+                    let mut s = format!("{rec}.{name}: {}", ty(&f.ty));
+                    if let Some((lo, hi)) = f.range {
+                        s.push_str(&format!(" ({lo}..{hi})"));
+                    }
+                    s
+                }
+                None => format!("{rec}.{name}"),
+            }
+        }
+        (SymbolKind::Track, _) => match prog.tracks.iter().find(|t| t.name == *name) {
+            Some(t) => format!(
+                "track {name}: {} boxes over {}",
+                t.boxes.len(),
+                prog.choices.get(t.scale).map_or("?", |c| c.name.as_str())
+            ),
+            None => format!("track {name}"),
+        },
+        (SymbolKind::Table, _) => match prog.tables.iter().find(|t| t.name == *name) {
+            Some(t) => {
+                let key = match &t.key {
+                    crate::ir::TableKey::Choice(c) => prog.choices[*c].name.clone(),
+                    other => table_key(other),
+                };
+                format!("table {name}: {key} -> {}", ty(&t.value))
+            }
+            None => format!("table {name}"),
+        },
+        (SymbolKind::Constant, _) => match prog.constants.iter().find(|k| k.name == *name) {
+            Some(k) => format!("constant {name}: {}", ty(&k.ty)),
+            None => format!("constant {name}"),
+        },
+        (SymbolKind::Record, _) => match prog.instance(name) {
+            Some(i) => format!("record {name}: {}", prog.records[i.record].name),
+            None => format!("record {name}"),
+        },
+        (SymbolKind::Outcome, _) => match prog.outcomes.iter().find(|o| o.name == *name) {
+            Some(o) => {
+                let tags: Vec<String> = o.tags.iter().map(|t| tag_text(prog, t)).collect();
+                format!("outcome {name} {{ {} }}", tags.join(", "))
+            }
+            None => format!("outcome {name}"),
+        },
+        (SymbolKind::Tag, Key::Tag(outcome, _)) => {
+            let tag = prog
+                .outcomes
+                .iter()
+                .find(|o| o.name == *outcome)
+                .and_then(|o| o.tags.iter().find(|t| t.name == *name));
+            match tag {
+                Some(t) => format!("{outcome}.{}", tag_text(prog, t)),
+                None => format!("{outcome}.{name}"),
+            }
+        }
+        (SymbolKind::Formula | SymbolKind::Procedure, _) => match prog.function(name) {
+            Some((_, f)) => {
+                let params: Vec<String> = f
+                    .params
+                    .iter()
+                    .map(|p| format!("{}: {}", p.name, ty(&p.ty)))
+                    .collect();
+                let ret = match f.ret {
+                    Ty::Unit => String::new(),
+                    ref r => format!(" -> {}", ty(r)),
+                };
+                format!("{} {name}({}){ret}", sym.kind.word(), params.join(", "))
+            }
+            None => format!("{} {name}", sym.kind.word()),
+        },
+        (SymbolKind::Local, Key::Local(f, slot)) => match local_types.get(&(*f, *slot)) {
+            Some(t) => format!("{name}: {}", ty(t)),
+            None => name.clone(),
+        },
+        (kind, _) => format!("{} {name}", kind.word()),
+    }
+}
+
+fn table_key(k: &crate::ir::TableKey) -> String {
+    match k {
+        crate::ir::TableKey::Die(d) => d.to_string(),
+        _ => "int".to_string(),
+    }
+}
+
+fn tag_text(prog: &Program, t: &crate::ir::Tag) -> String {
+    if t.fields.is_empty() {
+        return t.name.clone();
+    }
+    let fields: Vec<String> = t
+        .fields
+        .iter()
+        .map(|(n, ty)| format!("{n}: {}", prog.ty_name(ty)))
+        .collect();
+    format!("{}({})", t.name, fields.join(", "))
+}
