@@ -147,7 +147,7 @@ pub fn suggest(name: &str, candidates: &[&str], what: &str) -> String {
     candidates.dedup();
     match did_you_mean(name, candidates.iter().copied()) {
         Some(s) => format!("did you mean `{s}`?"),
-        None if candidates.is_empty() => format!("no {what} is defined"),
+        None if candidates.is_empty() => format!("there are no {what}"),
         None if candidates.len() <= 12 => {
             let list: Vec<String> = candidates.iter().map(|c| format!("`{c}`")).collect();
             format!("expected one of the {what}: {}", list.join(", "))

@@ -81,3 +81,25 @@ fn shipped_rulesets_check_without_any_diagnostic() {
     }
     assert!(seen >= 1);
 }
+
+/// A fixture named `..._no_cascade` makes one mistake that other definitions depend on:
+/// the writer hears of the mistake once, not again at each place that uses it.
+#[test]
+fn one_mistake_is_reported_once() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/broken");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let dir = entry.unwrap().path();
+        if !dir.to_string_lossy().ends_with("_no_cascade") {
+            continue;
+        }
+        seen += 1;
+        let (_, codes, text) = render(&dir);
+        assert_eq!(codes.len(), 1, "{}:\n{text}", dir.display());
+        assert!(
+            !text.contains("? "),
+            "an error type leaked into a message:\n{text}"
+        );
+    }
+    assert!(seen >= 2);
+}

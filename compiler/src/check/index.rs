@@ -200,6 +200,11 @@ impl Recorder {
         self.local_types.insert((func, slot), ty);
     }
 
+    /// Whether a definition of `key` was recorded (a record is, even when invalid).
+    pub fn defines(&self, key: &Key) -> bool {
+        self.by_key.contains_key(key)
+    }
+
     pub fn refer(&mut self, span: Span, key: Key) {
         self.refs.push((span, key));
     }

@@ -447,6 +447,10 @@ pub fn check_indexed(loaded: Loaded, diags: &mut Diagnostics) -> (Option<Program
 }
 
 fn warn_unused(c: &mut Checker) {
+    // With errors, a definition may be unused only because its use was misspelt.
+    if c.diags.has_errors() {
+        return;
+    }
     let unused: Vec<(String, Def)> = c
         .names
         .iter()

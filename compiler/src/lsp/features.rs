@@ -184,10 +184,7 @@ pub(crate) fn definition(
     })
 }
 
-const KEYWORDS: &[&str] = &[
-    "let", "if", "then", "else", "match", "for", "in", "return", "roll", "among", "decide", "from",
-    "fill", "at", "and", "or", "not", "true", "false",
-];
+use crate::syntax::KEYWORDS;
 const BUILTINS: &[&str] = &[
     "min", "max", "clamp", "abs", "len", "natural", "filled", "sum", "count", "any", "all",
 ];

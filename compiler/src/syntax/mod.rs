@@ -6,6 +6,9 @@
 
 pub mod ast;
 mod fight;
+mod help;
+
+pub use help::KEYWORDS;
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::source::{FileId, Span};
@@ -266,14 +269,19 @@ fn syntax_error(e: pest::error::Error<Rule>, origin: Origin, text: &str) -> Diag
         .map(|c| c.len_utf8())
         .unwrap_or(0);
     let span = origin.at(pos, len);
+    if let ErrorVariant::ParsingError { positives, .. } = &e.variant {
+        if let Some(d) = help::hand_made(text, pos, positives, origin) {
+            return d;
+        }
+    }
     let (message, label) = match &e.variant {
         ErrorVariant::ParsingError { positives, .. } => {
             let mut words: Vec<&str> = positives.iter().map(|r| describe_rule(*r)).collect();
             words.sort();
             words.dedup();
-            let found = match text[pos.min(text.len())..].split_whitespace().next() {
-                Some(w) => format!("`{}`", w.chars().take(20).collect::<String>()),
-                None => "the end".to_string(),
+            let found = match help::token_at(text, pos) {
+                "" => "the end".to_string(),
+                w => format!("`{}`", w.chars().take(20).collect::<String>()),
             };
             if words.is_empty() {
                 (
@@ -1124,6 +1132,14 @@ mod tests {
     fn syntax_errors_speak_the_writers_words() {
         let mut d = Diagnostics::default();
         parse_file("procedure p( { }", origin(), &mut d);
+        assert_eq!(d.items.len(), 1);
+        assert!(
+            d.items[0].message.contains("this `(` is never closed"),
+            "{}",
+            d.items[0].message
+        );
+        let mut d = Diagnostics::default();
+        parse_file("procedure p() -> { }", origin(), &mut d);
         assert_eq!(d.items.len(), 1);
         assert!(
             d.items[0].message.contains("expected"),

@@ -227,6 +227,8 @@ pub fn value_of(
                         c.refer(node.span, Key::Record(name.to_string()));
                         Some(value)
                     }
+                    // Written, but invalid: its own error says why.
+                    None if c.index.defines(&Key::Record(name.to_string())) => None,
                     None => {
                         let cands: Vec<&str> = c
                             .prog

@@ -372,7 +372,12 @@ pub(super) fn call(
             );
             cands.extend(c.tags.keys().cloned());
             let cands: Vec<&str> = cands.iter().map(String::as_str).collect();
-            let help = suggest(&fname.name, &cands, "formulas, procedures and built-ins");
+            let mut help = suggest(&fname.name, &cands, "formulas, procedures and built-ins");
+            if crate::diag::did_you_mean(&fname.name, cands.iter().copied()).is_none() {
+                if let Some(other) = super::expr::elsewhere(c, &fname.name) {
+                    help = other;
+                }
+            }
             c.error(
                 "E0306",
                 fname.span,

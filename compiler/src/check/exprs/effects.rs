@@ -5,6 +5,7 @@ use super::expr::{element_type, expr};
 use super::place::place;
 use super::{err_expr, mk, FnCtx};
 use crate::check::{Checker, DefKind};
+use crate::diag::{did_you_mean, suggest};
 use crate::ir::{self, ExprKind as K, Ty};
 use crate::source::Span;
 use crate::syntax::ast::{self, ExprKind as A};
@@ -56,6 +57,39 @@ pub(super) fn roll(
                     span,
                 );
             }
+        }
+    }
+    if let A::Name(t) = &target.kind {
+        let unknown = fcx.find(&t.name).is_none()
+            && !c.names.contains_key(&t.name)
+            && !c.variants.contains_key(&t.name)
+            && !c.tags.contains_key(&t.name);
+        if unknown {
+            // After `roll`, a name is a table or dice: look for the tables first.
+            let tables: Vec<&str> = c.prog.tables.iter().map(|t| t.name.as_str()).collect();
+            let mut values: Vec<&str> = fcx
+                .scopes
+                .iter()
+                .flatten()
+                .map(|(n, _)| n.as_str())
+                .collect();
+            values.extend(c.prog.constants.iter().map(|k| k.name.as_str()));
+            let help = match (
+                did_you_mean(&t.name, tables.iter().copied()),
+                did_you_mean(&t.name, values.iter().copied()),
+            ) {
+                (Some(close), _) => format!("did you mean the table `{close}`?"),
+                (None, Some(close)) => format!("did you mean `{close}`?"),
+                (None, None) => suggest(&t.name, &tables, "tables"),
+            };
+            c.error(
+                "E0306",
+                t.span,
+                format!("unknown table or dice `{}`", t.name),
+                "not a table or dice",
+                help,
+            );
+            return err_expr(span);
         }
     }
     if let Some(a) = among {

@@ -11,7 +11,7 @@ use super::pattern::{exhaustive, pattern, pattern_span};
 use super::{err_expr, mk, FnCtx};
 use crate::check::index::Key;
 use crate::check::{Checker, DefKind};
-use crate::diag::suggest;
+use crate::diag::{did_you_mean, suggest};
 use crate::ir::{self, Const, ExprKind as K, Ty};
 use crate::source::Span;
 use crate::syntax::ast::{self, ExprKind as A, UnOp};
@@ -201,6 +201,12 @@ pub(super) fn name(
     cands.extend(c.tags.keys().cloned());
     let cands: Vec<&str> = cands.iter().map(String::as_str).collect();
     let mut help = suggest(&n.name, &cands, "names");
+    if did_you_mean(&n.name, cands.iter().copied()).is_none() {
+        // Not a value misspelt: perhaps another kind of definition is (`roll hit_locaton`).
+        if let Some(other) = elsewhere(c, &n.name) {
+            help = other;
+        }
+    }
     if let Some(d) = c.names.get(&n.name) {
         help = format!(
             "`{}` is a {}, which cannot be used as a value here",
@@ -216,6 +222,20 @@ pub(super) fn name(
         help,
     );
     err_expr(span)
+}
+
+/// "did you mean the table `x`?" for a name close to a definition that is not a value:
+/// a table, a scale or enum, a formula or procedure, a record type.
+pub(super) fn elsewhere(c: &Checker, name: &str) -> Option<String> {
+    let close = did_you_mean(name, c.names.keys().map(String::as_str))?;
+    let what = c.names.get(&close)?.kind;
+    Some(match what {
+        DefKind::Table(_) => {
+            format!("did you mean the table `{close}`? (`roll {close}`, or `{close}[key]`)")
+        }
+        DefKind::Function(_) => format!("did you mean `{close}(...)`? (a formula or procedure)"),
+        _ => format!("did you mean the {} `{close}`?", what.describe()),
+    })
 }
 
 /// The element type of a list-typed expression; anything else is reported (with `help`

@@ -92,6 +92,10 @@ pub(super) fn place(c: &mut Checker, fcx: &mut FnCtx, e: &ast::Expr) -> Option<i
                     match &st.kind {
                         A::Field(_, f) => {
                             let Ty::Record(r) = ty else {
+                                // Its type is wrong already, and said so where it is written.
+                                if ty == Ty::Error {
+                                    return None;
+                                }
                                 let n = c.ty_name(&ty);
                                 c.error(
                                     "E0321",
@@ -142,6 +146,7 @@ pub(super) fn place(c: &mut Checker, fcx: &mut FnCtx, e: &ast::Expr) -> Option<i
                                 ty = *elem;
                                 path.push(ir::PlaceStep::Index(ix));
                             }
+                            Ty::Error => return None,
                             _ => {
                                 let n = c.ty_name(&ty);
                                 c.error(

@@ -52,6 +52,24 @@ pub(super) fn block(c: &mut Checker, fcx: &mut FnCtx, b: &ast::Block) -> Vec<ir:
     out
 }
 
+/// The name assigned by `name = ...` when nothing of that name exists: no local, no
+/// top-level definition, no level or tag.
+fn undeclared<'a>(
+    c: &Checker,
+    fcx: &FnCtx,
+    target: &'a ast::Expr,
+    op: &ast::AssignOp,
+) -> Option<&'a ast::Ident> {
+    let ast::ExprKind::Name(n) = &target.kind else {
+        return None;
+    };
+    let unknown = fcx.find(&n.name).is_none()
+        && !c.names.contains_key(&n.name)
+        && !c.variants.contains_key(&n.name)
+        && !c.tags.contains_key(&n.name);
+    (unknown && matches!(op, ast::AssignOp::Set)).then_some(n)
+}
+
 pub(super) fn stmt(c: &mut Checker, fcx: &mut FnCtx, s: &ast::Stmt) -> Option<ir::Stmt> {
     Some(match &s.kind {
         ast::StmtKind::TimedAssign(target, value, until) => {
@@ -80,6 +98,21 @@ pub(super) fn stmt(c: &mut Checker, fcx: &mut FnCtx, s: &ast::Stmt) -> Option<ir
             ir::Stmt::Let { slot, value, site }
         }
         ast::StmtKind::Assign(target, op, e) => {
+            if let Some(n) = undeclared(c, fcx, target, op) {
+                // `total = ...` where no `total` is in scope: a `let` left out. Said once;
+                // the name is bound as if the `let` were there, so its uses are not errors.
+                let value = expr(c, fcx, e, None);
+                c.error(
+                    "E0306",
+                    n.span,
+                    format!("`{}` is not declared", n.name),
+                    "no `let` gives it a value",
+                    format!("declare it with `let {} = ...`", n.name),
+                );
+                let site = c.site(s.span);
+                let slot = fcx.bind(n, value.ty.clone());
+                return Some(ir::Stmt::Let { slot, value, site });
+            }
             let place = place(c, fcx, target)?;
             let value = expr(c, fcx, e, Some(&place.ty));
             let value = match op {
