@@ -234,11 +234,12 @@ impl Recorder {
                 symbols[i].1.overrides.push(o);
             }
         }
+        let look = Lookup::new(prog);
         for (key, sym) in &mut symbols {
             // Known only once built: scale or enum, formula or procedure.
             match sym.kind {
                 SymbolKind::Scale | SymbolKind::Enum => {
-                    if let Some(c) = prog.choices.iter().find(|c| c.name == sym.name) {
+                    if let Some(c) = look.choice(&sym.name) {
                         sym.kind = if c.ordered {
                             SymbolKind::Scale
                         } else {
@@ -247,7 +248,7 @@ impl Recorder {
                     }
                 }
                 SymbolKind::Formula | SymbolKind::Procedure => {
-                    if let Some((_, f)) = prog.function(&sym.name) {
+                    if let Some(f) = look.function(&sym.name) {
                         sym.kind = if f.is_procedure() {
                             SymbolKind::Procedure
                         } else {
@@ -257,7 +258,7 @@ impl Recorder {
                 }
                 _ => {}
             }
-            sym.detail = describe(prog, key, sym, &local_types);
+            sym.detail = describe(prog, &look, key, sym, &local_types);
         }
         Index {
             refs: refs
@@ -269,8 +270,112 @@ impl Recorder {
     }
 }
 
+/// Definitions by name, so that describing every symbol takes time in proportion to
+/// the program (hostile rulesets have tens of thousands of names).
+struct Lookup<'p> {
+    prog: &'p Program,
+    top: HashMap<&'p str, usize>,
+    choices: HashMap<&'p str, usize>,
+    records: HashMap<&'p str, usize>,
+    outcomes: HashMap<&'p str, usize>,
+    functions: HashMap<&'p str, usize>,
+    instances: HashMap<&'p str, usize>,
+    /// (container, member) → position: levels, fields, tags.
+    members: HashMap<(&'p str, &'p str), usize>,
+}
+
+impl<'p> Lookup<'p> {
+    fn new(prog: &'p Program) -> Self {
+        fn by_name<'a, T>(
+            items: &'a [T],
+            name: impl Fn(&'a T) -> &'a str,
+        ) -> HashMap<&'a str, usize> {
+            let mut m = HashMap::new();
+            for (i, t) in items.iter().enumerate() {
+                m.entry(name(t)).or_insert(i);
+            }
+            m
+        }
+        let mut members = HashMap::new();
+        for c in &prog.choices {
+            for (i, v) in c.variants.iter().enumerate() {
+                members
+                    .entry((c.name.as_str(), v.name.as_str()))
+                    .or_insert(i);
+            }
+        }
+        for r in &prog.records {
+            for (i, f) in r.fields.iter().enumerate() {
+                members
+                    .entry((r.name.as_str(), f.name.as_str()))
+                    .or_insert(i);
+            }
+        }
+        for o in &prog.outcomes {
+            for (i, t) in o.tags.iter().enumerate() {
+                members
+                    .entry((o.name.as_str(), t.name.as_str()))
+                    .or_insert(i);
+            }
+        }
+        let mut top = by_name(&prog.tracks, |t| t.name.as_str());
+        top.extend(
+            by_name(&prog.tables, |t| t.name.as_str())
+                .into_iter()
+                .map(|(k, v)| (k, v + (1 << 40))),
+        );
+        top.extend(
+            by_name(&prog.constants, |t| t.name.as_str())
+                .into_iter()
+                .map(|(k, v)| (k, v + (2 << 40))),
+        );
+        Lookup {
+            prog,
+            top,
+            choices: by_name(&prog.choices, |c| c.name.as_str()),
+            records: by_name(&prog.records, |r| r.name.as_str()),
+            outcomes: by_name(&prog.outcomes, |o| o.name.as_str()),
+            functions: by_name(&prog.functions, |f| f.name.as_str()),
+            instances: by_name(&prog.instances, |i| i.name.as_str()),
+            members,
+        }
+    }
+    fn choice(&self, n: &str) -> Option<&'p crate::ir::Choice> {
+        self.choices.get(n).map(|&i| &self.prog.choices[i])
+    }
+    fn record(&self, n: &str) -> Option<&'p crate::ir::RecordType> {
+        self.records.get(n).map(|&i| &self.prog.records[i])
+    }
+    fn outcome(&self, n: &str) -> Option<&'p crate::ir::OutcomeType> {
+        self.outcomes.get(n).map(|&i| &self.prog.outcomes[i])
+    }
+    fn function(&self, n: &str) -> Option<&'p crate::ir::Function> {
+        self.functions.get(n).map(|&i| &self.prog.functions[i])
+    }
+    fn member(&self, container: &str, n: &str) -> Option<usize> {
+        self.members.get(&(container, n)).copied()
+    }
+    /// A track, table or constant: (0, 1 or 2, index).
+    fn other(&self, n: &str) -> Option<(usize, usize)> {
+        self.top.get(n).map(|&i| (i >> 40, i & ((1 << 40) - 1)))
+    }
+}
+
+/// At most this many parts (levels, fields, tags) are listed in a description.
+const MAX_LISTED: usize = 24;
+
+fn listed(parts: impl Iterator<Item = String>, sep: &str) -> String {
+    let mut v: Vec<String> = parts.take(MAX_LISTED + 1).collect();
+    if v.len() > MAX_LISTED {
+        v.truncate(MAX_LISTED);
+        v.push("...".into());
+    }
+    v.join(sep)
+}
+
 fn describe(
     prog: &Program,
+    look: &Lookup,
     key: &Key,
     sym: &Symbol,
     local_types: &HashMap<(usize, usize), Ty>,
@@ -279,18 +384,18 @@ fn describe(
     let ty = |t: &Ty| prog.ty_name(t);
     match (sym.kind, key) {
         (SymbolKind::Scale | SymbolKind::Enum, _) => {
-            let Some(c) = prog.choices.iter().find(|c| c.name == *name) else {
+            let Some(c) = look.choice(name) else {
                 return format!("{} {name}", sym.kind.word());
             };
             let sep = if c.ordered { " < " } else { " | " };
-            let levels: Vec<&str> = c.variants.iter().map(|v| v.name.as_str()).collect();
-            format!("{} {name}: {}", sym.kind.word(), levels.join(sep))
+            let levels = listed(c.variants.iter().map(|v| v.name.clone()), sep);
+            format!("{} {name}: {levels}", sym.kind.word())
         }
         (SymbolKind::Level, Key::Level(choice, _)) => {
-            let Some(c) = prog.choices.iter().find(|c| c.name == *choice) else {
+            let Some(c) = look.choice(choice) else {
                 return format!("{choice}.{name}");
             };
-            let pos = c.variants.iter().position(|v| v.name == *name).unwrap_or(0);
+            let pos = look.member(choice, name).unwrap_or(0);
             if c.ordered {
                 format!(
                     "{choice}.{name}: level {} of {} in scale {choice}",
@@ -301,23 +406,23 @@ fn describe(
                 format!("{choice}.{name}: a variant of enum {choice}")
             }
         }
-        (SymbolKind::RecordType, _) => match prog.records.iter().find(|r| r.name == *name) {
+        (SymbolKind::RecordType, _) => match look.record(name) {
             Some(r) => {
-                let fields: Vec<String> = r
-                    .fields
-                    .iter()
-                    .map(|f| format!("{}: {}", f.name, ty(&f.ty)))
-                    .collect();
-                format!("type {name} {{ {} }}", fields.join(", "))
+                let fields = listed(
+                    r.fields
+                        .iter()
+                        .map(|f| format!("{}: {}", f.name, ty(&f.ty))),
+                    ", ",
+                );
+                format!("type {name} {{ {fields} }}")
             }
             None => format!("type {name}"),
         },
         (SymbolKind::Field, Key::Field(rec, _)) => {
-            let field = prog
-                .records
-                .iter()
-                .find(|r| r.name == *rec)
-                .and_then(|r| r.fields.iter().find(|f| f.name == *name));
+            let field = look
+                .record(rec)
+                .zip(look.member(rec, name))
+                .and_then(|(r, i)| r.fields.get(i));
             match field {
                 Some(f) => {
                     let mut s = format!("{rec}.{name}: {}", ty(&f.ty));
@@ -329,7 +434,11 @@ fn describe(
                 None => format!("{rec}.{name}"),
             }
         }
-        (SymbolKind::Track, _) => match prog.tracks.iter().find(|t| t.name == *name) {
+        (SymbolKind::Track, _) => match look
+            .other(name)
+            .filter(|(k, _)| *k == 0)
+            .map(|(_, i)| &prog.tracks[i])
+        {
             Some(t) => format!(
                 "track {name}: {} boxes over {}",
                 t.boxes.len(),
@@ -337,7 +446,11 @@ fn describe(
             ),
             None => format!("track {name}"),
         },
-        (SymbolKind::Table, _) => match prog.tables.iter().find(|t| t.name == *name) {
+        (SymbolKind::Table, _) => match look
+            .other(name)
+            .filter(|(k, _)| *k == 1)
+            .map(|(_, i)| &prog.tables[i])
+        {
             Some(t) => {
                 let key = match &t.key {
                     crate::ir::TableKey::Choice(c) => prog.choices[*c].name.clone(),
@@ -347,34 +460,41 @@ fn describe(
             }
             None => format!("table {name}"),
         },
-        (SymbolKind::Constant, _) => match prog.constants.iter().find(|k| k.name == *name) {
+        (SymbolKind::Constant, _) => match look
+            .other(name)
+            .filter(|(k, _)| *k == 2)
+            .map(|(_, i)| &prog.constants[i])
+        {
             Some(k) => format!("constant {name}: {}", ty(&k.ty)),
             None => format!("constant {name}"),
         },
-        (SymbolKind::Record, _) => match prog.instance(name) {
+        (SymbolKind::Record, _) => match look
+            .instances
+            .get(name.as_str())
+            .map(|&i| &prog.instances[i])
+        {
             Some(i) => format!("record {name}: {}", prog.records[i.record].name),
             None => format!("record {name}"),
         },
-        (SymbolKind::Outcome, _) => match prog.outcomes.iter().find(|o| o.name == *name) {
+        (SymbolKind::Outcome, _) => match look.outcome(name) {
             Some(o) => {
-                let tags: Vec<String> = o.tags.iter().map(|t| tag_text(prog, t)).collect();
-                format!("outcome {name} {{ {} }}", tags.join(", "))
+                let tags = listed(o.tags.iter().map(|t| tag_text(prog, t)), ", ");
+                format!("outcome {name} {{ {tags} }}")
             }
             None => format!("outcome {name}"),
         },
         (SymbolKind::Tag, Key::Tag(outcome, _)) => {
-            let tag = prog
-                .outcomes
-                .iter()
-                .find(|o| o.name == *outcome)
-                .and_then(|o| o.tags.iter().find(|t| t.name == *name));
+            let tag = look
+                .outcome(outcome)
+                .zip(look.member(outcome, name))
+                .and_then(|(o, i)| o.tags.get(i));
             match tag {
                 Some(t) => format!("{outcome}.{}", tag_text(prog, t)),
                 None => format!("{outcome}.{name}"),
             }
         }
-        (SymbolKind::Formula | SymbolKind::Procedure, _) => match prog.function(name) {
-            Some((_, f)) => {
+        (SymbolKind::Formula | SymbolKind::Procedure, _) => match look.function(name) {
+            Some(f) => {
                 let params: Vec<String> = f
                     .params
                     .iter()
