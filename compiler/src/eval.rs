@@ -356,6 +356,49 @@ pub fn call_in<D: DiceSource, X: Decide, T: TraceSink>(
     it.call(id, args)
 }
 
+/// Evaluates one expression in a frame's `locals` (one slot per local of the function it
+/// belongs to), untraced: for analyses that run a procedure piece by piece, such as the
+/// merged-state engine of `analyze`, which leaves every dice-free piece to this
+/// interpreter.
+pub fn eval_in<D: DiceSource, X: Decide, T: TraceSink>(
+    prog: &Program,
+    env: &mut Env<D, X, T>,
+    locals: &mut Vec<Value>,
+    e: &ir::Expr,
+) -> Result<Value, RuleError> {
+    let mut it = Interpreter {
+        prog,
+        env,
+        fight: None,
+        tracing: false,
+        steps: 0,
+        at: 0,
+    };
+    it.expr(e, locals)
+}
+
+/// Runs one statement in a frame's `locals`, untraced (see [`eval_in`]): `Some(value)`
+/// when it returned.
+pub fn exec_in<D: DiceSource, X: Decide, T: TraceSink>(
+    prog: &Program,
+    env: &mut Env<D, X, T>,
+    locals: &mut Vec<Value>,
+    s: &Stmt,
+) -> Result<Option<Value>, RuleError> {
+    let mut it = Interpreter {
+        prog,
+        env,
+        fight: None,
+        tracing: false,
+        steps: 0,
+        at: 0,
+    };
+    Ok(match it.stmt(s, locals)? {
+        Flow::Return(v) => Some(v),
+        Flow::Normal => None,
+    })
+}
+
 impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
     pub(crate) fn on(&self) -> bool {
         T::ENABLED && self.tracing

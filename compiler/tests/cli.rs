@@ -161,6 +161,8 @@ fn analyze_gives_exact_odds_and_reports_the_unexplored_mass() {
         "analyze",
         ruleset.to_str().unwrap(),
         scenario.to_str().unwrap(),
+        "--engine",
+        "paths",
         "--max-paths",
         "100",
     ]);

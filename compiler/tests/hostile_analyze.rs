@@ -99,25 +99,58 @@ fn cases() -> Vec<Case> {
         cases.push(case(name, TWO_D6, run_p).args(args).usage_error());
     }
     cases.extend([
-        case("fractions past 128 bits are exact", "procedure p() -> int { return roll 13d1024 }\n", run_p)
-            .args(&["--max-dice", "13", "--max-paths", "3"])
+        // The path walker (`--engine paths`, the reference engine).
+        case("fractions past 128 bits are exact (walker)", "procedure p() -> int { return roll 13d1024 }\n", run_p)
+            .args(&["--engine", "paths", "--max-dice", "13", "--max-paths", "3"])
             .warns("W0101")
             .prints(format!("1/{two_130}  13\n"))
             .prints(format!("1/{two_130}  15\n"))
             .prints(format!("{rest}/{two_130}  (unexplored")),
+        case("a path cut at --max-dice stops at once (walker)", ROLL_THEN_SPIN, run_p)
+            .args(&["--engine", "paths", "--max-dice", "1"])
+            .prints("1/1  (unexplored"),
+        case("total steps are bounded (walker)", ROLL_THEN_SPIN, run_p)
+            .args(&["--engine", "paths", "--max-steps", "100000"])
+            .warns("W0102"),
+        case("wall-clock is bounded (walker)", "procedure p() -> int { return roll 5d1000 }\n", run_p)
+            .args(&["--engine", "paths", "--max-dice", "5", "--max-paths", "1000000000000", "--max-steps", "1000000000000", "--max-seconds", "1"])
+            .warns("W0103"),
+        case("200,000 distinct outcomes merge in linear time (walker)", "procedure p() -> int { return roll d200000 }\n", run_p)
+            .args(&["--engine", "paths"])
+            .prints("1/200000  199999\n"),
+        case(
+            "arguments and decision scripts are not copied per path (walker)",
+            "procedure p(xs: list<int>) -> int {\n  let _keep = decide keep: bool\n  return roll 2d500 + len(xs)\n}\n",
+            &format!("run: p\nargs:\n  xs: [{big_list}]\ndecisions:\n  keep: [{big_script}]\n"),
+        )
+        .args(&["--engine", "paths"])
+        .prints("1/250000  50002\n"),
+        // The merged engine (the default).
+        case("fractions past 128 bits are exact", "procedure p() -> int { return roll 40d12 % 7 }\n", run_p)
+            // 40d12 mod 7 = 0, computed independently (Python's fractions); 144 bits.
+            .prints("2099673668527266357975365078592921040542889/14697715679690864505827555550150426126974976  0\n")
+            .prints("524918417131816589493841269648230716425235/3674428919922716126456888887537606531743744  1\n"),
         case("a path cut at --max-dice stops at once", ROLL_THEN_SPIN, run_p)
             .args(&["--max-dice", "1"])
             .prints("1/1  (unexplored"),
         case("total steps are bounded", ROLL_THEN_SPIN, run_p)
             .args(&["--max-steps", "100000"])
             .warns("W0102"),
-        case("wall-clock is bounded", "procedure p() -> int { return roll 5d1000 }\n", run_p)
-            .args(&["--max-dice", "5", "--max-paths", "1000000000000", "--max-steps", "1000000000000", "--max-seconds", "1"])
-            .warns("W0103"),
-        case("200,000 distinct outcomes merge in linear time", "procedure p() -> int { return roll d200000 }\n", run_p)
-            .prints("1/200000  199999\n"),
         case(
-            "arguments and decision scripts are not copied per path",
+            "wall-clock is bounded",
+            "procedure p() -> int {\n  let x = 0\n  for i in 0..10000 {\n    x = x + roll d6\n  }\n  return x\n}\n",
+            run_p,
+        )
+        .args(&["--max-seconds", "1", "--max-steps", "1000000000000"])
+        .warns("W0103"),
+        case("the states held at once are bounded", "procedure p() -> int { return roll 3d1000 * 1000 + roll d1000 }\n", run_p)
+            .args(&["--max-states", "10000"])
+            .warns("W0104"),
+        case("a roll with too many totals is refused", "procedure p() -> int { return roll 1000d1000000 }\n", run_p)
+            .warns("W0104")
+            .prints("1/1  (unexplored"),
+        case(
+            "arguments and decision scripts are not copied per state",
             "procedure p(xs: list<int>) -> int {\n  let _keep = decide keep: bool\n  return roll 2d500 + len(xs)\n}\n",
             &format!("run: p\nargs:\n  xs: [{big_list}]\ndecisions:\n  keep: [{big_script}]\n"),
         )

@@ -35,6 +35,16 @@ pub trait DiceSource {
     fn stopped(&self) -> bool {
         false
     }
+
+    /// A source that decides whole rolls rather than single faces (an analysis that
+    /// enumerates each roll's distinct totals instead of every face) returns the roll of
+    /// `spec` at `site` here, and [`roll`] then draws no face. Sources for play return
+    /// `None`.
+    #[inline]
+    fn whole(&mut self, spec: DiceSpec, site: u32) -> Option<Roll> {
+        let _ = (spec, site);
+        None
+    }
 }
 
 impl<D: DiceSource + ?Sized> DiceSource for &mut D {
@@ -46,6 +56,11 @@ impl<D: DiceSource + ?Sized> DiceSource for &mut D {
     #[inline]
     fn stopped(&self) -> bool {
         (**self).stopped()
+    }
+
+    #[inline]
+    fn whole(&mut self, spec: DiceSpec, site: u32) -> Option<Roll> {
+        (**self).whole(spec, site)
     }
 }
 
@@ -184,6 +199,21 @@ fn roll_into<D: DiceSource + ?Sized, T: TraceSink>(
     site: u32,
     mut dice: Option<&mut Vec<i64>>,
 ) -> Roll {
+    // A source that decides whole rolls (an analysis) does so unless the faces are
+    // wanted.
+    if dice.is_none() {
+        if let Some(r) = source.whole(spec, site) {
+            if T::ENABLED {
+                trace.event(TraceEvent::Roll {
+                    site,
+                    dice: spec,
+                    faces: Vec::new(),
+                    total: r.total,
+                });
+            }
+            return r;
+        }
+    }
     let mut faces: Vec<u32> = Vec::new();
     let count = spec.count.min(MAX_DICE as u32);
     let sides = spec.sides.min(MAX_SIDES as u32);

@@ -19,7 +19,7 @@ fn k1_every_initiative_roll_path_sums_to_one() {
     let (id, _) = p.function("roll_initiative").expect("roll_initiative");
     // Reflexes -2, Speed -3: the floor of 1 collects the low faces.
     let limits = Limits {
-        max_dice: 8,
+        max_dice: Some(8),
         max_paths: 1_000,
         ..Limits::default()
     };

@@ -85,3 +85,107 @@ mod tests {
         assert_eq!(fraction(&Prob::new(2.into(), 4.into())), "1/2");
     }
 }
+
+/// An exact non-negative integer weight: a probability's numerator over a denominator
+/// kept elsewhere. Small weights stay in a `u128` (no allocation); a product or sum that
+/// would overflow it moves to a big integer, so nothing ever wraps or saturates.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum W {
+    Small(u128),
+    Big(BigUint),
+}
+
+impl Default for W {
+    fn default() -> Self {
+        W::Small(0)
+    }
+}
+
+impl W {
+    pub fn zero() -> W {
+        W::Small(0)
+    }
+
+    pub fn one() -> W {
+        W::Small(1)
+    }
+
+    pub fn is_zero(&self) -> bool {
+        match self {
+            W::Small(x) => *x == 0,
+            W::Big(b) => b.is_zero(),
+        }
+    }
+
+    pub fn big(&self) -> BigUint {
+        match self {
+            W::Small(x) => BigUint::from(*x),
+            W::Big(b) => b.clone(),
+        }
+    }
+
+    fn from_big(b: BigUint) -> W {
+        match u128::try_from(&b) {
+            Ok(x) => W::Small(x),
+            Err(_) => W::Big(b),
+        }
+    }
+
+    pub fn add(&mut self, other: &W) {
+        match (&mut *self, other) {
+            (W::Small(a), W::Small(b)) => match a.checked_add(*b) {
+                Some(c) => *a = c,
+                None => *self = W::Big(BigUint::from(*a) + *b),
+            },
+            (W::Big(a), W::Small(b)) => *a += *b,
+            (W::Big(a), W::Big(b)) => *a += b,
+            (W::Small(a), W::Big(b)) => *self = W::Big(b + *a),
+        }
+    }
+
+    pub fn mul(&self, other: &W) -> W {
+        match (self, other) {
+            (W::Small(a), W::Small(b)) => match a.checked_mul(*b) {
+                Some(c) => W::Small(c),
+                None => W::Big(BigUint::from(*a) * *b),
+            },
+            (W::Big(a), W::Small(b)) | (W::Small(b), W::Big(a)) => W::from_big(a * *b),
+            (W::Big(a), W::Big(b)) => W::Big(a * b),
+        }
+    }
+
+    /// `self - other`, for `other <= self`.
+    pub fn sub(&self, other: &W) -> W {
+        match (self, other) {
+            (W::Small(a), W::Small(b)) => W::Small(a.saturating_sub(*b)),
+            _ => W::from_big(self.big() - other.big().min(self.big())),
+        }
+    }
+
+    /// `self / d`, for a `d` that divides it exactly.
+    pub fn div_exact(&self, d: &W) -> W {
+        match (self, d) {
+            (W::Small(a), W::Small(b)) if *b != 0 => W::Small(a / b),
+            _ => W::from_big(self.big() / d.big().max(BigUint::from(1u32))),
+        }
+    }
+
+    pub fn gcd(&self, other: &W) -> W {
+        use num_integer::Integer;
+        match (self, other) {
+            (W::Small(a), W::Small(b)) => {
+                let (mut a, mut b) = (*a, *b);
+                while b != 0 {
+                    (a, b) = (b, a % b);
+                }
+                W::Small(a)
+            }
+            _ => W::from_big(self.big().gcd(&other.big())),
+        }
+    }
+
+    /// `self / den` as an exact probability.
+    pub fn over(&self, den: &W) -> Prob {
+        Prob::new(BigInt::from(self.big()), BigInt::from(den.big()))
+    }
+}

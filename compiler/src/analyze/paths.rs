@@ -89,7 +89,7 @@ impl DiceSource for Walker {
 /// so merging costs the same for the millionth outcome as for the first).
 pub fn walk<R: Hash + Eq>(limits: &Limits, mut resolve: impl FnMut(&mut Walker) -> R) -> Walk<R> {
     let mut dice = Walker {
-        path: PathDice::new(limits.max_dice as usize),
+        path: PathDice::new(limits.walker_dice() as usize),
         steps: Cell::new(0),
         max_steps: limits.max_steps,
         deadline: limits.deadline(),
@@ -151,7 +151,7 @@ mod tests {
 
     fn limits(max_dice: u64, max_paths: u64) -> Limits {
         Limits {
-            max_dice,
+            max_dice: Some(max_dice),
             max_paths,
             ..Limits::default()
         }

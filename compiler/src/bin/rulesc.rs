@@ -137,14 +137,24 @@ enum Command {
     Lsp,
 }
 
-/// The bounds of `rulesc analyze`; a value outside its range is a usage error (exit 2).
+/// The engine and bounds of `rulesc analyze`; a value outside its range is a usage error
+/// (exit 2).
 #[derive(clap::Args)]
 struct AnalyzeLimits {
-    /// Most dice on one path (1 to 1000): exploding dice are cut there and the rest is
-    /// reported as unexplored.
-    #[arg(long, default_value_t = Limits::default().max_dice, value_parser = limit("max-dice"))]
-    max_dice: u64,
-    /// Most paths walked (W0101 says when it was reached).
+    /// The engine: `merged` merges equal program states after each roll (cost grows with
+    /// distinct states); `paths` walks every dice path (the reference).
+    #[arg(long, value_enum, default_value = "merged")]
+    engine: EngineArg,
+    /// Most dice on one path (1 to 1000): a path needing more is cut and reported as
+    /// unexplored. The path walker uses 12 unless given; the merged engine counts dice
+    /// per path only when given (then both engines give the same figures).
+    #[arg(long, value_parser = limit("max-dice"))]
+    max_dice: Option<u64>,
+    /// Most explosions of one exploding die in the merged engine (0 to 100; 100, the
+    /// language's own cap, cuts nothing): the rest of the chain is unexplored.
+    #[arg(long, default_value_t = Limits::default().explode_depth, value_parser = limit("explode-depth"))]
+    explode_depth: u64,
+    /// Most paths walked by `--engine paths` (W0101 says when it was reached).
     #[arg(long, default_value_t = Limits::default().max_paths, value_parser = limit("max-paths"))]
     max_paths: u64,
     /// Most steps, statements run and dice drawn over the whole analysis (W0102).
@@ -153,15 +163,31 @@ struct AnalyzeLimits {
     /// Most seconds of wall-clock time (W0103).
     #[arg(long, default_value_t = Limits::default().max_seconds, value_parser = limit("max-seconds"))]
     max_seconds: u64,
+    /// Most program states the merged engine holds at once, and most distinct totals of
+    /// one roll (W0104).
+    #[arg(long, default_value_t = Limits::default().max_states, value_parser = limit("max-states"))]
+    max_states: u64,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum EngineArg {
+    Merged,
+    Paths,
 }
 
 impl From<AnalyzeLimits> for Limits {
     fn from(a: AnalyzeLimits) -> Limits {
         Limits {
+            engine: match a.engine {
+                EngineArg::Merged => rulesc::analyze::EngineKind::Merged,
+                EngineArg::Paths => rulesc::analyze::EngineKind::Paths,
+            },
             max_dice: a.max_dice,
+            explode_depth: a.explode_depth,
             max_paths: a.max_paths,
             max_steps: a.max_steps,
             max_seconds: a.max_seconds,
+            max_states: a.max_states,
         }
     }
 }

@@ -1,0 +1,848 @@
+//! The merged-state engine: a procedure evaluated over distributions of program states.
+//!
+//! The engine walks a procedure statement by statement with a [`Dist`] of states. After
+//! each statement, branches that reached the same state are merged (their weights add),
+//! and locals that nothing reads any more are cleared first, so they do not keep equal
+//! branches apart. The cost grows with the number of distinct states, not with the
+//! number of dice paths.
+//!
+//! It interprets as little as it can: every statement is run by the interpreter
+//! (`eval::exec_in`), once per state and per distinct outcome of the rolls it makes. The
+//! rolls themselves are decided whole ([`DiceSource::whole`]): each roll's distinct totals
+//! come from [`super::dice`] (convolution, order statistics, chains), so `roll 20d6` is 96
+//! outcomes, not 6^20 paths. Only the shape of the program is the engine's: an `if`,
+//! `match` or `for` whose blocks roll is taken apart so its branches merge, and a call to
+//! a procedure that rolls runs in the engine (its frame pushed on each state) so states
+//! merge inside it too. Any other construct, present or future, costs nothing here: the
+//! interpreter runs it.
+
+use super::dice::{roll_dist, Bound, RollDist};
+use super::exact::{Prob, W};
+use super::plan::Plan;
+use super::state::{encode_value, scales, Dist, State};
+use super::Stop;
+use crate::eval::{self, Value};
+use crate::ir::{Body, Expr, ExprKind as K, Id, MatchArm, Program, Stmt};
+use num_traits::Zero;
+use rulesc_runtime::{Decide, DiceSource, DiceSpec, Env, NoTrace, Roll, RuleError};
+
+/// A resolution's result: the value it returned, or the rule error that stopped it.
+pub type Outcome = Result<Value, RuleError>;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::time::Instant;
+
+/// How the engine bounds rolls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Truncation {
+    /// Each exploding die explodes at most this many times (the runtime's own cap, 100,
+    /// cuts nothing).
+    Depth(u32),
+    /// At most this many dice on one path, counted as the path walker counts them: the
+    /// two engines then report the same figures (the differential tests use this).
+    PathDice(u32),
+}
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub truncation: Truncation,
+    pub max_states: u64,
+    pub max_steps: u64,
+    pub deadline: Option<Instant>,
+}
+
+/// How the engine answers decisions: a fixed answer for some names, the scenario's
+/// script for the rest (each name's answers in order, then the first option).
+#[derive(Debug, Clone, Default)]
+pub struct Decisions<'a> {
+    pub script: Vec<(&'a str, &'a [u32])>,
+    pub fixed: Vec<(String, u32)>,
+}
+
+/// The exact distribution of a resolution's results.
+#[derive(Debug, Clone)]
+pub struct Outcomes {
+    /// Each distinct result (as the procedure returned it, or the rule error that stopped
+    /// it) with its probability, in the order first reached.
+    pub outcomes: Vec<(Outcome, Prob)>,
+    /// Exploding chains cut at the depth (or paths past the dice budget), and everything
+    /// not reached when a limit stopped the engine.
+    pub unexplored: Prob,
+    pub stop: Option<Stop>,
+    /// The most states alive at once.
+    pub peak_states: usize,
+    pub steps: u64,
+}
+
+/// Runs procedure (or formula) `f` on `args` over every roll.
+pub fn run(p: &Program, plan: &Plan, f: Id, args: Vec<Value>, decisions: &Decisions, opts: &Options) -> Outcomes {
+    let e = Engine {
+        p,
+        plan,
+        dec: decisions,
+        opts,
+        cache: RefCell::new(HashMap::new()),
+        steps: Cell::new(0),
+        peak: Cell::new(0),
+        outcomes: RefCell::new((Vec::new(), HashMap::new())),
+        unexplored: RefCell::new(Prob::zero()),
+    };
+    let mut frame = vec![Value::Unit; plan.frame.get(f).copied().unwrap_or(0)];
+    for (slot, a) in args.into_iter().enumerate().take(p.functions[f].params.len()) {
+        frame[slot] = a;
+    }
+    let start = State {
+        frames: vec![frame],
+        cursor: vec![0; decisions.script.len()],
+        ..State::default()
+    };
+    let stop = e.top(f, Dist::single(start)).err();
+    let (outcomes, _) = e.outcomes.into_inner();
+    let mut unexplored = e.unexplored.into_inner();
+    if stop.is_some() {
+        // Everything not reached is unexplored.
+        let reached = outcomes.iter().fold(unexplored.clone(), |a, (_, p)| a + p);
+        unexplored = Prob::from_integer(1.into()) - reached + unexplored;
+    }
+    Outcomes {
+        outcomes,
+        unexplored,
+        stop,
+        peak_states: e.peak.get(),
+        steps: e.steps.get(),
+    }
+}
+
+type Res<T> = Result<T, Stop>;
+
+/// The canonical encoding of an outcome: equal keys, equal outcomes (rule errors are
+/// equal when they are the same error at the same site).
+pub fn outcome_key(o: &Outcome) -> Vec<u64> {
+    let mut key = Vec::new();
+    match o {
+        Ok(v) => encode_value(v, &mut key, &mut Vec::new()),
+        Err(e) => {
+            key.extend([16, u64::from(e.site)]);
+            key.extend(e.to_string().bytes().map(u64::from));
+        }
+    }
+    key
+}
+
+struct Engine<'a> {
+    p: &'a Program,
+    plan: &'a Plan,
+    dec: &'a Decisions<'a>,
+    opts: &'a Options,
+    cache: RefCell<HashMap<(DiceSpec, Bound, bool), Rc<RollDist>>>,
+    steps: Cell<u64>,
+    peak: Cell<usize>,
+    outcomes: RefCell<(Vec<(Outcome, Prob)>, HashMap<Vec<u64>, usize>)>,
+    unexplored: RefCell<Prob>,
+}
+
+/// Where the states leaving a block go.
+struct Exits {
+    normal: Dist,
+    returned: Dist,
+}
+
+impl Exits {
+    fn empty() -> Exits {
+        Exits {
+            normal: Dist::new(W::one()),
+            returned: Dist::new(W::one()),
+        }
+    }
+
+    fn merge(&mut self, o: Exits) {
+        self.normal.merge(o.normal);
+        self.returned.merge(o.returned);
+    }
+}
+
+/// Collects weighted states over varying path denominators (merging as they come, one
+/// distribution per denominator), then builds one [`Dist`] over their common multiple.
+/// The locals in `clear` are cleared first, so states differing only there merge.
+struct Builder<'c> {
+    parts: Vec<(W, Dist)>,
+    clear: &'c [usize],
+    max: u64,
+}
+
+impl<'c> Builder<'c> {
+    fn new(eng: &Engine, clear: &'c [usize]) -> Builder<'c> {
+        Builder {
+            parts: Vec::new(),
+            clear,
+            max: eng.opts.max_states,
+        }
+    }
+
+    /// State `s` with weight `w` over `base * dp` (`base` the input's denominator).
+    fn add(&mut self, mut s: State, w: W, dp: &W) -> Res<()> {
+        if !self.clear.is_empty() {
+            let top = s.top();
+            for &c in self.clear {
+                if let Some(v) = top.get_mut(c) {
+                    *v = Value::Unit;
+                }
+            }
+        }
+        let i = match self.parts.iter().position(|(d, _)| d == dp) {
+            Some(i) => i,
+            None => {
+                self.parts.push((dp.clone(), Dist::new(W::one())));
+                self.parts.len() - 1
+            }
+        };
+        self.parts[i].1.push(s, w);
+        let n: usize = self.parts.iter().map(|(_, d)| d.len()).sum();
+        if n as u64 > self.max {
+            return Err(Stop::States);
+        }
+        Ok(())
+    }
+
+    fn finish(mut self, base: &W, eng: &Engine) -> Res<Dist> {
+        let mut dist = if self.parts.len() == 1 {
+            let (dp, mut d) = self.parts.remove(0);
+            d.den = base.mul(&dp);
+            d
+        } else {
+            let mut l = W::one();
+            for (d, _) in &self.parts {
+                let (a, _) = scales(&l, d);
+                l = l.mul(&a);
+            }
+            let mut dist = Dist::new(base.mul(&l));
+            for (dp, mut part) in self.parts {
+                let scale = l.div_exact(&dp);
+                for (s, w) in part.take() {
+                    dist.push(s, w.mul(&scale));
+                }
+            }
+            dist
+        };
+        if dist.den.big().bits() > 64 {
+            dist.reduce();
+        }
+        eng.check_states(dist.len())?;
+        Ok(dist)
+    }
+}
+
+impl<'a> Engine<'a> {
+    fn tick(&self) -> Res<()> {
+        let n = self.steps.get() + 1;
+        self.steps.set(n);
+        if n > self.opts.max_steps {
+            return Err(Stop::Steps);
+        }
+        if n % 1024 == 0 && self.opts.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(Stop::Time);
+        }
+        Ok(())
+    }
+
+    fn check_states(&self, n: usize) -> Res<()> {
+        if n > self.peak.get() {
+            self.peak.set(n);
+        }
+        if n as u64 > self.opts.max_states {
+            return Err(Stop::States);
+        }
+        Ok(())
+    }
+
+    fn roll_dist(&self, spec: DiceSpec, bound: Bound, natural: bool) -> Res<Rc<RollDist>> {
+        let key = (spec, bound, natural);
+        if let Some(d) = self.cache.borrow().get(&key) {
+            return Ok(d.clone());
+        }
+        let max = usize::try_from(self.opts.max_states).unwrap_or(usize::MAX);
+        let d = Rc::new(roll_dist(spec, bound, natural, max).map_err(|_| Stop::States)?);
+        self.cache.borrow_mut().insert(key, d.clone());
+        Ok(d)
+    }
+
+    /// Adds `w / den` to outcome `v` (distinct outcomes count toward the state limit).
+    fn outcome(&self, v: Outcome, w: &W, den: &W) -> Res<()> {
+        let key = outcome_key(&v);
+        let p = w.over(den);
+        let (list, index) = &mut *self.outcomes.borrow_mut();
+        match index.get(&key) {
+            Some(&i) => list[i].1 += p,
+            None => {
+                if list.len() as u64 >= self.opts.max_states {
+                    return Err(Stop::States);
+                }
+                index.insert(key, list.len());
+                list.push((v, p));
+            }
+        }
+        Ok(())
+    }
+
+    fn lost(&self, w: &W, den: &W) -> Res<()> {
+        if !w.is_zero() {
+            *self.unexplored.borrow_mut() += w.over(den);
+        }
+        Ok(())
+    }
+
+    /// Runs `f`'s body over `dist` at the top of the stack: what it returns are the
+    /// outcomes.
+    fn top(&self, f: Id, dist: Dist) -> Res<()> {
+        let func = &self.p.functions[f];
+        match &func.body {
+            Body::Procedure(stmts) => {
+                let ex = self.block(f, stmts, dist)?;
+                for (s, w) in &ex.normal.states {
+                    self.outcome(Ok(s.ret.clone()), w, &ex.normal.den)?;
+                }
+                for (s, w) in &ex.returned.states {
+                    self.outcome(Ok(s.ret.clone()), w, &ex.returned.den)?;
+                }
+            }
+            Body::Formula(e) => {
+                let den = dist.den.clone();
+                for (s, w) in &dist.states {
+                    self.paths(s, w, &den, false, |env, locals| eval::eval_in(self.p, env, locals, e), |_, v, w, dp| {
+                        self.outcome(Ok(v), &w, &den.mul(dp))
+                    })?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Every path of the rolls one piece of work makes from state `s` (weight `w` over
+    /// `den`): `work` runs it on the top frame with an environment whose dice decide
+    /// whole rolls; `each` gets each path's state and result with its weight, over `den`
+    /// times the path's denominator. A path cut off is unexplored mass; a path that meets
+    /// a rule error is that outcome.
+    #[allow(clippy::too_many_arguments)]
+    fn paths<R>(
+        &self,
+        s: &State,
+        w: &W,
+        den: &W,
+        mutates: bool,
+        mut work: impl FnMut(&mut Env<&mut RollPaths<'_, 'a>, &mut Cursor<'_>, NoTrace>, &mut Vec<Value>) -> Result<R, RuleError>,
+        mut each: impl FnMut(State, R, W, &W) -> Res<()>,
+    ) -> Res<()> {
+        let mut src = RollPaths {
+            eng: self,
+            path: Vec::new(),
+            pos: 0,
+            used: s.used,
+            cut: false,
+            fail: Cell::new(None),
+        };
+        loop {
+            self.tick()?;
+            src.pos = 0;
+            src.used = s.used;
+            src.cut = false;
+            let mut st = if mutates { s.unshared() } else { s.clone() };
+            let r = {
+                let State { frames, cursor, .. } = &mut st;
+                let mut dec = Cursor { dec: self.dec, cursor };
+                let mut env = Env::new(&mut src, &mut dec, NoTrace);
+                let top = match frames.last_mut() {
+                    Some(t) => t,
+                    None => return Ok(()),
+                };
+                work(&mut env, top)
+            };
+            if let Some(stop) = src.fail.get() {
+                return Err(stop);
+            }
+            st.used = src.used;
+            let (pw, dp) = src.weight();
+            let pw = w.mul(&pw);
+            match r {
+                _ if src.cut => self.lost(&pw, &den.mul(&dp))?,
+                Ok(r) => each(st, r, pw, &dp)?,
+                Err(e) => self.outcome(Err(e), &pw, &den.mul(&dp))?,
+            }
+            if !src.advance() {
+                return Ok(());
+            }
+        }
+    }
+
+    fn block(&self, f: Id, stmts: &[Stmt], mut dist: Dist) -> Res<Exits> {
+        let mut returned = Dist::new(W::one());
+        for s in stmts {
+            if dist.is_empty() {
+                break;
+            }
+            let ex = self.stmt(f, s, dist)?;
+            returned.merge(ex.returned);
+            dist = ex.normal;
+        }
+        Ok(Exits {
+            normal: dist,
+            returned,
+        })
+    }
+
+    fn stmt(&self, f: Id, s: &Stmt, dist: Dist) -> Res<Exits> {
+        let sp = self.plan.stmt(s);
+        if let Some(callee) = sp.call {
+            return self.call(s, callee, dist);
+        }
+        if sp.structural {
+            #[allow(unreachable_patterns)]
+            let ex = match s {
+                Stmt::If { branches, otherwise } => self.if_(f, branches, otherwise.as_deref(), dist, sp.mutates)?,
+                Stmt::Match { scrutinee, arms } => self.match_(f, scrutinee, arms, dist, sp.mutates)?,
+                Stmt::For { var, list, body } => self.for_(f, *var, list, body, &sp.hidden, dist, sp.mutates)?,
+                Stmt::ForRange { var, lo, hi, body } => {
+                    self.range(f, *var, lo, hi, body, &sp.hidden, dist, sp.mutates)?
+                }
+                _ => self.whole(s, dist, sp.mutates, &[])?,
+            };
+            return self.cleared(ex, &sp.clear);
+        }
+        self.whole(s, dist, sp.mutates, &sp.clear)
+    }
+
+    /// Clears dead locals of the states leaving a taken-apart statement (re-merging).
+    fn cleared(&self, mut ex: Exits, clear: &[usize]) -> Res<Exits> {
+        if clear.is_empty() || ex.normal.is_empty() {
+            return Ok(ex);
+        }
+        let den = ex.normal.den.clone();
+        let mut b = Builder::new(self, clear);
+        let one = W::one();
+        for (s, w) in ex.normal.take() {
+            b.add(s, w, &one)?;
+        }
+        ex.normal = b.finish(&den, self)?;
+        Ok(ex)
+    }
+
+    /// A state leaving its function with `v`: an outcome at the top of the stack, a
+    /// returned state (its frame cleared) below.
+    fn returning(&self, mut s: State, v: Value, w: W, dp: &W, den: &W, returned: &mut Builder) -> Res<()> {
+        if s.frames.len() <= 1 {
+            return self.outcome(Ok(v), &w, &den.mul(dp));
+        }
+        s.ret = v;
+        for x in s.top().iter_mut() {
+            *x = Value::Unit;
+        }
+        returned.add(s, w, dp)
+    }
+
+    /// Runs a whole statement in the interpreter, per state and roll path.
+    fn whole(&self, s: &Stmt, mut dist: Dist, mutates: bool, clear: &[usize]) -> Res<Exits> {
+        let den = dist.den.clone();
+        let (mut normal, mut returned) = (Builder::new(self, clear), Builder::new(self, &[]));
+        for (st, w) in dist.take() {
+            self.paths(&st, &w, &den, mutates, |env, locals| eval::exec_in(self.p, env, locals, s), |s2, r, w, dp| {
+                match r {
+                    None => normal.add(s2, w, dp),
+                    Some(v) => self.returning(s2, v, w, dp, &den, &mut returned),
+                }
+            })?;
+        }
+        Ok(Exits {
+            normal: normal.finish(&den, self)?,
+            returned: returned.finish(&den, self)?,
+        })
+    }
+
+    /// Evaluates `e` per state and roll path, and sorts the resulting states with
+    /// `route` (which may change the state, binding what the value binds): `None` drops
+    /// the state into the statement's normal exit.
+    fn split(
+        &self,
+        e: &Expr,
+        mut dist: Dist,
+        mutates: bool,
+        n: usize,
+        mut route: impl FnMut(&mut State, &Value) -> Option<usize>,
+    ) -> Res<(Vec<Dist>, Dist)> {
+        let den = dist.den.clone();
+        let mut outs: Vec<Builder> = (0..n).map(|_| Builder::new(self, &[])).collect();
+        let mut rest = Builder::new(self, &[]);
+        for (st, w) in dist.take() {
+            self.paths(&st, &w, &den, mutates, |env, locals| eval::eval_in(self.p, env, locals, e), |mut s2, v, w, dp| {
+                match route(&mut s2, &v) {
+                    Some(i) => outs[i].add(s2, w, dp),
+                    None => rest.add(s2, w, dp),
+                }
+            })?;
+        }
+        let outs = outs
+            .into_iter()
+            .map(|b| b.finish(&den, self))
+            .collect::<Res<Vec<_>>>()?;
+        Ok((outs, rest.finish(&den, self)?))
+    }
+
+    fn if_(
+        &self,
+        f: Id,
+        branches: &[(Expr, Vec<Stmt>, u32)],
+        otherwise: Option<&[Stmt]>,
+        mut rest: Dist,
+        mutates: bool,
+    ) -> Res<Exits> {
+        let mut ex = Exits::empty();
+        for (cond, body, _) in branches {
+            if rest.is_empty() {
+                return Ok(ex);
+            }
+            let (mut taken, not) = self.split(cond, rest, mutates, 1, |_, v| v.bool().then_some(0))?;
+            ex.merge(self.block(f, body, taken.remove(0))?);
+            rest = not;
+        }
+        match otherwise {
+            Some(o) => ex.merge(self.block(f, o, rest)?),
+            None => ex.normal.merge(rest),
+        }
+        Ok(ex)
+    }
+
+    fn match_(&self, f: Id, scrutinee: &Expr, arms: &[MatchArm<Vec<Stmt>>], dist: Dist, mutates: bool) -> Res<Exits> {
+        // As the interpreter picks an arm: the first naming the tag (or variant), or a
+        // wildcard; an outcome's fields are bound to the arm's slots.
+        let (per_arm, none) = self.split(scrutinee, dist, mutates, arms.len(), |s, v| {
+            let tag = match v {
+                Value::Outcome { tag, .. } => *tag,
+                Value::Choice(c) => *c,
+                _ => 0,
+            };
+            let i = arms.iter().position(|a| a.alts.is_empty() || a.alts.contains(&tag))?;
+            if let Value::Outcome { fields, .. } = v {
+                let top = s.top();
+                for (slot, x) in arms[i].binds.iter().zip(fields.iter()) {
+                    if let Some(slot) = slot {
+                        if let Some(l) = top.get_mut(*slot) {
+                            *l = x.clone();
+                        }
+                    }
+                }
+            }
+            Some(i)
+        })?;
+        let mut ex = Exits::empty();
+        ex.normal.merge(none);
+        for (arm, d) in arms.iter().zip(per_arm) {
+            if !d.is_empty() {
+                ex.merge(self.block(f, &arm.body, d)?);
+            }
+        }
+        Ok(ex)
+    }
+
+    /// `for var in list`: the list (a copy, as the interpreter walks) and the position
+    /// live in two hidden slots, so states at the same turn of the loop merge.
+    #[allow(clippy::too_many_arguments)]
+    fn for_(&self, f: Id, var: usize, list: &Expr, body: &[Stmt], hidden: &[usize], dist: Dist, mutates: bool) -> Res<Exits> {
+        let (ls, is) = (hidden[0], hidden[1]);
+        let (mut start, _) = self.split(list, dist, mutates, 1, |s, v| {
+            let top = s.top();
+            top[ls] = match v {
+                Value::List(_) => v.clone(),
+                _ => Value::List(Rc::new(Vec::new())),
+            };
+            top[is] = Value::Int(0);
+            Some(0)
+        })?;
+        self.turns(f, body, start.remove(0), hidden, |top| {
+            let (Value::List(items), Value::Int(i)) = (&top[ls], &top[is]) else {
+                return false;
+            };
+            let i = *i;
+            let Some(item) = usize::try_from(i).ok().and_then(|i| items.get(i)) else {
+                return false;
+            };
+            let item = item.deep_clone();
+            top[var] = item;
+            top[is] = Value::Int(i + 1);
+            true
+        })
+    }
+
+    /// `for var in lo..hi`: counter, bound and turns taken in three hidden slots.
+    #[allow(clippy::too_many_arguments)]
+    fn range(
+        &self,
+        f: Id,
+        var: usize,
+        lo: &Expr,
+        hi: &Expr,
+        body: &[Stmt],
+        hidden: &[usize],
+        dist: Dist,
+        mutates: bool,
+    ) -> Res<Exits> {
+        let (is, hs, ns) = (hidden[0], hidden[1], hidden[2]);
+        let (mut a, _) = self.split(lo, dist, mutates, 1, |s, v| {
+            s.top()[is] = Value::Int(v.int());
+            Some(0)
+        })?;
+        let (mut b, _) = self.split(hi, a.remove(0), mutates, 1, |s, v| {
+            let top = s.top();
+            top[hs] = Value::Int(v.int());
+            top[ns] = Value::Int(0);
+            Some(0)
+        })?;
+        self.turns(f, body, b.remove(0), hidden, |top| {
+            let (i, h, n) = (top[is].int(), top[hs].int(), top[ns].int());
+            if i >= h || n >= rulesc_runtime::MAX_LOOP {
+                return false;
+            }
+            top[var] = Value::Int(i);
+            top[is] = Value::Int(i + 1);
+            top[ns] = Value::Int(n + 1);
+            true
+        })
+    }
+
+    /// Runs a loop's turns: `next` moves a state to its next turn (false: the loop is
+    /// over for it, and its hidden slots are cleared).
+    fn turns(&self, f: Id, body: &[Stmt], mut at: Dist, hidden: &[usize], mut next: impl FnMut(&mut Vec<Value>) -> bool) -> Res<Exits> {
+        let mut ex = Exits::empty();
+        while !at.is_empty() {
+            let den = at.den.clone();
+            let (mut go, mut done) = (Builder::new(self, &[]), Builder::new(self, hidden));
+            let one = W::one();
+            for (mut s, w) in at.take() {
+                if next(s.top()) {
+                    go.add(s, w, &one)?;
+                } else {
+                    done.add(s, w, &one)?;
+                }
+            }
+            ex.normal.merge(done.finish(&den, self)?);
+            let inner = self.block(f, body, go.finish(&den, self)?)?;
+            ex.returned.merge(inner.returned);
+            at = inner.normal;
+        }
+        Ok(ex)
+    }
+
+    /// A call to a procedure that rolls, in the engine: the arguments are evaluated per
+    /// state, the callee's frame pushed, its body run over the states, the frame popped
+    /// and the result used as the statement uses it.
+    fn call(&self, s: &Stmt, callee: Id, mut dist: Dist) -> Res<Exits> {
+        let sp = self.plan.stmt(s);
+        let value = match s {
+            Stmt::Let { value, .. } | Stmt::Expr(value) | Stmt::Assign { value, .. } => value,
+            Stmt::Return { value: Some(v), .. } => v,
+            _ => return self.whole(s, dist, sp.mutates, &sp.clear),
+        };
+        let K::Call(_, args) = &value.kind else {
+            return self.whole(s, dist, sp.mutates, &sp.clear);
+        };
+        let size = self.plan.frame.get(callee).copied().unwrap_or(0);
+        let nparams = self.p.functions[callee].params.len();
+        let den = dist.den.clone();
+        let mut pushed = Builder::new(self, &[]);
+        for (st, w) in dist.take() {
+            self.paths(
+                &st,
+                &w,
+                &den,
+                sp.mutates,
+                |env, locals| {
+                    args.iter()
+                        .map(|a| eval::eval_in(self.p, env, locals, a))
+                        .collect::<Result<Vec<_>, _>>()
+                },
+                |mut s2, vals, w, dp| {
+                    let mut frame = vec![Value::Unit; size];
+                    for (slot, v) in vals.into_iter().enumerate().take(nparams) {
+                        frame[slot] = v;
+                    }
+                    s2.frames.push(frame);
+                    pushed.add(s2, w, dp)
+                },
+            )?;
+        }
+        let Body::Procedure(body) = &self.p.functions[callee].body else {
+            return self.whole(s, pushed.finish(&den, self)?, sp.mutates, &sp.clear);
+        };
+        let inner = self.block(callee, body, pushed.finish(&den, self)?)?;
+        // Pop the frame and use the result.
+        let mut ex = Exits::empty();
+        for d in [inner.normal, inner.returned] {
+            let den = d.den.clone();
+            let (mut normal, mut returned) = (Builder::new(self, &sp.clear), Builder::new(self, &[]));
+            let one = W::one();
+            for (mut st, w) in d.states {
+                st.frames.pop();
+                let ret = std::mem::replace(&mut st.ret, Value::Unit);
+                match s {
+                    Stmt::Let { slot, .. } => {
+                        st.top()[*slot] = ret.deep_clone();
+                        normal.add(st, w, &one)?;
+                    }
+                    Stmt::Return { .. } => self.returning(st, ret, w, &one, &den, &mut returned)?,
+                    Stmt::Assign { place, op, value, site } => {
+                        let tmp = sp.hidden[0];
+                        st.top()[tmp] = ret;
+                        let assign = Stmt::Assign {
+                            place: place.clone(),
+                            op: *op,
+                            value: Expr {
+                                kind: K::Local(tmp),
+                                ty: value.ty.clone(),
+                                span: value.span,
+                            },
+                            site: *site,
+                        };
+                        let mut one_state = Dist::new(one.clone());
+                        one_state.push(st, W::one());
+                        let r = self.whole(&assign, one_state, sp.mutates, &[tmp])?;
+                        for (s3, w3) in r.normal.states {
+                            normal.add(s3, w.mul(&w3), &r.normal.den)?;
+                        }
+                    }
+                    _ => normal.add(st, w, &one)?,
+                }
+            }
+            ex.normal.merge(normal.finish(&den, self)?);
+            ex.returned.merge(returned.finish(&den, self)?);
+        }
+        Ok(ex)
+    }
+}
+
+/// The decider of one state: fixed answers first, then the scenario's script from the
+/// state's own position in it.
+pub struct Cursor<'a> {
+    dec: &'a Decisions<'a>,
+    cursor: &'a mut Vec<u32>,
+}
+
+impl<'a> Cursor<'a> {
+    /// A decider answering from `dec`, `cursor` holding how many answers of each
+    /// scripted name were used (one zero per name to start).
+    pub fn new(dec: &'a Decisions<'a>, cursor: &'a mut Vec<u32>) -> Self {
+        Cursor { dec, cursor }
+    }
+}
+
+impl Decide for Cursor<'_> {
+    fn decide(&mut self, name: &'static str, options: u32) -> u32 {
+        let last = options.saturating_sub(1);
+        if let Some((_, a)) = self.dec.fixed.iter().find(|(n, _)| n == name) {
+            return (*a).min(last);
+        }
+        let Some(i) = self.dec.script.iter().position(|(n, _)| *n == name) else {
+            return 0;
+        };
+        let queue = self.dec.script[i].1;
+        match (self.cursor.get(i), self.cursor.len() > i) {
+            (Some(&used), true) => match queue.get(used as usize) {
+                Some(&a) => {
+                    self.cursor[i] += 1;
+                    a.min(last)
+                }
+                None => 0,
+            },
+            _ => 0,
+        }
+    }
+}
+
+/// The dice of the engine: each roll is decided whole, walking its distinct outcomes like
+/// an odometer (the path of one run is a choice per roll).
+pub struct RollPaths<'e, 'a> {
+    eng: &'e Engine<'a>,
+    path: Vec<(usize, Rc<RollDist>)>,
+    pos: usize,
+    used: u32,
+    cut: bool,
+    fail: Cell<Option<Stop>>,
+}
+
+impl RollPaths<'_, '_> {
+    fn choices(d: &RollDist) -> usize {
+        d.entries.len() + usize::from(!d.cut.is_zero())
+    }
+
+    fn advance(&mut self) -> bool {
+        self.path.truncate(self.pos);
+        while let Some((c, d)) = self.path.pop() {
+            if c + 1 < Self::choices(&d) {
+                self.path.push((c + 1, d));
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The weight of the path just run, over its denominator.
+    fn weight(&self) -> (W, W) {
+        let mut w = W::one();
+        let mut den = W::one();
+        for (c, d) in &self.path[..self.pos.min(self.path.len())] {
+            let x = d.entries.get(*c).map_or(&d.cut, |e| &e.2);
+            w = w.mul(x);
+            den = den.mul(&d.den);
+        }
+        (w, den)
+    }
+}
+
+impl DiceSource for RollPaths<'_, '_> {
+    fn face(&mut self, sides: u32) -> u32 {
+        // A face drawn outside `roll`: a roll of one die.
+        let r = self.whole(DiceSpec::new(1, sides), u32::MAX);
+        r.map_or(1, |r| r.total.clamp(1, i64::from(sides.max(1))) as u32)
+    }
+
+    fn stopped(&self) -> bool {
+        if self.cut || self.fail.get().is_some() {
+            return true;
+        }
+        if let Err(stop) = self.eng.tick() {
+            self.fail.set(Some(stop));
+            return true;
+        }
+        false
+    }
+
+    fn whole(&mut self, spec: DiceSpec, site: u32) -> Option<Roll> {
+        let zero = Roll { total: 0, natural: 0 };
+        if self.cut || self.fail.get().is_some() {
+            return Some(zero);
+        }
+        if self.pos == self.path.len() {
+            let bound = match self.eng.opts.truncation {
+                Truncation::Depth(d) => Bound::Depth(d),
+                Truncation::PathDice(max) => Bound::Dice(max.saturating_sub(self.used)),
+            };
+            let natural = site != u32::MAX && self.eng.plan.natural_sites.contains(&site);
+            match self.eng.roll_dist(spec, bound, natural) {
+                Ok(d) => self.path.push((0, d)),
+                Err(stop) => {
+                    self.fail.set(Some(stop));
+                    return Some(zero);
+                }
+            }
+        }
+        let (c, d) = &self.path[self.pos];
+        self.pos += 1;
+        match d.entries.get(*c) {
+            Some((r, used, _)) => {
+                self.used += used;
+                Some(*r)
+            }
+            None => {
+                self.cut = true;
+                Some(zero)
+            }
+        }
+    }
+}
