@@ -10,16 +10,29 @@ use std::path::PathBuf;
 
 /// Compiles `rules` (one `.rules` file, plus `yaml` as a second file) and analyzes
 /// `scenario` with `limits`; the outcomes as shown, with their probabilities.
-fn odds(name: &str, yaml: &str, rules: &str, scenario: &str, limits: &Limits) -> (BTreeMap<String, Prob>, Distribution) {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("odds").join(name);
+fn odds(
+    name: &str,
+    yaml: &str,
+    rules: &str,
+    scenario: &str,
+    limits: &Limits,
+) -> (BTreeMap<String, Prob>, Distribution) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("odds")
+        .join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("rules")).unwrap();
-    std::fs::write(dir.join("rules/ruleset.yaml"), format!("ruleset: {{ name: {name} }}\n{yaml}")).unwrap();
+    std::fs::write(
+        dir.join("rules/ruleset.yaml"),
+        format!("ruleset: {{ name: {name} }}\n{yaml}"),
+    )
+    .unwrap();
     std::fs::write(dir.join("rules/a.rules"), rules).unwrap();
     std::fs::write(dir.join("scenario.yaml"), scenario).unwrap();
     let (p, diags, _) = rulesc::compile_dir(&dir.join("rules"));
     let p = p.unwrap_or_else(|| panic!("{name}: {:?}", diags.items));
-    let (s, _) = rulesc::scenario::read(&p, &dir.join("scenario.yaml")).unwrap_or_else(|(d, _)| panic!("{name}: {:?}", d.items));
+    let (s, _) = rulesc::scenario::read(&p, &dir.join("scenario.yaml"))
+        .unwrap_or_else(|(d, _)| panic!("{name}: {:?}", d.items));
     let d = distribution(&p, &s, limits, &[]);
     let ret = p.functions[s.function].ret.clone();
     let shown = d
@@ -39,12 +52,20 @@ fn merged() -> Limits {
 }
 
 fn total(d: &Distribution) -> Prob {
-    d.outcomes.iter().fold(d.unexplored.clone(), |t, (_, x)| t + x)
+    d.outcomes
+        .iter()
+        .fold(d.unexplored.clone(), |t, (_, x)| t + x)
 }
 
 #[test]
 fn three_d6_totals_ten_in_27_of_216() {
-    let (o, d) = odds("sum", "", "procedure p() -> int { return roll 3d6 }\n", "run: p\n", &merged());
+    let (o, d) = odds(
+        "sum",
+        "",
+        "procedure p() -> int { return roll 3d6 }\n",
+        "run: p\n",
+        &merged(),
+    );
     assert_eq!(o["10"], p(27, 216));
     assert_eq!(o["3"], p(1, 216));
     assert_eq!(o.len(), 16);
@@ -53,8 +74,16 @@ fn three_d6_totals_ten_in_27_of_216() {
 
 #[test]
 fn four_d6_keep_highest_three_is_the_ability_score_distribution() {
-    let (o, _) = odds("keep", "", "procedure p() -> int { return roll 4d6kh3 }\n", "run: p\n", &merged());
-    let counts = [1, 4, 10, 21, 38, 62, 91, 122, 148, 167, 172, 160, 131, 94, 54, 21];
+    let (o, _) = odds(
+        "keep",
+        "",
+        "procedure p() -> int { return roll 4d6kh3 }\n",
+        "run: p\n",
+        &merged(),
+    );
+    let counts = [
+        1, 4, 10, 21, 38, 62, 91, 122, 148, 167, 172, 160, 131, 94, 54, 21,
+    ];
     for (t, c) in (3..=18).zip(counts) {
         assert_eq!(o[&t.to_string()], p(c, 1296), "total {t}");
     }
@@ -62,7 +91,13 @@ fn four_d6_keep_highest_three_is_the_ability_score_distribution() {
 
 #[test]
 fn twenty_d6_is_exact_without_walking_its_paths() {
-    let (o, d) = odds("twenty", "", "procedure p() -> int { return roll 20d6 }\n", "run: p\n", &merged());
+    let (o, d) = odds(
+        "twenty",
+        "",
+        "procedure p() -> int { return roll 20d6 }\n",
+        "run: p\n",
+        &merged(),
+    );
     // 20 only with every die a 1; 21 with one die a 2, in 20 ways.
     let den: u64 = 6u64.pow(20);
     assert_eq!(o["20"], p(1, den));
@@ -74,11 +109,21 @@ fn twenty_d6_is_exact_without_walking_its_paths() {
 
 #[test]
 fn forty_d12_mod_7_is_exact_past_128_bits() {
-    let (o, _) = odds("forty", "", "procedure p() -> int { return roll 40d12 % 7 }\n", "run: p\n", &merged());
+    let (o, _) = odds(
+        "forty",
+        "",
+        "procedure p() -> int { return roll 40d12 % 7 }\n",
+        "run: p\n",
+        &merged(),
+    );
     // Computed independently with Python's fractions; the denominator is 144 bits.
     let want = Prob::new(
-        "2099673668527266357975365078592921040542889".parse().unwrap(),
-        "14697715679690864505827555550150426126974976".parse().unwrap(),
+        "2099673668527266357975365078592921040542889"
+            .parse()
+            .unwrap(),
+        "14697715679690864505827555550150426126974976"
+            .parse()
+            .unwrap(),
     );
     assert_eq!(o["0"], want);
     assert!(want.denom().bits() > 128);
@@ -91,7 +136,13 @@ fn exploding_dice_are_cut_at_the_stated_depth() {
         explode_depth: 2,
         ..merged()
     };
-    let (o, d) = odds("explode", "", "procedure p() -> int { return roll d6! }\n", "run: p\n", &limits);
+    let (o, d) = odds(
+        "explode",
+        "",
+        "procedure p() -> int { return roll d6! }\n",
+        "run: p\n",
+        &limits,
+    );
     // Two explosions allowed: 6, 6, then a third 6 would need a third explosion.
     assert_eq!(d.unexplored, p(1, 216));
     assert_eq!(o["13"], p(1, 216));
@@ -102,7 +153,13 @@ fn exploding_dice_are_cut_at_the_stated_depth() {
         explode_depth: 100,
         ..merged()
     };
-    let (_, d) = odds("explode_all", "", "procedure p() -> int { return roll d6! }\n", "run: p\n", &all);
+    let (_, d) = odds(
+        "explode_all",
+        "",
+        "procedure p() -> int { return roll d6! }\n",
+        "run: p\n",
+        &all,
+    );
     assert_eq!(d.unexplored, p(0, 1));
     assert_eq!(total(&d), p(1, 1));
 }
@@ -176,13 +233,31 @@ fn loops_branches_matches_and_calls_agree_with_the_path_walker() {
         max_paths: 10_000_000,
         ..Limits::default()
     };
-    let (walked, w) = odds("shapes_walk", SHAPES, SHAPES_RULES, scenario, &both(EngineKind::Paths));
-    let (merged, m) = odds("shapes_merge", SHAPES, SHAPES_RULES, scenario, &both(EngineKind::Merged));
+    let (walked, w) = odds(
+        "shapes_walk",
+        SHAPES,
+        SHAPES_RULES,
+        scenario,
+        &both(EngineKind::Paths),
+    );
+    let (merged, m) = odds(
+        "shapes_merge",
+        SHAPES,
+        SHAPES_RULES,
+        scenario,
+        &both(EngineKind::Merged),
+    );
     assert!(w.stop.is_none());
     assert_eq!(walked, merged);
     assert_eq!(w.unexplored, m.unexplored);
     assert_eq!(total(&m), p(1, 1));
     // The default merged engine (no dice budget) gives the same: nothing explodes.
-    let (plain, _) = odds("shapes_default", SHAPES, SHAPES_RULES, scenario, &Limits::default());
+    let (plain, _) = odds(
+        "shapes_default",
+        SHAPES,
+        SHAPES_RULES,
+        scenario,
+        &Limits::default(),
+    );
     assert_eq!(plain, merged);
 }

@@ -152,7 +152,9 @@ pub struct Roll {
 ///
 /// An exploding die that shows its highest face rolls again and adds, up to
 /// [`MAX_EXPLOSIONS`] times. Keep-highest/lowest compares whole dice (explosions
-/// included). A zero-sided or zero-count roll totals 0 and rolls nothing.
+/// included). A zero-sided or zero-count roll totals 0 and rolls nothing. A source that
+/// decides whole rolls ([`DiceSource::whole`]) gives the roll instead, and no face is
+/// drawn.
 #[inline]
 /// The `k`th (from 1) of the totals `lo..=hi` of `segments`, in order; past them, `k`.
 /// A die table rolled `among` some values rolls a `dN` over the allowed totals and reads

@@ -37,7 +37,11 @@ fn scenarios() -> Vec<(PathBuf, PathBuf)> {
     out
 }
 
-fn by_outcome(p: &rulesc::ir::Program, ret: &rulesc::ir::Ty, d: &Distribution) -> HashMap<String, rulesc::analyze::exact::Prob> {
+fn by_outcome(
+    p: &rulesc::ir::Program,
+    ret: &rulesc::ir::Ty,
+    d: &Distribution,
+) -> HashMap<String, rulesc::analyze::exact::Prob> {
     d.outcomes
         .iter()
         .map(|(v, p_)| (rulesc::eval::show_result(p, v, ret), p_.clone()))
@@ -73,7 +77,11 @@ fn the_merged_engine_matches_the_path_walker_on_every_shipped_scenario() {
             }
             let merged = distribution(&p, &s, &limits(EngineKind::Merged), &[]);
             let name = format!("{} at --max-dice {max_dice}", file.display());
-            assert!(merged.stop.is_none(), "{name}: the merged engine stopped: {:?}", merged.stop);
+            assert!(
+                merged.stop.is_none(),
+                "{name}: the merged engine stopped: {:?}",
+                merged.stop
+            );
             let (a, b) = (by_outcome(&p, &ret, &walked), by_outcome(&p, &ret, &merged));
             if a != b || walked.unexplored != merged.unexplored {
                 let mut diff: Vec<String> = a
@@ -93,7 +101,10 @@ fn the_merged_engine_matches_the_path_walker_on_every_shipped_scenario() {
             }
             // Both add up to one.
             let one = rulesc::analyze::exact::Prob::from_integer(1.into());
-            let total = merged.outcomes.iter().fold(merged.unexplored.clone(), |t, (_, p)| t + p);
+            let total = merged
+                .outcomes
+                .iter()
+                .fold(merged.unexplored.clone(), |t, (_, p)| t + p);
             assert_eq!(total, one, "{name}");
             done = true;
             checked += 1;
@@ -110,7 +121,8 @@ fn decisions_fixed_by_name_change_only_what_they_answer() {
     let rules = root().join("rules/kingsmark");
     let (p, _, _) = rulesc::compile_dir(&rules);
     let p = p.unwrap();
-    let (s, _) = rulesc::scenario::read(&p, &root().join("examples/kingsmark/aldren.yaml")).unwrap();
+    let (s, _) =
+        rulesc::scenario::read(&p, &root().join("examples/kingsmark/aldren.yaml")).unwrap();
     let limits = |engine| Limits {
         engine,
         max_dice: Some(4),
@@ -122,7 +134,14 @@ fn decisions_fixed_by_name_change_only_what_they_answer() {
         let a = distribution(&p, &s, &limits(EngineKind::Paths), &fixed);
         let b = distribution(&p, &s, &limits(EngineKind::Merged), &fixed);
         let ret = p.functions[s.function].ret.clone();
-        assert_eq!(by_outcome(&p, &ret, &a), by_outcome(&p, &ret, &b), "maneuver = {answer}");
-        assert!(a.outcomes.iter().all(|(v, _)| !matches!(v, Ok(Value::Unit))));
+        assert_eq!(
+            by_outcome(&p, &ret, &a),
+            by_outcome(&p, &ret, &b),
+            "maneuver = {answer}"
+        );
+        assert!(a
+            .outcomes
+            .iter()
+            .all(|(v, _)| !matches!(v, Ok(Value::Unit))));
     }
 }

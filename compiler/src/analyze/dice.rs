@@ -59,7 +59,14 @@ pub fn roll_dist(
     let s = spec.sides.min(MAX_SIDES as u32);
     if n == 0 || s == 0 {
         return Ok(RollDist {
-            entries: vec![(Roll { total: 0, natural: 0 }, 0, W::one())],
+            entries: vec![(
+                Roll {
+                    total: 0,
+                    natural: 0,
+                },
+                0,
+                W::one(),
+            )],
             cut: W::zero(),
             den: W::one(),
         });
@@ -111,7 +118,14 @@ fn forget_natural(d: RollDist) -> RollDist {
         .into_iter()
         .map(|k| {
             let w = merged.remove(&k).unwrap_or_default();
-            (Roll { total: k.0, natural: 0 }, k.1, w)
+            (
+                Roll {
+                    total: k.0,
+                    natural: 0,
+                },
+                k.1,
+                w,
+            )
         })
         .collect();
     RollDist { entries, ..d }
@@ -157,7 +171,9 @@ fn by_faces(spec: DiceSpec, left: u32, max_entries: usize) -> Result<RollDist, T
     let den = probs
         .iter()
         .chain(std::iter::once(&cut))
-        .fold(BigInt::one(), |l, p| num_integer::Integer::lcm(&l, p.denom()));
+        .fold(BigInt::one(), |l, p| {
+            num_integer::Integer::lcm(&l, p.denom())
+        });
     let weight = |p: &super::exact::Prob| {
         let n = p.numer() * (&den / p.denom());
         W::Big(n.to_biguint().unwrap_or_default())
@@ -252,7 +268,12 @@ impl Dense {
     }
 }
 
-fn convolved(spec: DiceSpec, depth: u32, natural: bool, max_entries: usize) -> Result<RollDist, TooLarge> {
+fn convolved(
+    spec: DiceSpec,
+    depth: u32,
+    natural: bool,
+    max_entries: usize,
+) -> Result<RollDist, TooLarge> {
     let (n, s) = (spec.count, spec.sides);
     let (die, _, die_den) = one_die(s, spec.explode, depth);
     let max_value = die.iter().map(|d| d.0).max().unwrap_or(0);
@@ -273,7 +294,8 @@ fn convolved(spec: DiceSpec, depth: u32, natural: bool, max_entries: usize) -> R
                 // Each first die in turn, pinned; the other n-1 dice around it.
                 let mut by_natural: Vec<(u32, HashMap<i64, W>)> = Vec::new();
                 for (v1, f1, w1) in &die {
-                    let kept = order_statistics(&values, n - 1, k, highest, Some(*v1), max_entries)?;
+                    let kept =
+                        order_statistics(&values, n - 1, k, highest, Some(*v1), max_entries)?;
                     let slot = match by_natural.iter().position(|(f, _)| f == f1) {
                         Some(i) => i,
                         None => {
@@ -289,7 +311,14 @@ fn convolved(spec: DiceSpec, depth: u32, natural: bool, max_entries: usize) -> R
                     let mut totals: Vec<_> = totals.into_iter().collect();
                     totals.sort_by_key(|(t, _)| *t);
                     for (t, w) in totals {
-                        entries.push((Roll { total: t, natural: i64::from(f) }, 0, w));
+                        entries.push((
+                            Roll {
+                                total: t,
+                                natural: i64::from(f),
+                            },
+                            0,
+                            w,
+                        ));
                     }
                 }
             } else {
@@ -297,7 +326,14 @@ fn convolved(spec: DiceSpec, depth: u32, natural: bool, max_entries: usize) -> R
                 let mut kept: Vec<_> = kept.into_iter().collect();
                 kept.sort_by_key(|(t, _)| *t);
                 for (t, w) in kept {
-                    entries.push((Roll { total: t, natural: 0 }, 0, w));
+                    entries.push((
+                        Roll {
+                            total: t,
+                            natural: 0,
+                        },
+                        0,
+                        w,
+                    ));
                 }
             }
         }
@@ -316,13 +352,27 @@ fn convolved(spec: DiceSpec, depth: u32, natural: bool, max_entries: usize) -> R
                         .collect();
                     let sums = rest.plus(&first, max_entries)?;
                     for (t, w) in sums.entries() {
-                        entries.push((Roll { total: t, natural: i64::from(f) }, 0, w.clone()));
+                        entries.push((
+                            Roll {
+                                total: t,
+                                natural: i64::from(f),
+                            },
+                            0,
+                            w.clone(),
+                        ));
                     }
                 }
             } else {
                 let sums = rest.plus(&plain, max_entries)?;
                 for (t, w) in sums.entries() {
-                    entries.push((Roll { total: t, natural: 0 }, 0, w.clone()));
+                    entries.push((
+                        Roll {
+                            total: t,
+                            natural: 0,
+                        },
+                        0,
+                        w.clone(),
+                    ));
                 }
             }
         }
@@ -488,7 +538,9 @@ mod tests {
     #[test]
     fn four_d6_keep_highest_three_matches_the_closed_form() {
         // The classic ability-score distribution: counts out of 1296 for totals 3..18.
-        let counts = [1, 4, 10, 21, 38, 62, 91, 122, 148, 167, 172, 160, 131, 94, 54, 21];
+        let counts = [
+            1, 4, 10, 21, 38, 62, 91, 122, 148, 167, 172, 160, 131, 94, 54, 21,
+        ];
         let spec = DiceSpec {
             keep: Keep::Highest(3),
             ..DiceSpec::new(4, 6)
@@ -539,7 +591,13 @@ mod tests {
         for count in 1..=3 {
             for sides in [1, 2, 3, 4] {
                 for explode in [false, true] {
-                    for keep in [Keep::All, Keep::Highest(1), Keep::Highest(2), Keep::Lowest(1), Keep::Highest(0)] {
+                    for keep in [
+                        Keep::All,
+                        Keep::Highest(1),
+                        Keep::Highest(2),
+                        Keep::Lowest(1),
+                        Keep::Highest(0),
+                    ] {
                         specs.push(DiceSpec {
                             count,
                             sides,
@@ -589,7 +647,10 @@ mod tests {
         let d = exact(DiceSpec::new(40, 12), false);
         let den = BigUint::from(12u32).pow(40);
         assert!(den > BigUint::from(u128::MAX));
-        assert_eq!(probability(&d, 40, None), Prob::new(1.into(), den.clone().into()));
+        assert_eq!(
+            probability(&d, 40, None),
+            Prob::new(1.into(), den.clone().into())
+        );
         // 41: one die shows 2, in 40 ways.
         assert_eq!(probability(&d, 41, None), Prob::new(40.into(), den.into()));
         let sum = d.entries.iter().fold(W::zero(), |mut a, (_, _, w)| {
@@ -601,6 +662,15 @@ mod tests {
 
     #[test]
     fn rolls_too_large_to_tabulate_are_refused() {
-        assert_eq!(roll_dist(DiceSpec::new(1000, 1_000_000), Bound::Depth(9), false, 1 << 20).unwrap_err(), TooLarge);
+        assert_eq!(
+            roll_dist(
+                DiceSpec::new(1000, 1_000_000),
+                Bound::Depth(9),
+                false,
+                1 << 20
+            )
+            .unwrap_err(),
+            TooLarge
+        );
     }
 }

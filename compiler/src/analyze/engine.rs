@@ -76,7 +76,14 @@ pub struct Outcomes {
 }
 
 /// Runs procedure (or formula) `f` on `args` over every roll.
-pub fn run(p: &Program, plan: &Plan, f: Id, args: Vec<Value>, decisions: &Decisions, opts: &Options) -> Outcomes {
+pub fn run(
+    p: &Program,
+    plan: &Plan,
+    f: Id,
+    args: Vec<Value>,
+    decisions: &Decisions,
+    opts: &Options,
+) -> Outcomes {
     let e = Engine {
         p,
         plan,
@@ -89,7 +96,11 @@ pub fn run(p: &Program, plan: &Plan, f: Id, args: Vec<Value>, decisions: &Decisi
         unexplored: RefCell::new(Prob::zero()),
     };
     let mut frame = vec![Value::Unit; plan.frame.get(f).copied().unwrap_or(0)];
-    for (slot, a) in args.into_iter().enumerate().take(p.functions[f].params.len()) {
+    for (slot, a) in args
+        .into_iter()
+        .enumerate()
+        .take(p.functions[f].params.len())
+    {
         frame[slot] = a;
     }
     let start = State {
@@ -116,6 +127,9 @@ pub fn run(p: &Program, plan: &Plan, f: Id, args: Vec<Value>, decisions: &Decisi
 
 type Res<T> = Result<T, Stop>;
 
+/// The outcomes reached so far, and where each is, by its key.
+type Reached = (Vec<(Outcome, Prob)>, HashMap<Vec<u64>, usize>);
+
 /// The canonical encoding of an outcome: equal keys, equal outcomes (rule errors are
 /// equal when they are the same error at the same site).
 pub fn outcome_key(o: &Outcome) -> Vec<u64> {
@@ -138,7 +152,7 @@ struct Engine<'a> {
     cache: RefCell<HashMap<(DiceSpec, Bound, bool), Rc<RollDist>>>,
     steps: Cell<u64>,
     peak: Cell<usize>,
-    outcomes: RefCell<(Vec<(Outcome, Prob)>, HashMap<Vec<u64>, usize>)>,
+    outcomes: RefCell<Reached>,
     unexplored: RefCell<Prob>,
 }
 
@@ -309,9 +323,14 @@ impl<'a> Engine<'a> {
             Body::Formula(e) => {
                 let den = dist.den.clone();
                 for (s, w) in &dist.states {
-                    self.paths(s, w, &den, false, |env, locals| eval::eval_in(self.p, env, locals, e), |_, v, w, dp| {
-                        self.outcome(Ok(v), &w, &den.mul(dp))
-                    })?;
+                    self.paths(
+                        s,
+                        w,
+                        &den,
+                        false,
+                        |env, locals| eval::eval_in(self.p, env, locals, e),
+                        |_, v, w, dp| self.outcome(Ok(v), &w, &den.mul(dp)),
+                    )?;
                 }
             }
         }
@@ -330,7 +349,10 @@ impl<'a> Engine<'a> {
         w: &W,
         den: &W,
         mutates: bool,
-        mut work: impl FnMut(&mut Env<&mut RollPaths<'_, 'a>, &mut Cursor<'_>, NoTrace>, &mut Vec<Value>) -> Result<R, RuleError>,
+        mut work: impl FnMut(
+            &mut Env<&mut RollPaths<'_, 'a>, &mut Cursor<'_>, NoTrace>,
+            &mut Vec<Value>,
+        ) -> Result<R, RuleError>,
         mut each: impl FnMut(State, R, W, &W) -> Res<()>,
     ) -> Res<()> {
         let mut src = RollPaths {
@@ -349,7 +371,10 @@ impl<'a> Engine<'a> {
             let mut st = if mutates { s.unshared() } else { s.clone() };
             let r = {
                 let State { frames, cursor, .. } = &mut st;
-                let mut dec = Cursor { dec: self.dec, cursor };
+                let mut dec = Cursor {
+                    dec: self.dec,
+                    cursor,
+                };
                 let mut env = Env::new(&mut src, &mut dec, NoTrace);
                 let top = match frames.last_mut() {
                     Some(t) => t,
@@ -398,9 +423,16 @@ impl<'a> Engine<'a> {
         if sp.structural {
             #[allow(unreachable_patterns)]
             let ex = match s {
-                Stmt::If { branches, otherwise } => self.if_(f, branches, otherwise.as_deref(), dist, sp.mutates)?,
-                Stmt::Match { scrutinee, arms } => self.match_(f, scrutinee, arms, dist, sp.mutates)?,
-                Stmt::For { var, list, body } => self.for_(f, *var, list, body, &sp.hidden, dist, sp.mutates)?,
+                Stmt::If {
+                    branches,
+                    otherwise,
+                } => self.if_(f, branches, otherwise.as_deref(), dist, sp.mutates)?,
+                Stmt::Match { scrutinee, arms } => {
+                    self.match_(f, scrutinee, arms, dist, sp.mutates)?
+                }
+                Stmt::For { var, list, body } => {
+                    self.for_(f, *var, list, body, &sp.hidden, dist, sp.mutates)?
+                }
                 Stmt::ForRange { var, lo, hi, body } => {
                     self.range(f, *var, lo, hi, body, &sp.hidden, dist, sp.mutates)?
                 }
@@ -428,7 +460,15 @@ impl<'a> Engine<'a> {
 
     /// A state leaving its function with `v`: an outcome at the top of the stack, a
     /// returned state (its frame cleared) below.
-    fn returning(&self, mut s: State, v: Value, w: W, dp: &W, den: &W, returned: &mut Builder) -> Res<()> {
+    fn returning(
+        &self,
+        mut s: State,
+        v: Value,
+        w: W,
+        dp: &W,
+        den: &W,
+        returned: &mut Builder,
+    ) -> Res<()> {
         if s.frames.len() <= 1 {
             return self.outcome(Ok(v), &w, &den.mul(dp));
         }
@@ -444,12 +484,17 @@ impl<'a> Engine<'a> {
         let den = dist.den.clone();
         let (mut normal, mut returned) = (Builder::new(self, clear), Builder::new(self, &[]));
         for (st, w) in dist.take() {
-            self.paths(&st, &w, &den, mutates, |env, locals| eval::exec_in(self.p, env, locals, s), |s2, r, w, dp| {
-                match r {
+            self.paths(
+                &st,
+                &w,
+                &den,
+                mutates,
+                |env, locals| eval::exec_in(self.p, env, locals, s),
+                |s2, r, w, dp| match r {
                     None => normal.add(s2, w, dp),
                     Some(v) => self.returning(s2, v, w, dp, &den, &mut returned),
-                }
-            })?;
+                },
+            )?;
         }
         Ok(Exits {
             normal: normal.finish(&den, self)?,
@@ -472,12 +517,17 @@ impl<'a> Engine<'a> {
         let mut outs: Vec<Builder> = (0..n).map(|_| Builder::new(self, &[])).collect();
         let mut rest = Builder::new(self, &[]);
         for (st, w) in dist.take() {
-            self.paths(&st, &w, &den, mutates, |env, locals| eval::eval_in(self.p, env, locals, e), |mut s2, v, w, dp| {
-                match route(&mut s2, &v) {
+            self.paths(
+                &st,
+                &w,
+                &den,
+                mutates,
+                |env, locals| eval::eval_in(self.p, env, locals, e),
+                |mut s2, v, w, dp| match route(&mut s2, &v) {
                     Some(i) => outs[i].add(s2, w, dp),
                     None => rest.add(s2, w, dp),
-                }
-            })?;
+                },
+            )?;
         }
         let outs = outs
             .into_iter()
@@ -499,7 +549,8 @@ impl<'a> Engine<'a> {
             if rest.is_empty() {
                 return Ok(ex);
             }
-            let (mut taken, not) = self.split(cond, rest, mutates, 1, |_, v| v.bool().then_some(0))?;
+            let (mut taken, not) =
+                self.split(cond, rest, mutates, 1, |_, v| v.bool().then_some(0))?;
             ex.merge(self.block(f, body, taken.remove(0))?);
             rest = not;
         }
@@ -510,7 +561,14 @@ impl<'a> Engine<'a> {
         Ok(ex)
     }
 
-    fn match_(&self, f: Id, scrutinee: &Expr, arms: &[MatchArm<Vec<Stmt>>], dist: Dist, mutates: bool) -> Res<Exits> {
+    fn match_(
+        &self,
+        f: Id,
+        scrutinee: &Expr,
+        arms: &[MatchArm<Vec<Stmt>>],
+        dist: Dist,
+        mutates: bool,
+    ) -> Res<Exits> {
         // As the interpreter picks an arm: the first naming the tag (or variant), or a
         // wildcard; an outcome's fields are bound to the arm's slots.
         let (per_arm, none) = self.split(scrutinee, dist, mutates, arms.len(), |s, v| {
@@ -519,7 +577,9 @@ impl<'a> Engine<'a> {
                 Value::Choice(c) => *c,
                 _ => 0,
             };
-            let i = arms.iter().position(|a| a.alts.is_empty() || a.alts.contains(&tag))?;
+            let i = arms
+                .iter()
+                .position(|a| a.alts.is_empty() || a.alts.contains(&tag))?;
             if let Value::Outcome { fields, .. } = v {
                 let top = s.top();
                 for (slot, x) in arms[i].binds.iter().zip(fields.iter()) {
@@ -545,7 +605,16 @@ impl<'a> Engine<'a> {
     /// `for var in list`: the list (a copy, as the interpreter walks) and the position
     /// live in two hidden slots, so states at the same turn of the loop merge.
     #[allow(clippy::too_many_arguments)]
-    fn for_(&self, f: Id, var: usize, list: &Expr, body: &[Stmt], hidden: &[usize], dist: Dist, mutates: bool) -> Res<Exits> {
+    fn for_(
+        &self,
+        f: Id,
+        var: usize,
+        list: &Expr,
+        body: &[Stmt],
+        hidden: &[usize],
+        dist: Dist,
+        mutates: bool,
+    ) -> Res<Exits> {
         let (ls, is) = (hidden[0], hidden[1]);
         let (mut start, _) = self.split(list, dist, mutates, 1, |s, v| {
             let top = s.top();
@@ -609,7 +678,14 @@ impl<'a> Engine<'a> {
 
     /// Runs a loop's turns: `next` moves a state to its next turn (false: the loop is
     /// over for it, and its hidden slots are cleared).
-    fn turns(&self, f: Id, body: &[Stmt], mut at: Dist, hidden: &[usize], mut next: impl FnMut(&mut Vec<Value>) -> bool) -> Res<Exits> {
+    fn turns(
+        &self,
+        f: Id,
+        body: &[Stmt],
+        mut at: Dist,
+        hidden: &[usize],
+        mut next: impl FnMut(&mut Vec<Value>) -> bool,
+    ) -> Res<Exits> {
         let mut ex = Exits::empty();
         while !at.is_empty() {
             let den = at.den.clone();
@@ -676,7 +752,8 @@ impl<'a> Engine<'a> {
         let mut ex = Exits::empty();
         for d in [inner.normal, inner.returned] {
             let den = d.den.clone();
-            let (mut normal, mut returned) = (Builder::new(self, &sp.clear), Builder::new(self, &[]));
+            let (mut normal, mut returned) =
+                (Builder::new(self, &sp.clear), Builder::new(self, &[]));
             let one = W::one();
             for (mut st, w) in d.states {
                 st.frames.pop();
@@ -687,7 +764,12 @@ impl<'a> Engine<'a> {
                         normal.add(st, w, &one)?;
                     }
                     Stmt::Return { .. } => self.returning(st, ret, w, &one, &den, &mut returned)?,
-                    Stmt::Assign { place, op, value, site } => {
+                    Stmt::Assign {
+                        place,
+                        op,
+                        value,
+                        site,
+                    } => {
                         let tmp = sp.hidden[0];
                         st.top()[tmp] = ret;
                         let assign = Stmt::Assign {
@@ -814,7 +896,10 @@ impl DiceSource for RollPaths<'_, '_> {
     }
 
     fn whole(&mut self, spec: DiceSpec, site: u32) -> Option<Roll> {
-        let zero = Roll { total: 0, natural: 0 };
+        let zero = Roll {
+            total: 0,
+            natural: 0,
+        };
         if self.cut || self.fail.get().is_some() {
             return Some(zero);
         }

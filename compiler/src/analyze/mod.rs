@@ -131,7 +131,7 @@ impl Stop {
             Stop::States => (
                 "W0104",
                 format!("the analysis needed more than {} states at once", limits.max_states),
-                "the odds shown are exact for the part reached; raise --max-states, lower --explode-depth, or estimate with --samples",
+                "the odds shown are exact for the part reached; raise --max-states, or lower --explode-depth",
             ),
         };
         Diagnostic::warning(code, Span::new(file, 0, 0), message)
@@ -180,7 +180,12 @@ impl std::hash::Hash for Keyed {
 }
 
 /// The exact distribution of scenario `s`'s results, with some decisions' answers fixed.
-pub fn distribution(p: &Program, s: &Scenario, limits: &Limits, fixed: &[(String, u32)]) -> Distribution {
+pub fn distribution(
+    p: &Program,
+    s: &Scenario,
+    limits: &Limits,
+    fixed: &[(String, u32)],
+) -> Distribution {
     let f = &p.functions[s.function];
     let dec = decisions(s, fixed);
     match limits.engine {
@@ -192,7 +197,13 @@ pub fn distribution(p: &Program, s: &Scenario, limits: &Limits, fixed: &[(String
                     .args
                     .iter()
                     .zip(&f.params)
-                    .map(|(a, param)| if param.mutated { a.deep_clone() } else { a.clone() })
+                    .map(|(a, param)| {
+                        if param.mutated {
+                            a.deep_clone()
+                        } else {
+                            a.clone()
+                        }
+                    })
                     .collect();
                 cursor.iter_mut().for_each(|c| *c = 0);
                 let mut decide = engine::Cursor::new(&dec, &mut cursor);
@@ -247,11 +258,18 @@ pub fn analyze(
     let mut out = String::new();
     let _ = writeln!(out, "{} ({}):", f.name, d.work);
     for (r, prob) in &outcomes {
-        let _ = writeln!(out, "  {:>8.4}%  {:>14}  {r}", to_f64(prob) * 100.0, fraction(prob));
+        let _ = writeln!(
+            out,
+            "  {:>8.4}%  {:>14}  {r}",
+            to_f64(prob) * 100.0,
+            fraction(prob)
+        );
     }
     if !d.unexplored.is_zero() {
         let why = match (limits.engine, limits.max_dice) {
-            (EngineKind::Merged, None) => format!("exploding dice past {} explosions", limits.explode_depth),
+            (EngineKind::Merged, None) => {
+                format!("exploding dice past {} explosions", limits.explode_depth)
+            }
             _ => format!("paths longer than {} dice", limits.walker_dice()),
         };
         let _ = writeln!(

@@ -61,7 +61,9 @@ impl Plan {
         if any_natural {
             // A roll converted straight to an int shows its total only.
             for f in &p.functions {
-                crate::ir::walk::for_each_body_expr(f, &mut |e| natural_sites(e, false, &mut plan.natural_sites));
+                crate::ir::walk::for_each_body_expr(f, &mut |e| {
+                    natural_sites(e, false, &mut plan.natural_sites)
+                });
             }
         }
         for (id, f) in p.functions.iter().enumerate() {
@@ -97,7 +99,14 @@ impl Plan {
         r
     }
 
-    fn block(&mut self, p: &Program, stmts: &[Stmt], live_out: &HashSet<usize>, known: bool, next: &mut usize) {
+    fn block(
+        &mut self,
+        p: &Program,
+        stmts: &[Stmt],
+        live_out: &HashSet<usize>,
+        known: bool,
+        next: &mut usize,
+    ) {
         // live[i]: the locals read after statement i.
         let mut live: Vec<HashSet<usize>> = vec![live_out.clone(); stmts.len()];
         for i in (0..stmts.len().saturating_sub(1)).rev() {
@@ -152,13 +161,16 @@ impl Plan {
                         *next += 1;
                     }
                 }
-                Stmt::Return { value: Some(value), .. } => sp.call = self.engine_call(p, value),
+                Stmt::Return {
+                    value: Some(value), ..
+                } => sp.call = self.engine_call(p, value),
                 _ => {}
             }
             if known {
                 let mut m = HashSet::new();
                 mentions_stmt(s, &mut m);
-                let mut clear: Vec<usize> = m.into_iter().filter(|x| !live[i].contains(x)).collect();
+                let mut clear: Vec<usize> =
+                    m.into_iter().filter(|x| !live[i].contains(x)).collect();
                 clear.sort_unstable();
                 sp.clear = clear;
             }
@@ -243,7 +255,12 @@ fn expr_mutates(p: &Program, e: &Expr) -> bool {
     let mut m = false;
     walk_all(e, &mut |x| match &x.kind {
         K::Fill { .. } => m = true,
-        K::Call(f, _) => m |= p.functions.get(*f).is_none_or(|f| f.params.iter().any(|q| q.mutated)),
+        K::Call(f, _) => {
+            m |= p
+                .functions
+                .get(*f)
+                .is_none_or(|f| f.params.iter().any(|q| q.mutated))
+        }
         _ => {}
     });
     m

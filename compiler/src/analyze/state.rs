@@ -66,7 +66,10 @@ impl State {
     }
 }
 
-fn deep(v: &Value, seen: &mut HashMap<*const RefCell<Vec<Value>>, Rc<RefCell<Vec<Value>>>>) -> Value {
+fn deep(
+    v: &Value,
+    seen: &mut HashMap<*const RefCell<Vec<Value>>, Rc<RefCell<Vec<Value>>>>,
+) -> Value {
     match v {
         Value::Record(r) => {
             if let Some(copy) = seen.get(&Rc::as_ptr(r)) {
@@ -201,7 +204,13 @@ impl Enc<'_> {
                     rulesc_runtime::Keep::Highest(k) => (1 << 32) | u64::from(k),
                     rulesc_runtime::Keep::Lowest(k) => (2 << 32) | u64::from(k),
                 };
-                out.extend([5, u64::from(d.count), u64::from(d.sides), u64::from(d.explode), keep])
+                out.extend([
+                    5,
+                    u64::from(d.count),
+                    u64::from(d.sides),
+                    u64::from(d.explode),
+                    keep,
+                ])
             }
             Value::Track(t) => out.extend([6, t.filled]),
             Value::TrackBox { track, number } => out.extend([7, *track as u64, u64::from(*number)]),
@@ -278,7 +287,9 @@ impl std::hash::Hasher for Prehashed {
 
     fn write_usize(&mut self, x: usize) {
         // Addresses: their low bits are alike, so spread them (Fx's multiplier).
-        self.0 = (x as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95).rotate_left(26);
+        self.0 = (x as u64)
+            .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
+            .rotate_left(26);
     }
 }
 
@@ -432,7 +443,10 @@ mod tests {
             ..State::default()
         };
         let apart = State {
-            frames: vec![vec![record(vec![Value::Int(1)]), record(vec![Value::Int(1)])]],
+            frames: vec![vec![
+                record(vec![Value::Int(1)]),
+                record(vec![Value::Int(1)]),
+            ]],
             ..State::default()
         };
         let mut d = Dist::new(W::Small(4));
