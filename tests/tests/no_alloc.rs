@@ -1,14 +1,19 @@
 //! With `NoTrace`, a generated resolution formats nothing and allocates nothing: every
 //! trace event is built inside `if T::ENABLED { .. }`, and aggregates over lists and
-//! filled boxes iterate in place. Kingsmark's and Hit Strength's attacks are run, and the
-//! benchmark's bare exchange.
+//! filled boxes iterate in place. Kingsmark's and Hit Strength's attacks are run, Dungeon
+//! Cards' `land_blow` (wounds, stun, sever), and the benchmark's bare exchange.
+//!
+//! Not yet here: d20-armor-slots' `attack`/`resolve_attack` and Victory Stars'
+//! `melee_attack`/`strike` allocate about once and nine times a run, for lists the rules
+//! build: a formula that returns a list (`reactions(c)`, a comprehension) is a `Vec`, and
+//! so is a table whose values are lists (`skill_parts[skill]`); the README's Speed section says so.
 
 mod common;
 
 use common::{Draw, SeededDecide};
 use rulesc_runtime::{Env, NoTrace, SeededDice, VecTrace};
 use rulesc_tests::kingsmark as km;
-use rulesc_tests::{exchange as ex, hit_strength as hs};
+use rulesc_tests::{dungeon_cards as dc, exchange as ex, hit_strength as hs};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -84,6 +89,7 @@ type Run = (&'static str, Box<dyn FnMut(&mut Untraced) -> usize>);
 struct Others {
     hs: (hs::Combatant, hs::Combatant, hs::Weapon),
     ex: (ex::Fighter, ex::Fighter),
+    dc: (dc::Combatant, dc::Board),
 }
 
 impl Others {
@@ -98,7 +104,25 @@ impl Others {
             speed: 10,
             ..Default::default()
         };
+        let dc_fighter = dc::Combatant {
+            base_max_health: 20,
+            health: 20,
+            base_max_stamina: 10,
+            stamina: 10,
+            stats: [3, 3, 3, 3],
+            equipped: vec![dc::Item::sword()],
+            ..Default::default()
+        };
+        let dc_board = dc::Board {
+            slots: (1..=3)
+                .map(|position| dc::BoardSlot {
+                    position,
+                    ..Default::default()
+                })
+                .collect(),
+        };
         Others {
+            dc: (dc_fighter, dc_board),
             hs: (hs_fighter.clone(), hs_fighter, hs::Weapon::standard_sword()),
             ex: (
                 ex::Fighter {
@@ -115,7 +139,9 @@ impl Others {
 
     /// (name, one run); the closures own clones of the arguments to restore from.
     fn runs(self) -> Vec<Run> {
-        let Others { hs, ex } = self;
+        let Others { hs, ex, dc } = self;
+        let (mut ddc, mut bdc) = (dc.0.clone(), dc.1.clone());
+        let sword = dc::Item::sword();
         let mut dhs = hs.1.clone();
         vec![
             (
@@ -125,6 +151,19 @@ impl Others {
                         let _ = std::hint::black_box(hs::attack(e, &hs.0, &mut dhs, &hs.2));
                     });
                     dhs.clone_from(&hs.1);
+                    n
+                }),
+            ),
+            (
+                "dungeon_cards::land_blow",
+                Box::new(move |e: &mut Untraced| {
+                    let n = allocations_during(|| {
+                        let part = dc::BodyPart::ALL[0];
+                        let r = dc::land_blow(e, &mut ddc, &mut bdc, &sword, part, 7, false);
+                        std::hint::black_box(r).ok();
+                    });
+                    ddc.clone_from(&dc.0);
+                    bdc.clone_from(&dc.1);
                     n
                 }),
             ),

@@ -249,10 +249,18 @@ impl BodyGen<'_, '_> {
                 pre.push(format!(
                     "let {count}: i64 = {kept}.map(|(a, b)| b - a + 1).sum();"
                 ));
-                pre.push(format!(
-                    "let {total} = {RT}::roll(&mut env.dice, if {count} == 0 {{ {} }} else {{ {RT}::DiceSpec::new(1, {count} as u32) }}, &mut env.trace, {site}).total;",
-                    dice_expr(die)
-                ));
+                if die.count == 1 && !die.explode && die.keep == rulesc_runtime::Keep::All {
+                    // A `dN` either way: one face (`rolls::one`, as `roll` would give).
+                    pre.push(format!(
+                        "let {total} = {RT}::rolls::one(&mut env.dice, if {count} == 0 {{ {} }} else {{ {count} as u32 }}, &mut env.trace, {site}).total;",
+                        die.sides
+                    ));
+                } else {
+                    pre.push(format!(
+                        "let {total} = {RT}::roll(&mut env.dice, if {count} == 0 {{ {} }} else {{ {RT}::DiceSpec::new(1, {count} as u32) }}, &mut env.trace, {site}).total;",
+                        dice_expr(die)
+                    ));
+                }
                 pre.push(format!(
                     "let {face} = if {count} == 0 {{ {total} }} else {{ {RT}::dice::nth_total({kept}, {total}.max(1)) }};"
                 ));
