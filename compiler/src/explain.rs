@@ -65,16 +65,51 @@ fn lines(
     }
 }
 
-/// Explains `name` in the ruleset at `dir`.
-pub fn explain(dir: &Path, name: &str) -> Result<String, (Diagnostics, Sources)> {
+/// One definition as `explain` shows it: what it is, where it is defined, and its
+/// lines, each with the file and line it came from (empty for a declaration's text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Definition {
+    pub kind: String,
+    pub name: String,
+    pub at: String,
+    pub lines: Vec<(String, String)>,
+}
+
+impl Definition {
+    /// As `rulesc explain` prints it.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "{} {}    defined at {}", self.kind, self.name, self.at);
+        let width = self
+            .lines
+            .iter()
+            .filter(|(_, o)| !o.is_empty())
+            .map(|(l, _)| l.chars().count())
+            .max()
+            .unwrap_or(0);
+        for (line, origin) in &self.lines {
+            if origin.is_empty() {
+                let _ = writeln!(out, "{line}");
+            } else {
+                let _ = writeln!(out, "{line:<width$}    {origin}");
+            }
+        }
+        out
+    }
+}
+
+/// Every definition of the ruleset at `dir` after `extends` and `override` are merged
+/// (data in file order, then outcomes, formulas and procedures), and the program.
+pub fn definitions(
+    dir: &Path,
+) -> Result<(crate::ir::Program, Vec<Definition>), (Diagnostics, Sources)> {
     let (program, diags, sources) = crate::compile_dir(dir);
     let Some(program) = program else {
         return Err((diags, sources));
     };
     let mut ignored = Diagnostics::default();
     let (sources, roots, items) = check::merged(load::load_dir(dir, &mut ignored));
-    let mut out = String::new();
-    let mut found = false;
+    let mut out = Vec::new();
     for root in &roots {
         for (section_key, section) in root.as_map().unwrap_or(&[]) {
             let section_name = section_key.scalar_text().unwrap_or_default();
@@ -97,26 +132,14 @@ pub fn explain(dir: &Path, name: &str) -> Result<String, (Diagnostics, Sources)>
                     } else {
                         text.as_str()
                     };
-                    if defined != name {
-                        continue;
-                    }
-                    found = true;
-                    let kind = section_name.trim_end_matches('s');
-                    let _ = writeln!(
-                        out,
-                        "{kind} {name}    defined at {}",
-                        at(&sources, key.span)
-                    );
                     let mut rows = Vec::new();
                     lines(&sources, value, 1, 2, &mut rows);
-                    let width = rows
-                        .iter()
-                        .map(|(l, _)| l.chars().count())
-                        .max()
-                        .unwrap_or(0);
-                    for (line, origin) in rows {
-                        let _ = writeln!(out, "{line:<width$}    {origin}");
-                    }
+                    out.push(Definition {
+                        kind: section_name.trim_end_matches('s').to_string(),
+                        name: defined.to_string(),
+                        at: at(&sources, key.span),
+                        lines: rows,
+                    });
                 }
             }
         }
@@ -133,17 +156,32 @@ pub fn explain(dir: &Path, name: &str) -> Result<String, (Diagnostics, Sources)>
             ast::Item::Function { name, span, .. } => (name, span, "procedure"),
             ast::Item::Fight(_) => continue,
         };
-        if iname.name == name {
-            found = true;
-            let _ = writeln!(out, "{kind} {name}    defined at {}", at(&sources, *span));
-            for l in sources.slice(*span).lines() {
-                let _ = writeln!(out, "  {l}");
-            }
-        }
+        out.push(Definition {
+            kind: kind.to_string(),
+            name: iname.name.clone(),
+            at: at(&sources, *span),
+            lines: sources
+                .slice(*span)
+                .lines()
+                .map(|l| (format!("  {l}"), String::new()))
+                .collect(),
+        });
     }
-    if found {
-        return Ok(out);
+    Ok((program, out))
+}
+
+/// Explains `name` in the ruleset at `dir`.
+pub fn explain(dir: &Path, name: &str) -> Result<String, (Diagnostics, Sources)> {
+    let (program, defs) = definitions(dir)?;
+    let found: String = defs
+        .iter()
+        .filter(|d| d.name == name)
+        .map(Definition::text)
+        .collect();
+    if !found.is_empty() {
+        return Ok(found);
     }
+    let sources = program.sources.clone();
     let mut names: Vec<&str> = Vec::new();
     names.extend(program.tables.iter().map(|t| t.name.as_str()));
     names.extend(program.constants.iter().map(|t| t.name.as_str()));

@@ -111,12 +111,26 @@ impl DiceSource for ScriptThenSeed {
 
 /// Reads a scenario file against a program. Diagnostics point into the scenario file.
 pub fn read(p: &Program, path: &Path) -> Result<(Scenario, Sources), (Diagnostics, Sources)> {
+    read_edited(p, path, |_, _| {})
+}
+
+/// [`read`], with the scenario's YAML changed by `edit` first (`rulesc analyze --sweep`
+/// sets values under `args:`); `edit` reports its own problems.
+pub fn read_edited(
+    p: &Program,
+    path: &Path,
+    edit: impl FnOnce(&mut YNode, &mut Diagnostics),
+) -> Result<(Scenario, Sources), (Diagnostics, Sources)> {
     let mut diags = Diagnostics::default();
     let mut sources = p.sources.clone();
     let name = path.display().to_string().replace('\\', "/");
-    let Some((_, root)) = load::read_yaml(&mut sources, name, path, &mut diags) else {
+    let Some((_, mut root)) = load::read_yaml(&mut sources, name, path, &mut diags) else {
         return Err((diags, sources));
     };
+    edit(&mut root, &mut diags);
+    if diags.has_errors() {
+        return Err((diags, sources));
+    }
     let result = read_node(p, &sources, &root, &mut diags);
     match result {
         Some(s) if !diags.has_errors() => Ok((s, sources)),

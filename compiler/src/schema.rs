@@ -254,5 +254,122 @@ pub fn all() -> Vec<(&'static str, String)> {
         ("pack.schema.json", text(pack())),
         ("scenario.schema.json", text(scenario())),
         ("export.schema.json", text(export())),
+        ("analyze.schema.json", text(analyze())),
+        ("diff.schema.json", text(diff())),
     ]
+}
+
+/// An exact probability as text.
+fn fraction() -> Value {
+    json!({ "type": "string", "pattern": "^-?[0-9]+/[0-9]+$", "description": "An exact fraction, `numerator/denominator` in lowest terms: `27/216` reads `1/8`." })
+}
+
+/// What `rulesc analyze --format json` prints.
+pub fn analyze() -> Value {
+    let text = json!({ "type": "string" });
+    let number = json!({ "type": "number" });
+    let group = json!({
+        "type": "object",
+        "properties": {
+            "group": { "type": "string", "description": "The group (with `by`: a value of the field, or a tag without it; without: one outcome as traces show it)." },
+            "probability": fraction(),
+            "percent": number,
+            "at_least": fraction(),
+            "at_most": fraction(),
+            "interval": { "type": "array", "items": number, "minItems": 2, "maxItems": 2, "description": "With `--samples`: the 95% Wilson interval, from 0 to 1." }
+        },
+        "required": ["group", "probability", "percent"],
+        "additionalProperties": false
+    });
+    let result = json!({
+        "type": "object",
+        "properties": {
+            "scenario": text,
+            "case": { "type": "object", "additionalProperties": { "type": "string" }, "description": "What this case sets: sweep paths and decision names, with their values." },
+            "procedure": text,
+            "by": { "type": ["string", "null"] },
+            "work": text,
+            "groups": { "type": "array", "items": group },
+            "unexplored": fraction(),
+            "unexplored_percent": number,
+            "stopped": { "type": ["string", "null"], "description": "The warning code of the limit that stopped the analysis (W0101-W0104)." },
+            "mean": fraction(),
+            "mean_value": number,
+            "standard_deviation": number,
+            "goal": fraction(),
+            "goal_percent": number
+        },
+        "required": ["scenario", "case", "procedure", "by", "work", "groups", "unexplored", "unexplored_percent", "stopped"],
+        "additionalProperties": false
+    });
+    json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "rulesc analyze",
+        "description": "The odds of scenarios' outcomes (`rulesc analyze ... --format json`): one result per scenario, sweep point and answer to the decisions compared.",
+        "type": "object",
+        "properties": {
+            "format": { "const": "rulesc-analyze" },
+            "version": { "const": crate::analyze::report::FORMAT_VERSION },
+            "results": { "type": "array", "items": result },
+            "best": { "type": "string", "description": "The `--best` goal, as given." }
+        },
+        "required": ["format", "version", "results"],
+        "additionalProperties": false
+    })
+}
+
+/// What `rulesc diff --format json` prints.
+pub fn diff() -> Value {
+    let text = json!({ "type": "string" });
+    let number = json!({ "type": "number" });
+    let definition = json!({
+        "type": "object",
+        "properties": {
+            "kind": text,
+            "name": text,
+            "change": { "enum": ["added", "removed", "changed"] },
+            "defined_at": text,
+            "removed": { "type": "array", "items": text },
+            "added": { "type": "array", "items": {
+                "type": "object",
+                "properties": { "line": text, "at": text },
+                "required": ["line", "at"],
+                "additionalProperties": false
+            } }
+        },
+        "required": ["kind", "name", "change", "defined_at", "removed", "added"],
+        "additionalProperties": false
+    });
+    let group = json!({
+        "type": "object",
+        "properties": {
+            "group": text,
+            "base": fraction(),
+            "variant": fraction(),
+            "base_percent": number,
+            "variant_percent": number,
+            "change_points": { "type": "number", "description": "The variant's chance minus the base's, in percentage points." }
+        },
+        "required": ["group", "base", "variant", "base_percent", "variant_percent", "change_points"],
+        "additionalProperties": false
+    });
+    json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "rulesc diff",
+        "description": "What a variant changes (`rulesc diff <base> <variant> <scenario> --format json`): the definitions that differ, and the odds of each group under both rulesets.",
+        "type": "object",
+        "properties": {
+            "format": { "const": "rulesc-diff" },
+            "version": { "const": crate::analyze::report::FORMAT_VERSION },
+            "base": text,
+            "variant": text,
+            "scenario": text,
+            "procedure": text,
+            "by": { "type": ["string", "null"] },
+            "definitions": { "type": "array", "items": definition },
+            "groups": { "type": "array", "items": group }
+        },
+        "required": ["format", "version", "base", "variant", "scenario", "procedure", "by", "definitions", "groups"],
+        "additionalProperties": false
+    })
 }

@@ -145,3 +145,72 @@ fn decisions_fixed_by_name_change_only_what_they_answer() {
             .all(|(v, _)| !matches!(v, Ok(Value::Unit))));
     }
 }
+
+/// `rulesc analyze --format json` and `rulesc diff --format json` follow the schemas
+/// they are documented by (`schemas/analyze.schema.json`, `schemas/diff.schema.json`):
+/// a sweep with groups and cumulative columns, a sampled case with intervals, a mean,
+/// and the gritty Kingsmark diff.
+#[test]
+fn analyze_and_diff_json_follow_their_schemas() {
+    use rulesc::analyze::report::{render, Style};
+    use rulesc::analyze::{cases, reports, View};
+    let schema = |name: &str| {
+        let text = std::fs::read_to_string(root().join("schemas").join(name)).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        jsonschema::draft7::new(&value).expect("a valid draft-07 schema")
+    };
+    let check = |v: &jsonschema::Validator, what: &str, text: &str| {
+        let value: serde_json::Value = serde_json::from_str(text).unwrap();
+        let errors: Vec<String> = v
+            .iter_errors(&value)
+            .map(|e| format!("{e} at {}", e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{what}: {errors:#?}\n{text}");
+        value
+    };
+    let analyze = schema("analyze.schema.json");
+    let (rules, scenario) = (
+        root().join("rules/d20-armor-slots"),
+        root().join("examples/d20-armor-slots/longsword_attack.yaml"),
+    );
+    let (p, d, _) = rulesc::compile_dir(&rules);
+    let p = p.unwrap_or_else(|| panic!("{:?}", d.items));
+    let views = [
+        View {
+            by: Some("damage".into()),
+            sweeps: vec![cases::parse_sweep("attacker.abilities.Strength=2,4").unwrap()],
+            ..View::default()
+        },
+        View {
+            by: Some("tag".into()),
+            samples: Some(2000),
+            seed: 3,
+            ..View::default()
+        },
+        View {
+            best: Some("tag == Hit or tag == CriticalHit".into()),
+            ..View::default()
+        },
+    ];
+    for v in &views {
+        let (r, _, _) = reports(&p, &scenario, &Limits::default(), v)
+            .unwrap_or_else(|(d, _)| panic!("{:?}", d.items));
+        let text = render(&r, v.best.as_deref(), v.by.is_some(), Style::Json);
+        let value = check(&analyze, &format!("{v:?}"), &text);
+        assert!(!value["results"].as_array().unwrap().is_empty());
+    }
+    let diff = schema("diff.schema.json");
+    let (d, _) = rulesc::analyze::diff::compare(
+        &root().join("rules/kingsmark"),
+        &root().join("examples/variants/gritty_kingsmark"),
+        &root().join("examples/kingsmark/aldren.yaml"),
+        &Limits::default(),
+        &View {
+            by: Some("level".into()),
+            ..View::default()
+        },
+    )
+    .unwrap_or_else(|(d, _)| panic!("{:?}", d.items));
+    let value = check(&diff, "gritty diff", &d.render(Style::Json));
+    assert_eq!(value["definitions"].as_array().unwrap().len(), 4);
+}

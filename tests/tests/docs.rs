@@ -29,6 +29,12 @@
 //!   `text output` after it: every line of the block is a line of what it prints, in
 //!   order (`...` skips lines).
 //!
+//! - `sh odds`: a `$ rulesc analyze ...` or `$ rulesc diff ...` line, run through the
+//!   same library calls as the command line (flag by flag), paths taken in the folder
+//!   of the example rulesets. The `text output` after it: every line of the block is a
+//!   line of what it prints, in order (`...` skips lines); with `expect=`, it must fail
+//!   with those codes and the block holds its diagnostics.
+//!
 //! A `yaml` or `rules` block that is none of these must say `untested` (a sketch, or an
 //! example of something the compiler does not do yet), so that a typo in an info string
 //! cannot quietly take an example out of the tests. Other blocks (`sh` commands, plain
@@ -58,6 +64,7 @@ fn is_tested(b: &Block) -> bool {
     ["file", "pack", "scenario", "explain", "fight"]
         .iter()
         .any(|k| b.attrs.contains_key(*k))
+        || is_odds(b)
 }
 
 /// An example ruleset: its files and what it must report.
@@ -82,6 +89,11 @@ struct Run {
 }
 
 /// The expected codes of `expect=`, sorted.
+/// A `sh odds` block: a `$ rulesc analyze ...` or `$ rulesc diff ...` line, run.
+fn is_odds(b: &Block) -> bool {
+    b.lang == "sh" && b.words.iter().any(|w| w == "odds")
+}
+
 fn codes(list: &str) -> Vec<String> {
     let mut v: Vec<String> = list.split(',').map(|s| s.trim().to_string()).collect();
     v.sort();
@@ -182,7 +194,9 @@ fn every_doc_example_works() {
         Nothing,
         Group(String),
         Run(usize),
+        Command(usize),
     }
+    let mut commands: Vec<(Block, Option<Block>)> = Vec::new();
     let mut last = Last::Nothing;
     for b in &blocks {
         for key in b.attrs.keys() {
@@ -214,6 +228,7 @@ fn every_doc_example_works() {
             match &last {
                 Last::Group(g) => groups.get_mut(g).unwrap().outputs.push(b.clone()),
                 Last::Run(i) if runs[*i].output.is_none() => runs[*i].output = Some(b.clone()),
+                Last::Command(i) if commands[*i].1.is_none() => commands[*i].1 = Some(b.clone()),
                 _ => fail.push(format!(
                     "{}: a `text output` block that follows no tested example",
                     b.at
@@ -242,6 +257,11 @@ fn every_doc_example_works() {
                 output: None,
             });
             last = Last::Run(runs.len() - 1);
+            continue;
+        }
+        if is_odds(b) {
+            commands.push((b.clone(), None));
+            last = Last::Command(commands.len() - 1);
             continue;
         }
         let Some(file) = b.attr("file") else {
@@ -423,6 +443,41 @@ fn every_doc_example_works() {
         }
     }
 
+    for (b, output) in &commands {
+        let line = b.text.lines().next().unwrap_or("");
+        let expect = b.attr("expect").map(codes);
+        let outputs: Vec<&Block> = output.iter().collect();
+        let what = format!("{} (`{line}`)", b.at);
+        match odds_command(&root, line) {
+            Err(Failed::Usage(e)) => fail.push(format!("{what}: {e}")),
+            Err(Failed::Diagnostics(d, s)) => judge(
+                &what,
+                &d,
+                &s,
+                Some(expect.as_deref().unwrap_or(&[])),
+                &outputs,
+                &root,
+                &mut fail,
+            ),
+            Ok(_) if expect.is_some() => {
+                fail.push(format!("{what}: expected diagnostics, but it ran"))
+            }
+            Ok(text) => match output {
+                None => fail.push(format!(
+                    "{what}: no `text output` block shows what it prints"
+                )),
+                Some(o) => {
+                    if let Some(l) = missing_line(&o.text, &text) {
+                        fail.push(format!(
+                            "{}: this output is not what the command prints (no line `{l}`); it prints:\n{text}",
+                            o.at
+                        ));
+                    }
+                }
+            },
+        }
+    }
+
     assert!(
         !groups.is_empty() && !runs.is_empty(),
         "no tested examples found in docs/"
@@ -433,6 +488,114 @@ fn every_doc_example_works() {
         fail.len(),
         fail.join("\n\n")
     );
+}
+
+/// The words of a command line: split at spaces, `"..."` kept together.
+fn shell_words(line: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                word.get_or_insert_with(String::new);
+            }
+            c if c.is_whitespace() && !quoted => words.extend(word.take()),
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    if quoted {
+        return Err("an unclosed `\"`".into());
+    }
+    words.extend(word);
+    Ok(words)
+}
+
+/// Why a `sh odds` command did not print its tables.
+enum Failed {
+    /// The block itself is wrong (an unknown flag, a bad value).
+    Usage(String),
+    /// rulesc reported diagnostics.
+    Diagnostics(rulesc::diag::Diagnostics, rulesc::source::Sources),
+}
+
+/// Runs the `$ rulesc analyze ...` or `$ rulesc diff ...` line of a `sh odds` block as
+/// the command line does (the same library calls, flag by flag), paths taken in the
+/// examples' folder; what it prints, the folder's path taken out.
+fn odds_command(root: &Path, line: &str) -> Result<String, Failed> {
+    use rulesc::analyze::{self, report::Style, View};
+    let rest = line.strip_prefix("$ rulesc ").ok_or(Failed::Usage(
+        "the first line must start with `$ rulesc `".into(),
+    ))?;
+    let words = shell_words(rest).map_err(Failed::Usage)?;
+    let (cmd, args) = words
+        .split_first()
+        .ok_or(Failed::Usage("no command".into()))?;
+    let mut view = View::default();
+    let mut limits = analyze::Limits::default();
+    let mut style = Style::Text;
+    let mut paths = Vec::new();
+    let mut it = args.iter();
+    while let Some(w) = it.next() {
+        let mut value = || {
+            it.next()
+                .cloned()
+                .ok_or(Failed::Usage(format!("`{w}` needs a value")))
+        };
+        let number = |v: String| {
+            v.parse::<u64>()
+                .map_err(|e| Failed::Usage(format!("`{w} {v}`: {e}")))
+        };
+        match w.as_str() {
+            "--by" => view.by = Some(value()?),
+            "--best" => view.best = Some(value()?),
+            "--decide" => view.decide.push(value()?),
+            "--sweep" => view
+                .sweeps
+                .push(analyze::cases::parse_sweep(&value()?).map_err(Failed::Usage)?),
+            "--samples" => view.samples = Some(number(value()?)?),
+            "--seed" => view.seed = number(value()?)?,
+            "--explode-depth" => limits.explode_depth = number(value()?)?,
+            "--format" => {
+                style = match value()?.as_str() {
+                    "json" => Style::Json,
+                    "csv" => Style::Csv,
+                    "human" => Style::Text,
+                    other => return Err(Failed::Usage(format!("unknown format `{other}`"))),
+                }
+            }
+            w if w.starts_with('-') => {
+                return Err(Failed::Usage(format!(
+                    "the docs' test does not know the flag `{w}`"
+                )))
+            }
+            w => paths.push(root.join(w)),
+        }
+    }
+    let failed = |(d, s)| Failed::Diagnostics(d, s);
+    let text = match (cmd.as_str(), paths.as_slice()) {
+        ("analyze", [ruleset, scenarios @ ..]) if !scenarios.is_empty() => {
+            let (p, d, s) = rulesc::compile_dir(ruleset);
+            let p = p.ok_or_else(|| failed((d, s)))?;
+            let mut all = Vec::new();
+            for scenario in scenarios {
+                let (reports, _, _) = analyze::reports(&p, scenario, &limits, &view).map_err(failed)?;
+                all.extend(reports);
+            }
+            analyze::report::render(&all, view.best.as_deref(), view.by.is_some(), style)
+        }
+        ("diff", [base, variant, scenario]) => {
+            let (d, _) = analyze::diff::compare(base, variant, scenario, &limits, &view).map_err(failed)?;
+            d.render(style)
+        }
+        _ => {
+            return Err(Failed::Usage(
+                "write `rulesc analyze <ruleset> <scenario>...` or `rulesc diff <base> <variant> <scenario>`".into(),
+            ))
+        }
+    };
+    Ok(text.replace(&format!("{}/", root.display()), ""))
 }
 
 /// A `fight=` block: the fight file simulated (or one run traced), its output held to

@@ -9,22 +9,29 @@
 //! Every engine's work is bounded by [`Limits`]; what a limit cut off is reported as
 //! unexplored mass (never dropped), and reaching a limit is a warning (`W0101`..).
 
+pub mod cases;
 pub mod dice;
+pub mod diff;
 pub mod engine;
 pub mod exact;
+pub mod goal;
 pub mod paths;
 pub mod plan;
+pub mod report;
+pub mod sample;
 pub mod state;
+pub mod svg;
+pub mod view;
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::eval::{self, Value};
 use crate::ir::Program;
 use crate::scenario::{self, Scenario};
 use crate::source::{Sources, Span};
-use exact::{fraction, to_f64, Prob};
+use exact::Prob;
 use num_traits::Zero;
+use report::Report;
 use rulesc_runtime::{Env, NoTrace};
-use std::fmt::Write as _;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -110,6 +117,16 @@ pub enum Stop {
 }
 
 impl Stop {
+    /// The code of the warning saying so.
+    pub fn code(self) -> &'static str {
+        match self {
+            Stop::Paths => "W0101",
+            Stop::Steps => "W0102",
+            Stop::Time => "W0103",
+            Stop::States => "W0104",
+        }
+    }
+
     /// The warning saying so, pointing at the scenario.
     fn diagnostic(self, limits: &Limits, file: u32) -> Diagnostic {
         let (code, message, help) = match self {
@@ -234,10 +251,286 @@ pub fn distribution(
                 outcomes: o.outcomes,
                 unexplored: o.unexplored,
                 stop: o.stop,
-                work: format!("at most {} states", o.peak_states),
+                work: format!("at most {} states", o.peak_states.max(1)),
             }
         }
     }
+}
+
+/// How to show the odds (`--by`, `--best`, `--decide`), as given on the command line.
+#[derive(Debug, Clone, Default)]
+pub struct View {
+    /// Group the outcomes by this path (`level`, `tag`, `value`).
+    pub by: Option<String>,
+    /// Compare the answers to decisions by the chance of this goal.
+    pub best: Option<String>,
+    /// Analyze every answer to these decisions (with `--best` and none named: the
+    /// decisions the scenario scripts, or if it scripts none, every decision the
+    /// procedure reaches).
+    pub decide: Vec<String>,
+    /// Analyze every point of these sweeps (a Cartesian grid).
+    pub sweeps: Vec<cases::Sweep>,
+    /// Estimate from this many seeded random runs instead of the exact engine.
+    pub samples: Option<u64>,
+    /// The seed of the samples.
+    pub seed: u64,
+}
+
+/// One distribution as a report: its outcomes (grouped by `by`), the chance of `goal`.
+#[allow(clippy::too_many_arguments)]
+pub fn report(
+    p: &Program,
+    function: usize,
+    d: &Distribution,
+    limits: &Limits,
+    by: Option<&view::Path>,
+    goal: Option<&goal::Goal>,
+    scenario: String,
+    case: Vec<(String, String)>,
+) -> Report {
+    let ret = &p.functions[function].ret;
+    let groups = match by {
+        Some(path) => view::group(p, ret, path, &d.outcomes),
+        None => view::each(p, ret, &d.outcomes),
+    };
+    let goal = goal.map(|g| {
+        d.outcomes
+            .iter()
+            .filter(|(o, _)| g.holds(p, ret, o))
+            .fold(Prob::zero(), |a, (_, x)| a + x)
+    });
+    let mut r = finish(p, function, groups, by, limits, d, scenario, case);
+    r.goal = goal;
+    r
+}
+
+/// A report of groups (in order) from a distribution's other figures.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn finish(
+    p: &Program,
+    function: usize,
+    groups: Vec<view::Group>,
+    by: Option<&view::Path>,
+    limits: &Limits,
+    d: &Distribution,
+    scenario: String,
+    case: Vec<(String, String)>,
+) -> Report {
+    let ordered = by.is_some_and(|b| b.ordered(p));
+    let stats = by
+        .filter(|b| b.numeric())
+        .and_then(|_| view::stats(&groups));
+    let cumulative = if ordered {
+        view::cumulative(&groups)
+    } else {
+        vec![(Prob::zero(), Prob::zero()); groups.len()]
+    };
+    let rows = groups
+        .into_iter()
+        .zip(cumulative)
+        .map(|(g, (least, most))| report::Row {
+            label: g.label,
+            prob: g.prob,
+            at_least: ordered.then_some(least),
+            at_most: ordered.then_some(most),
+            interval: None,
+        })
+        .collect();
+    let unexplored_why = match (limits.engine, limits.max_dice) {
+        (EngineKind::Merged, None) => {
+            format!("exploding dice past {} explosions", limits.explode_depth)
+        }
+        _ => format!("paths longer than {} dice", limits.walker_dice()),
+    };
+    Report {
+        scenario,
+        case,
+        procedure: p.functions[function].name.clone(),
+        by: by.map(|b| b.text.clone()),
+        work: d.work.clone(),
+        rows,
+        ordered,
+        unexplored: d.unexplored.clone(),
+        unexplored_why,
+        stats,
+        goal: None,
+        stop: d.stop,
+    }
+}
+
+/// `f` of each item, in order: in parallel when there are several, on this thread when
+/// there is one (a thread of the pool costs an allocator arena, which a single large
+/// analysis under a memory limit cannot spare).
+pub fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
+    use rayon::prelude::*;
+    if items.len() <= 1 {
+        items.iter().map(f).collect()
+    } else {
+        items.par_iter().map(f).collect()
+    }
+}
+
+/// One setting of a case: a sweep's value, or an answer to a decision.
+#[derive(Debug, Clone, Copy)]
+enum Setting {
+    Sweep(usize, usize),
+    Answer(usize, u32),
+}
+
+/// The reports of one scenario: one per point of the sweeps and combination of answers
+/// (the points analyzed in parallel), and any warning.
+pub fn reports(
+    p: &Program,
+    path: &Path,
+    limits: &Limits,
+    v: &View,
+) -> Result<(Vec<Report>, Diagnostics, Sources), (Diagnostics, Sources)> {
+    let (s, mut sources) = scenario::read(p, path)?;
+    let scenario_file = sources.files.len().saturating_sub(1) as u32;
+    let f = &p.functions[s.function];
+    let mut diags = Diagnostics::default();
+    let by = v.by.as_ref().and_then(|text| {
+        let file = view::flag_source(&mut sources, "by", text);
+        view::path(p, &f.ret, text, file)
+            .map_err(|d| diags.push(d))
+            .ok()
+    });
+    let goal = v.best.as_ref().and_then(|text| {
+        let file = view::flag_source(&mut sources, "best", text);
+        goal::parse(p, &f.ret, text, file)
+            .map_err(|d| diags.push(d))
+            .ok()
+    });
+    let mut decisions = Vec::new();
+    if !v.decide.is_empty() || v.best.is_some() {
+        let text = v.decide.join(" ");
+        let file = view::flag_source(&mut sources, "decide", &text);
+        // `--best` alone compares the answers to the decisions the scenario scripts.
+        let names: Vec<String> = if v.decide.is_empty() {
+            s.decisions.queues().map(|(n, _)| n.to_string()).collect()
+        } else {
+            v.decide.clone()
+        };
+        let given = !v.decide.is_empty();
+        match cases::decisions(p, s.function, &names, given, Span::new(file, 0, text.len())) {
+            Ok(d) => decisions = d,
+            Err(d) => diags.push(d),
+        }
+    }
+    if diags.has_errors() {
+        return Err((diags, sources));
+    }
+    let mut axes: Vec<Vec<Setting>> = Vec::new();
+    for (k, sw) in v.sweeps.iter().enumerate() {
+        axes.push((0..sw.values.len()).map(|i| Setting::Sweep(k, i)).collect());
+    }
+    for (k, d) in decisions.iter().enumerate() {
+        axes.push(
+            (0..d.answers.len() as u32)
+                .map(|a| Setting::Answer(k, a))
+                .collect(),
+        );
+    }
+    let Some(grid) = cases::grid(&axes) else {
+        diags.push(
+            Diagnostic::error(
+                "E0510",
+                Span::new(scenario_file, 0, 0),
+                format!(
+                    "the sweeps and decisions make more than {} cases",
+                    cases::MAX_CASES
+                ),
+            )
+            .label("this scenario")
+            .help("sweep fewer values, or name fewer decisions with --decide"),
+        );
+        return Err((diags, sources));
+    };
+    let name = path.display().to_string();
+    // What a case sets, and the decisions it fixes.
+    let settings = |case: &[Setting]| {
+        let mut fixed: Vec<(String, u32)> = Vec::new();
+        let mut label = Vec::new();
+        for &c in case {
+            match c {
+                Setting::Sweep(k, i) => {
+                    let sw = &v.sweeps[k];
+                    label.push((sw.path.clone(), cases::shown(&sw.values[i])));
+                }
+                Setting::Answer(k, a) => {
+                    let d = &decisions[k];
+                    fixed.push((d.name.clone(), a));
+                    label.push((d.name.clone(), d.answers[a as usize].clone()));
+                }
+            }
+        }
+        (fixed, label)
+    };
+    // The scenario with a case's sweep values set (read afresh for each case: values
+    // are not shared between threads).
+    let read_case = |case: &[Setting]| {
+        scenario::read_edited(p, path, |root, diags| {
+            for &c in case {
+                let Setting::Sweep(k, i) = c else { continue };
+                let sw = &v.sweeps[k];
+                if let Err(part) = cases::set(root, &sw.path, &sw.values[i]) {
+                    diags.push(
+                        Diagnostic::error(
+                            "E0511",
+                            root.span,
+                            format!(
+                                "`--sweep {}`: `{part}` is not a mapping in this scenario",
+                                sw.path
+                            ),
+                        )
+                        .label("this scenario")
+                        .help("sweep a value under `args:` whose parents are mappings"),
+                    );
+                }
+            }
+        })
+        .map(|(s, _)| s)
+    };
+    let run_case = |case: &Vec<Setting>| -> Result<Report, (Diagnostics, Sources)> {
+        let (fixed, label) = settings(case);
+        let s = read_case(case)?;
+        let Some(n) = v.samples else {
+            let d = distribution(p, &s, limits, &fixed);
+            return Ok(report(
+                p,
+                s.function,
+                &d,
+                limits,
+                by.as_ref(),
+                goal.as_ref(),
+                name.clone(),
+                label,
+            ));
+        };
+        let read = || read_case(case).ok();
+        sample::sample(
+            p,
+            s.function,
+            read,
+            &fixed,
+            limits,
+            by.as_ref(),
+            n,
+            v.seed,
+            name.clone(),
+            label,
+        )
+        .ok_or_else(|| (Diagnostics::default(), p.sources.clone()))
+    };
+    let results: Vec<Result<Report, (Diagnostics, Sources)>> = in_parallel(&grid, run_case);
+    let mut reports = Vec::with_capacity(results.len());
+    for r in results {
+        reports.push(r?);
+    }
+    if let Some(stop) = reports.iter().find_map(|r| r.stop) {
+        diags.push(stop.diagnostic(limits, scenario_file));
+    }
+    Ok((reports, diags, sources))
 }
 
 /// The distribution of a scenario's results, as text, and any warning.
@@ -246,43 +539,6 @@ pub fn analyze(
     path: &Path,
     limits: &Limits,
 ) -> Result<(String, Diagnostics, Sources), (Diagnostics, Sources)> {
-    let (s, sources) = scenario::read(p, path)?;
-    let f = &p.functions[s.function];
-    let d = distribution(p, &s, limits, &[]);
-    let mut outcomes: Vec<(String, Prob)> = d
-        .outcomes
-        .iter()
-        .map(|(v, prob)| (eval::show_result(p, v, &f.ret), prob.clone()))
-        .collect();
-    outcomes.sort_by(|(a, pa), (b, pb)| pb.cmp(pa).then_with(|| a.cmp(b)));
-    let mut out = String::new();
-    let _ = writeln!(out, "{} ({}):", f.name, d.work);
-    for (r, prob) in &outcomes {
-        let _ = writeln!(
-            out,
-            "  {:>8.4}%  {:>14}  {r}",
-            to_f64(prob) * 100.0,
-            fraction(prob)
-        );
-    }
-    if !d.unexplored.is_zero() {
-        let why = match (limits.engine, limits.max_dice) {
-            (EngineKind::Merged, None) => {
-                format!("exploding dice past {} explosions", limits.explode_depth)
-            }
-            _ => format!("paths longer than {} dice", limits.walker_dice()),
-        };
-        let _ = writeln!(
-            out,
-            "  {:>8.4}%  {:>14}  (unexplored: {why}, or past a limit)",
-            to_f64(&d.unexplored) * 100.0,
-            fraction(&d.unexplored),
-        );
-    }
-    let mut diags = Diagnostics::default();
-    if let Some(stop) = d.stop {
-        let file = sources.files.len().saturating_sub(1) as u32;
-        diags.push(stop.diagnostic(limits, file));
-    }
-    Ok((out, diags, sources))
+    let (reports, diags, sources) = reports(p, path, limits, &View::default())?;
+    Ok((reports.iter().map(Report::text).collect(), diags, sources))
 }

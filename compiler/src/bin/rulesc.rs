@@ -29,6 +29,8 @@ struct Cli {
 enum Format {
     Human,
     Json,
+    /// Tables as CSV (`analyze`, `diff`; diagnostics print as `human`).
+    Csv,
 }
 
 #[derive(Subcommand)]
@@ -92,12 +94,37 @@ enum Command {
         out: PathBuf,
     },
     /// The exact odds of a scenario's outcomes: every path of its dice, decisions as
-    /// scripted.
+    /// scripted; grouped (`--by`), per answer to decisions (`--decide`, `--best`), over
+    /// sweeps (`--sweep`) and several scenarios as one table, or sampled (`--samples`).
+    /// `--format json` and `--format csv` write the table for other tools.
     Analyze {
         ruleset: PathBuf,
+        /// The scenario files (several: one table).
+        #[arg(required = true)]
+        scenarios: Vec<PathBuf>,
+        #[command(flatten)]
+        limits: AnalyzeLimits,
+        #[command(flatten)]
+        view: AnalyzeView,
+    },
+    /// What a variant changes: the definitions that differ from its base (as `explain`
+    /// shows them), and the odds of a scenario's outcomes under both, with the change in
+    /// percentage points.
+    Diff {
+        /// The base ruleset folder.
+        base: PathBuf,
+        /// The variant ruleset folder.
+        variant: PathBuf,
+        /// The scenario, read against both.
         scenario: PathBuf,
         #[command(flatten)]
         limits: AnalyzeLimits,
+        /// Group the outcomes by a field of the result (`level`), `tag` or `value`.
+        #[arg(long, value_name = "PATH")]
+        by: Option<String>,
+        /// Write the odds under both as paired bars to this SVG file.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
     },
     /// Run a whole fight (`fight.yaml`: sides, round limit, decision policies, report
     /// groups) many times with the interpreter: win rates with 95% intervals, the
@@ -167,6 +194,39 @@ struct AnalyzeLimits {
     /// one roll (W0104).
     #[arg(long, default_value_t = Limits::default().max_states, value_parser = limit("max-states"))]
     max_states: u64,
+}
+
+/// How `rulesc analyze` shows the odds.
+#[derive(clap::Args)]
+struct AnalyzeView {
+    /// Group the outcomes by a field of the result (`level`, `attacker.wounds`), `tag`
+    /// or `value`, in the field's order; numbers and levels add at-least and at-most
+    /// columns, numbers the mean and standard deviation.
+    #[arg(long, value_name = "PATH")]
+    by: Option<String>,
+    /// Analyze every answer to this decision (repeatable: every combination).
+    #[arg(long, value_name = "NAME")]
+    decide: Vec<String>,
+    /// The chance of this goal under every answer to the decisions (`--decide`, or every
+    /// decision the procedure reaches), the best marked: `--best "level >= Severe"`.
+    #[arg(long, value_name = "GOAL")]
+    best: Option<String>,
+    /// Analyze the scenario with a value under `args:` set to each of these in turn:
+    /// `attacker.skills.ArmedCombat=0..6` (both ends included) or `weapon=a,b,c`.
+    /// Repeatable: every combination, analyzed in parallel, as one table.
+    #[arg(long, value_name = "PATH=VALUES", value_parser = rulesc::analyze::cases::parse_sweep)]
+    sweep: Vec<rulesc::analyze::cases::Sweep>,
+    /// Estimate the odds from this many seeded random runs instead (95% intervals), for
+    /// procedures too large for the exact engine (1 to 1,000,000,000).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=rulesc::analyze::sample::MAX_SAMPLES))]
+    samples: Option<u64>,
+    /// The seed of `--samples`: the same figures for the same seed, whatever the number
+    /// of threads.
+    #[arg(long, default_value_t = 0, requires = "samples")]
+    seed: u64,
+    /// Write a bar chart of the odds (one bar per group) to this SVG file.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -258,6 +318,12 @@ fn run() -> ExitCode {
             let _ = writeln!(std::io::stderr(), "{line}");
         }));
     }
+    if matches!(format, Format::Csv)
+        && !matches!(cli.command, Command::Analyze { .. } | Command::Diff { .. })
+    {
+        eprintln!("error: `--format csv` is for the tables of `analyze` and `diff`");
+        return ExitCode::from(2);
+    }
     match cli.command {
         Command::Check { paths, ruleset } => check(paths, ruleset, format),
         Command::Build {
@@ -334,26 +400,18 @@ fn run() -> ExitCode {
         }
         Command::Analyze {
             ruleset,
+            scenarios,
+            limits,
+            view,
+        } => analyze(&ruleset, &scenarios, &limits.into(), view, format),
+        Command::Diff {
+            base,
+            variant,
             scenario,
             limits,
-        } => {
-            let (program, diags, sources) = rulesc::compile_dir(&ruleset);
-            report(&diags, &sources, format);
-            let Some(p) = program else {
-                return ExitCode::from(1);
-            };
-            match rulesc::analyze::analyze(&p, &scenario, &limits.into()) {
-                Ok((text, warnings, sources)) => {
-                    print!("{}", diag::escape_controls(&text));
-                    report(&warnings, &sources, format);
-                    ExitCode::SUCCESS
-                }
-                Err((diags, sources)) => {
-                    report(&diags, &sources, format);
-                    ExitCode::from(1)
-                }
-            }
-        }
+            by,
+            svg,
+        } => diff(&base, &variant, &scenario, &limits.into(), by, svg, format),
         Command::All { rules, out, trace } => all(&rules, &out, &trace, format),
         Command::Lsp => match rulesc::lsp::run_stdio() {
             Ok(()) => ExitCode::SUCCESS,
@@ -412,6 +470,131 @@ fn run() -> ExitCode {
                 }
             }
             ExitCode::SUCCESS
+        }
+    }
+}
+
+/// The style of the odds' tables for an output format.
+fn style(format: Format) -> rulesc::analyze::report::Style {
+    use rulesc::analyze::report::Style;
+    match format {
+        Format::Human => Style::Text,
+        Format::Json => Style::Json,
+        Format::Csv => Style::Csv,
+    }
+}
+
+/// Writes a chart (an SVG file), reporting a failure; whether it was written.
+fn write_chart(
+    path: &std::path::Path,
+    text: &str,
+    p: &rulesc::ir::Program,
+    format: Format,
+) -> bool {
+    match output::write(path, text, &output::inputs(&p.sources)) {
+        Ok(_) => true,
+        Err(e) => {
+            report_output_error(&e, path, format);
+            false
+        }
+    }
+}
+
+/// `rulesc analyze`: every scenario's reports (in parallel), as one table.
+fn analyze(
+    ruleset: &std::path::Path,
+    scenarios: &[PathBuf],
+    limits: &Limits,
+    view: AnalyzeView,
+    format: Format,
+) -> ExitCode {
+    if view.samples.is_some()
+        && (view.best.is_some() || !matches!(limits.engine, rulesc::analyze::EngineKind::Merged))
+    {
+        eprintln!("error: `--samples` estimates the odds by itself: it takes neither `--best` nor `--engine`");
+        return ExitCode::from(2);
+    }
+    let Some(p) = load(ruleset, &[], format) else {
+        return ExitCode::from(1);
+    };
+    let v = rulesc::analyze::View {
+        by: view.by,
+        best: view.best,
+        decide: view.decide,
+        sweeps: view.sweep,
+        samples: view.samples,
+        seed: view.seed,
+    };
+    let results =
+        rulesc::analyze::in_parallel(scenarios, |s| rulesc::analyze::reports(&p, s, limits, &v));
+    let mut all = Vec::new();
+    let mut failed = false;
+    for r in results {
+        match r {
+            Ok((reports, warnings, sources)) => {
+                report(&warnings, &sources, format);
+                all.extend(reports);
+            }
+            Err((diags, sources)) => {
+                report(&diags, &sources, format);
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        return ExitCode::from(1);
+    }
+    if let Some(path) = &view.svg {
+        let [one] = all.as_slice() else {
+            eprintln!(
+                "error: `--svg` draws the odds of one case, and this call has {} (several scenarios, sweeps or decisions)",
+                all.len()
+            );
+            return ExitCode::from(2);
+        };
+        if !write_chart(path, &one.svg(), &p, format) {
+            return ExitCode::from(1);
+        }
+    }
+    let text =
+        rulesc::analyze::report::render(&all, v.best.as_deref(), v.by.is_some(), style(format));
+    print!("{}", diag::escape_controls(&text));
+    ExitCode::SUCCESS
+}
+
+/// `rulesc diff`: what a variant changes, in definitions and in odds.
+fn diff(
+    base: &std::path::Path,
+    variant: &std::path::Path,
+    scenario: &std::path::Path,
+    limits: &Limits,
+    by: Option<String>,
+    svg: Option<PathBuf>,
+    format: Format,
+) -> ExitCode {
+    let v = rulesc::analyze::View {
+        by,
+        ..Default::default()
+    };
+    match rulesc::analyze::diff::compare(base, variant, scenario, limits, &v) {
+        Ok((d, warnings)) => {
+            for (w, s) in &warnings {
+                report(w, s, format);
+            }
+            if let Some(path) = &svg {
+                let Some(p) = load(variant, &[], format) else {
+                    return ExitCode::from(1);
+                };
+                if !write_chart(path, &d.svg(), &p, format) {
+                    return ExitCode::from(1);
+                }
+            }
+            print!("{}", diag::escape_controls(&d.render(style(format))));
+            ExitCode::SUCCESS
+        }
+        Err((diags, sources)) => {
+            report(&diags, &sources, format);
+            ExitCode::from(1)
         }
     }
 }
@@ -644,11 +827,11 @@ fn report(diags: &Diagnostics, sources: &Sources, format: Format) {
     for d in diags.sorted() {
         let text = match format {
             Format::Json => diag::to_json(d, sources) + "\n",
-            Format::Human => diag::render(d, sources, color, 100),
+            Format::Human | Format::Csv => diag::render(d, sources, color, 100),
         };
         let _ = out.write_all(text.as_bytes());
     }
-    if matches!(format, Format::Human) && !diags.items.is_empty() {
+    if !matches!(format, Format::Json) && !diags.items.is_empty() {
         let (e, w) = (diags.error_count(), diags.warning_count());
         let _ = writeln!(out, "{e} error(s), {w} warning(s)");
     }
