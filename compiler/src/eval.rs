@@ -729,8 +729,12 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
                 }
             }
             K::Lookup {
-                table, key, site, ..
-            } => self.lookup(*table, key, *site, locals)?,
+                table,
+                key,
+                column,
+                site,
+                ..
+            } => self.lookup(*table, key, column.as_deref(), *site, locals)?,
             K::Call(f, args) => {
                 let params = &self.prog.functions[*f].params;
                 let args = args
@@ -1133,29 +1137,49 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
         }
     }
 
-    /// `table[key]`
+    /// `table[key]`, or `table[key, column]`
     fn lookup(
         &mut self,
         table: ir::Id,
         key: &ir::Expr,
+        column: Option<&ir::Expr>,
         site: u32,
         locals: &mut Vec<Value>,
     ) -> Run<Value> {
         let k = self.expr(key, locals)?;
+        let col = match column {
+            Some(c) => Some(self.expr(c, locals)?),
+            None => None,
+        };
         let t = &self.prog.tables[table];
-        let key_ty = match t.key {
-            TableKey::Choice(c) => Ty::Choice(c),
+        let key_ty = |k: &TableKey| match k {
+            TableKey::Choice(c) => Ty::Choice(*c),
             _ => Ty::Int,
         };
-        let Some(v) = lookup(t, k.int()) else {
+        let found = match (&col, &t.columns) {
+            (Some(cv), Some(cols)) => t
+                .cell(k.int(), cv.int())
+                .map(Value::from_const)
+                .map(|v| (v, Some(key_ty(&cols.key)))),
+            _ => lookup(t, k.int()).map(|v| (v, None)),
+        };
+        let shown = |ev: &Self, col_ty: &Option<Ty>| {
+            let ks = ev.show(&k, &key_ty(&t.key));
+            match (&col, col_ty) {
+                (Some(cv), Some(ct)) => format!("{ks}, {}", ev.show(cv, ct)),
+                _ => ks,
+            }
+        };
+        let Some((v, col_ty)) = found else {
+            let col_ty = t.columns.as_ref().map(|cols| key_ty(&cols.key));
             let kind = RuleErrorKind::NoRow {
                 table: leak_name(&t.name),
-                key: self.show(&k, &key_ty),
+                key: shown(self, &col_ty),
             };
             return Err(self.fail(site, kind));
         };
         if self.on() {
-            let (ks, vs) = (self.show(&k, &key_ty), self.show(&v, &t.value));
+            let (ks, vs) = (shown(self, &col_ty), self.show(&v, &t.value));
             self.event(TraceEvent::Lookup {
                 site,
                 key: ks,
@@ -1419,12 +1443,10 @@ fn values_equal(a: &Value, b: &Value) -> bool {
 /// The row holding `key`, else the default; `None` when neither (a die table read with
 /// `[k]` off its faces): a rule error, never a made-up row.
 pub fn lookup(t: &ir::Table, key: i64) -> Option<Value> {
-    // Rows are sorted and disjoint: binary search by lower bound.
-    let i = t.rows.partition_point(|r| r.lo <= key);
-    if i > 0 && t.rows[i - 1].hi >= key {
-        return Some(Value::from_const(&t.rows[i - 1].value));
+    match t.row(key) {
+        Some(r) => Some(Value::from_const(&r.value)),
+        None => t.default.as_ref().map(Value::from_const),
     }
-    t.default.as_ref().map(Value::from_const)
 }
 
 /// What to roll for a die table, and (with `among`) the allowed totals: the segments

@@ -98,26 +98,33 @@ pub fn export(p: &Program) -> Value {
             TableKey::Int => o.insert("key".into(), json!("int")),
         };
         o.insert("value".into(), json!(p.ty_name(&t.value)));
+        // A grid's rows hold one value per column.
+        let row_ty = match &t.columns {
+            Some(cols) => {
+                let name = match cols.key {
+                    TableKey::Choice(c) => p.choices[c].name.as_str(),
+                    _ => "int",
+                };
+                o.insert("column_key".into(), json!(name));
+                let heads = cols
+                    .heads
+                    .iter()
+                    .map(|&(lo, hi)| keys(p, &cols.key, lo, hi));
+                o.insert(
+                    "columns".into(),
+                    Value::Array(heads.map(Value::Object).collect()),
+                );
+                Ty::List(Box::new(t.value.clone()))
+            }
+            None => t.value.clone(),
+        };
         let rows: Vec<Value> = t
             .rows
             .iter()
-            .map(|r| match &t.key {
-                TableKey::Choice(c) => json!({
-                    "key": p.choices[*c].variants.get(r.lo as usize).map(|v| v.name.as_str()),
-                    "value": value(p, &r.value, &t.value),
-                }),
-                _ => {
-                    let mut row = Map::new();
-                    // An open end (`..0`, `4..`) has no bound.
-                    if r.lo != i64::MIN {
-                        row.insert("from".into(), json!(r.lo));
-                    }
-                    if r.hi != i64::MAX {
-                        row.insert("to".into(), json!(r.hi));
-                    }
-                    row.insert("value".into(), value(p, &r.value, &t.value));
-                    Value::Object(row)
-                }
+            .map(|r| {
+                let mut row = keys(p, &t.key, r.lo, r.hi);
+                row.insert("value".into(), value(p, &r.value, &row_ty));
+                Value::Object(row)
             })
             .collect();
         o.insert("rows".into(), Value::Array(rows));
@@ -255,4 +262,27 @@ pub fn value(p: &Program, c: &Const, ty: &Ty) -> Value {
         // A shape the checker never pairs with this type.
         _ => Value::Null,
     }
+}
+
+/// A row's or column's keys: `key` (a variant) or `from`/`to` (an open end left out).
+fn keys(p: &Program, key: &TableKey, lo: i64, hi: i64) -> Map<String, Value> {
+    let mut o = Map::new();
+    match key {
+        TableKey::Choice(c) => {
+            let name = p.choices[*c]
+                .variants
+                .get(lo as usize)
+                .map(|v| v.name.as_str());
+            o.insert("key".into(), json!(name));
+        }
+        _ => {
+            if lo != i64::MIN {
+                o.insert("from".into(), json!(lo));
+            }
+            if hi != i64::MAX {
+                o.insert("to".into(), json!(hi));
+            }
+        }
+    }
+    o
 }

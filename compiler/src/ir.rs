@@ -191,10 +191,24 @@ pub struct Table {
     pub name: String,
     pub key: TableKey,
     pub value: Ty,
-    /// Sorted by `lo`, not overlapping.
+    /// Sorted by `lo`, not overlapping. In a table with `columns`, each row's value is a
+    /// `Const::List` holding one `value` per column, in the columns' order.
     pub rows: Vec<Row>,
+    /// The second key of a table printed as a grid (rows by `key`, columns by this).
+    pub columns: Option<Columns>,
+    /// What a key without a row (or, with columns, without a column) looks up.
     pub default: Option<Const>,
     pub span: Span,
+}
+
+/// The columns of a two-key table: looked up by an integer or a choice.
+#[derive(Debug, Clone)]
+pub struct Columns {
+    /// `TableKey::Int` or `TableKey::Choice`.
+    pub key: TableKey,
+    /// Each column's keys (`lo..=hi`; a variant's index for a choice), as written. They
+    /// do not overlap.
+    pub heads: Vec<(i64, i64)>,
 }
 
 impl Table {
@@ -202,6 +216,31 @@ impl Table {
     /// cover its faces, not every integer). Looking one up off its rows is a rule error.
     pub fn partial(&self) -> bool {
         matches!(self.key, TableKey::Die(_)) && self.default.is_none()
+    }
+
+    /// The row holding `key`, if any.
+    pub fn row(&self, key: i64) -> Option<&Row> {
+        // Rows are sorted and disjoint: binary search by lower bound.
+        let i = self.rows.partition_point(|r| r.lo <= key);
+        (i > 0 && self.rows[i - 1].hi >= key).then(|| &self.rows[i - 1])
+    }
+
+    /// What `table[row, column]` looks up in a two-key table: the cell, or else the
+    /// default (`None` for a key the table does not cover).
+    pub fn cell(&self, row: i64, column: i64) -> Option<&Const> {
+        let cell = || {
+            let j = self
+                .columns
+                .as_ref()?
+                .heads
+                .iter()
+                .position(|&(lo, hi)| lo <= column && column <= hi)?;
+            match &self.row(row)?.value {
+                Const::List(cells) => cells.get(j),
+                _ => None,
+            }
+        };
+        cell().or(self.default.as_ref())
     }
 
     /// `lo..=hi` cut where the table's value may change: its rows, and the gaps between
@@ -392,10 +431,11 @@ pub enum ExprKind {
     MapGet(Box<Expr>, Box<Expr>),
     /// `table[key]`, traced at `site`. `checked`: the key may be one no row holds (a die
     /// table read off its faces), a rule error at `site`; false where the checker proved
-    /// it is held.
+    /// it is held. `table[key, column]` (a table with `columns`) also has `column`.
     Lookup {
         table: Id,
         key: Box<Expr>,
+        column: Option<Box<Expr>>,
         site: u32,
         checked: bool,
     },

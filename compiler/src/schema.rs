@@ -37,7 +37,14 @@ fn definitions() -> Value {
             "type": "object",
             "properties": {
                 "die": { "type": "string", "pattern": "^[0-9]*d[0-9]+$", "description": "Rolled with this die; rows are faces or ranges." },
-                "key": { "type": "string", "description": "`int`, a scale or an enum." },
+                "key": {
+                    "description": "`int`, a scale or an enum; `[rows, columns]` for a table printed as a grid.",
+                    "oneOf": [
+                        { "type": "string" },
+                        { "type": "array", "items": { "type": "string" }, "minItems": 2, "maxItems": 2 }
+                    ]
+                },
+                "columns": { "type": "array", "description": "A grid's column keys, in order: each row lists one value per column." },
                 "value": { "type": "string" },
                 "rows": { "type": "object" },
                 "default": {},
@@ -215,6 +222,12 @@ pub fn export() -> Value {
                 let mut t = named(json!({
                     "die": { "type": "string", "description": "Rolled with this die; rows are faces." },
                     "key": { "type": "string", "description": "`int`, or the scale or enum the rows are keyed by." },
+                    "column_key": { "type": "string", "description": "A grid's second key: `int`, or the scale or enum the columns are keyed by." },
+                    "columns": { "type": "array", "items": {
+                        "type": "object",
+                        "description": "A grid's columns in order, keyed as rows are; each row's `value` is a list with one value per column.",
+                        "properties": { "from": { "type": "integer" }, "to": { "type": "integer" }, "key": { "$ref": "#/definitions/name" } },
+                        "additionalProperties": false } },
                     "value": ty,
                     "rows": { "type": "array", "items": {
                         "type": "object",

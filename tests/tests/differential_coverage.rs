@@ -514,6 +514,13 @@ fn language_v2_matches_the_interpreter() {
                 )
             },
         );
+        // Rows and columns just inside and outside their ranges.
+        let (gn, gm) = (d.int(-2, 6), d.int(-2, 6));
+        let gc = d.pick(&[cv::Color::Red, cv::Color::Green, cv::Color::Blue]);
+        let gargs = vec![Value::Int(gn), Value::Int(gm), Value::Choice(gc as u16)];
+        same(&p, "p_grid", seed, gargs.clone(), |e| {
+            (cv::p_grid(e, gn, gm, gc).to_string(), gargs)
+        });
         let (id, _) = p.function("f_first_heavy").expect("f_first_heavy");
         let heavy = eval::call(&p, &mut env(seed), id, vec![hero_value(&p, &h)]);
         let want = cv::f_first_heavy(&h).map_or(Value::None, |g| gear_value(&p, &g));

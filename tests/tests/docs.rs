@@ -668,6 +668,7 @@ const YAML_COVERAGE: &[(&str, &str)] = &[
     ("tables", "tables:"),
     ("die table", "die:"),
     ("keyed table", "key:"),
+    ("table with two keys", "columns:"),
     ("records", "records:"),
     ("formulas", "formulas:"),
     ("override", "override:"),
@@ -757,6 +758,9 @@ const RULES_COVERAGE: &[(&str, &str)] = &[
     ("min_by", "min_by("),
     ("max_by", "max_by("),
     ("range as a list", "in 0.."),
+    ("two-key lookup", "to_wound[strength, armor]"),
+    ("named record", "else sword"),
+    ("decide from a filtered list", "from [i for i in"),
 ];
 
 /// Codes no doc example can show: an unreadable or non-UTF-8 file, a file too large to

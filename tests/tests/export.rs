@@ -161,3 +161,28 @@ fn values_read_as_the_ruleset_writes_them() {
         .unwrap()
         .starts_with("kingsmark/melee.rules:"));
 }
+
+/// A table with two keys: its column key, its columns in the order written, and each
+/// row's values in that order; the export validates.
+#[test]
+fn a_grid_exports_its_columns_and_rows() {
+    let v = rulesc::export::export(&program(&root().join("tests/fixtures/codegen/coverage")));
+    assert_valid(&validator(), "coverage", &v);
+    let grid = &v["tables"]["grid"];
+    assert_eq!(grid["key"], json!("int"));
+    assert_eq!(grid["column_key"], json!("Color"));
+    assert_eq!(
+        grid["columns"],
+        json!([{ "key": "Blue" }, { "key": "Red" }, { "key": "Green" }])
+    );
+    assert_eq!(
+        grid["rows"][0],
+        json!({ "to": 0, "value": ["Zero", "One", "Two"] })
+    );
+    let near = &v["tables"]["near"];
+    assert_eq!(
+        near["columns"],
+        json!([{ "to": -1 }, { "from": 2, "to": 3 }, { "from": 5, "to": 5 }])
+    );
+    assert_eq!(near["default"], json!(true));
+}

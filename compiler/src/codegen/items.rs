@@ -463,18 +463,17 @@ impl Gen<'_> {
 
     pub(super) fn tables(&self, scope: &mut Scope) -> Result<(), String> {
         for (ti, t) in self.p.tables.iter().enumerate() {
-            let (key_ty, what) = match &t.key {
-                TableKey::Die(d) => ("i64".to_string(), format!("rolled on {d}")),
-                TableKey::Choice(c) => (
-                    self.id.choice[*c].clone(),
-                    format!("by `{}`", self.p.choices[*c].name),
-                ),
-                TableKey::Int => ("i64".to_string(), "by number".to_string()),
-            };
+            let (key_ty, mut what) = self.table_key(&t.key);
             let mut f = Function::new(&self.id.table[ti]);
             let partial = t.partial();
             let value_ty = self.rust_ty(&t.value)?;
-            f.vis("pub").arg("key", key_ty).ret(if partial {
+            f.vis("pub").arg("key", key_ty);
+            if let Some(cols) = &t.columns {
+                let (column_ty, by) = self.table_key(&cols.key);
+                f.arg("column", column_ty);
+                what = format!("rows {what}, columns {by}");
+            }
+            f.ret(if partial {
                 format!("Option<{value_ty}>")
             } else {
                 value_ty
@@ -485,68 +484,47 @@ impl Gen<'_> {
                 doc.push("`None` for a key that is not a face of the die.".into());
             }
             fn_doc(&mut f, &doc);
-            let mut arms = Vec::new();
-            let mut covered = 0usize;
-            for row in &t.rows {
-                let pat = match &t.key {
-                    TableKey::Choice(c) => {
-                        covered += 1;
-                        format!(
-                            "{}::{}",
-                            self.id.choice[*c],
-                            self.id.variant[*c][row.lo.clamp(0, u16::MAX as i64) as usize]
-                        )
-                    }
-                    _ if row.lo == row.hi => int_lit(row.lo),
-                    _ if row.lo == i64::MIN => format!("..={}", int_lit(row.hi)),
-                    _ if row.hi == i64::MAX => format!("{}..", int_lit(row.lo)),
-                    _ => format!("{}..={}", int_lit(row.lo), int_lit(row.hi)),
-                };
-                let v = self.const_expr(&row.value, &t.value)?;
-                arms.push((pat, if partial { format!("Some({v})") } else { v }));
-            }
-            let complete = match &t.key {
-                TableKey::Choice(c) => covered == self.p.choices[*c].variants.len(),
-                _ => int_rows_cover_all(&t.rows),
+            // What a key no row (or column) holds gives: the default, or the zero.
+            let other = match &t.default {
+                Some(d) => self.const_expr(d, &t.value)?,
+                None => self.const_expr(&self.p.zero(&t.value), &t.value)?,
             };
-            let fallback = if complete {
+            let mut arms = Vec::new();
+            for row in &t.rows {
+                let v = match (&t.columns, &row.value) {
+                    (None, v) => self.const_expr(v, &t.value)?,
+                    (Some(cols), Const::List(cells)) => {
+                        let mut inner = Vec::new();
+                        for (&(lo, hi), cell) in cols.heads.iter().zip(cells) {
+                            inner.push((lo, hi, self.const_expr(cell, &t.value)?));
+                        }
+                        let bools = t.value == Ty::Bool;
+                        let inner = self.arms(&cols.key, inner, bools);
+                        let fallback =
+                            (!self.covers(&cols.key, &cols.heads)).then(|| other.clone());
+                        format!("{{ {} }}", match_text("column", &inner, fallback, bools))
+                    }
+                    (Some(_), _) => return Err("rulesc bug: a grid row that is not a list".into()),
+                };
+                let v = if partial { format!("Some({v})") } else { v };
+                arms.push((row.lo, row.hi, v));
+            }
+            let bools = t.value == Ty::Bool && !partial && t.columns.is_none();
+            let arms = self.arms(&t.key, arms, bools);
+            let ranges: Vec<(i64, i64)> = t.rows.iter().map(|r| (r.lo, r.hi)).collect();
+            let fallback = if self.covers(&t.key, &ranges) {
                 None
             } else if partial {
                 Some("None".to_string())
             } else {
-                Some(match &t.default {
-                    Some(d) => self.const_expr(d, &t.value)?,
-                    None => self.const_expr(&self.p.zero(&t.value), &t.value)?,
-                })
+                Some(other)
             };
-            match fallback {
-                // Booleans with a fallback: `matches!` over the rows that differ from it
-                // (clippy reads `match .. { 0 => true, _ => false }` as one).
-                Some(other) if t.value == Ty::Bool && !partial => {
-                    let pats: Vec<&str> = arms
-                        .iter()
-                        .filter(|(_, v)| *v != other)
-                        .map(|(p, _)| p.as_str())
-                        .collect();
-                    if pats.is_empty() {
-                        f.line("let _ = key;");
-                        f.line(other);
-                    } else {
-                        let not = if other == "true" { "!" } else { "" };
-                        f.line(format!("{not}matches!(key, {})", pats.join(" | ")));
-                    }
-                }
-                _ => {
-                    f.line("match key {");
-                    for (pat, v) in &arms {
-                        f.line(format!("{pat} => {v},"));
-                    }
-                    if let Some(other) = fallback {
-                        f.line(format!("_ => {other},"));
-                    }
-                    f.line("}");
-                }
+            let body = match_text("key", &arms, fallback, bools);
+            // A grid whose every row has one value whatever the column.
+            if t.columns.is_some() && !body.contains("column") {
+                f.line("let _ = column;");
             }
+            f.line(body);
             scope.push_fn(f);
             if let (Some(name), Some((lo, hi))) = (&self.id.table_by_face[ti], by_face(t)) {
                 let mut values = Vec::new();
@@ -568,6 +546,67 @@ impl Gen<'_> {
             }
         }
         Ok(())
+    }
+
+    /// A table key's Rust type, and how the table's doc says it is looked up.
+    fn table_key(&self, key: &TableKey) -> (String, String) {
+        match key {
+            TableKey::Die(d) => ("i64".to_string(), format!("rolled on {d}")),
+            TableKey::Choice(c) => (
+                self.id.choice[*c].clone(),
+                format!("by `{}`", self.p.choices[*c].name),
+            ),
+            TableKey::Int => ("i64".to_string(), "by number".to_string()),
+        }
+    }
+
+    /// The pattern of a row's (or column's) keys `lo..=hi`.
+    fn key_pattern(&self, key: &TableKey, lo: i64, hi: i64) -> String {
+        match key {
+            TableKey::Choice(c) => format!(
+                "{}::{}",
+                self.id.choice[*c],
+                self.id.variant[*c][lo.clamp(0, u16::MAX as i64) as usize]
+            ),
+            _ if lo == hi => int_lit(lo),
+            _ if lo == i64::MIN => format!("..={}", int_lit(hi)),
+            _ if hi == i64::MAX => format!("{}..", int_lit(lo)),
+            _ => format!("{}..={}", int_lit(lo), int_lit(hi)),
+        }
+    }
+
+    /// The arms of a match over a table's keys; with `merge` (for `matches!`), numbers
+    /// that follow one another with the same value in one pattern (clippy reads `1 | 2`
+    /// as a range).
+    fn arms(
+        &self,
+        key: &TableKey,
+        mut keyed: Vec<(i64, i64, String)>,
+        merge: bool,
+    ) -> Vec<(String, String)> {
+        if merge && !matches!(key, TableKey::Choice(_)) {
+            keyed.sort_by_key(|&(lo, hi, _)| (lo, hi));
+            let mut merged: Vec<(i64, i64, String)> = Vec::new();
+            for (lo, hi, v) in keyed {
+                match merged.last_mut() {
+                    Some(last) if last.1.checked_add(1) == Some(lo) && last.2 == v => last.1 = hi,
+                    _ => merged.push((lo, hi, v)),
+                }
+            }
+            keyed = merged;
+        }
+        keyed
+            .into_iter()
+            .map(|(lo, hi, v)| (self.key_pattern(key, lo, hi), v))
+            .collect()
+    }
+
+    /// Whether these rows (or columns) hold every key, so a match needs no `_` arm.
+    fn covers(&self, key: &TableKey, ranges: &[(i64, i64)]) -> bool {
+        match key {
+            TableKey::Choice(c) => ranges.len() == self.p.choices[*c].variants.len(),
+            _ => int_rows_cover_all(ranges),
+        }
     }
 
     pub(super) fn sites(&self, scope: &mut Scope) {
@@ -592,16 +631,59 @@ impl Gen<'_> {
 }
 
 /// Whether integer rows (sorted, disjoint) cover every `i64`.
-fn int_rows_cover_all(rows: &[crate::ir::Row]) -> bool {
+fn int_rows_cover_all(ranges: &[(i64, i64)]) -> bool {
+    let mut sorted = ranges.to_vec();
+    sorted.sort_unstable();
     let mut next = i64::MIN;
-    for r in rows {
-        if r.lo != next {
+    for (lo, hi) in sorted {
+        if lo != next {
             return false;
         }
-        if r.hi == i64::MAX {
+        if hi == i64::MAX {
             return true;
         }
-        next = r.hi + 1;
+        next = hi + 1;
     }
     false
+}
+
+/// `match scrutinee { pat => value, .. }`, with `_ => fallback` when given. Booleans with
+/// a fallback are `matches!` over the arms that differ from it (clippy reads
+/// `match .. { 0 => true, _ => false }` as one).
+fn match_text(
+    scrutinee: &str,
+    arms: &[(String, String)],
+    fallback: Option<String>,
+    bools: bool,
+) -> String {
+    match fallback {
+        Some(other) if bools => {
+            let pats: Vec<String> = arms
+                .iter()
+                .filter(|(_, v)| *v != other)
+                // `matches!` reads a pattern starting with `..=` only in parentheses.
+                .map(|(p, _)| match p.starts_with("..") {
+                    true => format!("({p})"),
+                    false => p.clone(),
+                })
+                .collect();
+            if pats.is_empty() {
+                format!("let _ = {scrutinee};\n{other}")
+            } else {
+                let not = if other == "true" { "!" } else { "" };
+                format!("{not}matches!({scrutinee}, {})", pats.join(" | "))
+            }
+        }
+        fallback => {
+            let mut text = format!("match {scrutinee} {{\n");
+            for (pat, v) in arms {
+                text.push_str(&format!("{pat} => {v},\n"));
+            }
+            if let Some(other) = fallback {
+                text.push_str(&format!("_ => {other},\n"));
+            }
+            text.push('}');
+            text
+        }
+    }
 }

@@ -61,7 +61,10 @@ pub fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
             f(level);
             f(delta)
         }
-        K::Lookup { key, .. } => f(key),
+        K::Lookup { key, column, .. } => {
+            f(key);
+            column.iter().for_each(|c| f(c))
+        }
         K::Call(_, args) | K::Min(args) | K::Max(args) => args.iter().for_each(f),
         K::MakeOutcome { fields, .. } => fields.iter().for_each(f),
         K::Clamp(a, b, d) | K::If(a, b, d) => {
@@ -154,7 +157,10 @@ pub fn for_each_child_mut(e: &mut Expr, g: &mut dyn FnMut(&mut Expr)) {
             g(a);
             g(b)
         }
-        K::Lookup { key, .. } => g(key),
+        K::Lookup { key, column, .. } => {
+            g(key);
+            column.iter_mut().for_each(|c| g(c))
+        }
         K::Call(_, xs)
         | K::Min(xs)
         | K::Max(xs)

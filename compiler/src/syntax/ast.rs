@@ -127,6 +127,8 @@ pub enum ExprKind {
     Name(Ident),
     Field(Box<Expr>, Ident),
     Index(Box<Expr>, Box<Expr>),
+    /// `table[row, column]`: a two-key table.
+    Cell(Box<Expr>, Box<Expr>, Box<Expr>),
     Call(Box<Expr>, Vec<Arg>),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),

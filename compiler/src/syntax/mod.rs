@@ -225,7 +225,7 @@ pub fn describe_rule(rule: Rule) -> &'static str {
         Rule::not_op => "`not`",
         Rule::call_step | Rule::arg => "arguments `(...)`",
         Rule::field_step => "`.field`",
-        Rule::index_step => "`[key]`",
+        Rule::index_step => "`[key]` or `[row, column]`",
         Rule::dice => "dice such as `2d6`",
         Rule::integer | Rule::signed_int => "a number",
         Rule::boolean => "`true` or `false`",
@@ -649,10 +649,16 @@ impl Builder<'_> {
             Rule::field_step => {
                 ExprKind::Field(Box::new(base), self.ident(step.into_inner().next()?))
             }
-            Rule::index_step => ExprKind::Index(
-                Box::new(base),
-                Box::new(self.expr(step.into_inner().next()?)?),
-            ),
+            Rule::index_step => {
+                let mut keys = step.into_inner();
+                let key = Box::new(self.expr(keys.next()?)?);
+                match keys.next() {
+                    Some(column) => {
+                        ExprKind::Cell(Box::new(base), key, Box::new(self.expr(column)?))
+                    }
+                    None => ExprKind::Index(Box::new(base), key),
+                }
+            }
             Rule::call_step => {
                 let mut args = Vec::new();
                 for a in step.into_inner() {

@@ -258,6 +258,7 @@ pub fn declare(c: &mut Checker, s: &Sections, items: &[ast::Item]) {
                 key: ir::TableKey::Int,
                 value: Ty::Error,
                 rows: Vec::new(),
+                columns: None,
                 default: None,
                 span: e.key.span,
             });

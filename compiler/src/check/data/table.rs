@@ -7,6 +7,7 @@ use crate::check::{Checker, DefKind, Entry};
 use crate::diag::{suggest, Diagnostic};
 use crate::ir::Ty;
 use crate::source::Span;
+use crate::yaml::YNode;
 use crate::{ir, syntax};
 
 pub(super) fn parse_range(text: &str) -> Option<(i64, i64)> {
@@ -46,7 +47,7 @@ pub(super) fn build_table(c: &mut Checker, e: &Entry) {
     check_keys(
         c,
         e.value,
-        &["die", "key", "value", "rows", "default", "doc"],
+        &["die", "key", "columns", "value", "rows", "default", "doc"],
         "a table",
     );
     if let Some(doc) = e.value.get("doc").and_then(|d| d.as_str()) {
@@ -57,85 +58,8 @@ pub(super) fn build_table(c: &mut Checker, e: &Entry) {
         wrong(c, e.value, "a table (`die:` or `key:`, `value:`, `rows:`)");
         return;
     }
-    let key = match (e.value.get("die"), e.value.get("key")) {
-        (Some(d), None) => {
-            let Some(spec) = d
-                .scalar_text()
-                .and_then(|t| syntax::parse_dice_text(&t, d.span, c.diags))
-            else {
-                wrong(c, d, "dice such as `d12` or `2d6`");
-                return;
-            };
-            if spec.explode || spec.keep != rulesc_runtime::Keep::All {
-                c.error(
-                    "E0307",
-                    d.span,
-                    "a table's die cannot explode or keep dice",
-                    "here",
-                    "use plain dice such as `d12` or `2d6`",
-                );
-                return;
-            }
-            // A roll `among` some rows rolls one die over the allowed totals: there may
-            // be at most as many as a die has faces.
-            let (lo, hi) = spec.range();
-            let max = rulesc_runtime::dice::MAX_SIDES;
-            if hi - lo + 1 > max {
-                c.error(
-                    "E0205",
-                    d.span,
-                    format!(
-                        "`{spec}` gives {} different totals, more than {max}",
-                        hi - lo + 1
-                    ),
-                    "too many totals",
-                    "a table's die gives at most 1,000,000 different totals",
-                );
-                return;
-            }
-            ir::TableKey::Die(spec)
-        }
-        (None, Some(k)) => {
-            let Some(texpr) = parse_type_node(c, k) else {
-                return;
-            };
-            match c.resolve_type(&texpr).0 {
-                Ty::Int => ir::TableKey::Int,
-                Ty::Choice(ch) => ir::TableKey::Choice(ch),
-                Ty::Error => return,
-                other => {
-                    let n = c.ty_name(&other);
-                    c.error(
-                        "E0307",
-                        k.span,
-                        format!("a table cannot be keyed by {n}"),
-                        "here",
-                        "key a table by `int`, a scale or an enum, or give it a `die`",
-                    );
-                    return;
-                }
-            }
-        }
-        (Some(d), Some(_)) => {
-            c.error(
-                "E0307",
-                d.span,
-                format!("table `{name}` has both `die` and `key`"),
-                "here",
-                "a die table is keyed by its faces: remove `key`",
-            );
-            return;
-        }
-        (None, None) => {
-            c.error(
-                "E0106",
-                e.key.span,
-                format!("table `{name}` has neither `die` nor `key`"),
-                "here",
-                "add `die: d12` (rolled) or `key: int` / `key: SomeEnum` (looked up)",
-            );
-            return;
-        }
+    let Some((key, column_key)) = table_keys(c, e, &name) else {
+        return;
     };
     let value_ty = match e.value.get("value") {
         Some(v) => match parse_type_node(c, v) {
@@ -160,6 +84,57 @@ pub(super) fn build_table(c: &mut Checker, e: &Entry) {
         .value
         .get("default")
         .and_then(|d| value_of(c, d, &value_ty, None));
+    // A grid's columns: their keys, then each row holds one value per column.
+    let mut columns = None;
+    match (column_key, e.value.get("columns")) {
+        (Some(ck), Some(heads)) => {
+            let Some(list) = heads.as_seq() else {
+                wrong(c, heads, "a list of column keys");
+                return;
+            };
+            let mut keyed = Vec::new();
+            for h in list {
+                if let Some((lo, hi)) = key_range(c, &ck, h) {
+                    keyed.push((lo, hi, h.span));
+                }
+            }
+            if keyed.len() != list.len() {
+                // A column without a key: its values cannot be placed.
+                return;
+            }
+            let mut sorted = keyed.clone();
+            sorted.sort_by_key(|&(lo, hi, _)| (lo, hi));
+            overlaps(c, &name, "column", &sorted);
+            if default.is_none() {
+                gaps(c, e, &name, &ck, &sorted, "column");
+            }
+            columns = Some(ir::Columns {
+                key: ck,
+                heads: keyed.iter().map(|&(lo, hi, _)| (lo, hi)).collect(),
+            });
+        }
+        (Some(_), None) => {
+            c.error(
+                "E0106",
+                e.key.span,
+                format!("table `{name}` has two keys but no `columns`"),
+                "here",
+                "add `columns: [...]`, the key of each column in order, as the book prints them",
+            );
+            return;
+        }
+        (None, Some(heads)) => {
+            c.error(
+                "E0307",
+                heads.span,
+                format!("table `{name}` has `columns` but one key"),
+                "columns need a second key",
+                "write both keys, rows first: `key: [int, Armor]`",
+            );
+            return;
+        }
+        (None, None) => {}
+    }
     let mut rows: Vec<(ir::Row, Span)> = Vec::new();
     let Some(row_nodes) = e.value.get("rows") else {
         c.error(
@@ -171,162 +146,30 @@ pub(super) fn build_table(c: &mut Checker, e: &Entry) {
         );
         return;
     };
+    // Every key written counts for overlaps and gaps, even where its value is wrong.
+    let mut keyed: Vec<(i64, i64, Span)> = Vec::new();
     for (k, v) in entries(c, row_nodes, "a mapping of keys to values") {
-        let Some(text) = k.scalar_text() else {
-            wrong(c, k, "a key");
+        let Some((lo, hi)) = key_range(c, &key, k) else {
             continue;
         };
-        let range = match &key {
-            ir::TableKey::Choice(ch) => {
-                let ch = *ch;
-                match c.prog.choices[ch]
-                    .variants
-                    .iter()
-                    .position(|v| v.name == text)
-                {
-                    Some(i) => Some((i as i64, i as i64)),
-                    None => {
-                        let cands: Vec<&str> = c.prog.choices[ch]
-                            .variants
-                            .iter()
-                            .map(|v| v.name.as_str())
-                            .collect();
-                        let help = suggest(&text, &cands, "variants");
-                        let cname = c.prog.choices[ch].name.clone();
-                        c.error(
-                            "E0306",
-                            k.span,
-                            format!("`{text}` is not a variant of `{cname}`"),
-                            "unknown key",
-                            help,
-                        );
-                        continue;
-                    }
-                }
-            }
-            _ => parse_range(&text),
+        keyed.push((lo, hi, k.span));
+        let value = match &columns {
+            None => value_of(c, v, &value_ty, None),
+            Some(cols) => row_cells(c, v, &value_ty, cols.heads.len()),
         };
-        let Some((lo, hi)) = range else {
-            c.error(
-                "E0308",
-                k.span,
-                format!("`{text}` is not a face, number or range"),
-                "not a key",
-                "write a number (`7`), a range (`3-5`, `3..5`), or an open range (`..0`, `19..`)",
-            );
-            continue;
-        };
-        if lo > hi {
-            c.error(
-                "E0308",
-                k.span,
-                format!("the range `{text}` is empty"),
-                "empty range",
-                "write the lower bound first",
-            );
-            continue;
-        }
-        if let Some(value) = value_of(c, v, &value_ty, None) {
+        if let Some(value) = value {
             rows.push((ir::Row { lo, hi, value }, k.span));
         }
     }
     rows.sort_by_key(|(r, _)| (r.lo, r.hi));
-    // Overlaps: each row against the previous one.
-    for w in rows.windows(2) {
-        let (a, sa) = &w[0];
-        let (b, sb) = &w[1];
-        if b.lo <= a.hi {
-            let lo = b.lo;
-            let hi = a.hi.min(b.hi);
-            let what = if lo == hi {
-                format!("{lo} is")
-            } else {
-                format!("{lo} to {hi} are")
-            };
-            let d = Diagnostic::error(
-                "E0309",
-                *sb,
-                format!("table `{name}` overlaps: {what} given twice"),
-            )
-            .label("this row")
-            .note(*sa, "overlaps this row")
-            .help("give every key to exactly one row");
-            c.diags.push(d);
-        }
-    }
-    // Coverage.
-    let (lo, hi, what) = match &key {
-        ir::TableKey::Die(d) => {
-            let (lo, hi) = d.range();
-            (lo, hi, format!("faces of {d}"))
-        }
-        ir::TableKey::Choice(ch) => (
-            0,
-            c.prog.choices[*ch].variants.len() as i64 - 1,
-            "variants".into(),
-        ),
-        ir::TableKey::Int => (i64::MIN, i64::MAX, "integers".into()),
-    };
+    keyed.sort_by_key(|&(lo, hi, _)| (lo, hi));
+    overlaps(c, &name, "row", &keyed);
     if default.is_none() || matches!(key, ir::TableKey::Die(_)) {
-        let mut gaps: Vec<(i64, i64)> = Vec::new();
-        let mut next = lo;
-        let mut done = false;
-        for (r, _) in &rows {
-            if done {
-                break;
-            }
-            if r.lo > next {
-                gaps.push((next, (r.lo - 1).min(hi)));
-            }
-            if r.hi >= hi {
-                done = true;
-            } else {
-                next = next.max(r.hi + 1);
-            }
-        }
-        if !done && next <= hi {
-            gaps.push((next, hi));
-        }
-        let gaps: Vec<(i64, i64)> = gaps
-            .into_iter()
-            .filter(|(a, b)| a <= b && *b >= lo && *a <= hi)
-            .collect();
-        if !gaps.is_empty() {
-            let describe = |(a, b): (i64, i64)| -> String {
-                let show = |x: i64| match (&key, x) {
-                    (ir::TableKey::Choice(ch), i) => c.prog.choices[*ch]
-                        .variants
-                        .get(i as usize)
-                        .map(|v| v.name.clone())
-                        .unwrap_or_default(),
-                    (_, i64::MIN) => "..".into(),
-                    (_, i64::MAX) => "..".into(),
-                    (_, x) => x.to_string(),
-                };
-                if a == b {
-                    show(a)
-                } else {
-                    format!("{}-{}", show(a), show(b))
-                }
-            };
-            let list: Vec<String> = gaps.iter().map(|g| describe(*g)).collect();
-            let help = match key {
-                ir::TableKey::Int => "cover every integer (use open ranges such as `..0` and `19..`) or add a `default`".to_string(),
-                _ => format!("every one of the {what} needs exactly one row"),
-            };
-            let span = row_nodes.span;
-            c.error(
-                "E0310",
-                e.key.span.to(e.key.span),
-                format!("table `{name}` has a gap: no row for {}", list.join(", ")),
-                format!("missing {}", list.join(", ")),
-                help,
-            );
-            let _ = span;
-        }
+        gaps(c, e, &name, &key, &keyed, "row");
     }
     // Rows outside the die's faces can never be rolled.
     if let ir::TableKey::Die(d) = &key {
+        let (lo, hi) = d.range();
         for (r, s) in &rows {
             if r.hi > hi || r.lo < lo {
                 c.error(
@@ -343,7 +186,299 @@ pub(super) fn build_table(c: &mut Checker, e: &Entry) {
     t.key = key;
     t.value = value_ty;
     t.rows = rows.into_iter().map(|(r, _)| r).collect();
+    t.columns = columns;
     t.default = default;
+}
+
+/// The table's key (`die:`, or `key:`), and its second key when `key: [rows, columns]`.
+fn table_keys(
+    c: &mut Checker,
+    e: &Entry,
+    name: &str,
+) -> Option<(ir::TableKey, Option<ir::TableKey>)> {
+    match (e.value.get("die"), e.value.get("key")) {
+        (Some(d), None) => {
+            let Some(spec) = d
+                .scalar_text()
+                .and_then(|t| syntax::parse_dice_text(&t, d.span, c.diags))
+            else {
+                wrong(c, d, "dice such as `d12` or `2d6`");
+                return None;
+            };
+            if spec.explode || spec.keep != rulesc_runtime::Keep::All {
+                c.error(
+                    "E0307",
+                    d.span,
+                    "a table's die cannot explode or keep dice",
+                    "here",
+                    "use plain dice such as `d12` or `2d6`",
+                );
+                return None;
+            }
+            // A roll `among` some rows rolls one die over the allowed totals: there may
+            // be at most as many as a die has faces.
+            let (lo, hi) = spec.range();
+            let max = rulesc_runtime::dice::MAX_SIDES;
+            if hi - lo + 1 > max {
+                c.error(
+                    "E0205",
+                    d.span,
+                    format!(
+                        "`{spec}` gives {} different totals, more than {max}",
+                        hi - lo + 1
+                    ),
+                    "too many totals",
+                    "a table's die gives at most 1,000,000 different totals",
+                );
+                return None;
+            }
+            Some((ir::TableKey::Die(spec), None))
+        }
+        (None, Some(k)) => match k.as_seq() {
+            None => Some((key_type(c, k)?, None)),
+            Some([rows, cols]) => {
+                let (rows, cols) = (key_type(c, rows), key_type(c, cols));
+                Some((rows?, Some(cols?)))
+            }
+            Some(_) => {
+                c.error(
+                    "E0307",
+                    k.span,
+                    format!("table `{name}` has one key or two, rows then columns"),
+                    "here",
+                    "write `key: int` or `key: [int, Armor]`",
+                );
+                None
+            }
+        },
+        (Some(d), Some(_)) => {
+            c.error(
+                "E0307",
+                d.span,
+                format!("table `{name}` has both `die` and `key`"),
+                "here",
+                "a die table is keyed by its faces: remove `key`",
+            );
+            None
+        }
+        (None, None) => {
+            c.error(
+                "E0106",
+                e.key.span,
+                format!("table `{name}` has neither `die` nor `key`"),
+                "here",
+                "add `die: d12` (rolled) or `key: int` / `key: SomeEnum` (looked up)",
+            );
+            None
+        }
+    }
+}
+
+/// A key's type: `int`, a scale or an enum.
+fn key_type(c: &mut Checker, k: &YNode) -> Option<ir::TableKey> {
+    let texpr = parse_type_node(c, k)?;
+    match c.resolve_type(&texpr).0 {
+        Ty::Int => Some(ir::TableKey::Int),
+        Ty::Choice(ch) => Some(ir::TableKey::Choice(ch)),
+        Ty::Error => None,
+        other => {
+            let n = c.ty_name(&other);
+            c.error(
+                "E0307",
+                k.span,
+                format!("a table cannot be keyed by {n}"),
+                "here",
+                "key a table by `int`, a scale or an enum, or give it a `die`",
+            );
+            None
+        }
+    }
+}
+
+/// A row's or column's key as written: a variant (its index), a number or a range.
+fn key_range(c: &mut Checker, key: &ir::TableKey, k: &YNode) -> Option<(i64, i64)> {
+    let Some(text) = k.scalar_text() else {
+        wrong(c, k, "a key");
+        return None;
+    };
+    let range = match key {
+        ir::TableKey::Choice(ch) => {
+            let ch = *ch;
+            match c.prog.choices[ch]
+                .variants
+                .iter()
+                .position(|v| v.name == text)
+            {
+                Some(i) => Some((i as i64, i as i64)),
+                None => {
+                    let cands: Vec<&str> = c.prog.choices[ch]
+                        .variants
+                        .iter()
+                        .map(|v| v.name.as_str())
+                        .collect();
+                    let help = suggest(&text, &cands, "variants");
+                    let cname = c.prog.choices[ch].name.clone();
+                    c.error(
+                        "E0306",
+                        k.span,
+                        format!("`{text}` is not a variant of `{cname}`"),
+                        "unknown key",
+                        help,
+                    );
+                    return None;
+                }
+            }
+        }
+        _ => parse_range(&text),
+    };
+    let Some((lo, hi)) = range else {
+        c.error(
+            "E0308",
+            k.span,
+            format!("`{text}` is not a face, number or range"),
+            "not a key",
+            "write a number (`7`), a range (`3-5`, `3..5`), or an open range (`..0`, `19..`)",
+        );
+        return None;
+    };
+    if lo > hi {
+        c.error(
+            "E0308",
+            k.span,
+            format!("the range `{text}` is empty"),
+            "empty range",
+            "write the lower bound first",
+        );
+        return None;
+    }
+    Some((lo, hi))
+}
+
+/// One row of a grid: a value per column, in the columns' order.
+fn row_cells(c: &mut Checker, v: &YNode, ty: &Ty, columns: usize) -> Option<ir::Const> {
+    let Some(cells) = v.as_seq() else {
+        wrong(c, v, "a list of values, one per column");
+        return None;
+    };
+    if cells.len() != columns {
+        c.error(
+            "E0307",
+            v.span,
+            format!("this row has {} values for {columns} columns", cells.len()),
+            "one value per column",
+            "give each row one value per entry of `columns`, in the same order",
+        );
+        return None;
+    }
+    let values: Vec<ir::Const> = cells
+        .iter()
+        .filter_map(|cell| value_of(c, cell, ty, None))
+        .collect();
+    (values.len() == columns).then_some(ir::Const::List(values))
+}
+
+/// Keys given twice: each range (sorted) against the one before it.
+fn overlaps(c: &mut Checker, name: &str, what: &str, keyed: &[(i64, i64, Span)]) {
+    for w in keyed.windows(2) {
+        let (_, a_hi, sa) = w[0];
+        let (b_lo, b_hi, sb) = w[1];
+        if b_lo <= a_hi {
+            let hi = a_hi.min(b_hi);
+            let keys = if b_lo == hi {
+                format!("{b_lo} is")
+            } else {
+                format!("{b_lo} to {hi} are")
+            };
+            let d = Diagnostic::error(
+                "E0309",
+                sb,
+                format!("table `{name}` overlaps: {keys} given twice"),
+            )
+            .label(format!("this {what}"))
+            .note(sa, format!("overlaps this {what}"))
+            .help(format!("give every key to exactly one {what}"));
+            c.diags.push(d);
+        }
+    }
+}
+
+/// Keys of `key` that no range (sorted) holds: E0310.
+fn gaps(
+    c: &mut Checker,
+    e: &Entry,
+    name: &str,
+    key: &ir::TableKey,
+    keyed: &[(i64, i64, Span)],
+    what: &str,
+) {
+    let (lo, hi, keys) = match key {
+        ir::TableKey::Die(d) => {
+            let (lo, hi) = d.range();
+            (lo, hi, format!("faces of {d}"))
+        }
+        ir::TableKey::Choice(ch) => (
+            0,
+            c.prog.choices[*ch].variants.len() as i64 - 1,
+            "variants".into(),
+        ),
+        ir::TableKey::Int => (i64::MIN, i64::MAX, "integers".into()),
+    };
+    let mut gaps: Vec<(i64, i64)> = Vec::new();
+    let mut next = lo;
+    let mut done = false;
+    for &(r_lo, r_hi, _) in keyed {
+        if r_lo > next {
+            gaps.push((next, (r_lo - 1).min(hi)));
+        }
+        if r_hi >= hi {
+            done = true;
+            break;
+        }
+        next = next.max(r_hi + 1);
+    }
+    if !done && next <= hi {
+        gaps.push((next, hi));
+    }
+    gaps.retain(|&(a, b)| a <= b && b >= lo && a <= hi);
+    if gaps.is_empty() {
+        return;
+    }
+    let show = |x: i64| match (key, x) {
+        (ir::TableKey::Choice(ch), i) => c.prog.choices[*ch]
+            .variants
+            .get(i as usize)
+            .map(|v| v.name.clone())
+            .unwrap_or_default(),
+        (_, i64::MIN | i64::MAX) => "..".into(),
+        (_, x) => x.to_string(),
+    };
+    let list: Vec<String> = gaps
+        .iter()
+        .map(|&(a, b)| {
+            if a == b {
+                show(a)
+            } else {
+                format!("{}-{}", show(a), show(b))
+            }
+        })
+        .collect();
+    let help = match key {
+        ir::TableKey::Int => {
+            "cover every integer (use open ranges such as `..0` and `19..`) or add a `default`"
+                .to_string()
+        }
+        _ => format!("every one of the {keys} needs exactly one {what}"),
+    };
+    c.error(
+        "E0310",
+        e.key.span,
+        format!(
+            "table `{name}` has a gap: no {what} for {}",
+            list.join(", ")
+        ),
+        format!("missing {}", list.join(", ")),
+        help,
+    );
 }
 
 /// A table key range as a writer wrote it: `7`, `3-5`, `..0`, `19..`.

@@ -1,5 +1,5 @@
 //! Reads through a value: fields (`c.armor`, `box.level`, `Choice.Variant`) and
-//! indexing (`table[key]`, `map[key]`, `list[i]`).
+//! indexing (`table[key]`, `table[row, column]`, `map[key]`, `list[i]`).
 
 use super::coerce::{as_int, coerce, expect_ty};
 use super::expr::expr;
@@ -130,26 +130,7 @@ pub(super) fn index(
     if let A::Name(t) = &base.kind {
         if fcx.find(&t.name).is_none() {
             if let Some(DefKind::Table(tid)) = c.names.get(&t.name).map(|d| d.kind) {
-                c.used_at(&t.name, t.span);
-                let key_ty = match c.prog.tables[tid].key {
-                    ir::TableKey::Choice(ch) => Ty::Choice(ch),
-                    _ => Ty::Int,
-                };
-                let kx = expr(c, fcx, key, Some(&key_ty));
-                expect_ty(c, &kx, &key_ty);
-                let kx = coerce(kx, &key_ty);
-                let site = c.site(span);
-                let ty = c.prog.tables[tid].value.clone();
-                return mk(
-                    K::Lookup {
-                        table: tid,
-                        key: Box::new(kx),
-                        site,
-                        checked: c.prog.tables[tid].partial(),
-                    },
-                    ty,
-                    span,
-                );
+                return lookup(c, fcx, tid, t, key, None, span);
             }
         }
     }
@@ -183,4 +164,107 @@ pub(super) fn index(
             err_expr(span)
         }
     }
+}
+
+/// `base[row, column]`: a two-key table's cell.
+pub(super) fn cell(
+    c: &mut Checker,
+    fcx: &mut FnCtx,
+    base: &ast::Expr,
+    row: &ast::Expr,
+    column: &ast::Expr,
+    span: Span,
+) -> ir::Expr {
+    if let A::Name(t) = &base.kind {
+        if fcx.find(&t.name).is_none() {
+            if let Some(DefKind::Table(tid)) = c.names.get(&t.name).map(|d| d.kind) {
+                return lookup(c, fcx, tid, t, row, Some(column), span);
+            }
+        }
+    }
+    let bx = expr(c, fcx, base, None);
+    if bx.ty != Ty::Error {
+        let n = c.ty_name(&bx.ty);
+        c.error(
+            "E0321",
+            base.span,
+            format!("{n} is not a table with two keys"),
+            "here",
+            "`[row, column]` looks up a table with `key: [rows, columns]`; write `[key]` for one key",
+        );
+    }
+    err_expr(span)
+}
+
+/// `table[key]` or `table[key, column]`: the keys must match the table's.
+fn lookup(
+    c: &mut Checker,
+    fcx: &mut FnCtx,
+    tid: usize,
+    table: &ast::Ident,
+    key: &ast::Expr,
+    column: Option<&ast::Expr>,
+    span: Span,
+) -> ir::Expr {
+    let name = c.prog.tables[tid].name.clone();
+    c.used_at(&name, table.span);
+    if c.prog.tables[tid].value == Ty::Error {
+        // The table failed to build (reported there): check the keys alone.
+        for k in std::iter::once(key).chain(column) {
+            expr(c, fcx, k, None);
+        }
+        return err_expr(span);
+    }
+    let key_ty = |k: &ir::TableKey| match k {
+        ir::TableKey::Choice(ch) => Ty::Choice(*ch),
+        _ => Ty::Int,
+    };
+    let row_ty = key_ty(&c.prog.tables[tid].key);
+    let column_ty = c.prog.tables[tid]
+        .columns
+        .as_ref()
+        .map(|cols| key_ty(&cols.key));
+    let typed = |c: &mut Checker, fcx: &mut FnCtx, k: &ast::Expr, ty: &Ty| {
+        let kx = expr(c, fcx, k, Some(ty));
+        expect_ty(c, &kx, ty);
+        Box::new(coerce(kx, ty))
+    };
+    let kx = typed(c, fcx, key, &row_ty);
+    let cx = match (column, &column_ty) {
+        (Some(col), Some(ty)) => Some(typed(c, fcx, col, ty)),
+        (None, None) => None,
+        (Some(_), None) => {
+            c.error(
+                "E0327",
+                span,
+                format!("table `{name}` has one key"),
+                "one key too many",
+                format!("write `{name}[key]`"),
+            );
+            return err_expr(span);
+        }
+        (None, Some(_)) => {
+            c.error(
+                "E0327",
+                span,
+                format!("table `{name}` has two keys, rows then columns"),
+                "the column is missing",
+                format!("write `{name}[row, column]`"),
+            );
+            return err_expr(span);
+        }
+    };
+    let site = c.site(span);
+    let ty = c.prog.tables[tid].value.clone();
+    mk(
+        K::Lookup {
+            table: tid,
+            key: kx,
+            column: cx,
+            site,
+            checked: c.prog.tables[tid].partial(),
+        },
+        ty,
+        span,
+    )
 }

@@ -1,6 +1,6 @@
 //! Expressions: the dispatch, names, and the forms that read lists.
 
-use super::access::{field, index};
+use super::access::{cell, field, index};
 use super::call::call;
 use super::coerce::{as_int, coerce, expect_ty};
 use super::each::{aggregate, collect};
@@ -32,6 +32,7 @@ pub(super) fn expr(
         A::Name(n) => name(c, fcx, n, expect),
         A::Field(base, f) => field(c, fcx, base, f, span),
         A::Index(base, key) => index(c, fcx, base, key, span),
+        A::Cell(base, row, column) => cell(c, fcx, base, row, column, span),
         A::Call(callee, args) => call(c, fcx, callee, args, span, expect),
         A::Unary(UnOp::Neg, x) => {
             let x = expr(c, fcx, x, None);
@@ -114,6 +115,12 @@ pub(super) fn name(
             let k = &c.prog.constants[k];
             return mk(K::Const(k.value.clone()), k.ty.clone(), span);
         }
+    }
+    // A named record (`records:`, or a content pack's): that record's value.
+    if let Some(r) = c.instance_named(&n.name) {
+        let x = mk(K::Const(r.value.clone()), Ty::Record(r.record), span);
+        c.refer(span, crate::check::index::Key::Record(n.name.clone()));
+        return x;
     }
     // A level or variant: by the expected type when several share the name.
     if let Some(cands) = c.variants.get(&n.name).cloned() {

@@ -4,7 +4,7 @@ use super::super::types::roll_call;
 use super::super::RT;
 use super::scan::*;
 use super::*;
-use crate::ir::{self, BoxPart, CmpOp, Const, Expr, ExprKind as K, FacesPart, IntOp, TableKey, Ty};
+use crate::ir::{self, BoxPart, CmpOp, Const, Expr, ExprKind as K, FacesPart, IntOp, Ty};
 
 impl BodyGen<'_, '_> {
     /// Orders operands: when a later operand has statements to run first, earlier
@@ -268,51 +268,10 @@ impl BodyGen<'_, '_> {
             K::Lookup {
                 table,
                 key,
+                column,
                 site,
                 checked,
-            } => {
-                let kx = self.expr(key, Dest::Val)?;
-                let t = &g.p.tables[*table];
-                let fname = &g.id.table[*table];
-                let key_ty = match t.key {
-                    TableKey::Choice(c) => Ty::Choice(c),
-                    _ => Ty::Int,
-                };
-                // A die table's function answers `None` off its faces.
-                let die = t.partial();
-                if !self.traced && !die {
-                    let val = format!("{fname}({})", kx.val);
-                    return Ok(Ex::new(val, P_ATOM).with_pre(kx.pre));
-                }
-                let mut pre = Vec::new();
-                let k = self.stable_val(&mut pre, kx, "key");
-                let (v, m, bound) = self.result_name(&dest, "value");
-                let rhs = match (die, checked) {
-                    (false, _) => format!("{fname}({k})"),
-                    (true, false) => format!("{fname}({k}).unwrap_or_default()"),
-                    (true, true) => {
-                        let ks = g.traced(&key_ty, &k);
-                        let no_row = self.raise(
-                            *site,
-                            &format!("NoRow {{ table: {}, key: {ks} }}", lit(&t.name)),
-                        );
-                        format!("match {fname}({k}) {{ Some(v) => v, None => {{ {no_row} }} }}")
-                    }
-                };
-                pre.push(format!("let {}{v} = {rhs};", if m { "mut " } else { "" }));
-                if !self.traced {
-                    let mut ex = Ex::new(v, P_ATOM).stable().with_pre(pre);
-                    ex.bound = bound;
-                    return Ok(ex);
-                }
-                let (ks, vs) = (g.traced(&key_ty, &k), g.traced(&t.value, &v));
-                pre.push(self.event(&format!(
-                    "Lookup {{ site: {site}, key: {ks}, value: {vs} }}"
-                )));
-                let mut ex = Ex::new(v, P_ATOM).stable().with_pre(pre);
-                ex.bound = bound;
-                ex
-            }
+            } => self.lookup(*table, key, column.as_deref(), *site, *checked, &dest)?,
             K::Call(fid, args) => self.call(*fid, args, ty, &dest)?,
             K::Combatant(f) => {
                 let fx = self.expr(f, Dest::Val)?;

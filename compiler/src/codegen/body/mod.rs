@@ -13,6 +13,7 @@ mod fight;
 mod lists;
 mod scan;
 mod stmt;
+mod tables;
 
 use super::ident::{lit, Case, Names};
 use super::{Gen, RT};

@@ -1,0 +1,130 @@
+//! Check-time errors of the language's newer constructs, table-driven: each case is a
+//! small ruleset (a YAML file and a rules file) and the exact codes it reports.
+
+use std::path::{Path, PathBuf};
+
+fn write(dir: &str, files: &[(&str, &str)]) -> PathBuf {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("lang")
+        .join(dir);
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    for (name, text) in files {
+        std::fs::write(root.join(name), text).unwrap();
+    }
+    root
+}
+
+/// Compiles `yaml` (after a common header) and `rules`; the error codes, sorted.
+fn codes(case: &str, yaml: &str, rules: &str) -> Vec<&'static str> {
+    let head = "ruleset: { name: lang }\nenums:\n  Armor: [Cloth, Mail, Plate]\n";
+    let dir = write(
+        case,
+        &[
+            ("ruleset.yaml", &format!("{head}{yaml}")),
+            ("a.rules", rules),
+        ],
+    );
+    let (_, diags, _) = rulesc::compile_dir(&dir);
+    let mut codes: Vec<&'static str> = diags
+        .sorted()
+        .iter()
+        .map(|d| d.code)
+        .filter(|c| c.starts_with('E'))
+        .collect();
+    codes.sort_unstable();
+    codes
+}
+
+/// A grid used by the rules cases: rows by number, columns by armor.
+const GRID: &str = "tables:
+  to_wound:
+    key: [int, Armor]
+    value: int
+    columns: [Cloth, Mail, Plate]
+    rows: { \"..2\": [4, 5, 6], \"3..\": [3, 4, 5] }
+";
+
+#[test]
+fn tables_with_two_keys_refuse_what_the_book_cannot_mean() {
+    let table = |body: &str| format!("tables:\n  t:\n{body}");
+    let uses = "formula f(x: int) = t[x, 1]\n";
+    let cases: &[(&str, String, &str, &[&str])] = &[
+        // Well formed: int rows and columns, gaps filled by the default.
+        (
+            "grid_ok",
+            table("    key: [int, int]\n    value: int\n    default: 0\n    columns: [1, \"2-3\"]\n    rows: { 1: [5, 6] }\n"),
+            uses,
+            &[],
+        ),
+        (
+            "grid_three_keys",
+            table("    key: [int, int, int]\n    value: int\n    columns: [1]\n    rows: { 1: [5] }\n"),
+            "",
+            &["E0307"],
+        ),
+        (
+            "grid_no_columns",
+            table("    key: [int, int]\n    value: int\n    rows: { \"..\": [5] }\n"),
+            "",
+            &["E0106"],
+        ),
+        (
+            "grid_columns_one_key",
+            table("    key: int\n    value: int\n    columns: [1]\n    rows: { \"..\": [5] }\n"),
+            "",
+            &["E0307"],
+        ),
+        (
+            "grid_short_row",
+            table("    key: [int, Armor]\n    value: int\n    columns: [Cloth, Mail, Plate]\n    rows: { \"..\": [5, 6] }\n"),
+            "formula f(x: int) = t[x, Mail]\n",
+            &["E0307"],
+        ),
+        (
+            "grid_column_gap",
+            table("    key: [int, Armor]\n    value: int\n    columns: [Cloth, Plate]\n    rows: { \"..\": [5, 6] }\n"),
+            "formula f(x: int) = t[x, Mail]\n",
+            &["E0310"],
+        ),
+        (
+            "grid_column_overlap",
+            table("    key: [int, int]\n    value: int\n    columns: [\"..3\", \"3..\"]\n    rows: { \"..\": [5, 6] }\n"),
+            uses,
+            &["E0309"],
+        ),
+        (
+            "grid_bad_column_key",
+            table("    key: [int, Armor]\n    value: int\n    columns: [Cloth, Mial, Plate]\n    rows: { \"..\": [5, 6, 7] }\n"),
+            "formula f(x: int) = t[x, Mail]\n",
+            &["E0306"],
+        ),
+        (
+            "grid_one_key_given",
+            GRID.into(),
+            "formula f(x: int) = to_wound[x]\n",
+            &["E0327"],
+        ),
+        (
+            "grid_column_of_the_wrong_type",
+            GRID.into(),
+            "formula f(x: int) = to_wound[x, 2]\n",
+            &["E0321"],
+        ),
+        (
+            "one_key_table_two_keys_given",
+            table("    key: int\n    value: int\n    rows: { \"..\": 1 }\n"),
+            uses,
+            &["E0327"],
+        ),
+        (
+            "two_keys_on_a_list",
+            String::new(),
+            "formula f(xs: list<int>) = xs[0, 1]\n",
+            &["E0321"],
+        ),
+    ];
+    for (case, yaml, rules, want) in cases {
+        assert_eq!(&codes(case, yaml, rules), want, "{case}");
+    }
+}
