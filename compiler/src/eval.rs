@@ -236,7 +236,7 @@ fn show_into(p: &Program, v: &Value, ty: &Ty, out: &mut Shown<'_>) {
             let Some(t) = p.outcomes[*o].tags.get(*tag as usize) else {
                 return;
             };
-            out.push(&t.name);
+            out.push(&t.label);
             if !t.fields.is_empty() {
                 out.push("(");
                 let parts = t

@@ -170,7 +170,7 @@ pub fn export(p: &Program) -> Value {
                     .iter()
                     .map(|(n, ty)| json!({ "name": n, "type": p.ty_name(ty) }))
                     .collect();
-                json!({ "name": t.name, "fields": fields })
+                json!({ "name": t.name, "label": t.label, "fields": fields })
             })
             .collect();
         outcomes.insert(

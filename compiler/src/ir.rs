@@ -289,6 +289,8 @@ pub struct Instance {
 #[derive(Debug, Clone)]
 pub struct Tag {
     pub name: String,
+    /// What traces print ("no blow"); the name when no label was given.
+    pub label: String,
     /// Where the tag is named (its doc comment is read around it).
     pub span: Span,
     pub fields: Vec<(String, Ty)>,

@@ -246,6 +246,7 @@ pub fn export() -> Value {
             "outcomes": by_name(named(json!({
                 "tags": { "type": "array", "items": named(json!({
                     "name": { "$ref": "#/definitions/name" },
+                    "label": { "type": "string", "description": "What traces print: the tag's display label, or its name." },
                     "fields": { "type": "array", "items": typed }
                 }), json!(["name", "fields"])) },
                 "defined_at": at

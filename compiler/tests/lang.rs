@@ -128,3 +128,73 @@ fn tables_with_two_keys_refuse_what_the_book_cannot_mean() {
         assert_eq!(&codes(case, yaml, rules), want, "{case}");
     }
 }
+
+#[test]
+fn maps_hold_any_field_type_but_an_outcome() {
+    let types = |v: &str| {
+        format!("types:\n  Kit:\n    n: int\n  Bag:\n    m: {{ type: \"map<Armor, {v}>\", default: {{}} }}\n")
+    };
+    let outcome = "outcome Res { Done }\n";
+    for v in [
+        "int",
+        "bool",
+        "dice",
+        "Armor",
+        "Kit",
+        "list<Kit>",
+        "int?",
+        "map<Armor, int>",
+    ] {
+        assert_eq!(
+            codes(
+                &format!("map_of_{}", v.replace(['<', '>', ',', ' ', '?'], "_")),
+                &types(v),
+                ""
+            ),
+            Vec::<&str>::new(),
+            "map<Armor, {v}>"
+        );
+    }
+    assert_eq!(codes("map_of_outcome", &types("Res"), outcome), ["E0311"]);
+    assert_eq!(
+        codes(
+            "map_by_int",
+            &types("int").replace("map<Armor,", "map<int,"),
+            ""
+        ),
+        ["E0311"]
+    );
+}
+
+#[test]
+fn outcome_tags_print_their_labels() {
+    let rules = "outcome Res { Miss: \"no blow\", Hit(by: int): \"struck\", Plain }\n\
+                 formula f(x: int) -> Res = if x > 1 then Hit(by: x) else if x > 0 then Miss else Plain\n";
+    let dir = write(
+        "labels",
+        &[
+            ("ruleset.yaml", "ruleset: { name: labels }\n"),
+            ("a.rules", rules),
+        ],
+    );
+    let (p, diags, _) = rulesc::compile_dir(&dir);
+    let p = p.unwrap_or_else(|| panic!("{:?}", diags.items));
+    let (id, f) = p.function("f").unwrap();
+    let shown: Vec<String> = [2, 1, 0]
+        .iter()
+        .map(|&x| {
+            let mut env = rulesc_runtime::Env::new(
+                rulesc_runtime::ScriptedDice::new(&[]),
+                rulesc_runtime::FirstOption,
+                rulesc_runtime::NoTrace,
+            );
+            let v =
+                rulesc::eval::call(&p, &mut env, id, vec![rulesc::eval::Value::Int(x)]).unwrap();
+            rulesc::eval::show(&p, &v, &f.ret)
+        })
+        .collect();
+    assert_eq!(shown, ["struck(by: 2)", "no blow", "Plain"]);
+    // A label is words to print.
+    let empty = "outcome Res { Miss: \" \" }\n";
+    assert_eq!(codes("label_empty", "", empty), ["E0302"]);
+}

@@ -122,6 +122,37 @@ fn gear_value(p: &Program, g: &cv::Gear) -> Value {
     )
 }
 
+/// A `Bag`: maps of records, variants, lists and optional values.
+fn bag_value(p: &Program, b: &cv::Bag) -> Value {
+    let map = |xs: Vec<Value>| Value::Map(Rc::new(xs));
+    rec(
+        p,
+        "Bag",
+        &[
+            (
+                "kits",
+                map(b.kits.iter().map(|g| gear_value(p, g)).collect()),
+            ),
+            (
+                "kinds",
+                map(b.kinds.iter().map(|k| Value::Choice(*k as u16)).collect()),
+            ),
+            (
+                "piles",
+                map(b.piles.iter().map(|x| ints_value(x)).collect()),
+            ),
+            (
+                "spare",
+                map(b
+                    .spare
+                    .iter()
+                    .map(|x| x.map_or(Value::None, Value::Int))
+                    .collect()),
+            ),
+        ],
+    )
+}
+
 fn ints_value(xs: &[i64]) -> Value {
     Value::List(Rc::new(xs.iter().map(|x| Value::Int(*x)).collect()))
 }
@@ -520,6 +551,13 @@ fn language_v2_matches_the_interpreter() {
         let gargs = vec![Value::Int(gn), Value::Int(gm), Value::Choice(gc as u16)];
         same(&p, "p_grid", seed, gargs.clone(), |e| {
             (cv::p_grid(e, gn, gm, gc).to_string(), gargs)
+        });
+        let bag = cv::Bag::default();
+        let margs = |b: &cv::Bag| vec![bag_value(&p, b), Value::Int(gn), Value::Choice(gc as u16)];
+        same(&p, "p_maps", seed, margs(&bag), |e| {
+            let mut b = bag.clone();
+            let r = cv::p_maps(e, &mut b, gn, gc);
+            (r.shown(), margs(&b))
         });
         let (id, _) = p.function("f_first_heavy").expect("f_first_heavy");
         let heavy = eval::call(&p, &mut env(seed), id, vec![hero_value(&p, &h)]);

@@ -661,6 +661,7 @@ const YAML_COVERAGE: &[(&str, &str)] = &[
     ("int range field", "int("),
     ("list field", "list<"),
     ("map field", "map<"),
+    ("map of records", "map<Slot, Item?>"),
     ("field default", "default:"),
     ("field doc", "doc:"),
     ("tracks", "tracks:"),
@@ -761,6 +762,7 @@ const RULES_COVERAGE: &[(&str, &str)] = &[
     ("two-key lookup", "to_wound[strength, armor]"),
     ("named record", "else sword"),
     ("decide from a filtered list", "from [i for i in"),
+    ("outcome tag label", "Clean: \""),
 ];
 
 /// Codes no doc example can show: an unreadable or non-UTF-8 file, a file too large to

@@ -280,16 +280,20 @@ impl<'a> Checker<'a> {
                         return (Ty::Error, None);
                     }
                 };
-                let ok = matches!(vt, Ty::Int | Ty::Bool | Ty::Error)
-                    || matches!(vt, Ty::Choice(c) if self.prog.choices[c].ordered);
+                // A value every key can hold: what a record field holds, but an outcome (a
+                // result, with no zero for the keys not written).
+                let ok = !matches!(
+                    vt,
+                    Ty::Outcome(_) | Ty::Fighter | Ty::Side | Ty::Roll | Ty::Faces | Ty::Unit
+                );
                 if !ok {
                     let n = self.ty_name(&vt);
                     self.error(
                         "E0311",
                         v.span,
                         format!("a map cannot hold {n} values"),
-                        "not int, bool or a scale",
-                        "map values are `int`, `bool` or a scale",
+                        "not a value a map holds",
+                        "map values are numbers, booleans, dice, levels, variants, records, tracks, lists or optional values",
                     );
                     return (Ty::Error, None);
                 }

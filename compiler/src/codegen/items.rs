@@ -386,7 +386,7 @@ impl Gen<'_> {
             for (ti, t) in o.tags.iter().enumerate() {
                 let tag = &self.id.tag[oi][ti];
                 if t.fields.is_empty() {
-                    f.line(format!("Self::{tag} => out.write_str({}),", lit(&t.name)));
+                    f.line(format!("Self::{tag} => out.write_str({}),", lit(&t.label)));
                     continue;
                 }
                 let binds: Vec<String> = t
@@ -406,7 +406,7 @@ impl Gen<'_> {
                 f.line(format!("Self::{tag} {{ {} }} => {{", binds.join(", ")));
                 for (fi, (fname, fty)) in t.fields.iter().enumerate() {
                     let sep = if fi == 0 {
-                        format!("{}(", t.name)
+                        format!("{}(", t.label)
                     } else {
                         ", ".to_string()
                     };

@@ -142,7 +142,10 @@ impl Gen<'_> {
                     .map(|i| self.const_expr(i, v))
                     .collect::<Result<_, _>>()?;
                 match xs.first() {
-                    Some(first) if xs.len() > 1 && xs.iter().all(|x| x == first) => {
+                    // `[x; N]` copies `x`: only for values that are `Copy`.
+                    Some(first)
+                        if xs.len() > 1 && self.is_copy(v) && xs.iter().all(|x| x == first) =>
+                    {
                         format!("[{first}; {}]", xs.len())
                     }
                     _ => format!("[{}]", xs.join(", ")),

@@ -324,6 +324,8 @@ pub enum TiesRule {
 pub struct TagDef {
     pub name: Ident,
     pub fields: Vec<Param>,
+    /// `Tag: "display label"`: what traces print (the quotes removed), and where.
+    pub label: Option<(String, Span)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -206,6 +206,7 @@ pub fn describe_rule(rule: Rule) -> &'static str {
         Rule::params => "a parameter list `(name: Type, ...)`",
         Rule::field_decl => "`name: Type`",
         Rule::tag_def => "an outcome tag",
+        Rule::label => "a display label `\"...\"`",
         Rule::block => "`{`",
         Rule::let_stmt
         | Rule::if_stmt
@@ -383,12 +384,19 @@ impl Builder<'_> {
                     let mut tk = t.into_inner();
                     let tname = self.ident(tk.next()?);
                     let mut fields = Vec::new();
+                    let mut label = None;
                     for f in tk {
-                        fields.push(self.param(f)?);
+                        if f.as_rule() == Rule::label {
+                            let text = f.as_str();
+                            label = Some((text[1..text.len() - 1].to_string(), self.span(&f)));
+                        } else {
+                            fields.push(self.param(f)?);
+                        }
                     }
                     tags.push(TagDef {
                         name: tname,
                         fields,
+                        label,
                     });
                 }
                 Some(Item::Outcome {

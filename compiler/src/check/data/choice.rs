@@ -154,8 +154,25 @@ pub fn build_outcome_tags(c: &mut Checker, items: &[(usize, Vec<ast::TagDef>)]) 
                 .entry(t.name.name.clone())
                 .or_default()
                 .push((*id, out.len() as u16));
+            let label = match &t.label {
+                Some((text, span))
+                    if text.trim().is_empty() || text.chars().any(char::is_control) =>
+                {
+                    c.error(
+                        "E0302",
+                        *span,
+                        "a label is text to print: not empty, without control characters",
+                        "not a label",
+                        "write the words traces should show: `NoBlow: \"no blow\"`",
+                    );
+                    t.name.name.clone()
+                }
+                Some((text, _)) => text.clone(),
+                None => t.name.name.clone(),
+            };
             out.push(ir::Tag {
                 name: t.name.name.clone(),
+                label,
                 span: t.name.span,
                 fields,
             });

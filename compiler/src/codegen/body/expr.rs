@@ -263,7 +263,13 @@ impl BodyGen<'_, '_> {
                 let mut parts = vec![self.expr(m, Dest::Val)?, self.expr(k, Dest::Val)?];
                 let pre = self.seq(&mut parts);
                 let val = format!("{}[{} as usize]", parts[0].recv(), parts[1].at(P_CAST));
-                Ex::new(val, P_ATOM).with_pre(pre)
+                // A value that is not `Copy` is read in place (a record, a list).
+                let mode = if g.is_copy(ty) {
+                    Mode::Value
+                } else {
+                    Mode::Place
+                };
+                Ex::new(val, P_ATOM).with_pre(pre).mode(mode)
             }
             K::Lookup {
                 table,
