@@ -14,6 +14,7 @@
 //! - `Function::fallible` is true exactly when its body has a node that may fail
 //!   ([`walk::may_fail`]) or calls a fallible function.
 
+pub mod places;
 pub mod walk;
 
 use crate::source::{Sources, Span};

@@ -198,3 +198,36 @@ fn outcome_tags_print_their_labels() {
     let empty = "outcome Res { Miss: \" \" }\n";
     assert_eq!(codes("label_empty", "", empty), ["E0302"]);
 }
+
+#[test]
+fn keys_and_indices_known_to_fall_outside_are_refused_before_running() {
+    let yaml = "types:\n  W:\n    speed: int(-2..2)\ntables:\n  hit:\n    die: d6\n    value: int\n    rows: { \"1-3\": 1, \"4-6\": 2 }\n";
+    let cases: &[(&str, &str, &[&str])] = &[
+        ("d6_on_d6", "hit[roll d6]", &[]),
+        ("d8_on_d6", "hit[roll d8]", &["E0332"]),
+        ("d6_plus_1", "hit[roll d6 + 1]", &["E0332"]),
+        ("2d6_on_d6", "hit[roll 2d6]", &["E0332"]),
+        ("natural_d20", "hit[natural(roll d20)]", &["E0332"]),
+        ("clamped", "hit[clamp(roll d8, 1, 6)]", &[]),
+        ("constant_off", "hit[7]", &["E0332"]),
+        ("constant_on", "hit[6]", &[]),
+        // Two varying terms: bounds, not every value, so a rule error when it happens.
+        ("sum_of_two", "hit[roll d6 + roll d6 - 6]", &[]),
+        ("field_inside", "hit[w.speed + 4]", &[]),
+        ("field_outside", "hit[w.speed + 5]", &["E0332"]),
+        ("faces_inside", "faces(roll 2d6)[1]", &[]),
+        ("faces_past", "faces(roll 2d6)[2]", &["E0332"]),
+        ("kept_past", "kept(roll 4d6kh3)[3]", &["E0332"]),
+        ("dropped_inside", "dropped(roll 4d6kh3)[0]", &[]),
+        ("dropped_past", "dropped(roll 4d6kh3)[1]", &["E0332"]),
+        ("literal_d4", "[1, 2, 3][roll d4 - 1]", &["E0332"]),
+        ("literal_d3", "[1, 2, 3][roll d3 - 1]", &[]),
+        ("literal_negative", "[1, 2][-1]", &["E0332"]),
+        // Exploding dice have no last face: not judged.
+        ("exploding", "hit[roll d6!]", &[]),
+    ];
+    for (case, e, want) in cases {
+        let rules = format!("procedure p(w: W) -> int {{\n  return {e}\n}}\n");
+        assert_eq!(&codes(case, yaml, &rules), want, "{case}: {e}");
+    }
+}

@@ -17,6 +17,7 @@ mod fallible;
 pub mod index;
 mod layers;
 mod mutated;
+mod passing;
 
 use crate::diag::{suggest, Diagnostic, Diagnostics};
 use crate::ir::{self, Program, Ty};
@@ -440,6 +441,7 @@ pub fn check_indexed(loaded: Loaded, diags: &mut Diagnostics) -> (Option<Program
     exprs::check_functions(&mut c);
     exprs::fight::finish(&mut c, &items);
     mutated::mark_mutated(&mut c);
+    passing::check_passing(&mut c);
     fallible::mark_fallible(&mut c);
     warn_unused(&mut c);
     let index = std::mem::take(&mut c.index).finish(&c.prog);

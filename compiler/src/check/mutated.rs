@@ -2,6 +2,7 @@
 //! procedures it calls (a fixed point over the call graph).
 
 use super::Checker;
+use crate::ir::places::root_local as local_root;
 use crate::ir::walk::{for_each_child, for_each_stmt, for_each_stmt_child, Child};
 use crate::ir::{self, ExprKind as K, Ty};
 
@@ -69,16 +70,6 @@ fn visit_expr(e: &ir::Expr, fns: &[ir::Function], roots: &mut Vec<usize>) {
         _ => {}
     }
     for_each_child(e, &mut |x| visit_expr(x, fns, roots));
-}
-
-/// The local a record expression reads through fields and list indices (`c` of
-/// `c.mount`, of `c.wounds[i]`).
-fn local_root(e: &ir::Expr) -> Option<usize> {
-    match &e.kind {
-        K::Local(slot) => Some(*slot),
-        K::Field(r, _) | K::ListGet(r, ..) => local_root(r),
-        _ => None,
-    }
 }
 
 /// `let` slots that name a record of another local (records are shared, not copied).

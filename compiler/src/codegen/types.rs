@@ -44,36 +44,12 @@ impl Gen<'_> {
     }
 
     pub fn is_copy(&self, ty: &Ty) -> bool {
-        match ty {
-            Ty::Int
-            | Ty::Bool
-            | Ty::Dice
-            | Ty::Roll
-            | Ty::Choice(_)
-            | Ty::Track(_)
-            | Ty::TrackBox(_)
-            | Ty::Fighter
-            | Ty::Side
-            | Ty::Unit => true,
-            Ty::Map(_, v) | Ty::Option(v) => self.is_copy(v),
-            Ty::Outcome(o) => self.outcome_is_copy(*o),
-            Ty::Record(_) | Ty::List(_) | Ty::Faces | Ty::Error => false,
-        }
+        self.p.is_copy(ty)
     }
 
     /// Whether a value of `ty` holds a record (a record, or a list or outcome of them).
     pub fn holds_record(&self, ty: &Ty) -> bool {
-        match ty {
-            Ty::Record(_) => true,
-            Ty::List(t) | Ty::Option(t) => self.holds_record(t),
-            // An outcome inside an outcome counts as one (no recursion through outcomes).
-            Ty::Outcome(o) => self.p.outcomes[*o].tags.iter().any(|t| {
-                t.fields
-                    .iter()
-                    .any(|(_, f)| matches!(f, Ty::Outcome(_)) || self.holds_record(f))
-            }),
-            _ => false,
-        }
+        self.p.holds_record(ty)
     }
 
     /// Whether a value of `ty` can be a Rust `const`.
@@ -87,11 +63,7 @@ impl Gen<'_> {
     }
 
     pub fn outcome_is_copy(&self, o: usize) -> bool {
-        self.p.outcomes[o].tags.iter().all(|t| {
-            t.fields
-                .iter()
-                .all(|(_, ty)| !matches!(ty, Ty::Outcome(_)) && self.is_copy(ty))
-        })
+        self.p.outcome_is_copy(o)
     }
 
     /// A Rust expression for constant `c` of type `ty`.

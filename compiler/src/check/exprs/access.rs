@@ -1,6 +1,7 @@
 //! Reads through a value: fields (`c.armor`, `box.level`, `Choice.Variant`) and
 //! indexing (`table[key]`, `table[row, column]`, `map[key]`, `list[i]`).
 
+use super::bounds::{bounds, list_len, missing_rows, Bounds};
 use super::coerce::{as_int, coerce, expect_ty};
 use super::expr::expr;
 use super::{err_expr, mk, FnCtx};
@@ -144,6 +145,7 @@ pub(super) fn index(
         Ty::List(elem) => {
             let ix = expr(c, fcx, key, Some(&Ty::Int));
             let ix = as_int(c, ix);
+            off_list(c, &bx, &ix);
             let site = c.site(span);
             mk(
                 K::ListGet(Box::new(bx), Box::new(ix), Some(site)),
@@ -254,6 +256,9 @@ fn lookup(
             return err_expr(span);
         }
     };
+    if c.prog.tables[tid].partial() {
+        off_rows(c, tid, &kx);
+    }
     let site = c.site(span);
     let ty = c.prog.tables[tid].value.clone();
     mk(
@@ -267,4 +272,60 @@ fn lookup(
         ty,
         span,
     )
+}
+
+/// A die table looked up with a key the checker knows: `E0332` when some key it can
+/// take has no row (every key of an exact range occurs; otherwise only when none has).
+fn off_rows(c: &mut Checker, tid: usize, key: &ir::Expr) {
+    let Some(b) = bounds(c, key) else { return };
+    let t = &c.prog.tables[tid];
+    let missing = missing_rows(t, b);
+    let all = missing == [(b.lo, b.hi)];
+    if missing.is_empty() || !(b.exact || all) {
+        return;
+    }
+    let keys: Vec<String> = missing
+        .iter()
+        .map(|&(lo, hi)| Bounds::show(lo, hi))
+        .collect();
+    let ir::TableKey::Die(die) = t.key else {
+        return;
+    };
+    let name = t.name.clone();
+    c.error(
+        "E0332",
+        key.span,
+        format!("table `{name}` has no row for {}, and this key can be {}", keys.join(", "), keys.join(", ")),
+        format!("{} here", Bounds::show(b.lo, b.hi)),
+        format!("its rows are the faces of {die}: roll the table itself (`roll {name}`), or keep the key within them"),
+    );
+}
+
+/// `list[i]` of a list whose length the checker knows, with an index it knows: `E0332`
+/// when the index can fall outside (every index of an exact range occurs; otherwise only
+/// when none is inside).
+fn off_list(c: &mut Checker, list: &ir::Expr, ix: &ir::Expr) {
+    let (Some(len), Some(b)) = (list_len(list), bounds(c, ix)) else {
+        return;
+    };
+    let none_inside = b.hi < 0 || b.lo >= len;
+    let some_outside = b.lo < 0 || b.hi >= len;
+    if !(none_inside || b.exact && some_outside) {
+        return;
+    }
+    let held = match len {
+        0 => "no element".to_string(),
+        1 => "1 element (index 0)".to_string(),
+        n => format!("{n} elements (indices 0-{})", n - 1),
+    };
+    c.error(
+        "E0332",
+        ix.span,
+        format!(
+            "this list holds {held}, and the index can be {}",
+            Bounds::show(b.lo, b.hi)
+        ),
+        "outside the list",
+        "keep the index within the list (`clamp(i, 0, len(list) - 1)`), or test it first",
+    );
 }

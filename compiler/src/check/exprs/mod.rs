@@ -2,6 +2,7 @@
 //! procedures turned into IR.
 
 mod access;
+mod bounds;
 mod call;
 mod coerce;
 mod each;

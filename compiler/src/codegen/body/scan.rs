@@ -1,28 +1,12 @@
 //! What a function body does, found before generating it: which locals are read,
 //! which are reassigned, which statements change state, which always return.
 
+pub(super) use crate::ir::places::{
+    changed_roots, field_path, record_aliases, resolve, root_local,
+};
 pub(super) use crate::ir::walk::{always_returns, stmt_returns};
 use crate::ir::walk::{for_each_child, for_each_stmt, for_each_stmt_child, Child};
 use crate::ir::{self, Expr, ExprKind as K, Place, PlaceStep, Stmt};
-
-/// The local an expression reads through fields (`c` of `c.armor`, of `c.wounds[i]`),
-/// if any.
-pub(super) fn root_local(e: &Expr) -> Option<usize> {
-    match &e.kind {
-        K::Local(s) => Some(*s),
-        K::Field(r, _) | K::MapGet(r, _) | K::ListGet(r, ..) => root_local(r),
-        _ => None,
-    }
-}
-
-/// Whether `e` is a local or fields of one (`c`, `c.mount.saddle`).
-pub(super) fn field_path(e: &Expr) -> bool {
-    match &e.kind {
-        K::Local(_) => true,
-        K::Field(r, _) => field_path(r),
-        _ => false,
-    }
-}
 
 /// The local an expression reads and the steps under it: `Some(field)`, or `None` for
 /// a map key or list index (any element).
@@ -92,67 +76,6 @@ fn place_steps(p: &Place) -> Vec<Option<usize>> {
             PlaceStep::Key(_) | PlaceStep::Index(_) => None,
         })
         .collect()
-}
-
-/// Follows `let` aliases to the local they name.
-pub(super) fn resolve(alias: &[Option<usize>], mut slot: usize) -> usize {
-    for _ in 0..alias.len() {
-        match alias.get(slot).copied().flatten() {
-            Some(r) if r != slot => slot = r,
-            _ => break,
-        }
-    }
-    slot
-}
-
-/// `let` slots bound to a record read from another local's state (`let m = c.main`,
-/// `let me = c`): that local.
-pub(super) fn record_aliases(stmts: &[Stmt], out: &mut [Option<usize>]) {
-    for_each_stmt(stmts, &mut |s| {
-        if let Stmt::Let { slot, value, .. } = s {
-            if let (ir::Ty::Record(_), Some(root)) = (&value.ty, root_local(value)) {
-                out[*slot] = Some(root);
-            }
-        }
-    });
-}
-
-/// Marks the parameters whose state these statements change themselves: an assignment
-/// or fill through them, or an element of theirs (`xs[i]`) passed to a procedure that
-/// changes it. (Passing a whole parameter on is not counted: the callee changes it.)
-pub(super) fn changed_roots(stmts: &[Stmt], fns: &[ir::Function], out: &mut [bool]) {
-    fn mark(out: &mut [bool], slot: usize) {
-        if let Some(c) = out.get_mut(slot) {
-            *c = true;
-        }
-    }
-    fn expr(e: &Expr, fns: &[ir::Function], out: &mut [bool]) {
-        match &e.kind {
-            K::Fill { track, .. } => mark(out, track.root),
-            K::Call(f, args) if fns[*f].is_procedure() => {
-                for (a, p) in args.iter().zip(&fns[*f].params) {
-                    if p.mutated && !field_path(a) {
-                        if let Some(r) = root_local(a) {
-                            mark(out, r);
-                        }
-                    }
-                }
-            }
-            _ => {}
-        }
-        for_each_child(e, &mut |x| expr(x, fns, out));
-    }
-    for s in stmts {
-        if let Stmt::Assign { place, .. } = s {
-            if !place.path.is_empty() {
-                mark(out, place.root);
-            }
-        }
-        for_each_stmt_child(s, &mut |c| match c {
-            Child::Expr(x) => expr(x, fns, out),
-            Child::Block(b) => changed_roots(b, fns, out),
-        });
-    }
 }
 
 /// Whether statements may change the value at `steps` under local `root` (or a value
