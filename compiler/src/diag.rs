@@ -394,11 +394,10 @@ pub fn render(diag: &Diagnostic, sources: &Sources, color: bool, width: usize) -
     let handler = miette::GraphicalReportHandler::new_themed(theme)
         .with_width(width)
         .with_links(false);
-    let mut out = String::new();
-    if sources.files.get(diag.span.file as usize).is_none() {
-        // About no file (a wrong command line): the message and the help alone.
-        out = format!(
-            "{}[{}]: {}\n",
+    // Without a snippet: the message, then `body` (positions), then the help.
+    let plain = |body: &str| {
+        let mut out = format!(
+            "{}[{}]: {}\n{body}",
             level_word(diag.severity),
             diag.code,
             diag.message
@@ -406,8 +405,19 @@ pub fn render(diag: &Diagnostic, sources: &Sources, color: bool, width: usize) -
         if let Some(h) = &diag.help {
             out.push_str(&format!("  help: {h}\n"));
         }
-        return out;
+        out
+    };
+    if sources.files.get(diag.span.file as usize).is_none() {
+        // About no file (a wrong command line): the message and the help alone.
+        return plain("");
     }
+    if let Some(at) = too_long_to_show(diag, sources) {
+        // Not drawn under its line: where each label is, and what it says.
+        return plain(&format!(
+            "{at}  (the line is longer than {MAX_SHOWN_LINE} bytes: not shown)\n"
+        ));
+    }
+    let mut out = String::new();
     let md = to_miette(diag, sources);
     if handler.render_report(&mut out, &md).is_err() {
         let (file, line, col) = sources.position(diag.span);
@@ -419,6 +429,47 @@ pub fn render(diag: &Diagnostic, sources: &Sources, color: bool, width: usize) -
         );
     }
     out
+}
+
+/// The longest source line a diagnostic is drawn under. Past it the snippet is left out:
+/// a label's column is a formatting width in miette, which panics past 65,535, and a
+/// line of thousands of characters is no help in a terminal anyway.
+pub const MAX_SHOWN_LINE: usize = 4_096;
+
+/// `None` when every line the diagnostic's labels start or end on is short enough to
+/// show; otherwise where each label is (`  --> file:line:col: label` lines).
+fn too_long_to_show(diag: &Diagnostic, sources: &Sources) -> Option<String> {
+    let labels: Vec<(Span, &str)> = std::iter::once((diag.span, diag.label.as_str()))
+        .chain(diag.notes.iter().map(|n| (n.span, n.label.as_str())))
+        .collect();
+    let long = |span: Span| {
+        let Some(f) = sources.files.get(span.file as usize) else {
+            return false;
+        };
+        let lines = f.line_starts();
+        let line_len = |at: usize| {
+            let i = lines.partition_point(|&s| s <= at).saturating_sub(1);
+            lines.get(i + 1).copied().unwrap_or(f.text.len()) - lines[i]
+        };
+        line_len(span.start as usize) > MAX_SHOWN_LINE
+            || line_len(span.end as usize) > MAX_SHOWN_LINE
+    };
+    if !labels.iter().any(|&(span, _)| long(span)) {
+        return None;
+    }
+    let mut at = String::new();
+    for (span, label) in labels {
+        if sources.files.get(span.file as usize).is_none() {
+            continue;
+        }
+        let (file, line, col) = sources.position(span);
+        let file = escape_controls(&file);
+        match label {
+            "" => at.push_str(&format!("  --> {file}:{line}:{col}\n")),
+            l => at.push_str(&format!("  --> {file}:{line}:{col}: {l}\n")),
+        }
+    }
+    Some(at)
 }
 
 pub fn level_word(s: Severity) -> &'static str {

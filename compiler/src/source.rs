@@ -82,13 +82,22 @@ impl SourceFile {
         &self.line_starts
     }
 
+    /// 0-based line of a byte offset (a search, not a count: cheap on a long line).
+    fn line_index(&self, offset: usize) -> usize {
+        self.line_starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1)
+    }
+
+    /// 1-based line of a byte offset.
+    pub fn line(&self, offset: usize) -> u32 {
+        self.line_index(offset.min(self.text.len())) as u32 + 1
+    }
+
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (u32, u32) {
         let offset = offset.min(self.text.len());
-        let line = self
-            .line_starts
-            .partition_point(|&s| s <= offset)
-            .saturating_sub(1);
+        let line = self.line_index(offset);
         let start = self.line_starts[line];
         let col = self
             .text

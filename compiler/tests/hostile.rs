@@ -1,7 +1,8 @@
 //! Hostile input: rulesets from strangers. Whatever the bytes, `rulesc check` answers
 //! with diagnostics and exit 1, never a panic (101), a hang or a crash. Each case is
 //! written to a fresh folder at test time (so the corpus needs no 10 MB files in git)
-//! and must produce the diagnostic code it names, in the file it names.
+//! and must produce the diagnostic code it names, in the file it names, leaving the
+//! folder as it was.
 
 mod bounded;
 
@@ -115,6 +116,7 @@ fn cases() -> Vec<Case> {
         case("a die table of a billion totals", "E0205", "ruleset.yaml", with_yaml(format!("{MANIFEST}enums: {{ E: [A] }}\ntables:\n  t: {{ die: 1000d1000000, value: E, rows: {{ \"1000-1000000000\": A }} }}\n"))),
         case("a scale of 300 levels", "E0360", "ruleset.yaml", with_yaml(format!("{MANIFEST}scales:\n  S: [{}]\n", (0..300).map(|i| format!("L{i}")).collect::<Vec<_>>().join(", ")))),
         case("an enum of 70,000 variants", "E0360", "ruleset.yaml", with_yaml(format!("{MANIFEST}enums:\n  E: [{}]\n", (0..70_000).map(|i| format!("V{i}")).collect::<Vec<_>>().join(", ")))),
+        case("a diagnostic past column 65,535 (a line too long to draw under)", "E0301", "ruleset.yaml", with_yaml(format!("{MANIFEST}enums:\n  E: [{}, V7]\n", (0..20_000).map(|i| format!("V{i}")).collect::<Vec<_>>().join(", ")))),
         case("an outcome of 70,000 tags", "E0360", "a.rules", with_rules(format!("outcome O {{ {} }}\n", (0..70_000).map(|i| format!("T{i}")).collect::<Vec<_>>().join(", ")))),
     ]
 }
@@ -122,6 +124,20 @@ fn cases() -> Vec<Case> {
 /// `rulesc --format json check <dir>`, bounded in memory and time.
 fn run_bounded(dir: &Path) -> std::process::Output {
     bounded::rulesc(&["--format", "json", "check", dir.to_str().unwrap()], None)
+}
+
+/// Every file of a case's folder with its bytes, to show `check` changed nothing.
+fn contents(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let p = e.unwrap().path();
+            let bytes = std::fs::read(&p).unwrap_or_default();
+            (p, bytes)
+        })
+        .collect();
+    out.sort();
+    out
 }
 
 fn write_case(root: &Path, i: usize, c: &Case) -> PathBuf {
@@ -142,6 +158,7 @@ fn hostile_inputs_give_diagnostics_never_a_crash() {
     let mut failures = Vec::new();
     for (i, c) in cases.iter().enumerate() {
         let dir = write_case(&root, i, c);
+        let before = contents(&dir);
         let out = run_bounded(&dir);
         let stderr = String::from_utf8_lossy(&out.stderr);
         let code = out.status.code();
@@ -156,10 +173,16 @@ fn hostile_inputs_give_diagnostics_never_a_crash() {
                 .all(|l| l.starts_with('{') && l.ends_with('}'))
             && stderr.contains(&format!("\"code\":{{\"code\":\"{}\"}}", c.code))
             && stderr.contains(&want_file);
-        if !ok {
+        let unchanged = contents(&dir) == before;
+        if !ok || !unchanged {
             failures.push(format!(
-                "{} (case{i:02}): exit {code:?}\n{}",
+                "{} (case{i:02}): exit {code:?}{}\n{}",
                 c.name,
+                if unchanged {
+                    ""
+                } else {
+                    ", the folder changed"
+                },
                 stderr.chars().take(600).collect::<String>()
             ));
         }

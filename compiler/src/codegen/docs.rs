@@ -12,6 +12,10 @@ use super::Gen;
 use crate::source::{Sources, Span};
 
 /// The writer's comment for the definition at `span`, one string per comment line.
+///
+/// Each call costs only the definition's own surroundings (the comment lines above it,
+/// the rest of its entry on its line), never a whole line or file: a line holding
+/// 10,000 enum variants is read once, not once per variant.
 pub fn comment(sources: &Sources, span: Span) -> Vec<String> {
     let Some(file) = sources.files.get(span.file as usize) else {
         return Vec::new();
@@ -19,29 +23,35 @@ pub fn comment(sources: &Sources, span: Span) -> Vec<String> {
     let yaml = !file.name.ends_with(".rules");
     let marker = if yaml { "#" } else { "//" };
     let text = &file.text;
+    let lines = file.line_starts();
     let start = (span.start as usize).min(text.len());
-    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line = line_of(lines, start);
     let mut out = Vec::new();
-    let before = text[line_start..start].trim();
-    if before.is_empty() || (yaml && before == "-") {
+    // Only blanks (or a YAML list item's `-`) before the definition on its line.
+    let before = text[lines[line]..start].trim_end();
+    let starts_line = before.is_empty()
+        || (yaml
+            && before
+                .strip_suffix('-')
+                .is_some_and(|r| r.trim().is_empty()));
+    if starts_line {
         let mut above: Vec<&str> = Vec::new();
-        let mut end = line_start;
-        while end > 0 {
-            let prev_start = text[..end - 1].rfind('\n').map_or(0, |i| i + 1);
-            let line = text[prev_start..end - 1].trim();
-            match line.strip_prefix(marker) {
+        for l in (0..line).rev() {
+            let prev = text[lines[l]..lines[l + 1] - 1].trim();
+            match prev.strip_prefix(marker) {
                 Some(c) if !c.trim_start().starts_with("yaml-language-server:") => {
                     above.push(c.trim_start_matches(['#', '/', '!']).trim())
                 }
                 _ => break,
             }
-            end = prev_start;
         }
         out.extend(above.into_iter().rev().map(String::from));
     }
     if yaml {
         let end = (span.end as usize).clamp(start, text.len());
-        let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+        let line_end = lines
+            .get(line_of(lines, end) + 1)
+            .map_or(text.len(), |&next| next - 1);
         if let Some(c) = yaml_trailing_comment(&text[end..line_end]) {
             out.push(c.to_string());
         }
@@ -89,10 +99,17 @@ fn indent_list_continuations(lines: Vec<String>) -> Vec<String> {
         .collect()
 }
 
+/// The index of the line holding byte `offset`.
+fn line_of(lines: &[usize], offset: usize) -> usize {
+    lines.partition_point(|&s| s <= offset).saturating_sub(1)
+}
+
 /// The text of a YAML comment in `rest` (what follows a value on its line): a `#` after
-/// whitespace, outside quotes.
+/// whitespace, outside quotes, before the next entry of the collection the value is in
+/// (a `,` outside brackets): in `[A, B]  # note` the note is `B`'s, not `A`'s.
 fn yaml_trailing_comment(rest: &str) -> Option<&str> {
     let mut quote: Option<char> = None;
+    let mut depth = 0usize;
     let mut prev = ' ';
     for (i, c) in rest.char_indices() {
         match quote {
@@ -102,6 +119,9 @@ fn yaml_trailing_comment(rest: &str) -> Option<&str> {
             None if c == '#' && prev.is_whitespace() => {
                 return Some(rest[i + 1..].trim()).filter(|c| !c.is_empty());
             }
+            None if c == '[' || c == '{' => depth += 1,
+            None if c == ']' || c == '}' => depth = depth.saturating_sub(1),
+            None if c == ',' && depth == 0 => return None,
             None => {}
         }
         prev = c;
@@ -121,7 +141,11 @@ impl Gen<'_> {
         if lines.is_empty() {
             lines.push(title.to_string());
         }
-        let (file, line, _) = self.p.sources.position(span);
+        // The line only: counting the column would read the line up to the item.
+        let (file, line) = match self.p.sources.files.get(span.file as usize) {
+            Some(f) => (f.name.as_str(), f.line(span.start as usize)),
+            None => ("?", 0),
+        };
         lines.push(String::new());
         lines.push(doc_prose(&format!("Defined in `{file}`, line {line}.")));
         lines
@@ -194,6 +218,16 @@ mod tests {
         assert!(at("r/data.yaml", yaml, "types").is_empty());
         // An item that does not start its line takes no comment from above.
         assert!(at("r/data.yaml", "# about A\nE: [A, B]\n", "B").is_empty());
+    }
+
+    #[test]
+    fn a_trailing_comment_belongs_to_the_last_entry_before_it() {
+        let yaml = "E: [A, B]  # about B\n";
+        assert!(at("r/data.yaml", yaml, "A").is_empty());
+        assert_eq!(at("r/data.yaml", yaml, "B"), ["about B"]);
+        // Commas inside the entry's own brackets do not end it.
+        let yaml = "    w1: { damage: 3, kind: Blade }  # the first\n";
+        assert_eq!(at("r/data.yaml", yaml, "w1"), ["the first"]);
     }
 
     #[test]

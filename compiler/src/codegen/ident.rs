@@ -144,6 +144,9 @@ impl Case {
 #[derive(Debug, Clone, Default)]
 pub struct Names {
     taken: BTreeSet<String>,
+    /// Identifiers of an enclosing namespace, shared rather than copied (every
+    /// function's locals avoid the module's functions and constants).
+    outer: Option<std::rc::Rc<BTreeSet<String>>>,
     /// The next suffix to try for each stem, so the thousandth collision of one name
     /// costs what the second did (not a walk past `_2` .. `_999`).
     next: std::collections::HashMap<String, u32>,
@@ -154,6 +157,14 @@ impl Names {
         Names::default()
     }
 
+    /// A namespace inside `outer`: its identifiers are taken here too.
+    pub fn inside(outer: std::rc::Rc<BTreeSet<String>>) -> Self {
+        Names {
+            outer: Some(outer),
+            ..Names::default()
+        }
+    }
+
     /// Marks identifiers as taken without handing them out (generated names, names the
     /// generated code uses unqualified).
     pub fn reserve<'a>(&mut self, idents: impl IntoIterator<Item = &'a str>) {
@@ -162,7 +173,8 @@ impl Names {
     }
 
     pub fn is_taken(&self, ident: &str) -> bool {
-        self.taken.contains(unraw(ident))
+        let ident = unraw(ident);
+        self.taken.contains(ident) || self.outer.as_ref().is_some_and(|o| o.contains(ident))
     }
 
     /// A fresh identifier for user name `name` in case `case`.

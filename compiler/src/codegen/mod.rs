@@ -116,6 +116,9 @@ pub(crate) struct Idents {
     pub tag: Vec<Vec<String>>,
     pub tag_field: Vec<Vec<Vec<String>>>,
     pub function: Vec<String>,
+    /// Every module-level value identifier (functions, tables, constants, track
+    /// constants, reserved names), built once: each function's locals avoid them.
+    pub module_values: std::rc::Rc<std::collections::BTreeSet<String>>,
 }
 
 impl Idents {
@@ -254,6 +257,17 @@ impl Idents {
                     .collect(),
             );
         }
+        let module_values = std::rc::Rc::new(
+            function
+                .iter()
+                .chain(&table)
+                .chain(&constant)
+                .chain(track_levels.iter())
+                .chain(track_attr.iter().flatten())
+                .map(|s| unraw(s).to_string())
+                .chain(RESERVED_VALUES.iter().map(|s| s.to_string()))
+                .collect(),
+        );
         Idents {
             choice,
             variant,
@@ -270,6 +284,7 @@ impl Idents {
             tag,
             tag_field,
             function,
+            module_values,
         }
     }
 }

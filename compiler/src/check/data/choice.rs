@@ -7,12 +7,13 @@ use crate::ir;
 use crate::source::Span;
 use crate::syntax::ast;
 use crate::yaml::YValue;
+use std::collections::{HashMap, HashSet};
 
 /// Most levels of a scale: the runtime steps and compares levels as `u8` (`Harm + 1`,
 /// track levels).
 pub const MAX_SCALE_LEVELS: usize = 255;
-/// Most variants of an enum, and tags of an outcome.
-pub const MAX_VARIANTS: usize = 4_096;
+/// Most variants of an enum, and tags of an outcome: their index is a `u16`.
+pub const MAX_VARIANTS: usize = u16::MAX as usize;
 
 pub(super) fn build_choice(c: &mut Checker, e: &Entry) {
     let Some(name) = e.key.as_str() else { return };
@@ -47,13 +48,15 @@ pub(super) fn build_choice(c: &mut Checker, e: &Entry) {
             if ordered {
                 "a scale has at most 255 levels (the runtime steps levels as bytes); use an enum, or records, for more"
             } else {
-                "an enum has at most 4,096 variants; use records for more"
+                "an enum has at most 65,535 variants; use records for more"
             },
         );
         return;
     }
     let mut variants: Vec<ir::Variant> = Vec::new();
     let mut spans: Vec<Span> = Vec::new();
+    // Variant name → index, so a duplicate is found without scanning the list.
+    let mut listed: HashMap<String, usize> = HashMap::new();
     for item in items {
         let (vname, label, span) = match &item.value {
             YValue::Str(s) => (s.clone(), s.clone(), item.span),
@@ -78,7 +81,7 @@ pub(super) fn build_choice(c: &mut Checker, e: &Entry) {
             c.error("E0302", span, format!("`{vname}` is not a valid name"), "not a name", "use letters, digits and `_`; put spaces and symbols in a label: `RightArm: \"Right Arm\"`");
             continue;
         }
-        if let Some(i) = variants.iter().position(|v| v.name == vname) {
+        if let Some(&i) = listed.get(vname.as_str()) {
             let d = Diagnostic::error(
                 "E0301",
                 span,
@@ -100,6 +103,7 @@ pub(super) fn build_choice(c: &mut Checker, e: &Entry) {
             Some(name),
             span,
         );
+        listed.insert(vname.clone(), variants.len());
         variants.push(ir::Variant {
             name: vname,
             label,
@@ -122,13 +126,14 @@ pub fn build_outcome_tags(c: &mut Checker, items: &[(usize, Vec<ast::TagDef>)]) 
                 span,
                 format!("`{name}` has {} tags, more than {MAX_VARIANTS}", tags.len()),
                 "too many",
-                "an outcome has at most 4,096 tags",
+                "an outcome has at most 65,535 tags",
             );
             continue;
         }
         let mut out = Vec::new();
+        let mut listed = HashSet::new();
         for t in tags {
-            if out.iter().any(|x: &ir::Tag| x.name == t.name.name) {
+            if !listed.insert(t.name.name.as_str()) {
                 c.error(
                     "E0301",
                     t.name.span,

@@ -348,7 +348,7 @@ fn match_expr(
 ) -> ir::Expr {
     let sx = expr(c, fcx, scrutinee, None);
     let sty = sx.ty.clone();
-    let mut seen = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     let mut wildcard = false;
     let mut out: Vec<ir::MatchArm<ir::Expr>> = Vec::new();
     let mut ty: Option<Ty> = None;

@@ -7,13 +7,23 @@ use crate::diag::{suggest, Diagnostic};
 use crate::ir::Ty;
 use crate::source::Span;
 use crate::syntax::ast;
+use std::collections::{HashMap, HashSet};
+
+/// The index of case `name` of choice or outcome `owner`, from a name → (owner, index)
+/// map ([`Checker::variants`], [`Checker::tags`]).
+fn case_index(map: &HashMap<String, Vec<(usize, u16)>>, owner: usize, name: &str) -> Option<u16> {
+    map.get(name)?
+        .iter()
+        .find(|&&(o, _)| o == owner)
+        .map(|&(_, i)| i)
+}
 
 pub(super) fn pattern(
     c: &mut Checker,
     fcx: &mut FnCtx,
     p: &ast::Pattern,
     sty: &Ty,
-    seen: &mut Vec<u16>,
+    seen: &mut HashSet<u16>,
     wildcard: &mut bool,
 ) -> (Vec<u16>, Vec<Option<usize>>) {
     let alts = match p {
@@ -26,17 +36,12 @@ pub(super) fn pattern(
     let mut out = Vec::new();
     let mut binds = Vec::new();
     for (name, names) in alts {
+        // By the name maps, not a scan of the cases: a match of n arms over n cases
+        // stays linear.
         let found: Option<(u16, Vec<(String, Ty)>)> = match sty {
-            Ty::Choice(ch) => c.prog.choices[*ch]
-                .variants
-                .iter()
-                .position(|v| v.name == name.name)
-                .map(|i| (i as u16, Vec::new())),
-            Ty::Outcome(o) => c.prog.outcomes[*o]
-                .tags
-                .iter()
-                .position(|t| t.name == name.name)
-                .map(|i| (i as u16, c.prog.outcomes[*o].tags[i].fields.clone())),
+            Ty::Choice(ch) => case_index(&c.variants, *ch, &name.name).map(|i| (i, Vec::new())),
+            Ty::Outcome(o) => case_index(&c.tags, *o, &name.name)
+                .map(|i| (i, c.prog.outcomes[*o].tags[usize::from(i)].fields.clone())),
             Ty::Error => return (Vec::new(), Vec::new()),
             other => {
                 let n = c.ty_name(other);
@@ -78,7 +83,7 @@ pub(super) fn pattern(
             );
             continue;
         };
-        if seen.contains(&i) {
+        if !seen.insert(i) {
             c.diags.push(
                 Diagnostic::warning(
                     "W0003",
@@ -89,7 +94,6 @@ pub(super) fn pattern(
                 .help("remove this alternative"),
             );
         }
-        seen.push(i);
         out.push(i);
         if !names.is_empty() {
             if alts.len() > 1 {
@@ -127,7 +131,13 @@ pub(super) fn pattern(
     (out, binds)
 }
 
-pub(super) fn exhaustive(c: &mut Checker, sty: &Ty, seen: &[u16], wildcard: bool, span: Span) {
+pub(super) fn exhaustive(
+    c: &mut Checker,
+    sty: &Ty,
+    seen: &HashSet<u16>,
+    wildcard: bool,
+    span: Span,
+) {
     if wildcard {
         return;
     }

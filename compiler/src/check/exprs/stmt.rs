@@ -186,7 +186,7 @@ pub(super) fn stmt(c: &mut Checker, fcx: &mut FnCtx, s: &ast::Stmt) -> Option<ir
             let sx = expr(c, fcx, scrutinee, None);
             let mut out = Vec::new();
             let sty = sx.ty.clone();
-            let mut seen: Vec<u16> = Vec::new();
+            let mut seen = std::collections::HashSet::new();
             let mut wildcard = false;
             for arm in arms {
                 fcx.scopes.push(Vec::new());

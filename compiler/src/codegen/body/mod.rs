@@ -196,9 +196,8 @@ struct BodyGen<'a, 'p> {
 
 pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen::Function, String> {
     let traced = !super::is_formula(&f.body);
-    let mut names = Names::new();
     // Locals must not shadow module-level functions and constants.
-    names.reserve(g.id.values_taken());
+    let mut names = Names::inside(g.id.module_values.clone());
     names.reserve(["env", "fight"]);
     let mut read = vec![false; f.locals.len()];
     let mut mutable = vec![false; f.locals.len()];
@@ -374,17 +373,4 @@ fn rerolled_faces(body: &ir::Body) -> Vec<usize> {
         });
     }
     out
-}
-
-impl super::Idents {
-    fn values_taken(&self) -> impl Iterator<Item = &str> {
-        self.function
-            .iter()
-            .chain(&self.table)
-            .chain(&self.constant)
-            .chain(self.track_levels.iter())
-            .chain(self.track_attr.iter().flatten())
-            .map(String::as_str)
-            .chain(super::RESERVED_VALUES.iter().copied())
-    }
 }

@@ -1,0 +1,196 @@
+//! Hostile input, scale (issue 8, class 7): rulesets large where the compiler used to be
+//! quadratic (thousands of names colliding as Rust identifiers, an enum of thousands of
+//! variants matched arm by arm, a pack of thousands of records). `rulesc` answers within
+//! the hang guard of `bounded` (how the time grows is measured by
+//! `cargo bench -p rulesc --bench scale`, not asserted here), with the right result:
+//! every colliding name its own identifier, a duplicate found among thousands, the
+//! case a match misses named. Each case asserts the exit code, the diagnostic's code and
+//! file, and that nothing but the output changed.
+
+mod bounded;
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+const MANIFEST: &str = "ruleset: { name: scale }\n";
+
+/// Record lines named `<prefix>a_b_c_d_e_f_g_h_i_j_k` with each letter in either case
+/// (`a_B_c..`, `A_b_C..`): with the same prefix, all of them the Rust identifier
+/// `<prefix>a_b_c_d_e_f_g_h_i_j_k`.
+fn colliding(count: usize, prefix: &str) -> String {
+    let mut text = String::new();
+    for i in 0..count {
+        let name: Vec<String> = "abcdefghijk"
+            .chars()
+            .enumerate()
+            .map(|(bit, c)| match i >> bit & 1 {
+                0 => c.to_string(),
+                _ => c.to_ascii_uppercase().to_string(),
+            })
+            .collect();
+        let _ = writeln!(
+            text,
+            "    {prefix}{}: {{ weight: {} }}",
+            name.join("_"),
+            i % 9
+        );
+    }
+    text
+}
+
+/// An enum of `n` variants and a procedure matching each in its own arm, except those
+/// `skip` leaves out; `twice` is matched a second time at the end.
+fn big_match(n: usize, skip: Option<usize>, twice: Option<usize>) -> (String, String) {
+    let variants: Vec<String> = (0..n).map(|i| format!("V{i}")).collect();
+    let yaml = format!("enums:\n  Big: [{}]\n", variants.join(", "));
+    let mut rules = String::from("procedure pick(b: Big) -> int {\n  match b {\n");
+    for i in (0..n).filter(|&i| Some(i) != skip).chain(twice) {
+        let _ = writeln!(rules, "    V{i} => {{\n      return {}\n    }}", i % 7);
+    }
+    rules.push_str("  }\n}\n");
+    (yaml, rules)
+}
+
+/// Every file under `root` with its bytes.
+fn contents(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut dirs = vec![root.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else {
+                out.insert(p.clone(), std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
+
+/// A fresh project `scale/<name>` holding `files` (paths relative to it).
+fn project(name: &str, files: &[(&str, String)]) -> PathBuf {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("hostile_scale")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&root);
+    for (path, text) in files {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    root
+}
+
+/// `rulesc --format json check r` in a fresh project holding `files`: it must exit 1
+/// and change nothing. The messages of the diagnostics with `code` naming `file`.
+fn check(name: &str, files: &[(&str, String)], code: &str, file: &str) -> Vec<String> {
+    let root = project(name, files);
+    let before = contents(&root);
+    let out = bounded::rulesc(&["--format", "json", "check", "r"], Some(&root));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(contents(&root), before, "check changed the project");
+    stderr
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap_or_else(|_| panic!("not JSON: {l}"))
+        })
+        .filter(|d| {
+            d["code"]["code"] == code
+                && d["spans"]
+                    .as_array()
+                    .is_some_and(|s| s.iter().any(|s| s["file_name"] == file))
+        })
+        .map(|d| d["message"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// `rulesc --format json build r -o out.rs <more>` in a fresh project holding `files`: it
+/// must exit 0 quietly and change nothing but `out.rs`. The Rust written.
+fn build(name: &str, files: &[(&str, String)], more: &[&str]) -> String {
+    let root = project(name, files);
+    let before = contents(&root);
+    let mut args = vec!["--format", "json", "build", "r", "-o", "out.rs"];
+    args.extend_from_slice(more);
+    let out = bounded::rulesc(&args, Some(&root));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    let mut after = contents(&root);
+    let code = after.remove(&root.join("out.rs")).expect("out.rs written");
+    assert_eq!(after, before, "only out.rs may change");
+    String::from_utf8(code).unwrap()
+}
+
+#[test]
+fn class_7_thousands_of_colliding_names_each_get_their_own_identifier() {
+    // 1,024 in the ruleset, 1,024 more in a pack: 2,048 records that all want one name.
+    let rules = format!(
+        "{MANIFEST}types:\n  Item:\n    weight: int\nrecords:\n  Item:\n{}",
+        colliding(1_024, "")
+    );
+    let pack = format!(
+        "pack: {{ name: more }}\nrecords:\n  Item:\n{}",
+        colliding(1_024, "x_")
+    );
+    let code = build(
+        "colliding",
+        &[("r/ruleset.yaml", rules), ("more.yaml", pack)],
+        &["--pack", "more.yaml"],
+    );
+    // The ruleset's records: `a_b_c_d_e_f_g_h_i_j_k`, then `_2` .. `_1024`, each defined
+    // once.
+    let defined = |ident: &str| code.matches(&format!("pub fn {ident}()")).count();
+    assert_eq!(defined("a_b_c_d_e_f_g_h_i_j_k"), 1);
+    for k in 2..=1_024 {
+        let ident = format!("a_b_c_d_e_f_g_h_i_j_k_{k}");
+        assert_eq!(defined(&ident), 1, "{ident}");
+    }
+    assert_eq!(defined("a_b_c_d_e_f_g_h_i_j_k_1025"), 0);
+    // The pack's: `x_a_b_c_d_e_f_g_h_i_j_k` and its own suffixes.
+    assert_eq!(defined("x_a_b_c_d_e_f_g_h_i_j_k"), 1);
+    assert_eq!(defined("x_a_b_c_d_e_f_g_h_i_j_k_1024"), 1);
+}
+
+#[test]
+fn class_7_a_duplicate_among_thousands_is_found_where_it_is() {
+    // 20,000 variants on one line, the last one a second `V7` (past column 65,535, where
+    // miette could not draw a label: the line is left out, the position given).
+    let variants: Vec<String> = (0..20_000)
+        .map(|i| format!("V{i}"))
+        .chain(["V7".into()])
+        .collect();
+    let yaml = format!("{MANIFEST}enums:\n  Big: [{}]\n", variants.join(", "));
+    let dup = check(
+        "duplicate",
+        &[("r/ruleset.yaml", yaml)],
+        "E0301",
+        "r/ruleset.yaml",
+    );
+    assert_eq!(dup, ["`V7` is listed twice in `Big`"]);
+}
+
+#[test]
+fn class_7_a_match_of_thousands_of_arms_names_what_it_misses_and_repeats() {
+    // 2,000 arms over 2,000 variants: `V1999` left out, `V1000` matched twice.
+    let files = |skip, twice| {
+        let (yaml, rules) = big_match(2_000, skip, twice);
+        [
+            ("r/ruleset.yaml", format!("{MANIFEST}{yaml}")),
+            ("r/a.rules", rules),
+        ]
+    };
+    let broken = files(Some(1_999), Some(1_000));
+    let missing = check("match", &broken, "E0323", "r/a.rules");
+    assert_eq!(missing, ["this match does not cover `V1999`"]);
+    let again = check("match", &broken, "W0003", "r/a.rules");
+    assert_eq!(again, ["`V1000` is already matched above"]);
+
+    // Complete, it builds: one arm for each of the 2,000 variants in the Rust.
+    let code = build("match_complete", &files(None, None), &[]);
+    for i in [0, 999, 1_999] {
+        assert_eq!(code.matches(&format!("Big::V{i} =>")).count(), 1, "V{i}");
+    }
+}
