@@ -231,12 +231,29 @@ fn write_case(root: &Path, i: usize, c: &Case) -> PathBuf {
     dir
 }
 
+/// Every file of a case's project (`rules/` and the scenario) with its bytes, to show
+/// `analyze` changed nothing.
+fn contents(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    for d in [dir.to_path_buf(), dir.join("rules")] {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_file() {
+                out.push((p.clone(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 #[test]
 fn hostile_analyses_stay_exact_and_bounded() {
     let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hostile_analyze");
     let mut failures = Vec::new();
     for (i, c) in cases().iter().enumerate() {
         let dir = write_case(&root, i, c);
+        let before = contents(&dir);
         let out = run_bounded(&dir, &c.args);
         let stdout = listing(&String::from_utf8_lossy(&out.stdout));
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -269,6 +286,9 @@ fn hostile_analyses_stay_exact_and_bounded() {
             if !stdout.contains(want.as_str()) {
                 problems.push(format!("stdout lacks {want:?}"));
             }
+        }
+        if contents(&dir) != before {
+            problems.push("the project changed".into());
         }
         if !problems.is_empty() {
             failures.push(format!(

@@ -797,6 +797,14 @@ fn class_8_every_error_is_a_json_line() {
             "a flag value that is not a number",
             &["trace", "r", "s.yaml", "--seed", "x"],
         ),
+        usage(
+            "no runs to simulate",
+            &["simulate", "r", "f.yaml", "--runs", "0"],
+        ),
+        usage(
+            "more runs than simulate allows",
+            &["simulate", "r", "f.yaml", "--runs", "10000001"],
+        ),
         case(
             "a missing ruleset folder",
             nothing,

@@ -134,8 +134,9 @@ enum Command {
         ruleset: PathBuf,
         /// The fight file.
         fight: PathBuf,
-        /// How many fights to run.
-        #[arg(short = 'n', long = "runs", default_value_t = 10_000)]
+        /// How many fights to run (1 to 10,000,000).
+        #[arg(short = 'n', long = "runs", default_value_t = 10_000,
+              value_parser = clap::value_parser!(u64).range(1..=rulesc::simulate::MAX_RUNS))]
         runs: u64,
         /// Seed of the whole simulation (run k's dice and random answers derive from it).
         #[arg(long, default_value_t = 0)]
@@ -416,7 +417,13 @@ fn run() -> ExitCode {
         Command::Lsp => match rulesc::lsp::run_stdio() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("error: rulesc lsp: {e}");
+                report_error(
+                    format,
+                    "E0014",
+                    None,
+                    format!("rulesc lsp: {e}"),
+                    "the language server talks JSON-RPC on stdin and stdout; start it from an editor",
+                );
                 ExitCode::from(1)
             }
         },
@@ -451,10 +458,6 @@ fn run() -> ExitCode {
             let Some(p) = load(&ruleset, &packs, format) else {
                 return ExitCode::from(1);
             };
-            if runs == 0 || runs > rulesc::simulate::MAX_RUNS {
-                eprintln!("error: --runs must be 1 to {}", rulesc::simulate::MAX_RUNS);
-                return ExitCode::from(2);
-            }
             let file = match rulesc::simulate::read(&p, &fight) {
                 Ok((file, _)) => file,
                 Err((diags, sources)) => {
