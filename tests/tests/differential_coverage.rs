@@ -393,6 +393,17 @@ fn procedures_match_the_interpreter() {
             let r = cv::p_heal_first(e, &mut x);
             (r.shown(), vec![hero_value(&p, &x)])
         });
+        same(
+            &p,
+            "p_local_changed",
+            seed,
+            vec![hv(), Value::Int(n)],
+            |e| {
+                let mut x = h.clone();
+                let r = cv::p_local_changed(e, &mut x, n);
+                (r.shown(), vec![hero_value(&p, &x), Value::Int(n)])
+            },
+        );
         same(&p, "p_alias_in_range", seed, vec![hv()], |e| {
             let mut x = h.clone();
             cv::p_alias_in_range(e, &mut x);
@@ -747,4 +758,17 @@ fn formulas_match_the_interpreter() {
             assert_eq!(shown(&p, &v, &f.ret), generated, "`{name}`, seed {seed}");
         }
     }
+}
+
+#[test]
+fn a_local_record_passed_to_be_changed_changes_in_both_backends() {
+    // `heal` empties the local wound's progress and notes 7: 0 * 100 + 1; the copy of the
+    // hero's first wound is healed too (1,000 * its notes + 10 * 0), the hero's is not.
+    let p = program();
+    let mut h = cv::Hero::default();
+    let mut e = env(1);
+    assert_eq!(cv::p_local_changed(&mut e, &mut h, 5).shown(), "1");
+    let (id, _) = p.function("p_local_changed").unwrap();
+    let v = eval::call(&p, &mut env(1), id, vec![hero_value(&p, &h), Value::Int(5)]);
+    assert_eq!(v.map(|v| v.int()).ok(), Some(1));
 }

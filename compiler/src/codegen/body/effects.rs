@@ -60,6 +60,17 @@ impl BodyGen<'_, '_> {
                             _ => format!("&mut {}", ex.at(P_UNARY)),
                         }
                     }
+                    // A record the caller's own `let` holds (owned and `mut`, see
+                    // `mark_passed_to_change`), passed whole.
+                    Some(r)
+                        if r >= self.f.params.len()
+                            && matches!(args[i].kind, K::Local(_))
+                            && self.mutable[r]
+                            && !self.slots[r].by_ref =>
+                    {
+                        mut_roots.push(r);
+                        format!("&mut {}", self.slots[r].ident)
+                    }
                     _ => {
                         return Err(format!(
                             "`{}`: the Rust backend can pass to `{}` (which changes its `{}`) only a parameter of the caller",

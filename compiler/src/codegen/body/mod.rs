@@ -211,6 +211,7 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
     if let ir::Body::Procedure(stmts) = &f.body {
         mark_lets(stmts, &mut lets);
     }
+    mark_passed_to_change(f, &g.p.functions, &mut mutable);
     let mut slots = Vec::new();
     for (i, l) in f.locals.iter().enumerate() {
         // A `let` is read by its trace event; anything else never read gets a `_` name.

@@ -218,6 +218,42 @@ pub(super) fn scan_expr(e: &Expr, read: &mut [bool], mutable: &mut [bool]) {
     }
 }
 
+/// Marks the `let` locals passed whole to a procedure that changes that parameter
+/// (`let board = Board(..)` then `drop_item(board)`): they are owned and `mut`, and the
+/// callee changes them in place, as the interpreter's callee changes the local's value.
+/// A `let` naming another local (`let me = c`) is that record itself, not a copy, and
+/// is left alone.
+pub(super) fn mark_passed_to_change(
+    func: &ir::Function,
+    fns: &[ir::Function],
+    mutable: &mut [bool],
+) {
+    let mut lets = vec![false; mutable.len()];
+    if let ir::Body::Procedure(stmts) = &func.body {
+        for_each_stmt(stmts, &mut |s| {
+            if let Stmt::Let { slot, value, .. } = s {
+                lets[*slot] = !matches!(value.kind, K::Local(_));
+            }
+        });
+    }
+    let lets = &lets;
+    fn go(e: &Expr, fns: &[ir::Function], lets: &[bool], nparams: usize, out: &mut [bool]) {
+        if let K::Call(fid, args) = &e.kind {
+            for (a, p) in args.iter().zip(&fns[*fid].params) {
+                if let K::Local(s) = a.kind {
+                    let record = matches!(p.ty, ir::Ty::Record(_));
+                    if p.mutated && record && s >= nparams && lets.get(s) == Some(&true) {
+                        out[s] = true;
+                    }
+                }
+            }
+        }
+        for_each_child(e, &mut |x| go(x, fns, lets, nparams, out));
+    }
+    let nparams = func.params.len();
+    crate::ir::walk::for_each_body_expr(func, &mut |e| go(e, fns, lets, nparams, mutable));
+}
+
 pub(super) fn mark_lets(stmts: &[Stmt], lets: &mut [bool]) {
     for_each_stmt(stmts, &mut |s| {
         if let Stmt::Let { slot, .. } = s {

@@ -279,7 +279,11 @@ impl BodyGen<'_, '_> {
                 let r = self.alias[r].unwrap_or(r);
                 r < nparams && self.f.params[r].mutated
             });
-            self.may_change(value) || (matches!(ty, Ty::List(_)) && param_changes)
+            // A record or list read from a fighter's state is a copy (as the interpreter's
+            // `let` is): the fight it borrows from may change while the local lives.
+            let from_fight =
+                !matches!(value.kind, K::Combatant(_)) && crate::ir::expr_touches_fight(value);
+            from_fight || self.may_change(value) || (matches!(ty, Ty::List(_)) && param_changes)
         };
         let mutable = self.mutable[slot];
         if !mutable && is_record && ex.mode != Mode::Value && fields_only && !changes {
