@@ -162,6 +162,54 @@ pub fn scenario() -> Value {
     })
 }
 
+/// The schema of a fight file for `rulesc simulate` ([`crate::simulate::read`]).
+pub fn fight() -> Value {
+    let names = json!({ "type": "array", "items": { "$ref": "#/definitions/name" } });
+    json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "rulesc fight",
+        "description": "A whole fight for `rulesc simulate <ruleset> <fight.yaml>`: two or more sides of combatants, how decisions are answered, and outcome groups to report.",
+        "type": "object",
+        "properties": {
+            "title": { "type": "string" },
+            "description": { "type": "string" },
+            "rounds": { "type": "integer", "minimum": 1, "description": "The round limit (default 100): a fight still going then is undecided." },
+            "sides": {
+                "type": "object",
+                "minProperties": 2,
+                "propertyNames": { "pattern": NAME },
+                "additionalProperties": {
+                    "type": "object",
+                    "description": "The side's combatants: a name, then a record's name or the record's fields.",
+                    "propertyNames": { "pattern": NAME },
+                    "additionalProperties": { "type": ["string", "object"] }
+                }
+            },
+            "decisions": {
+                "type": "object",
+                "description": "`default:` then per decision name: first, last, random, a level or variant name, yes or no.",
+                "additionalProperties": { "type": ["string", "boolean"] }
+            },
+            "report": {
+                "type": "object",
+                "additionalProperties": {
+                    "type": "object",
+                    "properties": {
+                        "winner": { "type": "string", "description": "A side, `draw` or `undecided`." },
+                        "standing": names,
+                        "out": names,
+                        "rounds": { "type": ["integer", "string"], "description": "`3`, `\"2..4\"`, `\"..3\"`, `\"5..\"`." }
+                    },
+                    "additionalProperties": false
+                }
+            }
+        },
+        "required": ["sides"],
+        "additionalProperties": false,
+        "definitions": { "name": { "type": "string", "pattern": NAME } }
+    })
+}
+
 /// The schema of `rulesc export`'s output: a checked ruleset's data, merged
 /// ([`crate::export`]).
 pub fn export() -> Value {
@@ -267,6 +315,7 @@ pub fn all() -> Vec<(&'static str, String)> {
         ("ruleset.schema.json", text(ruleset())),
         ("pack.schema.json", text(pack())),
         ("scenario.schema.json", text(scenario())),
+        ("fight.schema.json", text(fight())),
         ("export.schema.json", text(export())),
         ("analyze.schema.json", text(analyze())),
         ("diff.schema.json", text(diff())),

@@ -314,3 +314,79 @@ pub fn compare_fights(p: &Program, what: &str, seed: u64, interp: &FightRun, gen
         );
     }
 }
+
+/// The fight file `path` (from the repository root, e.g. `examples/kingsmark/fight.yaml`)
+/// read against `p`, as `rulesc simulate` reads it.
+pub fn fight_file(p: &Program, path: &str) -> rulesc::simulate::FightFile {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(path);
+    match rulesc::simulate::read(p, &path) {
+        Ok((f, _)) => f,
+        Err((d, _)) => panic!("{}: {:?}", path.display(), d.items),
+    }
+}
+
+/// The whole-fight differential on a ruleset's fight file: for each of `seeds`, the
+/// file's fight run by the interpreter and by generated code (`rules`, on the generated
+/// `combatants`, which must be the file's: `value` converts one for the interpreter) are
+/// compared. Returns how often each end came (`Won(Side(0))`, `RuleError`...), so a test
+/// can assert that every path was taken.
+pub fn fight_differential<C, R>(
+    p: &Program,
+    what: &str,
+    file: &rulesc::simulate::FightFile,
+    combatants: &[C],
+    value: impl Fn(&C) -> Value,
+    rules: impl Fn() -> R,
+    seeds: u64,
+) -> std::collections::BTreeMap<String, u32>
+where
+    C: Clone,
+    R: rulesc_runtime::FightRules<C, SeededDice, rulesc_runtime::Policy, VecTrace>,
+{
+    let start = file.fight();
+    assert_eq!(start.len(), combatants.len(), "{what}: one combatant each");
+    let mut sides: Vec<(&str, Vec<(&str, Value)>)> = Vec::new();
+    for (f, c) in start.fighters().zip(combatants) {
+        let side = start.side_name(start.side(f));
+        assert!(
+            start[f] == value(c),
+            "{what}: {} is not the file's:\n{:?}\n{:?}",
+            start.name(f),
+            start[f],
+            value(c)
+        );
+        if sides.last().is_none_or(|(s, _)| *s != side) {
+            sides.push((side, Vec::new()));
+        }
+        let last = sides.len() - 1;
+        sides[last].1.push((start.name(f), start[f].deep_clone()));
+    }
+    let mut ends = std::collections::BTreeMap::new();
+    for seed in 0..seeds {
+        let interp = interpret_fight(p, &sides, seed, file.rounds);
+        let gen = generated_fight(seed, |env| {
+            let mut fight = rulesc_runtime::Fight::new();
+            for (f, c) in start.fighters().zip(combatants) {
+                fight.join(start.side_name(start.side(f)), start.name(f), c.clone());
+            }
+            let end = fight.run(&mut rules(), env, file.rounds);
+            let state = fight.combatants.iter().map(&value).collect();
+            (end, fight.round(), state)
+        });
+        *ends.entry(format!("{:?}", gen.end)).or_default() += 1;
+        compare_fights(p, what, seed, &interp, &gen);
+    }
+    ends
+}
+
+/// `rulesc simulate` on a fight file prints the same numbers twice for one seed and
+/// other numbers for another seed (the first line names the seed).
+pub fn assert_simulation_repeats(p: &Program, file: &rulesc::simulate::FightFile, runs: u64) {
+    let render = |seed| rulesc::simulate::simulate(p, file, runs, seed).render(p, file, seed);
+    let (once, again, other) = (render(7), render(7), render(8));
+    assert_eq!(once, again, "one seed, one report");
+    let numbers = |s: &str| s.lines().skip(1).map(str::to_string).collect::<Vec<_>>();
+    assert_ne!(numbers(&once), numbers(&other), "seed 8 gives other fights");
+}

@@ -53,7 +53,9 @@ fn schema_of(path: &Path) -> &'static str {
         .unwrap_or(path)
         .to_string_lossy()
         .replace('\\', "/");
-    if rel.starts_with("examples/homebrew/") {
+    if rel.ends_with("/fight.yaml") {
+        "fight.schema.json"
+    } else if rel.starts_with("examples/homebrew/") {
         "pack.schema.json"
     } else if rel.starts_with("rules/") || rel.starts_with("examples/variants/") {
         "ruleset.schema.json"
