@@ -1184,3 +1184,90 @@ fn h7_the_effects_table_is_the_seeds() {
     );
     assert_eq!(e(Unhurt), hs::Effects::default());
 }
+
+// ---------------------------------------------------------------------------------------
+// The fight (`fight.rules`): world time runs the timers of H3 and H7. `c` stands in a fight
+// against a foe and `seconds` of world time pass (`Fight::advance`, as after the fight or
+// between its rounds), in both backends, which must leave the same state.
+
+fn after_in_a_fight(c: &hs::Combatant, seconds: i64) -> hs::Combatant {
+    let p = program();
+    let foe = attacker();
+    let mut fight = hs::Fight::new();
+    let me = fight.join("Us", "C", c.clone());
+    fight.join("Them", "Foe", foe.clone());
+    let mut env = rulesc_tests::differential::fight_env(0);
+    fight
+        .advance(&mut hs::Rules, &mut env, seconds)
+        .expect("no rule error");
+    assert_eq!(fight.time(), seconds);
+
+    let mut ifight = rulesc_runtime::Fight::new();
+    ifight.join("Us", "C", combatant_value(c));
+    ifight.join("Them", "Foe", combatant_value(&foe));
+    let mut rules = rulesc::fight::EvalRules::new(&p).expect("a fight");
+    let mut ienv = rulesc_tests::differential::fight_env(0);
+    ifight
+        .advance(&mut rules, &mut ienv, seconds)
+        .expect("no rule error");
+    assert_eq!(
+        ifight.combatants,
+        vec![combatant_value(&fight[me]), combatant_value(&foe)],
+        "the interpreter's fight"
+    );
+    assert_eq!(
+        ienv.trace.render(&p.sites),
+        env.trace.render(&p.sites),
+        "the same trace"
+    );
+    fight[me].clone()
+}
+
+#[test]
+fn h7_in_a_fight_blood_loss_kills_at_its_minute_of_world_time() {
+    // Fatal Arm: 10 minutes; Fatal Leg: 1 minute (H7), counted by the fight's clock.
+    for (location, seconds) in [(Arm, 600), (Leg, 60)] {
+        let mut c = vulnerable_defender();
+        injure(&mut c, CriticalHit, &[if location == Arm { 1 } else { 2 }]);
+        let c1 = after_in_a_fight(&c, seconds - 1);
+        assert!(!c1.dead, "{location}: one second left");
+        assert_eq!(c1.injuries[0].bleeding_out, 1);
+        let c2 = after_in_a_fight(&c, seconds);
+        assert!(c2.dead, "{location}: bled out at {seconds} seconds");
+        // Stopped in time, it never kills.
+        let mut helped = c.clone();
+        helped.injuries[0].bleeding_out = 0;
+        assert!(!after_in_a_fight(&helped, 3 * seconds).dead);
+    }
+}
+
+#[test]
+fn h3_in_a_fight_healing_returns_after_an_hour_of_world_time() {
+    let c = vulnerable_defender();
+    assert_eq!(after_in_a_fight(&c, 3599).healing_blocked, 1);
+    let mut later = after_in_a_fight(&c, 3600);
+    assert_eq!(later.healing_blocked, 0);
+    assert_eq!(
+        heal(&mut later, 5),
+        hs::HealResult::Healed { hit_points: 5 }
+    );
+}
+
+#[test]
+fn h7_in_a_fight_an_eye_at_risk_is_lost_once_a_second_passes() {
+    let mut c = vulnerable_defender();
+    c.eye_at_risk = 20;
+    let c = after_in_a_fight(&c, 1);
+    assert_eq!((c.eye_at_risk, c.eyes_lost), (0, 1));
+}
+
+#[test]
+fn the_example_fight_simulates_the_same_for_a_seed_and_otherwise_for_another() {
+    let p = program();
+    let file = rulesc_tests::differential::fight_file(&p, "examples/hit-strength/fight.yaml");
+    rulesc_tests::differential::assert_simulation_repeats(&p, &file, 300);
+    // Every fight ends: one side is down (Fatal injuries, lost consciousness: H7).
+    let once = rulesc::simulate::simulate(&p, &file, 300, 7);
+    assert_eq!(once.wins.iter().sum::<u64>() + once.draws, 300);
+    assert!(once.wins.iter().all(|&w| w > 0));
+}

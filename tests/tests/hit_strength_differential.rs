@@ -7,7 +7,9 @@
 use rulesc::eval::{self, Value};
 use rulesc::ir::Program;
 use rulesc_runtime::{DiceSource, SeededDice};
-use rulesc_tests::differential::{check, generated, interpret, tag, untraced};
+use rulesc_tests::differential::{
+    check, fight_differential, fight_env, fight_file, generated, interpret, tag, untraced,
+};
 use rulesc_tests::hit_strength as hs;
 use rulesc_tests::support::Shown;
 use std::collections::BTreeMap;
@@ -97,6 +99,7 @@ impl Draw {
             eye_at_risk: if self.chance(15) { 20 } else { 0 },
             eyes_lost: self.int(0, 2),
             dead: self.chance(5),
+            weapon: hs::Weapon::standard_sword(),
         }
     }
 
@@ -332,4 +335,84 @@ fn timers_and_heal_checks_match_the_interpreter() {
         let plain = untraced(seed, |e| hs::save_eye(e, &a, &mut b.clone()));
         check(&p, "save_eye", seed, &interp, &gen, plain);
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Whole fights
+
+const FIGHT: &str = "examples/hit-strength/fight.yaml";
+
+/// The combatants of `examples/hit-strength/fight.yaml`, in its order, as the generated
+/// code's records (`fight_differential` checks they are the file's).
+fn example_combatants() -> Vec<hs::Combatant> {
+    let fighter = |hp, defense, attack_bonus, endurance, heal, speed| hs::Combatant {
+        hit_points: hp,
+        max_hit_points: hp,
+        defense,
+        attack_bonus,
+        endurance,
+        heal,
+        speed,
+        ..Default::default()
+    };
+    vec![
+        fighter(14, 13, 5, 3, 6, 30),
+        fighter(16, 12, 4, 4, 0, 25),
+        fighter(12, 12, 4, 2, 2, 30),
+        fighter(12, 11, 3, 2, 0, 20),
+    ]
+}
+
+#[test]
+fn whole_fights_match_the_interpreter() {
+    let p = hit_strength();
+    let file = fight_file(&p, FIGHT);
+    let combatants = example_combatants();
+    let ends = fight_differential(
+        &p,
+        "hit-strength fight",
+        &file,
+        &combatants,
+        |c| combatant_value(&p, c),
+        || hs::Rules,
+        1_000,
+    );
+    assert_eq!(
+        ends.keys().filter(|k| k.starts_with("Won")).count(),
+        2,
+        "both sides win some: {ends:?}"
+    );
+    // The fights compared took every path: injuries at 0 hit points (H3), blood loss
+    // stopped by an ally (H7); and world time is 6 seconds a round (fight.rules).
+    let (mut injured, mut helped) = (0, 0);
+    for seed in 0..1_000 {
+        let mut env = fight_env(seed);
+        let mut fight = hs::Fight::new();
+        let start = file.fight();
+        for (f, c) in start.fighters().zip(&combatants) {
+            fight.join(start.side_name(start.side(f)), start.name(f), c.clone());
+        }
+        fight.run(&mut hs::Rules, &mut env, file.rounds);
+        let round = i64::from(fight.round());
+        assert!(
+            [6 * round - 6, 6 * round].contains(&fight.time()),
+            "seed {seed}: world time passes at each round's end"
+        );
+        injured += fight
+            .combatants
+            .iter()
+            .filter(|c| !c.injuries.is_empty())
+            .count();
+        helped += fight
+            .combatants
+            .iter()
+            .filter(|c| {
+                !c.dead
+                    && c.injuries.iter().any(|i| {
+                        i.severity == hs::InjurySeverity::FatalInjury && i.bleeding_out == 0
+                    })
+            })
+            .count();
+    }
+    assert!(injured > 200 && helped > 50, "{injured} {helped}");
 }

@@ -436,6 +436,7 @@ fn combatant(d: &mut Draw) -> hs::Combatant {
         eye_at_risk: 0,
         eyes_lost: d.int(0, 1),
         dead: false,
+        weapon: hs::Weapon::standard_sword(),
     }
 }
 
