@@ -8,11 +8,13 @@
 mod dungeon_cards_support;
 
 use dungeon_cards_support::{
-    affliction_value, board_value, combatant_value, item_value, program, shown_record,
+    affliction_value, board_value, combatant_value, item_value, program, shown_record, stats,
 };
 use rulesc::eval::Value;
 use rulesc_runtime::{DiceSource, SeededDice, TraceEvent};
-use rulesc_tests::differential::{call, compare, env, finish, tag, untraced};
+use rulesc_tests::differential::{
+    call, compare, env, fight_differential, fight_env, fight_file, finish, tag, untraced,
+};
 use rulesc_tests::dungeon_cards as dc;
 use rulesc_tests::support::Shown;
 use std::collections::BTreeMap;
@@ -589,4 +591,109 @@ fn techniques_spells_and_turns_match_the_interpreter() {
         let gen = finish(e, outs, vec![user.to_string(), target.to_string()]);
         compare(&p, "techniques, spells and turns", seed, &interp, &gen);
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Whole fights
+
+const FIGHT: &str = "examples/dungeon-cards/fight.yaml";
+
+/// The cards of `examples/dungeon-cards/fight.yaml`, in its order, as the generated code's
+/// records (`fight_differential` checks they are the file's).
+fn example_combatants() -> Vec<dc::Combatant> {
+    use dc::Stat::{Dodge, Melee, Strength};
+    let player = |melee, dodge, strength, equipped, worn, bandages| {
+        let mut supplies = [0; 7];
+        supplies[dc::Remedy::Bandage as usize] = bandages;
+        dc::Combatant {
+            is_player: true,
+            base_max_stamina: 24,
+            stamina: 24,
+            stats: stats(&[(Melee, melee), (Dodge, dodge), (Strength, strength)]),
+            equipped,
+            worn,
+            supplies,
+            ..Default::default()
+        }
+    };
+    let wolf = |health, melee, dodge| dc::Combatant {
+        silhouette: dc::Silhouette::Wolf,
+        base_max_health: health,
+        health,
+        stats: stats(&[(Melee, melee), (Dodge, dodge)]),
+        equipped: vec![dc::Item::wolf_bite()],
+        ..Default::default()
+    };
+    vec![
+        player(
+            65,
+            15,
+            2,
+            vec![dc::Item::sword(), dc::Item::buckler()],
+            vec![dc::Wearable::chain_shirt(), dc::Wearable::leather_cap()],
+            2,
+        ),
+        player(
+            60,
+            10,
+            3,
+            vec![dc::Item::mace()],
+            vec![dc::Wearable::greaves()],
+            1,
+        ),
+        wolf(16, 60, 20),
+        wolf(14, 55, 25),
+    ]
+}
+
+#[test]
+fn whole_fights_match_the_interpreter() {
+    let p = program();
+    let file = fight_file(&p, FIGHT);
+    let combatants = example_combatants();
+    let ends = fight_differential(
+        &p,
+        "dungeon-cards fight",
+        &file,
+        &combatants,
+        combatant_value,
+        || dc::Rules,
+        1_000,
+    );
+    assert_eq!(
+        ends.keys().filter(|k| k.starts_with("Won")).count(),
+        2,
+        "both sides win some: {ends:?}"
+    );
+    // The fights compared took every path: characters wounded (C11..C13) bind wounds
+    // with bandages (C15) and trip wolves (C8); a round is one world turn (fight.rules).
+    let (mut wounded, mut bound, mut knocked_down) = (0, 0, 0);
+    for seed in 0..1_000 {
+        let mut env = fight_env(seed);
+        let mut fight = dc::Fight::new();
+        let start = file.fight();
+        for (f, c) in start.fighters().zip(&combatants) {
+            fight.join(start.side_name(start.side(f)), start.name(f), c.clone());
+        }
+        fight.run(&mut dc::Rules, &mut env, file.rounds);
+        let round = i64::from(fight.round());
+        assert!(
+            [round - 1, round].contains(&fight.time()),
+            "seed {seed}: a world turn passes at each round's end"
+        );
+        let players = &fight.combatants[..2];
+        wounded += players.iter().filter(|c| !c.wounds.is_empty()).count();
+        bound += players
+            .iter()
+            .filter(|c| c.wounds.iter().any(|w| w.stabilized))
+            .count();
+        knocked_down += fight.combatants[2..]
+            .iter()
+            .filter(|c| c.knocked_down)
+            .count();
+    }
+    assert!(
+        wounded > 100 && bound > 20 && knocked_down > 20,
+        "{wounded} {bound} {knocked_down}"
+    );
 }

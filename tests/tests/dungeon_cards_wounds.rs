@@ -971,3 +971,80 @@ fn c21_a_healed_amputation_stays_as_a_permanent_wound() {
     world_turn(&mut hero, &[]);
     assert_eq!(hero.wounds[0].progress, 10);
 }
+
+// ---------------------------------------------------------------------------------------
+// The fight (`fight.rules`): world turns pass in the fight's world time (a round is one;
+// `Fight::advance` lets more pass, as after a fight). `c` stands against a wolf while `n`
+// world turns pass, in both backends, which must leave the same state and trace.
+
+fn after_world_turns(c: &dc::Combatant, n: i64) -> dc::Combatant {
+    let p = program();
+    let wolf = dc::Combatant {
+        silhouette: dc::Silhouette::Wolf,
+        ..Default::default()
+    };
+    let mut fight = dc::Fight::new();
+    let me = fight.join("Adventurers", "Hero", c.clone());
+    fight.join("Wolves", "Wolf", wolf.clone());
+    let mut env = rulesc_tests::differential::fight_env(3);
+    fight
+        .advance(&mut dc::Rules, &mut env, n)
+        .expect("no rule error");
+    assert_eq!(fight.time(), n);
+
+    let mut ifight = rulesc_runtime::Fight::new();
+    ifight.join("Adventurers", "Hero", combatant_value(c));
+    ifight.join("Wolves", "Wolf", combatant_value(&wolf));
+    let mut rules = rulesc::fight::EvalRules::new(&p).expect("a fight");
+    let mut ienv = rulesc_tests::differential::fight_env(3);
+    ifight
+        .advance(&mut rules, &mut ienv, n)
+        .expect("no rule error");
+    assert_eq!(
+        ifight.combatants,
+        vec![combatant_value(&fight[me]), combatant_value(&wolf)],
+        "the interpreter's fight"
+    );
+    assert_eq!(
+        ienv.trace.render(&p.sites),
+        env.trace.render(&p.sites),
+        "the same trace"
+    );
+    fight[me].clone()
+}
+
+#[test]
+fn c18_in_a_fight_a_tended_deep_wound_heals_after_six_world_turns() {
+    let hero = bare(vec![tended(1, DeepWound, Body, 1)]);
+    assert_eq!(after_world_turns(&hero, 5).wounds[0].progress, 5);
+    assert!(
+        after_world_turns(&hero, 6).wounds.is_empty(),
+        "a Deep Wound needs 6"
+    );
+    // A Bruise needs 12 and no stabilization.
+    let bruised = bare(vec![wound(1, Bruise, Body, 1)]);
+    assert_eq!(after_world_turns(&bruised, 11).wounds.len(), 1);
+    assert!(after_world_turns(&bruised, 12).wounds.is_empty());
+}
+
+#[test]
+fn c15_in_a_fight_an_unbound_wound_bleeds_one_health_each_world_turn() {
+    // assumption (NOTES.md 17): 1 Health per world turn per bleeding wound.
+    let hero = wounded(vec![wound(1, DeepWound, LeftArm, 1)]);
+    assert_eq!(hero.afflictions.len(), 1, "its Bleeding");
+    let health = hero.health;
+    for n in [1, 3] {
+        let later = after_world_turns(&hero, n);
+        assert_eq!(later.health, health - n, "{n} world turns");
+        assert_eq!(later.wounds[0].progress, 0, "not stabilized: no healing");
+    }
+}
+
+#[test]
+fn the_example_fight_simulates_the_same_for_a_seed_and_otherwise_for_another() {
+    let p = program();
+    let file = rulesc_tests::differential::fight_file(&p, "examples/dungeon-cards/fight.yaml");
+    rulesc_tests::differential::assert_simulation_repeats(&p, &file, 300);
+    let once = rulesc::simulate::simulate(&p, &file, 300, 7);
+    assert!(once.wins.iter().all(|&w| w > 0), "both sides win some");
+}
