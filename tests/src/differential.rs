@@ -294,6 +294,62 @@ pub fn generated_fight(
     }
 }
 
+/// `combatants`, generated records in a fight file's order, joined to a generated fight
+/// under the file's sides and names.
+pub fn join_file<C: Clone>(
+    file: &rulesc::simulate::FightFile,
+    combatants: &[C],
+) -> rulesc_runtime::Fight<C> {
+    let start = file.fight();
+    let mut fight = rulesc_runtime::Fight::new();
+    for (f, c) in start.fighters().zip(combatants) {
+        fight.join(start.side_name(start.side(f)), start.name(f), c.clone());
+    }
+    fight
+}
+
+/// `sides` (side, name and generated record) joined to a fight in generated code and in
+/// the interpreter (`value` converts a record), then `amount` of world time passed
+/// (`Fight::advance`) in both on `seed`'s dice: they must leave the same combatants and
+/// the same trace. Returns the generated fight.
+pub fn advance_both<C, R>(
+    p: &Program,
+    sides: &[(&str, &str, C)],
+    value: impl Fn(&C) -> Value,
+    mut rules: R,
+    amount: i64,
+    seed: u64,
+) -> rulesc_runtime::Fight<C>
+where
+    C: Clone,
+    R: rulesc_runtime::FightRules<C, SeededDice, rulesc_runtime::Policy, VecTrace>,
+{
+    let mut fight = rulesc_runtime::Fight::new();
+    let mut interpreted = rulesc_runtime::Fight::new();
+    for (side, name, c) in sides {
+        fight.join(side, name, c.clone());
+        interpreted.join(side, name, value(c));
+    }
+    let mut env = fight_env(seed);
+    if let Err(e) = fight.advance(&mut rules, &mut env, amount) {
+        panic!("generated: {e}");
+    }
+    let mut eval_rules = rulesc::fight::EvalRules::new(p).expect("the ruleset declares a fight");
+    let mut eval_env = fight_env(seed);
+    if let Err(e) = interpreted.advance(&mut eval_rules, &mut eval_env, amount) {
+        panic!("interpreter: {e}");
+    }
+    let generated: Vec<Value> = fight.combatants.iter().map(&value).collect();
+    assert_eq!(interpreted.combatants, generated, "the interpreter's fight");
+    assert_eq!(
+        eval_env.trace.render(&p.sites),
+        env.trace.render(&p.sites),
+        "the same trace"
+    );
+    assert_eq!(fight.time(), amount, "world time");
+    fight
+}
+
 /// Asserts two runs of a fight are the same, printing both traces when not.
 pub fn compare_fights(p: &Program, what: &str, seed: u64, interp: &FightRun, gen: &FightRun) {
     if interp != gen {

@@ -13,7 +13,7 @@ use dungeon_cards_support::{
 use rulesc::eval::Value;
 use rulesc_runtime::{DiceSource, SeededDice, TraceEvent};
 use rulesc_tests::differential::{
-    call, compare, env, fight_differential, fight_env, fight_file, finish, tag, untraced,
+    call, compare, env, fight_differential, fight_env, fight_file, finish, join_file, tag, untraced,
 };
 use rulesc_tests::dungeon_cards as dc;
 use rulesc_tests::support::Shown;
@@ -670,11 +670,7 @@ fn whole_fights_match_the_interpreter() {
     let (mut wounded, mut bound, mut knocked_down) = (0, 0, 0);
     for seed in 0..1_000 {
         let mut env = fight_env(seed);
-        let mut fight = dc::Fight::new();
-        let start = file.fight();
-        for (f, c) in start.fighters().zip(&combatants) {
-            fight.join(start.side_name(start.side(f)), start.name(f), c.clone());
-        }
+        let mut fight = join_file(&file, &combatants);
         fight.run(&mut dc::Rules, &mut env, file.rounds);
         let round = i64::from(fight.round());
         assert!(

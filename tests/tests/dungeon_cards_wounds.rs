@@ -978,39 +978,20 @@ fn c21_a_healed_amputation_stays_as_a_permanent_wound() {
 // world turns pass, in both backends, which must leave the same state and trace.
 
 fn after_world_turns(c: &dc::Combatant, n: i64) -> dc::Combatant {
-    let p = program();
     let wolf = dc::Combatant {
         silhouette: dc::Silhouette::Wolf,
         ..Default::default()
     };
-    let mut fight = dc::Fight::new();
-    let me = fight.join("Adventurers", "Hero", c.clone());
-    fight.join("Wolves", "Wolf", wolf.clone());
-    let mut env = rulesc_tests::differential::fight_env(3);
-    fight
-        .advance(&mut dc::Rules, &mut env, n)
-        .expect("no rule error");
-    assert_eq!(fight.time(), n);
-
-    let mut ifight = rulesc_runtime::Fight::new();
-    ifight.join("Adventurers", "Hero", combatant_value(c));
-    ifight.join("Wolves", "Wolf", combatant_value(&wolf));
-    let mut rules = rulesc::fight::EvalRules::new(&p).expect("a fight");
-    let mut ienv = rulesc_tests::differential::fight_env(3);
-    ifight
-        .advance(&mut rules, &mut ienv, n)
-        .expect("no rule error");
-    assert_eq!(
-        ifight.combatants,
-        vec![combatant_value(&fight[me]), combatant_value(&wolf)],
-        "the interpreter's fight"
+    let sides = [("Adventurers", "Hero", c.clone()), ("Wolves", "Wolf", wolf)];
+    let fight = rulesc_tests::differential::advance_both(
+        &program(),
+        &sides,
+        combatant_value,
+        dc::Rules,
+        n,
+        3,
     );
-    assert_eq!(
-        ienv.trace.render(&p.sites),
-        env.trace.render(&p.sites),
-        "the same trace"
-    );
-    fight[me].clone()
+    fight.combatants[0].clone()
 }
 
 #[test]

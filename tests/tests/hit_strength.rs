@@ -1191,36 +1191,16 @@ fn h7_the_effects_table_is_the_seeds() {
 // between its rounds), in both backends, which must leave the same state.
 
 fn after_in_a_fight(c: &hs::Combatant, seconds: i64) -> hs::Combatant {
-    let p = program();
-    let foe = attacker();
-    let mut fight = hs::Fight::new();
-    let me = fight.join("Us", "C", c.clone());
-    fight.join("Them", "Foe", foe.clone());
-    let mut env = rulesc_tests::differential::fight_env(0);
-    fight
-        .advance(&mut hs::Rules, &mut env, seconds)
-        .expect("no rule error");
-    assert_eq!(fight.time(), seconds);
-
-    let mut ifight = rulesc_runtime::Fight::new();
-    ifight.join("Us", "C", combatant_value(c));
-    ifight.join("Them", "Foe", combatant_value(&foe));
-    let mut rules = rulesc::fight::EvalRules::new(&p).expect("a fight");
-    let mut ienv = rulesc_tests::differential::fight_env(0);
-    ifight
-        .advance(&mut rules, &mut ienv, seconds)
-        .expect("no rule error");
-    assert_eq!(
-        ifight.combatants,
-        vec![combatant_value(&fight[me]), combatant_value(&foe)],
-        "the interpreter's fight"
+    let sides = [("Us", "C", c.clone()), ("Them", "Foe", attacker())];
+    let fight = rulesc_tests::differential::advance_both(
+        &program(),
+        &sides,
+        combatant_value,
+        hs::Rules,
+        seconds,
+        0,
     );
-    assert_eq!(
-        ienv.trace.render(&p.sites),
-        env.trace.render(&p.sites),
-        "the same trace"
-    );
-    fight[me].clone()
+    fight.combatants[0].clone()
 }
 
 #[test]

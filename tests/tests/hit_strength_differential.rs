@@ -8,7 +8,8 @@ use rulesc::eval::{self, Value};
 use rulesc::ir::Program;
 use rulesc_runtime::{DiceSource, SeededDice};
 use rulesc_tests::differential::{
-    check, fight_differential, fight_env, fight_file, generated, interpret, tag, untraced,
+    check, fight_differential, fight_env, fight_file, generated, interpret, join_file, tag,
+    untraced,
 };
 use rulesc_tests::hit_strength as hs;
 use rulesc_tests::support::Shown;
@@ -387,11 +388,7 @@ fn whole_fights_match_the_interpreter() {
     let (mut injured, mut helped) = (0, 0);
     for seed in 0..1_000 {
         let mut env = fight_env(seed);
-        let mut fight = hs::Fight::new();
-        let start = file.fight();
-        for (f, c) in start.fighters().zip(&combatants) {
-            fight.join(start.side_name(start.side(f)), start.name(f), c.clone());
-        }
+        let mut fight = join_file(&file, &combatants);
         fight.run(&mut hs::Rules, &mut env, file.rounds);
         let round = i64::from(fight.round());
         assert!(
