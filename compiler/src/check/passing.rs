@@ -24,10 +24,18 @@ pub fn check_passing(c: &mut Checker) {
         };
         let mut alias = vec![None; f.locals.len()];
         record_aliases(stmts, &mut alias);
+        // `let` locals holding a record of their own (not naming another local's).
+        let mut owned = vec![false; f.locals.len()];
+        crate::ir::walk::for_each_stmt(stmts, &mut |s| {
+            if let ir::Stmt::Let { slot, value, .. } = s {
+                owned[*slot] = root_local(value).is_none();
+            }
+        });
         let cx = Cx {
             p,
             f,
             alias: &alias,
+            owned: &owned,
         };
         for s in stmts {
             cx.stmt(s, &mut found);
@@ -59,6 +67,9 @@ struct Cx<'a> {
     p: &'a Program,
     f: &'a ir::Function,
     alias: &'a [Option<usize>],
+    /// `let` locals holding a record of their own (`let board = Board(..)`): the
+    /// generated Rust owns them, so a procedure may change them in place.
+    owned: &'a [bool],
 }
 
 impl Cx<'_> {
@@ -89,6 +100,20 @@ impl Cx<'_> {
             }
             match root_local(a).map(|r| resolve(self.alias, r)) {
                 Some(r) if r < self.f.params.len() => {
+                    if roots.contains(&r) {
+                        out.push((
+                            a.span,
+                            format!(
+                                "`{}` is passed twice to `{}`, which changes it",
+                                self.f.locals[r].name, callee.name
+                            ),
+                            "pass it once",
+                        ));
+                    }
+                    roots.push(r);
+                }
+                // A record the caller's own `let` holds, passed whole.
+                Some(r) if matches!(a.kind, K::Local(_)) && self.owned.get(r) == Some(&true) => {
                     if roots.contains(&r) {
                         out.push((
                             a.span,
