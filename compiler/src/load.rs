@@ -330,16 +330,29 @@ fn load_layer(
     let mut paths: Vec<PathBuf> = match std::fs::read_dir(dir) {
         // Every `*.yaml` and `*.rules` entry, whatever it is: one that is not a regular
         // file (a FIFO, a device, a folder) is reported when it is read, never skipped.
-        Ok(rd) => rd
-            .filter_map(|e| e.ok())
-            .map(|e| e.path())
-            .filter(|p| {
-                matches!(
-                    p.extension().and_then(|e| e.to_str()),
-                    Some("yaml") | Some("rules")
-                )
-            })
-            .collect(),
+        Ok(rd) => {
+            let entries: Vec<PathBuf> = rd.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+            for (path, msg, help) in skipped(&entries) {
+                let name = display_name(dir, &path);
+                let id = loaded
+                    .sources
+                    .add(SourceFile::new(name, path, String::new()));
+                diags.push(
+                    Diagnostic::warning("W0005", Span::new(id, 0, 0), msg)
+                        .label("skipped")
+                        .help(help),
+                );
+            }
+            entries
+                .into_iter()
+                .filter(|p| {
+                    matches!(
+                        p.extension().and_then(|e| e.to_str()),
+                        Some("yaml") | Some("rules")
+                    )
+                })
+                .collect()
+        }
         Err(e) => {
             diags.push(
                 Diagnostic::error(
@@ -445,6 +458,50 @@ fn load_layer(
         .item_layer
         .extend(std::iter::repeat_n(depth, items.len()));
     loaded.items.extend(items);
+}
+
+/// The entries of a ruleset folder that look like rules but are not read (`W0005`):
+/// `.yml` and `.rule` files, and subfolders holding `.yaml` or `.rules` files (a ruleset
+/// is the files directly in its folder).
+fn skipped(entries: &[PathBuf]) -> Vec<(PathBuf, String, String)> {
+    let mut out = Vec::new();
+    let ext = |p: &Path| p.extension().and_then(|e| e.to_str()).map(str::to_string);
+    let mut sorted: Vec<&PathBuf> = entries.iter().collect();
+    sorted.sort();
+    for p in sorted {
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let is_dir = std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir());
+        let (msg, help) = match ext(p).as_deref() {
+            _ if is_dir => {
+                let holds_rules = std::fs::read_dir(p).is_ok_and(|rd| {
+                    rd.filter_map(|e| e.ok())
+                        .take(1_000)
+                        .any(|e| matches!(ext(&e.path()).as_deref(), Some("yaml" | "rules")))
+                });
+                if !holds_rules || name.starts_with('.') {
+                    continue;
+                }
+                (
+                    format!("the folder `{name}/` is skipped: a ruleset is the files directly in its folder"),
+                    "move its `.yaml` and `.rules` files up into the ruleset's folder; keep scenarios and packs outside the ruleset".to_string(),
+                )
+            }
+            Some("yml") => (
+                format!("`{name}` is skipped: a ruleset reads `.yaml` and `.rules` files"),
+                format!("rename it to `{}.yaml`", name.trim_end_matches(".yml")),
+            ),
+            Some("rule") => (
+                format!("`{name}` is skipped: a ruleset reads `.yaml` and `.rules` files"),
+                format!("rename it to `{name}s`"),
+            ),
+            _ => continue,
+        };
+        out.push((p.clone(), msg, help));
+    }
+    out
 }
 
 /// The path to read for an entry of a ruleset folder: the entry itself, or for a

@@ -7,6 +7,8 @@
 //!   weapon: arming_sword         # or the name of a record
 //! dice: [8, 6, 8]                # optional: the faces, in order; --seed rolls the rest
 //! decisions: { maneuver: [OrdinaryStrike] }
+//! ruleset: ../../rules/kingsmark # optional: what `rulesc test` runs it against
+//! expect: { result: { Hit: { box: 7 } } } # optional: see [`crate::expect`]
 //! ```
 
 use crate::check;
@@ -34,7 +36,23 @@ pub struct Scenario {
     pub answer_spans: Vec<(String, Vec<Span>)>,
     /// The scenario file itself (for a run that stops at a limit).
     pub at: Span,
+    /// Where the `dice:` list is (for too few faces in a strict run).
+    pub dice_at: Option<Span>,
+    /// What the run must give (`expect:`), held to it by `rulesc test`.
+    pub expect: Option<YNode>,
 }
+
+/// The keys of a scenario.
+pub const KEYS: &[&str] = &[
+    "run",
+    "args",
+    "dice",
+    "decisions",
+    "description",
+    "ruleset",
+    "packs",
+    "expect",
+];
 
 /// Most bytes of one trace `rulesc trace` prints (events and the rules they cite):
 /// past it, events are no longer recorded, and the trace says how many were left out.
@@ -161,7 +179,6 @@ fn read_node(
         );
         return None;
     };
-    const KEYS: &[&str] = &["run", "args", "dice", "decisions", "description"];
     for (k, _) in map {
         let key = k.scalar_text().unwrap_or_default();
         if !KEYS.contains(&key.as_str()) {
@@ -346,6 +363,8 @@ fn read_node(
         dice_spans,
         answer_spans,
         at: Span::new(root.span.file, 0, 0),
+        dice_at: root.get("dice").map(|d| d.span),
+        expect: root.get("expect").cloned(),
     })
 }
 
@@ -465,10 +484,31 @@ pub fn run_file(p: &Program, path: &Path, seed: u64) -> Result<String, (Diagnost
     run(p, s, seed).map_err(|d| (d, sources))
 }
 
-/// Runs a scenario with the interpreter; returns the rendered trace and the result, or
-/// the errors of a script that did not fit the run (a face the die does not have, an
-/// answer past a list's options), pointing into the scenario's file.
-pub fn run(p: &Program, s: Scenario, seed: u64) -> Result<String, Diagnostics> {
+/// What one run of a scenario gave, and how it used its script.
+pub struct Ran {
+    /// The procedure's result, or the rule error that stopped it.
+    pub result: Result<Value, RuleError>,
+    /// The arguments after the run (records changed in place).
+    pub args: Vec<Value>,
+    /// The arguments before the run (copies).
+    pub before: Vec<Value>,
+    /// The trace, rendered (with a note if it was cut).
+    pub trace: String,
+    /// How many scripted faces were used, and how many dice were rolled after them.
+    pub faces_used: usize,
+    pub rolled: usize,
+    /// Scripted answers never asked for: the decision's name and how many were left.
+    pub answers_left: Vec<(String, usize)>,
+    /// Decisions taken by default (their first option), in order.
+    pub unanswered: Vec<String>,
+    /// A script that did not fit the run (a face the die does not have, an answer
+    /// past the options, `E0403`) or a run past the step budget (`E0410`).
+    pub errors: Diagnostics,
+}
+
+/// Runs a scenario with the interpreter, keeping what it gave and how it used its
+/// script (see [`Ran`]).
+pub fn execute(p: &Program, s: &Scenario, seed: u64) -> Ran {
     let dice = ScriptThenSeed {
         faces: s.dice.clone().unwrap_or_default(),
         next: 0,
@@ -482,9 +522,10 @@ pub fn run(p: &Program, s: Scenario, seed: u64) -> Result<String, Diagnostics> {
         bytes: 0,
         dropped: 0,
     };
-    let mut env = Env::new(dice, s.decisions, trace);
-    let f = &p.functions[s.function];
-    let result = eval::call(p, &mut env, s.function, s.args);
+    let mut env = Env::new(dice, s.decisions.clone(), trace);
+    let before: Vec<Value> = s.args.iter().map(Value::deep_clone).collect();
+    let args: Vec<Value> = s.args.iter().map(Value::deep_clone).collect();
+    let result = eval::call(p, &mut env, s.function, args.clone());
     let mut diags = Diagnostics::default();
     if let Err(RuleError {
         kind: RuleErrorKind::TooManySteps { max },
@@ -534,45 +575,135 @@ pub fn run(p: &Program, s: Scenario, seed: u64) -> Result<String, Diagnostics> {
             )),
         );
     }
-    if diags.has_errors() {
-        return Err(diags);
-    }
-    let mut out = env.trace.events.render(&p.sites);
+    let mut trace = env.trace.events.render(&p.sites);
     if env.trace.dropped > 0 {
-        out.push_str(&format!(
+        trace.push_str(&format!(
             "note: the trace stopped after {MAX_TRACE_BYTES} bytes; {} more event(s) were not recorded\n",
             env.trace.dropped
         ));
     }
+    Ran {
+        result,
+        args,
+        before,
+        trace,
+        faces_used: env.dice.next,
+        rolled: env.dice.rolled,
+        answers_left: env
+            .decide
+            .queues()
+            .filter(|(_, q)| !q.is_empty())
+            .map(|(n, q)| (n.to_string(), q.len()))
+            .collect(),
+        unanswered: env.decide.unanswered.clone(),
+        errors: diags,
+    }
+}
+
+/// The script's mistakes a strict run refuses (`rulesc test`, `rulesc trace --strict`),
+/// as errors (`E0405`): faces never rolled, dice rolled past the scripted faces, and
+/// answers to decisions never asked (or asked fewer times).
+pub fn strict(s: &Scenario, ran: &Ran) -> Diagnostics {
+    let mut diags = Diagnostics::default();
+    if let Some(faces) = &s.dice {
+        if ran.faces_used < faces.len() {
+            let left = faces.len() - ran.faces_used;
+            diags.push(
+                Diagnostic::error(
+                    "E0405",
+                    s.dice_spans[ran.faces_used],
+                    format!(
+                        "{left} scripted face(s) were never rolled: the run rolled {} di{}",
+                        ran.faces_used,
+                        if ran.faces_used == 1 { "e" } else { "ce" }
+                    ),
+                )
+                .label("not rolled")
+                .help("remove the faces the run does not roll, or check the trace for a roll you expected"),
+            );
+        }
+        if ran.rolled > 0 {
+            diags.push(
+                Diagnostic::error(
+                    "E0405",
+                    s.dice_at.unwrap_or(s.at),
+                    format!(
+                        "the run rolled {} more di{} than the {} scripted",
+                        ran.rolled,
+                        if ran.rolled == 1 { "e" } else { "ce" },
+                        faces.len()
+                    ),
+                )
+                .label("too few faces")
+                .help("script a face for every die the run rolls (the trace shows each roll)"),
+            );
+        }
+    }
+    for (name, left) in &ran.answers_left {
+        let span = s
+            .answer_spans
+            .iter()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, spans)| spans.get(spans.len().saturating_sub(*left)).copied())
+            .unwrap_or(s.at);
+        diags.push(
+            Diagnostic::error(
+                "E0405",
+                span,
+                format!("{left} scripted answer(s) to `{name}` were never asked for"),
+            )
+            .label("not asked")
+            .help(format!(
+                "the run asked `{name}` fewer times than it is answered; remove the answers it does not ask for"
+            )),
+        );
+    }
+    diags
+}
+
+/// Runs a scenario with the interpreter; returns the rendered trace and the result, or
+/// the errors of a script that did not fit the run (a face the die does not have, an
+/// answer past a list's options), pointing into the scenario's file.
+pub fn run(p: &Program, s: Scenario, seed: u64) -> Result<String, Diagnostics> {
+    let ran = execute(p, &s, seed);
+    if ran.errors.has_errors() {
+        return Err(ran.errors);
+    }
+    let f = &p.functions[s.function];
+    let mut out = ran.trace;
     out.push_str(&format!(
         "result: {}\n",
-        eval::show_result(p, &result, &f.ret)
+        eval::show_result(p, &ran.result, &f.ret)
     ));
     if let Some(faces) = &s.dice {
-        if env.dice.next < faces.len() {
+        if ran.faces_used < faces.len() {
             out.push_str(&format!(
                 "note: {} scripted face(s) were not used\n",
-                faces.len() - env.dice.next
+                faces.len() - ran.faces_used
             ));
         }
-        if env.dice.rolled > 0 {
+        if ran.rolled > 0 {
             out.push_str(&format!(
                 "note: the script ran out of faces; {} more were rolled\n",
-                env.dice.rolled
+                ran.rolled
             ));
         }
     }
-    let unused = env.decide.unused();
-    if !unused.is_empty() {
+    if !ran.answers_left.is_empty() {
+        let unused: Vec<String> = ran
+            .answers_left
+            .iter()
+            .map(|(n, k)| format!("{n} ({k} left)"))
+            .collect();
         out.push_str(&format!(
             "note: scripted decisions never asked for: {}\n",
             unused.join(", ")
         ));
     }
-    if !env.decide.unanswered.is_empty() {
+    if !ran.unanswered.is_empty() {
         out.push_str(&format!(
             "note: decisions taken by default (first option): {}\n",
-            env.decide.unanswered.join(", ")
+            ran.unanswered.join(", ")
         ));
     }
     Ok(out)

@@ -146,7 +146,7 @@ pub fn scenario() -> Value {
     json!({
         "$schema": "http://json-schema.org/draft-07/schema#",
         "title": "rulesc scenario",
-        "description": "One resolution for `rulesc trace <ruleset> <scenario.yaml>`.",
+        "description": "One resolution for `rulesc trace <ruleset> <scenario.yaml>`, and a test for `rulesc test`.",
         "type": "object",
         "properties": {
             "run": { "$ref": "#/definitions/name" },
@@ -154,7 +154,18 @@ pub fn scenario() -> Value {
             "dice": { "type": "array", "items": { "type": "integer", "minimum": 1 } },
             "decisions": { "type": "object", "additionalProperties": {
                 "oneOf": [ { "type": "array" }, { "type": ["string", "integer", "boolean"] } ] } },
-            "description": { "type": "string" }
+            "description": { "type": "string" },
+            "ruleset": { "type": "string", "description": "The ruleset folder `rulesc test` runs this scenario against, relative to this file." },
+            "packs": { "type": "array", "items": { "type": "string" }, "description": "Content packs (relative to this file) whose records the scenario names, for `rulesc test`." },
+            "expect": {
+                "type": "object",
+                "description": "What the run must give, held by `rulesc test`.",
+                "properties": {
+                    "result": { "description": "The result: a value, an outcome's tag, or `{ Tag: { field: value } }`." },
+                    "state": { "type": "object", "description": "Arguments after the run, by parameter name: the fields named only.", "propertyNames": { "pattern": NAME } }
+                },
+                "additionalProperties": false
+            }
         },
         "required": ["run"],
         "additionalProperties": false,

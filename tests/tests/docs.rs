@@ -24,6 +24,11 @@
 //!   the block, in order.
 //! - `text output explain=<group>:<name>`: exactly what `rulesc explain <group> <name>`
 //!   prints.
+//! - `text output test=<folder>`: what `rulesc test <folder>` prints (its scenario lines
+//!   and summary; every line of the block, in order, `...` skipping lines), the folder
+//!   relative to the one holding the rulesets. A scenario block with the word `strict` is
+//!   run as `rulesc test` runs it ([`rulesc::testing::run_scenario`]: a strict script,
+//!   its `expect:` held), and its diagnostics judged as above.
 //! - `fight=<group>`: a fight file, run as `rulesc simulate` does: `runs=<n>` times from
 //!   `seed=<s>` (1000 and 0 unless given), or with `trace=<k>` the trace of run `k`. The
 //!   `text output` after it: every line of the block is a line of what it prints, in
@@ -189,6 +194,7 @@ fn every_doc_example_works() {
     let mut groups: BTreeMap<String, Group> = BTreeMap::new();
     let mut runs: Vec<Run> = Vec::new();
     let mut explains: Vec<Block> = Vec::new();
+    let mut tests: Vec<Block> = Vec::new();
     // What the next `text output` block belongs to.
     enum Last {
         Nothing,
@@ -202,7 +208,7 @@ fn every_doc_example_works() {
         for key in b.attrs.keys() {
             if ![
                 "file", "expect", "like", "pack", "scenario", "explain", "fight", "runs", "seed",
-                "trace",
+                "trace", "test",
             ]
             .contains(&key.as_str())
             {
@@ -218,6 +224,11 @@ fn every_doc_example_works() {
                  `scenario=`, or mark it `untested`)",
                 b.at, b.lang
             ));
+        }
+        if b.is_output() && b.attr("test").is_some() {
+            tests.push(b.clone());
+            last = Last::Nothing;
+            continue;
         }
         if b.is_output() && b.attr("explain").is_some() {
             explains.push(b.clone());
@@ -382,6 +393,19 @@ fn every_doc_example_works() {
             );
             continue;
         }
+        if b.words.iter().any(|w| w == "strict") {
+            let case = rulesc::testing::run_scenario(p, &path, &Default::default());
+            judge(
+                &what,
+                &case.diags,
+                &case.sources,
+                Some(expect.as_deref().unwrap_or(&[])),
+                &outputs,
+                &root,
+                &mut fail,
+            );
+            continue;
+        }
         match rulesc::scenario::run_file(p, &path, 0) {
             Ok(trace) => {
                 if expect.is_some() {
@@ -475,6 +499,20 @@ fn every_doc_example_works() {
                     }
                 }
             },
+        }
+    }
+
+    for b in &tests {
+        let folder = b.attr("test").unwrap_or_default();
+        let report = rulesc::testing::run(&[root.join(folder)], &Default::default());
+        let mut text: String = report.cases.iter().map(|c| c.render()).collect();
+        text.push_str(&report.summary());
+        let text = text.replace(&format!("{}/", root.display()), "");
+        if let Some(line) = missing_line(&b.text, &text) {
+            fail.push(format!(
+                "{}: this is not what `rulesc test {folder}` prints (no line `{line}`); it prints:\n{text}",
+                b.at
+            ));
         }
     }
 
@@ -678,6 +716,9 @@ const YAML_COVERAGE: &[(&str, &str)] = &[
     ("scenario args", "args:"),
     ("scenario dice", "dice:"),
     ("scenario decisions", "decisions:"),
+    ("scenario expectations", "expect:"),
+    ("expected state", "state:"),
+    ("scenario ruleset", "ruleset: ../"),
     ("fight sides", "sides:"),
     ("fight report", "report:"),
 ];

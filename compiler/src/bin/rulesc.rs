@@ -160,6 +160,21 @@ enum Command {
         #[arg(long = "pack", value_name = "PACK.yaml", num_args = 1..)]
         packs: Vec<PathBuf>,
     },
+    /// Run every scenario under the folders with strict scripts and hold each to its
+    /// `expect:`: one line per scenario, expected against actual with the trace around
+    /// the first difference on a failure; exit 1 if any failed.
+    Test {
+        /// Folders of scenarios (searched in name order), or scenario files.
+        #[arg(required = true, value_name = "DIR")]
+        paths: Vec<PathBuf>,
+        /// The ruleset of scenarios that do not name one with `ruleset:`.
+        #[arg(long, value_name = "RULESET")]
+        ruleset: Option<PathBuf>,
+        /// Rewrite the expectations that do not hold with what the run gave (keeping the
+        /// rest of the file), and record them in scenarios that expect nothing.
+        #[arg(long)]
+        update: bool,
+    },
     /// Run the language server on stdin and stdout, for editors (diagnostics as you
     /// type, hover, go to definition, completion, rename).
     Lsp,
@@ -414,6 +429,11 @@ fn run() -> ExitCode {
             svg,
         } => diff(&base, &variant, &scenario, &limits.into(), by, svg, format),
         Command::All { rules, out, trace } => all(&rules, &out, &trace, format),
+        Command::Test {
+            paths,
+            ruleset,
+            update,
+        } => test(&paths, ruleset, update, format),
         Command::Lsp => match rulesc::lsp::run_stdio() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -711,6 +731,32 @@ fn all(
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// `rulesc test`: each scenario's diagnostics, then its line (or JSON object), then the
+/// summary.
+fn test(paths: &[PathBuf], ruleset: Option<PathBuf>, update: bool, format: Format) -> ExitCode {
+    let opts = rulesc::testing::Options { ruleset, update };
+    let r = rulesc::testing::run(paths, &opts);
+    for (diags, sources) in &r.problems {
+        report(diags, sources, format);
+    }
+    for case in &r.cases {
+        report(&case.diags, &case.sources, format);
+        match format {
+            Format::Human => print!("{}", diag::escape_controls(&case.render())),
+            Format::Json => println!("{}", case.json()),
+        }
+    }
+    match format {
+        Format::Human => println!("{}", r.summary()),
+        Format::Json => println!("{}", r.json_summary()),
+    }
+    if r.passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     }
 }
 

@@ -1,0 +1,527 @@
+//! `rulesc test <dir>...`: every scenario under the folders, run strictly and held to
+//! its `expect:` ([`crate::expect`]).
+//!
+//! A scenario is a `.yaml` file with `run:`; other YAML files (rulesets, packs, fights)
+//! are counted and left alone. Each scenario runs against the ruleset its `ruleset:`
+//! names (relative to the file), or the one given with `--ruleset`, with the content
+//! packs its `packs:` names, from seed 0. Scripts are strict: a face never rolled, dice
+//! rolled past the script, or an answer never asked for is an error (`E0405`).
+
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::expect::{self, Mismatch};
+use crate::ir::Program;
+use crate::load;
+use crate::output;
+use crate::scenario;
+use crate::source::{Sources, Span};
+use crate::yaml::YNode;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Most scenario files one `rulesc test` reads, and how deep it looks into folders.
+pub const MAX_FILES: usize = 10_000;
+pub const MAX_DEPTH: usize = 32;
+
+/// How `rulesc test` runs.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The ruleset of scenarios that do not name one.
+    pub ruleset: Option<PathBuf>,
+    /// Rewrite expectations that do not hold (and record them where there are none).
+    pub update: bool,
+}
+
+/// How one scenario came out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Every expectation held.
+    Pass,
+    /// An expectation did not hold.
+    Fail,
+    /// It could not be run or held (diagnostics say why).
+    Error,
+    /// `--update` rewrote its expectations.
+    Updated,
+}
+
+impl Status {
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::Pass => "ok",
+            Status::Fail => "FAILED",
+            Status::Error => "error",
+            Status::Updated => "updated",
+        }
+    }
+}
+
+/// One scenario's run.
+pub struct Case {
+    /// The file, as given (relative to the current folder when its folder was).
+    pub path: PathBuf,
+    pub status: Status,
+    /// True when the scenario expects nothing (it passes if it runs).
+    pub nothing_expected: bool,
+    pub mismatches: Vec<Mismatch>,
+    /// The trace around the first difference.
+    pub context: Vec<String>,
+    /// Why it is an error (and warnings), with the sources they point into.
+    pub diags: Diagnostics,
+    pub sources: Sources,
+}
+
+/// Everything one `rulesc test` found.
+#[derive(Default)]
+pub struct Report {
+    pub cases: Vec<Case>,
+    /// YAML files that are not scenarios.
+    pub skipped: usize,
+    /// Problems with the folders themselves (unreadable, `.yml` files), and rulesets
+    /// that do not check, each with the sources it points into.
+    pub problems: Vec<(Diagnostics, Sources)>,
+}
+
+impl Report {
+    pub fn count(&self, status: Status) -> usize {
+        self.cases.iter().filter(|c| c.status == status).count()
+    }
+
+    /// True when nothing failed and nothing was an error.
+    pub fn passed(&self) -> bool {
+        self.problems.iter().all(|(d, _)| !d.has_errors())
+            && self
+                .cases
+                .iter()
+                .all(|c| matches!(c.status, Status::Pass | Status::Updated))
+    }
+
+    /// The summary as one JSON object.
+    pub fn json_summary(&self) -> serde_json::Value {
+        serde_json::json!({ "summary": {
+            "passed": self.count(Status::Pass),
+            "failed": self.count(Status::Fail),
+            "errors": self.count(Status::Error),
+            "updated": self.count(Status::Updated),
+            "skipped": self.skipped,
+            "ok": self.passed(),
+        }})
+    }
+
+    /// The summary line.
+    pub fn summary(&self) -> String {
+        let mut s = format!(
+            "test result: {}. {} passed, {} failed, {} error(s)",
+            if self.passed() { "ok" } else { "FAILED" },
+            self.count(Status::Pass),
+            self.count(Status::Fail),
+            self.count(Status::Error),
+        );
+        let updated = self.count(Status::Updated);
+        if updated > 0 {
+            s.push_str(&format!(", {updated} updated"));
+        }
+        if self.skipped > 0 {
+            s.push_str(&format!(
+                "; {} YAML file(s) without `run:` are not scenarios",
+                self.skipped
+            ));
+        }
+        s
+    }
+}
+
+impl Case {
+    /// What `rulesc test` prints for this scenario (its diagnostics aside).
+    pub fn render(&self) -> String {
+        let path = output::shown(&self.path);
+        let mut out = format!("{:<7} {path}", self.status.word());
+        match self.status {
+            Status::Pass if self.nothing_expected => out.push_str(" (nothing expected)"),
+            Status::Error => {
+                let n = self.diags.error_count();
+                out.push_str(&format!(" ({n} error(s))"));
+            }
+            Status::Updated => {
+                let n = self.mismatches.len();
+                if n > 0 {
+                    out.push_str(&format!(" ({n} expectation(s) rewritten)"));
+                } else {
+                    out.push_str(" (expectations recorded)");
+                }
+            }
+            _ => {}
+        }
+        out.push('\n');
+        if self.status == Status::Fail {
+            for m in &self.mismatches {
+                out.push_str(&format!(
+                    "    {}: expected {}, got {}\n",
+                    m.at, m.expected, m.actual
+                ));
+            }
+            if !self.context.is_empty() {
+                let at = &self.mismatches[0].at;
+                out.push_str(&format!("    the trace around `{at}`:\n"));
+                for l in &self.context {
+                    out.push_str(&format!("      {l}\n"));
+                }
+            }
+        }
+        out
+    }
+
+    /// The scenario as one JSON object (its diagnostics aside).
+    pub fn json(&self) -> serde_json::Value {
+        let failures: Vec<serde_json::Value> = self
+            .mismatches
+            .iter()
+            .map(|m| serde_json::json!({ "at": m.at, "expected": m.expected, "actual": m.actual }))
+            .collect();
+        serde_json::json!({
+            "scenario": output::shown(&self.path),
+            "status": match self.status {
+                Status::Pass => "pass",
+                Status::Fail => "fail",
+                Status::Error => "error",
+                Status::Updated => "updated",
+            },
+            "errors": self.diags.error_count(),
+            "failures": failures,
+            "trace": self.context,
+        })
+    }
+}
+
+/// Runs every scenario under `paths` (folders, searched in name order, or files).
+pub fn run(paths: &[PathBuf], opts: &Options) -> Report {
+    let mut report = Report::default();
+    let mut files = Vec::new();
+    for p in paths {
+        let mut problems = (Diagnostics::default(), Sources::default());
+        collect(p, 0, &mut files, &mut problems.0, &mut problems.1);
+        if !problems.0.items.is_empty() {
+            report.problems.push(problems);
+        }
+    }
+    let mut rulesets: HashMap<PathBuf, Option<Program>> = HashMap::new();
+    for file in files.into_iter().take(MAX_FILES) {
+        match run_file(&file, opts, &mut rulesets, &mut report.problems) {
+            Some(case) => report.cases.push(case),
+            None => report.skipped += 1,
+        }
+    }
+    report
+}
+
+/// `.yaml` files under `path` (or `path` itself), sorted; `.yml` files are warned about.
+fn collect(
+    path: &Path,
+    depth: usize,
+    out: &mut Vec<PathBuf>,
+    diags: &mut Diagnostics,
+    sources: &mut Sources,
+) {
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) => {
+            let at = output::file_span(path, sources);
+            diags.push(
+                Diagnostic::error(
+                    "E0001",
+                    at,
+                    format!("cannot read {}: {e}", output::shown(path)),
+                )
+                .help("give folders (or files) of scenarios"),
+            );
+            return;
+        }
+    };
+    if meta.is_file() || (depth == 0 && !meta.is_dir()) {
+        if depth == 0 || path.extension().is_some_and(|e| e == "yaml") {
+            out.push(path.to_path_buf());
+        } else if path.extension().is_some_and(|e| e == "yml") {
+            let at = output::file_span(path, sources);
+            diags.push(
+                Diagnostic::warning(
+                    "W0005",
+                    at,
+                    format!(
+                        "{} is skipped: scenarios end in `.yaml`",
+                        output::shown(path)
+                    ),
+                )
+                .help("rename it to `.yaml` to run it"),
+            );
+        }
+        return;
+    }
+    // Links to folders are not followed (a loop of links cannot trap the search).
+    if !meta.is_dir() || depth >= MAX_DEPTH {
+        return;
+    }
+    let Ok(rd) = std::fs::read_dir(path) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = rd
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| {
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy())
+                .unwrap_or_default();
+            !name.starts_with('.') && name != "target"
+        })
+        .collect();
+    entries.sort();
+    for e in entries {
+        if out.len() >= MAX_FILES {
+            return;
+        }
+        collect(&e, depth + 1, out, diags, sources);
+    }
+}
+
+/// One file: `None` when it is not a scenario (no `run:`).
+fn run_file(
+    path: &Path,
+    opts: &Options,
+    rulesets: &mut HashMap<PathBuf, Option<Program>>,
+    problems: &mut Vec<(Diagnostics, Sources)>,
+) -> Option<Case> {
+    let mut sources = Sources::default();
+    let mut diags = Diagnostics::default();
+    let name = output::shown(path);
+    let error = |diags: Diagnostics, sources: Sources| Case {
+        path: path.to_path_buf(),
+        status: Status::Error,
+        nothing_expected: false,
+        mismatches: Vec::new(),
+        context: Vec::new(),
+        diags,
+        sources,
+    };
+    let Some((_, root)) = load::read_yaml(&mut sources, name, path, &mut diags) else {
+        return Some(error(diags, sources));
+    };
+    root.get("run")?;
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let ruleset = match root.get("ruleset") {
+        Some(r) => match r.as_str() {
+            Some(rel) => dir.join(rel),
+            None => {
+                diags.push(
+                    Diagnostic::error(
+                        "E0401",
+                        r.span,
+                        format!("expected a folder path, found {}", r.kind()),
+                    )
+                    .label("here")
+                    .help("write `ruleset: ../rules/my_ruleset` (relative to this file)"),
+                );
+                return Some(error(diags, sources));
+            }
+        },
+        None => match &opts.ruleset {
+            Some(r) => r.clone(),
+            None => {
+                diags.push(
+                    Diagnostic::error(
+                        "E0401",
+                        Span::new(root.span.file, root.span.start as usize, root.span.start as usize),
+                        "the scenario does not say which ruleset it runs against",
+                    )
+                    .label("this scenario")
+                    .help("add `ruleset: <folder>` (relative to this file), or give `rulesc test --ruleset <folder>`"),
+                );
+                return Some(error(diags, sources));
+            }
+        },
+    };
+    let packs = match pack_paths(&root, dir, &mut diags) {
+        Some(p) => p,
+        None => return Some(error(diags, sources)),
+    };
+    let key = std::fs::canonicalize(&ruleset).unwrap_or_else(|_| ruleset.clone());
+    let program = rulesets.entry(key).or_insert_with(|| {
+        let (program, d, s) = crate::compile_dir(&ruleset);
+        if !d.items.is_empty() {
+            problems.push((d, s));
+        }
+        program
+    });
+    let Some(base) = program.as_ref() else {
+        diags.push(
+            Diagnostic::error(
+                "E0401",
+                root.get("ruleset")
+                    .map_or(Span::new(root.span.file, 0, 0), |r| r.span),
+                format!("the ruleset {} does not check", output::shown(&ruleset)),
+            )
+            .label("this ruleset")
+            .help("fix the ruleset's errors (reported above) first"),
+        );
+        return Some(error(diags, sources));
+    };
+    let with_packs;
+    let p = if packs.is_empty() {
+        base
+    } else {
+        let (extended, d, s) = crate::pack::apply(base, &packs);
+        match extended {
+            Some(e) => {
+                with_packs = e;
+                &with_packs
+            }
+            None => return Some(error(d, s)),
+        }
+    };
+    Some(run_scenario(p, path, opts))
+}
+
+/// The `packs:` of a scenario, relative to its folder.
+fn pack_paths(root: &YNode, dir: &Path, diags: &mut Diagnostics) -> Option<Vec<PathBuf>> {
+    let Some(node) = root.get("packs") else {
+        return Some(Vec::new());
+    };
+    let items: Vec<&YNode> = match node.as_seq() {
+        Some(s) => s.iter().collect(),
+        None => vec![node],
+    };
+    let mut out = Vec::new();
+    for i in items {
+        match i.as_str() {
+            Some(rel) => out.push(dir.join(rel)),
+            None => diags.push(
+                Diagnostic::error(
+                    "E0401",
+                    i.span,
+                    format!("expected the path of a content pack, found {}", i.kind()),
+                )
+                .label("here")
+                .help("write `packs: [../packs/armory.yaml]` (relative to this file)"),
+            ),
+        }
+    }
+    (!diags.has_errors()).then_some(out)
+}
+
+/// Runs one scenario against its program and holds it to its expectations.
+pub fn run_scenario(p: &Program, path: &Path, opts: &Options) -> Case {
+    let mut case = Case {
+        path: path.to_path_buf(),
+        status: Status::Error,
+        nothing_expected: false,
+        mismatches: Vec::new(),
+        context: Vec::new(),
+        diags: Diagnostics::default(),
+        sources: Sources::default(),
+    };
+    let (s, sources) = match scenario::read(p, path) {
+        Ok(r) => r,
+        Err((d, s)) => {
+            case.diags = d;
+            case.sources = s;
+            return case;
+        }
+    };
+    case.sources = sources;
+    let ran = scenario::execute(p, &s, 0);
+    case.diags.extend(ran.errors.clone());
+    case.diags.extend(scenario::strict(&s, &ran));
+    if case.diags.has_errors() {
+        return case;
+    }
+    let f = &p.functions[s.function];
+    let Some(expect) = &s.expect else {
+        case.nothing_expected = true;
+        case.status = Status::Pass;
+        if opts.update {
+            if let Some(text) = expect::record(p, &f.params, &f.ret, &ran) {
+                let file = case.sources.file(s.at.file).text.clone();
+                let sep = if file.ends_with('\n') || file.is_empty() {
+                    ""
+                } else {
+                    "\n"
+                };
+                if write_back(&mut case, path, &format!("{file}{sep}{text}")) {
+                    case.status = Status::Updated;
+                    case.nothing_expected = false;
+                }
+            }
+        }
+        return case;
+    };
+    let mut diags = Diagnostics::default();
+    let mismatches = expect::compare(
+        p,
+        &case.sources,
+        expect,
+        &f.params,
+        &f.ret,
+        &ran,
+        &mut diags,
+    );
+    case.diags.extend(diags);
+    if case.diags.has_errors() {
+        return case;
+    }
+    case.mismatches = mismatches;
+    if case.mismatches.is_empty() {
+        case.status = Status::Pass;
+        return case;
+    }
+    if opts.update && case.mismatches.iter().all(|m| m.fix.is_some()) {
+        let edits = case
+            .mismatches
+            .iter()
+            .filter_map(|m| m.fix.clone())
+            .collect();
+        let file = case.sources.file(s.at.file).text.clone();
+        if write_back(&mut case, path, &expect::rewrite(&file, edits)) {
+            case.status = Status::Updated;
+            return case;
+        }
+        return case;
+    }
+    case.status = Status::Fail;
+    case.context = context(&ran.trace, &case.mismatches[0]);
+    case
+}
+
+/// Writes a scenario's new text over it; an error (`E0010`/`E0011`) on failure.
+fn write_back(case: &mut Case, path: &Path, text: &str) -> bool {
+    match output::write(path, text, &[]) {
+        Ok(_) => true,
+        Err(e) => {
+            let d = e.diagnostic(path, &mut case.sources);
+            case.diags.push(d);
+            case.status = Status::Error;
+            false
+        }
+    }
+}
+
+/// The lines of the trace around where `m` went its own way: the last line that
+/// names its field (a few lines before it and one after), or the lines leading to the
+/// result.
+fn context(trace: &str, m: &Mismatch) -> Vec<String> {
+    let lines: Vec<&str> = trace.lines().collect();
+    if lines.is_empty() {
+        return Vec::new();
+    }
+    // Where the field was last set: an assignment to it, or a `let` of its name.
+    let at = m
+        .field
+        .as_ref()
+        .and_then(|f| {
+            let (member, local) = (format!(".{f} "), format!("let {f} "));
+            lines
+                .iter()
+                .rposition(|l| l.contains(&member) || l.contains(&local))
+        })
+        .unwrap_or(lines.len() - 1);
+    let from = at.saturating_sub(5);
+    let to = (at + 2).min(lines.len());
+    lines[from..to].iter().map(|l| l.to_string()).collect()
+}
