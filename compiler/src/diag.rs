@@ -366,6 +366,42 @@ fn to_miette<'a>(diag: &'a Diagnostic, sources: &Sources) -> MietteDiag<'a> {
 
 /// Renders one diagnostic with miette's graphical handler. `color` off and a fixed
 /// `width` give the stable text used in snapshots.
+/// When to colour: `--color always|never`, or `auto`, which follows the environment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Whether to colour output for `choice`: `auto` colours a terminal, unless `NO_COLOR`
+/// is set (not empty) or `TERM` is `dumb`; `CLICOLOR_FORCE` (set, not `0`) colours even
+/// a pipe or a dumb terminal, and `NO_COLOR` wins over it. `env` reads a variable.
+pub fn use_color(
+    choice: ColorChoice,
+    is_terminal: bool,
+    env: impl Fn(&str) -> Option<String>,
+) -> bool {
+    let set = |name: &str| env(name).is_some_and(|v| !v.is_empty());
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto if set("NO_COLOR") => false,
+        ColorChoice::Auto
+            if set("CLICOLOR_FORCE") && env("CLICOLOR_FORCE").as_deref() != Some("0") =>
+        {
+            true
+        }
+        ColorChoice::Auto if env("TERM").as_deref() == Some("dumb") => false,
+        ColorChoice::Auto => is_terminal,
+    }
+}
+
+/// A count with its noun: `1 procedure`, `2 procedures`.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 pub fn render(diag: &Diagnostic, sources: &Sources, color: bool, width: usize) -> String {
     // What the ruleset wrote (names in messages, labels) is shown, never obeyed.
     let escaped = Diagnostic {
@@ -573,5 +609,63 @@ mod tests {
     #[test]
     fn json_strings_escape_everything() {
         assert_eq!(json_string("a\"b\\\n\u{1}"), "\"a\\\"b\\\\\\n\\u0001\"");
+    }
+}
+
+#[cfg(test)]
+mod color_tests {
+    use super::{count, use_color, ColorChoice::*};
+
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |name| {
+            vars.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    type Case<'a> = (super::ColorChoice, bool, &'a [(&'a str, &'a str)], bool);
+
+    #[test]
+    fn color_follows_the_flag_then_no_color_clicolor_force_and_term() {
+        let cases: &[Case] = &[
+            (Always, false, &[("NO_COLOR", "1")], true),
+            (Never, true, &[("CLICOLOR_FORCE", "1")], false),
+            (Auto, true, &[], true),
+            (Auto, false, &[], false),
+            (Auto, true, &[("TERM", "dumb")], false),
+            (Auto, true, &[("TERM", "xterm-256color")], true),
+            (Auto, true, &[("NO_COLOR", "1")], false),
+            // An empty NO_COLOR is not set (no-color.org).
+            (Auto, true, &[("NO_COLOR", "")], true),
+            (Auto, false, &[("CLICOLOR_FORCE", "1")], true),
+            (
+                Auto,
+                true,
+                &[("CLICOLOR_FORCE", "1"), ("TERM", "dumb")],
+                true,
+            ),
+            (Auto, false, &[("CLICOLOR_FORCE", "0")], false),
+            (
+                Auto,
+                false,
+                &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")],
+                false,
+            ),
+        ];
+        for (choice, tty, vars, want) in cases {
+            assert_eq!(
+                use_color(*choice, *tty, env(vars)),
+                *want,
+                "{choice:?}, terminal {tty}, {vars:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn one_is_singular() {
+        assert_eq!(count(0, "procedure", "procedures"), "0 procedures");
+        assert_eq!(count(1, "procedure", "procedures"), "1 procedure");
+        assert_eq!(count(2, "procedure", "procedures"), "2 procedures");
     }
 }

@@ -13,17 +13,21 @@
 //! differs is a [`Mismatch`], which carries the YAML that would make it hold, for
 //! `rulesc test --update` ([`rewrite`]).
 
+use crate::analyze::exact::{fraction, to_f64, Prob};
+use crate::analyze::Distribution;
 use crate::check::Reader;
 use crate::diag::{suggest, Diagnostic, Diagnostics};
 use crate::eval::{self, Value};
-use crate::ir::{Program, Ty};
+use crate::ir::{Function, Program, Ty};
 use crate::scenario::Ran;
 use crate::source::{Sources, Span};
 use crate::yaml::{YNode, YValue};
+use num_bigint::BigInt;
+use num_traits::{Signed, Zero};
 use rulesc_runtime::RuleError;
 
 /// The keys of `expect:`.
-pub const KEYS: &[&str] = &["result", "state"];
+pub const KEYS: &[&str] = &["result", "state", "odds"];
 
 /// One expectation that did not hold.
 #[derive(Debug, Clone)]
@@ -47,13 +51,15 @@ pub fn compare(
     p: &Program,
     sources: &Sources,
     expect: &YNode,
-    params: &[crate::ir::Param],
-    ret: &Ty,
+    f: &Function,
     ran: &Ran,
+    odds: Option<&Distribution>,
     diags: &mut Diagnostics,
 ) -> Vec<Mismatch> {
+    let (params, ret) = (&f.params, &f.ret);
     let mut c = Comparer {
         p,
+        sources,
         reader: Reader::new(p, sources),
         diags,
         out: Vec::new(),
@@ -74,6 +80,11 @@ pub fn compare(
                 Err(e) => c.push_rule_error(p, v, e),
             },
             "state" => c.state(v, params, &ran.args),
+            "odds" => {
+                if let Some(d) = odds {
+                    c.odds(v, d, ret)
+                }
+            }
             _ => c.diags.push(
                 Diagnostic::error("E0406", k.span, format!("unknown key `{key}` in `expect`"))
                     .label("unknown key")
@@ -86,6 +97,7 @@ pub fn compare(
 
 struct Comparer<'a, 'd> {
     p: &'a Program,
+    sources: &'a Sources,
     reader: Reader,
     diags: &'d mut Diagnostics,
     out: Vec<Mismatch>,
@@ -108,6 +120,82 @@ impl Comparer<'_, '_> {
             fix: None,
             field: None,
         });
+    }
+
+    /// `odds: { <outcome>: <probability> }`: each outcome's exact probability, over every
+    /// roll of the dice (decisions as scripted). An outcome is named by its tag (all its
+    /// results together) or as the trace shows it whole; a probability is a fraction
+    /// (`3317/10296`), a decimal or a percentage (`0.25`, `25%`), exact, or with a
+    /// tolerance (`32% ± 1%`, `0.32 +- 0.01`).
+    fn odds(&mut self, node: &YNode, d: &Distribution, ret: &Ty) {
+        let Some(map) = node.as_map() else {
+            self.wrong(
+                node,
+                format!("`odds` is a mapping, not {}", node.kind()),
+                "write `odds: { <outcome>: <probability> }`, such as `odds: { Miss: 1/4 }`",
+            );
+            return;
+        };
+        let tags: Vec<&str> = match ret {
+            Ty::Outcome(o) => self.p.outcomes[*o]
+                .tags
+                .iter()
+                .map(|t| t.name.as_str())
+                .collect(),
+            _ => Vec::new(),
+        };
+        let shown: Vec<(String, Option<&str>, &Prob)> = d
+            .outcomes
+            .iter()
+            .map(|(o, prob)| {
+                let tag = match (o, ret) {
+                    (Ok(Value::Outcome { tag, .. }), Ty::Outcome(_)) => {
+                        tags.get(*tag as usize).copied()
+                    }
+                    _ => None,
+                };
+                (eval::show_result(self.p, o, ret), tag, prob)
+            })
+            .collect();
+        for (k, v) in map {
+            let key = k.scalar_text().unwrap_or_default();
+            let matching: Vec<&Prob> = shown
+                .iter()
+                .filter(|(s, tag, _)| *s == key || *tag == Some(key.as_str()))
+                .map(|(_, _, p)| *p)
+                .collect();
+            if matching.is_empty() && !tags.is_empty() && !tags.contains(&key.as_str()) {
+                self.diags.push(
+                    Diagnostic::error("E0406", k.span, format!("no result of the run is `{key}`"))
+                        .label("not an outcome")
+                        .help(suggest(&key, &tags, "tags")),
+                );
+                continue;
+            }
+            let actual: Prob = matching.into_iter().fold(Prob::zero(), |a, b| a + b);
+            let text = self.sources.slice(v.span).trim().to_string();
+            let Some((want, tolerance)) = probability(&text) else {
+                self.wrong(
+                    v,
+                    format!("`{text}` is not a probability"),
+                    "write a fraction (`3317/10296`), a decimal or a percentage (`0.25`, `25%`), or one with a tolerance (`32% ± 1%`)",
+                );
+                continue;
+            };
+            if (&actual - &want).abs() > tolerance {
+                let mut shown = format!("{} ({:.4}%)", fraction(&actual), to_f64(&actual) * 100.0);
+                if !d.unexplored.is_zero() {
+                    shown.push_str(&format!(", {} unexplored", fraction(&d.unexplored)));
+                }
+                self.out.push(Mismatch {
+                    at: format!("odds.{key}"),
+                    expected: text,
+                    actual: shown,
+                    fix: Some((v.span, fraction(&actual))),
+                    field: None,
+                });
+            }
+        }
     }
 
     /// `state: { <parameter>: <value> }`: each argument after the run.
@@ -475,5 +563,78 @@ fn written_end(text: &str, start: usize, end: usize) -> usize {
             end + content.trim_end().len()
         }
         _ => end,
+    }
+}
+
+/// A probability as written, with its tolerance (0 when exact): `3317/10296`, `0.25`,
+/// `25%`, `32% ± 1%`, `0.32 +- 0.01`.
+pub fn probability(text: &str) -> Option<(Prob, Prob)> {
+    let (value, tolerance) = match text.split_once('±').or_else(|| text.split_once("+-")) {
+        Some((v, t)) => (v.trim(), Some(t.trim())),
+        None => (text.trim(), None),
+    };
+    let value = number(value)?;
+    let tolerance = match tolerance {
+        Some(t) => number(t)?,
+        None => Prob::zero(),
+    };
+    Some((value, tolerance))
+}
+
+/// `3317/10296`, `0.25`, `25%`, `1` as an exact fraction (not negative).
+fn number(text: &str) -> Option<Prob> {
+    let (text, percent) = match text.strip_suffix('%') {
+        Some(t) => (t.trim(), true),
+        None => (text, false),
+    };
+    let value = if let Some((n, d)) = text.split_once('/') {
+        let (n, d): (BigInt, BigInt) = (n.trim().parse().ok()?, d.trim().parse().ok()?);
+        if d.is_zero() {
+            return None;
+        }
+        Prob::new(n, d)
+    } else {
+        let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
+        if whole.is_empty() && frac.is_empty()
+            || !whole
+                .chars()
+                .chain(frac.chars())
+                .all(|c| c.is_ascii_digit())
+            || frac.len() > 40
+        {
+            return None;
+        }
+        let digits: BigInt = format!("{whole}{frac}").parse().ok()?;
+        Prob::new(digits, BigInt::from(10u32).pow(frac.len() as u32))
+    };
+    let value = if percent {
+        value / Prob::from_integer(100.into())
+    } else {
+        value
+    };
+    (!value.is_negative()).then_some(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::probability;
+
+    #[test]
+    fn probabilities_read_as_written() {
+        let frac = |n: i64, d: i64| super::Prob::new(n.into(), d.into());
+        for (text, want, tol) in [
+            ("3317/10296", frac(3317, 10296), frac(0, 1)),
+            ("0.25", frac(1, 4), frac(0, 1)),
+            ("25%", frac(1, 4), frac(0, 1)),
+            ("1", frac(1, 1), frac(0, 1)),
+            ("32% ± 1%", frac(32, 100), frac(1, 100)),
+            ("0.32 +- 0.01", frac(32, 100), frac(1, 100)),
+            ("1/12 ± 0.001", frac(1, 12), frac(1, 1000)),
+        ] {
+            assert_eq!(probability(text), Some((want, tol)), "{text}");
+        }
+        for bad in ["", "%", "1/0", "-0.5", "a/b", "0.3.2", "1e-3", "½"] {
+            assert_eq!(probability(bad), None, "{bad}");
+        }
     }
 }

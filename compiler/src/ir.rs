@@ -821,6 +821,9 @@ pub struct Program {
     pub functions: Vec<Function>,
     pub sites: Vec<Site>,
     pub fight: Option<FightDef>,
+    /// The names of the rulesets this one `extends`, nearest first (a content pack for
+    /// any of them applies to this one).
+    pub bases: Vec<String>,
 }
 
 impl Program {

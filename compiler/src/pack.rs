@@ -151,7 +151,7 @@ fn check_one(
                         .label("unknown key")
                         .help(suggest(&key, PACK_KEYS, "keys")),
                     );
-                } else if v.as_str().is_none() {
+                } else if v.as_str().is_none() && !(key == "ruleset" && v.as_seq().is_some()) {
                     diags.push(
                         Diagnostic::error(
                             "E0102",
@@ -182,18 +182,11 @@ fn check_one(
                         .help("add `name: my_pack`"),
                 ),
             }
-            if let Some(r) = meta.get("ruleset").and_then(|r| r.as_str().map(|t| (r, t))) {
-                let (r, text) = r;
-                if text != p.name {
-                    diags.push(
-                        Diagnostic::error(
-                            "E0402",
-                            r.span,
-                            format!("this pack is for `{text}`, not `{}`", p.name),
-                        )
-                        .label("other ruleset")
-                        .help("check it with the ruleset it names, or change `ruleset:`"),
-                    );
+            if let Some(r) = meta.get("ruleset") {
+                if !for_ruleset(p, r, diags) {
+                    // Its records are written for another ruleset's types: checking
+                    // them here would only repeat that.
+                    return None;
                 }
             }
         }
@@ -272,4 +265,61 @@ fn check_one(
         }
     }
     Some(Pack { name, records })
+}
+
+/// `ruleset:` of a pack header: the name of one ruleset, or a list of them. The pack
+/// applies to a ruleset it names, and to every variant that extends one (`E0402`
+/// otherwise).
+fn for_ruleset(p: &Program, r: &YNode, diags: &mut Diagnostics) -> bool {
+    let names: Vec<&YNode> = match r.as_seq() {
+        Some(items) => items.iter().collect(),
+        None => vec![r],
+    };
+    let mut texts = Vec::new();
+    for n in &names {
+        match n.as_str() {
+            Some(t) => texts.push(t),
+            None => diags.push(
+                Diagnostic::error(
+                    "E0102",
+                    n.span,
+                    format!("expected the name of a ruleset, found {}", n.kind()),
+                )
+                .label("not a name")
+                .help("write `ruleset: kingsmark`, or `ruleset: [kingsmark, d20_armor_slots]`"),
+            ),
+        }
+    }
+    let fits = |t: &str| t == p.name || p.bases.iter().any(|b| b == t);
+    if texts.is_empty() || texts.iter().any(|t| fits(t)) {
+        return true;
+    }
+    let named = texts
+        .iter()
+        .map(|t| format!("`{t}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let this = if p.bases.is_empty() {
+        format!("`{}`", p.name)
+    } else {
+        format!(
+            "`{}` (which extends {})",
+            p.name,
+            p.bases
+                .iter()
+                .map(|b| format!("`{b}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    diags.push(
+        Diagnostic::error(
+            "E0402",
+            r.span,
+            format!("this pack is for {named}, not {this}"),
+        )
+        .label("other ruleset")
+        .help("check it with a ruleset it names (or a variant of one), or add this ruleset to `ruleset:`"),
+    );
+    false
 }

@@ -480,8 +480,18 @@ fn decision_points(p: &Program) -> Vec<(String, Option<Ty>)> {
 
 /// Runs a scenario file and renders its trace and result.
 pub fn run_file(p: &Program, path: &Path, seed: u64) -> Result<String, (Diagnostics, Sources)> {
+    run_file_with(p, path, seed, false)
+}
+
+/// [`run_file`], refusing a script that does not fit the run when `strict` ([`strict`]).
+pub fn run_file_with(
+    p: &Program,
+    path: &Path,
+    seed: u64,
+    strict: bool,
+) -> Result<String, (Diagnostics, Sources)> {
     let (s, sources) = read(p, path)?;
-    run(p, s, seed).map_err(|d| (d, sources))
+    run_with(p, s, seed, strict).map_err(|d| (d, sources))
 }
 
 /// What one run of a scenario gave, and how it used its script.
@@ -665,7 +675,16 @@ pub fn strict(s: &Scenario, ran: &Ran) -> Diagnostics {
 /// the errors of a script that did not fit the run (a face the die does not have, an
 /// answer past a list's options), pointing into the scenario's file.
 pub fn run(p: &Program, s: Scenario, seed: u64) -> Result<String, Diagnostics> {
-    let ran = execute(p, &s, seed);
+    run_with(p, s, seed, false)
+}
+
+/// [`run`], refusing a script that does not fit the run when `strict` ([`strict`]).
+pub fn run_with(p: &Program, s: Scenario, seed: u64, strict: bool) -> Result<String, Diagnostics> {
+    let mut ran = execute(p, &s, seed);
+    if strict {
+        let problems = self::strict(&s, &ran);
+        ran.errors.extend(problems);
+    }
     if ran.errors.has_errors() {
         return Err(ran.errors);
     }

@@ -125,7 +125,7 @@ pub fn pack() -> Value {
                 "type": "object",
                 "properties": {
                     "name": { "$ref": "#/definitions/name" },
-                    "ruleset": { "type": "string" },
+                    "ruleset": { "oneOf": [ { "type": "string" }, { "type": "array", "items": { "type": "string" } } ], "description": "The ruleset the pack is for (it applies to its variants too), or a list of them." },
                     "title": { "type": "string" },
                     "author": { "type": "string" },
                     "description": { "type": "string" }
@@ -162,7 +162,8 @@ pub fn scenario() -> Value {
                 "description": "What the run must give, held by `rulesc test`.",
                 "properties": {
                     "result": { "description": "The result: a value, an outcome's tag, or `{ Tag: { field: value } }`." },
-                    "state": { "type": "object", "description": "Arguments after the run, by parameter name: the fields named only.", "propertyNames": { "pattern": NAME } }
+                    "state": { "type": "object", "description": "Arguments after the run, by parameter name: the fields named only.", "propertyNames": { "pattern": NAME } },
+                    "odds": { "type": "object", "description": "Exact odds by outcome (a tag, or a result as the trace shows it): a fraction `3/10`, a decimal or percentage `0.3`, `30%`, or one with a tolerance `32% ± 1%`.", "additionalProperties": { "type": ["string", "number"] } }
                 },
                 "additionalProperties": false
             }

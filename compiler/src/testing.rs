@@ -159,8 +159,13 @@ impl Case {
                     m.at, m.expected, m.actual
                 ));
             }
-            if !self.context.is_empty() {
-                let at = &self.mismatches[0].at;
+            if let Some(m) = self
+                .mismatches
+                .iter()
+                .find(|m| !m.at.starts_with("odds."))
+                .filter(|_| !self.context.is_empty())
+            {
+                let at = &m.at;
                 out.push_str(&format!("    the trace around `{at}`:\n"));
                 for l in &self.context {
                     out.push_str(&format!("      {l}\n"));
@@ -453,15 +458,11 @@ pub fn run_scenario(p: &Program, path: &Path, opts: &Options) -> Case {
         return case;
     };
     let mut diags = Diagnostics::default();
-    let mismatches = expect::compare(
-        p,
-        &case.sources,
-        expect,
-        &f.params,
-        &f.ret,
-        &ran,
-        &mut diags,
-    );
+    // Odds only when asked for: an analysis runs every roll of the dice.
+    let odds = expect
+        .get("odds")
+        .map(|_| crate::analyze::distribution(p, &s, &crate::analyze::Limits::default(), &[]));
+    let mismatches = expect::compare(p, &case.sources, expect, f, &ran, odds.as_ref(), &mut diags);
     case.diags.extend(diags);
     if case.diags.has_errors() {
         return case;
@@ -485,7 +486,10 @@ pub fn run_scenario(p: &Program, path: &Path, opts: &Options) -> Case {
         return case;
     }
     case.status = Status::Fail;
-    case.context = context(&ran.trace, &case.mismatches[0]);
+    // The trace shows one run: it says nothing of the odds.
+    if let Some(m) = case.mismatches.iter().find(|m| !m.at.starts_with("odds.")) {
+        case.context = context(&ran.trace, m);
+    }
     case
 }
 

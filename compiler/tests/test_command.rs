@@ -2,28 +2,13 @@
 //! pass with the books' results; a wrong expectation fails with expected against actual
 //! and the trace; `--update` rewrites only what differs; scripts are strict.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod run;
+
+use run::root;
+use std::path::Path;
 
 fn rulesc_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rulesc"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    )
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .canonicalize()
-        .unwrap()
+    run::rulesc_in(dir, args, &[])
 }
 
 /// A scratch folder holding `scenario.yaml` with `text`, its `ruleset:` pointing at the

@@ -29,6 +29,11 @@
 //!   relative to the one holding the rulesets. A scenario block with the word `strict` is
 //!   run as `rulesc test` runs it ([`rulesc::testing::run_scenario`]: a strict script,
 //!   its `expect:` held), and its diagnostics judged as above.
+//! - `sh run` (optionally `exit=<code>`, 0 unless given): one `rulesc ...` command line,
+//!   run by the `rulesc` binary cargo built beside this test, in the folder holding the
+//!   example rulesets (after every other example is written); it must exit with the code,
+//!   and the `text output` after it must be what it prints: every line of the block is a
+//!   line of its standard output or of its standard error, in order (`...` skips lines).
 //! - `fight=<group>`: a fight file, run as `rulesc simulate` does: `runs=<n>` times from
 //!   `seed=<s>` (1000 and 0 unless given), or with `trace=<k>` the trace of run `k`. The
 //!   `text output` after it: every line of the block is a line of what it prints, in
@@ -195,12 +200,15 @@ fn every_doc_example_works() {
     let mut runs: Vec<Run> = Vec::new();
     let mut explains: Vec<Block> = Vec::new();
     let mut tests: Vec<Block> = Vec::new();
+    // `sh run` blocks, each with the `text output` after it.
+    let mut cli_runs: Vec<(Block, Option<Block>)> = Vec::new();
     // What the next `text output` block belongs to.
     enum Last {
         Nothing,
         Group(String),
         Run(usize),
         Command(usize),
+        Cli(usize),
     }
     let mut commands: Vec<(Block, Option<Block>)> = Vec::new();
     let mut last = Last::Nothing;
@@ -208,7 +216,7 @@ fn every_doc_example_works() {
         for key in b.attrs.keys() {
             if ![
                 "file", "expect", "like", "pack", "scenario", "explain", "fight", "runs", "seed",
-                "trace", "test",
+                "trace", "test", "exit",
             ]
             .contains(&key.as_str())
             {
@@ -240,12 +248,18 @@ fn every_doc_example_works() {
                 Last::Group(g) => groups.get_mut(g).unwrap().outputs.push(b.clone()),
                 Last::Run(i) if runs[*i].output.is_none() => runs[*i].output = Some(b.clone()),
                 Last::Command(i) if commands[*i].1.is_none() => commands[*i].1 = Some(b.clone()),
+                Last::Cli(i) if cli_runs[*i].1.is_none() => cli_runs[*i].1 = Some(b.clone()),
                 _ => fail.push(format!(
                     "{}: a `text output` block that follows no tested example",
                     b.at
                 )),
             }
             last = Last::Nothing;
+            continue;
+        }
+        if b.lang == "sh" && b.words.iter().any(|w| w == "run") {
+            cli_runs.push((b.clone(), None));
+            last = Last::Cli(cli_runs.len() - 1);
             continue;
         }
         let target = b.attr("pack").or(b.attr("scenario")).or(b.attr("fight"));
@@ -513,6 +527,17 @@ fn every_doc_example_works() {
                 "{}: this is not what `rulesc test {folder}` prints (no line `{line}`); it prints:\n{text}",
                 b.at
             ));
+        }
+    }
+
+    if !cli_runs.is_empty() {
+        match rulesc_bin() {
+            Ok(bin) => {
+                for (b, output) in &cli_runs {
+                    run_command(&bin, &root, b, output.as_ref(), &mut fail);
+                }
+            }
+            Err(e) => fail.push(e),
         }
     }
 
@@ -808,13 +833,13 @@ const RULES_COVERAGE: &[(&str, &str)] = &[
 
 /// Codes no doc example can show: an unreadable or non-UTF-8 file, a file too large to
 /// put in a doc, a call chain 65 formulas deep. The reference describes them in words.
-/// Links, FIFOs, outputs, command lines and the server's connection (`E0008`-`E0014`) are
+/// Links, FIFOs, outputs, command lines and the server's connection (`E0008`-`E0015`) are
 /// not files on a page either: `compiler/tests/hostile_io.rs` runs them; nor are
 /// 300-level scales and records 8,192 values large (`E0360`, `E0362`):
 /// `compiler/tests/hostile.rs` has them.
 const UNTESTABLE_CODES: &[&str] = &[
     "E0001", "E0002", "E0003", "E0008", "E0009", "E0010", "E0011", "E0012", "E0013", "E0014",
-    "E0203", "E0331", "E0360", "E0362", "W0101", "W0102", "W0103", "W0104",
+    "E0015", "E0203", "E0331", "E0360", "E0362", "W0101", "W0102", "W0103", "W0104",
 ];
 
 #[test]
@@ -962,4 +987,117 @@ fn links_between_the_docs_lead_somewhere() {
         }
     }
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+/// The `rulesc` binary cargo built beside this test (`cargo test --workspace` builds it
+/// before running any test). A missing binary, or one older than the compiler's sources,
+/// fails the test: the docs are never checked against an old build.
+fn rulesc_bin() -> Result<PathBuf, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .ok_or("no target folder")?;
+    let bin = dir.join(format!("rulesc{}", std::env::consts::EXE_SUFFIX));
+    let built = std::fs::metadata(&bin)
+        .and_then(|m| m.modified())
+        .map_err(|_| {
+            format!(
+                "{} is missing: `sh run` examples need it (`cargo build -p rulesc`, or run \
+                 `cargo test --workspace`, which builds it)",
+                bin.display()
+            )
+        })?;
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../compiler/src");
+    if let Some(newer) = newest(&src).filter(|(t, _)| *t > built) {
+        return Err(format!(
+            "{} is older than {}: rebuild it (`cargo build -p rulesc`)",
+            bin.display(),
+            newer.1.display()
+        ));
+    }
+    Ok(bin)
+}
+
+/// The most recently changed file under `dir`.
+fn newest(dir: &Path) -> Option<(std::time::SystemTime, PathBuf)> {
+    let mut best: Option<(std::time::SystemTime, PathBuf)> = None;
+    for e in std::fs::read_dir(dir).ok()?.flatten() {
+        let p = e.path();
+        let found = if p.is_dir() {
+            newest(&p)
+        } else {
+            e.metadata().and_then(|m| m.modified()).ok().map(|t| (t, p))
+        };
+        if let Some(f) = found {
+            if best.as_ref().is_none_or(|b| f.0 > b.0) {
+                best = Some(f);
+            }
+        }
+    }
+    best
+}
+
+/// Runs a `sh run` block's command in `root` and holds it to its exit code and output.
+fn run_command(bin: &Path, root: &Path, b: &Block, output: Option<&Block>, fail: &mut Vec<String>) {
+    let line = b.text.trim();
+    let Some(args) = line.strip_prefix("rulesc ") else {
+        fail.push(format!(
+            "{}: a `sh run` block holds one `rulesc ...` command",
+            b.at
+        ));
+        return;
+    };
+    if line.contains('\n') {
+        fail.push(format!("{}: a `sh run` block holds one command", b.at));
+        return;
+    }
+    let out = std::process::Command::new(bin)
+        .args(args.split_whitespace())
+        .current_dir(root)
+        .env("NO_COLOR", "1")
+        .env_remove("CLICOLOR_FORCE")
+        .output();
+    let out = match out {
+        Ok(o) => o,
+        Err(e) => {
+            fail.push(format!("{}: cannot run {}: {e}", b.at, bin.display()));
+            return;
+        }
+    };
+    let clean =
+        |bytes: &[u8]| String::from_utf8_lossy(bytes).replace(&format!("{}/", root.display()), "");
+    let (stdout, stderr) = (clean(&out.stdout), clean(&out.stderr));
+    let want: i32 = b.attr("exit").and_then(|e| e.parse().ok()).unwrap_or(0);
+    let code = out.status.code().unwrap_or(-1);
+    if code != want {
+        fail.push(format!(
+            "{}: `{line}` exits with {code}, not {want}:\n{stdout}\n{stderr}",
+            b.at
+        ));
+        return;
+    }
+    let Some(o) = output else { return };
+    // Each line of the block, in order, in one stream or the other.
+    let (out_lines, err_lines): (Vec<&str>, Vec<&str>) = (
+        stdout.lines().map(str::trim_end).collect(),
+        stderr.lines().map(str::trim_end).collect(),
+    );
+    let (mut i, mut j) = (0, 0);
+    for w in o.text.lines().map(str::trim_end) {
+        if w.trim() == "..." || w.trim().is_empty() {
+            continue;
+        }
+        if let Some(k) = out_lines[i..].iter().position(|l| *l == w) {
+            i += k + 1;
+        } else if let Some(k) = err_lines[j..].iter().position(|l| *l == w) {
+            j += k + 1;
+        } else {
+            fail.push(format!(
+                "{}: this is not what `{line}` prints (no line `{w}`); it prints:\n{stdout}\n(standard error:)\n{stderr}",
+                o.at
+            ));
+            return;
+        }
+    }
 }

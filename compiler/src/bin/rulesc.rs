@@ -21,6 +21,16 @@ struct Cli {
     /// Diagnostic output: human-readable, or one JSON object per line.
     #[arg(long, value_enum, default_value = "human", global = true)]
     format: Format,
+    /// When to colour diagnostics: `auto` colours a terminal, unless `NO_COLOR` is set or
+    /// `TERM=dumb`; `CLICOLOR_FORCE=1` colours even a pipe.
+    #[arg(
+        long,
+        value_enum,
+        default_value = "auto",
+        global = true,
+        value_name = "WHEN"
+    )]
+    color: Color,
     #[command(subcommand)]
     command: Command,
 }
@@ -32,6 +42,16 @@ enum Format {
     /// Tables as CSV (`analyze`, `diff`; diagnostics print as `human`).
     Csv,
 }
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Whether diagnostics are coloured (decided once, from `--color` and the environment).
+static COLOR: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
 
 #[derive(Subcommand)]
 enum Command {
@@ -47,6 +67,8 @@ enum Command {
     },
     /// Compile a ruleset folder (and content packs) to a Rust module.
     Build {
+        /// The ruleset folder (the one holding ruleset.yaml).
+        #[arg(value_name = "RULESET")]
         ruleset: PathBuf,
         /// The Rust file to write (written only when its content changes).
         #[arg(short, long)]
@@ -70,6 +92,8 @@ enum Command {
     /// Show a definition after `extends` and `override` are merged, and where each part
     /// came from.
     Explain {
+        /// The ruleset folder (the one holding ruleset.yaml).
+        #[arg(value_name = "RULESET")]
         ruleset: PathBuf,
         /// A table, record, constant, formula, procedure, type, scale or enum.
         name: String,
@@ -78,6 +102,8 @@ enum Command {
     /// virtual tabletops and other tools that want the data; its shape is
     /// `schemas/export.schema.json`. Diagnostics print as `--format` says.
     Export {
+        /// The ruleset folder (the one holding ruleset.yaml).
+        #[arg(value_name = "RULESET")]
         ruleset: PathBuf,
         /// Content packs whose records are exported as the ruleset's own.
         #[arg(long = "pack", value_name = "PACK.yaml", num_args = 1..)]
@@ -131,6 +157,8 @@ enum Command {
     /// distribution of rounds, the report's groups. The same numbers for the same seed,
     /// whatever the number of threads.
     Simulate {
+        /// The ruleset folder (the one holding ruleset.yaml).
+        #[arg(value_name = "RULESET")]
         ruleset: PathBuf,
         /// The fight file.
         fight: PathBuf,
@@ -150,6 +178,8 @@ enum Command {
     },
     /// Resolve a scenario with the interpreter and print its trace.
     Trace {
+        /// The ruleset folder (the one holding ruleset.yaml).
+        #[arg(value_name = "RULESET")]
         ruleset: PathBuf,
         /// The scenario file: the procedure to run, its arguments, optional dice.
         scenario: PathBuf,
@@ -159,6 +189,10 @@ enum Command {
         /// Content packs whose records the scenario may name.
         #[arg(long = "pack", value_name = "PACK.yaml", num_args = 1..)]
         packs: Vec<PathBuf>,
+        /// Refuse a script that does not fit the run (faces never rolled, dice rolled past
+        /// the script, answers never asked), as `rulesc test` does.
+        #[arg(long)]
+        strict: bool,
     },
     /// Run every scenario under the folders with strict scripts and hold each to its
     /// `expect:`: one line per scenario, expected against actual with the trace around
@@ -175,6 +209,15 @@ enum Command {
         #[arg(long)]
         update: bool,
     },
+    /// Print a shell completion script, for example
+    /// `rulesc completions bash > ~/.local/share/bash-completion/completions/rulesc`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), for example `rulesc man > ~/.local/share/man/man1/rulesc.1`.
+    Man,
     /// Run the language server on stdin and stdout, for editors (diagnostics as you
     /// type, hover, go to definition, completion, rename).
     Lsp,
@@ -322,6 +365,15 @@ fn run() -> ExitCode {
         }
     };
     let format = cli.format;
+    let choice = match cli.color {
+        Color::Auto => diag::ColorChoice::Auto,
+        Color::Always => diag::ColorChoice::Always,
+        Color::Never => diag::ColorChoice::Never,
+    };
+    let is_terminal = std::io::stderr().is_terminal();
+    let _ = COLOR.set(diag::use_color(choice, is_terminal, |v| {
+        std::env::var(v).ok()
+    }));
     if matches!(format, Format::Json) {
         // Even a bug is reported as a JSON line (the exit code stays 101).
         std::panic::set_hook(Box::new(|info| {
@@ -355,9 +407,15 @@ fn run() -> ExitCode {
             };
             match output::write(&output, &code, &output::inputs(&p.sources)) {
                 Ok(changed) => {
-                    if matches!(format, Format::Human) {
-                        let what = if changed { "wrote" } else { "unchanged" };
-                        println!("ok: {} -> {} ({what})", p.name, output.display());
+                    match format {
+                        Format::Human => {
+                            let what = if changed { "wrote" } else { "unchanged" };
+                            println!("ok: {} -> {} ({what})", p.name, output.display());
+                        }
+                        Format::Json => println!(
+                            "{}",
+                            serde_json::json!({ "ok": true, "ruleset": p.name, "output": output::shown(&output), "changed": changed })
+                        ),
                     }
                     ExitCode::SUCCESS
                 }
@@ -369,7 +427,13 @@ fn run() -> ExitCode {
         }
         Command::Explain { ruleset, name } => match rulesc::explain::explain(&ruleset, &name) {
             Ok(text) => {
-                print!("{}", diag::escape_controls(&text));
+                match format {
+                    Format::Human => print!("{}", diag::escape_controls(&text)),
+                    Format::Json => println!(
+                        "{}",
+                        serde_json::json!({ "name": name, "lines": text.lines().collect::<Vec<_>>() })
+                    ),
+                }
                 ExitCode::SUCCESS
             }
             Err((diags, sources)) => {
@@ -408,8 +472,11 @@ fn run() -> ExitCode {
                     report_output_error(&e, &path, format);
                     return ExitCode::from(1);
                 }
-                if matches!(format, Format::Human) {
-                    println!("wrote {}", path.display());
+                match format {
+                    Format::Human => println!("wrote {}", path.display()),
+                    Format::Json => {
+                        println!("{}", serde_json::json!({ "wrote": output::shown(&path) }))
+                    }
                 }
             }
             ExitCode::SUCCESS
@@ -434,6 +501,34 @@ fn run() -> ExitCode {
             ruleset,
             update,
         } => test(&paths, ruleset, update, format),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            // Written whole, so that a closed pipe (`| head`) is not a panic.
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "rulesc", &mut out);
+            let _ = std::io::stdout().write_all(&out);
+            ExitCode::SUCCESS
+        }
+        Command::Man => {
+            use clap::CommandFactory;
+            let mut out = Vec::new();
+            match clap_mangen::Man::new(Cli::command()).render(&mut out) {
+                Ok(()) => {
+                    let _ = std::io::stdout().write_all(&out);
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    report_error(
+                        format,
+                        "E0011",
+                        None,
+                        format!("cannot write the manual page: {e}"),
+                        "check that standard output is writable",
+                    );
+                    ExitCode::from(1)
+                }
+            }
+        }
         Command::Lsp => match rulesc::lsp::run_stdio() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -452,13 +547,17 @@ fn run() -> ExitCode {
             scenario,
             seed,
             packs,
+            strict,
         } => {
             let Some(p) = load(&ruleset, &packs, format) else {
                 return ExitCode::from(1);
             };
-            match rulesc::scenario::run_file(&p, &scenario, seed) {
+            match rulesc::scenario::run_file_with(&p, &scenario, seed, strict) {
                 Ok(out) => {
-                    print!("{}", diag::escape_controls(&out));
+                    match format {
+                        Format::Human => print!("{}", diag::escape_controls(&out)),
+                        Format::Json => println!("{}", trace_json(&scenario, &out)),
+                    }
                     ExitCode::SUCCESS
                 }
                 Err((diags, sources)) => {
@@ -677,13 +776,53 @@ fn all(
         match program {
             Some(p) => programs.push((dir, p)),
             None => {
-                if human {
-                    println!("FAIL {}: {} error(s)", dir.display(), diags.error_count());
+                match format {
+                    Format::Human => {
+                        println!("FAIL {}: {} error(s)", dir.display(), diags.error_count())
+                    }
+                    Format::Json => println!(
+                        "{}",
+                        serde_json::json!({ "ruleset": output::shown(dir), "ok": false, "errors": diags.error_count() })
+                    ),
                 }
                 failed = true;
             }
         }
     }
+    // Two rulesets of one name would write one output: neither is written.
+    let mut clashes = Vec::new();
+    for (i, (dir, p)) in programs.iter().enumerate() {
+        if let Some((first, _)) = programs[..i].iter().find(|(_, q)| q.name == p.name) {
+            report_error(
+                format,
+                "E0015",
+                Some(&dir.join("ruleset.yaml")),
+                format!(
+                    "two rulesets are named `{}`: {} and {}",
+                    p.name,
+                    output::shown(first),
+                    output::shown(dir)
+                ),
+                "give each ruleset its own `name:` under `ruleset:`; `all` writes `<out>/<name>.rs` for each",
+            );
+            if human {
+                println!(
+                    "FAIL {}: named `{}` like {}",
+                    dir.display(),
+                    p.name,
+                    first.display()
+                );
+            } else {
+                println!(
+                    "{}",
+                    serde_json::json!({ "ruleset": output::shown(dir), "ok": false, "errors": 1 })
+                );
+            }
+            clashes.push(p.name.clone());
+            failed = true;
+        }
+    }
+    programs.retain(|(_, p)| !clashes.contains(&p.name));
     for (dir, p) in &programs {
         let file = out.join(format!("{}.rs", p.name));
         let Some(code) = generate(p, dir, format) else {
@@ -694,7 +833,7 @@ fn all(
             Ok(_) if human => {
                 println!("ok   {:<16} {} -> {}", p.name, summary(p), file.display())
             }
-            Ok(_) => {}
+            Ok(_) => println!("{}", summary_json(p, dir, Some(&file))),
             Err(e) => {
                 report_output_error(&e, &file, format);
                 failed = true;
@@ -718,9 +857,12 @@ fn all(
             failed = true;
             continue;
         };
-        println!("\ntrace of {}:", scenario.display());
+        if human {
+            println!("\ntrace of {}:", scenario.display());
+        }
         match rulesc::scenario::run_file(p, scenario, 0) {
-            Ok(text) => print!("{}", diag::escape_controls(&text)),
+            Ok(text) if human => print!("{}", diag::escape_controls(&text)),
+            Ok(text) => println!("{}", trace_json(scenario, &text)),
             Err((diags, sources)) => {
                 report(&diags, &sources, format);
                 failed = true;
@@ -835,8 +977,9 @@ fn check(paths: Vec<PathBuf>, ruleset: Option<PathBuf>, format: Format) -> ExitC
         return ExitCode::from(1);
     };
     if packs.is_empty() {
-        if matches!(format, Format::Human) {
-            println!("ok: {} ({}): {}", p.name, dir.display(), summary(&p));
+        match format {
+            Format::Human => println!("ok: {} ({}): {}", p.name, dir.display(), summary(&p)),
+            Format::Json => println!("{}", summary_json(&p, &dir, None)),
         }
         return ExitCode::SUCCESS;
     }
@@ -845,34 +988,75 @@ fn check(paths: Vec<PathBuf>, ruleset: Option<PathBuf>, format: Format) -> ExitC
     if diags.has_errors() {
         return ExitCode::from(1);
     }
-    if matches!(format, Format::Human) {
-        for pack in checked {
-            println!(
+    for pack in checked {
+        match format {
+            Format::Human => println!(
                 "ok: pack {} for {}: {} record(s)",
                 pack.name,
                 p.name,
                 pack.records.len()
-            );
+            ),
+            Format::Json => println!(
+                "{}",
+                serde_json::json!({ "ok": true, "pack": pack.name, "ruleset": p.name, "records": pack.records.len() })
+            ),
         }
     }
     ExitCode::SUCCESS
 }
 
+/// A ruleset that checked (and where its Rust went), as one JSON object.
+fn summary_json(
+    p: &rulesc::ir::Program,
+    dir: &std::path::Path,
+    output: Option<&std::path::Path>,
+) -> serde_json::Value {
+    let procs = p.functions.iter().filter(|f| f.is_procedure()).count();
+    serde_json::json!({
+        "ok": true,
+        "ruleset": p.name,
+        "folder": output::shown(dir),
+        "procedures": procs,
+        "formulas": p.functions.len() - procs,
+        "tables": p.tables.len(),
+        "records": p.instances.len(),
+        "output": output.map(output::shown),
+    })
+}
+
+/// A scenario's trace as one JSON object: its lines, the result, the notes.
+fn trace_json(scenario: &std::path::Path, text: &str) -> serde_json::Value {
+    let result = text
+        .lines()
+        .rfind(|l| l.starts_with("result: "))
+        .map(|l| l.trim_start_matches("result: "));
+    let notes: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("note: "))
+        .collect();
+    let trace: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with("result: ") && !l.starts_with("note: "))
+        .collect();
+    serde_json::json!({ "scenario": output::shown(scenario), "trace": trace, "result": result, "notes": notes })
+}
+
 fn summary(p: &rulesc::ir::Program) -> String {
     let procs = p.functions.iter().filter(|f| f.is_procedure()).count();
     format!(
-        "{} procedures, {} formulas, {} tables, {} records",
-        procs,
-        p.functions.len() - procs,
-        p.tables.len(),
-        p.instances.len()
+        "{}, {}, {}, {}",
+        diag::count(procs, "procedure", "procedures"),
+        diag::count(p.functions.len() - procs, "formula", "formulas"),
+        diag::count(p.tables.len(), "table", "tables"),
+        diag::count(p.instances.len(), "record", "records"),
     )
 }
 
 fn report(diags: &Diagnostics, sources: &Sources, format: Format) {
     let stderr = std::io::stderr();
     let mut out = stderr.lock();
-    let color = std::env::var_os("NO_COLOR").is_none() && out.is_terminal();
+    let color = *COLOR.get().unwrap_or(&false);
+    let sources = &from_here(sources);
     for d in diags.sorted() {
         let text = match format {
             Format::Json => diag::to_json(d, sources) + "\n",
@@ -885,4 +1069,23 @@ fn report(diags: &Diagnostics, sources: &Sources, format: Format) {
         let _ = writeln!(out, "{e} error(s), {w} warning(s)");
     }
     let _ = diags.items.iter().any(|d| d.severity == Severity::Error);
+}
+
+/// The sources with each file named by its path from the current folder
+/// (`rules/kingsmark/melee.rules`), so that a terminal or an editor can open it; a file
+/// outside the current folder keeps its full path.
+fn from_here(sources: &Sources) -> Sources {
+    let here = std::env::current_dir().ok();
+    let mut s = sources.clone();
+    for f in &mut s.files {
+        if f.path.as_os_str().is_empty() {
+            continue;
+        }
+        let path = here
+            .as_ref()
+            .and_then(|h| f.path.strip_prefix(h).ok())
+            .unwrap_or(&f.path);
+        f.name = output::shown(path);
+    }
+    s
 }

@@ -126,6 +126,7 @@ pub fn merge_yaml(c: &mut Checker, mut roots: Vec<YNode>, layers: &[u8]) -> Vec<
     let top = layers.iter().copied().max().unwrap_or(0);
     // Take the override sections out of their roots first.
     let mut overrides: Vec<(u8, YNode)> = Vec::new();
+    let mut bases: Vec<(u8, String)> = Vec::new();
     for (root, &layer) in roots.iter_mut().zip(layers) {
         if let Some(entries) = entries_mut(root) {
             let mut i = 0;
@@ -139,14 +140,21 @@ pub fn merge_yaml(c: &mut Checker, mut roots: Vec<YNode>, layers: &[u8]) -> Vec<
                     }
                     overrides.push((layer, value));
                 } else if k == "ruleset" && layer < top {
-                    // A base's manifest: its name and title are not this ruleset's.
-                    entries.remove(i);
+                    // A base's manifest: its name and title are not this ruleset's; its
+                    // name is one a content pack may be written for.
+                    let (_, manifest) = entries.remove(i);
+                    if let Some(name) = manifest.get("name").and_then(|n| n.as_str()) {
+                        bases.push((layer, name.to_string()));
+                    }
                 } else {
                     i += 1;
                 }
             }
         }
     }
+    // Nearest base first (layers are numbered from the bottom).
+    bases.sort_by_key(|(layer, _)| std::cmp::Reverse(*layer));
+    c.prog.bases = bases.into_iter().map(|(_, n)| n).collect();
     for (layer, block) in overrides {
         let YValue::Map(sections) = block.value else {
             super::data::wrong(c, &block, "a mapping of sections to override");
