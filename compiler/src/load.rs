@@ -291,9 +291,24 @@ pub fn load_dir_with(dir: &Path, overlay: &Overlay, diags: &mut Diagnostics) -> 
     loaded
 }
 
-/// The folder `extends` paths must stay inside: the nearest ancestor of `dir` (itself
-/// included) that holds `Cargo.toml`, `.git` or `rulesc.toml`; else `dir`'s parent.
+/// The project folder given on the command line (`rulesc --root`), if any.
+static ROOT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Sets the project folder of every ruleset this process loads (`rulesc --root`): what
+/// `extends` and links in ruleset folders may reach. Once per process; `false` if it was
+/// already set.
+pub fn set_project_root(root: &Path) -> bool {
+    let abs = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    ROOT.set(abs).is_ok()
+}
+
+/// The folder `extends` paths must stay inside: the one given with `rulesc --root`;
+/// else the nearest ancestor of `dir` (itself included) that holds `Cargo.toml`, `.git`
+/// or `rulesc.toml`; else `dir`'s parent.
 pub fn project_root(dir: &Path) -> PathBuf {
+    if let Some(root) = ROOT.get() {
+        return root.clone();
+    }
     let abs = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
     for a in abs.ancestors() {
         if ["Cargo.toml", ".git", "rulesc.toml"]
@@ -564,7 +579,7 @@ fn extend(
             )
             .label("leaves the project")
             .help(format!(
-                "a ruleset may extend only rulesets inside {}",
+                "a ruleset may extend only rulesets inside its project folder, {}; give `rulesc --root <folder>` holding both, or put an empty `rulesc.toml` in a folder above both",
                 root.display()
             )),
         );

@@ -174,3 +174,45 @@ fn completions_and_the_man_page() {
     let (code, _, _) = rulesc_in(&root(), &["completions", "tcsh"], &[]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn a_variant_in_its_own_folder_extends_a_ruleset_elsewhere_with_root() {
+    let dir = project();
+    let base = dir.path().join("rules/skirmish").canonicalize().unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let home = elsewhere.path().canonicalize().unwrap();
+    std::fs::create_dir_all(home.join("gritty")).unwrap();
+    std::fs::write(
+        home.join("gritty/ruleset.yaml"),
+        format!("ruleset:\n  name: gritty\n  extends: {}\n", base.display()),
+    )
+    .unwrap();
+    let (code, _, err) = rulesc_in(&home, &["check", "gritty"], &[]);
+    assert_eq!(code, 1, "{err}");
+    // The message and its help, without the source lines (their width, and where the
+    // help wraps, depend on the length of the temporary folders' names).
+    let words: Vec<&str> = err
+        .lines()
+        .filter(|l| !l.contains(['│', '·', '╭', '╰']))
+        .flat_map(str::split_whitespace)
+        .collect();
+    let shown = words
+        .join(" ")
+        .replace(&base.display().to_string(), "<elsewhere>/rules/skirmish")
+        .replace(&home.display().to_string(), "<home>")
+        .replace(" help:", "\nhelp:");
+    insta::assert_snapshot!(shown);
+    // The way out the help names: a project folder holding both.
+    let (code, out, err) = rulesc_in(&home, &["--root", "/", "check", "gritty"], &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("ok: gritty (gritty): 1 procedure"), "{out}");
+    // A cycle is still refused with any root.
+    std::fs::write(
+        home.join("gritty/ruleset.yaml"),
+        "ruleset:\n  name: gritty\n  extends: ../gritty\n",
+    )
+    .unwrap();
+    let (code, _, err) = rulesc_in(&home, &["--root", "/", "check", "gritty"], &[]);
+    assert_eq!(code, 1);
+    assert!(err.contains("E0007"), "{err}");
+}

@@ -31,6 +31,11 @@ struct Cli {
         value_name = "WHEN"
     )]
     color: Color,
+    /// The project folder: what `extends` and links in ruleset folders may reach
+    /// (default: the nearest folder above the ruleset with `Cargo.toml`, `.git` or
+    /// `rulesc.toml`, else the ruleset's parent folder).
+    #[arg(long, global = true, value_name = "FOLDER")]
+    root: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -370,6 +375,9 @@ fn run() -> ExitCode {
         Color::Always => diag::ColorChoice::Always,
         Color::Never => diag::ColorChoice::Never,
     };
+    if let Some(root) = &cli.root {
+        rulesc::load::set_project_root(root);
+    }
     let is_terminal = std::io::stderr().is_terminal();
     let _ = COLOR.set(diag::use_color(choice, is_terminal, |v| {
         std::env::var(v).ok()
@@ -408,7 +416,7 @@ fn run() -> ExitCode {
             match output::write(&output, &code, &output::inputs(&p.sources)) {
                 Ok(changed) => {
                     match format {
-                        Format::Human => {
+                        Format::Human | Format::Csv => {
                             let what = if changed { "wrote" } else { "unchanged" };
                             println!("ok: {} -> {} ({what})", p.name, output.display());
                         }
@@ -428,7 +436,7 @@ fn run() -> ExitCode {
         Command::Explain { ruleset, name } => match rulesc::explain::explain(&ruleset, &name) {
             Ok(text) => {
                 match format {
-                    Format::Human => print!("{}", diag::escape_controls(&text)),
+                    Format::Human | Format::Csv => print!("{}", diag::escape_controls(&text)),
                     Format::Json => println!(
                         "{}",
                         serde_json::json!({ "name": name, "lines": text.lines().collect::<Vec<_>>() })
@@ -473,7 +481,7 @@ fn run() -> ExitCode {
                     return ExitCode::from(1);
                 }
                 match format {
-                    Format::Human => println!("wrote {}", path.display()),
+                    Format::Human | Format::Csv => println!("wrote {}", path.display()),
                     Format::Json => {
                         println!("{}", serde_json::json!({ "wrote": output::shown(&path) }))
                     }
@@ -555,7 +563,7 @@ fn run() -> ExitCode {
             match rulesc::scenario::run_file_with(&p, &scenario, seed, strict) {
                 Ok(out) => {
                     match format {
-                        Format::Human => print!("{}", diag::escape_controls(&out)),
+                        Format::Human | Format::Csv => print!("{}", diag::escape_controls(&out)),
                         Format::Json => println!("{}", trace_json(&scenario, &out)),
                     }
                     ExitCode::SUCCESS
@@ -777,7 +785,7 @@ fn all(
             Some(p) => programs.push((dir, p)),
             None => {
                 match format {
-                    Format::Human => {
+                    Format::Human | Format::Csv => {
                         println!("FAIL {}: {} error(s)", dir.display(), diags.error_count())
                     }
                     Format::Json => println!(
@@ -887,12 +895,12 @@ fn test(paths: &[PathBuf], ruleset: Option<PathBuf>, update: bool, format: Forma
     for case in &r.cases {
         report(&case.diags, &case.sources, format);
         match format {
-            Format::Human => print!("{}", diag::escape_controls(&case.render())),
+            Format::Human | Format::Csv => print!("{}", diag::escape_controls(&case.render())),
             Format::Json => println!("{}", case.json()),
         }
     }
     match format {
-        Format::Human => println!("{}", r.summary()),
+        Format::Human | Format::Csv => println!("{}", r.summary()),
         Format::Json => println!("{}", r.json_summary()),
     }
     if r.passed() {
@@ -978,7 +986,9 @@ fn check(paths: Vec<PathBuf>, ruleset: Option<PathBuf>, format: Format) -> ExitC
     };
     if packs.is_empty() {
         match format {
-            Format::Human => println!("ok: {} ({}): {}", p.name, dir.display(), summary(&p)),
+            Format::Human | Format::Csv => {
+                println!("ok: {} ({}): {}", p.name, dir.display(), summary(&p))
+            }
             Format::Json => println!("{}", summary_json(&p, &dir, None)),
         }
         return ExitCode::SUCCESS;
@@ -990,7 +1000,7 @@ fn check(paths: Vec<PathBuf>, ruleset: Option<PathBuf>, format: Format) -> ExitC
     }
     for pack in checked {
         match format {
-            Format::Human => println!(
+            Format::Human | Format::Csv => println!(
                 "ok: pack {} for {}: {} record(s)",
                 pack.name,
                 p.name,
