@@ -170,6 +170,60 @@ pub fn definitions(
     Ok((program, out))
 }
 
+/// [`explain`] with content packs applied (`rulesc explain --pack`): a record a pack
+/// adds is explained from the pack, with the pack's name; other names as [`explain`]
+/// explains them. The packs must check against the ruleset.
+pub fn explain_with_packs(
+    dir: &Path,
+    name: &str,
+    packs: &[std::path::PathBuf],
+) -> Result<String, (Diagnostics, Sources)> {
+    if packs.is_empty() {
+        return explain(dir, name);
+    }
+    let (program, diags, sources) = crate::compile_dir(dir);
+    let Some(program) = program else {
+        return Err((diags, sources));
+    };
+    let (extended, diags, sources) = crate::pack::apply(&program, packs);
+    if extended.is_none() {
+        return Err((diags, sources));
+    }
+    let mut sources = Sources::default();
+    let mut ignored = Diagnostics::default();
+    for path in packs {
+        let shown = crate::output::shown(path);
+        let Some((_, root)) = load::read_yaml(&mut sources, shown, path, &mut ignored) else {
+            continue;
+        };
+        let pack = root
+            .get("pack")
+            .and_then(|p| p.get("name"))
+            .and_then(|n| n.as_str())
+            .unwrap_or_default()
+            .to_string();
+        let types = root.get("records").and_then(|r| r.as_map()).unwrap_or(&[]);
+        for (ty, records) in types {
+            for (key, value) in records.as_map().unwrap_or(&[]) {
+                if key.scalar_text().as_deref() != Some(name) {
+                    continue;
+                }
+                let mut rows = Vec::new();
+                lines(&sources, value, 1, 2, &mut rows);
+                let ty = ty.scalar_text().unwrap_or_default();
+                let def = Definition {
+                    kind: "record".into(),
+                    name: format!("{name} ({ty}, from pack {pack})"),
+                    at: at(&sources, key.span),
+                    lines: rows,
+                };
+                return Ok(def.text());
+            }
+        }
+    }
+    explain(dir, name)
+}
+
 /// Explains `name` in the ruleset at `dir`.
 pub fn explain(dir: &Path, name: &str) -> Result<String, (Diagnostics, Sources)> {
     let (program, defs) = definitions(dir)?;

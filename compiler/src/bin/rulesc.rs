@@ -102,6 +102,9 @@ enum Command {
         ruleset: PathBuf,
         /// A table, record, constant, formula, procedure, type, scale or enum.
         name: String,
+        /// Content packs: a record one of them adds is explained from the pack.
+        #[arg(long = "pack", value_name = "PACK.yaml", num_args = 1..)]
+        packs: Vec<PathBuf>,
     },
     /// The merged ruleset (after `extends`, `override` and content packs) as JSON, for
     /// virtual tabletops and other tools that want the data; its shape is
@@ -433,7 +436,11 @@ fn run() -> ExitCode {
                 }
             }
         }
-        Command::Explain { ruleset, name } => match rulesc::explain::explain(&ruleset, &name) {
+        Command::Explain {
+            ruleset,
+            name,
+            packs,
+        } => match rulesc::explain::explain_with_packs(&ruleset, &name, &packs) {
             Ok(text) => {
                 match format {
                     Format::Human | Format::Csv => print!("{}", diag::escape_controls(&text)),
@@ -1034,7 +1041,7 @@ fn summary_json(
     })
 }
 
-/// A scenario's trace as one JSON object: its lines, the result, the notes.
+/// A scenario's trace as one JSON object: its lines, and the result and notes apart.
 fn trace_json(scenario: &std::path::Path, text: &str) -> serde_json::Value {
     let result = text
         .lines()
@@ -1044,10 +1051,9 @@ fn trace_json(scenario: &std::path::Path, text: &str) -> serde_json::Value {
         .lines()
         .filter_map(|l| l.strip_prefix("note: "))
         .collect();
-    let trace: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.starts_with("result: ") && !l.starts_with("note: "))
-        .collect();
+    // Every line as `rulesc trace` prints it (the result and notes too), so that a tool
+    // reading JSON sees what a reader of the text sees.
+    let trace: Vec<&str> = text.lines().collect();
     serde_json::json!({ "scenario": output::shown(scenario), "trace": trace, "result": result, "notes": notes })
 }
 
@@ -1066,11 +1072,12 @@ fn report(diags: &Diagnostics, sources: &Sources, format: Format) {
     let stderr = std::io::stderr();
     let mut out = stderr.lock();
     let color = *COLOR.get().unwrap_or(&false);
-    let sources = &from_here(sources);
+    // A terminal's reader gets paths to open; JSON keeps the stable names tools match.
+    let here = from_here(sources);
     for d in diags.sorted() {
         let text = match format {
             Format::Json => diag::to_json(d, sources) + "\n",
-            Format::Human | Format::Csv => diag::render(d, sources, color, 100),
+            Format::Human | Format::Csv => diag::render(d, &here, color, 100),
         };
         let _ = out.write_all(text.as_bytes());
     }
