@@ -43,7 +43,8 @@
 //!   same library calls as the command line (flag by flag), paths taken in the folder
 //!   of the example rulesets. The `text output` after it: every line of the block is a
 //!   line of what it prints, in order (`...` skips lines); with `expect=`, it must fail
-//!   with those codes and the block holds its diagnostics.
+//!   with those codes and the block holds its diagnostics. With `--svg PATH`, the chart
+//!   it draws must be `docs/PATH`, as committed (`RULESC_UPDATE_CHARTS=1` writes it).
 //!
 //! A `yaml` or `rules` block that is none of these must say `untested` (a sketch, or an
 //! example of something the compiler does not do yet), so that a typo in an info string
@@ -575,6 +576,22 @@ fn shell_words(line: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
+/// A chart a `sh odds` command draws (`--svg PATH`): `docs/PATH` must be what it draws,
+/// so the picture the docs show is the current one. `RULESC_UPDATE_CHARTS=1` writes it.
+fn chart(path: &str, svg: &str) -> Result<(), Failed> {
+    let file = docs_dir().join(path);
+    if std::fs::read_to_string(&file).ok().as_deref() == Some(svg) {
+        return Ok(());
+    }
+    if std::env::var_os("RULESC_UPDATE_CHARTS").is_some() {
+        write(&file, svg);
+        return Ok(());
+    }
+    Err(Failed::Usage(format!(
+        "docs/{path} is not the chart this command draws (run the docs test with RULESC_UPDATE_CHARTS=1 to write it)"
+    )))
+}
+
 /// Why a `sh odds` command did not print its tables.
 enum Failed {
     /// The block itself is wrong (an unknown flag, a bad value).
@@ -599,6 +616,7 @@ fn odds_command(root: &Path, line: &str) -> Result<String, Failed> {
     let mut limits = analyze::Limits::default();
     let mut style = Style::Text;
     let mut paths = Vec::new();
+    let mut svg: Option<String> = None;
     let mut it = args.iter();
     while let Some(w) = it.next() {
         let mut value = || {
@@ -620,6 +638,7 @@ fn odds_command(root: &Path, line: &str) -> Result<String, Failed> {
             "--samples" => view.samples = Some(number(value()?)?),
             "--seed" => view.seed = number(value()?)?,
             "--explode-depth" => limits.explode_depth = number(value()?)?,
+            "--svg" => svg = Some(value()?),
             "--format" => {
                 style = match value()?.as_str() {
                     "json" => Style::Json,
@@ -646,10 +665,19 @@ fn odds_command(root: &Path, line: &str) -> Result<String, Failed> {
                 let (reports, _, _) = analyze::reports(&p, scenario, &limits, &view).map_err(failed)?;
                 all.extend(reports);
             }
+            if let Some(path) = &svg {
+                let [one] = all.as_slice() else {
+                    return Err(Failed::Usage("`--svg` draws one case".into()));
+                };
+                chart(path, &one.svg())?;
+            }
             analyze::report::render(&all, view.best.as_deref(), view.by.is_some(), style)
         }
         ("diff", [base, variant, scenario]) => {
             let (d, _) = analyze::diff::compare(base, variant, scenario, &limits, &view).map_err(failed)?;
+            if let Some(path) = &svg {
+                chart(path, &d.svg())?;
+            }
             d.render(style)
         }
         _ => {

@@ -251,7 +251,10 @@ pub fn distribution(
                 outcomes: o.outcomes,
                 unexplored: o.unexplored,
                 stop: o.stop,
-                work: format!("at most {} states", o.peak_states.max(1)),
+                work: match o.peak_states.max(1) {
+                    1 => "at most 1 state".to_string(),
+                    n => format!("at most {n} states"),
+                },
             }
         }
     }
