@@ -388,6 +388,19 @@ fn sweeps_give_one_case_per_point_equal_to_the_scenario_written_by_hand() {
     // A bonus makes misses rarer: 15/36, then 10/36, then 6/36.
     let miss: Vec<Prob> = r.iter().map(|c| c.rows[0].prob.clone()).collect();
     assert_eq!(miss, [p(15, 36), p(10, 36), p(6, 36)]);
+    // As text, one table: a row per point, a column per level in scale order.
+    let text = render(&r, None, true, Style::Text);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "strike by harm, 3 cases:");
+    assert_eq!(
+        lines[1], "  bonus       Miss    Scratch      Wound       Down",
+        "{text}"
+    );
+    assert_eq!(
+        lines[2], "  0       41.6667%   30.5556%   25.0000%    2.7778%",
+        "{text}"
+    );
+    assert_eq!(lines.len(), 5, "{text}");
     // Two sweeps: the Cartesian grid, first sweep slowest; one CSV table.
     let v = View {
         sweeps: vec![

@@ -352,6 +352,83 @@ pub fn csv(reports: &[Report]) -> String {
     out
 }
 
+/// Grouped reports of several cases (sweeps, scenarios, answers) as one table: a row per
+/// case, a column per group (in the groups' order), chances in percent; the exact
+/// fractions are in `--format csv` and `--format json`.
+pub fn table(reports: &[Report]) -> String {
+    let mut columns: Vec<&str> = Vec::new();
+    for r in reports {
+        for (i, row) in r.rows.iter().enumerate() {
+            if !columns.contains(&row.label.as_str()) {
+                // After the group that precedes it in this report, so the order holds.
+                let at = i
+                    .checked_sub(1)
+                    .and_then(|j| columns.iter().position(|c| *c == r.rows[j].label))
+                    .map_or(columns.len().min(i), |p| p + 1);
+                columns.insert(at, &row.label);
+            }
+        }
+    }
+    let unexplored = reports.iter().any(|r| !r.unexplored.is_zero());
+    let names: Vec<String> = reports
+        .iter()
+        .map(|r| {
+            let mut parts: Vec<String> = r.case.iter().map(|(_, v)| v.clone()).collect();
+            if reports.iter().any(|o| o.scenario != r.scenario) {
+                parts.insert(0, r.scenario.clone());
+            }
+            parts.join(", ")
+        })
+        .collect();
+    let head: Vec<String> = {
+        let first = &reports[0];
+        let mut h: Vec<String> = first.case.iter().map(|(k, _)| k.clone()).collect();
+        if reports.iter().any(|o| o.scenario != first.scenario) {
+            h.insert(0, "scenario".to_string());
+        }
+        vec![h.join(", ")]
+    };
+    let width = names
+        .iter()
+        .chain(&head)
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(0);
+    let cell = |c: &str| c.chars().count().max(9);
+    let mut out = String::new();
+    let by = reports[0].by.as_deref().unwrap_or("");
+    let _ = writeln!(
+        out,
+        "{} by {by}, {} cases:",
+        reports[0].procedure,
+        reports.len()
+    );
+    let mut line = format!("  {:<width$}", head[0]);
+    for c in &columns {
+        let _ = write!(line, "  {c:>w$}", w = cell(c));
+    }
+    if unexplored {
+        let _ = write!(line, "  {:>12}", "(unexplored)");
+    }
+    let _ = writeln!(out, "{}", line.trim_end());
+    for (r, name) in reports.iter().zip(&names) {
+        let mut line = format!("  {name:<width$}");
+        for c in &columns {
+            let p = r
+                .rows
+                .iter()
+                .find(|row| row.label == *c)
+                .map_or_else(|| "-".to_string(), |row| pct(&row.prob));
+            let _ = write!(line, "  {p:>w$}", w = cell(c));
+        }
+        if unexplored {
+            let _ = write!(line, "  {:>12}", pct(&r.unexplored));
+        }
+        let _ = writeln!(out, "{line}");
+    }
+    out
+}
+
 /// The chance of a goal under each case, likeliest first, the best marked.
 pub fn best_text(goal: &str, reports: &[Report]) -> String {
     let mut order: Vec<&Report> = reports.iter().filter(|r| r.goal.is_some()).collect();
@@ -418,6 +495,7 @@ pub fn render(reports: &[Report], best: Option<&str>, by: bool, style: Style) ->
             match best {
                 Some(goal) if by => format!("{}\n{}", best_text(goal, reports), each()),
                 Some(goal) => best_text(goal, reports),
+                None if by && reports.len() > 1 => table(reports),
                 None => each(),
             }
         }
