@@ -864,12 +864,16 @@ fn class_5_control_characters_are_shown_escaped() {
         s.chars()
             .any(|c| c == '\u{1b}' || c == '\r' || c == '\u{202e}')
     };
-    // An unknown record named with the sequence: the diagnostic quotes it.
+    // An unknown record named with the sequence: the diagnostic quotes it, in the
+    // scenario, and nothing changes.
+    let before = snapshot(&root);
     for format in ["human", "json"] {
         let out = bounded::rulesc(&["--format", format, "trace", "r", "s.yaml"], Some(&proj));
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{err}");
         assert!(err.contains("E0306"), "{err}");
+        assert!(err.contains("s.yaml"), "{err}");
+        assert_eq!(snapshot(&root), before, "trace changed the sandbox");
         assert!(
             !raw(&err),
             "{format}: a raw control character on stderr:\n{err:?}"
