@@ -6,7 +6,9 @@
 use rulesc::eval::{self, Value};
 use rulesc::ir::Program;
 use rulesc_tests::arena;
-use rulesc_tests::differential::{compare_fights, generated_fight, interpret_fight};
+use rulesc_tests::differential::{
+    assert_simulation_repeats, compare_fights, fight_file, generated_fight, interpret_fight,
+};
 
 const SEEDS: u64 = 1_000;
 
@@ -87,23 +89,13 @@ fn arena_fights_match_the_interpreter() {
 }
 
 fn arena_file(p: &Program) -> rulesc::simulate::FightFile {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/fights/arena.yaml");
-    match rulesc::simulate::read(p, std::path::Path::new(path)) {
-        Ok((f, _)) => f,
-        Err((d, _)) => panic!("{d:?}"),
-    }
+    fight_file(p, "tests/fixtures/fights/arena.yaml")
 }
 
 #[test]
 fn a_simulation_repeats_for_its_seed_and_changes_with_another() {
     let p = arena_program();
-    let file = arena_file(&p);
-    let once = rulesc::simulate::simulate(&p, &file, 400, 7).render(&p, &file, 7);
-    let again = rulesc::simulate::simulate(&p, &file, 400, 7).render(&p, &file, 7);
-    let other = rulesc::simulate::simulate(&p, &file, 400, 8).render(&p, &file, 8);
-    assert_eq!(once, again);
-    let numbers = |s: &str| s.lines().skip(1).map(str::to_string).collect::<Vec<_>>();
-    assert_ne!(numbers(&once), numbers(&other), "seed 8 gives other fights");
+    assert_simulation_repeats(&p, &arena_file(&p), 400);
 }
 
 #[test]

@@ -138,7 +138,7 @@ fn k2_action_points_never_below_one() {
 
 // ---------------------------------------------------------------------------------------
 // K3 Turn order: highest initiative first; ties by raw d12, then Reflexes, then Speed,
-// else simultaneous. The runtime's TurnOrder is keyed by the rules' `turn_order_key`.
+// else simultaneous. The runtime's TurnOrder is keyed by the fight's `order(c) = turn_order(c)`.
 
 #[test]
 fn k3_highest_initiative_acts_first() {

@@ -373,29 +373,23 @@ pub fn shield_counts(used_shield_combat: bool, ready: bool, intercepts: bool) ->
     )
 }
 
-/// The turn-order key (`turn_order_key`: Initiative, raw d12, Reflexes, Speed) as the
-/// runtime's `TurnOrder` takes it, checked against the interpreter's.
+/// The fight's turn-order key (`order(c) = turn_order(c)`: Initiative, raw d12, Reflexes,
+/// Speed), as the engine compares it, checked against the interpreter's.
 pub fn key(c: &km::Combatant) -> Vec<i64> {
-    let km::TurnOrderKey::Key {
-        initiative,
-        initiative_roll,
-        reflexes,
-        speed,
-    } = km::turn_order_key(c);
-    let generated = vec![initiative, initiative_roll, reflexes, speed];
+    let generated = km::turn_order(c);
     assert_eq!(
         interpreted_key(&combatant_value(&program(), c)),
         generated,
-        "`turn_order_key`: the backends differ"
+        "`turn_order`: the backends differ"
     );
     generated
 }
 
-/// The interpreter's `turn_order_key` of a combatant value, fields in declaration order.
+/// The interpreter's `turn_order` of a combatant value.
 pub fn interpreted_key(c: &Value) -> Vec<i64> {
-    match formula("turn_order_key", vec![c.clone()]) {
-        Value::Outcome { fields, .. } => fields.iter().map(Value::int).collect(),
-        other => panic!("turn_order_key gave {other:?}"),
+    match formula("turn_order", vec![c.clone()]) {
+        Value::List(items) => items.iter().map(Value::int).collect(),
+        other => panic!("turn_order gave {other:?}"),
     }
 }
 
@@ -491,13 +485,7 @@ impl Backend for Generated {
         km::action_points(c)
     }
     fn key(&self, c: &km::Combatant) -> Vec<i64> {
-        let km::TurnOrderKey::Key {
-            initiative,
-            initiative_roll,
-            reflexes,
-            speed,
-        } = km::turn_order_key(c);
-        vec![initiative, initiative_roll, reflexes, speed]
+        km::turn_order(c)
     }
     fn set_pain_relief(&self, c: &mut km::Combatant, relief: i64) {
         c.pain_relief = relief;

@@ -110,6 +110,8 @@ impl Draw {
             defenceless: self.chance(10),
             aiming: self.chance(15),
             exposed_locations: exposed,
+            // Only a fight reads it (the differential draws the weapon as an argument).
+            weapon: km::Weapon::arming_sword(),
         }
     }
 
@@ -198,6 +200,7 @@ pub fn combatant_value(p: &Program, c: &km::Combatant) -> Value {
                 "exposed_locations",
                 list(c.exposed_locations.iter().map(|l| choice(*l as u16))),
             ),
+            ("weapon", weapon_value(p, &c.weapon)),
         ],
     )
 }
