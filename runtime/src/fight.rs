@@ -589,38 +589,47 @@ impl<C> Fight<C> {
             self.seen = per_fighter.iter().map(|_| Vec::new()).collect();
         }
         let mut fired = 0u32;
-        for (i, &each) in per_fighter.iter().enumerate() {
-            let whos: Vec<Option<Fighter>> = if each {
-                self.fighters().map(Some).collect()
-            } else {
-                alloc::vec![None]
-            };
-            for who in whos {
-                if let Some(f) = who {
-                    if rules.is_out(env, self, f)? {
-                        continue;
+        // Pass after pass while some trigger fired: a trigger's procedure may turn another
+        // condition true (a morale test that takes a fighter out halves a side), and that
+        // one fires now, not after the next turn.
+        loop {
+            let fired_before = fired;
+            for (i, &each) in per_fighter.iter().enumerate() {
+                let whos: Vec<Option<Fighter>> = if each {
+                    self.fighters().map(Some).collect()
+                } else {
+                    alloc::vec![None]
+                };
+                for who in whos {
+                    if let Some(f) = who {
+                        if rules.is_out(env, self, f)? {
+                            continue;
+                        }
+                    }
+                    let slot = who.map_or(0, |f| f.index() + 1);
+                    let now = rules.condition(env, self, i, who)?;
+                    let seen = &mut self.seen[i];
+                    if seen.len() <= slot {
+                        seen.resize(slot + 1, false);
+                    }
+                    let before = core::mem::replace(&mut seen[slot], now);
+                    if now && !before && fired < MAX_FIRES {
+                        fired += 1;
+                        let site = rules.shape().trigger_sites.get(i).copied().unwrap_or(0);
+                        if T::ENABLED {
+                            let what = who.map(|f| String::from(self.name(f))).unwrap_or_default();
+                            env.trace.event(TraceEvent::Fight {
+                                site,
+                                what,
+                                cite: true,
+                            });
+                        }
+                        rules.trigger(env, self, i, who)?;
                     }
                 }
-                let slot = who.map_or(0, |f| f.index() + 1);
-                let now = rules.condition(env, self, i, who)?;
-                let seen = &mut self.seen[i];
-                if seen.len() <= slot {
-                    seen.resize(slot + 1, false);
-                }
-                let before = core::mem::replace(&mut seen[slot], now);
-                if now && !before && fired < MAX_FIRES {
-                    fired += 1;
-                    let site = rules.shape().trigger_sites.get(i).copied().unwrap_or(0);
-                    if T::ENABLED {
-                        let what = who.map(|f| String::from(self.name(f))).unwrap_or_default();
-                        env.trace.event(TraceEvent::Fight {
-                            site,
-                            what,
-                            cite: true,
-                        });
-                    }
-                    rules.trigger(env, self, i, who)?;
-                }
+            }
+            if fired == fired_before || fired >= MAX_FIRES {
+                break;
             }
         }
         Ok(())

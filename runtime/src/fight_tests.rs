@@ -22,6 +22,8 @@ struct Rules {
     turn: TurnFn,
     /// Trigger 0 (per fighter): hp <= 1.
     low: bool,
+    /// Bob's trigger brings Ann to 1 hp.
+    cascade: bool,
 }
 
 fn shape(ties: Ties) -> FightShape {
@@ -93,6 +95,9 @@ impl<D, X, T> FightRules<C, D, X, T> for Rules {
     ) -> Res<()> {
         let w = who.unwrap();
         self.log.push(format!("low {}", f.name(w)));
+        if self.cascade && w == Fighter(1) {
+            f[Fighter(0)].hp = 1;
+        }
         Ok(())
     }
 }
@@ -114,6 +119,7 @@ fn rules(ties: Ties, turn: impl FnMut(&mut Fight<C>, Fighter, &mut Log) + 'stati
         log: Vec::new(),
         turn: Box::new(turn),
         low: false,
+        cascade: false,
     }
 }
 
@@ -314,6 +320,31 @@ fn triggers_fire_when_their_condition_turns_true_again_after_false() {
     f.run(&mut r, &mut env, 3);
     let lows: Vec<&String> = r.log.iter().filter(|l| l.starts_with("low")).collect();
     assert_eq!(lows, ["low Bob", "low Bob"]);
+}
+
+#[test]
+fn a_condition_a_trigger_turns_true_fires_in_the_same_check() {
+    // Ann's turn brings Bob to 1: his trigger fires and brings Ann (checked before him)
+    // to 1; hers fires at once, before Bob's turn, not after it.
+    let mut f = fight(&[("A", "Ann", 5), ("B", "Bob", 1)]);
+    let mut r = rules(Ties::Together, |f, me, log| {
+        log.push(format!("turn {}", f.name(me)));
+        if me == Fighter(0) {
+            f[Fighter(1)].hp = 1;
+        }
+    });
+    r.low = true;
+    r.cascade = true;
+    r.shape.triggers = Cow::Borrowed(&[true]);
+    r.shape.trigger_sites = Cow::Borrowed(&[0]);
+    let mut env = Env::new(ScriptedDice::new(&[]), FirstOption, VecTrace::default());
+    f.run(&mut r, &mut env, 1);
+    let events: Vec<&String> = r
+        .log
+        .iter()
+        .filter(|l| l.starts_with("low") || l.starts_with("turn"))
+        .collect();
+    assert_eq!(events, ["turn Ann", "low Bob", "low Ann", "turn Bob"]);
 }
 
 #[test]

@@ -269,6 +269,7 @@ pub(super) fn call(
             let mut xs = Vec::new();
             for (a, p) in args.iter().zip(&callee_fn.params) {
                 let x = expr(c, fcx, &a.value, Some(&p.ty));
+                let x = super::fight::combatants_of(c, fcx, x, &p.ty);
                 expect_ty(c, &x, &p.ty);
                 xs.push(coerce(x, &p.ty));
             }

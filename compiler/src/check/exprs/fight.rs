@@ -547,6 +547,29 @@ pub(super) fn is_combatant_of(c: &Checker, have: &Ty, want: &Ty) -> bool {
     matches!((have, want, &c.prog.fight), (Ty::Fighter, Ty::Record(r), Some(fd)) if *r == fd.combatant)
 }
 
+/// A `list<fighter>` given where a list of the fight's combatants is expected becomes the
+/// list of their combatants, as a fighter stands for its combatant: `[c for c in x]`
+/// with each `c` read as the combatant (copies, as a list of records always is).
+pub(super) fn combatants_of(c: &Checker, fcx: &mut FnCtx, x: ir::Expr, want: &Ty) -> ir::Expr {
+    let (Ty::List(have), Ty::List(elem)) = (&x.ty, want) else {
+        return x;
+    };
+    if !is_combatant_of(c, have, elem) {
+        return x;
+    }
+    let span = x.span;
+    let slot = fcx.hidden("fighter", Ty::Fighter);
+    let item = mk(K::Local(slot), Ty::Fighter, span);
+    let body = mk(K::Combatant(Box::new(item)), (**elem).clone(), span);
+    let collect = K::Collect {
+        var: slot,
+        list: Box::new(x),
+        cond: None,
+        body: Box::new(body),
+    };
+    mk(collect, want.clone(), span)
+}
+
 /// A fight built-in call, if `name` is one and the ruleset has a fight (a function of
 /// the ruleset with the same name wins).
 pub(super) fn builtin(
