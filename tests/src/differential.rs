@@ -383,16 +383,25 @@ pub fn fight_file(p: &Program, path: &str) -> rulesc::simulate::FightFile {
     }
 }
 
+/// A shipped ruleset (`rules/kingsmark`, from the repository root), compiled.
+pub fn program_of(dir: &str) -> Program {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(dir);
+    let (p, diags, _) = rulesc::compile_dir(&dir);
+    p.unwrap_or_else(|| panic!("{} does not check: {:?}", dir.display(), diags.items))
+}
+
 /// The whole-fight differential on a ruleset's fight file: for each of `seeds`, the
-/// file's fight run by the interpreter and by generated code (`rules`, on the generated
-/// `combatants`, which must be the file's: `value` converts one for the interpreter) are
-/// compared. Returns how often each end came (`Won(Side(0))`, `RuleError`...), so a test
-/// can assert that every path was taken.
+/// file's fight run by the interpreter and by generated code (`rules` on `make()`, the
+/// same fight built with the generated types: `value` converts a combatant for the
+/// interpreter, and each must be the file's) are compared. Returns how often each end
+/// came (`Won(Side(0))`, `RuleError`...), so a test can assert that every path was taken.
 pub fn fight_differential<C, R>(
     p: &Program,
     what: &str,
     file: &rulesc::simulate::FightFile,
-    combatants: &[C],
+    make: impl Fn() -> rulesc_runtime::Fight<C>,
     value: impl Fn(&C) -> Value,
     rules: impl Fn() -> R,
     seeds: u64,
@@ -401,17 +410,21 @@ where
     C: Clone,
     R: rulesc_runtime::FightRules<C, SeededDice, rulesc_runtime::Policy, VecTrace>,
 {
-    let start = file.fight();
-    assert_eq!(start.len(), combatants.len(), "{what}: one combatant each");
+    let (start, ours) = (file.fight(), make());
+    assert_eq!(start.len(), ours.len(), "{what}: the file's combatants");
     let mut sides: Vec<(&str, Vec<(&str, Value)>)> = Vec::new();
-    for (f, c) in start.fighters().zip(combatants) {
+    for f in start.fighters() {
         let side = start.side_name(start.side(f));
+        assert_eq!(
+            (start.name(f), side),
+            (ours.name(f), ours.side_name(ours.side(f)))
+        );
         assert!(
-            start[f] == value(c),
+            start[f] == value(&ours[f]),
             "{what}: {} is not the file's:\n{:?}\n{:?}",
             start.name(f),
             start[f],
-            value(c)
+            value(&ours[f])
         );
         if sides.last().is_none_or(|(s, _)| *s != side) {
             sides.push((side, Vec::new()));
@@ -423,10 +436,7 @@ where
     for seed in 0..seeds {
         let interp = interpret_fight(p, &sides, seed, file.rounds);
         let gen = generated_fight(seed, |env| {
-            let mut fight = rulesc_runtime::Fight::new();
-            for (f, c) in start.fighters().zip(combatants) {
-                fight.join(start.side_name(start.side(f)), start.name(f), c.clone());
-            }
+            let mut fight = make();
             let end = fight.run(&mut rules(), env, file.rounds);
             let state = fight.combatants.iter().map(&value).collect();
             (end, fight.round(), state)
@@ -445,4 +455,42 @@ pub fn assert_simulation_repeats(p: &Program, file: &rulesc::simulate::FightFile
     assert_eq!(once, again, "one seed, one report");
     let numbers = |s: &str| s.lines().skip(1).map(str::to_string).collect::<Vec<_>>();
     assert_ne!(numbers(&once), numbers(&other), "seed 8 gives other fights");
+}
+
+/// Whole fights stepped in generated code: for each of `seeds`, `make()` is played one
+/// [`Step`](rulesc_runtime::Step) at a time with `rules()` on seeded dice and decisions at
+/// random (`policy` may steer some), untraced, to its end or `max_rounds`; `watch` sees
+/// the fight before and after each step. For tests of what the rules say about a fight's
+/// course (who acts when, what a trigger does).
+pub fn step_fights<C, R>(
+    seeds: u64,
+    make: impl Fn() -> rulesc_runtime::Fight<C>,
+    rules: impl Fn() -> R,
+    policy: impl Fn(rulesc_runtime::Policy) -> rulesc_runtime::Policy,
+    max_rounds: u32,
+    mut watch: impl FnMut(&rulesc_runtime::Fight<C>, &rulesc_runtime::Step, &rulesc_runtime::Fight<C>),
+) where
+    C: Clone,
+    R: rulesc_runtime::FightRules<C, SeededDice, rulesc_runtime::Policy, NoTrace>,
+{
+    for seed in 0..seeds {
+        let mut fight = make();
+        let mut rules = rules();
+        let mut env = Env::new(
+            SeededDice::new(seed),
+            policy(rulesc_runtime::Policy::new(
+                rulesc_runtime::Answer::Random,
+                seed,
+            )),
+            NoTrace,
+        );
+        loop {
+            let before = fight.clone();
+            let step = fight.step(&mut rules, &mut env);
+            watch(&before, &step, &fight);
+            if matches!(step, rulesc_runtime::Step::Ended(_)) || fight.round() >= max_rounds {
+                break;
+            }
+        }
+    }
 }

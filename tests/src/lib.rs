@@ -4,6 +4,7 @@
 
 pub mod differential;
 pub mod doc_examples;
+pub mod fights;
 pub mod support;
 
 /// `rules/kingsmark`: the Action Scene combat rules of "Jack's Cinematic d12".

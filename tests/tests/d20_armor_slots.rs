@@ -95,6 +95,7 @@ fn combatant_value(c: &d20::Combatant) -> Value {
             ("shield", choice(c.shield as u16)),
             ("shield_hp", Value::Int(c.shield_hp)),
             ("initiative", Value::Int(c.initiative)),
+            ("tie_break", Value::Int(c.tie_break)),
             (
                 "conditions",
                 list(c.conditions.iter().map(|x| choice(*x as u16))),
@@ -346,6 +347,7 @@ fn fighter(strength: i64, dexterity: i64, weapon: d20::Weapon) -> d20::Combatant
         shield: d20::ShieldKind::NoShield,
         shield_hp: 0,
         initiative: 0,
+        tie_break: 0,
         conditions: Vec::new(),
         assist_bonus: 0,
         assistance_this_round: 0,

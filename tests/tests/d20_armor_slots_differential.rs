@@ -90,6 +90,7 @@ fn combatant_value(p: &Program, c: &d20::Combatant) -> Value {
             ("shield", choice(c.shield as u16)),
             ("shield_hp", Value::Int(c.shield_hp)),
             ("initiative", Value::Int(c.initiative)),
+            ("tie_break", Value::Int(c.tie_break)),
             (
                 "conditions",
                 list(c.conditions.iter().map(|x| choice(*x as u16))),
@@ -186,6 +187,7 @@ impl Draw {
             shield,
             shield_hp: self.int(0, 25),
             initiative: self.int(0, 10),
+            tie_break: 0,
             conditions: (0..self.int(0, 2))
                 .map(|_| self.pick(&d20::Condition::ALL))
                 .collect(),
@@ -481,4 +483,24 @@ fn initiative_assistance_and_equipment_match_the_interpreter() {
             d20::ability_modifier(score)
         );
     }
+}
+
+#[test]
+fn whole_d20_fights_match_the_interpreter() {
+    // `examples/d20-armor-slots/fight.yaml`, 1,000 seeds, decisions at random.
+    let p = program();
+    let file = rulesc_tests::differential::fight_file(&p, "examples/d20-armor-slots/fight.yaml");
+    let ends = rulesc_tests::differential::fight_differential(
+        &p,
+        "d20-armor-slots",
+        &file,
+        rulesc_tests::fights::d20,
+        |c| combatant_value(&p, c),
+        || d20::Rules,
+        1_000,
+    );
+    assert!(
+        ends.contains_key("Won(Side(0))") && ends.contains_key("Won(Side(1))"),
+        "{ends:?}"
+    );
 }

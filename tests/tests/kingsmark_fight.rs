@@ -7,53 +7,13 @@
 mod common;
 
 use common::{combatant_value, kingsmark};
-use km::Skill::{ArmedCombat, CloakAndDagger};
-use rulesc_runtime::{Answer, Env, Fighter, NoTrace, Policy, SeededDice, Step};
-use rulesc_tests::differential::{assert_simulation_repeats, fight_differential, fight_file};
+use rulesc_runtime::{Answer, Fight, Fighter, Policy, Step};
+use rulesc_tests::differential::{
+    assert_simulation_repeats, fight_differential, fight_file, step_fights,
+};
 use rulesc_tests::kingsmark as km;
 
 const FILE: &str = "examples/kingsmark/fight.yaml";
-
-fn skills(points: &[(km::Skill, i64)]) -> [i64; 9] {
-    let mut s = [0; 9];
-    for (skill, n) in points {
-        s[*skill as usize] = *n;
-    }
-    s
-}
-
-/// The fight file's four combatants, in its order (Watch: Aldren, Tomas; Brigands:
-/// Brigand, Cutthroat).
-fn the_files_combatants() -> Vec<km::Combatant> {
-    vec![
-        km::Combatant {
-            physical_performance: 1,
-            reflexes: 1,
-            skills: skills(&[(ArmedCombat, 2)]),
-            ..Default::default()
-        },
-        km::Combatant {
-            physical_performance: 1,
-            reflexes: 2,
-            speed: 1,
-            skills: skills(&[(ArmedCombat, 1)]),
-            ..Default::default()
-        },
-        km::Combatant {
-            physical_performance: 1,
-            skills: skills(&[(ArmedCombat, 1)]),
-            armor: vec![km::ArmorPiece::leather_jerkin()],
-            ..Default::default()
-        },
-        km::Combatant {
-            reflexes: 2,
-            speed: 2,
-            skills: skills(&[(ArmedCombat, 1), (CloakAndDagger, 3)]),
-            concealment: km::Concealment::SlightAdvantage,
-            ..Default::default()
-        },
-    ]
-}
 
 #[test]
 fn kingsmark_fights_match_the_interpreter() {
@@ -63,7 +23,7 @@ fn kingsmark_fights_match_the_interpreter() {
         &p,
         "kingsmark",
         &file,
-        &the_files_combatants(),
+        rulesc_tests::fights::kingsmark,
         |c| combatant_value(&p, c),
         || km::Rules,
         1_000,
@@ -79,38 +39,34 @@ fn the_kingsmark_simulation_repeats_for_its_seed_and_changes_with_another() {
     assert_simulation_repeats(&p, &fight_file(&p, FILE), 300);
 }
 
-/// A fight of `cs` (the first half one side), generated code, decisions at random (some
-/// steered), stepped to its end; `watch` sees the fight before and after each step.
-fn step_fights(
+/// The fight file's fight, stepped on 200 or 300 seeds (`step_fights`).
+fn step_the_file(
     seeds: u64,
-    cs: &[km::Combatant],
     policy: impl Fn(Policy) -> Policy,
-    mut watch: impl FnMut(&km::Fight, &Step, &km::Fight),
+    watch: impl FnMut(&km::Fight, &Step, &km::Fight),
 ) {
-    for seed in 0..seeds {
-        let mut fight = km::Fight::new();
-        for (i, c) in cs.iter().enumerate() {
-            let side = if i < cs.len() / 2 {
-                "Watch"
-            } else {
-                "Brigands"
-            };
-            fight.join(side, &format!("f{i}"), c.clone());
-        }
-        let mut env = Env::new(
-            SeededDice::new(seed),
-            policy(Policy::new(Answer::Random, seed)),
-            NoTrace,
-        );
-        loop {
-            let before = fight.clone();
-            let step = fight.step(&mut km::Rules, &mut env);
-            watch(&before, &step, &fight);
-            if matches!(step, Step::Ended(_)) || fight.round() > 40 {
-                break;
-            }
-        }
+    step_fights(
+        seeds,
+        rulesc_tests::fights::kingsmark,
+        || km::Rules,
+        policy,
+        40,
+        watch,
+    );
+}
+
+/// Four combatants alike (the file's Aldren): equal Reflexes and Speed, so an equal
+/// d12 ties.
+fn four_alike() -> km::Fight {
+    let file = rulesc_tests::fights::kingsmark();
+    let mut f = Fight::new();
+    for (i, side) in ["Watch", "Watch", "Brigands", "Brigands"]
+        .iter()
+        .enumerate()
+    {
+        f.join(side, &format!("f{i}"), file[Fighter(0)].clone());
     }
+    f
 }
 
 fn standing(f: &km::Fight) -> Vec<Fighter> {
@@ -122,13 +78,15 @@ fn standing(f: &km::Fight) -> Vec<Fighter> {
 #[test]
 fn k3_k4_each_turn_goes_to_the_highest_key_not_yet_acted_and_ties_act_together() {
     let (mut turns, mut together) = (0, 0);
-    // The file's four, and four alike: equal Reflexes and Speed, so an equal d12 ties.
-    let alike = vec![the_files_combatants()[0].clone(); 4];
-    for cs in [the_files_combatants(), alike] {
+    // The file's four, and four alike.
+    let makers: [fn() -> km::Fight; 2] = [rulesc_tests::fights::kingsmark, four_alike];
+    for make in makers {
         step_fights(
             200,
-            &cs,
+            make,
+            || km::Rules,
             |p| p,
+            40,
             |before, step, _| {
                 let Step::Turn(group) = step else { return };
                 // The keys as they are when the Turn comes (a wound taken earlier in the Round
@@ -157,9 +115,8 @@ fn k3_k4_each_turn_goes_to_the_highest_key_not_yet_acted_and_ties_act_together()
 #[test]
 fn k4_no_one_takes_a_second_turn_in_a_round_and_wounds_reorder_the_turns() {
     let mut reordered = 0;
-    step_fights(
+    step_the_file(
         200,
-        &the_files_combatants(),
         |p| p,
         |before, step, after| {
             if let Step::Turn(group) = step {
@@ -197,9 +154,8 @@ fn k6_an_interrupting_character_takes_its_turn_at_once_and_no_other_that_round()
     let mut interruptions = 0;
     let mut interrupted_this_round: Vec<Fighter> = Vec::new();
     let mut round = 0;
-    step_fights(
+    step_the_file(
         300,
-        &the_files_combatants(),
         |p| {
             p.with("interrupting", Answer::Index(1))
                 .with("interruption_still_possible", Answer::Index(1))
@@ -235,9 +191,8 @@ fn k6_an_interrupting_character_takes_its_turn_at_once_and_no_other_that_round()
 #[test]
 fn k7_a_character_surprised_by_all_loses_its_first_turn_and_then_surprise_ends() {
     let mut surprised = 0;
-    step_fights(
+    step_the_file(
         300,
-        &the_files_combatants(),
         |p| p.with("surprise_test_required", Answer::Index(1)),
         |before, step, after| {
             if let Step::Turn(group) = step {

@@ -397,6 +397,7 @@ fn combatant(d: &mut Draw) -> d20::Combatant {
         shield,
         shield_hp: d.int(0, 25),
         initiative: d.int(0, 10),
+        tie_break: 0,
         conditions: Vec::new(),
         assist_bonus: if d.chance(25) { 2 } else { 0 },
         assistance_this_round: 0,

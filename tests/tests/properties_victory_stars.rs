@@ -501,6 +501,7 @@ fn combatant(d: &mut Draw) -> vs::Combatant {
         morale_test_pending: false,
         side_strength: d.int(0, 10),
         badly_outnumbered: d.chance(20),
+        leader: false,
     }
 }
 

@@ -139,6 +139,7 @@ impl Draw {
             morale_test_pending: self.chance(10),
             side_strength: self.int(0, 10),
             badly_outnumbered: self.chance(20),
+            leader: false,
         }
     }
 
@@ -261,6 +262,7 @@ fn combatant_value(p: &Program, c: &vs::Combatant) -> Value {
             ("morale_test_pending", Value::Bool(c.morale_test_pending)),
             ("side_strength", Value::Int(c.side_strength)),
             ("badly_outnumbered", Value::Bool(c.badly_outnumbered)),
+            ("leader", Value::Bool(c.leader)),
         ],
     )
 }
@@ -486,4 +488,25 @@ fn missile_attack_admits_no_counterstrike() {
         let mode = draw.missile_mode();
         assert!(!vs::available_defences(&defender, mode).contains(&vs::Defence::Counterstrike));
     }
+}
+
+#[test]
+fn whole_victory_stars_fights_match_the_interpreter() {
+    // `examples/victory-stars/fight.yaml`, 1,000 seeds, decisions at random: exchanges,
+    // wounds, shock and the Morale triggers of a whole fight.
+    let p = victory_stars();
+    let file = rulesc_tests::differential::fight_file(&p, "examples/victory-stars/fight.yaml");
+    let ends = rulesc_tests::differential::fight_differential(
+        &p,
+        "victory-stars",
+        &file,
+        rulesc_tests::fights::victory_stars,
+        |c| combatant_value(&p, c),
+        || vs::Rules,
+        1_000,
+    );
+    assert!(
+        ends.contains_key("Won(Side(0))") && ends.contains_key("Won(Side(1))"),
+        "{ends:?}"
+    );
 }
