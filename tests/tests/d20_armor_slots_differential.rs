@@ -494,7 +494,7 @@ fn whole_d20_fights_match_the_interpreter() {
         &p,
         "d20-armor-slots",
         &file,
-        rulesc_tests::fights::d20,
+        &rulesc_tests::fights::d20().combatants,
         |c| combatant_value(&p, c),
         || d20::Rules,
         1_000,

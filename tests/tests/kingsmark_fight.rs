@@ -23,7 +23,7 @@ fn kingsmark_fights_match_the_interpreter() {
         &p,
         "kingsmark",
         &file,
-        rulesc_tests::fights::kingsmark,
+        &rulesc_tests::fights::kingsmark().combatants,
         |c| combatant_value(&p, c),
         || km::Rules,
         1_000,

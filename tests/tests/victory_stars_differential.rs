@@ -500,7 +500,7 @@ fn whole_victory_stars_fights_match_the_interpreter() {
         &p,
         "victory-stars",
         &file,
-        rulesc_tests::fights::victory_stars,
+        &rulesc_tests::fights::victory_stars().combatants,
         |c| combatant_value(&p, c),
         || vs::Rules,
         1_000,
