@@ -2,14 +2,35 @@
 //! at the bounds of `i64`, division and remainder by zero give 0. The interpreter and the
 //! generated code both call these, so they cannot disagree.
 
-#[inline]
+// `add` and `sub` take the overflow as a cold branch (an add and a jump the predictor
+// never takes) rather than `saturating_*`'s select, which costs a few instructions on
+// every operation: rules arithmetic almost never reaches the bounds. Same results.
+
+#[inline(always)]
 pub fn add(a: i64, b: i64) -> i64 {
-    a.saturating_add(b)
+    match a.checked_add(b) {
+        Some(sum) => sum,
+        None => beyond(b > 0),
+    }
 }
 
-#[inline]
+#[inline(always)]
 pub fn sub(a: i64, b: i64) -> i64 {
-    a.saturating_sub(b)
+    match a.checked_sub(b) {
+        Some(difference) => difference,
+        None => beyond(b < 0),
+    }
+}
+
+/// The bound an overflowing sum or difference saturates at: `i64::MAX` above.
+#[cold]
+#[inline(never)]
+fn beyond(above: bool) -> i64 {
+    if above {
+        i64::MAX
+    } else {
+        i64::MIN
+    }
 }
 
 #[inline]
@@ -64,13 +85,44 @@ mod tests {
     #[test]
     fn overflow_saturates_and_never_panics() {
         assert_eq!(add(i64::MAX, 1), i64::MAX);
+        assert_eq!(add(i64::MIN, -1), i64::MIN);
+        assert_eq!(add(i64::MAX, i64::MIN), -1);
         assert_eq!(sub(i64::MIN, 1), i64::MIN);
+        assert_eq!(sub(i64::MAX, -1), i64::MAX);
+        assert_eq!(sub(0, i64::MIN), i64::MAX);
+        assert_eq!(sub(-1, i64::MIN), i64::MAX);
+        assert_eq!(sub(-2, i64::MAX), i64::MIN);
         assert_eq!(mul(i64::MAX, 2), i64::MAX);
         assert_eq!(neg(i64::MIN), i64::MAX);
         assert_eq!(div(i64::MIN, -1), i64::MAX);
         assert_eq!(div(7, 0), 0);
         assert_eq!(rem(7, 0), 0);
         assert_eq!(rem(i64::MIN, -1), 0);
+    }
+
+    #[test]
+    fn add_and_sub_saturate_exactly_as_the_standard_library_does() {
+        let edges = [
+            i64::MIN,
+            i64::MIN + 1,
+            i64::MIN / 2,
+            -1_000,
+            -2,
+            -1,
+            0,
+            1,
+            2,
+            1_000,
+            i64::MAX / 2,
+            i64::MAX - 1,
+            i64::MAX,
+        ];
+        for a in edges {
+            for b in edges {
+                assert_eq!(add(a, b), a.saturating_add(b), "{a} + {b}");
+                assert_eq!(sub(a, b), a.saturating_sub(b), "{a} - {b}");
+            }
+        }
     }
 
     #[test]

@@ -484,6 +484,8 @@ impl Gen<'_> {
                 doc.push("`None` for a key that is not a face of the die.".into());
             }
             fn_doc(&mut f, &doc);
+            // A `match` of constants: inlinable from another crate (see formulas).
+            f.attr("inline");
             // What a key no row (or column) holds gives: the default, or the zero.
             let other = match &t.default {
                 Some(d) => self.const_expr(d, &t.value)?,

@@ -261,6 +261,11 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
         f.name
     );
     super::docs::fn_doc(&mut func, &g.item_lines(&title, f.span));
+    if !traced {
+        // A formula is not generic: without `#[inline]` a caller in another crate (the
+        // game) cannot inline it, and formulas are mostly a few operations.
+        func.attr("inline");
+    }
     let nargs = f.params.len() + usize::from(traced) + usize::from(g.fight[fid]);
     if nargs > 7 {
         func.attr("allow(clippy::too_many_arguments)");

@@ -103,9 +103,76 @@ impl BodyGen<'_, '_> {
         let stmts = reachable(stmts);
         for (i, s) in stmts.iter().enumerate() {
             let last = i + 1 == stmts.len();
+            if let Some(Stmt::Return {
+                value: Some(e),
+                site,
+            }) = stmts.get(i + 1)
+            {
+                if self.early_return_before(s, e) {
+                    return self.return_after_early_returns(s, e, *site, tail, out);
+                }
+            }
             self.stmt(s, tail && last && stmt_returns(s), out)?;
         }
         Ok(())
+    }
+
+    /// Whether `s` is an `if` that only returns early (no `else`, every branch ends in a
+    /// `return`, no condition changes state) and `e`, the value returned after it, is
+    /// a cheap, pure, `Copy` value: then `e` may be computed before the `if`.
+    fn early_return_before(&self, s: &Stmt, e: &Expr) -> bool {
+        let Stmt::If {
+            branches,
+            otherwise: None,
+        } = s
+        else {
+            return false;
+        };
+        let fns = &self.g.p.functions;
+        let mut budget = 12;
+        branches
+            .iter()
+            .all(|(c, body, _)| always_returns(body) && !expr_mutates(c, fns))
+            && self.g.is_copy(&e.ty)
+            // A bare constant or local is ready anyway.
+            && !matches!(&e.kind, K::Const(_) | K::Local(_))
+            && !matches!(&e.kind, K::MakeOutcome { fields, .. } if fields.is_empty())
+            && cheap(e, &mut budget)
+    }
+
+    /// `if c { .. return a } return e`, with `e` computed before the `if`
+    /// ([`Self::early_return_before`]): both results are then ready when the condition
+    /// is known, so the optimizer can pick one without a branch (a hit or a miss is a
+    /// coin toss no predictor learns). Nothing is traced in between and `e` changes
+    /// nothing, so the trace and the result are the same.
+    fn return_after_early_returns(
+        &mut self,
+        s: &Stmt,
+        e: &Expr,
+        site: u32,
+        tail: bool,
+        out: &mut Vec<String>,
+    ) -> Result<(), String> {
+        let ex = self.expr(e, Dest::Val)?;
+        out.extend(ex.pre.iter().cloned());
+        let r = self.tmp("result");
+        let ret = &self.f.ret;
+        out.push(format!(
+            "let {r}: {} = {};",
+            self.g.rust_ty(ret)?,
+            self.owned(&ex, ret)
+        ));
+        self.stmt(s, false, out)?;
+        self.finish_return(&e.ty, &r, site, tail, out);
+        Ok(())
+    }
+
+    /// Traces `return v` at `site` and returns `v` (the block's value in `tail`).
+    fn finish_return(&self, ty: &Ty, v: &str, site: u32, tail: bool, out: &mut Vec<String>) {
+        let shown = self.g.traced(ty, v);
+        out.push(self.event(&format!("Return {{ site: {site}, value: {shown} }}")));
+        let v = self.ok(v);
+        out.push(if tail { v } else { format!("return {v};") });
     }
 
     pub(super) fn stmt(
@@ -224,10 +291,7 @@ impl BodyGen<'_, '_> {
                     out.push(format!("let {r}: {} = {owned};", self.g.rust_ty(ret)?));
                     r
                 };
-                let shown = self.g.traced(&e.ty, &v);
-                out.push(self.event(&format!("Return {{ site: {site}, value: {shown} }}")));
-                let v = self.ok(&v);
-                out.push(if tail { v } else { format!("return {v};") });
+                self.finish_return(&e.ty, &v, *site, tail, out);
             }
             Stmt::Expr(e) => {
                 let ex = self.expr(e, Dest::Discard)?;
@@ -756,5 +820,47 @@ impl BodyGen<'_, '_> {
             }
             _ => ("_".into(), lets),
         }
+    }
+}
+
+/// Whether `e` is a few operations on values at hand, with no effect, no rule error
+/// and no allocation: constants, `Copy` locals and fields, `+ - *`, comparisons and
+/// logic on scalars, a roll's parts, `min`/`max`/`clamp`/`abs`, entries of scale- or enum-keyed
+/// maps, and outcomes built of those. Spends `budget` (one per node).
+fn cheap(e: &Expr, budget: &mut u32) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    let all = |xs: &[Expr], budget: &mut u32| xs.iter().all(|x| cheap(x, budget));
+    match &e.kind {
+        K::Const(c) => matches!(
+            c,
+            crate::ir::Const::Int(_) | crate::ir::Const::Bool(_) | crate::ir::Const::Choice(_)
+        ),
+        K::Local(_) => true,
+        K::Field(r, _) | K::Neg(r) | K::Not(r) | K::Natural(r) | K::ToInt(r) | K::Abs(r) => {
+            cheap(r, budget)
+        }
+        K::Int(op, a, b) => {
+            !matches!(op, crate::ir::IntOp::Div | crate::ir::IntOp::Rem)
+                && cheap(a, budget)
+                && cheap(b, budget)
+        }
+        // Records and lists compare element by element: not cheap.
+        K::Compare(_, a, b) if !matches!(a.ty, Ty::Int | Ty::Bool | Ty::Choice(_) | Ty::Roll) => {
+            false
+        }
+        K::MapGet(a, b)
+        | K::Compare(_, a, b)
+        | K::And(a, b)
+        | K::Or(a, b)
+        | K::RollAdd {
+            roll: a, delta: b, ..
+        } => cheap(a, budget) && cheap(b, budget),
+        K::Clamp(a, b, c) => cheap(a, budget) && cheap(b, budget) && cheap(c, budget),
+        K::Min(xs) | K::Max(xs) => all(xs, budget),
+        K::MakeOutcome { fields, .. } => all(fields, budget),
+        _ => false,
     }
 }
