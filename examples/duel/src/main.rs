@@ -6,12 +6,13 @@
 //! cargo run -p duel -- --seed 7 [--fighters examples/duel/fighters.json]
 //! ```
 //!
-//! The Kingsmark procedures (initiative, the melee attack, wounds) are generated; the
-//! fight loop around them lives here until the rules language can declare fights
-//! (`fight of Combatant { .. }`), when it becomes `kingsmark::Fight` and `kingsmark::Rules`.
+//! Everything the rules decide is generated: the Action Scene itself (`fight of Combatant`
+//! in `rules/kingsmark/fight.rules`: Initiative, the turn order read afresh before every
+//! Turn, who is out) runs as `kingsmark::Fight` under `kingsmark::Rules`, and this game
+//! only steps it, printing what happened after each step.
 
 use rulesc_runtime::policy::{Answer, Policy};
-use rulesc_runtime::{Env, SeededDice, VecTrace};
+use rulesc_runtime::{Env, FightEnd, SeededDice, Step, VecTrace};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -41,9 +42,9 @@ struct Roster {
     fighters: Vec<Entry>,
 }
 
+/// A fighter read from the roster: its name, and its combatant holding its weapon.
 struct Fighter {
     name: String,
-    weapon: km::Weapon,
     c: km::Combatant,
 }
 
@@ -101,8 +102,10 @@ fn load(path: &PathBuf) -> Result<[Fighter; 2], String> {
             ))?;
             Ok(Fighter {
                 name: e.name,
-                weapon,
-                c: e.combatant,
+                c: km::Combatant {
+                    weapon,
+                    ..e.combatant
+                },
             })
         })
         .collect::<Result<_, String>>()?;
@@ -111,63 +114,72 @@ fn load(path: &PathBuf) -> Result<[Fighter; 2], String> {
         .map_err(|f: Vec<Fighter>| format!("a duel needs two fighters, not {}", f.len()))
 }
 
-/// Out of the fight: a Critical Wound (box 12, K16).
-fn out(c: &km::Combatant) -> bool {
-    c.wounds.is_filled(12)
-}
-
-/// K3: whose turn comes first: the higher key (Initiative, then the unmodified roll,
-/// then Reflexes, then Speed); equal keys act together, in the order listed.
-fn key(c: &km::Combatant) -> [i64; 4] {
-    let km::TurnOrderKey::Key {
-        initiative,
-        initiative_roll,
-        reflexes,
-        speed,
-    } = km::turn_order_key(c);
-    [initiative, initiative_roll, reflexes, speed]
-}
-
-fn fight(mut f: [Fighter; 2], seed: u64) -> Result<(), String> {
+fn fight(f: [Fighter; 2], seed: u64) -> Result<(), String> {
     // The dice and the fighters' choices (defence, maneuver, the shield's luck) come from
-    // the seed: the same seed replays the same duel.
-    let mut env = Env::new(
-        SeededDice::new(seed),
-        // Both fight with their swords (no shields here); the rest is left to chance.
-        Policy::new(Answer::Random, seed).with("melee_defence", Answer::Index(0)),
-        VecTrace::default(),
-    );
+    // the seed: the same seed replays the same duel. Both fight with their swords (no
+    // shields here) and strike at once: no Surprise Test, no one Lays in Wait.
+    let no = Answer::Index(0);
+    let policy = Policy::new(Answer::Random, seed)
+        .with("melee_defence", Answer::Index(0))
+        .with("surprise_test_required", no)
+        .with("lay_in_wait_now", no);
+    let mut env = Env::new(SeededDice::new(seed), policy, VecTrace::default());
     println!("{} against {}, seed {seed}", f[0].name, f[1].name);
-    // K1: initiative is rolled once, when the scene begins.
-    for x in f.iter_mut() {
-        let score = km::roll_initiative(&mut env, &mut x.c);
-        print_trace(&mut env.trace);
-        println!("{} has Initiative {score}", x.name);
+    // Each fighter is a side of its own.
+    let mut fight = km::Fight::new();
+    for x in f {
+        fight.join(&x.name, &x.name, x.c);
     }
-    for round in 1..=MAX_ROUNDS {
-        println!("\n== Round {round}");
-        // K4: keys are read afresh each round (a wound's Pain lowers Initiative).
-        let first = if key(&f[1].c) > key(&f[0].c) { 1 } else { 0 };
-        for attacker in [first, 1 - first] {
-            let [a, d] = if attacker == 0 {
-                let [a, d] = &mut f;
-                [a, d]
-            } else {
-                let [d, a] = &mut f;
-                [a, d]
-            };
-            println!("-- {} attacks {}", a.name, d.name);
-            let result = km::melee_attack(&mut env, &a.c, &mut d.c, &a.weapon);
-            print_trace(&mut env.trace);
-            println!("{}: {result}", a.name);
-            if out(&d.c) {
-                println!("\n{} falls. {} wins in round {round}.", d.name, a.name);
+    loop {
+        let step = fight.step(&mut km::Rules, &mut env);
+        if let Step::RoundStarted(round) = step {
+            println!("\n== Round {round}");
+        }
+        print_trace(&mut env.trace);
+        match step {
+            // K1: Initiative is rolled once, when the scene begins.
+            Step::Started => {
+                for x in fight.fighters() {
+                    let score = km::initiative(&fight[x]);
+                    println!("{} has Initiative {score}", fight.name(x));
+                }
+            }
+            Step::RoundStarted(_) | Step::Turn(_) => {}
+            Step::RoundEnded(round) if round >= MAX_ROUNDS => {
+                println!("\nBoth still stand after {MAX_ROUNDS} rounds: undecided.");
                 return Ok(());
+            }
+            Step::RoundEnded(_) => {}
+            Step::Ended(FightEnd::Won(side)) => {
+                let winner = fight.side_name(side).to_string();
+                let fallen: Vec<&str> = fight
+                    .fighters()
+                    .filter(|&x| fight.side(x) != side)
+                    .map(|x| fight.name(x))
+                    .collect();
+                println!(
+                    "\n{} falls. {winner} wins in round {}.",
+                    fallen.join(" and "),
+                    fight.round()
+                );
+                return Ok(());
+            }
+            Step::Ended(FightEnd::Draw) => {
+                println!("\nBoth fall in round {}: no winner.", fight.round());
+                return Ok(());
+            }
+            Step::Ended(FightEnd::Undecided) => {
+                println!("\nBoth still stand: undecided.");
+                return Ok(());
+            }
+            Step::Ended(FightEnd::RuleError) => {
+                return Err(match fight.rule_error() {
+                    Some(e) => format!("the rules stopped the duel: {e}"),
+                    None => "the rules stopped the duel".into(),
+                });
             }
         }
     }
-    println!("\nBoth still stand after {MAX_ROUNDS} rounds: undecided.");
-    Ok(())
 }
 
 /// Prints what the rules did since the last call, each line citing its rule.

@@ -35,6 +35,14 @@ fn seed_7_is_the_same_fight_every_time() {
         "{out}"
     );
     assert!(out.contains("kingsmark/melee.rules:7"), "{out}");
+    // The rules' own fight runs it: the engine's rounds and turns, cited to the
+    // ruleset's `fight of Combatant`.
+    assert!(
+        out.contains("kingsmark/fight.rules:")
+            && out.contains("-- round 1")
+            && out.contains("-- turn of Sir Aldren"),
+        "{out}"
+    );
     insta::assert_snapshot!(out);
 }
 
