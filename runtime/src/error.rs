@@ -43,6 +43,10 @@ pub enum RuleErrorKind {
     /// The interpreter's budget of steps for one run was spent (`rulesc` only: generated
     /// code runs the rules, which always end, to the end).
     TooManySteps { max: u64 },
+    /// More than `max` timers, `on every` hooks and triggers fired at one moment of a
+    /// fight, or in one `advance` ([`crate::fight::MAX_FIRES`]): a rule that keeps
+    /// scheduling itself for now, or world time moved past more than the engine runs.
+    TooManyFires { max: u32 },
 }
 
 impl RuleError {
@@ -81,6 +85,12 @@ impl fmt::Display for RuleErrorKind {
             }
             RuleErrorKind::TooManySteps { max } => {
                 write!(f, "the run took more than {max} steps")
+            }
+            RuleErrorKind::TooManyFires { max } => {
+                write!(
+                    f,
+                    "more than {max} timers, hooks and triggers fired at one moment or in one advance"
+                )
             }
         }
     }

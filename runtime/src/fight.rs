@@ -24,7 +24,7 @@
 
 use crate::dice::{self, DiceSpec};
 use crate::env::Env;
-use crate::error::RuleError;
+use crate::error::{RuleError, RuleErrorKind};
 use crate::trace::{TraceEvent, TraceSink};
 use crate::{Decide, DiceSource};
 pub use alloc::borrow::Cow;
@@ -69,8 +69,9 @@ pub enum Ties {
 
 /// Most rerolls of one tie before the order of joining settles it.
 pub const MAX_TIE_ROLLS: u32 = 16;
-/// Most timers and triggers fired at one check point (a rule that keeps scheduling
-/// itself for "now" stops there).
+/// Most timers and triggers fired at one check point, and timers and `on every` hooks
+/// fired by one `advance`: one more is [`RuleErrorKind::TooManyFires`] (a rule that keeps
+/// scheduling itself for "now" stops there, never silently).
 pub const MAX_FIRES: u32 = 10_000;
 
 /// The hooks a fight can declare.
@@ -613,9 +614,12 @@ impl<C> Fight<C> {
                         seen.resize(slot + 1, false);
                     }
                     let before = core::mem::replace(&mut seen[slot], now);
-                    if now && !before && fired < MAX_FIRES {
-                        fired += 1;
+                    if now && !before {
                         let site = rules.shape().trigger_sites.get(i).copied().unwrap_or(0);
+                        if fired >= MAX_FIRES {
+                            return Err(too_many_fires(env, site));
+                        }
+                        fired += 1;
                         if T::ENABLED {
                             let what = who.map(|f| String::from(self.name(f))).unwrap_or_default();
                             env.trace.event(TraceEvent::Fight {
@@ -628,7 +632,7 @@ impl<C> Fight<C> {
                     }
                 }
             }
-            if fired == fired_before || fired >= MAX_FIRES {
+            if fired == fired_before {
                 break;
             }
         }
@@ -825,7 +829,7 @@ impl<C> Fight<C> {
     }
 
     /// Fires every timer whose moment satisfies `due`, in scheduling order (timers they
-    /// set for the same moment fire too, up to [`MAX_FIRES`]).
+    /// set for the same moment fire too; more than [`MAX_FIRES`] is a rule error).
     fn fire_due<D, X, T, R>(
         &mut self,
         rules: &mut R,
@@ -833,20 +837,21 @@ impl<C> Fight<C> {
         due: impl Fn(Moment) -> bool,
     ) -> Res<()>
     where
+        T: TraceSink,
         R: FightRules<C, D, X, T>,
     {
         let mut fired = 0;
-        while fired < MAX_FIRES {
-            let Some(i) = self
-                .timers
-                .iter()
-                .enumerate()
-                .filter(|(_, t)| due(t.at))
-                .min_by_key(|(_, t)| t.seq)
-                .map(|(i, _)| i)
-            else {
-                break;
-            };
+        while let Some(i) = self
+            .timers
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| due(t.at))
+            .min_by_key(|(_, t)| t.seq)
+            .map(|(i, _)| i)
+        {
+            if fired >= MAX_FIRES {
+                return Err(too_many_fires(env, rules.shape().site));
+            }
             let t = self.timers.remove(i);
             rules.fire(env, self, t.action, &t.args)?;
             fired += 1;
@@ -871,8 +876,7 @@ impl<C> Fight<C> {
     {
         let target = self.time.saturating_add(amount.max(0));
         let mut fired = 0;
-        while fired < MAX_FIRES {
-            fired += 1;
+        loop {
             let next_timer = self
                 .timers
                 .iter()
@@ -895,6 +899,10 @@ impl<C> Fight<C> {
                 (Some(a), None) | (None, Some(a)) => a,
                 (None, None) => break,
             };
+            if fired >= MAX_FIRES {
+                return Err(too_many_fires(env, rules.shape().site));
+            }
+            fired += 1;
             self.time = self.time.max(at);
             if next_timer == Some(at) {
                 let now = self.time;
@@ -945,6 +953,13 @@ pub fn in_order<C, E>(
 fn next_multiple(t: i64, p: i64) -> i64 {
     let q = t.div_euclid(p);
     q.saturating_add(1).saturating_mul(p)
+}
+
+/// The rule error for one fire past [`MAX_FIRES`], recorded in the trace where the engine
+/// meets it (no procedure of the rules does), so both backends trace it alike.
+fn too_many_fires<D, X, T: TraceSink>(env: &mut Env<D, X, T>, site: u32) -> RuleError {
+    let e = RuleError::new(site, RuleErrorKind::TooManyFires { max: MAX_FIRES });
+    crate::error::fail(&mut env.trace, e)
 }
 
 fn trace<D, X, T: TraceSink>(env: &mut Env<D, X, T>, site: u32, what: String) {

@@ -24,6 +24,8 @@ struct Rules {
     low: bool,
     /// Bob's trigger brings Ann to 1 hp.
     cascade: bool,
+    /// How many more times a firing timer sets itself again for now.
+    again: u32,
 }
 
 fn shape(ties: Ties) -> FightShape {
@@ -75,6 +77,11 @@ impl<D, X, T> FightRules<C, D, X, T> for Rules {
     ) -> Res<()> {
         self.log
             .push(format!("fire {action} {args:?} at {}", f.time()));
+        if self.again > 0 {
+            self.again -= 1;
+            let now = f.time_later(0);
+            f.schedule(now, action, args.to_vec());
+        }
         Ok(())
     }
     fn condition(
@@ -120,6 +127,7 @@ fn rules(ties: Ties, turn: impl FnMut(&mut Fight<C>, Fighter, &mut Log) + 'stati
         turn: Box::new(turn),
         low: false,
         cascade: false,
+        again: 0,
     }
 }
 
@@ -382,4 +390,56 @@ fn a_rule_error_stops_the_fight_and_is_kept() {
     assert_eq!(f.rule_error().map(|e| e.site), Some(9));
     assert_eq!(f.round(), 1, "it stopped in the round it happened");
     assert_eq!(f.step(&mut r, &mut env), Step::Ended(FightEnd::RuleError));
+}
+
+/// The rule error one fire past [`MAX_FIRES`] meets, and its trace event.
+fn too_many_fires(env: &Env<ScriptedDice, FirstOption, VecTrace>) {
+    let traced = env.trace.events.iter().any(|e| {
+        matches!(e, TraceEvent::RuleError { message, .. }
+            if message.contains("more than 10000 timers, hooks and triggers"))
+    });
+    assert!(traced, "the rule error is traced: {:?}", env.trace.events);
+}
+
+#[test]
+fn an_advance_past_max_fires_every_hooks_is_a_rule_error_not_a_silent_stop() {
+    let mut f: Fight<C> = fight(&[("A", "Ann", 5)]);
+    let mut r = rules(Ties::Together, |_, _, _| {});
+    r.shape.every = Cow::Borrowed(&[(1, false)]);
+    let mut env = Env::new(ScriptedDice::new(&[]), FirstOption, VecTrace::default());
+    // Exactly MAX_FIRES instants: all fire.
+    f.advance(&mut r, &mut env, i64::from(MAX_FIRES)).unwrap();
+    assert_eq!(r.log.len(), MAX_FIRES as usize);
+    assert_eq!(r.log.last().unwrap(), "every 0 at 10000");
+    // One more than MAX_FIRES: a rule error once MAX_FIRES have fired.
+    r.log.clear();
+    let e = f
+        .advance(&mut r, &mut env, i64::from(MAX_FIRES) + 1)
+        .unwrap_err();
+    assert_eq!(e.kind, RuleErrorKind::TooManyFires { max: MAX_FIRES });
+    assert_eq!(r.log.len(), MAX_FIRES as usize);
+    too_many_fires(&env);
+}
+
+#[test]
+fn a_timer_setting_itself_for_now_past_max_fires_is_a_rule_error() {
+    for (again, ok) in [(MAX_FIRES - 1, true), (MAX_FIRES, false)] {
+        let mut f: Fight<C> = fight(&[("A", "Ann", 5)]);
+        let mut r = rules(Ties::Together, |_, _, _| {});
+        r.again = again;
+        let mut env = Env::new(ScriptedDice::new(&[]), FirstOption, VecTrace::default());
+        let at = f.time_later(1);
+        f.schedule(at, 7, vec![]);
+        let done = f.advance(&mut r, &mut env, 1);
+        // `again` reschedulings after the first: again + 1 fires in all.
+        assert_eq!(done.is_ok(), ok, "{again}: {done:?}");
+        assert_eq!(r.log.len(), MAX_FIRES as usize, "{again}");
+        if !ok {
+            assert_eq!(
+                done.unwrap_err().kind,
+                RuleErrorKind::TooManyFires { max: MAX_FIRES }
+            );
+            too_many_fires(&env);
+        }
+    }
 }
