@@ -1,0 +1,100 @@
+//! The parser against the writer's mistakes and the grammar's corners.
+
+use super::*;
+use rulesc_runtime::dice::Keep;
+use rulesc_runtime::DiceSpec;
+
+fn origin() -> Origin {
+    Origin {
+        file: 0,
+        base: 0,
+        fixed: None,
+    }
+}
+
+#[test]
+fn parses_a_procedure() {
+    let mut d = Diagnostics::default();
+    let items = parse_file(
+        "procedure p(a: Combatant) -> Result {\n let x = roll d12! + a.b\n if natural(x) == 1 { return Fail }\n letter = 3\n return Hit(level: Minor)\n}",
+        origin(),
+        &mut d,
+    );
+    assert!(d.items.is_empty(), "{:?}", d.items);
+    assert_eq!(items.len(), 1);
+    let Item::Function {
+        body: Body::Block(b),
+        ..
+    } = &items[0]
+    else {
+        panic!()
+    };
+    assert_eq!(b.stmts.len(), 4);
+    assert!(
+        matches!(b.stmts[2].kind, StmtKind::Assign(..)),
+        "`letter = 3` is an assignment"
+    );
+}
+
+#[test]
+fn syntax_errors_speak_the_writers_words() {
+    let mut d = Diagnostics::default();
+    parse_file("procedure p( { }", origin(), &mut d);
+    assert_eq!(d.items.len(), 1);
+    assert!(
+        d.items[0].message.contains("this `(` is never closed"),
+        "{}",
+        d.items[0].message
+    );
+    let mut d = Diagnostics::default();
+    parse_file("procedure p() -> { }", origin(), &mut d);
+    assert_eq!(d.items.len(), 1);
+    assert!(
+        d.items[0].message.contains("expected"),
+        "{}",
+        d.items[0].message
+    );
+    assert!(
+        !d.items[0].message.contains("Rule"),
+        "{}",
+        d.items[0].message
+    );
+}
+
+#[test]
+fn deep_nesting_is_refused_before_parsing() {
+    let mut d = Diagnostics::default();
+    let text = format!(
+        "formula f() = {}1{}",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    parse_file(&text, origin(), &mut d);
+    assert_eq!(d.items[0].code, "E0202");
+}
+
+#[test]
+fn dice_literals() {
+    let mut d = Diagnostics::default();
+    let e = parse_expr("2d20kh1 + d12!", origin(), &mut d).unwrap();
+    assert!(d.items.is_empty());
+    let ExprKind::Binary(_, a, b) = e.kind else {
+        panic!()
+    };
+    assert_eq!(
+        a.kind,
+        ExprKind::Dice(DiceSpec {
+            keep: Keep::Highest(1),
+            ..DiceSpec::new(2, 20)
+        })
+    );
+    assert_eq!(
+        b.kind,
+        ExprKind::Dice(DiceSpec {
+            explode: true,
+            ..DiceSpec::new(1, 12)
+        })
+    );
+    parse_expr("99999d99999", origin(), &mut d);
+    assert_eq!(d.items.len(), 1);
+}
