@@ -16,6 +16,7 @@ mod ops;
 mod pattern;
 mod place;
 mod stmt;
+mod timed;
 
 use self::coerce::{coerce, expect_ty};
 use self::expr::expr;

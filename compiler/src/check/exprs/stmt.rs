@@ -73,12 +73,12 @@ fn undeclared<'a>(
 pub(super) fn stmt(c: &mut Checker, fcx: &mut FnCtx, s: &ast::Stmt) -> Option<ir::Stmt> {
     Some(match &s.kind {
         ast::StmtKind::TimedAssign(target, value, until) => {
-            let (assign, timer) = super::fight::timed_assign(c, fcx, s, target, value, until)?;
+            let (assign, timer) = super::timed::timed_assign(c, fcx, s, target, value, until)?;
             fcx.then.push(timer);
             assign
         }
-        ast::StmtKind::Schedule(until, target) => super::fight::schedule(c, fcx, s, until, target)?,
-        ast::StmtKind::Advance(amount, unit) => super::fight::advance(c, fcx, s, amount, unit)?,
+        ast::StmtKind::Schedule(until, target) => super::timed::schedule(c, fcx, s, until, target)?,
+        ast::StmtKind::Advance(amount, unit) => super::timed::advance(c, fcx, s, amount, unit)?,
         ast::StmtKind::Let(name, ty, e) => {
             let declared = ty.as_ref().map(|t| c.resolve_type(t).0);
             let value = expr(c, fcx, e, declared.as_ref());
