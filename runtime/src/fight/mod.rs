@@ -1,0 +1,450 @@
+//! Fights as a process: combatants grouped in sides, rounds and turns in a declared
+//! order, timers, triggers and the end of the fight.
+//!
+//! A [`Fight`] holds the combatants (any type `C`) and the engine's state. The rules come
+//! from a [`FightRules`]: the turn-order key, who is out, the hooks, the scheduled actions
+//! and the triggers. Generated code implements it with the ruleset's procedures; the
+//! interpreter implements it by running the same procedures. Everything else (who acts
+//! next, ties, acted markers, when timers and triggers fire, when the fight ends, the
+//! trace lines of rounds and turns) is here, once, so the two backends agree by
+//! construction.
+//!
+//! The order of one round (see [`Fight::step`]):
+//! 1. the round number goes up, acted markers are cleared, timers due at the round's start
+//!    fire, the `round start` hook runs;
+//! 2. until every fighter not out has acted: every key is re-read, the highest key among
+//!    those not out and not acted takes the next turn (ties: [`Ties`]); a turn fires the
+//!    timers due at its start, runs the `turn` hook, fires the timers due at its end and
+//!    runs the `turn end` hook;
+//! 3. timers due at the round's end fire, the `round end` hook runs, world time advances
+//!    by the round's length.
+//!
+//! After every hook and turn, triggers are checked, newly out fighters are traced, and
+//! the fight ends when at most one side has a fighter not out.
+
+use crate::dice::{self, DiceSpec};
+use crate::env::Env;
+use crate::error::{RuleError, RuleErrorKind};
+use crate::trace::{TraceEvent, TraceSink};
+use crate::{Decide, DiceSource};
+pub use alloc::borrow::Cow;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+mod play;
+pub use play::in_order;
+
+/// One combatant of a fight: its index in [`Fight::combatants`], in the order joined.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Fighter(pub u32);
+
+impl Fighter {
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// One side of a fight, numbered in the order sides were first named.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Side(pub u16);
+
+impl Side {
+    #[inline]
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+/// How fighters with equal turn-order keys are ordered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ties {
+    /// They act simultaneously: all are marked acted, then each takes its turn in the
+    /// order they joined; one put out by another's turn in the group still acts.
+    Together,
+    /// Each rolls the die (higher first); those still tied roll again, at most
+    /// [`MAX_TIE_ROLLS`] times, then the order they joined.
+    Roll(DiceSpec),
+    /// The decision `name` picks who acts first among the tied, again for the rest.
+    Decide(&'static str),
+}
+
+/// Most rerolls of one tie before the order of joining settles it.
+pub const MAX_TIE_ROLLS: u32 = 16;
+/// Most timers and triggers fired at one check point, and timers and `on every` hooks
+/// fired by one `advance`: one more is [`RuleErrorKind::TooManyFires`] (a rule that keeps
+/// scheduling itself for "now" stops there, never silently).
+pub const MAX_FIRES: u32 = 10_000;
+
+/// The hooks a fight can declare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hook {
+    Start,
+    RoundStart,
+    Turn,
+    TurnEnd,
+    RoundEnd,
+    /// The `i`-th `on every <unit>` hook.
+    Every(u16),
+}
+
+/// When a timer fires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Moment {
+    RoundStart(u32),
+    RoundEnd(u32),
+    /// The start of the fighter's `n`-th turn (1 = its first).
+    TurnStart(Fighter, u32),
+    TurnEnd(Fighter, u32),
+    /// World time, in the fight's base unit.
+    Time(i64),
+}
+
+/// What [`FightRules`] declares beside its functions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FightShape {
+    pub ties: Ties,
+    /// World time one round takes (0: rounds do not move the clock).
+    pub round_length: i64,
+    /// For each hook (`Start`, `RoundStart`, `Turn`, `TurnEnd`, `RoundEnd`): `None` if
+    /// not declared, `Some(true)` if it runs once per fighter not out (in turn order).
+    pub hooks: [Option<bool>; 5],
+    /// The period of each `on every` hook and whether it runs per fighter.
+    pub every: Cow<'static, [(i64, bool)]>,
+    /// For each trigger: true if it is checked per fighter not out.
+    pub triggers: Cow<'static, [bool]>,
+    /// The site of the fight declaration (rounds, turns and the end are traced there).
+    pub site: u32,
+    /// The sites of each trigger's declaration.
+    pub trigger_sites: Cow<'static, [u32]>,
+}
+
+/// The rules of a fight: what generated code and the interpreter supply.
+pub trait FightRules<C, D, X, T> {
+    fn shape(&self) -> &FightShape;
+    /// The turn-order key: compared element by element, highest first.
+    fn key(&mut self, env: &mut Env<D, X, T>, fight: &mut Fight<C>, who: Fighter) -> Res<Vec<i64>>;
+    /// The fight's `out` rule.
+    fn is_out(&mut self, env: &mut Env<D, X, T>, fight: &mut Fight<C>, who: Fighter) -> Res<bool>;
+    /// Runs a declared hook (`who` for turn hooks and per-fighter hooks).
+    fn hook(
+        &mut self,
+        env: &mut Env<D, X, T>,
+        fight: &mut Fight<C>,
+        hook: Hook,
+        who: Option<Fighter>,
+    ) -> Res<()>;
+    /// Runs the scheduled action `action` with the arguments captured when it was set.
+    fn fire(
+        &mut self,
+        env: &mut Env<D, X, T>,
+        fight: &mut Fight<C>,
+        action: u32,
+        args: &[i64],
+    ) -> Res<()>;
+    /// Trigger `index`'s condition (for `who` when the trigger is per fighter).
+    fn condition(
+        &mut self,
+        env: &mut Env<D, X, T>,
+        fight: &mut Fight<C>,
+        index: usize,
+        who: Option<Fighter>,
+    ) -> Res<bool>;
+    /// Runs trigger `index`'s procedure.
+    fn trigger(
+        &mut self,
+        env: &mut Env<D, X, T>,
+        fight: &mut Fight<C>,
+        index: usize,
+        who: Option<Fighter>,
+    ) -> Res<()>;
+}
+
+/// What the rules' functions return: a rule error stops the fight.
+pub type Res<T> = Result<T, RuleError>;
+
+/// A pending timer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Timer {
+    pub at: Moment,
+    pub action: u32,
+    pub args: Vec<i64>,
+    /// Scheduling order: timers due together fire in it.
+    pub seq: u64,
+}
+
+/// How a fight ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FightEnd {
+    /// Only this side has fighters not out.
+    Won(Side),
+    /// No side has a fighter left.
+    Draw,
+    /// The round limit came first.
+    Undecided,
+    /// A rule error stopped the fight ([`Fight::rule_error`] says which).
+    RuleError,
+}
+
+/// What one [`Fight::step`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// The `start` hook ran.
+    Started,
+    RoundStarted(u32),
+    /// These fighters took their turn (more than one: simultaneously).
+    Turn(Vec<Fighter>),
+    RoundEnded(u32),
+    Ended(FightEnd),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    NotStarted,
+    BetweenRounds,
+    InRound,
+    Ended(FightEnd),
+}
+
+/// A fight: its combatants, their sides and names, and the engine's state.
+#[derive(Debug, Clone)]
+pub struct Fight<C> {
+    pub combatants: Vec<C>,
+    names: Vec<String>,
+    side_of: Vec<Side>,
+    side_names: Vec<String>,
+    round: u32,
+    time: i64,
+    /// World time up to which the `on every` hooks have run.
+    every_done: i64,
+    acted: Vec<bool>,
+    /// Turns begun per fighter (its current turn included).
+    turns: Vec<u32>,
+    /// Fighters whose turn is under way.
+    acting: Vec<Fighter>,
+    timers: Vec<Timer>,
+    seq: u64,
+    /// Trigger conditions as last seen: `[trigger][0]` for a fight-wide trigger,
+    /// `[trigger][1 + fighter]` for a per-fighter one.
+    seen: Vec<Vec<bool>>,
+    /// Fighters already traced as out.
+    traced_out: Vec<bool>,
+    phase: Phase,
+    error: Option<RuleError>,
+}
+
+impl<C> Default for Fight<C> {
+    fn default() -> Self {
+        Fight {
+            combatants: Vec::new(),
+            names: Vec::new(),
+            side_of: Vec::new(),
+            side_names: Vec::new(),
+            round: 0,
+            time: 0,
+            every_done: 0,
+            acted: Vec::new(),
+            turns: Vec::new(),
+            acting: Vec::new(),
+            timers: Vec::new(),
+            seq: 0,
+            seen: Vec::new(),
+            traced_out: Vec::new(),
+            phase: Phase::NotStarted,
+            error: None,
+        }
+    }
+}
+
+impl<C> core::ops::Index<Fighter> for Fight<C> {
+    type Output = C;
+    #[inline]
+    fn index(&self, f: Fighter) -> &C {
+        &self.combatants[f.index()]
+    }
+}
+
+impl<C> core::ops::IndexMut<Fighter> for Fight<C> {
+    #[inline]
+    fn index_mut(&mut self, f: Fighter) -> &mut C {
+        &mut self.combatants[f.index()]
+    }
+}
+
+impl<C> Fight<C> {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a combatant named `name` to side `side` (created when first named).
+    pub fn join(&mut self, side: &str, name: &str, combatant: C) -> Fighter {
+        let s = match self.side_names.iter().position(|n| n == side) {
+            Some(i) => i,
+            None => {
+                self.side_names.push(side.into());
+                self.side_names.len() - 1
+            }
+        };
+        self.combatants.push(combatant);
+        self.names.push(name.into());
+        self.side_of.push(Side(s.min(usize::from(u16::MAX)) as u16));
+        self.acted.push(false);
+        self.turns.push(0);
+        self.traced_out.push(false);
+        Fighter((self.combatants.len() - 1) as u32)
+    }
+
+    /// Every fighter, in the order joined.
+    pub fn fighters(&self) -> impl Iterator<Item = Fighter> + '_ {
+        (0..self.combatants.len() as u32).map(Fighter)
+    }
+
+    pub fn len(&self) -> usize {
+        self.combatants.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.combatants.is_empty()
+    }
+
+    /// The fighter's name (takes a `Fighter` or a `&Fighter`).
+    pub fn name(&self, f: impl core::borrow::Borrow<Fighter>) -> &str {
+        self.names
+            .get(f.borrow().index())
+            .map_or("", String::as_str)
+    }
+
+    pub fn side(&self, f: Fighter) -> Side {
+        self.side_of.get(f.index()).copied().unwrap_or_default()
+    }
+
+    pub fn sides(&self) -> impl Iterator<Item = Side> + '_ {
+        (0..self.side_names.len() as u16).map(Side)
+    }
+
+    /// The side's name (takes a `Side` or a `&Side`).
+    pub fn side_name(&self, s: impl core::borrow::Borrow<Side>) -> &str {
+        self.side_names
+            .get(s.borrow().index())
+            .map_or("", String::as_str)
+    }
+
+    /// The fighters of side `s`, in the order joined.
+    pub fn members(&self, s: Side) -> impl Iterator<Item = Fighter> + '_ {
+        self.fighters().filter(move |&f| self.side(f) == s)
+    }
+
+    /// The current round (0 before the first).
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// World time, in the fight's base unit.
+    pub fn time(&self) -> i64 {
+        self.time
+    }
+
+    /// The fighter has taken (or lost) its turn this round.
+    pub fn acted(&self, f: Fighter) -> bool {
+        self.acted.get(f.index()).copied().unwrap_or(false)
+    }
+
+    /// Marks the fighter's turn of this round as taken (a turn dissolved into waiting, a
+    /// turn lost to surprise).
+    pub fn mark_acted(&mut self, f: Fighter) {
+        if let Some(a) = self.acted.get_mut(f.index()) {
+            *a = true;
+        }
+    }
+
+    /// The fighter's turn is under way.
+    pub fn is_acting(&self, f: Fighter) -> bool {
+        self.acting.contains(&f)
+    }
+
+    /// Turns the fighter has begun (its current one included).
+    pub fn turns_taken(&self, f: Fighter) -> u32 {
+        self.turns.get(f.index()).copied().unwrap_or(0)
+    }
+
+    /// The pending timers, in scheduling order.
+    pub fn timers(&self) -> &[Timer] {
+        &self.timers
+    }
+
+    /// The rule error that stopped the fight, if one did.
+    pub fn rule_error(&self) -> Option<&RuleError> {
+        self.error.as_ref()
+    }
+
+    /// How the fight ended, once it has.
+    pub fn ended(&self) -> Option<FightEnd> {
+        match self.phase {
+            Phase::Ended(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// Schedules `action(args)` at `at`. A pending timer with the same action and
+    /// arguments is replaced (no stacking: "its duration restarts").
+    pub fn schedule(&mut self, at: Moment, action: u32, args: Vec<i64>) {
+        self.timers
+            .retain(|t| !(t.action == action && t.args == args));
+        self.seq += 1;
+        self.timers.push(Timer {
+            at,
+            action,
+            args,
+            seq: self.seq,
+        });
+    }
+
+    /// The moment "the start/end of the next turn of `f`" (`next`), or of its turn under
+    /// way if it is acting and `next` is false.
+    pub fn turn_moment(&self, f: Fighter, end: bool, next: bool) -> Moment {
+        let taken = self.turns_taken(f);
+        let n = if !next && self.is_acting(f) {
+            taken
+        } else {
+            taken.saturating_add(1)
+        };
+        if end {
+            Moment::TurnEnd(f, n)
+        } else {
+            Moment::TurnStart(f, n)
+        }
+    }
+
+    /// How a moment reads in traces: "the end of Bob's turn 2", "the start of round 3",
+    /// "time 600".
+    pub fn describe(&self, at: Moment) -> String {
+        match at {
+            Moment::RoundStart(r) => format!("the start of round {r}"),
+            Moment::RoundEnd(r) => format!("the end of round {r}"),
+            Moment::TurnStart(f, n) => format!("the start of {}'s turn {n}", self.name(f)),
+            Moment::TurnEnd(f, n) => format!("the end of {}'s turn {n}", self.name(f)),
+            Moment::Time(t) => format!("time {t}"),
+        }
+    }
+
+    /// The moment "the start of round `round() + n`".
+    pub fn rounds_later(&self, n: i64) -> Moment {
+        let n = n.clamp(0, i64::from(u32::MAX)) as u32;
+        Moment::RoundStart(self.round.saturating_add(n))
+    }
+
+    /// The moment `amount` units of world time from now.
+    pub fn time_later(&self, amount: i64) -> Moment {
+        Moment::Time(self.time.saturating_add(amount.max(0)))
+    }
+
+    fn end_with(&mut self, end: FightEnd) -> Step {
+        self.phase = Phase::Ended(end);
+        self.acting.clear();
+        Step::Ended(end)
+    }
+}
+
+#[cfg(test)]
+mod tests;
