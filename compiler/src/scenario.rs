@@ -566,24 +566,15 @@ pub fn execute(p: &Program, s: &Scenario, seed: u64) -> Ran {
         );
     }
     for (name, nth, answer, options) in &env.decide.out_of_range {
-        let span = s
-            .answer_spans
-            .iter()
-            .find(|(n, _)| n == name)
-            .and_then(|(_, spans)| spans.get(*nth).copied());
-        let Some(span) = span else { continue };
-        diags.push(
-            Diagnostic::error(
-                "E0403",
-                span,
-                format!("answer {answer} is not one of the {options} options `{name}` offered"),
-            )
-            .label("out of range")
-            .help(format!(
-                "the options are numbered 0 to {}",
-                options.saturating_sub(1)
-            )),
-        );
+        diags.push(answer_out_of_range(
+            s,
+            &BadAnswer {
+                name: name.clone(),
+                nth: Some(*nth),
+                answer: *answer,
+                options: *options,
+            },
+        ));
     }
     let mut trace = env.trace.events.render(&p.sites);
     if env.trace.dropped > 0 {
@@ -726,4 +717,39 @@ pub fn run_with(p: &Program, s: Scenario, seed: u64, strict: bool) -> Result<Str
         ));
     }
     Ok(out)
+}
+
+/// An answer out of range: the decision, which of its scripted answers (`None`: a
+/// fixed `--decide` answer), the answer and how many options there were.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadAnswer {
+    pub name: String,
+    pub nth: Option<usize>,
+    pub answer: u32,
+    pub options: u32,
+}
+
+/// `E0403` for an answer that was not one of the options its decision offered when the
+/// run asked it, at the scripted answer (a fixed `--decide` answer: at the scenario).
+pub fn answer_out_of_range(s: &Scenario, b: &BadAnswer) -> Diagnostic {
+    let span = b
+        .nth
+        .and_then(|nth| {
+            s.answer_spans
+                .iter()
+                .find(|(n, _)| *n == b.name)
+                .and_then(|(_, spans)| spans.get(nth).copied())
+        })
+        .unwrap_or(s.at);
+    let (name, answer, options) = (&b.name, b.answer, b.options);
+    Diagnostic::error(
+        "E0403",
+        span,
+        format!("answer {answer} is not one of the {options} options `{name}` offered"),
+    )
+    .label("out of range")
+    .help(format!(
+        "the options are numbered 0 to {}",
+        options.saturating_sub(1)
+    ))
 }

@@ -462,6 +462,10 @@ pub fn run_scenario(p: &Program, path: &Path, opts: &Options) -> Case {
     let odds = expect
         .get("odds")
         .map(|_| crate::analyze::distribution(p, &s, &crate::analyze::Limits::default(), &[]));
+    if let Some(b) = odds.as_ref().and_then(|d| d.bad_answer.as_ref()) {
+        case.diags.push(crate::scenario::answer_out_of_range(&s, b));
+        return case;
+    }
     let mismatches = expect::compare(p, &case.sources, expect, f, &ran, odds.as_ref(), &mut diags);
     case.diags.extend(diags);
     if case.diags.has_errors() {

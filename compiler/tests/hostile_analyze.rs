@@ -44,6 +44,12 @@ impl Case {
         self.code = Some(code);
         self
     }
+    /// Exit 1 with `code` in `scenario.yaml` and no odds.
+    fn fails(mut self, code: &'static str) -> Self {
+        self.exit = 1;
+        self.code = Some(code);
+        self
+    }
     fn usage_error(mut self) -> Self {
         self.exit = 2;
         self
@@ -68,6 +74,16 @@ const ROLL_THEN_SPIN: &str = "procedure p() -> int {
     }
   }
   return x
+}
+";
+
+/// A decision from a list of one item or two, by a d2.
+const PICK: &str = "procedure p() -> int {
+  let xs = [10]
+  if roll d2 == 2 {
+    xs = [10, 20]
+  }
+  return decide pick from xs
 }
 ";
 
@@ -97,6 +113,37 @@ fn cases() -> Vec<Case> {
             .collect();
         let args: &'static [&'static str] = Box::leak(args.into_boxed_slice());
         cases.push(case(name, TWO_D6, run_p).args(args).usage_error());
+    }
+    // Issue 8 class 6: an answer out of range is an error, never clamped. The list the
+    // decision picks from holds one item or two, by a d2: answer 1 fits only one path.
+    for (engine, args) in [
+        ("merged", &[][..]),
+        ("walker", &["--engine", "paths"][..]),
+        ("samples", &["--samples", "1000", "--seed", "7"][..]),
+    ] {
+        let name = |what: &str| -> &'static str {
+            Box::leak(format!("{what} ({engine})").into_boxed_str())
+        };
+        cases.push(
+            case(
+                name("an answer past a list's options on some path is E0403"),
+                PICK,
+                "run: p\ndecisions:\n  pick: [1]\n",
+            )
+            .args(args)
+            .fails("E0403"),
+        );
+        if engine != "samples" {
+            cases.push(
+                case(
+                    name("an answer within every path's options is analyzed"),
+                    PICK,
+                    "run: p\ndecisions:\n  pick: [0]\n",
+                )
+                .args(args)
+                .prints("1/1  10\n"),
+            );
+        }
     }
     cases.extend([
         // The path walker (`--engine paths`, the reference engine).
@@ -260,6 +307,9 @@ fn hostile_analyses_stay_exact_and_bounded() {
         let mut problems = Vec::new();
         if out.status.code() != Some(c.exit) {
             problems.push(format!("exit {:?}, expected {}", out.status.code(), c.exit));
+        }
+        if c.exit == 1 && !stdout.is_empty() {
+            problems.push("odds printed beside the error".into());
         }
         if c.exit == 2 {
             // A usage error names the flag and its range, and prints no odds.

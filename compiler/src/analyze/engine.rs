@@ -31,6 +31,9 @@ pub type Outcome = Result<Value, RuleError>;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::OnceLock;
+
+pub use crate::scenario::BadAnswer;
 use std::time::Instant;
 
 /// How the engine bounds rolls.
@@ -58,6 +61,10 @@ pub struct Options {
 pub struct Decisions<'a> {
     pub script: Vec<(&'a str, &'a [u32])>,
     pub fixed: Vec<(String, u32)>,
+    /// The first answer met that was not one of the options its decision offered on
+    /// some path (a decision from a list, whose length only the run knows). The analysis
+    /// is then an error (`E0403`, as in `trace`), never odds of a clamped answer.
+    pub bad: OnceLock<BadAnswer>,
 }
 
 /// The exact distribution of a resolution's results.
@@ -817,8 +824,21 @@ impl<'a> Cursor<'a> {
 impl Decide for Cursor<'_> {
     fn decide(&mut self, name: &'static str, options: u32) -> u32 {
         let last = options.saturating_sub(1);
+        // An answer past the options makes the analysis an error: the value the run goes
+        // on with is never reported.
+        let checked = |answer: u32, nth: Option<usize>| {
+            if answer > last {
+                let _ = self.dec.bad.set(BadAnswer {
+                    name: name.to_string(),
+                    nth,
+                    answer,
+                    options,
+                });
+            }
+            answer.min(last)
+        };
         if let Some((_, a)) = self.dec.fixed.iter().find(|(n, _)| n == name) {
-            return (*a).min(last);
+            return checked(*a, None);
         }
         let Some(i) = self.dec.script.iter().position(|(n, _)| *n == name) else {
             return 0;
@@ -828,7 +848,7 @@ impl Decide for Cursor<'_> {
             (Some(&used), true) => match queue.get(used as usize) {
                 Some(&a) => {
                     self.cursor[i] += 1;
-                    a.min(last)
+                    checked(a, Some(used as usize))
                 }
                 None => 0,
             },

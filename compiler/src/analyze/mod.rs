@@ -169,6 +169,18 @@ pub struct Distribution {
     pub stop: Option<Stop>,
     /// The work done, for the header line ("45431 paths", "at most 312 states").
     pub work: String,
+    /// An answer that was not one of its decision's options on some path: the figures
+    /// are not to be shown ([`bad_answer`] says why).
+    pub bad_answer: Option<engine::BadAnswer>,
+}
+
+/// The error for an answer out of range met while analyzing `s` (`E0403`, as `trace`
+/// reports it).
+/// `sources`: the program's with the scenario's file.
+fn bad_answer(s: &Scenario, sources: Sources, b: &engine::BadAnswer) -> (Diagnostics, Sources) {
+    let mut diags = Diagnostics::default();
+    diags.push(scenario::answer_out_of_range(s, b));
+    (diags, sources)
 }
 
 /// The scenario's scripted decisions, as both engines answer them (plus `fixed` answers
@@ -177,6 +189,7 @@ pub fn decisions<'a>(s: &'a Scenario, fixed: &[(String, u32)]) -> engine::Decisi
     engine::Decisions {
         script: s.decisions.queues().collect(),
         fixed: fixed.to_vec(),
+        bad: Default::default(),
     }
 }
 
@@ -233,6 +246,7 @@ pub fn distribution(
                 unexplored: w.unexplored,
                 stop: w.stop,
                 work: format!("{} paths", w.paths),
+                bad_answer: dec.bad.get().cloned(),
             }
         }
         EngineKind::Merged => {
@@ -255,6 +269,7 @@ pub fn distribution(
                     1 => "at most 1 state".to_string(),
                     n => format!("at most {n} states"),
                 },
+                bad_answer: dec.bad.get().cloned(),
             }
         }
     }
@@ -492,13 +507,15 @@ pub fn reports(
                 }
             }
         })
-        .map(|(s, _)| s)
     };
     let run_case = |case: &Vec<Setting>| -> Result<Report, (Diagnostics, Sources)> {
         let (fixed, label) = settings(case);
-        let s = read_case(case)?;
+        let (s, sources) = read_case(case)?;
         let Some(n) = v.samples else {
             let d = distribution(p, &s, limits, &fixed);
+            if let Some(b) = &d.bad_answer {
+                return Err(bad_answer(&s, sources, b));
+            }
             return Ok(report(
                 p,
                 s.function,
@@ -510,7 +527,7 @@ pub fn reports(
                 label,
             ));
         };
-        let read = || read_case(case).ok();
+        let read = || read_case(case).ok().map(|(s, _)| s);
         sample::sample(
             p,
             s.function,
@@ -523,7 +540,10 @@ pub fn reports(
             name.clone(),
             label,
         )
-        .ok_or_else(|| (Diagnostics::default(), p.sources.clone()))
+        .map_err(|bad| match bad {
+            Some(b) => bad_answer(&s, sources, &b),
+            None => (Diagnostics::default(), p.sources.clone()),
+        })
     };
     let results: Vec<Result<Report, (Diagnostics, Sources)>> = in_parallel(&grid, run_case);
     let mut reports = Vec::with_capacity(results.len());

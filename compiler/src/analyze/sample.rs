@@ -3,7 +3,7 @@
 //! and the samples are counted in fixed blocks, so the figures are the same for a seed
 //! whatever the number of threads. Each figure comes with its 95% Wilson interval.
 
-use super::engine::{self, Outcome};
+use super::engine::{self, BadAnswer, Outcome};
 use super::exact::Prob;
 use super::report::Report;
 use super::view::{self, Group};
@@ -24,7 +24,8 @@ const BLOCK: u64 = 4096;
 
 /// The sampled report of a scenario (read afresh per block by `read`, since values are
 /// not shared between threads): `n` samples from `seed`, grouped by `by`, `fixed`
-/// answers taking precedence over the scenario's script. `None` if a read failed.
+/// answers taking precedence over the scenario's script. `Err(None)` if a read failed,
+/// `Err(Some(..))` for an answer that was not one of its decision's options.
 #[allow(clippy::too_many_arguments)]
 pub fn sample<R>(
     p: &Program,
@@ -37,15 +38,15 @@ pub fn sample<R>(
     seed: u64,
     scenario: String,
     case: Vec<(String, String)>,
-) -> Option<Report>
+) -> Result<Report, Option<BadAnswer>>
 where
     R: Fn() -> Option<Scenario> + Sync,
 {
     let blocks = n.div_ceil(BLOCK);
-    let counted: Vec<Option<Vec<Group>>> = (0..blocks)
+    let counted: Vec<Result<Vec<Group>, Option<BadAnswer>>> = (0..blocks)
         .into_par_iter()
         .map(|b| {
-            let s = read()?;
+            let s = read().ok_or(None)?;
             let f = &p.functions[s.function];
             let dec = decisions(&s, fixed);
             let mut seen: Vec<(Outcome, Prob)> = Vec::new();
@@ -77,8 +78,11 @@ where
                     }
                 }
             }
+            if let Some(bad) = dec.bad.get() {
+                return Err(Some(bad.clone()));
+            }
             let outcomes: Vec<(Outcome, Prob)> = seen;
-            Some(match by {
+            Ok(match by {
                 Some(path) => view::group(p, &f.ret, path, &outcomes),
                 None => view::each(p, &f.ret, &outcomes),
             })
@@ -105,10 +109,11 @@ where
         unexplored: Prob::from_integer(0.into()),
         stop: None,
         work: format!("{n} samples from seed {seed}"),
+        bad_answer: None,
     };
     let mut r = finish(p, function, groups, by, limits, &d, scenario, case);
     for (row, k) in r.rows.iter_mut().zip(counts) {
         row.interval = Some(wilson(k, n));
     }
-    Some(r)
+    Ok(r)
 }
