@@ -52,12 +52,42 @@ impl Track {
     pub fn boxes(&self) -> Boxes {
         Boxes { rest: self.filled }
     }
+
+    /// The filled boxes numbered `1..=n` (a track of `n` boxes), lowest first: the
+    /// bits above box `n` are masked off once, not compared box by box.
+    #[inline]
+    pub fn boxes_to(&self, n: usize) -> Boxes {
+        let mask = if n >= MAX_BOXES {
+            u64::MAX
+        } else {
+            (1u64 << n) - 1
+        };
+        Boxes {
+            rest: self.filled & mask,
+        }
+    }
 }
 
 /// Iterator over the filled boxes of a [`Track`] (1-based numbers, lowest first).
 #[derive(Debug, Clone, Copy)]
 pub struct Boxes {
     rest: u64,
+}
+
+impl Boxes {
+    /// Box `number` alone, if it is among these: at most one box, found by its bit
+    /// rather than by walking the others (`filled(t) if box.number == n`).
+    #[inline]
+    pub fn only(self, number: i64) -> Boxes {
+        let bit = if (1..=MAX_BOXES as i64).contains(&number) {
+            1u64 << (number - 1)
+        } else {
+            0
+        };
+        Boxes {
+            rest: self.rest & bit,
+        }
+    }
 }
 
 impl Iterator for Boxes {
@@ -76,6 +106,11 @@ impl Iterator for Boxes {
     fn size_hint(&self) -> (usize, Option<usize>) {
         let n = self.rest.count_ones() as usize;
         (n, Some(n))
+    }
+
+    #[inline]
+    fn count(self) -> usize {
+        self.rest.count_ones() as usize
     }
 }
 
@@ -96,5 +131,32 @@ mod tests {
         assert_eq!(t.fill(&levels, 3, true), Some((4, 3)));
         assert_eq!(t.fill(&levels, 3, true), None);
         assert_eq!(t.boxes().collect::<Vec<_>>(), vec![1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn boxes_to_n_are_the_filled_boxes_numbered_up_to_n() {
+        let t = Track::with_filled(&[1, 3, 12, 13, 64]);
+        assert_eq!(t.boxes_to(12).collect::<Vec<_>>(), vec![1, 3, 12]);
+        assert_eq!(t.boxes_to(12).count(), 3);
+        assert_eq!(t.boxes_to(13).collect::<Vec<_>>(), vec![1, 3, 12, 13]);
+        assert_eq!(t.boxes_to(0).count(), 0);
+        assert_eq!(t.boxes_to(63).count(), 4);
+        assert_eq!(t.boxes_to(64).collect::<Vec<_>>(), vec![1, 3, 12, 13, 64]);
+        assert_eq!(t.boxes_to(100).count(), 5);
+        for n in 0..=70 {
+            let filtered: Vec<usize> = t.boxes().filter(|&b| b <= n).collect();
+            assert_eq!(t.boxes_to(n).collect::<Vec<_>>(), filtered, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn only_keeps_the_one_numbered_box_if_it_is_there() {
+        let t = Track::with_filled(&[1, 3, 12, 13, 64]);
+        for number in [i64::MIN, -1, 0, 1, 2, 3, 12, 13, 14, 64, 65, i64::MAX] {
+            let filtered: Vec<usize> = t.boxes_to(12).filter(|&b| b as i64 == number).collect();
+            let only: Vec<usize> = t.boxes_to(12).only(number).collect();
+            assert_eq!(only, filtered, "box {number}");
+        }
+        assert_eq!(t.boxes().only(64).collect::<Vec<_>>(), vec![64]);
     }
 }

@@ -340,10 +340,7 @@ impl BodyGen<'_, '_> {
                 pre.extend(tx.pre.iter().cloned());
                 let track = self.tmp("track");
                 pre.push(format!("let {track} = {};", tx.val));
-                let boxes = format!(
-                    "{track}.boxes().filter(|&b| b <= {})",
-                    self.track_len(&t.ty)
-                );
+                let boxes = format!("{track}.boxes_to({})", self.track_len(&t.ty));
                 let n = self.tmp("n");
                 pre.push(format!("let {n} = {boxes}.count() as u32;"));
                 if !crate::ir::walk::non_empty_list(l) {
@@ -467,7 +464,7 @@ impl BodyGen<'_, '_> {
             } else {
                 tx.recv()
             };
-            return Ok((pre, format!("{track}.boxes().filter(|&b| b <= {n})"), false));
+            return Ok((pre, format!("{track}.boxes_to({n})"), false));
         }
         let lx = self.expr(list, Dest::Val)?;
         let mut pre = lx.pre.clone();
@@ -498,8 +495,20 @@ impl BodyGen<'_, '_> {
         let fns = &self.g.p.functions;
         let mutates = self.changes_root(list)
             && (cond.is_some_and(|c| expr_mutates(c, fns)) || expr_mutates(body, fns));
-        let (mut pre, iter, copied) = self.iter_of(list, var, mutates)?;
+        let (mut pre, mut iter, copied) = self.iter_of(list, var, mutates)?;
         let v = self.slots[var].ident.clone();
+        // `filled(t) if box.number == n`: box `n` alone, by its bit (`n` read once: the
+        // body changes nothing it could read).
+        let mut cond = cond;
+        let numbered = cond
+            .and_then(|c| numbered_box(c, var, list))
+            .filter(|_| !expr_mutates(body, fns));
+        if let Some(n) = numbered {
+            let nx = self.expr(n, Dest::Val)?;
+            pre.extend(nx.pre);
+            iter = format!("{iter}.only({})", nx.val);
+            cond = None;
+        }
         let cx = cond.map(|c| self.expr(c, Dest::Val)).transpose()?;
         let bx = if kind == Agg::Count {
             None
@@ -644,8 +653,20 @@ impl BodyGen<'_, '_> {
         let fns = &self.g.p.functions;
         let mutates = self.changes_root(list)
             && (cond.is_some_and(|c| expr_mutates(c, fns)) || expr_mutates(body, fns));
-        let (mut pre, iter, copied) = self.iter_of(list, var, mutates)?;
+        let (mut pre, mut iter, copied) = self.iter_of(list, var, mutates)?;
         let v = self.slots[var].ident.clone();
+        // `filled(t) if box.number == n`: box `n` alone, by its bit (`n` read once: the
+        // body changes nothing it could read).
+        let mut cond = cond;
+        let numbered = cond
+            .and_then(|c| numbered_box(c, var, list))
+            .filter(|_| !expr_mutates(body, fns));
+        if let Some(n) = numbered {
+            let nx = self.expr(n, Dest::Val)?;
+            pre.extend(nx.pre);
+            iter = format!("{iter}.only({})", nx.val);
+            cond = None;
+        }
         let cx = cond.map(|c| self.expr(c, Dest::Val)).transpose()?;
         let bx = self.expr(body, Dest::Val)?;
         let effects = cx.as_ref().is_some_and(|c| !c.pre.is_empty()) || !bx.pre.is_empty();
@@ -704,6 +725,32 @@ fn index_site(e: &Expr) -> u32 {
 }
 
 /// The track of a `filled(track)` expression.
+/// In an aggregate over `list`'s elements as `var`: when `list` is a track's filled boxes
+/// and `cond` is `var.number == n` (either way round) with `n` a cheap value that does
+/// not read `var` (no effect, no rule error: it may be computed once, even for no box),
+/// that `n`.
+fn numbered_box<'e>(cond: &'e Expr, var: usize, list: &Expr) -> Option<&'e Expr> {
+    if !matches!(list.kind, K::Filled(_)) {
+        return None;
+    }
+    let K::Compare(crate::ir::CmpOp::Eq, a, b) = &cond.kind else {
+        return None;
+    };
+    let is_number = |x: &Expr| {
+        matches!(&x.kind, K::BoxPart(b, crate::ir::BoxPart::Number)
+            if matches!(b.kind, K::Local(s) if s == var))
+    };
+    let n = if is_number(a) {
+        b
+    } else if is_number(b) {
+        a
+    } else {
+        return None;
+    };
+    let mut budget = 8;
+    (n.ty == Ty::Int && !uses_slot(n, var) && super::stmt::cheap(n, &mut budget)).then_some(n)
+}
+
 fn filled_track(e: &Expr) -> Option<&Expr> {
     match &e.kind {
         K::Filled(t) => Some(t),

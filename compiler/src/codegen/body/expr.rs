@@ -184,6 +184,14 @@ impl BodyGen<'_, '_> {
         }
     }
 
+    /// `min`/`max` (`f`) of two levels of a scale, both stable texts, by their
+    /// position: `if (b as u16) < (a as u16) { b } else { a }`. A select, where the
+    /// derived `Ord::min` of an enum compiles to a branch.
+    fn pick_level(&self, f: &str, a: &str, b: &str) -> String {
+        let op = if f == "min" { "<" } else { ">" };
+        format!("if ({b} as u16) {op} ({a} as u16) {{ {b} }} else {{ {a} }}")
+    }
+
     pub(super) fn expr(&mut self, e: &Expr, dest: Dest) -> Result<Ex, String> {
         let mut ex = self.expr_inner(e, dest)?;
         ex.list = matches!(e.ty, Ty::List(_));
@@ -418,7 +426,7 @@ impl BodyGen<'_, '_> {
                     let n = self.track_len(&t.ty);
                     let b = self.tmp("number");
                     let val = format!(
-                        "{}.boxes().any(|{b}| {b} <= {n} && {b} == {})",
+                        "{}.boxes_to({n}).any(|{b}| {b} == {})",
                         parts[1].recv(),
                         parts[0].at(P_CMP + 1)
                     );
@@ -477,16 +485,23 @@ impl BodyGen<'_, '_> {
                 } else {
                     "max"
                 };
-                let f = if matches!(ty, Ty::Choice(_)) {
-                    format!("::core::cmp::{f}")
-                } else {
-                    format!("i64::{f}")
-                };
                 let mut parts = xs
                     .iter()
                     .map(|x| self.expr(x, Dest::Val))
                     .collect::<Result<Vec<_>, _>>()?;
                 let pre = self.seq(&mut parts);
+                if matches!(ty, Ty::Choice(_)) && xs.len() > 1 {
+                    let mut pre = pre;
+                    let mut it = parts.into_iter();
+                    let mut acc = it.next().ok_or("rulesc bug: min/max of nothing")?;
+                    for p in it {
+                        acc = self.hoist(&mut pre, acc, "level");
+                        let p = self.hoist(&mut pre, p, "level");
+                        acc = Ex::new(self.pick_level(f, &acc.val, &p.val), P_BLOCK);
+                    }
+                    return Ok(acc.with_pre(pre));
+                }
+                let f = format!("i64::{f}");
                 let mut it = parts.into_iter();
                 let first = it.next().ok_or("rulesc bug: min/max of nothing")?;
                 let mut acc = first.clone();
@@ -505,10 +520,17 @@ impl BodyGen<'_, '_> {
                 ];
                 let pre = self.seq(&mut parts);
                 let val = if matches!(ty, Ty::Choice(_)) {
-                    format!(
-                        "::core::cmp::min(::core::cmp::max({}, {}), {})",
-                        parts[0].val, parts[1].val, parts[2].val
-                    )
+                    let mut pre = pre;
+                    let [x, lo, hi] = <[Ex; 3]>::try_from(parts).map_err(|_| "rulesc bug")?;
+                    let (x, lo) = (
+                        self.hoist(&mut pre, x, "level"),
+                        self.hoist(&mut pre, lo, "level"),
+                    );
+                    let low = Ex::new(self.pick_level("max", &x.val, &lo.val), P_BLOCK);
+                    let low = self.hoist(&mut pre, low, "level");
+                    let hi = self.hoist(&mut pre, hi, "level");
+                    let val = self.pick_level("min", &low.val, &hi.val);
+                    return Ok(Ex::new(val, P_BLOCK).with_pre(pre));
                 } else {
                     format!(
                         "{RT}::arith::clamp({}, {}, {})",
@@ -525,7 +547,7 @@ impl BodyGen<'_, '_> {
                 if let K::Filled(t) = &l.kind {
                     let te = self.expr(t, Dest::Val)?;
                     let n = self.track_len(&t.ty);
-                    let val = format!("{}.boxes().filter(|&b| b <= {n}).count() as i64", te.recv());
+                    let val = format!("{}.boxes_to({n}).count() as i64", te.recv());
                     return Ok(Ex::new(val, P_CAST).with_pre(te.pre));
                 }
                 let le = self.expr(l, Dest::Val)?;
@@ -600,10 +622,7 @@ impl BodyGen<'_, '_> {
             K::Filled(t) => {
                 let te = self.expr(t, Dest::Val)?;
                 let n = self.track_len(&t.ty);
-                let val = format!(
-                    "{}.boxes().filter(|&b| b <= {n}).collect::<Vec<usize>>()",
-                    te.recv()
-                );
+                let val = format!("{}.boxes_to({n}).collect::<Vec<usize>>()", te.recv());
                 Ex::new(val, P_ATOM).with_pre(te.pre)
             }
             K::Aggregate {

@@ -827,7 +827,7 @@ impl BodyGen<'_, '_> {
 /// and no allocation: constants, `Copy` locals and fields, `+ - *`, comparisons and
 /// logic on scalars, a roll's parts, `min`/`max`/`clamp`/`abs`, entries of scale- or enum-keyed
 /// maps, and outcomes built of those. Spends `budget` (one per node).
-fn cheap(e: &Expr, budget: &mut u32) -> bool {
+pub(super) fn cheap(e: &Expr, budget: &mut u32) -> bool {
     if *budget == 0 {
         return false;
     }
