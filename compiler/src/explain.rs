@@ -185,14 +185,22 @@ pub fn explain_with_packs(
     let Some(program) = program else {
         return Err((diags, sources));
     };
-    let (extended, diags, sources) = crate::pack::apply(&program, packs);
-    if extended.is_none() {
-        return Err((diags, sources));
+    let (checked, diags, read) = crate::pack::check_packs(&program, packs);
+    if diags.has_errors() {
+        return Err((diags, read));
     }
     let mut sources = Sources::default();
     let mut ignored = Diagnostics::default();
-    for path in packs {
-        let shown = crate::output::shown(path);
+    // Every record of every pack read (those the packs given require as well, by the
+    // names the check gave them): its name, its definition, and what it copies.
+    let mut found: Vec<(String, Definition, Option<String>)> = Vec::new();
+    for pack in &checked {
+        let path = &pack.path;
+        let shown = read
+            .files
+            .iter()
+            .find(|f| &f.path == path)
+            .map_or_else(|| crate::output::shown(path), |f| f.name.clone());
         let Some((_, root)) = load::read_yaml(&mut sources, shown, path, &mut ignored) else {
             continue;
         };
@@ -205,23 +213,77 @@ pub fn explain_with_packs(
         let types = root.get("records").and_then(|r| r.as_map()).unwrap_or(&[]);
         for (ty, records) in types {
             for (key, value) in records.as_map().unwrap_or(&[]) {
-                if key.scalar_text().as_deref() != Some(name) {
-                    continue;
-                }
                 let mut rows = Vec::new();
                 lines(&sources, value, 1, 2, &mut rows);
+                let rname = key.scalar_text().unwrap_or_default();
                 let ty = ty.scalar_text().unwrap_or_default();
+                let copy = value
+                    .get("_copy")
+                    .and_then(|c| c.as_str())
+                    .map(str::to_string);
                 let def = Definition {
                     kind: "record".into(),
-                    name: format!("{name} ({ty}, from pack {pack})"),
+                    name: format!("{rname} ({ty}, from pack {pack})"),
                     at: at(&sources, key.span),
                     lines: rows,
                 };
-                return Ok(def.text());
+                found.push((rname, def, copy));
             }
         }
     }
-    explain(dir, name)
+    let Some((_, def, copy)) = found.iter().find(|(n, ..)| n == name) else {
+        return explain(dir, name);
+    };
+    let mut def = def.clone();
+    // A copy shows the fields it keeps too, each where the record it copies (or the one
+    // that copies) has it.
+    let mut from = copy.clone();
+    let ruleset = match from {
+        Some(_) => definitions(dir)?.1,
+        None => Vec::new(),
+    };
+    for _ in 0..found.len() + 1 {
+        let Some(base) = from.take() else {
+            break;
+        };
+        let (rows, next) = match found.iter().find(|(n, ..)| *n == base) {
+            Some((_, d, c)) => (d.lines.clone(), c.clone()),
+            None => match ruleset
+                .iter()
+                .find(|d| d.kind == "record" && d.name == base)
+            {
+                Some(d) => (d.lines.clone(), None),
+                None => break,
+            },
+        };
+        keep_missing(&mut def.lines, &rows);
+        from = next;
+    }
+    Ok(def.text())
+}
+
+/// Adds to `lines` (a record's, as `explain` shows them) the fields of `base` it does
+/// not give, each with the lines under it: what a `_copy` keeps.
+fn keep_missing(lines: &mut Vec<(String, String)>, base: &[(String, String)]) {
+    // A field's line is indented once (`  speed: 3`); deeper lines belong to the field
+    // above them.
+    let field = |line: &str| -> Option<String> {
+        let rest = line.strip_prefix("  ")?;
+        if rest.starts_with(' ') {
+            return None;
+        }
+        Some(rest.split(':').next().unwrap_or("").to_string())
+    };
+    let given: Vec<String> = lines.iter().filter_map(|(l, _)| field(l)).collect();
+    let mut keep = false;
+    for (line, origin) in base {
+        if let Some(f) = field(line) {
+            keep = f != "_copy" && !given.contains(&f);
+        }
+        if keep {
+            lines.push((line.clone(), origin.clone()));
+        }
+    }
 }
 
 /// Explains `name` in the ruleset at `dir`.

@@ -306,19 +306,35 @@ pub fn set_project_root(root: &Path) -> bool {
 /// else the nearest ancestor of `dir` (itself included) that holds `Cargo.toml`, `.git`
 /// or `rulesc.toml`; else `dir`'s parent.
 pub fn project_root(dir: &Path) -> PathBuf {
-    if let Some(root) = ROOT.get() {
-        return root.clone();
-    }
     let abs = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-    for a in abs.ancestors() {
-        if ["Cargo.toml", ".git", "rulesc.toml"]
-            .iter()
-            .any(|m| a.join(m).exists())
-        {
-            return a.to_path_buf();
-        }
+    marked_root(&abs).unwrap_or_else(|| abs.parent().map(Path::to_path_buf).unwrap_or(abs))
+}
+
+/// The folder a content pack's `requires:` paths must stay inside: the one given with
+/// `rulesc --root`; else the nearest ancestor of the pack's folder that holds
+/// `Cargo.toml`, `.git` or `rulesc.toml`; else the pack's folder itself.
+pub fn project_root_of_file(file: &Path) -> PathBuf {
+    let folder = match file.parent() {
+        Some(f) if !f.as_os_str().is_empty() => f,
+        _ => Path::new("."),
+    };
+    let abs = std::fs::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf());
+    marked_root(&abs).unwrap_or(abs)
+}
+
+/// `rulesc --root` if given, else the nearest ancestor of `abs` (itself included) with
+/// a project marker.
+fn marked_root(abs: &Path) -> Option<PathBuf> {
+    if let Some(root) = ROOT.get() {
+        return Some(root.clone());
     }
-    abs.parent().map(Path::to_path_buf).unwrap_or(abs)
+    abs.ancestors()
+        .find(|a| {
+            ["Cargo.toml", ".git", "rulesc.toml"]
+                .iter()
+                .any(|m| a.join(m).exists())
+        })
+        .map(Path::to_path_buf)
 }
 
 /// Loads one folder (layer `chain.len()` counted from the top) after its base.

@@ -4,31 +4,57 @@
 //! ```yaml
 //! pack:
 //!   name: black_forest_armory
-//!   ruleset: kingsmark          # optional: the ruleset this pack is for
+//!   ruleset: kingsmark          # optional: the ruleset this pack is for (or a list)
+//!   requires: [armory.yaml]     # optional: packs checked first (relative to this one)
 //! records:
 //!   Weapon:
 //!     flamberge: { skill: ArmedCombat, base_damage: Moderate, damage_type: Cutting, critical_threshold: 12 }
+//!     great_flamberge: { _copy: flamberge, base_damage: Severe }   # the rest copied
 //! ```
+//!
+//! `requires:` and `_copy` follow 5etools' homebrew: a file declares the files it
+//! depends on (`_meta.dependencies`), and a record may copy another, changing some fields
+//! (`_copy`). A required pack is read as if it were given before the pack requiring it,
+//! once however many require it; it must be inside the project folder of the pack named
+//! on the command line (as `extends` must), with no cycle, at most
+//! [`MAX_REQUIRES`] deep.
 
 use crate::check;
 use crate::diag::{suggest, Diagnostic, Diagnostics};
 use crate::ir::{Const, Program, Ty};
 use crate::load;
+use crate::output;
 use crate::source::{Sources, Span};
 use crate::yaml::{self, YNode};
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What a checked pack holds.
 #[derive(Debug, Clone)]
 pub struct Pack {
     pub name: String,
+    /// The file it was read from (a required pack's path, as found from the pack
+    /// requiring it).
+    pub path: PathBuf,
     /// (record type, record name, value)
     pub records: Vec<(String, String, Const)>,
 }
 
 const KEYS: &[&str] = &["pack", "records"];
-const PACK_KEYS: &[&str] = &["name", "ruleset", "title", "author", "description"];
+const PACK_KEYS: &[&str] = &[
+    "name",
+    "ruleset",
+    "requires",
+    "title",
+    "author",
+    "description",
+];
+
+/// Most packs in one chain of `requires` (a pack, the pack it requires, ...).
+pub const MAX_REQUIRES: usize = 8;
+
+/// The key of a pack record that copies another record.
+const COPY: &str = "_copy";
 
 /// Checks packs against a checked ruleset. Diagnostics point into the pack files (and,
 /// for a name clash with the ruleset, into the ruleset too).
@@ -72,19 +98,179 @@ fn check_into(p: &Program, paths: &[PathBuf]) -> (Program, Vec<Pack>, Diagnostic
             .map(|i| (i.name.clone(), i.span))
             .collect(),
     };
+    let mut run = Run {
+        p,
+        sources: &mut sources,
+        reader: &mut reader,
+        known: &mut known,
+        diags: &mut diags,
+        packs: &mut packs,
+        done: HashMap::new(),
+        chain: Vec::new(),
+    };
     for path in paths {
-        let name = path.display().to_string().replace('\\', "/");
-        let Some((_, root)) = load::read_yaml(&mut sources, name, path, &mut diags) else {
-            continue;
-        };
-        reader.set_sources(&sources);
-        if let Some(pack) = check_one(p, &mut reader, &root, &mut known, &mut diags) {
-            packs.push(pack);
-        }
+        let root = load::project_root_of_file(path);
+        run.visit(path, output::shown(path), &root);
     }
     let mut prog = reader.into_program();
     prog.sources = sources.clone();
     (prog, packs, diags, sources)
+}
+
+/// Checking packs in order, each after the packs it `requires`.
+struct Run<'a> {
+    p: &'a Program,
+    sources: &'a mut Sources,
+    reader: &'a mut check::Reader,
+    known: &'a mut Known,
+    diags: &'a mut Diagnostics,
+    packs: &'a mut Vec<Pack>,
+    /// Packs read (by canonical path), each once, and whether it was read with every
+    /// pack it requires.
+    done: HashMap<PathBuf, bool>,
+    /// The packs being read, each requiring the next: one of them again is a cycle.
+    chain: Vec<PathBuf>,
+}
+
+impl Run<'_> {
+    /// Reads the pack at `path` (shown as `name`), the packs it requires (inside `root`),
+    /// and checks it after them. Whether it was read, with every pack it requires: a
+    /// pack whose required packs could not all be read is not checked, since its
+    /// records may name theirs (each missing record would only repeat the first error).
+    fn visit(&mut self, path: &Path, name: String, root: &Path) -> bool {
+        let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        if let Some(&read) = self.done.get(&key) {
+            return read;
+        }
+        self.done.insert(key.clone(), false);
+        let Some((_, node)) = load::read_yaml(self.sources, name, path, self.diags) else {
+            return false;
+        };
+        self.chain.push(key.clone());
+        let folder = path.parent().unwrap_or(Path::new(""));
+        let (required, mut complete) = self.required(&node, folder, root);
+        for (target, shown) in required {
+            complete &= self.visit(&target, shown, root);
+        }
+        self.chain.pop();
+        self.done.insert(key, complete);
+        if !complete {
+            return false;
+        }
+        self.reader.set_sources(self.sources);
+        if let Some(pack) = check_one(self.p, self.reader, &node, self.known, self.diags) {
+            self.packs.push(Pack {
+                path: path.to_path_buf(),
+                ..pack
+            });
+        }
+        true
+    }
+
+    /// The packs a pack's `requires:` names that can be read, each with the name its
+    /// diagnostics give it, and whether that is all of them: every one that cannot be
+    /// read is reported (`E0407` to `E0409`, `E0102`).
+    fn required(
+        &mut self,
+        node: &YNode,
+        folder: &Path,
+        root: &Path,
+    ) -> (Vec<(PathBuf, String)>, bool) {
+        let Some(req) = node.get("pack").and_then(|m| m.get("requires")) else {
+            return (Vec::new(), true);
+        };
+        let items: Vec<&YNode> = match req.as_seq() {
+            Some(items) => items.iter().collect(),
+            None => vec![req],
+        };
+        let mut out = Vec::new();
+        let mut complete = true;
+        for r in items {
+            let Some(rel) = r.as_str() else {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0102",
+                        r.span,
+                        format!("expected the path of a pack file, found {}", r.kind()),
+                    )
+                    .label("not a path")
+                    .help("write `requires: [armory.yaml]` (relative to this pack's folder)"),
+                );
+                complete = false;
+                continue;
+            };
+            let target = folder.join(rel);
+            let Ok(abs) = std::fs::canonicalize(&target) else {
+                self.diags.push(
+                    Diagnostic::error("E0407", r.span, format!("there is no pack `{rel}`"))
+                        .label("not found")
+                        .help(format!(
+                            "the path is relative to this pack's folder ({})",
+                            output::shown(folder)
+                        )),
+                );
+                complete = false;
+                continue;
+            };
+            if !abs.starts_with(root) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0408",
+                        r.span,
+                        format!("`{rel}` is outside the project folder"),
+                    )
+                    .label("leaves the project")
+                    .help(format!(
+                        "a pack may require only packs inside its project folder, {}; give `rulesc --root <folder>` holding both, or put an empty `rulesc.toml` in a folder above both",
+                        root.display()
+                    )),
+                );
+                complete = false;
+                continue;
+            }
+            if self.chain.contains(&abs) {
+                let msg = if self.chain.last() == Some(&abs) {
+                    format!("this pack requires itself (`{rel}`)")
+                } else {
+                    format!("`{rel}` requires this pack again: a cycle of `requires`")
+                };
+                self.diags.push(
+                    Diagnostic::error("E0409", r.span, msg)
+                    .label("cycle")
+                    .help("a pack cannot require itself, directly or through others; move the records both need into a third pack that both require"),
+                );
+                complete = false;
+                continue;
+            }
+            if self.chain.len() >= MAX_REQUIRES {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0409",
+                        r.span,
+                        format!("more than {MAX_REQUIRES} packs require one another"),
+                    )
+                    .label("too deep")
+                    .help("flatten the chain of `requires`: a pack may require several packs"),
+                );
+                complete = false;
+                continue;
+            }
+            out.push((abs.clone(), shown_from_here(&abs)));
+        }
+        (out, complete)
+    }
+}
+
+/// A path by its name from the current folder when it is inside it, else in full: how a
+/// required pack is named in diagnostics.
+fn shown_from_here(abs: &Path) -> String {
+    let here = std::env::current_dir()
+        .ok()
+        .and_then(|h| std::fs::canonicalize(h).ok());
+    match here.as_ref().and_then(|h| abs.strip_prefix(h).ok()) {
+        Some(rel) => output::shown(rel),
+        None => output::shown(abs),
+    }
 }
 
 /// What the packs checked so far know: record types by name, and every record name
@@ -151,7 +337,9 @@ fn check_one(
                         .label("unknown key")
                         .help(suggest(&key, PACK_KEYS, "keys")),
                     );
-                } else if v.as_str().is_none() && !(key == "ruleset" && v.as_seq().is_some()) {
+                } else if v.as_str().is_none()
+                    && !(matches!(key.as_str(), "ruleset" | "requires") && v.as_seq().is_some())
+                {
                     diags.push(
                         Diagnostic::error(
                             "E0102",
@@ -258,13 +446,90 @@ fn check_one(
                 continue;
             }
             known.seen.insert(rname.clone(), rkey.span);
-            if let Some(v) = reader.read(value, &Ty::Record(rid), diags) {
+            reader.declare_record(&rname, &tname, rkey.span);
+            let read = match value.get(COPY) {
+                Some(from) => copy(p, reader, value, from, rid, diags),
+                None => reader.read(value, &Ty::Record(rid), diags),
+            };
+            if let Some(v) = read {
                 let v = reader.add_instance(rname.clone(), rid, v, rkey.span);
                 records.push((tname.clone(), rname, v));
             }
         }
     }
-    Some(Pack { name, records })
+    Some(Pack {
+        name,
+        path: PathBuf::new(),
+        records,
+    })
+}
+
+/// A record written with `_copy: <record>`: the named record of the same type (the
+/// ruleset's, or one read before, as from a required pack), with the fields given
+/// beside `_copy` in place of its own.
+fn copy(
+    p: &Program,
+    reader: &mut check::Reader,
+    value: &YNode,
+    from: &YNode,
+    rid: usize,
+    diags: &mut Diagnostics,
+) -> Option<Const> {
+    let tname = &p.records[rid].name;
+    let Some(base) = from.as_str() else {
+        diags.push(
+            Diagnostic::error(
+                "E0102",
+                from.span,
+                format!("`_copy` names a record, not {}", from.kind()),
+            )
+            .label("expected a record's name")
+            .help(format!("write `_copy: <a {tname} record>`")),
+        );
+        return None;
+    };
+    let copied = match reader.instance(base) {
+        Some(i) if i.record == rid => i.value.clone(),
+        Some(i) => {
+            let other = &p.records[i.record].name;
+            diags.push(
+                Diagnostic::error(
+                    "E0411",
+                    from.span,
+                    format!("`{base}` is a {other}, and this record is a {tname}"),
+                )
+                .label(format!("a {other}"))
+                .note(i.span, format!("`{base}` is defined here"))
+                .help(format!(
+                    "copy a {tname} record, or write this record under `{other}:`"
+                )),
+            );
+            return None;
+        }
+        // Declared, but invalid: its own error says why.
+        None if reader.declares_record(base) => return None,
+        None => {
+            let cands = reader.names_of_type(rid);
+            let cands: Vec<&str> = cands.iter().map(String::as_str).collect();
+            diags.push(
+                Diagnostic::error(
+                    "E0411",
+                    from.span,
+                    format!("there is no {tname} record `{base}` to copy"),
+                )
+                .label("unknown record")
+                .help(suggest(base, &cands, "records of this type")),
+            );
+            return None;
+        }
+    };
+    let map = value.as_map().unwrap_or(&[]);
+    let fields: Vec<(YNode, YNode)> = map
+        .iter()
+        .filter(|(k, _)| k.scalar_text().as_deref() != Some(COPY))
+        .cloned()
+        .collect();
+    reader.read_copy(value, &fields, rid, &copied, diags)
 }
 
 /// `ruleset:` of a pack header: the name of one ruleset, or a list of them. The pack

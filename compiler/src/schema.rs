@@ -126,6 +126,7 @@ pub fn pack() -> Value {
                 "properties": {
                     "name": { "$ref": "#/definitions/name" },
                     "ruleset": { "oneOf": [ { "type": "string" }, { "type": "array", "items": { "type": "string" } } ], "description": "The ruleset the pack is for (it applies to its variants too), or a list of them." },
+                    "requires": { "oneOf": [ { "type": "string" }, { "type": "array", "items": { "type": "string" } } ], "description": "Packs checked first (paths relative to this pack, inside the project folder), whose records this pack's records may name and `_copy`." },
                     "title": { "type": "string" },
                     "author": { "type": "string" },
                     "description": { "type": "string" }

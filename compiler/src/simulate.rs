@@ -182,11 +182,15 @@ pub fn run_once<T: TraceSink>(
     )
 }
 
-/// The trace of run `k`, rendered, and how it ended (what `--trace k` prints).
-pub fn trace_run(p: &Program, file: &FightFile, seed: u64, k: u64) -> String {
+/// Run `k` traced: how it went, and its trace rendered.
+fn traced(p: &Program, file: &FightFile, seed: u64, k: u64) -> (Run, String) {
     let (run, trace) = run_once(p, file, seed, k, rulesc_runtime::VecTrace::default());
-    let mut out = trace.render(&p.sites);
-    let end = match run.end {
+    (run, trace.render(&p.sites))
+}
+
+/// How a run ended, in words: `veterans wins`, `a draw`...
+fn ending(run: &Run, file: &FightFile) -> String {
+    match run.end {
         FightEnd::Won(s) => format!(
             "{} wins",
             file.sides.get(s.index()).map_or("?", |x| x.0.as_str())
@@ -197,13 +201,43 @@ pub fn trace_run(p: &Program, file: &FightFile, seed: u64, k: u64) -> String {
             "stopped by a rule error at {}",
             run.error.clone().unwrap_or_default()
         ),
-    };
+    }
+}
+
+/// The trace of run `k`, rendered, and how it ended (what `--trace k` prints).
+pub fn trace_run(p: &Program, file: &FightFile, seed: u64, k: u64) -> String {
+    let (run, mut out) = traced(p, file, seed, k);
     let _ = writeln!(
         out,
-        "run {k} of seed {seed}: {end} after {} round(s)",
+        "run {k} of seed {seed}: {} after {} round(s)",
+        ending(&run, file),
         run.rounds
     );
     out
+}
+
+/// Run `k` as `rulesc simulate --trace k --format json` prints it: the trace's lines,
+/// then how it ended (`end`: `won` with the `winner`, `draw`, `undecided`, or
+/// `rule_error` with the `error`) and the rounds it lasted.
+pub fn trace_json(p: &Program, file: &FightFile, seed: u64, k: u64) -> serde_json::Value {
+    let (run, text) = traced(p, file, seed, k);
+    let (end, winner) = match run.end {
+        FightEnd::Won(s) => ("won", file.sides.get(s.index()).map(|x| x.0.clone())),
+        FightEnd::Draw => ("draw", None),
+        FightEnd::Undecided => ("undecided", None),
+        FightEnd::RuleError => ("rule_error", None),
+    };
+    serde_json::json!({
+        "fight": file.title,
+        "ruleset": p.name,
+        "seed": seed,
+        "run": k,
+        "trace": text.lines().collect::<Vec<_>>(),
+        "end": end,
+        "winner": winner,
+        "error": run.error,
+        "rounds": run.rounds,
+    })
 }
 
 /// Totals over many runs.
@@ -279,7 +313,112 @@ fn pct(x: f64) -> String {
     format!("{:.2}%", 100.0 * x)
 }
 
+/// The rounds the runs lasted, summed up.
+struct RoundStats {
+    mean: f64,
+    median: usize,
+    p90: usize,
+    most: usize,
+}
+
+/// A share of `n` runs with its 95% interval, as JSON.
+fn share_json(k: u64, n: u64) -> serde_json::Value {
+    let (lo, hi) = wilson(k, n);
+    let share = if n == 0 { 0.0 } else { k as f64 / n as f64 };
+    serde_json::json!({ "runs": k, "share": share, "low": lo, "high": hi })
+}
+
 impl Summary {
+    /// Mean, median, 90th percentile and most of the rounds; `None` when no run counted.
+    fn round_stats(&self) -> Option<RoundStats> {
+        let played: u64 = self.rounds.iter().sum();
+        if played == 0 {
+            return None;
+        }
+        let total: u64 = self
+            .rounds
+            .iter()
+            .enumerate()
+            .map(|(r, &c)| r as u64 * c)
+            .sum();
+        let quantile = |q: f64| {
+            let target = (q * played as f64).ceil().max(1.0) as u64;
+            let mut seen = 0;
+            for (r, &c) in self.rounds.iter().enumerate() {
+                seen += c;
+                if seen >= target {
+                    return r;
+                }
+            }
+            self.rounds.len().saturating_sub(1)
+        };
+        Some(RoundStats {
+            mean: total as f64 / played as f64,
+            median: quantile(0.5),
+            p90: quantile(0.9),
+            most: self.rounds.iter().rposition(|&c| c > 0).unwrap_or(0),
+        })
+    }
+
+    /// The report as `rulesc simulate --format json` prints it: the same figures as
+    /// [`Summary::render`], each share with its count and 95% interval (`runs`, `share`,
+    /// `low`, `high`, shares as fractions of 1).
+    pub fn json(&self, p: &Program, file: &FightFile, seed: u64) -> serde_json::Value {
+        let n = self.runs;
+        let wins: Vec<serde_json::Value> = file
+            .sides
+            .iter()
+            .zip(&self.wins)
+            .map(|((side, _), &w)| {
+                let mut v = share_json(w, n);
+                v["side"] = side.clone().into();
+                v
+            })
+            .collect();
+        let errors: Vec<serde_json::Value> = self
+            .errors
+            .iter()
+            .map(|(what, &k)| {
+                let mut v = share_json(k, n);
+                v["error"] = what.clone().into();
+                v
+            })
+            .collect();
+        let rounds: Vec<serde_json::Value> = self
+            .rounds
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c > 0)
+            .map(|(r, &c)| serde_json::json!({ "rounds": r, "runs": c }))
+            .collect();
+        let stats = self.round_stats().map(|st| {
+            serde_json::json!({ "mean": st.mean, "median": st.median, "p90": st.p90, "most": st.most })
+        });
+        let report: Vec<serde_json::Value> = file
+            .groups
+            .iter()
+            .zip(&self.groups)
+            .map(|(g, &k)| {
+                let mut v = share_json(k, n);
+                v["group"] = g.name.clone().into();
+                v
+            })
+            .collect();
+        serde_json::json!({
+            "fight": file.title,
+            "ruleset": p.name,
+            "runs": n,
+            "seed": seed,
+            "max_rounds": file.rounds,
+            "wins": wins,
+            "draw": share_json(self.draws, n),
+            "undecided": share_json(self.undecided, n),
+            "rule_errors": errors,
+            "rounds": { "stats": stats, "counts": rounds },
+            "report": report,
+        })
+    }
+
     /// The report `rulesc simulate` prints.
     pub fn render(&self, p: &Program, file: &FightFile, seed: u64) -> String {
         let mut out = String::new();
@@ -324,31 +463,11 @@ impl Summary {
             }
         }
         let played: u64 = self.rounds.iter().sum();
-        if played > 0 {
-            let total: u64 = self
-                .rounds
-                .iter()
-                .enumerate()
-                .map(|(r, &c)| r as u64 * c)
-                .sum();
-            let quantile = |q: f64| {
-                let target = (q * played as f64).ceil().max(1.0) as u64;
-                let mut seen = 0;
-                for (r, &c) in self.rounds.iter().enumerate() {
-                    seen += c;
-                    if seen >= target {
-                        return r;
-                    }
-                }
-                self.rounds.len().saturating_sub(1)
-            };
+        if let Some(st) = self.round_stats() {
             let _ = writeln!(
                 out,
                 "rounds: mean {:.2}, median {}, 90th percentile {}, most {}",
-                total as f64 / played as f64,
-                quantile(0.5),
-                quantile(0.9),
-                self.rounds.iter().rposition(|&c| c > 0).unwrap_or(0)
+                st.mean, st.median, st.p90, st.most
             );
             let top = self.rounds.iter().copied().max().unwrap_or(1).max(1);
             for (r, &c) in self.rounds.iter().enumerate() {

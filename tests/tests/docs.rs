@@ -765,6 +765,8 @@ const YAML_COVERAGE: &[(&str, &str)] = &[
     ("formulas", "formulas:"),
     ("override", "override:"),
     ("pack header", "pack:"),
+    ("pack requires", "requires:"),
+    ("record copy", "_copy:"),
     ("scenario run", "run:"),
     ("scenario args", "args:"),
     ("scenario dice", "dice:"),

@@ -304,8 +304,31 @@ pub fn compare(
     limits: &super::Limits,
     view: &super::View,
 ) -> Result<(Diffed, Warnings), (Diagnostics, Sources)> {
+    compare_with_packs(base, variant, scenario, &[], limits, view)
+}
+
+/// [`compare`] with content packs applied to both rulesets (`rulesc diff --pack`), so
+/// the scenario may name their records. A pack for the base fits the variant as well.
+pub fn compare_with_packs(
+    base: &std::path::Path,
+    variant: &std::path::Path,
+    scenario: &std::path::Path,
+    packs: &[std::path::PathBuf],
+    limits: &super::Limits,
+    view: &super::View,
+) -> Result<(Diffed, Warnings), (Diagnostics, Sources)> {
+    let with_packs = |p: crate::ir::Program| {
+        if packs.is_empty() {
+            return Ok(p);
+        }
+        match crate::pack::apply(&p, packs) {
+            (Some(extended), _, _) => Ok(extended),
+            (None, diags, sources) => Err((diags, sources)),
+        }
+    };
     let (bp, bdefs) = crate::explain::definitions(base)?;
     let (vp, vdefs) = crate::explain::definitions(variant)?;
+    let (bp, vp) = (with_packs(bp)?, with_packs(vp)?);
     let (mut b, bw, bs) = super::reports(&bp, scenario, limits, view)?;
     let (mut v, vw, vs) = super::reports(&vp, scenario, limits, view)?;
     let (Some(b), Some(v)) = (b.pop(), v.pop()) else {

@@ -523,6 +523,9 @@ struct Parts {
     tags: HashMap<String, Vec<(usize, u16)>>,
     instance_ids: HashMap<String, usize>,
     zeros: HashMap<usize, ir::Const>,
+    /// What the reads so far defined and named: a record declared and found invalid
+    /// stays defined, so a value naming it is not reported a second time.
+    index: index::Recorder,
 }
 
 impl Reader {
@@ -537,6 +540,26 @@ impl Reader {
         self.with(diags, |c| data::value_of(c, node, ty, None))
     }
 
+    /// Reads the fields `map` of `node` as a record of type `record` that copies `base`
+    /// (a pack's `_copy`): the fields given replace the copied record's, the others are
+    /// the copy's. Problems go to `diags`.
+    pub fn read_copy(
+        &mut self,
+        node: &YNode,
+        map: &[(YNode, YNode)],
+        record: usize,
+        base: &ir::Const,
+        diags: &mut Diagnostics,
+    ) -> Option<ir::Const> {
+        let ir::Const::Record(b) = base else {
+            return None;
+        };
+        let fields = b.fields.clone();
+        self.with(diags, |c| {
+            data::record_of(c, node, map, record, Some(&fields))
+        })
+    }
+
     /// Adds a record, as the ruleset's own: later values may name it. Returns its value.
     pub fn add_instance(
         &mut self,
@@ -547,6 +570,35 @@ impl Reader {
     ) -> ir::Const {
         let mut none = Diagnostics::default();
         self.with(&mut none, |c| c.add_instance(name, record, value, span))
+    }
+
+    /// Declares a record of type `ty` before its value is read: if the value is invalid,
+    /// values naming the record are not reported again (its own error says why).
+    pub fn declare_record(&mut self, name: &str, ty: &str, span: Span) {
+        self.parts.index.define(
+            index::Key::Record(name.to_string()),
+            index::SymbolKind::Record,
+            Some(ty),
+            span,
+        );
+    }
+
+    /// Whether a record named `name` was declared (valid or not).
+    pub fn declares_record(&self, name: &str) -> bool {
+        self.parts
+            .index
+            .defines(&index::Key::Record(name.to_string()))
+    }
+
+    /// The names of the records of type `record` (for "did you mean").
+    pub fn names_of_type(&self, record: usize) -> Vec<String> {
+        self.parts
+            .prog
+            .instances
+            .iter()
+            .filter(|i| i.record == record)
+            .map(|i| i.name.clone())
+            .collect()
     }
 
     /// The record named `name`, of any type.
@@ -583,7 +635,7 @@ impl Reader {
             file_layer: HashMap::new(),
             instance_ids: p.instance_ids,
             zeros: p.zeros,
-            index: index::Recorder::default(),
+            index: p.index,
         };
         let out = f(&mut c);
         self.parts = Parts {
@@ -593,6 +645,7 @@ impl Reader {
             tags: c.tags,
             instance_ids: c.instance_ids,
             zeros: c.zeros,
+            index: c.index,
         };
         out
     }
@@ -688,6 +741,7 @@ fn reopen(prog: &Program) -> Parts {
         tags,
         instance_ids,
         zeros: HashMap::new(),
+        index: index::Recorder::default(),
     }
 }
 

@@ -14,7 +14,7 @@ use self::shape::check_shapes;
 use self::table::build_table;
 use self::track::build_track;
 use self::value::build_constant;
-pub use self::value::value_of;
+pub use self::value::{record_of, value_of};
 use super::{is_ident, Checker, DefKind, Entry};
 use crate::diag::suggest;
 use crate::ir::{Const, Ty};

@@ -259,72 +259,85 @@ pub fn value_of(
                 );
                 return None;
             };
-            let fields = c.prog.records[r].fields.clone();
-            let mut values: Vec<Option<Const>> = vec![None; fields.len()];
-            let mut ok = true;
-            for (k, v) in map {
-                let key = k.scalar_text().unwrap_or_default();
-                match fields.iter().position(|f| f.name == key) {
-                    Some(i) => {
-                        let tn = c.prog.records[r].name.clone();
-                        c.refer(k.span, Key::Field(tn, key.clone()));
-                        values[i] = value_of(c, v, &fields[i].ty, fields[i].range);
-                        ok &= values[i].is_some();
-                    }
-                    None => {
-                        let cands: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
-                        let help = suggest(&key, &cands, "fields");
-                        let tn = c.prog.records[r].name.clone();
-                        c.error(
-                            "E0103",
-                            k.span,
-                            format!("`{tn}` has no field `{key}`"),
-                            "unknown field",
-                            help,
-                        );
-                        ok = false;
-                    }
-                }
-            }
-            let mut out = Vec::new();
-            let mut missing = Vec::new();
-            for (i, f) in fields.iter().enumerate() {
-                match values[i].take().or_else(|| f.default.clone()) {
-                    Some(v) => out.push(v),
-                    // (A field whose type was refused is reported already.)
-                    None if matches!(
-                        f.ty,
-                        Ty::Track(_) | Ty::List(_) | Ty::Map(..) | Ty::Error
-                    ) =>
-                    {
-                        out.push(c.zero(&f.ty))
-                    }
-                    None => {
-                        missing.push(f.name.clone());
-                        out.push(c.zero(&f.ty));
-                    }
-                }
-            }
-            if !missing.is_empty() && ok {
-                let tn = c.prog.records[r].name.clone();
-                let list: Vec<String> = missing.iter().map(|m| format!("`{m}`")).collect();
-                c.error(
-                    "E0106",
-                    node.span,
-                    format!("this {tn} is missing {}", list.join(", ")),
-                    "missing fields",
-                    format!(
-                        "add {} (or give the field a `default` in `types:`)",
-                        list.join(", ")
-                    ),
-                );
-                ok = false;
-            }
-            ok.then_some(Const::record(out, RecordOrigin::Written))
+            record_of(c, node, map, r, None)
         }
         Ty::Outcome(_) | Ty::TrackBox(_) | Ty::Roll | Ty::Unit | Ty::Fighter | Ty::Side => {
             wrong(c, node, "a value that can be written in YAML");
             None
         }
     }
+}
+
+/// A record of type `r` written as a mapping of fields: each field read against its
+/// type, those left out from `base` (a record `_copy` copies, in field order) or their
+/// `default:`; a field none of these gives is `E0106`.
+pub fn record_of(
+    c: &mut Checker,
+    node: &YNode,
+    map: &[(YNode, YNode)],
+    r: usize,
+    base: Option<&[Const]>,
+) -> Option<Const> {
+    let fields = c.prog.records[r].fields.clone();
+    let mut values: Vec<Option<Const>> = vec![None; fields.len()];
+    let mut ok = true;
+    for (k, v) in map {
+        let key = k.scalar_text().unwrap_or_default();
+        match fields.iter().position(|f| f.name == key) {
+            Some(i) => {
+                let tn = c.prog.records[r].name.clone();
+                c.refer(k.span, Key::Field(tn, key.clone()));
+                values[i] = value_of(c, v, &fields[i].ty, fields[i].range);
+                ok &= values[i].is_some();
+            }
+            None => {
+                let cands: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+                let help = suggest(&key, &cands, "fields");
+                let tn = c.prog.records[r].name.clone();
+                c.error(
+                    "E0103",
+                    k.span,
+                    format!("`{tn}` has no field `{key}`"),
+                    "unknown field",
+                    help,
+                );
+                ok = false;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut missing = Vec::new();
+    for (i, f) in fields.iter().enumerate() {
+        match values[i]
+            .take()
+            .or_else(|| base.and_then(|b| b.get(i).cloned()))
+            .or_else(|| f.default.clone())
+        {
+            Some(v) => out.push(v),
+            // (A field whose type was refused is reported already.)
+            None if matches!(f.ty, Ty::Track(_) | Ty::List(_) | Ty::Map(..) | Ty::Error) => {
+                out.push(c.zero(&f.ty))
+            }
+            None => {
+                missing.push(f.name.clone());
+                out.push(c.zero(&f.ty));
+            }
+        }
+    }
+    if !missing.is_empty() && ok {
+        let tn = c.prog.records[r].name.clone();
+        let list: Vec<String> = missing.iter().map(|m| format!("`{m}`")).collect();
+        c.error(
+            "E0106",
+            node.span,
+            format!("this {tn} is missing {}", list.join(", ")),
+            "missing fields",
+            format!(
+                "add {} (or give the field a `default` in `types:`)",
+                list.join(", ")
+            ),
+        );
+        ok = false;
+    }
+    ok.then_some(Const::record(out, RecordOrigin::Written))
 }

@@ -1,0 +1,169 @@
+//! The `rulesc` command line: a thin front end over the library.
+//!
+//! Exit codes: 0 success, 1 diagnostics (errors), 2 usage. A panic (101) is a bug.
+//!
+//! `cli` is the command line's shape; `report` how diagnostics and summaries print; one
+//! module per family of commands runs them: `project` (check, build, all, export,
+//! schema), `run` (trace, test, simulate, explain), `odds` (analyze, diff), `tools`
+//! (completions, man, lsp).
+
+/// `print!` to standard output, ignoring a pipe closed early (`rulesc ... | head`): the
+/// reader has what it wanted, and that is not a bug to panic on.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+/// `println!`, as [`out!`] is `print!`.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+mod cli;
+mod odds;
+mod project;
+mod report;
+mod run;
+mod tools;
+
+use clap::Parser;
+use cli::{Cli, Color, Command, Format};
+use report::{json_requested, usage_error, COLOR};
+use rulesc::diag;
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    // Checking recursion is bounded by the language's limits; a large stack is a second
+    // line of defence so that no input can overflow it.
+    let worker = std::thread::Builder::new().stack_size(256 << 20).spawn(run);
+    match worker.map(|h| h.join()) {
+        Ok(Ok(code)) => code,
+        _ => ExitCode::from(101),
+    }
+}
+
+fn run() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) if !e.use_stderr() => {
+            // `--help`, `--version`: not errors.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) if json_requested() => {
+            let rendered = e.render().to_string();
+            // The error's own lines, before the usage summary.
+            let message = rendered
+                .lines()
+                .take_while(|l| !l.trim().is_empty())
+                .map(str::trim)
+                .collect::<Vec<_>>()
+                .join(" ")
+                .trim_start_matches("error: ")
+                .to_string();
+            let line = diag::error_json(
+                "E0012",
+                &message,
+                "run `rulesc --help` for the commands and their arguments",
+                &rendered,
+            );
+            let _ = writeln!(std::io::stderr(), "{line}");
+            return ExitCode::from(2);
+        }
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(2);
+        }
+    };
+    let format = cli.format;
+    let choice = match cli.color {
+        Color::Auto => diag::ColorChoice::Auto,
+        Color::Always => diag::ColorChoice::Always,
+        Color::Never => diag::ColorChoice::Never,
+    };
+    if let Some(root) = &cli.root {
+        rulesc::load::set_project_root(root);
+    }
+    let is_terminal = std::io::stderr().is_terminal();
+    let _ = COLOR.set(diag::use_color(choice, is_terminal, |v| {
+        std::env::var(v).ok()
+    }));
+    if matches!(format, Format::Json) {
+        // Even a bug is reported as a JSON line (the exit code stays 101).
+        std::panic::set_hook(Box::new(|info| {
+            let line = diag::error_json(
+                "E0013",
+                &format!("rulesc panicked (a bug in rulesc): {info}"),
+                "please report this with the input that caused it",
+                "",
+            );
+            let _ = writeln!(std::io::stderr(), "{line}");
+        }));
+    }
+    if matches!(format, Format::Csv)
+        && !matches!(cli.command, Command::Analyze { .. } | Command::Diff(_))
+    {
+        return usage_error(
+            format,
+            "`--format csv` is for the tables of `analyze` and `diff`".into(),
+            "give `--format human` or `--format json` to this command",
+        );
+    }
+    match cli.command {
+        Command::Check { paths, ruleset } => project::check(paths, ruleset, format),
+        Command::Build {
+            ruleset,
+            output,
+            packs,
+        } => project::build(&ruleset, &output, &packs, format),
+        Command::All { rules, out, trace } => project::all(&rules, &out, &trace, format),
+        Command::Export {
+            ruleset,
+            packs,
+            output,
+        } => project::export(&ruleset, &packs, output, format),
+        Command::Schema { out } => project::schema(&out, format),
+        Command::Trace {
+            ruleset,
+            scenario,
+            seed,
+            packs,
+            strict,
+        } => run::trace(&ruleset, &scenario, seed, &packs, strict, format),
+        Command::Test {
+            paths,
+            ruleset,
+            update,
+        } => run::test(&paths, ruleset, update, format),
+        Command::Simulate {
+            ruleset,
+            fight,
+            runs,
+            seed,
+            trace,
+            packs,
+        } => run::simulate(&ruleset, &fight, &packs, (runs, seed, trace), format),
+        Command::Explain {
+            ruleset,
+            name,
+            packs,
+        } => run::explain(&ruleset, &name, &packs, format),
+        Command::Analyze {
+            ruleset,
+            scenarios,
+            packs,
+            limits,
+            view,
+        } => odds::analyze(&ruleset, &scenarios, &packs, &limits.into(), view, format),
+        Command::Diff(args) => odds::diff(args, format),
+        Command::Completions { shell } => tools::completions(shell),
+        Command::Man => tools::man(format),
+        Command::Lsp => tools::lsp(format),
+    }
+}

@@ -1,0 +1,121 @@
+//! The odds commands: `analyze` (exact odds of a scenario's outcomes) and `diff` (what a
+//! variant changes).
+
+use crate::cli::{AnalyzeView, DiffArgs, Format};
+use crate::project::load;
+use crate::report::{report, style, usage_error, write_chart};
+use rulesc::analyze::Limits;
+use rulesc::diag;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// `rulesc analyze`: every scenario's reports (in parallel), as one table.
+pub fn analyze(
+    ruleset: &Path,
+    scenarios: &[PathBuf],
+    packs: &[PathBuf],
+    limits: &Limits,
+    view: AnalyzeView,
+    format: Format,
+) -> ExitCode {
+    if view.samples.is_some()
+        && (view.best.is_some() || !matches!(limits.engine, rulesc::analyze::EngineKind::Merged))
+    {
+        return usage_error(
+            format,
+            "`--samples` estimates the odds by itself: it takes neither `--best` nor `--engine`"
+                .into(),
+            "leave out `--best` and `--engine` with `--samples`, or `--samples` for exact odds",
+        );
+    }
+    let Some(p) = load(ruleset, packs, format) else {
+        return ExitCode::from(1);
+    };
+    let v = rulesc::analyze::View {
+        by: view.by,
+        best: view.best,
+        decide: view.decide,
+        sweeps: view.sweep,
+        samples: view.samples,
+        seed: view.seed,
+    };
+    let results =
+        rulesc::analyze::in_parallel(scenarios, |s| rulesc::analyze::reports(&p, s, limits, &v));
+    let mut all = Vec::new();
+    let mut failed = false;
+    for r in results {
+        match r {
+            Ok((reports, warnings, sources)) => {
+                report(&warnings, &sources, format);
+                all.extend(reports);
+            }
+            Err((diags, sources)) => {
+                report(&diags, &sources, format);
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        return ExitCode::from(1);
+    }
+    if let Some(path) = &view.svg {
+        let [one] = all.as_slice() else {
+            return usage_error(
+                format,
+                format!(
+                    "`--svg` draws the odds of one case, and this call has {} (several scenarios, sweeps or decisions)",
+                    all.len()
+                ),
+                "draw one scenario without `--sweep` or `--decide`; `--format csv` gives the whole table",
+            );
+        };
+        if !write_chart(path, &one.svg(), &p, format) {
+            return ExitCode::from(1);
+        }
+    }
+    let text =
+        rulesc::analyze::report::render(&all, v.best.as_deref(), v.by.is_some(), style(format));
+    out!("{}", diag::escape_controls(&text));
+    ExitCode::SUCCESS
+}
+
+/// `rulesc diff`: what a variant changes, in definitions and in odds.
+pub fn diff(args: DiffArgs, format: Format) -> ExitCode {
+    let DiffArgs {
+        base,
+        variant,
+        scenario,
+        packs,
+        limits,
+        by,
+        svg,
+    } = args;
+    let limits: Limits = limits.into();
+    let v = rulesc::analyze::View {
+        by,
+        ..Default::default()
+    };
+    let compared =
+        rulesc::analyze::diff::compare_with_packs(&base, &variant, &scenario, &packs, &limits, &v);
+    match compared {
+        Ok((d, warnings)) => {
+            for (w, s) in &warnings {
+                report(w, s, format);
+            }
+            if let Some(path) = &svg {
+                let Some(p) = load(&variant, &packs, format) else {
+                    return ExitCode::from(1);
+                };
+                if !write_chart(path, &d.svg(), &p, format) {
+                    return ExitCode::from(1);
+                }
+            }
+            out!("{}", diag::escape_controls(&d.render(style(format))));
+            ExitCode::SUCCESS
+        }
+        Err((diags, sources)) => {
+            report(&diags, &sources, format);
+            ExitCode::from(1)
+        }
+    }
+}

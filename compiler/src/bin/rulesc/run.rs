@@ -1,0 +1,124 @@
+//! The commands that run rules: `trace` (one scenario), `test` (scenarios held to their
+//! `expect:`), `simulate` (whole fights, many times), and `explain` (a definition and
+//! where each part came from).
+
+use crate::cli::Format;
+use crate::project::load;
+use crate::report::{report, trace_json};
+use rulesc::diag;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// `rulesc trace`: one scenario's trace, as text or one JSON object.
+pub fn trace(
+    ruleset: &Path,
+    scenario: &Path,
+    seed: u64,
+    packs: &[PathBuf],
+    strict: bool,
+    format: Format,
+) -> ExitCode {
+    let Some(p) = load(ruleset, packs, format) else {
+        return ExitCode::from(1);
+    };
+    match rulesc::scenario::run_file_with(&p, scenario, seed, strict) {
+        Ok(out) => {
+            match format {
+                Format::Human | Format::Csv => out!("{}", diag::escape_controls(&out)),
+                Format::Json => outln!("{}", trace_json(scenario, &out)),
+            }
+            ExitCode::SUCCESS
+        }
+        Err((diags, sources)) => {
+            report(&diags, &sources, format);
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `rulesc test`: each scenario's diagnostics, then its line (or JSON object), then the
+/// summary.
+pub fn test(paths: &[PathBuf], ruleset: Option<PathBuf>, update: bool, format: Format) -> ExitCode {
+    let opts = rulesc::testing::Options { ruleset, update };
+    let r = rulesc::testing::run(paths, &opts);
+    for (diags, sources) in &r.problems {
+        report(diags, sources, format);
+    }
+    for case in &r.cases {
+        report(&case.diags, &case.sources, format);
+        match format {
+            Format::Human | Format::Csv => out!("{}", diag::escape_controls(&case.render())),
+            Format::Json => outln!("{}", case.json()),
+        }
+    }
+    match format {
+        Format::Human | Format::Csv => outln!("{}", r.summary()),
+        Format::Json => outln!("{}", r.json_summary()),
+    }
+    if r.passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// `rulesc simulate`: a fight file run `runs` times (the report), or run `trace` alone
+/// (its trace); as text, or one JSON object.
+pub fn simulate(
+    ruleset: &Path,
+    fight: &Path,
+    packs: &[PathBuf],
+    (runs, seed, trace): (u64, u64, Option<u64>),
+    format: Format,
+) -> ExitCode {
+    let Some(p) = load(ruleset, packs, format) else {
+        return ExitCode::from(1);
+    };
+    let file = match rulesc::simulate::read(&p, fight) {
+        Ok((file, _)) => file,
+        Err((diags, sources)) => {
+            report(&diags, &sources, format);
+            return ExitCode::from(1);
+        }
+    };
+    let json = matches!(format, Format::Json);
+    match trace {
+        Some(k) if json => outln!("{}", rulesc::simulate::trace_json(&p, &file, seed, k)),
+        Some(k) => out!(
+            "{}",
+            diag::escape_controls(&rulesc::simulate::trace_run(&p, &file, seed, k))
+        ),
+        None => {
+            let summary = rulesc::simulate::simulate(&p, &file, runs, seed);
+            if json {
+                outln!("{}", summary.json(&p, &file, seed));
+            } else {
+                out!(
+                    "{}",
+                    diag::escape_controls(&summary.render(&p, &file, seed))
+                );
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// `rulesc explain`: a definition (or a pack's record) with each part's origin.
+pub fn explain(ruleset: &Path, name: &str, packs: &[PathBuf], format: Format) -> ExitCode {
+    match rulesc::explain::explain_with_packs(ruleset, name, packs) {
+        Ok(text) => {
+            match format {
+                Format::Human | Format::Csv => out!("{}", diag::escape_controls(&text)),
+                Format::Json => outln!(
+                    "{}",
+                    serde_json::json!({ "name": name, "lines": text.lines().collect::<Vec<_>>() })
+                ),
+            }
+            ExitCode::SUCCESS
+        }
+        Err((diags, sources)) => {
+            report(&diags, &sources, format);
+            ExitCode::from(1)
+        }
+    }
+}
