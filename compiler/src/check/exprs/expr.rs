@@ -204,6 +204,14 @@ pub(super) fn name(
         .map(|(n, _)| n.clone())
         .collect();
     cands.extend(c.prog.constants.iter().map(|k| k.name.clone()));
+    // Records whose names are identifiers are values in rules too (`sword.bonus`).
+    cands.extend(
+        c.prog
+            .instances
+            .iter()
+            .filter(|i| crate::check::is_ident(&i.name))
+            .map(|i| i.name.clone()),
+    );
     cands.extend(c.variants.keys().cloned());
     cands.extend(c.tags.keys().cloned());
     let cands: Vec<&str> = cands.iter().map(String::as_str).collect();
