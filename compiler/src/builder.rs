@@ -204,12 +204,17 @@ impl Builder {
         let p = if self.packs.is_empty() {
             p
         } else {
+            let ruleset_files = p.sources.files.len();
+            let (extended, diags, sources) = pack::apply(&p, &self.packs);
             if self.rerun_if_changed {
-                for path in &self.packs {
-                    println!("cargo:rerun-if-changed={}", path.display());
+                // The packs given and the packs they `requires` (read after the ruleset's
+                // files, in the order read).
+                for f in sources.files.iter().skip(ruleset_files) {
+                    if !f.path.as_os_str().is_empty() {
+                        println!("cargo:rerun-if-changed={}", f.path.display());
+                    }
                 }
             }
-            let (extended, diags, sources) = pack::apply(&p, &self.packs);
             let text = self.render(&diags, &sources);
             match extended {
                 Some(p) => p,

@@ -559,11 +559,11 @@ fn for_ruleset(p: &Program, r: &YNode, diags: &mut Diagnostics) -> bool {
     if texts.is_empty() || texts.iter().any(|t| fits(t)) {
         return true;
     }
-    let named = texts
-        .iter()
-        .map(|t| format!("`{t}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let quoted: Vec<String> = texts.iter().map(|t| format!("`{t}`")).collect();
+    let named = match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => quoted.join(""),
+    };
     let this = if p.bases.is_empty() {
         format!("`{}`", p.name)
     } else {

@@ -1,6 +1,6 @@
 //! JSON Schemas (draft-07, what yaml-language-server reads) for every kind of YAML file
-//! rulesc reads: ruleset files, content packs and scenarios; and of the JSON
-//! `rulesc export` writes. Editors use them for
+//! rulesc reads: ruleset files, content packs, scenarios and fight files; and of the
+//! JSON `rulesc export`, `analyze`, `diff` and `simulate` write. Editors use them for
 //! completion and early errors; `rulesc schema --out schemas` writes them, and a test
 //! checks the committed copies are current and that every shipped YAML file validates.
 
@@ -332,7 +332,93 @@ pub fn all() -> Vec<(&'static str, String)> {
         ("export.schema.json", text(export())),
         ("analyze.schema.json", text(analyze())),
         ("diff.schema.json", text(diff())),
+        ("simulate.schema.json", text(simulate())),
     ]
+}
+
+/// What `rulesc simulate --format json` prints: the report of many runs, or with
+/// `--trace K` one run.
+pub fn simulate() -> Value {
+    let text = json!({ "type": "string" });
+    let count = json!({ "type": "integer", "minimum": 0 });
+    let share = |name: Option<&str>| {
+        let mut props = json!({
+            "runs": { "type": "integer", "minimum": 0, "description": "How many runs." },
+            "share": { "type": "number", "minimum": 0, "maximum": 1, "description": "runs / all runs." },
+            "low": { "type": "number", "minimum": 0, "maximum": 1, "description": "The 95% interval's lower end (Wilson)." },
+            "high": { "type": "number", "minimum": 0, "maximum": 1, "description": "The 95% interval's upper end (Wilson)." }
+        });
+        let mut required = vec!["runs", "share", "low", "high"];
+        if let Some(n) = name {
+            props[n] = json!({ "type": "string" });
+            required.push(n);
+        }
+        json!({ "type": "object", "properties": props, "required": required, "additionalProperties": false })
+    };
+    let report = json!({
+        "type": "object",
+        "description": "`rulesc simulate --format json`: the fight run `runs` times from `seed`.",
+        "properties": {
+            "fight": text,
+            "ruleset": text,
+            "runs": count,
+            "seed": count,
+            "max_rounds": count,
+            "wins": { "type": "array", "items": share(Some("side")), "description": "One per side, in the fight file's order." },
+            "draw": share(None),
+            "undecided": share(None),
+            "rule_errors": { "type": "array", "items": share(Some("error")), "description": "Runs a rule error stopped, by where and what." },
+            "rounds": {
+                "type": "object",
+                "properties": {
+                    "stats": {
+                        "oneOf": [
+                            { "type": "null" },
+                            {
+                                "type": "object",
+                                "properties": { "mean": { "type": "number" }, "median": count, "p90": count, "most": count },
+                                "required": ["mean", "median", "p90", "most"],
+                                "additionalProperties": false
+                            }
+                        ]
+                    },
+                    "counts": { "type": "array", "items": {
+                        "type": "object",
+                        "properties": { "rounds": count, "runs": count },
+                        "required": ["rounds", "runs"],
+                        "additionalProperties": false
+                    } }
+                },
+                "required": ["stats", "counts"],
+                "additionalProperties": false
+            },
+            "report": { "type": "array", "items": share(Some("group")), "description": "The fight file's report groups, in order." }
+        },
+        "required": ["fight", "ruleset", "runs", "seed", "max_rounds", "wins", "draw", "undecided", "rule_errors", "rounds", "report"],
+        "additionalProperties": false
+    });
+    let run = json!({
+        "type": "object",
+        "description": "`rulesc simulate --trace K --format json`: run `K` of `seed`.",
+        "properties": {
+            "fight": text,
+            "ruleset": text,
+            "seed": count,
+            "run": count,
+            "trace": { "type": "array", "items": text, "description": "The trace's lines, as the text prints them." },
+            "end": { "enum": ["won", "draw", "undecided", "rule_error"] },
+            "winner": { "type": ["string", "null"], "description": "The side that won, when `end` is `won`." },
+            "error": { "type": ["string", "null"], "description": "Where and what, when `end` is `rule_error`." },
+            "rounds": count
+        },
+        "required": ["fight", "ruleset", "seed", "run", "trace", "end", "winner", "error", "rounds"],
+        "additionalProperties": false
+    });
+    json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "rulesc simulate --format json",
+        "oneOf": [report, run]
+    })
 }
 
 /// An exact probability as text.

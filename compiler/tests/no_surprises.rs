@@ -139,7 +139,7 @@ fn colour_follows_the_flag_and_the_environment() {
 
 #[test]
 fn ruleset_arguments_say_what_they_are() {
-    for command in ["trace", "build", "explain", "export", "simulate"] {
+    for command in ["trace", "build", "explain", "export", "simulate", "analyze"] {
         let (code, out, _) = rulesc_in(&root(), &[command, "--help"], &[]);
         assert_eq!(code, 0);
         assert!(
@@ -215,4 +215,43 @@ fn a_variant_in_its_own_folder_extends_a_ruleset_elsewhere_with_root() {
     let (code, _, err) = rulesc_in(&home, &["--root", "/", "check", "gritty"], &[]);
     assert_eq!(code, 1);
     assert!(err.contains("E0007"), "{err}");
+}
+
+#[test]
+fn a_pack_for_a_ruleset_fits_its_variants_and_names_the_others() {
+    let dir = project();
+    let p = dir.path();
+    std::fs::create_dir_all(p.join("rules/gritty")).unwrap();
+    std::fs::write(
+        p.join("rules/gritty/ruleset.yaml"),
+        "ruleset: { name: gritty, extends: ../skirmish }\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(p.join("packs")).unwrap();
+    // Written for the base: it fits the variant, with no copy of its own.
+    std::fs::write(
+        p.join("packs/base.yaml"),
+        "pack: { name: base_pack, ruleset: skirmish }\n",
+    )
+    .unwrap();
+    let (code, out, err) = rulesc_in(
+        p,
+        &["check", "--ruleset", "rules/gritty", "packs/base.yaml"],
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "ok: pack base_pack for gritty: 0 record(s)\n");
+    // Written for other rulesets: the message names them and what this one extends.
+    std::fs::write(
+        p.join("packs/other.yaml"),
+        "pack: { name: other_pack, ruleset: [kingsmark, victory_stars] }\n",
+    )
+    .unwrap();
+    let (code, _, err) = rulesc_in(
+        p,
+        &["check", "--ruleset", "rules/gritty", "packs/other.yaml"],
+        &[],
+    );
+    assert_eq!(code, 1, "{err}");
+    insta::assert_snapshot!(err);
 }

@@ -175,6 +175,35 @@ fn a_pack_requires_another_and_copies_its_records() {
             && out.contains("packs/armory.yaml:4"),
         "{out}"
     );
+    // A copy of a ruleset's record shows what it keeps from the ruleset's file.
+    write(
+        p,
+        "packs/long.yaml",
+        "pack: { name: long }\nrecords:\n  Weapon:\n    long_dagger: { _copy: dagger, bonus: 1 }\n",
+    );
+    let (code, out, err) = rulesc_in(
+        p,
+        &[
+            "explain",
+            "rules/duel",
+            "long_dagger",
+            "--pack",
+            "packs/long.yaml",
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().map(str::trim_end).collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines[1].starts_with("  _copy: dagger"), "{out}");
+    assert!(
+        lines[2].starts_with("  bonus: 1") && lines[2].ends_with("packs/long.yaml:4"),
+        "{out}"
+    );
+    assert!(
+        lines[3].starts_with("  damage: Scratch") && lines[3].ends_with("duel/ruleset.yaml:13"),
+        "{out}"
+    );
 }
 
 #[test]

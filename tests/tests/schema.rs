@@ -118,3 +118,27 @@ fn every_shipped_yaml_file_names_and_follows_its_schema() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// `rulesc simulate --format json` follows `schemas/simulate.schema.json`: the report of
+/// Kingsmark's fight (its report groups, its rounds) and one run traced.
+#[test]
+fn simulate_json_follows_its_schema() {
+    let text = std::fs::read_to_string(root().join("schemas/simulate.schema.json")).unwrap();
+    let schema: Value = serde_json::from_str(&text).unwrap();
+    let validator = jsonschema::draft7::new(&schema).expect("a valid draft-07 schema");
+    let (p, d, _) = rulesc::compile_dir(&root().join("rules/kingsmark"));
+    let p = p.unwrap_or_else(|| panic!("{:?}", d.items));
+    let (file, _) =
+        rulesc::simulate::read(&p, &root().join("examples/kingsmark/fight.yaml")).unwrap();
+    let report = rulesc::simulate::simulate(&p, &file, 40, 1).json(&p, &file, 1);
+    let run = rulesc::simulate::trace_json(&p, &file, 1, 4);
+    for (what, value) in [("report", &report), ("run", &run)] {
+        let errors: Vec<String> = validator
+            .iter_errors(value)
+            .map(|e| format!("{e} at {}", e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{what}: {errors:#?}\n{value}");
+    }
+    assert!(!report["report"].as_array().unwrap().is_empty());
+    assert!(!run["trace"].as_array().unwrap().is_empty());
+}

@@ -111,8 +111,9 @@ pub enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
-    /// Write the JSON Schemas (draft-07) of ruleset files, content packs and scenarios,
-    /// for editors (yaml-language-server), and of `rulesc export`'s output.
+    /// Write the JSON Schemas (draft-07) of ruleset files, content packs, scenarios and
+    /// fight files, for editors (yaml-language-server), and of the JSON of `export`,
+    /// `analyze`, `diff` and `simulate`.
     Schema {
         /// The folder to write them to.
         #[arg(long, default_value = "schemas")]
