@@ -326,11 +326,15 @@ fn melee_case() -> Vec<f64> {
     }
 
     // The defender's wounds are restored after each attack (the only state an attack
-    // changes), so the loops measure resolutions, not clones. The interpreter gets a
-    // fresh copy of the defender per call (its records are shared and changed in place).
+    // changes), so the loops measure resolutions, not clones. The interpreter's records
+    // are shared and changed in place: its defender's wounds are set back the same way.
     let (mut env_h, mut env_g, mut env_i) = (env(1), env(1), env(1));
     let mut defenders_h: Vec<km::Combatant> = inputs.iter().map(|(_, d, _)| d.clone()).collect();
     let mut defenders_g = defenders_h.clone();
+    let wounds_i: Vec<Value> = values
+        .iter()
+        .map(|(_, d, _)| eval::field(&p, "Combatant", d, "wounds").expect("wounds"))
+        .collect();
     let inputs = &inputs;
     let mut sides: Vec<Side> = vec![
         (
@@ -356,9 +360,10 @@ fn melee_case() -> Vec<f64> {
         (
             "interpreter",
             Box::new(|| {
-                for (a, d, w) in &values {
-                    let args = vec![a.clone(), d.deep_clone(), w.clone()];
+                for ((a, d, w), wounds) in values.iter().zip(&wounds_i) {
+                    let args = vec![a.clone(), d.clone(), w.clone()];
                     let _ = black_box(eval::call(&p, &mut env_i, id, args));
+                    eval::set_field(&p, "Combatant", d, "wounds", wounds.clone());
                 }
                 INPUTS
             }),

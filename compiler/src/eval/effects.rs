@@ -1,0 +1,238 @@
+//! What draws on the environment or the program's data: rolls, table lookups, die
+//! tables rolled, decisions, wound tracks filled.
+
+use super::{expr::values_equal, leak_name, show_traced, stmt::update, Interpreter, Run, Value};
+use crate::ir::{self, DecideOptions, TableKey, Ty};
+use rulesc_runtime::{
+    dice, Decide, DiceSource, DiceSpec, Faces, Roll, RuleErrorKind, TraceEvent, TraceSink, Track,
+};
+
+impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
+    pub(super) fn roll(&mut self, spec: DiceSpec, site: u32) -> Roll {
+        if self.on() {
+            dice::roll(&mut self.env.dice, spec, &mut self.env.trace, site)
+        } else {
+            dice::roll(&mut self.env.dice, spec, &mut rulesc_runtime::NoTrace, site)
+        }
+    }
+
+    pub(super) fn roll_faces(&mut self, spec: DiceSpec, site: u32) -> (Roll, Faces) {
+        if self.on() {
+            dice::roll_faces(&mut self.env.dice, spec, &mut self.env.trace, site)
+        } else {
+            dice::roll_faces(&mut self.env.dice, spec, &mut rulesc_runtime::NoTrace, site)
+        }
+    }
+
+    /// `table[key]`, or `table[key, column]`
+    pub(super) fn lookup(
+        &mut self,
+        table: ir::Id,
+        key: &ir::Expr,
+        column: Option<&ir::Expr>,
+        site: u32,
+        locals: &mut Vec<Value>,
+    ) -> Run<Value> {
+        let k = self.expr(key, locals)?;
+        let col = match column {
+            Some(c) => Some(self.expr(c, locals)?),
+            None => None,
+        };
+        let t = &self.prog.tables[table];
+        let key_ty = |k: &TableKey| match k {
+            TableKey::Choice(c) => Ty::Choice(*c),
+            _ => Ty::Int,
+        };
+        let found = match (&col, &t.columns) {
+            (Some(cv), Some(cols)) => t
+                .cell(k.int(), cv.int())
+                .map(Value::from_const)
+                .map(|v| (v, Some(key_ty(&cols.key)))),
+            _ => lookup(t, k.int()).map(|v| (v, None)),
+        };
+        let shown = |ev: &Self, col_ty: &Option<Ty>| {
+            let ks = ev.show(&k, &key_ty(&t.key));
+            match (&col, col_ty) {
+                (Some(cv), Some(ct)) => format!("{ks}, {}", ev.show(cv, ct)),
+                _ => ks,
+            }
+        };
+        let Some((v, col_ty)) = found else {
+            let col_ty = t.columns.as_ref().map(|cols| key_ty(&cols.key));
+            let kind = RuleErrorKind::NoRow {
+                table: leak_name(&t.name),
+                key: shown(self, &col_ty),
+            };
+            return Err(self.fail(site, kind));
+        };
+        if self.on() {
+            let (ks, vs) = (shown(self, &col_ty), self.show(&v, &t.value));
+            self.event(TraceEvent::Lookup {
+                site,
+                key: ks,
+                value: vs,
+            });
+        }
+        Ok(v)
+    }
+
+    /// `roll table` or `roll table among list`
+    pub(super) fn roll_table(
+        &mut self,
+        table: ir::Id,
+        among: &Option<Box<ir::Expr>>,
+        site: u32,
+        locals: &mut Vec<Value>,
+    ) -> Run<Value> {
+        let t = &self.prog.tables[table];
+        let TableKey::Die(die) = t.key else {
+            return Ok(Value::Unit);
+        };
+        let allowed = match among {
+            Some(a) => Some(self.list(a, locals)?.to_vec()),
+            None => None,
+        };
+        let (spec, faces) = table_roll_faces(t, die, allowed.as_deref());
+        let r = self.roll(spec, site);
+        let face = match &faces {
+            Some(segments) => dice::nth_total(segments.iter().copied(), r.total.max(1)),
+            None => r.total,
+        };
+        // Every face of the table's die has a row (checked), and `among` picks faces.
+        let v = lookup(t, face).unwrap_or(Value::Unit);
+        if self.on() {
+            let vs = self.show(&v, &t.value);
+            self.event(TraceEvent::Lookup {
+                site,
+                key: face.to_string(),
+                value: vs,
+            });
+        }
+        Ok(v)
+    }
+
+    /// `decide name: Type` or `decide name from list`
+    pub(super) fn decide(
+        &mut self,
+        name: &str,
+        options: &DecideOptions,
+        site: u32,
+        locals: &mut Vec<Value>,
+    ) -> Run<Value> {
+        let name: &'static str = leak_name(name);
+        let (v, elem_ty) = match options {
+            DecideOptions::Choice(c) => {
+                let n = self.prog.choices[*c].variants.len() as u32;
+                let i = self.env.decide.decide(name, n).min(n.saturating_sub(1));
+                (Value::Choice(i as u16), Ty::Choice(*c))
+            }
+            DecideOptions::Bool => {
+                let i = self.env.decide.decide(name, 2).min(1);
+                (Value::Bool(i == 1), Ty::Bool)
+            }
+            DecideOptions::List(l) => {
+                let items = self.list(l, locals)?;
+                let elem = match &l.ty {
+                    Ty::List(t) => (**t).clone(),
+                    _ => Ty::Error,
+                };
+                if items.is_empty() {
+                    return Err(self.fail(site, RuleErrorKind::NoOptions { decision: name }));
+                }
+                let n = items.len() as u32;
+                let i = self.env.decide.decide(name, n).min(n - 1);
+                (items[i as usize].clone(), elem)
+            }
+        };
+        if self.on() {
+            let shown = self.show(&v, &elem_ty);
+            self.event(TraceEvent::Decide {
+                site,
+                choice: shown,
+            });
+        }
+        Ok(v)
+    }
+
+    /// `fill track level`
+    pub(super) fn fill(
+        &mut self,
+        track: &ir::Place,
+        level: &ir::Expr,
+        site: u32,
+        locals: &mut Vec<Value>,
+    ) -> Run<Value> {
+        let lvl = self.expr(level, locals)?.choice();
+        let keys = self.place_keys(track, locals)?;
+        let Ty::Track(tid) = track.ty else {
+            return Ok(Value::Int(0));
+        };
+        let def = &self.prog.tracks[tid];
+        let levels: Vec<u8> = def.boxes.iter().map(|b| b.level.min(255) as u8).collect();
+        let mut result = None;
+        let changed = update(locals, self.fight.as_deref(), track, &keys, |old| {
+            let mut t = match old {
+                Value::Track(t) => *t,
+                _ => Track::default(),
+            };
+            result = t.fill(&levels, lvl.min(255) as u8, def.escalate);
+            *old = Value::Track(t);
+            Ok(())
+        });
+        if let Err(kind) = changed {
+            return Err(self.fail(site, kind));
+        }
+        let (slot, filled_level) = match result {
+            Some((n, l)) => (n as i64, u16::from(l)),
+            None => (0, lvl),
+        };
+        if self.on() {
+            let label = show_traced(
+                self.prog,
+                &Value::Choice(filled_level),
+                &Ty::Choice(def.scale),
+            );
+            self.event(TraceEvent::Fill {
+                site,
+                level: label,
+                slot,
+            });
+        }
+        Ok(Value::Int(slot))
+    }
+}
+
+/// The row holding `key`, else the default; `None` when neither (a die table read with
+/// `[k]` off its faces): a rule error, never a made-up row.
+pub fn lookup(t: &ir::Table, key: i64) -> Option<Value> {
+    match t.row(key) {
+        Some(r) => Some(Value::from_const(&r.value)),
+        None => t.default.as_ref().map(Value::from_const),
+    }
+}
+
+/// What to roll for a die table, and (with `among`) the allowed totals: the segments
+/// ([`ir::Table::segments`]) whose value is in the list, in order. The roll is then a
+/// `dN` over their totals (`N` their count), the `k`th total found by walking them;
+/// none allowed: the whole die. Work grows with the rows, never with the die's faces.
+pub fn table_roll_faces(
+    t: &ir::Table,
+    die: DiceSpec,
+    allowed: Option<&[Value]>,
+) -> (DiceSpec, Option<Vec<(i64, i64)>>) {
+    let Some(allowed) = allowed else {
+        return (die, None);
+    };
+    let (lo, hi) = die.range();
+    let segments: Vec<(i64, i64)> = t
+        .segments(lo, hi)
+        .into_iter()
+        .filter(|&(a, _)| lookup(t, a).is_some_and(|v| allowed.iter().any(|x| values_equal(x, &v))))
+        .collect();
+    let count: i64 = segments.iter().map(|(a, b)| b - a + 1).sum();
+    if count == 0 {
+        (die, None)
+    } else {
+        (DiceSpec::new(1, count as u32), Some(segments))
+    }
+}

@@ -1,0 +1,489 @@
+//! Expressions: the hot ones (constants, locals, fields, arithmetic, comparisons,
+//! conditions) in [`Interpreter::expr`], the others in `Interpreter::expr_more`.
+
+use super::{weight, Interpreter, Run, Value};
+use crate::ir::{self, BoxPart, CmpOp, Const, ExprKind as K, FacesPart, IntOp, Ty};
+use rulesc_runtime::{arith, error, Decide, DiceSource, DiceSpec, Roll, RuleErrorKind, TraceSink};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
+    /// A list-typed expression's elements.
+    pub(super) fn list(&mut self, e: &ir::Expr, locals: &mut Vec<Value>) -> Run<Rc<Vec<Value>>> {
+        Ok(match self.expr(e, locals)? {
+            Value::List(l) => l,
+            _ => Rc::new(Vec::new()),
+        })
+    }
+
+    pub(crate) fn expr(&mut self, e: &ir::Expr, locals: &mut Vec<Value>) -> Run<Value> {
+        Ok(match &e.kind {
+            K::Const(Const::Int(i)) => {
+                self.step(1)?;
+                Value::Int(*i)
+            }
+            K::Const(Const::Bool(b)) => {
+                self.step(1)?;
+                Value::Bool(*b)
+            }
+            K::Const(Const::Choice(c)) => {
+                self.step(1)?;
+                Value::Choice(*c)
+            }
+            K::Local(s) => locals[*s].clone(),
+            // `record.field`; of a local, read in place
+            K::Field(r, i) => match &r.kind {
+                K::Local(s) => field_of(&locals[*s], *i),
+                _ => field_of(&self.expr(r, locals)?, *i),
+            },
+            K::Neg(_) | K::Int(..) | K::ToInt(_) | K::Natural(_) => {
+                Value::Int(self.int(e, locals)?)
+            }
+            K::Not(_) | K::Compare(..) | K::And(..) | K::Or(..) => {
+                Value::Bool(self.truth(e, locals)?)
+            }
+            // `if c then a else b`
+            K::If(c, a, b) => {
+                if self.truth(c, locals)? {
+                    self.expr(a, locals)?
+                } else {
+                    self.expr(b, locals)?
+                }
+            }
+            K::Call(f, args) => self.call_expr(*f, args, locals)?,
+            _ => self.expr_more(e, locals)?,
+        })
+    }
+
+    /// `e.int()` of [`Self::expr`]'s value, without making the values of integer
+    /// operations in between: the same steps and results.
+    pub(super) fn int(&mut self, e: &ir::Expr, locals: &mut Vec<Value>) -> Run<i64> {
+        Ok(match &e.kind {
+            K::Const(Const::Int(i)) => {
+                self.step(1)?;
+                *i
+            }
+            K::Local(s) => locals[*s].int(),
+            K::Field(r, i) if matches!(r.kind, K::Local(_)) => {
+                let K::Local(s) = r.kind else { return Ok(0) };
+                match &locals[s] {
+                    Value::Record(r) => r.borrow().get(*i).map_or(0, Value::int),
+                    _ => 0,
+                }
+            }
+            K::Neg(a) => arith::neg(self.int(a, locals)?),
+            K::Int(op, a, b) => {
+                let (a, b) = (self.int(a, locals)?, self.int(b, locals)?);
+                match op {
+                    IntOp::Add => arith::add(a, b),
+                    IntOp::Sub => arith::sub(a, b),
+                    IntOp::Mul => arith::mul(a, b),
+                    IntOp::Div => arith::div(a, b),
+                    IntOp::Rem => arith::rem(a, b),
+                }
+            }
+            K::ToInt(a) => self.int(a, locals)?,
+            K::Natural(a) => match &a.kind {
+                K::Local(s) => match &locals[*s] {
+                    Value::Roll(r) => r.natural,
+                    _ => 0,
+                },
+                _ => match self.expr(a, locals)? {
+                    Value::Roll(r) => r.natural,
+                    _ => 0,
+                },
+            },
+            K::Not(_) | K::Compare(..) | K::And(..) | K::Or(..) => {
+                i64::from(self.truth(e, locals)?)
+            }
+            _ => self.expr(e, locals)?.int(),
+        })
+    }
+
+    /// `e.bool()` of [`Self::expr`]'s value, as [`Self::int`] is of integers.
+    pub(super) fn truth(&mut self, e: &ir::Expr, locals: &mut Vec<Value>) -> Run<bool> {
+        Ok(match &e.kind {
+            K::Const(Const::Bool(b)) => {
+                self.step(1)?;
+                *b
+            }
+            K::Local(s) => locals[*s].bool(),
+            K::Not(a) => !self.truth(a, locals)?,
+            K::Compare(op, a, b) => {
+                let (a, b) = (self.int(a, locals)?, self.int(b, locals)?);
+                match op {
+                    CmpOp::Eq => a == b,
+                    CmpOp::Ne => a != b,
+                    CmpOp::Lt => a < b,
+                    CmpOp::Le => a <= b,
+                    CmpOp::Gt => a > b,
+                    CmpOp::Ge => a >= b,
+                }
+            }
+            K::And(a, b) => self.truth(a, locals)? && self.truth(b, locals)?,
+            K::Or(a, b) => self.truth(a, locals)? || self.truth(b, locals)?,
+            _ => self.expr(e, locals)?.bool(),
+        })
+    }
+
+    /// A call: the arguments, evaluated in order, fill a frame kept from an earlier call.
+    #[inline(never)]
+    fn call_expr(&mut self, f: ir::Id, args: &[ir::Expr], locals: &mut Vec<Value>) -> Run<Value> {
+        let params = &self.prog.functions[f].params;
+        let mut frame = self.frames.pop().unwrap_or_default();
+        for (a, p) in args.iter().zip(params) {
+            // A record read from the fight is passed as a copy.
+            let v = self.expr(a, locals)?;
+            frame.push(if ir::copied_from_fight(a, p) {
+                v.deep_clone()
+            } else {
+                v
+            });
+        }
+        match self.call_frame(f, frame) {
+            // A formula's rule error is recorded by the procedure calling it.
+            Err(e) if self.on() && !self.prog.functions[f].is_procedure() => {
+                Err(error::fail(&mut self.env.trace, e))
+            }
+            other => other,
+        }
+    }
+
+    /// The expressions [`Self::expr`] leaves out.
+    #[inline(never)]
+    fn expr_more(&mut self, e: &ir::Expr, locals: &mut Vec<Value>) -> Run<Value> {
+        Ok(match &e.kind {
+            K::Const(c) => {
+                let v = Value::from_const(c);
+                self.step(weight(&v))?;
+                v
+            }
+            // `box.number`, `box.level`, `box.attr`
+            K::BoxPart(b, part) => match self.expr(b, locals)? {
+                Value::TrackBox { track, number } => {
+                    let def = &self.prog.tracks[track];
+                    let bx = &def.boxes[usize::from(number)
+                        .saturating_sub(1)
+                        .min(def.boxes.len().saturating_sub(1))];
+                    match part {
+                        BoxPart::Number => Value::Int(i64::from(number)),
+                        BoxPart::Level => Value::Choice(bx.level),
+                        BoxPart::Attr(a) => Value::Int(bx.attrs.get(*a).copied().unwrap_or(0)),
+                    }
+                }
+                _ => Value::Unit,
+            },
+            // `map[key]` (keyed by a scale or enum: every key has an entry)
+            K::MapGet(m, k) => {
+                let m = self.expr(m, locals)?;
+                let k = self.expr(k, locals)?.choice();
+                match m {
+                    Value::Map(items) => items.get(k as usize).cloned().unwrap_or(Value::Unit),
+                    _ => Value::Unit,
+                }
+            }
+            K::Lookup {
+                table,
+                key,
+                column,
+                site,
+                ..
+            } => self.lookup(*table, key, column.as_deref(), *site, locals)?,
+            // `a / b`, `a % b` where `b` may be 0
+            K::CheckedDiv(op, a, b, site) => {
+                let (a, b) = (self.int(a, locals)?, self.int(b, locals)?);
+                if b == 0 {
+                    return Err(self.fail(*site, RuleErrorKind::DivideByZero));
+                }
+                Value::Int(if *op == IntOp::Rem {
+                    arith::rem(a, b)
+                } else {
+                    arith::div(a, b)
+                })
+            }
+            // `roll ± n`
+            K::RollAdd {
+                roll,
+                delta,
+                negate,
+            } => {
+                let r = match self.expr(roll, locals)? {
+                    Value::Roll(r) => r,
+                    other => Roll {
+                        total: other.int(),
+                        natural: 0,
+                    },
+                };
+                let d = self.int(delta, locals)?;
+                let total = if *negate {
+                    arith::sub(r.total, d)
+                } else {
+                    arith::add(r.total, d)
+                };
+                Value::Roll(Roll {
+                    total,
+                    natural: r.natural,
+                })
+            }
+            // `level ± n`
+            K::LevelStep {
+                level,
+                delta,
+                negate,
+            } => {
+                let l = self.expr(level, locals)?.choice();
+                let d = self.int(delta, locals)?;
+                let d = if *negate { arith::neg(d) } else { d };
+                let len = match &e.ty {
+                    Ty::Choice(c) => self.prog.choices[*c].variants.len(),
+                    _ => 1,
+                };
+                Value::Choice(
+                    arith::step_level(l.min(u16::from(u8::MAX)) as u8, d, len.min(255) as u8)
+                        .into(),
+                )
+            }
+            // `x in list`
+            K::In(x, l) => {
+                let x = self.expr(x, locals)?;
+                let items = self.list(l, locals)?;
+                Value::Bool(items.iter().any(|i| values_equal(i, &x)))
+            }
+            K::Min(xs) | K::Max(xs) => {
+                let is_max = matches!(e.kind, K::Max(_));
+                let vals = xs
+                    .iter()
+                    .map(|x| self.expr(x, locals))
+                    .collect::<Run<Vec<Value>>>()?;
+                let best = vals
+                    .iter()
+                    .map(Value::int)
+                    .reduce(|a, b| if is_max { a.max(b) } else { a.min(b) })
+                    .unwrap_or(0);
+                rewrap(best, &e.ty)
+            }
+            K::Clamp(x, lo, hi) => {
+                let x = self.int(x, locals)?;
+                let lo = self.int(lo, locals)?;
+                let hi = self.int(hi, locals)?;
+                rewrap(arith::clamp(x, lo, hi), &e.ty)
+            }
+            K::Abs(a) => Value::Int(self.int(a, locals)?.saturating_abs()),
+            K::Len(a) => Value::Int(self.list(a, locals)?.len() as i64),
+            // `dice * n`
+            K::DiceTimes(d, n) => {
+                let d = self.expr(d, locals)?;
+                let n = self.int(n, locals)?;
+                match d {
+                    Value::Dice(d) => Value::Dice(d.times(n)),
+                    other => other,
+                }
+            }
+            // `roll dice`
+            K::Roll {
+                dice: d,
+                site,
+                faces,
+            } => {
+                let spec = match self.expr(d, locals)? {
+                    Value::Dice(s) => s,
+                    _ => DiceSpec::new(0, 1),
+                };
+                match faces {
+                    None => Value::Roll(self.roll(spec, *site)),
+                    Some(slot) => {
+                        let (r, f) = self.roll_faces(spec, *site);
+                        locals[*slot] = Value::Faces(Rc::new(f));
+                        Value::Roll(r)
+                    }
+                }
+            }
+            // `faces(r)`, `kept(r)`, `dropped(r)`
+            K::Faces { part, of, slot } => {
+                self.expr(of, locals)?;
+                let Value::Faces(f) = &locals[*slot] else {
+                    return Ok(Value::List(Rc::new(Vec::new())));
+                };
+                let dice = match part {
+                    FacesPart::All => f.all(),
+                    FacesPart::Kept => f.kept(),
+                    FacesPart::Dropped => f.dropped(),
+                };
+                Value::List(Rc::new(dice.into_iter().map(Value::Int).collect()))
+            }
+            K::RollTable { table, among, site } => self.roll_table(*table, among, *site, locals)?,
+            K::Decide {
+                name,
+                options,
+                site,
+            } => self.decide(name, options, *site, locals)?,
+            K::Fill { track, level, site } => self.fill(track, level, *site, locals)?,
+            // `filled(track)`
+            K::Filled(t) => {
+                let v = self.expr(t, locals)?;
+                let (Value::Track(track), Ty::Track(tid)) = (v, &t.ty) else {
+                    return Ok(Value::List(Rc::new(Vec::new())));
+                };
+                let n = self.prog.tracks[*tid].boxes.len();
+                let boxes = track
+                    .boxes()
+                    .filter(|&b| b <= n)
+                    .map(|b| Value::TrackBox {
+                        track: *tid,
+                        number: b as u16,
+                    })
+                    .collect();
+                Value::List(Rc::new(boxes))
+            }
+            K::Aggregate {
+                kind,
+                var,
+                list,
+                cond,
+                body,
+            } => self.aggregate(*kind, *var, list, cond.as_deref(), body, &e.ty, locals)?,
+            // `match e { Case => value }`
+            K::Match { scrutinee, arms } => {
+                let v = self.expr(scrutinee, locals)?;
+                match self.pick_arm(&v, &scrutinee.ty, arms, locals) {
+                    Some(arm) => self.expr(&arm.body, locals)?,
+                    None => Value::Unit,
+                }
+            }
+            // `Tag(field: value, ..)`
+            K::MakeOutcome { tag, fields, .. } => {
+                // Copies, as a new record's fields: a later change of state does not
+                // change an outcome already made.
+                let fields = self.copies(fields, locals)?;
+                Value::Outcome {
+                    tag: *tag,
+                    fields: Rc::new(fields),
+                }
+            }
+            // `Record(field: value, ..)`
+            K::MakeRecord { fields, .. } => {
+                Value::Record(Rc::new(RefCell::new(self.copies(fields, locals)?)))
+            }
+            // `[a, b, c]`
+            K::List(items) => Value::List(Rc::new(self.copies(items, locals)?)),
+            K::Collect {
+                var,
+                list,
+                cond,
+                body,
+            } => self.collect(*var, list, cond.as_deref(), body, locals)?,
+            // `e` where a `T?` is wanted: a present value is the value itself.
+            K::Some(x) | K::Unwrap(x) => self.expr(x, locals)?,
+            // `x != none`
+            K::IsSome(x) => Value::Bool(!matches!(self.expr(x, locals)?, Value::None)),
+            // `lo..hi`
+            K::Range(lo, hi) => {
+                let lo = self.int(lo, locals)?;
+                let hi = self.int(hi, locals)?;
+                let n = hi.saturating_sub(lo).clamp(0, rulesc_runtime::MAX_LOOP);
+                Value::List(Rc::new((0..n).map(|i| Value::Int(lo + i)).collect()))
+            }
+            K::Find {
+                var,
+                list,
+                cond,
+                index,
+            } => self.find(*var, list, cond.as_deref(), *index, locals)?,
+            K::Sort {
+                var,
+                list,
+                cond,
+                keys,
+            } => {
+                let mut keyed = self.keyed(*var, list, cond.as_deref(), keys, locals)?;
+                // Stable: equal keys keep the list's order.
+                keyed.sort_by(|a, b| a.0.cmp(&b.0));
+                Value::List(Rc::new(keyed.into_iter().map(|(_, v)| v).collect()))
+            }
+            K::Best {
+                var,
+                list,
+                cond,
+                keys,
+                max,
+            } => {
+                let keyed = self.keyed(*var, list, cond.as_deref(), keys, locals)?;
+                let mut best: Option<(Vec<i64>, Value)> = None;
+                for (k, v) in keyed {
+                    let better = match &best {
+                        None => true,
+                        Some((b, _)) if *max => k > *b,
+                        Some((b, _)) => k < *b,
+                    };
+                    if better {
+                        best = Some((k, v));
+                    }
+                }
+                best.map_or(Value::None, |(_, v)| v)
+            }
+            // `list[i]`
+            K::Combatant(f) => {
+                let f = self.int(f, locals)?;
+                self.combatant(f)
+            }
+            K::Fight(q, args) => {
+                let args = args
+                    .iter()
+                    .map(|a| self.expr(a, locals))
+                    .collect::<Run<Vec<Value>>>()?;
+                self.fight_query(*q, args)?
+            }
+            K::ListGet(list, index, check) => {
+                let l = self.list(list, locals)?;
+                let i = self.int(index, locals)?;
+                match usize::try_from(i).ok().and_then(|i| l.get(i)) {
+                    Some(v) => v.clone(),
+                    None => {
+                        let kind = RuleErrorKind::Index {
+                            index: i,
+                            len: l.len(),
+                        };
+                        return Err(self.fail(check.unwrap_or(0), kind));
+                    }
+                }
+            }
+            // Taken by `expr` itself.
+            K::Local(_)
+            | K::Field(..)
+            | K::Call(..)
+            | K::Neg(_)
+            | K::Not(_)
+            | K::Int(..)
+            | K::Compare(..)
+            | K::And(..)
+            | K::Or(..)
+            | K::ToInt(_)
+            | K::Natural(_)
+            | K::If(..) => return self.expr(e, locals),
+        })
+    }
+}
+
+/// Field `i` of a record (`Unit` for anything else).
+#[inline]
+fn field_of(v: &Value, i: usize) -> Value {
+    match v {
+        Value::Record(r) => r.borrow().get(i).cloned().unwrap_or(Value::Unit),
+        _ => Value::Unit,
+    }
+}
+
+pub(super) fn rewrap(v: i64, ty: &Ty) -> Value {
+    match ty {
+        Ty::Choice(_) => Value::Choice(v.clamp(0, i64::from(u16::MAX)) as u16),
+        _ => Value::Int(v),
+    }
+}
+
+pub(super) fn values_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Record(x), Value::Record(y)) => Rc::ptr_eq(x, y) || *x.borrow() == *y.borrow(),
+        (Value::Roll(_) | Value::Int(_), Value::Roll(_) | Value::Int(_)) => a.int() == b.int(),
+        _ => a == b,
+    }
+}

@@ -1,0 +1,437 @@
+//! Backend: the reference interpreter. Runs a checked procedure with a dice source, a
+//! decider and a trace sink from the runtime, exactly as generated code does: the same
+//! runtime calls, in the same order, with the same trace events. The differential tests
+//! hold the two to that.
+
+mod effects;
+mod expr;
+mod lists;
+mod show;
+mod stmt;
+
+pub use effects::{lookup, table_roll_faces};
+pub use show::{show, show_result, show_traced, show_traced_in};
+
+use crate::ir::{self, Const, Program, Stmt, Ty};
+use rulesc_runtime::{
+    error, Decide, DiceSource, DiceSpec, Env, Faces, Fight, Roll, RuleError, RuleErrorKind,
+    TraceEvent, TraceSink, Track,
+};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// A run-time value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Int(i64),
+    Bool(bool),
+    Dice(DiceSpec),
+    Roll(Roll),
+    Choice(u16),
+    Track(Track),
+    /// A box of track `track`, 1-based `number`.
+    TrackBox {
+        track: usize,
+        number: u16,
+    },
+    List(Rc<Vec<Value>>),
+    Map(Rc<Vec<Value>>),
+    /// Shared, so a procedure changes the caller's combatant in place.
+    Record(Rc<RefCell<Vec<Value>>>),
+    Outcome {
+        tag: u16,
+        fields: Rc<Vec<Value>>,
+    },
+    /// A combatant of the running fight (its index).
+    Fighter(u32),
+    /// A side of the running fight.
+    Side(u16),
+    /// The dice of a roll (a hidden local `faces(r)` reads).
+    Faces(Rc<Faces>),
+    /// `none`, of an optional type (a present value is the value itself).
+    None,
+    Unit,
+}
+
+impl Value {
+    pub fn from_const(c: &Const) -> Value {
+        match c {
+            Const::Int(i) => Value::Int(*i),
+            Const::Bool(b) => Value::Bool(*b),
+            Const::Dice(d) => Value::Dice(*d),
+            Const::Choice(i) => Value::Choice(*i),
+            Const::Track(t) => Value::Track(*t),
+            Const::List(v) => Value::List(Rc::new(v.iter().map(Value::from_const).collect())),
+            Const::Map(v) => Value::Map(Rc::new(v.iter().map(Value::from_const).collect())),
+            Const::Record(v) => Value::Record(Rc::new(RefCell::new(
+                v.fields.iter().map(Value::from_const).collect(),
+            ))),
+            Const::Opt(None) => Value::None,
+            Const::Opt(Some(c)) => Value::from_const(c),
+        }
+    }
+
+    #[inline]
+    pub fn int(&self) -> i64 {
+        match self {
+            Value::Int(i) => *i,
+            Value::Roll(r) => r.total,
+            Value::Choice(i) => i64::from(*i),
+            Value::Bool(b) => i64::from(*b),
+            Value::Fighter(f) => i64::from(*f),
+            Value::Side(s) => i64::from(*s),
+            _ => 0,
+        }
+    }
+
+    #[inline]
+    pub fn bool(&self) -> bool {
+        matches!(self, Value::Bool(true))
+    }
+
+    #[inline]
+    fn choice(&self) -> u16 {
+        match self {
+            Value::Choice(i) => *i,
+            _ => 0,
+        }
+    }
+
+    /// A copy that shares nothing mutable with `self`.
+    pub fn deep_clone(&self) -> Value {
+        match self {
+            Value::Record(r) => Value::Record(Rc::new(RefCell::new(
+                r.borrow().iter().map(Value::deep_clone).collect(),
+            ))),
+            Value::List(l) => Value::List(Rc::new(l.iter().map(Value::deep_clone).collect())),
+            other => other.clone(),
+        }
+    }
+}
+
+enum Flow {
+    Normal,
+    Return(Value),
+}
+
+/// What running a statement or expression gives: its value, or the rule error that
+/// stopped the resolution.
+type Run<T> = Result<T, RuleError>;
+
+/// Runs procedures and formulas of one program.
+pub struct Interpreter<'p, 'e, D, X, T> {
+    pub prog: &'p Program,
+    pub(crate) env: &'e mut Env<D, X, T>,
+    /// The running fight, for fight functions.
+    pub(crate) fight: Option<&'e mut Fight<Value>>,
+    /// Off while a formula runs (formulas are untraced, as in generated code).
+    tracing: bool,
+    /// Steps taken so far in this run (see [`MAX_STEPS`]).
+    steps: u64,
+    /// The site of the function running, where a spent budget is reported.
+    at: u32,
+    /// On while a formula runs: nothing can change a record then (formulas are pure), so
+    /// a loop variable need not be a copy of its element to stay unchanged.
+    pure: bool,
+    /// Frames of calls that returned, kept for the next call's locals.
+    frames: Vec<Vec<Value>>,
+}
+
+/// Most steps one run of the interpreter takes: each statement, loop turn, call and
+/// item of a comprehension is one, and each value copied (a `let` of a record, a list
+/// appended, a constant) one more per value in it. Past it the run stops with
+/// [`RuleErrorKind::TooManySteps`], so nested loops, fan-out through calls and values
+/// doubled by appending are all bounded in time and memory. Generated code has no such
+/// budget: the rules always end, and a run within the budget gives the same result.
+pub const MAX_STEPS: u64 = 1_000_000;
+
+/// How many values `v` holds (itself included): what copying it costs.
+fn weight(v: &Value) -> u64 {
+    match v {
+        Value::List(items) | Value::Map(items) => {
+            items.iter().fold(1u64, |n, i| n.saturating_add(weight(i)))
+        }
+        Value::Record(fields) => fields
+            .borrow()
+            .iter()
+            .fold(1u64, |n, i| n.saturating_add(weight(i))),
+        Value::Outcome { fields, .. } => {
+            fields.iter().fold(1u64, |n, i| n.saturating_add(weight(i)))
+        }
+        _ => 1,
+    }
+}
+
+/// Calls function `id` with `args` (one per parameter). Records passed in are changed
+/// in place when the function changes their state. A rule error stops the run (state
+/// changed before it stays changed) and is returned, as generated code returns it.
+pub fn call<D: DiceSource, X: Decide, T: TraceSink>(
+    prog: &Program,
+    env: &mut Env<D, X, T>,
+    id: ir::Id,
+    args: Vec<Value>,
+) -> Result<Value, RuleError> {
+    let mut it = Interpreter {
+        prog,
+        env,
+        fight: None,
+        tracing: true,
+        steps: 0,
+        at: prog.functions.get(id).map_or(0, |f| f.site),
+        pure: false,
+        frames: kept_frames(),
+    };
+    it.call(id, args)
+}
+
+/// [`call`] in a fight: fighters in `args` (and everything the function reaches) are
+/// combatants of `fight`.
+pub fn call_in<D: DiceSource, X: Decide, T: TraceSink>(
+    prog: &Program,
+    env: &mut Env<D, X, T>,
+    fight: &mut Fight<Value>,
+    id: ir::Id,
+    args: Vec<Value>,
+) -> Result<Value, RuleError> {
+    let mut it = Interpreter {
+        prog,
+        env,
+        fight: Some(fight),
+        tracing: true,
+        steps: 0,
+        at: prog.functions.get(id).map_or(0, |f| f.site),
+        pure: false,
+        frames: kept_frames(),
+    };
+    it.call(id, args)
+}
+
+/// Evaluates one expression in a frame's `locals` (one slot per local of the function it
+/// belongs to), untraced: for analyses that run a procedure piece by piece, such as the
+/// merged-state engine of `analyze`, which leaves every dice-free piece to this
+/// interpreter.
+pub fn eval_in<D: DiceSource, X: Decide, T: TraceSink>(
+    prog: &Program,
+    env: &mut Env<D, X, T>,
+    locals: &mut Vec<Value>,
+    e: &ir::Expr,
+) -> Result<Value, RuleError> {
+    let mut it = Interpreter {
+        prog,
+        env,
+        fight: None,
+        tracing: false,
+        steps: 0,
+        at: 0,
+        pure: false,
+        frames: kept_frames(),
+    };
+    it.expr(e, locals)
+}
+
+/// Runs one statement in a frame's `locals`, untraced (see [`eval_in`]): `Some(value)`
+/// when it returned.
+pub fn exec_in<D: DiceSource, X: Decide, T: TraceSink>(
+    prog: &Program,
+    env: &mut Env<D, X, T>,
+    locals: &mut Vec<Value>,
+    s: &Stmt,
+) -> Result<Option<Value>, RuleError> {
+    let mut it = Interpreter {
+        prog,
+        env,
+        fight: None,
+        tracing: false,
+        steps: 0,
+        at: 0,
+        pure: false,
+        frames: kept_frames(),
+    };
+    Ok(match it.stmt(s, locals)? {
+        Flow::Return(v) => Some(v),
+        Flow::Normal => None,
+    })
+}
+
+impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
+    pub(crate) fn on(&self) -> bool {
+        T::ENABLED && self.tracing
+    }
+
+    pub(crate) fn event(&mut self, e: TraceEvent) {
+        self.env.trace.event(e);
+    }
+
+    /// How a value reads in a trace event (fighters and sides by name).
+    pub(crate) fn show(&self, v: &Value, ty: &Ty) -> String {
+        show_traced_in(self.prog, self.fight.as_deref(), v, ty)
+    }
+
+    /// A rule error met here: recorded in the trace when a procedure meets it (formulas
+    /// are untraced: the procedure calling one records it), as generated code does.
+    fn fail(&mut self, site: u32, kind: RuleErrorKind) -> RuleError {
+        let e = RuleError::new(site, kind);
+        if self.on() {
+            error::fail(&mut self.env.trace, e)
+        } else {
+            e
+        }
+    }
+
+    /// Takes `n` steps of the run's budget; past it, the run stops with a rule error.
+    fn step(&mut self, n: u64) -> Run<()> {
+        self.steps = self.steps.saturating_add(n);
+        if self.steps > MAX_STEPS {
+            return Err(self.fail(self.at, RuleErrorKind::TooManySteps { max: MAX_STEPS }));
+        }
+        Ok(())
+    }
+
+    /// A copy of `v` (value semantics), paid for by the values it holds.
+    fn copy(&mut self, v: &Value) -> Run<Value> {
+        self.step(weight(v))?;
+        Ok(v.deep_clone())
+    }
+
+    /// [`Self::copy`] of a value owned already: a value holding no other is itself.
+    #[inline]
+    fn copied(&mut self, v: Value) -> Run<Value> {
+        match v {
+            Value::List(_) | Value::Map(_) | Value::Record(_) | Value::Outcome { .. } => {
+                self.copy(&v)
+            }
+            v => {
+                self.step(1)?;
+                Ok(v)
+            }
+        }
+    }
+
+    /// Calls function `id` with `args` (one per parameter).
+    pub(crate) fn call(&mut self, id: ir::Id, args: Vec<Value>) -> Run<Value> {
+        let mut frame = self.frames.pop().unwrap_or_default();
+        frame.extend(args);
+        self.call_frame(id, frame)
+    }
+
+    /// Calls function `id` with `frame` holding its arguments; the frame becomes its
+    /// locals, and is kept for a later call when the function returns.
+    fn call_frame(&mut self, id: ir::Id, mut frame: Vec<Value>) -> Run<Value> {
+        self.step(1)?;
+        let f = &self.prog.functions[id];
+        frame.truncate(f.params.len());
+        frame.resize(f.locals.len(), Value::Unit);
+        let caller = std::mem::replace(&mut self.at, f.site);
+        let result = self.call_body(f, &mut frame);
+        self.at = caller;
+        frame.clear();
+        self.frames.push(frame);
+        result
+    }
+
+    fn call_body(&mut self, f: &'p ir::Function, locals: &mut Vec<Value>) -> Run<Value> {
+        match &f.body {
+            ir::Body::Formula(e) => {
+                let (was, was_pure) = (self.tracing, self.pure);
+                self.tracing = false;
+                self.pure = true;
+                let v = self.expr(e, locals);
+                self.tracing = was;
+                self.pure = was_pure;
+                v
+            }
+            ir::Body::Procedure(stmts) => {
+                if self.on() {
+                    self.event(TraceEvent::Call { site: f.site });
+                }
+                match self.block(stmts, locals)? {
+                    Flow::Return(v) => Ok(v),
+                    Flow::Normal => {
+                        if self.on() {
+                            self.event(TraceEvent::Return {
+                                site: f.site,
+                                value: String::new(),
+                            });
+                        }
+                        Ok(Value::Unit)
+                    }
+                }
+            }
+        }
+    }
+}
+
+thread_local! {
+    /// The frames an interpreter kept (see [`Interpreter::frames`]), for the next one
+    /// on this thread: a run of many resolutions allocates no frame after the first.
+    static FRAMES: std::cell::Cell<Vec<Vec<Value>>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+fn kept_frames() -> Vec<Vec<Value>> {
+    FRAMES.with(|f| f.take())
+}
+
+impl<D, X, T> Drop for Interpreter<'_, '_, D, X, T> {
+    fn drop(&mut self) {
+        let frames = std::mem::take(&mut self.frames);
+        FRAMES.with(|f| f.set(frames));
+    }
+}
+
+/// Decision names are `&'static str` in the runtime's `Decide` trait (generated code
+/// passes literals). The interpreter interns them once per distinct name.
+pub(crate) fn leak_name(name: &str) -> &'static str {
+    thread_local! {
+        static NAMES: RefCell<Vec<&'static str>> = const { RefCell::new(Vec::new()) };
+    }
+    NAMES.with(|n| {
+        let mut n = n.borrow_mut();
+        if let Some(s) = n.iter().find(|s| **s == name) {
+            return *s;
+        }
+        let s: &'static str = Box::leak(name.to_string().into_boxed_str());
+        n.push(s);
+        s
+    })
+}
+
+/// A record of type `type_name` with its defaults, and `fields` set by name (for tests
+/// and tools that build arguments by hand). `None` if a name is unknown.
+pub fn record(p: &Program, type_name: &str, fields: &[(&str, Value)]) -> Option<Value> {
+    let rid = p.records.iter().position(|r| r.name == type_name)?;
+    let v = Value::from_const(&p.zero(&Ty::Record(rid)));
+    for (name, value) in fields {
+        set_field(p, type_name, &v, name, value.clone())?;
+    }
+    Some(v)
+}
+
+fn field_index(p: &Program, type_name: &str, name: &str) -> Option<usize> {
+    let t = p.records.iter().find(|r| r.name == type_name)?;
+    t.fields.iter().position(|f| f.name == name)
+}
+
+/// Reads field `name` of a record of type `type_name`.
+pub fn field(p: &Program, type_name: &str, v: &Value, name: &str) -> Option<Value> {
+    let i = field_index(p, type_name, name)?;
+    let Value::Record(r) = v else { return None };
+    let value = r.borrow().get(i).cloned();
+    value
+}
+
+/// Sets field `name` of a record of type `type_name`.
+pub fn set_field(p: &Program, type_name: &str, v: &Value, name: &str, value: Value) -> Option<()> {
+    let i = field_index(p, type_name, name)?;
+    let Value::Record(r) = v else { return None };
+    *r.borrow_mut().get_mut(i)? = value;
+    Some(())
+}
+
+/// A choice value by variant name (`choice(p, "DamageLevel", "Minor")`).
+pub fn choice(p: &Program, choice: &str, variant: &str) -> Option<Value> {
+    let c = p.choices.iter().find(|c| c.name == choice)?;
+    c.variants
+        .iter()
+        .position(|v| v.name == variant)
+        .map(|i| Value::Choice(i as u16))
+}

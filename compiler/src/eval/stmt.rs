@@ -1,0 +1,279 @@
+//! Statements: blocks, `let`, assignment to a place, `if`, `match`, loops, `return`, and
+//! the fight's `schedule` and `advance`.
+
+use super::{Flow, Interpreter, Run, Value};
+use crate::ir::{self, AssignOp, ExprKind as K, PlaceStep, Stmt, Ty};
+use rulesc_runtime::{
+    arith, error, Decide, DiceSource, Fight, RuleErrorKind, TraceEvent, TraceSink,
+};
+use std::rc::Rc;
+
+impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
+    pub(super) fn block(&mut self, stmts: &[Stmt], locals: &mut Vec<Value>) -> Run<Flow> {
+        for s in stmts {
+            // An enumeration that cut this path off (or ran out of budget) stops the run
+            // here; its result is discarded.
+            if self.env.dice.stopped() {
+                return Ok(Flow::Return(Value::Unit));
+            }
+            self.step(1)?;
+            if let Flow::Return(v) = self.stmt(s, locals)? {
+                return Ok(Flow::Return(v));
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    pub(super) fn stmt(&mut self, s: &Stmt, locals: &mut Vec<Value>) -> Run<Flow> {
+        match s {
+            // `let slot = value`
+            Stmt::Let { slot, value, site } => {
+                let v = self.expr(value, locals)?;
+                // A record or list read from state is a copy (value semantics); a local
+                // bound to a parameter stays that parameter (`let me = c`).
+                let v = if matches!(value.kind, K::Local(_)) {
+                    v
+                } else {
+                    self.copied(v)?
+                };
+                if self.on() {
+                    let shown = self.show(&v, &value.ty);
+                    self.event(TraceEvent::Assign {
+                        site: *site,
+                        value: shown,
+                    });
+                }
+                locals[*slot] = v;
+            }
+            // `place = value`, `place += value`, `place -= value`
+            Stmt::Assign {
+                place,
+                op,
+                value,
+                site,
+            } => {
+                let v = self.expr(value, locals)?;
+                let v = self.copied(v)?;
+                let keys = self.place_keys(place, locals)?;
+                let new = update(locals, self.fight.as_deref(), place, &keys, |old| {
+                    *old = match (op, &mut *old) {
+                        (AssignOp::Set, _) => v,
+                        (AssignOp::Add, Value::List(items)) => {
+                            if let Value::List(more) = v {
+                                error::room(items.len(), more.len(), *site).map_err(|e| e.kind)?;
+                                Rc::make_mut(items).extend(more.iter().cloned());
+                            }
+                            return Ok(());
+                        }
+                        (AssignOp::Add, _) => Value::Int(arith::add(old.int(), v.int())),
+                        (AssignOp::Sub, _) => Value::Int(arith::sub(old.int(), v.int())),
+                    };
+                    Ok(())
+                });
+                let new = match new {
+                    Ok(new) => new,
+                    Err(kind) => return Err(self.fail(*site, kind)),
+                };
+                if self.on() {
+                    let shown = self.show(&new, &place.ty);
+                    self.event(TraceEvent::Assign {
+                        site: *site,
+                        value: shown,
+                    });
+                }
+            }
+            // `if c { .. } else if c { .. } else { .. }`
+            Stmt::If {
+                branches,
+                otherwise,
+            } => {
+                for (cond, body, site) in branches {
+                    let taken = self.truth(cond, locals)?;
+                    if self.on() {
+                        self.event(TraceEvent::Branch { site: *site, taken });
+                    }
+                    if taken {
+                        return self.block(body, locals);
+                    }
+                }
+                if let Some(o) = otherwise {
+                    return self.block(o, locals);
+                }
+            }
+            // `match e { Case => { .. } }`
+            Stmt::Match { scrutinee, arms } => {
+                let v = self.expr(scrutinee, locals)?;
+                if let Some(arm) = self.pick_arm(&v, &scrutinee.ty, arms, locals) {
+                    return self.block(&arm.body, locals);
+                }
+            }
+            // `for var in list { .. }`
+            Stmt::For { var, list, body } => {
+                let items = self.list(list, locals)?;
+                // The loop walks a copy of the list: changing the list inside the loop
+                // does not change what the loop visits.
+                for item in items.iter() {
+                    locals[*var] = self.copy(item)?;
+                    if let Flow::Return(v) = self.block(body, locals)? {
+                        return Ok(Flow::Return(v));
+                    }
+                }
+            }
+            // `for var in lo..hi { .. }`
+            Stmt::ForRange { var, lo, hi, body } => {
+                let lo = self.int(lo, locals)?;
+                let hi = self.int(hi, locals)?;
+                let mut i = lo;
+                let mut n = 0;
+                while i < hi && n < rulesc_runtime::MAX_LOOP {
+                    self.step(1)?;
+                    locals[*var] = Value::Int(i);
+                    if let Flow::Return(v) = self.block(body, locals)? {
+                        return Ok(Flow::Return(v));
+                    }
+                    i += 1;
+                    n += 1;
+                }
+            }
+            // `return value`
+            Stmt::Return { value, site } => {
+                let (v, ty) = match value {
+                    Some(e) => (self.expr(e, locals)?, &e.ty),
+                    None => (Value::Unit, &Ty::Unit),
+                };
+                if self.on() {
+                    let shown = self.show(&v, ty);
+                    self.event(TraceEvent::Return {
+                        site: *site,
+                        value: shown,
+                    });
+                }
+                return Ok(Flow::Return(v));
+            }
+            Stmt::Expr(e) => {
+                self.expr(e, locals)?;
+            }
+            Stmt::Schedule {
+                at,
+                action,
+                args,
+                site,
+            } => self.schedule(at, *action, args, *site, locals)?,
+            Stmt::Advance { amount, .. } => {
+                let amount = self.int(amount, locals)?;
+                self.advance(amount)?;
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    /// The keys and indices on a place's path, evaluated in order (fields give `Unit`).
+    pub(super) fn place_keys(
+        &mut self,
+        place: &ir::Place,
+        locals: &mut Vec<Value>,
+    ) -> Run<Vec<Value>> {
+        place
+            .path
+            .iter()
+            .map(|st| match st {
+                PlaceStep::Key(k) | PlaceStep::Index(k) => self.expr(k, locals),
+                PlaceStep::Field(_) => Ok(Value::Unit),
+            })
+            .collect()
+    }
+
+    /// Finds the arm for `v`, binds its fields, traces the choice.
+    pub(super) fn pick_arm<'a, B>(
+        &mut self,
+        v: &Value,
+        ty: &Ty,
+        arms: &'a [ir::MatchArm<B>],
+        locals: &mut [Value],
+    ) -> Option<&'a ir::MatchArm<B>> {
+        let tag = match v {
+            Value::Outcome { tag, .. } => *tag,
+            other => other.choice(),
+        };
+        let arm = arms
+            .iter()
+            .find(|a| a.alts.is_empty() || a.alts.contains(&tag))?;
+        if let Value::Outcome { fields, .. } = v {
+            for (slot, f) in arm.binds.iter().zip(fields.iter()) {
+                if let Some(s) = slot {
+                    locals[*s] = f.clone();
+                }
+            }
+        }
+        if self.on() {
+            let shown = self.show(v, ty);
+            self.event(TraceEvent::Match {
+                site: arm.site,
+                arm: shown,
+            });
+        }
+        Some(arm)
+    }
+}
+
+/// Applies `f` to the value at `place` (keys already evaluated) and returns the new value,
+/// or the rule error of a list index outside its list.
+pub(super) fn update(
+    locals: &mut [Value],
+    fight: Option<&Fight<Value>>,
+    place: &ir::Place,
+    keys: &[Value],
+    f: impl FnOnce(&mut Value) -> Result<(), RuleErrorKind>,
+) -> Result<Value, RuleErrorKind> {
+    fn go(
+        v: &mut Value,
+        steps: &[PlaceStep],
+        keys: &[Value],
+        f: impl FnOnce(&mut Value) -> Result<(), RuleErrorKind>,
+    ) -> Result<Value, RuleErrorKind> {
+        let Some((first, rest)) = steps.split_first() else {
+            // Changed in place: appending to a list not shared costs the items appended.
+            f(v)?;
+            return Ok(v.clone());
+        };
+        match (first, v) {
+            (PlaceStep::Field(i), Value::Record(r)) => {
+                let mut r = r.borrow_mut();
+                match r.get_mut(*i) {
+                    Some(slot) => go(slot, rest, &keys[1..], f),
+                    None => Ok(Value::Unit),
+                }
+            }
+            (PlaceStep::Key(_), Value::Map(m)) => {
+                let k = keys[0].choice() as usize;
+                let m = Rc::make_mut(m);
+                match m.get_mut(k) {
+                    Some(slot) => go(slot, rest, &keys[1..], f),
+                    None => Ok(Value::Unit),
+                }
+            }
+            (PlaceStep::Index(_), Value::List(l)) => {
+                let i = keys[0].int();
+                let l = Rc::make_mut(l);
+                let len = l.len();
+                match usize::try_from(i).ok().and_then(|i| l.get_mut(i)) {
+                    Some(slot) => go(slot, rest, &keys[1..], f),
+                    None => Err(RuleErrorKind::Index { index: i, len }),
+                }
+            }
+            _ => Ok(Value::Unit),
+        }
+    }
+    // A path under a fighter changes its combatant in the fight.
+    if let (Value::Fighter(i), Some(fight), false) =
+        (&locals[place.root], fight, place.path.is_empty())
+    {
+        let mut combatant = fight
+            .combatants
+            .get(*i as usize)
+            .cloned()
+            .unwrap_or(Value::Unit);
+        return go(&mut combatant, &place.path, keys, f);
+    }
+    go(&mut locals[place.root], &place.path, keys, f)
+}
