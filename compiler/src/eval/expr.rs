@@ -30,6 +30,10 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
                 self.step(1)?;
                 Value::Choice(*c)
             }
+            K::Const(Const::Dice(d)) => {
+                self.step(1)?;
+                Value::Dice(*d)
+            }
             K::Local(s) => locals[*s].clone(),
             // `record.field`; of a local, read in place
             K::Field(r, i) => match &r.kind {
@@ -134,7 +138,8 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
         for (a, p) in args.iter().zip(params) {
             // A record read from the fight is passed as a copy.
             let v = self.expr(a, locals)?;
-            frame.push(if ir::copied_from_fight(a, p) {
+            // Outside a fight no value is read from one.
+            frame.push(if self.fight.is_some() && ir::copied_from_fight(a, p) {
                 v.deep_clone()
             } else {
                 v
@@ -354,11 +359,14 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
             K::MakeOutcome { tag, fields, .. } => {
                 // Copies, as a new record's fields: a later change of state does not
                 // change an outcome already made.
-                let fields = self.copies(fields, locals)?;
-                Value::Outcome {
-                    tag: *tag,
-                    fields: Rc::new(fields),
-                }
+                let fields = if fields.is_empty() {
+                    // Fields are never changed in place: one empty list serves every tag
+                    // without fields.
+                    NO_FIELDS.with(Rc::clone)
+                } else {
+                    Rc::new(self.copies(fields, locals)?)
+                };
+                Value::Outcome { tag: *tag, fields }
             }
             // `Record(field: value, ..)`
             K::MakeRecord { fields, .. } => {
@@ -462,6 +470,11 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
             | K::If(..) => return self.expr(e, locals),
         })
     }
+}
+
+thread_local! {
+    /// The fields of an outcome tag that has none.
+    static NO_FIELDS: Rc<Vec<Value>> = Rc::new(Vec::new());
 }
 
 /// Field `i` of a record (`Unit` for anything else).
