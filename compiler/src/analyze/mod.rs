@@ -183,6 +183,22 @@ fn bad_answer(s: &Scenario, sources: Sources, b: &engine::BadAnswer) -> (Diagnos
     (diags, sources)
 }
 
+/// The scenario's arguments for one run: only those the procedure changes need a fresh
+/// copy per run (path or sample); the rest share the scenario's values.
+pub fn fresh_args(s: &Scenario, f: &crate::ir::Function) -> Vec<Value> {
+    s.args
+        .iter()
+        .zip(&f.params)
+        .map(|(a, param)| {
+            if param.mutated {
+                a.deep_clone()
+            } else {
+                a.clone()
+            }
+        })
+        .collect()
+}
+
 /// The scenario's scripted decisions, as both engines answer them (plus `fixed` answers
 /// for some decision names, which take precedence).
 pub fn decisions<'a>(s: &'a Scenario, fixed: &[(String, u32)]) -> engine::Decisions<'a> {
@@ -222,19 +238,7 @@ pub fn distribution(
         EngineKind::Paths => {
             let mut cursor = vec![0u32; dec.script.len()];
             let w = paths::walk(limits, |dice| {
-                // Only the arguments the procedure changes need a fresh copy per path.
-                let args: Vec<Value> = s
-                    .args
-                    .iter()
-                    .zip(&f.params)
-                    .map(|(a, param)| {
-                        if param.mutated {
-                            a.deep_clone()
-                        } else {
-                            a.clone()
-                        }
-                    })
-                    .collect();
+                let args = fresh_args(s, f);
                 cursor.iter_mut().for_each(|c| *c = 0);
                 let mut decide = engine::Cursor::new(&dec, &mut cursor);
                 let mut env = Env::new(dice, &mut decide, NoTrace);

@@ -7,8 +7,8 @@ use super::engine::{self, BadAnswer, Outcome};
 use super::exact::Prob;
 use super::report::Report;
 use super::view::{self, Group};
-use super::{decisions, finish, Distribution, Limits};
-use crate::eval::{self, Value};
+use super::{decisions, finish, fresh_args, Distribution, Limits};
+use crate::eval;
 use crate::ir::Program;
 use crate::scenario::Scenario;
 use crate::simulate::{run_seed, wilson};
@@ -53,18 +53,7 @@ where
             let mut index: HashMap<Vec<u64>, usize> = HashMap::new();
             let mut cursor = vec![0u32; dec.script.len()];
             for k in b * BLOCK..((b + 1) * BLOCK).min(n) {
-                let args: Vec<Value> = s
-                    .args
-                    .iter()
-                    .zip(&f.params)
-                    .map(|(a, param)| {
-                        if param.mutated {
-                            a.deep_clone()
-                        } else {
-                            a.clone()
-                        }
-                    })
-                    .collect();
+                let args = fresh_args(&s, f);
                 cursor.iter_mut().for_each(|c| *c = 0);
                 let mut decide = engine::Cursor::new(&dec, &mut cursor);
                 let dice = SeededDice::new(run_seed(seed, k, 0));

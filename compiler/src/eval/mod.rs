@@ -171,17 +171,7 @@ pub fn call<D: DiceSource, X: Decide, T: TraceSink>(
     id: ir::Id,
     args: Vec<Value>,
 ) -> Result<Value, RuleError> {
-    let mut it = Interpreter {
-        prog,
-        env,
-        fight: None,
-        tracing: true,
-        steps: 0,
-        at: prog.functions.get(id).map_or(0, |f| f.site),
-        pure: false,
-        frames: kept_frames(),
-    };
-    it.call(id, args)
+    run(prog, env, None, id, args)
 }
 
 /// [`call`] in a fight: fighters in `args` (and everything the function reaches) are
@@ -193,10 +183,22 @@ pub fn call_in<D: DiceSource, X: Decide, T: TraceSink>(
     id: ir::Id,
     args: Vec<Value>,
 ) -> Result<Value, RuleError> {
+    run(prog, env, Some(fight), id, args)
+}
+
+/// A traced run of function `id`, in `fight` when there is one: what [`call`] and
+/// [`call_in`] share.
+fn run<D: DiceSource, X: Decide, T: TraceSink>(
+    prog: &Program,
+    env: &mut Env<D, X, T>,
+    fight: Option<&mut Fight<Value>>,
+    id: ir::Id,
+    args: Vec<Value>,
+) -> Result<Value, RuleError> {
     let mut it = Interpreter {
         prog,
         env,
-        fight: Some(fight),
+        fight,
         tracing: true,
         steps: 0,
         at: prog.functions.get(id).map_or(0, |f| f.site),
