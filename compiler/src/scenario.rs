@@ -480,18 +480,27 @@ fn decision_points(p: &Program) -> Vec<(String, Option<Ty>)> {
 
 /// Runs a scenario file and renders its trace and result.
 pub fn run_file(p: &Program, path: &Path, seed: u64) -> Result<String, (Diagnostics, Sources)> {
-    run_file_with(p, path, seed, false)
+    run_file_with(p, path, seed, RunOptions::default())
 }
 
-/// [`run_file`], refusing a script that does not fit the run when `strict` ([`strict`]).
+/// How `rulesc trace` runs a scenario.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Refuse a script that does not fit the run ([`strict`]).
+    pub strict: bool,
+    /// Trace inside formulas too ([`eval::Options::trace_formulas`]).
+    pub trace_formulas: bool,
+}
+
+/// [`run_file`], as `options` say.
 pub fn run_file_with(
     p: &Program,
     path: &Path,
     seed: u64,
-    strict: bool,
+    options: RunOptions,
 ) -> Result<String, (Diagnostics, Sources)> {
     let (s, sources) = read(p, path)?;
-    run_with(p, s, seed, strict).map_err(|d| (d, sources))
+    run_with(p, s, seed, options).map_err(|d| (d, sources))
 }
 
 /// What one run of a scenario gave, and how it used its script.
@@ -519,6 +528,11 @@ pub struct Ran {
 /// Runs a scenario with the interpreter, keeping what it gave and how it used its
 /// script (see [`Ran`]).
 pub fn execute(p: &Program, s: &Scenario, seed: u64) -> Ran {
+    execute_with(p, s, seed, eval::Options::default())
+}
+
+/// [`execute`], traced as `options` say.
+pub fn execute_with(p: &Program, s: &Scenario, seed: u64, options: eval::Options) -> Ran {
     let dice = ScriptThenSeed {
         faces: s.dice.clone().unwrap_or_default(),
         next: 0,
@@ -535,7 +549,7 @@ pub fn execute(p: &Program, s: &Scenario, seed: u64) -> Ran {
     let mut env = Env::new(dice, s.decisions.clone(), trace);
     let before: Vec<Value> = s.args.iter().map(Value::deep_clone).collect();
     let args: Vec<Value> = s.args.iter().map(Value::deep_clone).collect();
-    let result = eval::call(p, &mut env, s.function, args.clone());
+    let result = eval::call_with(p, &mut env, s.function, args.clone(), options);
     let mut diags = Diagnostics::default();
     if let Err(RuleError {
         kind: RuleErrorKind::TooManySteps { max },
@@ -666,13 +680,21 @@ pub fn strict(s: &Scenario, ran: &Ran) -> Diagnostics {
 /// the errors of a script that did not fit the run (a face the die does not have, an
 /// answer past a list's options), pointing into the scenario's file.
 pub fn run(p: &Program, s: Scenario, seed: u64) -> Result<String, Diagnostics> {
-    run_with(p, s, seed, false)
+    run_with(p, s, seed, RunOptions::default())
 }
 
-/// [`run`], refusing a script that does not fit the run when `strict` ([`strict`]).
-pub fn run_with(p: &Program, s: Scenario, seed: u64, strict: bool) -> Result<String, Diagnostics> {
-    let mut ran = execute(p, &s, seed);
-    if strict {
+/// [`run`], as `options` say.
+pub fn run_with(
+    p: &Program,
+    s: Scenario,
+    seed: u64,
+    options: RunOptions,
+) -> Result<String, Diagnostics> {
+    let traced = eval::Options {
+        trace_formulas: options.trace_formulas,
+    };
+    let mut ran = execute_with(p, &s, seed, traced);
+    if options.strict {
         let problems = self::strict(&s, &ran);
         ran.errors.extend(problems);
     }

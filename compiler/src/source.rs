@@ -162,6 +162,18 @@ impl Sources {
             .unwrap_or("")
     }
 
+    /// The text a trace shows for `span`: its first line, trimmed, at most 100
+    /// characters (without the `{` that opens a block cut off after it).
+    pub fn snippet(&self, span: Span) -> String {
+        let whole = self.slice(span);
+        let first = whole.lines().next().unwrap_or("").trim();
+        let mut text: String = first.chars().take(100).collect();
+        if first.chars().count() > 100 || text.len() < whole.trim().len() && text.ends_with('{') {
+            text = text.trim_end_matches('{').trim_end().to_string();
+        }
+        text
+    }
+
     /// `file:line:col` of a span's start.
     pub fn position(&self, span: Span) -> (String, u32, u32) {
         match self.files.get(span.file as usize) {

@@ -195,3 +195,43 @@ fn export_prints_the_merged_ruleset_as_json() {
     );
     assert!(err.contains("E0306"), "{err}");
 }
+
+/// `--trace-formulas` only adds lines: every line of the plain trace is there, in order,
+/// and between them the formulas the melee attack calls, with their arguments (a record
+/// by its type), their `if` conditions and their results. (Lines are compared with their
+/// spaces collapsed: the location column is as wide as the widest location.)
+#[test]
+fn trace_formulas_adds_the_formulas_steps_to_the_trace() {
+    let dir = root().join("rules/kingsmark");
+    let scenario = root().join("examples/kingsmark/aldren.yaml");
+    let args = ["trace", dir.to_str().unwrap(), scenario.to_str().unwrap()];
+    let lines = |text: &str| -> Vec<String> {
+        let words = |l: &str| l.split_whitespace().collect::<Vec<_>>().join(" ");
+        text.lines().map(words).collect()
+    };
+    let (code, plain, err) = rulesc(&args);
+    assert_eq!(code, 0, "{err}");
+    let (code, full, err) = rulesc(&[&args[..], &["--trace-formulas"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let (plain, full) = (lines(&plain), lines(&full));
+    let mut rest = full.iter();
+    for line in &plain {
+        assert!(
+            rest.any(|l| l == line),
+            "`{line}` is missing or out of order:\n{full:#?}"
+        );
+    }
+    let added: Vec<&String> = full.iter().filter(|l| !plain.contains(l)).collect();
+    for want in [
+        "kingsmark/damage.rules:14 net_disadvantage(c: Combatant) =",
+        "kingsmark/damage.rules:14 c: a Combatant",
+        "kingsmark/damage.rules:14 result: 1",
+        "kingsmark/initiative.rules:5 pain(c: Combatant) =",
+    ] {
+        assert!(
+            added.iter().any(|l| *l == want),
+            "no `{want}` among the added lines:\n{added:#?}"
+        );
+    }
+    assert!(full.len() > plain.len() + 10, "{full:#?}");
+}

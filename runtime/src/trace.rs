@@ -72,6 +72,16 @@ pub enum TraceEvent {
     Fight { site: u32, what: String, cite: bool },
     /// A rule error stopped the resolution here (see [`crate::error`]).
     RuleError { site: u32, message: String },
+    /// A step inside a formula: an argument's value or the condition of an
+    /// `if .. then .. else`, with its own `line` and source `text` (the site is the
+    /// formula's). Only the interpreter records these, and only when asked
+    /// (`rulesc trace --trace-formulas`); generated code never does.
+    Step {
+        site: u32,
+        line: u32,
+        text: String,
+        value: String,
+    },
 }
 
 impl TraceEvent {
@@ -87,7 +97,8 @@ impl TraceEvent {
             | TraceEvent::Call { site }
             | TraceEvent::Return { site, .. }
             | TraceEvent::Fight { site, .. }
-            | TraceEvent::RuleError { site, .. } => *site,
+            | TraceEvent::RuleError { site, .. }
+            | TraceEvent::Step { site, .. } => *site,
         }
     }
 }
@@ -181,10 +192,15 @@ impl VecTrace {
                 } => format!("{text}: {what}"),
                 TraceEvent::Fight { what, .. } => format!("-- {what}"),
                 TraceEvent::RuleError { message, .. } => format!("{text}: rule error: {message}"),
+                TraceEvent::Step { text, value, .. } => format!("{text}: {value}"),
             };
             let indent = "  ".repeat(depth);
+            let line = match event {
+                TraceEvent::Step { line, .. } => *line,
+                _ => site.map_or(0, |s| s.line),
+            };
             let at = site
-                .map(|s| format!("{}:{}", s.file, s.line))
+                .map(|s| format!("{}:{line}", s.file))
                 .unwrap_or_default();
             out.push((at, format!("{indent}{what}")));
             match event {

@@ -26,7 +26,8 @@
 //!   prints.
 //! - `text output test=<folder>`: what `rulesc test <folder>` prints (its scenario lines
 //!   and summary; every line of the block, in order, `...` skipping lines), the folder
-//!   relative to the one holding the rulesets. A scenario block with the word `strict` is
+//!   relative to the one holding the rulesets. A scenario block with the word `formulas` is
+//!   traced with `--trace-formulas`. A scenario block with the word `strict` is
 //!   run as `rulesc test` runs it ([`rulesc::testing::run_scenario`]: a strict script,
 //!   its `expect:` held), and its diagnostics judged as above.
 //! - `sh run` (optionally `exit=<code>`, 0 unless given): one `rulesc ...` command line,
@@ -421,7 +422,12 @@ fn every_doc_example_works() {
             );
             continue;
         }
-        match rulesc::scenario::run_file(p, &path, 0) {
+        // `formulas`: run as `rulesc trace --trace-formulas` runs it.
+        let options = rulesc::scenario::RunOptions {
+            trace_formulas: b.words.iter().any(|w| w == "formulas"),
+            ..Default::default()
+        };
+        match rulesc::scenario::run_file_with(p, &path, 0, options) {
             Ok(trace) => {
                 if expect.is_some() {
                     fail.push(format!("{what}: expected diagnostics, but it ran"));

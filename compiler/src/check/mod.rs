@@ -217,14 +217,7 @@ impl<'a> Checker<'a> {
     /// Adds a trace site for `span` and returns its index.
     pub fn site(&mut self, span: Span) -> u32 {
         let (file, line, col) = self.prog.sources.position(span);
-        let text = self.prog.sources.slice(span);
-        let first = text.lines().next().unwrap_or("").trim();
-        let mut text: String = first.chars().take(100).collect();
-        if first.chars().count() > 100
-            || text.len() < self.prog.sources.slice(span).trim().len() && text.ends_with('{')
-        {
-            text = text.trim_end_matches('{').trim_end().to_string();
-        }
+        let text = self.prog.sources.snippet(span);
         self.prog.sites.push(Site {
             file: file.into(),
             line,

@@ -48,7 +48,11 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
             }
             // `if c then a else b`
             K::If(c, a, b) => {
-                if self.truth(c, locals)? {
+                let taken = self.truth(c, locals)?;
+                if self.formulas && self.on() {
+                    self.formula_branch(c, taken);
+                }
+                if taken {
                     self.expr(a, locals)?
                 } else {
                     self.expr(b, locals)?

@@ -135,6 +135,18 @@ pub struct Interpreter<'p, 'e, D, X, T> {
     pure: bool,
     /// Frames of calls that returned, kept for the next call's locals.
     frames: Vec<Vec<Value>>,
+    /// Formulas are traced too: their arguments, `if` conditions, lookups, the formulas
+    /// they call and their results (`rulesc trace --trace-formulas`).
+    formulas: bool,
+}
+
+/// How a run is traced, past what every backend traces.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Trace inside formulas as well ([`TraceEvent::Step`] for arguments and `if`
+    /// conditions; calls, lookups and results as for procedures). Generated code never
+    /// does: a trace with it is the interpreter's own.
+    pub trace_formulas: bool,
 }
 
 /// Most steps one run of the interpreter takes: each statement, loop turn, call and
@@ -171,7 +183,18 @@ pub fn call<D: DiceSource, X: Decide, T: TraceSink>(
     id: ir::Id,
     args: Vec<Value>,
 ) -> Result<Value, RuleError> {
-    run(prog, env, None, id, args)
+    run(prog, env, None, id, args, Options::default())
+}
+
+/// [`call`], traced as `options` say.
+pub fn call_with<D: DiceSource, X: Decide, T: TraceSink>(
+    prog: &Program,
+    env: &mut Env<D, X, T>,
+    id: ir::Id,
+    args: Vec<Value>,
+    options: Options,
+) -> Result<Value, RuleError> {
+    run(prog, env, None, id, args, options)
 }
 
 /// [`call`] in a fight: fighters in `args` (and everything the function reaches) are
@@ -183,7 +206,7 @@ pub fn call_in<D: DiceSource, X: Decide, T: TraceSink>(
     id: ir::Id,
     args: Vec<Value>,
 ) -> Result<Value, RuleError> {
-    run(prog, env, Some(fight), id, args)
+    run(prog, env, Some(fight), id, args, Options::default())
 }
 
 /// A traced run of function `id`, in `fight` when there is one: what [`call`] and
@@ -194,6 +217,7 @@ fn run<D: DiceSource, X: Decide, T: TraceSink>(
     fight: Option<&mut Fight<Value>>,
     id: ir::Id,
     args: Vec<Value>,
+    options: Options,
 ) -> Result<Value, RuleError> {
     let mut it = Interpreter {
         prog,
@@ -204,6 +228,7 @@ fn run<D: DiceSource, X: Decide, T: TraceSink>(
         at: prog.functions.get(id).map_or(0, |f| f.site),
         pure: false,
         frames: kept_frames(),
+        formulas: options.trace_formulas,
     };
     it.call(id, args)
 }
@@ -227,6 +252,7 @@ pub fn eval_in<D: DiceSource, X: Decide, T: TraceSink>(
         at: 0,
         pure: false,
         frames: kept_frames(),
+        formulas: false,
     };
     it.expr(e, locals)
 }
@@ -248,6 +274,7 @@ pub fn exec_in<D: DiceSource, X: Decide, T: TraceSink>(
         at: 0,
         pure: false,
         frames: kept_frames(),
+        formulas: false,
     };
     Ok(match it.stmt(s, locals)? {
         Flow::Return(v) => Some(v),
@@ -335,9 +362,20 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
         match &f.body {
             ir::Body::Formula(e) => {
                 let (was, was_pure) = (self.tracing, self.pure);
-                self.tracing = false;
+                let shown = self.formulas && self.on();
+                self.tracing = shown;
                 self.pure = true;
+                if shown {
+                    self.formula_entered(f, locals);
+                }
                 let v = self.expr(e, locals);
+                if let (true, Ok(v)) = (shown, &v) {
+                    let value = self.show(v, &f.ret);
+                    self.event(TraceEvent::Return {
+                        site: f.site,
+                        value,
+                    });
+                }
                 self.tracing = was;
                 self.pure = was_pure;
                 v
@@ -360,6 +398,43 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
                 }
             }
         }
+    }
+}
+
+impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
+    /// A traced formula was called: its declaration, then each argument's value.
+    fn formula_entered(&mut self, f: &ir::Function, locals: &[Value]) {
+        self.event(TraceEvent::Call { site: f.site });
+        let line = self.prog.sites.get(f.site as usize).map_or(0, |s| s.line);
+        for (p, v) in f.params.iter().zip(locals) {
+            // A value with parts (a record, a list, a map, a track) is named by its type:
+            // shown whole it would bury the steps; what the formula reads of it is traced.
+            let value = match &p.ty {
+                Ty::Record(_) | Ty::List(_) | Ty::Map(..) | Ty::Track(_) | Ty::Fighter => {
+                    format!("a {}", self.prog.ty_name(&p.ty))
+                }
+                _ => self.show(v, &p.ty),
+            };
+            self.event(TraceEvent::Step {
+                site: f.site,
+                line,
+                text: p.name.clone(),
+                value,
+            });
+        }
+    }
+
+    /// The condition of an `if .. then .. else` in a traced formula.
+    pub(crate) fn formula_branch(&mut self, c: &ir::Expr, taken: bool) {
+        let (_, line, _) = self.prog.sources.position(c.span);
+        let text = format!("if {}", self.prog.sources.snippet(c.span));
+        let value = if taken { "yes" } else { "no" };
+        self.event(TraceEvent::Step {
+            site: self.at,
+            line,
+            text,
+            value: value.into(),
+        });
     }
 }
 

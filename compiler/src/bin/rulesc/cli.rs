@@ -183,6 +183,11 @@ pub enum Command {
         /// the script, answers never asked), as `rulesc test` does.
         #[arg(long)]
         strict: bool,
+        /// Trace inside formulas too: each formula called, its arguments, its `if`
+        /// conditions, its table lookups and its result (the interpreter's own trace:
+        /// generated code traces no formula).
+        #[arg(long)]
+        trace_formulas: bool,
     },
     /// Run every scenario under the folders with strict scripts and hold each to its
     /// `expect:`: one line per scenario, expected against actual with the trace around

@@ -135,7 +135,14 @@ fn run() -> ExitCode {
             seed,
             packs,
             strict,
-        } => run::trace(&ruleset, &scenario, seed, &packs, strict, format),
+            trace_formulas,
+        } => {
+            let options = rulesc::scenario::RunOptions {
+                strict,
+                trace_formulas,
+            };
+            run::trace(&ruleset, &scenario, seed, &packs, options, format)
+        }
         Command::Test {
             paths,
             ruleset,

@@ -15,13 +15,13 @@ pub fn trace(
     scenario: &Path,
     seed: u64,
     packs: &[PathBuf],
-    strict: bool,
+    options: rulesc::scenario::RunOptions,
     format: Format,
 ) -> ExitCode {
     let Some(p) = load(ruleset, packs, format) else {
         return ExitCode::from(1);
     };
-    match rulesc::scenario::run_file_with(&p, scenario, seed, strict) {
+    match rulesc::scenario::run_file_with(&p, scenario, seed, options) {
         Ok(out) => {
             match format {
                 Format::Human | Format::Csv => out!("{}", diag::escape_controls(&out)),
