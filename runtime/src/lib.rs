@@ -15,6 +15,8 @@
 //! - [`policy`]: how decisions are answered in a simulation (first, last, seeded random, fixed).
 //! - [`error`]: rule errors (a value the rules do not define, met at run time).
 //! - [`show`]: how values print in traces (lists, maps, boxes).
+//! - [`small_list`]: [`SmallList`], the lists generated code computes, inline up to a
+//!   few items (no allocation).
 //! - [`arith`]: the checked integer arithmetic of the language (saturating, never panics).
 //!
 //! - `serial` (feature `serde`): how dice, tracks and maps read and write.
@@ -44,6 +46,7 @@ pub mod rolls;
 #[cfg(feature = "serde")]
 pub mod serial;
 pub mod show;
+pub mod small_list;
 pub mod trace;
 pub mod track;
 pub mod turn_order;
@@ -80,6 +83,7 @@ pub use env::Env;
 pub use error::{RuleError, RuleErrorKind};
 pub use fight::{Fight, FightEnd, FightRules, FightShape, Fighter, Hook, Moment, Side, Step, Ties};
 pub use policy::{Answer, Policy};
+pub use small_list::SmallList;
 pub use trace::{NoTrace, Site, TraceEvent, TraceSink, VecTrace};
 pub use track::Track;
 pub use turn_order::TurnOrder;

@@ -176,6 +176,13 @@ impl Shown for Vec<i64> {
     }
 }
 
+/// A list of numbers a generated function computed and returned.
+impl<const N: usize> Shown for rulesc_runtime::SmallList<i64, N> {
+    fn shown(&self) -> String {
+        self.to_vec().shown()
+    }
+}
+
 /// A resolution run through both backends.
 pub struct Run<R> {
     /// What the generated code returned.

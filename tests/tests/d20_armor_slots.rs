@@ -275,7 +275,7 @@ fn break_tie(
         Value::Int(participants),
     ];
     both("break_tie", faces, answers, &args, |e| {
-        d20::break_tie(e, tied, participants).unwrap()
+        Vec::from(d20::break_tie(e, tied, participants).unwrap())
     })
 }
 
@@ -331,7 +331,7 @@ fn reactions(c: &d20::Combatant) -> Vec<d20::Reaction> {
         list(generated.iter().map(|r| choice(*r as u16))),
         "`reactions`: the backends differ"
     );
-    generated
+    generated.to_vec()
 }
 
 // ---------------------------------------------------------------------------------------

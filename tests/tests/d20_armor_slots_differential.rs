@@ -380,7 +380,7 @@ fn initiative_assistance_and_equipment_match_the_interpreter() {
 
         let tied: Vec<d20::Combatant> = (0..d.int(0, 4)).map(|_| d.combatant()).collect();
         let tv = || list(tied.iter().map(cv));
-        let show = |v: Result<Vec<i64>, RuleError>| match v {
+        let show = |v: Result<rulesc_runtime::SmallList<i64, 16>, RuleError>| match v {
             Ok(v) => {
                 let items: Vec<String> = v.iter().map(i64::to_string).collect();
                 format!("[{}]", items.join(", "))

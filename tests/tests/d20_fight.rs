@@ -9,7 +9,7 @@ use rulesc_tests::d20_armor_slots as d20;
 use rulesc_tests::differential::{assert_simulation_repeats, fight_file, step_fights};
 
 fn key(c: &d20::Combatant) -> Vec<i64> {
-    d20::turn_order(c)
+    d20::turn_order(c).to_vec()
 }
 
 fn standing(f: &Fight<d20::Combatant>) -> Vec<Fighter> {

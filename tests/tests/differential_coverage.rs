@@ -586,10 +586,10 @@ fn language_v2_matches_the_interpreter() {
     assert_eq!(errors.len(), 4, "{errors:?}");
 }
 
-fn show_ints(r: Result<Vec<i64>, rulesc_runtime::RuleError>) -> String {
+fn show_ints(r: Result<impl AsRef<[i64]>, rulesc_runtime::RuleError>) -> String {
     match r {
         Ok(v) => {
-            let items: Vec<String> = v.iter().map(i64::to_string).collect();
+            let items: Vec<String> = v.as_ref().iter().map(i64::to_string).collect();
             format!("[{}]", items.join(", "))
         }
         Err(e) => rulesc_tests::support::shown_error(&e),

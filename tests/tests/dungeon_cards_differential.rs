@@ -128,7 +128,7 @@ impl Draw {
         let mut afflictions = Vec::new();
         let mut next = 1;
         for _ in 0..self.int(0, 4) {
-            let w = self.wound(next, &parts);
+            let w = self.wound(next, parts);
             if matches!(
                 w.kind,
                 dc::InjuryKind::DeepWound | dc::InjuryKind::MissingLimb
@@ -153,7 +153,7 @@ impl Draw {
             });
         }
         let mut severed = [false; 11];
-        for p in &parts {
+        for p in parts {
             if self.chance(10) {
                 severed[*p as usize] = true;
             }
@@ -416,11 +416,11 @@ fn healing_over_100_world_turns_matches_the_interpreter() {
                 steps.push(Step::ScarRemedy(d.pick(&dc::Remedy::ALL)));
             }
             if d.chance(2) {
-                steps.push(Step::Replacement(d.pick(&parts)));
+                steps.push(Step::Replacement(d.pick(parts)));
             }
             if d.chance(8) {
                 steps.push(Step::Injury(
-                    d.pick(&parts),
+                    d.pick(parts),
                     d.int(1, 8),
                     d.chance(20),
                     d.pick(&dc::Blow::ALL),

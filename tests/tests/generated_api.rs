@@ -140,3 +140,54 @@ fn dice_read_and_write_in_the_rules_notation() {
     let e = serde_json::from_value::<DiceSpec>(json!("2d0")).unwrap_err();
     assert!(e.to_string().contains("2d0"), "{e}");
 }
+
+/// Lists the rules compute or keep in tables, as a game reads them (Victory Stars and
+/// d20-armor-slots, built without options).
+mod lists {
+    use rulesc_runtime::SmallList;
+    use rulesc_tests::d20_armor_slots as d20;
+    use rulesc_tests::victory_stars as vs;
+
+    #[test]
+    fn a_tables_list_is_a_static_slice_read_in_place() {
+        let parts: &'static [vs::BodyPart] = vs::skill_parts(vs::Skill::Dodge);
+        assert_eq!(
+            parts,
+            [
+                vs::BodyPart::Hips,
+                vs::BodyPart::Thighs,
+                vs::BodyPart::Calves
+            ]
+        );
+        // The same constant on every lookup, never a list built per call.
+        assert!(std::ptr::eq(parts, vs::skill_parts(vs::Skill::Dodge)));
+    }
+
+    #[test]
+    fn each_field_of_a_record_table_reads_as_its_record_does() {
+        for &item in &vs::Item::ALL {
+            let stats = vs::items(item);
+            assert_eq!(vs::items_modes(item), stats.modes.as_slice(), "{item}");
+            assert_eq!(vs::items_shield(item), stats.shield, "{item}");
+            assert_eq!(vs::items_quality(item), stats.quality, "{item}");
+            assert_eq!(
+                vs::items_block_modifier(item),
+                stats.block_modifier,
+                "{item}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_computed_list_is_a_small_list_that_reads_as_a_slice() {
+        let mut c = d20::Combatant::default();
+        let open: SmallList<d20::Reaction, 16> = d20::reactions(&c);
+        assert!(!open.contains(&d20::Reaction::Block));
+        assert!(!open.spilled());
+        c.shield = d20::ShieldKind::Wooden;
+        c.shield_hp = 5;
+        let all = d20::reactions(&c);
+        assert_eq!(all, d20::Reaction::ALL.to_vec());
+        assert_eq!(Vec::from(all).len(), d20::Reaction::ALL.len());
+    }
+}

@@ -1,18 +1,23 @@
 //! With `NoTrace`, a generated resolution formats nothing and allocates nothing: every
-//! trace event is built inside `if T::ENABLED { .. }`, and aggregates over lists and
-//! filled boxes iterate in place. Kingsmark's and Hit Strength's attacks are run, Dungeon
-//! Cards' `land_blow` (wounds, stun, sever), and the benchmark's bare exchange.
+//! trace event is built inside `if T::ENABLED { .. }`, aggregates over lists and filled
+//! boxes iterate in place, a list the rules compute (a comprehension, a formula or
+//! procedure returning numbers, flags or names) is a `SmallList` held inline, and a table
+//! whose values are such lists hands out a `&'static` slice. One attack procedure of
+//! each ruleset is run: Kingsmark's melee and ranged attacks, Hit Strength's attack,
+//! Dungeon Cards' `land_blow` (wounds, stun, sever), d20-armor-slots' `attack` (the
+//! defender's reactions, `reactions(c)`, are a formula's list), Victory Stars'
+//! `melee_attack` (defences, blockers and aims are computed lists; impairment reads
+//! `skill_parts[skill]`), and the benchmark's bare exchange.
 //!
-//! Not yet here: d20-armor-slots' `attack`/`resolve_attack` and Victory Stars'
-//! `melee_attack`/`strike` allocate about once and nine times a run, for lists the rules
-//! build: a formula that returns a list (`reactions(c)`, a comprehension) is a `Vec`, and
-//! so is a table whose values are lists (`skill_parts[skill]`); the README's Speed section says so.
+//! A list a record holds grows in its own `Vec` (a wound, a condition or a morale state appended): that
+//! allocates only past the `Vec`'s capacity, so the fighters here start with room.
 
 mod common;
 
 use common::{Draw, SeededDecide};
 use rulesc_runtime::{Env, NoTrace, SeededDice, VecTrace};
 use rulesc_tests::kingsmark as km;
+use rulesc_tests::{d20_armor_slots as d20, victory_stars as vs};
 use rulesc_tests::{dungeon_cards as dc, exchange as ex, hit_strength as hs};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -90,6 +95,8 @@ struct Others {
     hs: (hs::Combatant, hs::Combatant, hs::Weapon),
     ex: (ex::Fighter, ex::Fighter),
     dc: (dc::Combatant, dc::Board),
+    d20: (d20::Combatant, d20::Combatant),
+    vs: (vs::Combatant, vs::Combatant),
 }
 
 impl Others {
@@ -121,7 +128,37 @@ impl Others {
                 })
                 .collect(),
         };
+        let d20_fighter = |shield| d20::Combatant {
+            abilities: [3, 2],
+            skills: [2, 1, 0],
+            hp: 30,
+            weapon: d20::Weapon::longsword(),
+            armor: d20::ArmorSet::full_chain().pieces,
+            shield,
+            shield_hp: 12,
+            ..Default::default()
+        };
+        // Wounds to the arms and legs, so impairment reads `skill_parts` for each.
+        let vs_fighter = |parts: [vs::BodyPart; 2]| {
+            let mut c = vs::Combatant::man_at_arms();
+            for part in parts {
+                c.wounds.push(vs::Wound {
+                    part,
+                    impairment: 1,
+                    ..Default::default()
+                });
+            }
+            c
+        };
         Others {
+            d20: (
+                d20_fighter(d20::ShieldKind::NoShield),
+                d20_fighter(d20::ShieldKind::Wooden),
+            ),
+            vs: (
+                vs_fighter([vs::BodyPart::Forearms, vs::BodyPart::Thighs]),
+                vs_fighter([vs::BodyPart::UpperArms, vs::BodyPart::Calves]),
+            ),
             dc: (dc_fighter, dc_board),
             hs: (hs_fighter.clone(), hs_fighter, hs::Weapon::standard_sword()),
             ex: (
@@ -139,7 +176,32 @@ impl Others {
 
     /// (name, one run); the closures own clones of the arguments to restore from.
     fn runs(self) -> Vec<Run> {
-        let Others { hs, ex, dc } = self;
+        let Others {
+            hs,
+            ex,
+            dc,
+            d20,
+            vs,
+        } = self;
+        // The fighters an attack changes, restored (`clone_from`) after each run, with
+        // room (a clone has none) for what it appends: a condition (d20), wounds, items
+        // and morale states (Victory Stars).
+        let d20_room = |c: &mut d20::Combatant, from: &d20::Combatant| {
+            c.clone_from(from);
+            c.conditions.reserve(8);
+        };
+        let vs_room = |c: &mut vs::Combatant, from: &vs::Combatant| {
+            c.clone_from(from);
+            c.wounds.reserve(16);
+            c.held.reserve(4);
+            c.morale_states.reserve(8);
+        };
+        let (mut ad20, mut dd20) = (d20.0.clone(), d20.1.clone());
+        let (mut avs, mut dvs) = (vs.0.clone(), vs.1.clone());
+        d20_room(&mut ad20, &d20.0);
+        d20_room(&mut dd20, &d20.1);
+        vs_room(&mut avs, &vs.0);
+        vs_room(&mut dvs, &vs.1);
         let (mut ddc, mut bdc) = (dc.0.clone(), dc.1.clone());
         let sword = dc::Item::sword();
         let mut dhs = hs.1.clone();
@@ -164,6 +226,31 @@ impl Others {
                     });
                     ddc.clone_from(&dc.0);
                     bdc.clone_from(&dc.1);
+                    n
+                }),
+            ),
+            (
+                "d20_armor_slots::attack",
+                Box::new(move |e: &mut Untraced| {
+                    let n = allocations_during(|| {
+                        let r = d20::attack(e, &mut ad20, &mut dd20);
+                        std::hint::black_box(r).ok();
+                    });
+                    d20_room(&mut ad20, &d20.0);
+                    d20_room(&mut dd20, &d20.1);
+                    n
+                }),
+            ),
+            (
+                "victory_stars::melee_attack",
+                Box::new(move |e: &mut Untraced| {
+                    let n = allocations_during(|| {
+                        let mode = vs::StrikeMode::BroadswordCut;
+                        let r = vs::melee_attack(e, &mut avs, &mut dvs, mode);
+                        std::hint::black_box(r).ok();
+                    });
+                    vs_room(&mut avs, &vs.0);
+                    vs_room(&mut dvs, &vs.1);
                     n
                 }),
             ),

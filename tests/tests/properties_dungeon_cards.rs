@@ -555,7 +555,7 @@ fn combatant(d: &mut Draw) -> dc::Combatant {
     let mut next = 1;
     for _ in 0..d.int(0, 4) {
         let kind = d.pick(&dc::InjuryKind::ALL);
-        let part = d.pick(&parts);
+        let part = d.pick(parts);
         if kind == dc::InjuryKind::Bruise && wounds.iter().any(|w| w.kind == kind && w.part == part)
         {
             continue;
@@ -594,7 +594,7 @@ fn combatant(d: &mut Draw) -> dc::Combatant {
         });
     }
     let mut severed = [false; 11];
-    for p in &parts {
+    for p in parts {
         if d.chance(10) {
             severed[*p as usize] = true;
         }
@@ -725,13 +725,13 @@ fn recovery(seed: u64, charisma: i64, seen: &mut Seen) -> Result<(), TestCaseErr
             check_remedy(&mut env, &mut c, remedy, true, seen)?;
         }
         if d.chance(2) {
-            let part = d.pick(&parts);
+            let part = d.pick(parts);
             dc::fit_replacement(&mut env, &mut c, part).unwrap();
             check_state(&c)?;
         }
         if d.chance(10) {
             let (part, damage, critical, blow) = (
-                d.pick(&parts),
+                d.pick(parts),
                 d.int(1, 12),
                 d.chance(20),
                 d.pick(&dc::Blow::ALL),

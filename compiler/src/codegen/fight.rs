@@ -321,7 +321,14 @@ impl Gen<'_> {
             d.site,
             trigger_sites.join(", "),
         ));
-        let order = self.value_call(d.order, "who");
+        // The order's key as the runtime keeps it (a `SmallList` made a `Vec`).
+        let order = match self.small_list_ty(&self.p.functions[d.order].ret)? {
+            Some(_) if self.p.functions[d.order].fallible => {
+                format!("{}.map(Vec::from)", self.call_text(d.order, "who"))
+            }
+            Some(_) => format!("Ok(Vec::from({}))", self.call_text(d.order, "who")),
+            None => self.value_call(d.order, "who"),
+        };
         let out = match d.out {
             Some(o) => self.value_call(o, "who"),
             None => "Ok(false)".into(),

@@ -466,7 +466,7 @@ impl Gen<'_> {
             let (key_ty, mut what) = self.table_key(&t.key);
             let mut f = Function::new(&self.id.table[ti]);
             let partial = t.partial();
-            let value_ty = self.rust_ty(&t.value)?;
+            let value_ty = self.table_value_ty(&t.value)?;
             f.vis("pub").arg("key", key_ty);
             if let Some(cols) = &t.columns {
                 let (column_ty, by) = self.table_key(&cols.key);
@@ -488,17 +488,17 @@ impl Gen<'_> {
             f.attr("inline");
             // What a key no row (or column) holds gives: the default, or the zero.
             let other = match &t.default {
-                Some(d) => self.const_expr(d, &t.value)?,
-                None => self.const_expr(&self.p.zero(&t.value), &t.value)?,
+                Some(d) => self.table_value(d, &t.value)?,
+                None => self.table_value(&self.p.zero(&t.value), &t.value)?,
             };
             let mut arms = Vec::new();
             for row in &t.rows {
                 let v = match (&t.columns, &row.value) {
-                    (None, v) => self.const_expr(v, &t.value)?,
+                    (None, v) => self.table_value(v, &t.value)?,
                     (Some(cols), Const::List(cells)) => {
                         let mut inner = Vec::new();
                         for (&(lo, hi), cell) in cols.heads.iter().zip(cells) {
-                            inner.push((lo, hi, self.const_expr(cell, &t.value)?));
+                            inner.push((lo, hi, self.table_value(cell, &t.value)?));
                         }
                         let bools = t.value == Ty::Bool;
                         let inner = self.arms(&cols.key, inner, bools);
@@ -528,12 +528,13 @@ impl Gen<'_> {
             }
             f.line(body);
             scope.push_fn(f);
+            self.field_tables(scope, ti)?;
             if let (Some(name), Some((lo, hi))) = (&self.id.table_by_face[ti], by_face(t)) {
                 let mut values = Vec::new();
                 for face in lo..=hi {
                     let row = t.rows.iter().find(|r| r.lo <= face && face <= r.hi);
                     let row = row.ok_or("rulesc bug: a die table misses a face")?;
-                    values.push(self.const_expr(&row.value, &t.value)?);
+                    values.push(self.table_value(&row.value, &t.value)?);
                 }
                 scope.raw(format!(
                     "{}\npub const {name}: [{}; {}] = [{}];",
@@ -541,13 +542,96 @@ impl Gen<'_> {
                         "Table `{}` by face: what rolling face `{lo} + i` gives is entry `i`.",
                         doc_text(&t.name)
                     )),
-                    self.rust_ty(&t.value)?,
+                    self.table_value_ty(&t.value)?,
                     values.len(),
                     values.join(", ")
                 ));
             }
         }
         Ok(())
+    }
+
+    /// One function per field of table `ti`'s records that has a name in
+    /// `Idents::table_field`: the field of the record the key finds, without building
+    /// the record (a field read from a looked-up record calls it).
+    fn field_tables(&self, scope: &mut Scope, ti: usize) -> Result<(), String> {
+        let t = &self.p.tables[ti];
+        let field = |c: &Const, fi: usize| -> Result<Const, String> {
+            match c {
+                Const::Record(r) => r
+                    .fields
+                    .get(fi)
+                    .cloned()
+                    .ok_or_else(|| "rulesc bug: a record constant without a field".to_string()),
+                _ => Err("rulesc bug: a record table's value that is not a record".into()),
+            }
+        };
+        for (fi, name) in self.id.table_field[ti].iter().enumerate() {
+            let Some(name) = name else { continue };
+            let Ty::Record(rid) = t.value else {
+                return Err("rulesc bug: a field table of a table without records".into());
+            };
+            let fty = &self.p.records[rid].fields[fi].ty;
+            let (key_ty, what) = self.table_key(&t.key);
+            let mut f = Function::new(name);
+            f.vis("pub")
+                .arg("key", key_ty)
+                .ret(self.table_value_ty(fty)?);
+            fn_doc(
+                &mut f,
+                &[format!(
+                    "Field `{}` of table `{}`'s records, {what}: the record's field, without building the record.",
+                    doc_text(&self.p.records[rid].fields[fi].name),
+                    doc_text(&t.name)
+                )],
+            );
+            f.attr("inline");
+            let other = match &t.default {
+                Some(d) => field(d, fi)?,
+                None => field(&self.p.zero(&t.value), fi)?,
+            };
+            let other = self.table_value(&other, fty)?;
+            let mut arms = Vec::new();
+            for row in &t.rows {
+                arms.push((
+                    row.lo,
+                    row.hi,
+                    self.table_value(&field(&row.value, fi)?, fty)?,
+                ));
+            }
+            let bools = *fty == Ty::Bool;
+            let arms = self.arms(&t.key, arms, bools);
+            let ranges: Vec<(i64, i64)> = t.rows.iter().map(|r| (r.lo, r.hi)).collect();
+            let fallback = (!self.covers(&t.key, &ranges)).then_some(other);
+            f.line(match_text("key", &arms, fallback, bools));
+            scope.push_fn(f);
+        }
+        Ok(())
+    }
+
+    /// The Rust type of a table's values: a list of numbers, flags or names is a
+    /// `&'static [T]` (read in place, never built per lookup), any other as stored.
+    fn table_value_ty(&self, ty: &Ty) -> Result<String, String> {
+        match ty {
+            Ty::List(elem) if self.small_elem(elem) => {
+                Ok(format!("&'static [{}]", self.rust_ty(elem)?))
+            }
+            _ => self.rust_ty(ty),
+        }
+    }
+
+    /// A table's value `c` of type `ty`, as [`Self::table_value_ty`] holds it.
+    fn table_value(&self, c: &Const, ty: &Ty) -> Result<String, String> {
+        match (c, ty) {
+            (Const::List(items), Ty::List(elem)) if self.small_elem(elem) => {
+                let xs = items
+                    .iter()
+                    .map(|x| self.const_expr(x, elem))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(format!("&[{}]", xs.join(", ")))
+            }
+            _ => self.const_expr(c, ty),
+        }
     }
 
     /// A table key's Rust type, and how the table's doc says it is looked up.

@@ -17,8 +17,14 @@
 //! (with a `Display` that prints as traces do); a track `rulesc_runtime::Track` (with
 //! the box levels and attributes as constants); a box of a track its 1-based number
 //! (`usize`); `list<T>` a `Vec<T>` (a list literal or constant an array, a scale's or
-//! enum's name its `ALL`, made a `Vec` only where one is owned); `map<K, V>` a `[V; N]`
-//! indexed by `key as usize`; an outcome an enum with struct variants.
+//! enum's name its `ALL`, made a `Vec` only where one is owned); a list of numbers, flags
+//! or names the rules compute (a comprehension, a function's result) a
+//! `rulesc_runtime::SmallList` held inline, and a table's value of one a `&'static [T]`,
+//! so reading them allocates nothing; a list assigned to a place already holding one is
+//! copied into that `Vec`'s buffer; `map<K, V>` a `[V; N]` indexed by `key as usize`; an
+//! outcome an enum with struct variants. A table whose records hold a list has one
+//! function per field (`Idents::table_field`), which a field read of a looked-up record
+//! calls instead of building the record.
 //!
 //! Values: the interpreter's `let` of a record or list read from state binds a copy.
 //! Generated code names the place itself (a reference, no clone) when the procedure
@@ -111,6 +117,9 @@ pub(crate) struct Idents {
     pub table: Vec<String>,
     /// `<TABLE>_BY_FACE`: the `const` array a die table's rolls index (see [`by_face`]).
     pub table_by_face: Vec<Option<String>>,
+    /// `<table>_<field>`: one field of a table's records, read without building the
+    /// record (see [`field_tables`]), per table and field.
+    pub table_field: Vec<Vec<Option<String>>>,
     pub constant: Vec<String>,
     pub outcome: Vec<String>,
     pub tag: Vec<Vec<String>>,
@@ -239,6 +248,22 @@ impl Idents {
                 })
             })
             .collect();
+        let table_field = p
+            .tables
+            .iter()
+            .zip(&table)
+            .map(|(t, tname)| {
+                field_tables(p, t)
+                    .iter()
+                    .map(|f| {
+                        f.map(|(rid, fi)| {
+                            let field = ident::snake(&p.records[rid].fields[fi].name);
+                            values.fresh(format!("{}_{}", unraw(tname), unraw(&field)), Case::Snake)
+                        })
+                    })
+                    .collect()
+            })
+            .collect::<Vec<Vec<Option<String>>>>();
         let mut track_levels = Vec::new();
         let mut track_attr = Vec::new();
         for t in &p.tracks {
@@ -262,6 +287,7 @@ impl Idents {
                 .iter()
                 .chain(&table)
                 .chain(&constant)
+                .chain(table_field.iter().flatten().flatten())
                 .chain(track_levels.iter())
                 .chain(track_attr.iter().flatten())
                 .map(|s| unraw(s).to_string())
@@ -279,6 +305,7 @@ impl Idents {
             track_attr,
             table,
             table_by_face,
+            table_field,
             constant,
             outcome,
             tag,
@@ -287,6 +314,44 @@ impl Idents {
             module_values,
         }
     }
+}
+
+/// Whether a list of `elem` is computed as a `SmallList` and kept in a table as a
+/// `&'static [T]`: numbers, flags and names.
+pub fn small_elem(elem: &crate::ir::Ty) -> bool {
+    use crate::ir::Ty;
+    matches!(elem, Ty::Int | Ty::Bool | Ty::Choice(_))
+}
+
+/// For a table whose values are records holding a list (building one allocates), one
+/// entry per field of its record type: `Some((record, field))` for a field read through
+/// its own function (`<table>_<field>(key)`), a number, flag, name or other `Copy` value,
+/// or a list of numbers, flags or names (a `&'static [T]`); `None` for any other field.
+/// Empty for any other table (a grid, a die table, values that are not such records).
+pub fn field_tables(p: &Program, t: &crate::ir::Table) -> Vec<Option<(usize, usize)>> {
+    use crate::ir::Ty;
+    fn holds_list(p: &Program, r: usize) -> bool {
+        p.records[r].fields.iter().any(|f| match &f.ty {
+            Ty::List(_) => true,
+            Ty::Record(r2) => holds_list(p, *r2),
+            _ => false,
+        })
+    }
+    let Ty::Record(rid) = t.value else {
+        return Vec::new();
+    };
+    if t.columns.is_some() || t.partial() || !holds_list(p, rid) {
+        return Vec::new();
+    }
+    p.records[rid]
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(fi, f)| {
+            let small_list = matches!(&f.ty, Ty::List(e) if small_elem(e));
+            (small_list || (p.is_copy(&f.ty) && !matches!(f.ty, Ty::Unit))).then_some((rid, fi))
+        })
+        .collect()
 }
 
 /// Most faces a die table's `const` array may have.

@@ -32,6 +32,40 @@ impl Gen<'_> {
         })
     }
 
+    /// Whether a list of `elem` is computed as a [`rulesc_runtime::SmallList`] and kept
+    /// in a table as a `&'static [T]`: numbers, flags and names (small `Copy` values whose
+    /// constants are Rust constants).
+    pub fn small_elem(&self, elem: &Ty) -> bool {
+        super::small_elem(elem)
+    }
+
+    /// The `SmallList` type a computed `list<T>` of small elements is held in (`None` for
+    /// any other type): inline up to 16 items, or up to every name of an enum of more
+    /// (at most 64), so a list of distinct names never allocates.
+    pub fn small_list_ty(&self, ty: &Ty) -> Result<Option<String>, String> {
+        let Ty::List(elem) = ty else { return Ok(None) };
+        if !self.small_elem(elem) {
+            return Ok(None);
+        }
+        let n = match **elem {
+            Ty::Choice(c) => self.p.choices[c].variants.len().clamp(16, 64),
+            _ => 16,
+        };
+        Ok(Some(format!(
+            "{RT}::SmallList<{}, {n}>",
+            self.rust_ty(elem)?
+        )))
+    }
+
+    /// The Rust type a function returns a value of `ty` as: a list of small elements is a
+    /// `SmallList` (the rules computed it), anything else as [`Self::rust_ty`].
+    pub fn ret_ty(&self, ty: &Ty) -> Result<String, String> {
+        match self.small_list_ty(ty)? {
+            Some(t) => Ok(t),
+            None => self.rust_ty(ty),
+        }
+    }
+
     /// How a parameter of type `ty` is passed: `Copy` values by value, records by
     /// reference (`&mut` when the function changes them), lists as slices.
     pub fn param_ty(&self, ty: &Ty, mutated: bool) -> Result<String, String> {

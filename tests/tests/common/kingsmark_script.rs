@@ -382,7 +382,7 @@ pub fn key(c: &km::Combatant) -> Vec<i64> {
         generated,
         "`turn_order`: the backends differ"
     );
-    generated
+    generated.to_vec()
 }
 
 /// The interpreter's `turn_order` of a combatant value.
@@ -485,7 +485,7 @@ impl Backend for Generated {
         km::action_points(c)
     }
     fn key(&self, c: &km::Combatant) -> Vec<i64> {
-        km::turn_order(c)
+        km::turn_order(c).to_vec()
     }
     fn set_pain_relief(&self, c: &mut km::Combatant, relief: i64) {
         c.pain_relief = relief;

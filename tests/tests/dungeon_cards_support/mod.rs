@@ -633,7 +633,7 @@ pub fn targetable_parts(c: &dc::Combatant) -> Vec<dc::BodyPart> {
         formula("targetable_parts", vec![combatant_value(c)]),
         list(g.iter().map(|p| ch(*p as usize)))
     );
-    g
+    g.to_vec()
 }
 
 pub fn sever_reduction(c: &dc::Combatant, s: dc::Stat) -> i64 {

@@ -127,27 +127,33 @@ impl BodyGen<'_, '_> {
         if callee_fight {
             texts.insert(0, "fight".into());
         }
-        if !callee.is_procedure() {
+        // A list of small elements comes back as a `SmallList`.
+        let small = g.small_list_ty(&callee.ret)?.is_some();
+        let mut ex = if !callee.is_procedure() {
             let val = format!("{name}({})", texts.join(", "));
             if callee.fallible {
                 // Bound first, so no `?` lands in a closure of an iterator chain.
                 let rhs = self.try_(&val, false);
-                return Ok(self.bind(&mut pre, rhs, "value", dest, false).with_pre(pre));
+                self.bind(&mut pre, rhs, "value", dest, false).with_pre(pre)
+            } else {
+                Ex::new(val, P_ATOM).with_pre(pre)
             }
-            return Ok(Ex::new(val, P_ATOM).with_pre(pre));
-        }
-        self.need_env("procedure call")?;
-        texts.insert(0, "env".into());
-        let mut rhs = format!("{name}({})", texts.join(", "));
-        if callee.fallible {
-            rhs = self.try_(&rhs, true);
-        }
-        if any_mut || callee_fight {
-            self.mutating.push(rhs.clone());
-        }
-        Ok(self
-            .bind(&mut pre, rhs, "result", dest, *ret == Ty::Unit)
-            .with_pre(pre))
+        } else {
+            self.need_env("procedure call")?;
+            texts.insert(0, "env".into());
+            let mut rhs = format!("{name}({})", texts.join(", "));
+            if callee.fallible {
+                rhs = self.try_(&rhs, true);
+            }
+            if any_mut || callee_fight {
+                self.mutating.push(rhs.clone());
+            }
+            self.bind(&mut pre, rhs, "result", dest, *ret == Ty::Unit)
+                .with_pre(pre)
+        };
+        ex.array = small;
+        ex.small = small;
+        Ok(ex)
     }
 
     /// A record inside a list of a parameter (`c.wounds[i]`, `c.wounds[i].bandage`) to
@@ -295,6 +301,11 @@ impl BodyGen<'_, '_> {
         )));
         let mut ex = Ex::new(v, P_ATOM).stable().with_pre(pre);
         ex.bound = bound;
+        // A list of numbers, flags or names is the table's `&'static [T]`, a reference.
+        if matches!(&t.value, Ty::List(elem) if g.small_elem(elem)) {
+            ex.array = true;
+            ex.mode = Mode::Ref;
+        }
         Ok(ex)
     }
 
@@ -644,11 +655,22 @@ impl BodyGen<'_, '_> {
             return Err("rulesc bug: a collect of a non-list type".into());
         };
         let out_ty = self.g.rust_ty(out)?;
+        // A list of small elements is collected into a `SmallList`.
+        let small = self.g.small_list_ty(ty)?;
+        let done = |val: String, pre: Vec<String>| {
+            let mut ex = Ex::new(val, P_ATOM).with_pre(pre);
+            ex.array = small.is_some();
+            ex.small = small.is_some();
+            ex
+        };
         if cond.is_none() && matches!(body.kind, K::Local(s) if s == var) {
             // `[x for x in list]`: a copy of the list.
             let lx = self.expr(list, Dest::Val)?;
-            let val = self.owned(&lx, ty);
-            return Ok(Ex::new(val, P_ATOM).with_pre(lx.pre));
+            let val = match &small {
+                Some(small_ty) => self.small(&lx, small_ty, false),
+                None => self.owned(&lx, ty),
+            };
+            return Ok(done(val, lx.pre));
         }
         let fns = &self.g.p.functions;
         let mutates = self.changes_root(list)
@@ -693,12 +715,15 @@ impl BodyGen<'_, '_> {
                     closure(&param(uses_slot(body, var)), &value)
                 );
             }
-            return Ok(
-                Ex::new(format!("{chain}.collect::<Vec<{out_ty}>>()"), P_ATOM).with_pre(pre),
-            );
+            let into = small.clone().unwrap_or_else(|| format!("Vec<{out_ty}>"));
+            return Ok(done(format!("{chain}.collect::<{into}>()"), pre));
         }
         let acc = self.tmp("collected");
-        pre.push(format!("let mut {acc} = Vec::<{out_ty}>::new();"));
+        let path = match &small {
+            Some(small_ty) => small_ty.replacen("SmallList<", "SmallList::<", 1),
+            None => format!("Vec::<{out_ty}>"),
+        };
+        pre.push(format!("let mut {acc} = {path}::new();"));
         pre.push(format!(
             "for {}{v} in {iter} {{",
             if copied { "&" } else { "" }
@@ -711,7 +736,7 @@ impl BodyGen<'_, '_> {
         pre.extend(bx.pre.iter().cloned());
         pre.push(format!("{acc}.push({});", self.owned(&bx, out)));
         pre.push("}".into());
-        Ok(Ex::new(acc, P_ATOM).with_pre(pre))
+        Ok(done(acc, pre))
     }
 }
 

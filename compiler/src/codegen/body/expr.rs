@@ -27,6 +27,7 @@ impl BodyGen<'_, '_> {
                             stable: true,
                             mode: Mode::Place,
                             array: false,
+                            small: false,
                             ..part.clone()
                         };
                     } else if !part.stable && part.mode == Mode::Value {
@@ -97,6 +98,7 @@ impl BodyGen<'_, '_> {
             bound: false,
             list: ex.list,
             array: ex.array,
+            small: ex.small,
         }
     }
 
@@ -131,6 +133,37 @@ impl BodyGen<'_, '_> {
                 _ => format!("{}.clone()", ex.recv()),
             },
         }
+    }
+
+    /// A `SmallList` of type `small_ty` (see `Gen::small_list_ty`) from `ex`, a list of
+    /// small elements: the value itself when it is one, else a copy (no allocation up to
+    /// its capacity). `typed`: the place it goes names its type (a function's result),
+    /// so the constructor need not.
+    pub(super) fn small(&self, ex: &Ex, small_ty: &str, typed: bool) -> String {
+        let path = if typed {
+            format!("{RT}::SmallList")
+        } else {
+            small_ty.replacen("SmallList<", "SmallList::<", 1)
+        };
+        if ex.small && ex.mode == Mode::Value {
+            return ex.val.clone();
+        }
+        if ex.val.starts_with("Vec::<") && ex.val.ends_with(">::new()") {
+            return format!("{path}::new()");
+        }
+        match ex.mode {
+            Mode::Ref => format!("{path}::from_slice({})", ex.val),
+            _ => format!("{path}::from_slice(&{})", ex.at(P_UNARY)),
+        }
+    }
+
+    /// A function's result of type `ty` from `ex`: a `SmallList` for a list of small
+    /// elements (`Gen::ret_ty`), else owned.
+    pub(super) fn ret_value(&self, ex: &Ex, ty: &Ty) -> Result<String, String> {
+        Ok(match self.g.small_list_ty(ty)? {
+            Some(small_ty) => self.small(ex, &small_ty, true),
+            None => self.owned(ex, ty),
+        })
     }
 
     /// A `&T` from `ex` (non-`Copy` values).
@@ -229,9 +262,21 @@ impl BodyGen<'_, '_> {
                 };
                 let mut ex = Ex::new(slot.ident.clone(), P_ATOM).stable().mode(mode);
                 ex.array = slot.array;
+                ex.small = slot.small;
                 ex
             }
             K::Field(r, i) => {
+                if let Some((fname, key)) = self.field_table(r, *i) {
+                    // The field of a table's record, without building the record.
+                    let kx = self.expr(key, Dest::Val)?;
+                    let mut ex = Ex::new(format!("{fname}({})", kx.val), P_ATOM).with_pre(kx.pre);
+                    if matches!(ty, Ty::List(_)) {
+                        // A `&'static [T]`.
+                        ex.array = true;
+                        ex.mode = Mode::Ref;
+                    }
+                    return Ok(ex);
+                }
                 let base = self.expr(r, Dest::Val)?;
                 let Ty::Record(rid) = r.ty else {
                     return Err("rulesc bug: field of a non-record".into());
@@ -642,18 +687,25 @@ impl BodyGen<'_, '_> {
                     return Ok(Ex { pre: cx.pre, ..ax });
                 }
                 let copy = g.is_copy(ty);
+                let small = g.small_list_ty(ty)?.filter(|_| ax.array || bx.array);
                 // A list held as an array has its length in its type, and a reference
-                // may point into a branch's own statements: both are owned.
+                // may point into a branch's own statements: both are owned (a list of
+                // small elements as a `SmallList`).
                 let own = ax.array
                     || bx.array
                     || (!ax.pre.is_empty() && ax.mode == Mode::Ref)
                     || (!bx.pre.is_empty() && bx.mode == Mode::Ref);
-                let (av, bv, mode) =
-                    if copy || own || ax.mode == Mode::Value || bx.mode == Mode::Value {
-                        (self.owned(&ax, ty), self.owned(&bx, ty), Mode::Value)
-                    } else {
-                        (self.by_ref(&ax), self.by_ref(&bx), Mode::Ref)
-                    };
+                let (av, bv, mode) = if let Some(small_ty) = &small {
+                    (
+                        self.small(&ax, small_ty, false),
+                        self.small(&bx, small_ty, false),
+                        Mode::Value,
+                    )
+                } else if copy || own || ax.mode == Mode::Value || bx.mode == Mode::Value {
+                    (self.owned(&ax, ty), self.owned(&bx, ty), Mode::Value)
+                } else {
+                    (self.by_ref(&ax), self.by_ref(&bx), Mode::Ref)
+                };
                 let mut pre = cx.pre.clone();
                 let text = |x: &Ex, v: &str| {
                     if x.pre.is_empty() {
@@ -668,13 +720,16 @@ impl BodyGen<'_, '_> {
                     text(&ax, &av),
                     text(&bx, &bv)
                 );
-                if ax.pre.is_empty() && bx.pre.is_empty() {
+                let mut ex = if ax.pre.is_empty() && bx.pre.is_empty() {
                     Ex::new(val, P_BLOCK).with_pre(pre).mode(mode)
                 } else {
                     self.bind(&mut pre, val, "value", &Dest::Val, false)
                         .with_pre(pre)
                         .mode(mode)
-                }
+                };
+                ex.array = small.is_some();
+                ex.small = small.is_some();
+                ex
             }
             K::Match { scrutinee, arms } => {
                 let sx = self.expr(scrutinee, Dest::Val)?;
@@ -687,19 +742,28 @@ impl BodyGen<'_, '_> {
                     sx.val.clone()
                 };
                 let mut effects = false;
+                // A list of small elements: every arm a `SmallList`.
+                let small = g.small_list_ty(ty)?;
                 let lines = self.match_arms(&m, &scrutinee.ty, arms, |bg, body, lines| {
                     let bx = bg.expr(body, Dest::Val)?;
                     effects |= !bx.pre.is_empty();
                     lines.extend(bx.pre.iter().cloned());
-                    lines.push(bg.owned(&bx, ty));
+                    lines.push(match &small {
+                        Some(small_ty) => bg.small(&bx, small_ty, false),
+                        None => bg.owned(&bx, ty),
+                    });
                     Ok(())
                 })?;
-                if !self.traced && !effects {
-                    return Ok(Ex::new(lines.join(" "), P_BLOCK).with_pre(pre));
-                }
-                let rhs = lines.join("\n");
-                self.bind(&mut pre, rhs, "value", &Dest::Val, false)
-                    .with_pre(pre)
+                let mut ex = if !self.traced && !effects {
+                    Ex::new(lines.join(" "), P_BLOCK).with_pre(pre)
+                } else {
+                    let rhs = lines.join("\n");
+                    self.bind(&mut pre, rhs, "value", &Dest::Val, false)
+                        .with_pre(pre)
+                };
+                ex.array = small.is_some();
+                ex.small = small.is_some();
+                ex
             }
             K::MakeOutcome {
                 outcome,
@@ -815,6 +879,43 @@ impl BodyGen<'_, '_> {
                 max,
             } => self.best(*var, list, cond.as_deref(), keys, *max, ty)?,
         })
+    }
+
+    /// For `r.field` (field `i`) where `r` is an untraced lookup of a table with a
+    /// function for that field (`Idents::table_field`), or a call of a formula that is
+    /// only that lookup of its one parameter (`formula stats(x) = table[x]`): the field
+    /// function and the key.
+    fn field_table<'e>(&self, r: &'e Expr, i: usize) -> Option<(String, &'e Expr)> {
+        let g = self.g;
+        let of = |table: usize| g.id.table_field[table].get(i)?.clone();
+        match &r.kind {
+            K::Lookup {
+                table,
+                key,
+                column: None,
+                ..
+            } if !self.traced => Some((of(*table)?, key)),
+            K::Call(fid, args) => {
+                let callee = &g.p.functions[*fid];
+                let ir::Body::Formula(body) = &callee.body else {
+                    return None;
+                };
+                let K::Lookup {
+                    table,
+                    key,
+                    column: None,
+                    ..
+                } = &body.kind
+                else {
+                    return None;
+                };
+                let only_param = matches!(key.kind, K::Local(0)) && callee.params.len() == 1;
+                (only_param && !callee.fallible && args.len() == 1 && !g.fight[*fid])
+                    .then(|| Some((of(*table)?, &args[0])))
+                    .flatten()
+            }
+            _ => None,
+        }
     }
 
     /// A constant list: a scale's or enum's `ALL` when it holds every variant in order,
@@ -994,6 +1095,11 @@ impl BodyGen<'_, '_> {
             CmpOp::Ge => ">=",
         };
         let (x, y) = (&parts[0], &parts[1]);
+        if x.small || y.small {
+            // A `SmallList` beside another list: both read as slices.
+            let val = format!("{}[..] {sym} {}[..]", x.recv(), y.recv());
+            return Ok(Ex::new(val, P_CMP).with_pre(pre));
+        }
         // `x as i64 < y` would read `<` as the start of generic arguments.
         let lhs = if x.prec == P_CAST && matches!(op, CmpOp::Lt | CmpOp::Le) {
             format!("({})", x.val)

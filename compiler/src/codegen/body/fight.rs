@@ -72,7 +72,14 @@ impl BodyGen<'_, '_> {
                 let list = self.by_ref(&parts[0]);
                 let (f, x) = (self.tmp("fight"), self.tmp("fighter"));
                 let key = format!("{}({f}, {x})", self.g.id.function[order]);
-                if self.g.p.functions[order].fallible {
+                let fallible = self.g.p.functions[order].fallible;
+                // The key as the runtime sorts by it (a `SmallList` made a `Vec`).
+                let key = match self.g.small_list_ty(&self.g.p.functions[order].ret)? {
+                    Some(_) if fallible => format!("{key}.map(Vec::from)"),
+                    Some(_) => format!("Vec::from({key})"),
+                    None => key,
+                };
+                if fallible {
                     let sorted = format!("{RT}::fight::in_order(fight, {list}, |{f}, {x}| {key})");
                     self.try_(&sorted, false)
                 } else {

@@ -55,9 +55,11 @@ struct Ex {
     bound: bool,
     /// The value is a list (a place of one is copied before a later change of state).
     list: bool,
-    /// The value is a list held as a Rust array (`Color::ALL`, `[a, b]`): read like a
-    /// `Vec`, owned with `.to_vec()`.
+    /// The value is a list held as a Rust array (`Color::ALL`, `[a, b]`), a table's
+    /// `&'static [T]` or a `SmallList`: read like a `Vec`, owned with `.to_vec()`.
     array: bool,
+    /// The value is a `SmallList` (a list the rules computed, of small elements).
+    small: bool,
 }
 
 impl Ex {
@@ -72,6 +74,7 @@ impl Ex {
             bound: false,
             list: false,
             array: false,
+            small: false,
         }
     }
 
@@ -165,8 +168,10 @@ struct Slot {
     ident: String,
     /// Reads give a `&T` (`Ref`) or the local itself (`Value`, a place for non-`Copy`).
     by_ref: bool,
-    /// A list held as a Rust array.
+    /// A list held as a Rust array, a `&'static [T]` or a `SmallList` (see [`Ex`]).
     array: bool,
+    /// A list held as a `SmallList`.
+    small: bool,
 }
 
 /// The generator of one function body: the program-wide generator, the function, and
@@ -227,6 +232,7 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
             ident,
             by_ref,
             array: false,
+            small: false,
         });
     }
     let alias = vec![None; f.locals.len()];
@@ -324,7 +330,7 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
         let t = if f.ret == Ty::Unit {
             "()".to_string()
         } else {
-            g.rust_ty(&f.ret)?
+            g.ret_ty(&f.ret)?
         };
         func.ret(format!("Result<{t}, {RT}::RuleError>"));
         func.attr(&format!(
@@ -332,14 +338,14 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
             lit(" # Errors\n\n A rule error (`RuleError`) when a value the rules do not define is met: an index outside its list, a key no row holds, a decision without options, a division by zero. Its `site` indexes `SITES`.")
         ));
     } else if f.ret != Ty::Unit {
-        func.ret(g.rust_ty(&f.ret)?);
+        func.ret(g.ret_ty(&f.ret)?);
     }
     let mut lines = copies;
     match &f.body {
         ir::Body::Formula(e) => {
             let ex = bg.expr(e, Dest::Val)?;
             lines.extend(ex.pre.clone());
-            lines.push(bg.ok(&bg.owned(&ex, &f.ret)));
+            lines.push(bg.ok(&bg.ret_value(&ex, &f.ret)?));
         }
         ir::Body::Procedure(stmts) => {
             lines.push(bg.event(&format!("Call {{ site: {} }}", f.site)));

@@ -159,8 +159,8 @@ impl BodyGen<'_, '_> {
         let ret = &self.f.ret;
         out.push(format!(
             "let {r}: {} = {};",
-            self.g.rust_ty(ret)?,
-            self.owned(&ex, ret)
+            self.g.ret_ty(ret)?,
+            self.ret_value(&ex, ret)?
         ));
         self.stmt(s, false, out)?;
         self.finish_return(&e.ty, &r, site, tail, out);
@@ -194,6 +194,7 @@ impl BodyGen<'_, '_> {
                         ident: "()".into(),
                         by_ref: false,
                         array: false,
+                        small: false,
                     };
                 } else if self.g.is_copy(ty) {
                     let ex = self.expr(value, Dest::Bind(ident.clone(), self.mutable[*slot]))?;
@@ -283,12 +284,12 @@ impl BodyGen<'_, '_> {
                 let ex = self.expr(e, Dest::Val)?;
                 out.extend(ex.pre.iter().cloned());
                 let ret = &self.f.ret;
-                let owned = self.owned(&ex, ret);
+                let owned = self.ret_value(&ex, ret)?;
                 let v = if ex.stable && self.g.is_copy(ret) {
                     owned
                 } else {
                     let r = self.tmp("result");
-                    out.push(format!("let {r}: {} = {owned};", self.g.rust_ty(ret)?));
+                    out.push(format!("let {r}: {} = {owned};", self.g.ret_ty(ret)?));
                     r
                 };
                 self.finish_return(&e.ty, &v, *site, tail, out);
@@ -357,6 +358,7 @@ impl BodyGen<'_, '_> {
                 ident: ex.val.clone(),
                 by_ref: ex.mode == Mode::Ref,
                 array: false,
+                small: false,
             };
             self.alias[slot] = root.map(|r| self.alias[r].unwrap_or(r));
         } else if mutable || (ex.mode != Mode::Value && changes) {
@@ -364,8 +366,10 @@ impl BodyGen<'_, '_> {
             out.push(format!("let {m}{ident} = {};", self.owned(&ex, ty)));
             self.slots[slot].by_ref = false;
             self.slots[slot].array = false;
+            self.slots[slot].small = false;
         } else {
             self.slots[slot].array = ex.array;
+            self.slots[slot].small = ex.small;
             match ex.mode {
                 Mode::Value => {
                     out.push(format!("let {ident} = {};", ex.val));
@@ -511,6 +515,15 @@ impl BodyGen<'_, '_> {
                 for v in vals {
                     ready.push(if v.stable && self.g.is_copy(&value_ty) {
                         v
+                    } else if v.array && v.mode != Mode::Place {
+                        // A list not held in a `Vec` (a value, or a table's `&'static`
+                        // slice): bound as it is (`apply` copies it).
+                        let t = self.tmp("value");
+                        pre.push(format!("let {t} = {};", v.val));
+                        let mut ex = Ex::new(t, P_ATOM).stable().mode(v.mode);
+                        ex.array = true;
+                        ex.small = v.small;
+                        ex
                     } else {
                         let t = self.tmp("value");
                         pre.push(format!("let {t} = {};", self.owned(&v, &value_ty)));
@@ -574,7 +587,11 @@ impl BodyGen<'_, '_> {
                     let appended = self.tmp("appended");
                     out.push(format!("let {appended} = {};", v.val));
                     out.push(room(self, &format!("{appended}.len()")));
-                    out.push(format!("{recv}.extend({appended});"));
+                    if v.array {
+                        out.push(format!("{recv}.extend_from_slice(&{appended});"));
+                    } else {
+                        out.push(format!("{recv}.extend({appended});"));
+                    }
                 }
                 Mode::Place | Mode::Ref => {
                     let from = self.by_ref(&v);
@@ -585,6 +602,25 @@ impl BodyGen<'_, '_> {
             return;
         }
         let Some(v) = vals.pop() else { return };
+        if let (AssignOp::Set, Ty::List(_), true) = (op, ty, v.array) {
+            // A list not held in a `Vec` (an array, a table's slice, a `SmallList`),
+            // ready before the place changes: copied into the place's own `Vec`, whose
+            // buffer is kept (no allocation when it has room).
+            let from = if v.stable || v.mode != Mode::Value {
+                v.val.clone()
+            } else {
+                let t = self.tmp("value");
+                out.push(format!("let {t} = {};", v.val));
+                t
+            };
+            let from = match v.mode {
+                Mode::Ref => from,
+                _ => format!("&{}", paren(&from, v.prec, P_UNARY)),
+            };
+            out.push(format!("{recv}.clear();"));
+            out.push(format!("{recv}.extend_from_slice({from});"));
+            return;
+        }
         let new = match op {
             AssignOp::Set => self.owned(&v, ty),
             AssignOp::Add => format!("{RT}::arith::add({lhs}, {})", v.val),

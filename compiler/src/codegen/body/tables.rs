@@ -29,10 +29,17 @@ impl BodyGen<'_, '_> {
         };
         // A die table's function answers `None` off its faces.
         let die = t.partial();
+        // A list of numbers, flags or names is the table's `&'static [T]`, a reference.
+        let slice = matches!(&t.value, Ty::List(elem) if g.small_elem(elem));
+        let held = |ex: Ex| {
+            let mut ex = if slice { ex.mode(Mode::Ref) } else { ex };
+            ex.array = slice;
+            ex
+        };
         if !self.traced && !die {
             let args: Vec<&str> = parts.iter().map(|p| p.val.as_str()).collect();
             let val = format!("{fname}({})", args.join(", "));
-            return Ok(Ex::new(val, P_ATOM).with_pre(pre));
+            return Ok(held(Ex::new(val, P_ATOM).with_pre(pre)));
         }
         let mut keys = Vec::new();
         for (i, part) in parts.into_iter().enumerate() {
@@ -70,7 +77,7 @@ impl BodyGen<'_, '_> {
                 "Lookup {{ site: {site}, key: {ks}, value: {vs} }}"
             )));
         }
-        let mut ex = Ex::new(v, P_ATOM).stable().with_pre(pre);
+        let mut ex = held(Ex::new(v, P_ATOM).stable().with_pre(pre));
         ex.bound = bound;
         Ok(ex)
     }
