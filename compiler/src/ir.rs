@@ -547,8 +547,10 @@ pub enum ExprKind {
     /// The value of an optional local inside a test that it is not none (`if x != none`):
     /// never none there (the checker refuses a new value for `x` inside the test).
     Unwrap(Box<Expr>),
-    /// `lo..hi` as a list: `lo` up to `hi - 1`, at most `rulesc_runtime::MAX_LOOP` numbers.
-    Range(Box<Expr>, Box<Expr>),
+    /// `lo..hi` as a list: `lo` up to `hi - 1`. With a site (bounds the rules do not fix,
+    /// [`walk::range_bounded`]), more than `rulesc_runtime::MAX_LOOP` numbers is a rule
+    /// error there.
+    Range(Box<Expr>, Box<Expr>, Option<u32>),
     /// `first(var in list if cond)` (the element, type `Option(T)`) or, with `index`,
     /// `index_of(..)` (its position, type `Option(Int)`).
     Find {
@@ -778,12 +780,15 @@ pub enum Stmt {
         list: Expr,
         body: Vec<Stmt>,
     },
-    /// `for var in lo..hi`: `lo` up to `hi - 1`, at most `rulesc_runtime::MAX_LOOP` times.
+    /// `for var in lo..hi`: `lo` up to `hi - 1`. With a `site` (bounds the rules do not
+    /// fix, [`walk::range_bounded`]), more than `rulesc_runtime::MAX_LOOP` turns is a rule
+    /// error there, before the first turn.
     ForRange {
         var: usize,
         lo: Expr,
         hi: Expr,
         body: Vec<Stmt>,
+        site: Option<u32>,
     },
     /// Sets a timer: `action` (an index into `FightDef::actions`) fires at `at` with
     /// `args` evaluated now. Traced at `site` with the moment.

@@ -149,6 +149,10 @@ fn the_interpreter_is_bounded_in_steps_memory_and_trace() {
         case("fan-out through calls", fan_out(6), "run: f0\n", "trace", 1, "E0410", "s.yaml", ""),
         case("nested loops after a roll, analyzed", loops(4, "n += 1").replace("let n = 0", "let n = roll d2"), "run: p\n", "analyze", 0, "", "", "the run took more than 1000000 steps"),
         case("a list doubled past the limit", "procedure p() -> int {\n  let xs = [1]\n  for i in 0..100 {\n    xs += xs\n  }\n  return len(xs)\n}\n".into(), "run: p\n", "trace", 0, "", "", "result: rule error at r/a.rules:4: the list would hold 131072 items, more than 100000"),
+        // A range whose end the scenario sets: refused before its first turn, in a loop
+        // and as a list, not cut short at 10,000 turns.
+        case("a loop of a billion turns", "procedure p(n: int) -> int {\n  let k = 0\n  for i in 0..n {\n    k += 1\n  }\n  return k\n}\n".into(), "run: p\nargs: { n: 1000000000 }\n", "trace", 0, "", "", "result: rule error at r/a.rules:3: the range holds 1000000000 numbers, more than 10000"),
+        case("a list of a billion numbers", "procedure p(n: int) -> int {\n  return len([i for i in 0..n])\n}\n".into(), "run: p\nargs: { n: 1000000000 }\n", "trace", 0, "", "", "result: rule error at r/a.rules:2: the range holds 1000000000 numbers, more than 10000"),
         // Each copy costs the values copied: the budget is spent before the list is long.
         case("a list of lists doubled", "procedure p() -> int {\n  let xs = [[1, 2, 3, 4, 5, 6, 7, 8]]\n  for i in 0..100 {\n    xs += xs\n  }\n  return len(xs)\n}\n".into(), "run: p\n", "trace", 1, "E0410", "s.yaml", ""),
         // 200,000 cheap steps, each traced: about 30 MB of trace.

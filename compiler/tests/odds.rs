@@ -261,3 +261,47 @@ fn loops_branches_matches_and_calls_agree_with_the_path_walker() {
     );
     assert_eq!(plain, merged);
 }
+
+/// A range whose end a roll sets: the states whose range holds more than `MAX_LOOP`
+/// numbers end in the rule error, the others run every turn (the engine takes the loop
+/// apart, as its body rolls), up to exactly `MAX_LOOP` numbers.
+#[test]
+fn a_range_past_max_loop_is_a_rule_error_outcome() {
+    let rules = "procedure p(base: int) -> int {
+  let total = 0
+  for i in 0..base + roll d4 {
+    if i == 0 {
+      total += roll d2
+    }
+    total += 10
+  }
+  return total
+}
+";
+    let scenario = "run: p\nargs: { base: 9998 }\n";
+    let odds_of = odds;
+    let (odds, m) = odds_of("range", "", rules, scenario, &merged());
+    assert!(m.stop.is_none());
+    let error = |n: u32| {
+        format!("rule error at rules/a.rules:3: the range holds {n} numbers, more than 10000")
+    };
+    // A d4 of 1 or 2: 9,999 or 10,000 turns, each adding 10, the first also a d2.
+    let want: BTreeMap<String, Prob> = [
+        ("99991".to_string(), p(1, 8)),
+        ("99992".to_string(), p(1, 8)),
+        ("100001".to_string(), p(1, 8)),
+        ("100002".to_string(), p(1, 8)),
+        (error(10_001), p(1, 4)),
+        (error(10_002), p(1, 4)),
+    ]
+    .into();
+    assert_eq!(odds, want);
+    assert_eq!(total(&m), p(1, 1));
+    // The path walker (the interpreter on each path) gives the same.
+    let paths = Limits {
+        engine: EngineKind::Paths,
+        ..Limits::default()
+    };
+    let (walked, _) = odds_of("range", "", rules, scenario, &paths);
+    assert_eq!(walked, want);
+}

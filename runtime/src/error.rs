@@ -40,6 +40,9 @@ pub enum RuleErrorKind {
     /// `list += ..` that would make the list longer than [`crate::MAX_LIST`] items
     /// (`len`: the length it would have had). The list is left as it was.
     ListTooLong { len: usize, max: usize },
+    /// A range `lo..hi` whose bounds the rules do not fix holds more than `max`
+    /// ([`crate::MAX_LOOP`]) numbers (`len`: how many it would hold). Nothing ran.
+    RangeTooLong { len: u64, max: u64 },
     /// The interpreter's budget of steps for one run was spent (`rulesc` only: generated
     /// code runs the rules, which always end, to the end).
     TooManySteps { max: u64 },
@@ -82,6 +85,9 @@ impl fmt::Display for RuleErrorKind {
             RuleErrorKind::DivideByZero => write!(f, "division by zero"),
             RuleErrorKind::ListTooLong { len, max } => {
                 write!(f, "the list would hold {len} items, more than {max}")
+            }
+            RuleErrorKind::RangeTooLong { len, max } => {
+                write!(f, "the range holds {len} numbers, more than {max}")
             }
             RuleErrorKind::TooManySteps { max } => {
                 write!(f, "the run took more than {max} steps")
@@ -130,6 +136,24 @@ pub fn room(len: usize, more: usize, site: u32) -> Result<(), RuleError> {
             RuleErrorKind::ListTooLong {
                 len: total,
                 max: crate::MAX_LIST,
+            },
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// Checks that the range `lo..hi` holds at most [`crate::MAX_LOOP`] numbers:
+/// [`RuleErrorKind::RangeTooLong`] at `site` past it, before the loop's first turn.
+#[inline]
+pub fn range_room(lo: i64, hi: i64, site: u32) -> Result<(), RuleError> {
+    let len = (i128::from(hi) - i128::from(lo)).max(0);
+    if len > i128::from(crate::MAX_LOOP) {
+        Err(RuleError::new(
+            site,
+            RuleErrorKind::RangeTooLong {
+                len: len as u64,
+                max: crate::MAX_LOOP as u64,
             },
         ))
     } else {

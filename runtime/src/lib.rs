@@ -67,7 +67,11 @@ pub mod prelude {
     pub use alloc::{format, vec};
 }
 
-/// Most iterations of one `for i in lo..hi` loop; the loop stops there.
+/// Most numbers of a range `lo..hi` (a `for i in lo..hi` loop's turns, or the list)
+/// whose bounds the rules do not fix: more is a rule error
+/// ([`RuleErrorKind::RangeTooLong`]), in the interpreter and in generated code alike. A
+/// range from a written number up to a list's length (`0..len(xs)`) is not held to it:
+/// the list bounds it.
 pub const MAX_LOOP: i64 = 10_000;
 
 /// Most items of one list: appending past it is a rule error

@@ -474,7 +474,7 @@ fn procedures_match_the_interpreter() {
             vec![Value::Int(lo), Value::Int(hi)],
             |e| {
                 (
-                    cv::p_range(e, lo, hi).to_string(),
+                    cv::p_range(e, lo, hi).shown(),
                     vec![Value::Int(lo), Value::Int(hi)],
                 )
             },
@@ -508,7 +508,6 @@ fn procedures_match_the_interpreter() {
     }
 }
 
-/// `for i in lo..hi` stops after `MAX_LOOP` turns, and at the ends of the integers.
 /// The constructs of language version 2 (`lang2.rules`), rule errors included: both
 /// backends give the same result or the same rule error, trace and state.
 #[test]
@@ -596,8 +595,11 @@ fn show_ints(r: Result<impl AsRef<[i64]>, rulesc_runtime::RuleError>) -> String 
     }
 }
 
+/// A range whose bounds the rules do not fix holds at most `MAX_LOOP` numbers: one more is
+/// the rule error `RangeTooLong` before the first turn, in both backends alike (same
+/// result, trace and error), up to the ends of the integers.
 #[test]
-fn ranges_stop_where_the_interpreter_stops() {
+fn ranges_past_max_loop_are_rule_errors() {
     let p = program();
     let max = rulesc_runtime::MAX_LOOP;
     let cases = [
@@ -609,6 +611,8 @@ fn ranges_stop_where_the_interpreter_stops() {
         (7, 7),
         (-max, 0),
         (-max - 1, 0),
+        (3, max + 3),
+        (3, max + 4),
     ];
     for (seed, (lo, hi)) in cases.into_iter().enumerate() {
         same(
@@ -618,17 +622,35 @@ fn ranges_stop_where_the_interpreter_stops() {
             vec![Value::Int(lo), Value::Int(hi)],
             |e| {
                 (
-                    cv::p_range(e, lo, hi).to_string(),
+                    cv::p_range(e, lo, hi).shown(),
                     vec![Value::Int(lo), Value::Int(hi)],
                 )
             },
         );
     }
     let mut e = env(0);
+    // Exactly `MAX_LOOP` turns run whole (the last is `-1`, shown as -1 % 100).
+    assert_eq!(cv::p_range(&mut e, -max, 0), Ok(max * 100 - 1));
     assert_eq!(
-        cv::p_range(&mut e, 0, i64::MAX),
-        max * 100 + (max - 1) % 100
+        cv::p_range(&mut e, 3, max + 3),
+        Ok(max * 100 + (max + 2) % 100)
     );
+    for (lo, hi, len) in [
+        (-max - 1, 0, max as u64 + 1),
+        (3, max + 4, max as u64 + 1),
+        (0, i64::MAX, i64::MAX as u64),
+        (i64::MIN, i64::MAX, u64::MAX),
+    ] {
+        let err = cv::p_range(&mut e, lo, hi).expect_err("past MAX_LOOP");
+        assert_eq!(
+            err.kind,
+            rulesc_runtime::RuleErrorKind::RangeTooLong {
+                len,
+                max: max as u64
+            },
+            "{lo}..{hi}"
+        );
+    }
 }
 
 #[test]

@@ -440,9 +440,13 @@ impl<'a> Engine<'a> {
                 Stmt::For { var, list, body } => {
                     self.for_(f, *var, list, body, &sp.hidden, dist, sp.mutates)?
                 }
-                Stmt::ForRange { var, lo, hi, body } => {
-                    self.range(f, *var, lo, hi, body, &sp.hidden, dist, sp.mutates)?
-                }
+                Stmt::ForRange {
+                    var,
+                    lo,
+                    hi,
+                    body,
+                    site,
+                } => self.range(f, *var, (lo, hi, *site), body, &sp.hidden, dist, sp.mutates)?,
                 _ => self.whole(s, dist, sp.mutates, &[])?,
             };
             return self.cleared(ex, &sp.clear);
@@ -647,38 +651,47 @@ impl<'a> Engine<'a> {
         })
     }
 
-    /// `for var in lo..hi`: counter, bound and turns taken in three hidden slots.
+    /// `for var in lo..hi`: counter and bound in two hidden slots. With a
+    /// site, a state whose range holds more than `MAX_LOOP` numbers ends in that rule error.
     #[allow(clippy::too_many_arguments)]
     fn range(
         &self,
         f: Id,
         var: usize,
-        lo: &Expr,
-        hi: &Expr,
+        (lo, hi, site): (&Expr, &Expr, Option<u32>),
         body: &[Stmt],
         hidden: &[usize],
         dist: Dist,
         mutates: bool,
     ) -> Res<Exits> {
-        let (is, hs, ns) = (hidden[0], hidden[1], hidden[2]);
+        let (is, hs) = (hidden[0], hidden[1]);
         let (mut a, _) = self.split(lo, dist, mutates, 1, |s, v| {
             s.top()[is] = Value::Int(v.int());
             Some(0)
         })?;
-        let (mut b, _) = self.split(hi, a.remove(0), mutates, 1, |s, v| {
+        let room = |lo: i64, hi: i64| match site {
+            Some(site) => rulesc_runtime::error::range_room(lo, hi, site),
+            None => Ok(()),
+        };
+        let (mut b, mut long) = self.split(hi, a.remove(0), mutates, 1, |s, v| {
             let top = s.top();
             top[hs] = Value::Int(v.int());
-            top[ns] = Value::Int(0);
-            Some(0)
+            room(top[is].int(), top[hs].int()).ok().map(|()| 0)
         })?;
+        let den = long.den.clone();
+        for (mut st, w) in long.take() {
+            let top = st.top();
+            if let Err(e) = room(top[is].int(), top[hs].int()) {
+                self.outcome(Err(e), &w, &den)?;
+            }
+        }
         self.turns(f, body, b.remove(0), hidden, |top| {
-            let (i, h, n) = (top[is].int(), top[hs].int(), top[ns].int());
-            if i >= h || n >= rulesc_runtime::MAX_LOOP {
+            let (i, h) = (top[is].int(), top[hs].int());
+            if i >= h {
                 return false;
             }
             top[var] = Value::Int(i);
             top[is] = Value::Int(i + 1);
-            top[ns] = Value::Int(n + 1);
             true
         })
     }

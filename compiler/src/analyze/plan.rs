@@ -151,8 +151,8 @@ impl Plan {
                 }
                 Stmt::ForRange { .. } => {
                     sp.structural = nested_rolls;
-                    sp.hidden = vec![*next, *next + 1, *next + 2];
-                    *next += 3;
+                    sp.hidden = vec![*next, *next + 1];
+                    *next += 2;
                 }
                 Stmt::Let { value, .. } | Stmt::Expr(value) | Stmt::Assign { value, .. } => {
                     sp.call = self.engine_call(p, value);

@@ -61,7 +61,8 @@ fn body_may_fail(f: &ir::Function, fns: &[ir::Function], fight: Option<&ir::Figh
         for_each_stmt(stmts, &mut |s| {
             found |= matches!(s, ir::Stmt::Assign { place, op, .. } if assign_may_fail(place, *op))
                 // `advance` runs timers and hooks, any of which may fail.
-                || matches!(s, ir::Stmt::Advance { .. });
+                || matches!(s, ir::Stmt::Advance { .. })
+                || matches!(s, ir::Stmt::ForRange { site: Some(_), .. });
         });
     }
     for_each_body_expr(f, &mut |e| expr(e, &mut found));

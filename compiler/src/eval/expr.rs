@@ -389,11 +389,11 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
             // `x != none`
             K::IsSome(x) => Value::Bool(!matches!(self.expr(x, locals)?, Value::None)),
             // `lo..hi`
-            K::Range(lo, hi) => {
+            K::Range(lo, hi, site) => {
                 let lo = self.int(lo, locals)?;
                 let hi = self.int(hi, locals)?;
-                let n = hi.saturating_sub(lo).clamp(0, rulesc_runtime::MAX_LOOP);
-                Value::List(Rc::new((0..n).map(|i| Value::Int(lo + i)).collect()))
+                self.range_room(lo, hi, *site)?;
+                Value::List(Rc::new((lo..hi.max(lo)).map(Value::Int).collect()))
             }
             K::Find {
                 var,

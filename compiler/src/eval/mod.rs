@@ -307,6 +307,15 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
         }
     }
 
+    /// A range whose bounds the rules do not fix (it has a `site`) holds at most
+    /// `MAX_LOOP` numbers: past it, a rule error there.
+    pub(crate) fn range_room(&mut self, lo: i64, hi: i64, site: Option<u32>) -> Run<()> {
+        match site {
+            Some(site) => error::range_room(lo, hi, site).map_err(|e| self.fail(site, e.kind)),
+            None => Ok(()),
+        }
+    }
+
     /// Takes `n` steps of the run's budget; past it, the run stops with a rule error.
     fn step(&mut self, n: u64) -> Run<()> {
         self.steps = self.steps.saturating_add(n);

@@ -120,19 +120,24 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
                 }
             }
             // `for var in lo..hi { .. }`
-            Stmt::ForRange { var, lo, hi, body } => {
+            Stmt::ForRange {
+                var,
+                lo,
+                hi,
+                body,
+                site,
+            } => {
                 let lo = self.int(lo, locals)?;
                 let hi = self.int(hi, locals)?;
+                self.range_room(lo, hi, *site)?;
                 let mut i = lo;
-                let mut n = 0;
-                while i < hi && n < rulesc_runtime::MAX_LOOP {
+                while i < hi {
                     self.step(1)?;
                     locals[*var] = Value::Int(i);
                     if let Flow::Return(v) = self.block(body, locals)? {
                         return Ok(Flow::Return(v));
                     }
                     i += 1;
-                    n += 1;
                 }
             }
             // `return value`

@@ -23,7 +23,7 @@ pub fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         K::Roll { dice, .. } => f(dice),
         K::Faces { of, .. } => f(of),
         K::Some(a) | K::IsSome(a) | K::Unwrap(a) => f(a),
-        K::Range(a, b) => {
+        K::Range(a, b, _) => {
             f(a);
             f(b)
         }
@@ -118,7 +118,7 @@ pub fn for_each_child_mut(e: &mut Expr, g: &mut dyn FnMut(&mut Expr)) {
         K::Roll { dice, .. } => g(dice),
         K::Faces { of, .. } => g(of),
         K::Some(a) | K::IsSome(a) | K::Unwrap(a) => g(a),
-        K::Range(a, b) => {
+        K::Range(a, b, _) => {
             g(a);
             g(b)
         }
@@ -328,6 +328,7 @@ pub fn stmt_returns(s: &Stmt) -> bool {
 /// callee's own `fallible` says.
 pub fn may_fail(e: &Expr) -> bool {
     match &e.kind {
+        K::Range(_, _, site) => site.is_some(),
         K::ListGet(_, _, check) => check.is_some(),
         K::Lookup { checked, .. } => *checked,
         K::CheckedDiv(..) => true,
@@ -338,6 +339,32 @@ pub fn may_fail(e: &Expr) -> bool {
         K::Fill { track, .. } => place_may_fail(track),
         _ => false,
     }
+}
+
+/// Whether the range `lo..hi` is bounded by what the rules wrote, so that it needs no
+/// limit: two written numbers at most `rulesc_runtime::MAX_LOOP` apart, or a written
+/// number (at least `-MAX_LOOP`) up to a list's length, give or take a written number of
+/// at most `MAX_LOOP` (`0..len(xs)`, `2..len(xs) + 1`): the list it reads bounds it.
+/// Any other range is held to `MAX_LOOP` numbers at run time (a rule error past it).
+pub fn range_bounded(lo: &Expr, hi: &Expr) -> bool {
+    let max = rulesc_runtime::MAX_LOOP;
+    let lit = |e: &Expr| match e.kind {
+        K::Const(super::Const::Int(i)) => Some(i),
+        _ => None,
+    };
+    let Some(l) = lit(lo) else { return false };
+    if let Some(h) = lit(hi) {
+        return i128::from(h) - i128::from(l) <= i128::from(max);
+    }
+    let small = |e: &Expr| lit(e).is_some_and(|c| c.abs() <= max);
+    let by_len = match &hi.kind {
+        K::Len(_) => true,
+        K::Int(super::IntOp::Add | super::IntOp::Sub, a, b) => {
+            matches!(a.kind, K::Len(_)) && small(b)
+        }
+        _ => false,
+    };
+    by_len && l >= -max
 }
 
 /// Whether `place op= value` may meet a rule error: a list index on the place's path,

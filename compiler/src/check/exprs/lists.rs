@@ -21,8 +21,9 @@ pub(super) fn range(
     let lo = as_int(c, lo);
     let hi = expr(c, fcx, hi, Some(&Ty::Int));
     let hi = as_int(c, hi);
+    let site = (!ir::walk::range_bounded(&lo, &hi)).then(|| c.site(span));
     mk(
-        K::Range(Box::new(lo), Box::new(hi)),
+        K::Range(Box::new(lo), Box::new(hi), site),
         Ty::List(Box::new(Ty::Int)),
         span,
     )

@@ -212,6 +212,7 @@ pub(super) fn stmt(c: &mut Checker, fcx: &mut FnCtx, s: &ast::Stmt) -> Option<ir
             let lo = as_int(c, lo);
             let hi = expr(c, fcx, hi, Some(&Ty::Int));
             let hi = as_int(c, hi);
+            let site = (!ir::walk::range_bounded(&lo, &hi)).then(|| c.site(s.span));
             fcx.scopes.push(Vec::new());
             let slot = fcx.bind(var, Ty::Int);
             let b = block(c, fcx, body);
@@ -221,6 +222,7 @@ pub(super) fn stmt(c: &mut Checker, fcx: &mut FnCtx, s: &ast::Stmt) -> Option<ir
                 lo,
                 hi,
                 body: b,
+                site,
             }
         }
         ast::StmtKind::For(var, list, None, body) => {

@@ -858,7 +858,7 @@ impl BodyGen<'_, '_> {
                     .mode(Mode::Ref)
                 }
             }
-            K::Range(lo, hi) => self.range(lo, hi)?,
+            K::Range(lo, hi, site) => self.range(lo, hi, *site)?,
             K::Find {
                 var,
                 list,

@@ -8,15 +8,24 @@ use super::*;
 use crate::ir::{Expr, Ty};
 
 impl BodyGen<'_, '_> {
-    /// `lo..hi`: a `Vec<i64>` of at most `MAX_LOOP` numbers.
-    pub(super) fn range(&mut self, lo: &Expr, hi: &Expr) -> Result<Ex, String> {
+    /// `lo..hi`: a `Vec<i64>`; with a `site`, held to `MAX_LOOP` numbers first (a rule
+    /// error past it).
+    pub(super) fn range(&mut self, lo: &Expr, hi: &Expr, site: Option<u32>) -> Result<Ex, String> {
         let mut parts = vec![self.expr(lo, Dest::Val)?, self.expr(hi, Dest::Val)?];
-        let pre = self.seq(&mut parts);
-        let val = format!(
-            "({}..{}).take({RT}::MAX_LOOP as usize).collect::<Vec<i64>>()",
-            parts[0].at(P_CAST),
-            parts[1].at(P_CAST)
-        );
+        let mut pre = self.seq(&mut parts);
+        let (l, h) = match site {
+            None => (parts[0].at(P_CAST), parts[1].at(P_CAST)),
+            Some(site) => {
+                let hx = parts.pop().ok_or("rulesc bug")?;
+                let lx = parts.pop().ok_or("rulesc bug")?;
+                let l = self.stable_val(&mut pre, lx, "lo");
+                let h = self.stable_val(&mut pre, hx, "hi");
+                let check = format!("{RT}::error::range_room({l}, {h}, {site})");
+                pre.push(format!("{};", self.try_(&check, false)));
+                (l, h)
+            }
+        };
+        let val = format!("({l}..{h}).collect::<Vec<i64>>()");
         Ok(Ex::new(val, P_ATOM).with_pre(pre))
     }
 

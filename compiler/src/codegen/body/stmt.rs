@@ -183,7 +183,13 @@ impl BodyGen<'_, '_> {
     ) -> Result<(), String> {
         self.declare_faces(s, out)?;
         match s {
-            Stmt::ForRange { var, lo, hi, body } => self.for_range(*var, lo, hi, body, out)?,
+            Stmt::ForRange {
+                var,
+                lo,
+                hi,
+                body,
+                site,
+            } => self.for_range(*var, (lo, hi, *site), body, out)?,
             Stmt::Let { slot, value, site } => {
                 let ident = self.slots[*slot].ident.clone();
                 let ty = &value.ty;
@@ -387,45 +393,41 @@ impl BodyGen<'_, '_> {
         }
     }
 
-    /// `for var in lo..hi`: at most `MAX_LOOP` times, as the interpreter counts.
+    /// `for var in lo..hi`; with a `site`, held to `MAX_LOOP` turns first (a rule error
+    /// past it), as the interpreter holds it.
     pub(super) fn for_range(
         &mut self,
         var: usize,
-        lo: &Expr,
-        hi: &Expr,
+        (lo, hi, site): (&Expr, &Expr, Option<u32>),
         body: &[Stmt],
         out: &mut Vec<String>,
     ) -> Result<(), String> {
-        let max = rulesc_runtime::MAX_LOOP;
         let mut parts = vec![self.expr(lo, Dest::Val)?, self.expr(hi, Dest::Val)?];
         let mut pre = self.seq(&mut parts);
         let hx = parts.pop().ok_or("rulesc bug")?;
         let lx = parts.pop().ok_or("rulesc bug")?;
         let (lo_lit, hi_lit) = (lx.val.parse::<i64>().ok(), hx.val.parse::<i64>().ok());
+        if let (Some(l), Some(h)) = (lo_lit, hi_lit) {
+            if h <= l && site.is_none() {
+                // Never runs (and `3..0` would not pass clippy).
+                out.extend(pre);
+                return Ok(());
+            }
+        }
         let lo_s = match lo_lit {
             Some(_) => lx.val.clone(),
             None => self.stable_val(&mut pre, lx, "lo"),
         };
-        out.extend(pre);
-        let end = match (lo_lit, hi_lit) {
-            (Some(l), Some(h)) => {
-                let end = h.min(l.saturating_add(max));
-                if end <= l {
-                    // Never runs (and `3..0` would not pass clippy).
-                    return Ok(());
-                }
-                super::super::int_lit(end)
-            }
-            (Some(l), None) => format!(
-                "i64::min({}, {})",
-                hx.val,
-                super::super::int_lit(l.saturating_add(max))
-            ),
-            (None, _) => format!(
-                "i64::min({}, {lo_s}.saturating_add({RT}::MAX_LOOP))",
-                hx.val
-            ),
+        let end = match (hi_lit, site) {
+            (Some(_), _) => hx.val.clone(),
+            (None, Some(_)) => self.stable_val(&mut pre, hx, "hi"),
+            (None, None) => hx.at(P_CAST),
         };
+        out.extend(pre);
+        if let Some(site) = site {
+            let check = format!("{RT}::error::range_room({lo_s}, {end}, {site})");
+            out.push(format!("{};", self.try_(&check, false)));
+        }
         self.slots[var].by_ref = false;
         let m = if self.mutable[var] { "mut " } else { "" };
         out.push(format!(
