@@ -5,6 +5,12 @@
 // `add` and `sub` take the overflow as a cold branch (an add and a jump the predictor
 // never takes) rather than `saturating_*`'s select, which costs a few instructions on
 // every operation: rules arithmetic almost never reaches the bounds. Same results.
+// The branch picks its bound inline, with no call: a call, even a cold one, clobbers the
+// caller-saved registers, so the function around it keeps more values in callee-saved
+// registers or on the stack on its hot path too (the bench's bare exchange: 98
+// instructions with the call, 94 without; the hand-written one takes 88). The bound is
+// read through `black_box`, which the optimizer cannot hoist: otherwise it turns the
+// branch back into the select.
 
 #[inline(always)]
 pub fn add(a: i64, b: i64) -> i64 {
@@ -22,11 +28,12 @@ pub fn sub(a: i64, b: i64) -> i64 {
     }
 }
 
-/// The bound an overflowing sum or difference saturates at: `i64::MAX` above.
+/// The bound an overflowing sum or difference saturates at: `i64::MAX` above. Inlined
+/// into the cold branch (see the top of this file).
 #[cold]
-#[inline(never)]
+#[inline(always)]
 fn beyond(above: bool) -> i64 {
-    if above {
+    if core::hint::black_box(above) {
         i64::MAX
     } else {
         i64::MIN

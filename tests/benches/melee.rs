@@ -10,10 +10,11 @@
 //! runtime's raw face source (`SeededDice::face`), with no call into `roll` or anything
 //! else under test. Each is checked equal to the generated code on every input first.
 //!
-//! Timing: the sides of a case run in alternating slices and each keeps its best slice,
-//! so load from elsewhere on the machine costs every side alike and the ratios stay
-//! comparable. Many short slices give each side more chances of a slice the machine
-//! left alone. (Wall-clock time: this thread's CPU time, tried, read up to 20% above
+//! Timing: the sides of a case run in alternating slices, a round being one slice of
+//! each back to back. A ratio is the median over the rounds of the two sides' rates in
+//! the same round: load from elsewhere on the machine hits both slices of a round alike
+//! and drops out, where each side's best slice (printed as the rates, and the ratio of
+//! the two beside it) may come from a quieter moment for one side than for the other. (Wall-clock time: this thread's CPU time, tried, read up to 20% above
 //! the true rate on this virtual machine, so a "best" of it flattered whichever side.) `cargo bench --bench melee -- generated` (or `hand`, `interpreter`,
 //! `exchange`, `melee_attack`) runs only what it names, for profiling.
 
@@ -36,9 +37,13 @@ const SLICES: usize = 100;
 /// A side of a race: its name and a round that resolves every input once.
 type Side<'a> = (&'static str, Box<dyn FnMut() -> u64 + 'a>);
 
-/// Runs the sides in alternating slices; returns each side's best rate (resolutions per
-/// second), 0 for a side the command line left out.
-fn race(case: &str, sides: &mut [Side<'_>]) -> Vec<f64> {
+/// Each side's rate (resolutions per second) in every round of slices, in side order;
+/// empty for a side the command line left out.
+type Rates = Vec<Vec<f64>>;
+
+/// Runs the sides in alternating slices (a round runs one slice of each, back to back)
+/// and returns every slice's rate.
+fn race(case: &str, sides: &mut [Side<'_>]) -> Rates {
     let args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| a != "--bench")
@@ -55,7 +60,7 @@ fn race(case: &str, sides: &mut [Side<'_>]) -> Vec<f64> {
         let case_ok = !any_case || named.iter().any(|a| *a == case);
         side_ok && case_ok
     };
-    let mut best = vec![0.0f64; sides.len()];
+    let mut rates: Rates = vec![Vec::new(); sides.len()];
     for (name, round) in sides.iter_mut() {
         if wanted(name) {
             round(); // warm up
@@ -71,22 +76,61 @@ fn race(case: &str, sides: &mut [Side<'_>]) -> Vec<f64> {
             while start.elapsed() < SLICE {
                 done += round();
             }
-            best[i] = best[i].max(done as f64 / start.elapsed().as_secs_f64());
+            rates[i].push(done as f64 / start.elapsed().as_secs_f64());
         }
     }
-    best
+    rates
 }
 
-fn report(case: &str, rates: &[f64]) {
-    let (hand, generated, interpreted) = (rates[0], rates[1], rates[2]);
-    println!("{case}, {INPUTS} seeded inputs, NoTrace (best of {SLICES} slices):");
-    println!("  hand-written {hand:>12.0} resolutions/s");
-    println!("  generated    {generated:>12.0} resolutions/s");
-    println!("  interpreter  {interpreted:>12.0} resolutions/s");
-    println!("  generated / hand-written: {:.2}", generated / hand);
+/// A side's best slice (0 for a side left out).
+fn best(rates: &[f64]) -> f64 {
+    rates.iter().copied().fold(0.0, f64::max)
+}
+
+/// The median over the rounds of `a`'s rate over `b`'s in the same round: slices run
+/// back to back see the same load, so a burst of load elsewhere moves both sides of a
+/// round and drops out of the ratio, where the ratio of two best slices taken at
+/// different moments carries it. `NaN` for a side left out.
+fn paired_ratio(a: &[f64], b: &[f64]) -> f64 {
+    let mut ratios: Vec<f64> = a.iter().zip(b).map(|(x, y)| x / y).collect();
+    if ratios.is_empty() {
+        return f64::NAN;
+    }
+    ratios.sort_by(f64::total_cmp);
+    let n = ratios.len();
+    if n % 2 == 1 {
+        ratios[n / 2]
+    } else {
+        (ratios[n / 2 - 1] + ratios[n / 2]) / 2.0
+    }
+}
+
+fn report(case: &str, rates: &Rates) {
+    let (hand, generated, interpreted) = (&rates[0], &rates[1], &rates[2]);
     println!(
-        "  generated / interpreter:  {:.1}x",
-        generated / interpreted
+        "{case}, {INPUTS} seeded inputs, NoTrace ({SLICES} rounds of {} ms slices):",
+        SLICE.as_millis()
+    );
+    println!(
+        "  hand-written {:>12.0} resolutions/s (best slice)",
+        best(hand)
+    );
+    println!(
+        "  generated    {:>12.0} resolutions/s (best slice)",
+        best(generated)
+    );
+    println!(
+        "  interpreter  {:>12.0} resolutions/s (best slice)",
+        best(interpreted)
+    );
+    println!(
+        "  generated / hand-written: {:.2} (median of the rounds; {:.2} from the best slices)",
+        paired_ratio(generated, hand),
+        best(generated) / best(hand)
+    );
+    println!(
+        "  generated / interpreter:  {:.1}x (median of the rounds)",
+        paired_ratio(generated, interpreted)
     );
 }
 
@@ -222,7 +266,7 @@ fn env(seed: u64) -> Env<SeededDice, SeededDecide, NoTrace> {
     Env::new(SeededDice::new(seed), SeededDecide::new(seed), NoTrace)
 }
 
-fn exchange_case() -> Vec<f64> {
+fn exchange_case() -> Rates {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench/exchange");
     let p: Program = rulesc::compile_dir(&dir)
         .0
@@ -296,7 +340,7 @@ fn exchange_case() -> Vec<f64> {
     race("exchange", &mut sides)
 }
 
-fn melee_case() -> Vec<f64> {
+fn melee_case() -> Rates {
     let p = kingsmark();
     let (id, _) = p.function("melee_attack").expect("melee_attack");
     let mut inputs = Vec::new();
