@@ -176,3 +176,59 @@ fn records_naming_records_are_named_in_generated_code_not_copied() {
     let dir = write("doubling_13", &[("ruleset.yaml", &yaml)]);
     assert_eq!(codes(&dir), (false, vec!["E0362"]));
 }
+
+/// `int(lo..hi)` is held to its range only as a record's field: everywhere else nothing
+/// would check it, so it is `E0313` (one per place), never a range quietly ignored.
+#[test]
+fn a_range_type_outside_a_record_field_is_refused() {
+    let yaml = "ruleset: { name: ranges }\nenums:\n  Slot: [Hand, Back]\ntypes:\n  Bag:\n    load: int(0..9)\n";
+    let cases: &[(&str, &str, &str)] = &[
+        ("field", "", "formula f(b: Bag) = b.load\n"),
+        ("param", "", "formula f(x: int(1..3)) = x\n"),
+        ("result", "", "formula f(x: int) -> int(1..3) = x\n"),
+        (
+            "let",
+            "",
+            "procedure p() -> int {\n  let x: int(1..3) = 2\n  return x\n}\n",
+        ),
+        (
+            "list",
+            "    marks: list<int(1..3)>\n",
+            "formula f(b: Bag) = len(b.marks)\n",
+        ),
+        (
+            "optional",
+            "    mark: int(1..3)?\n",
+            "formula f(b: Bag) = b.mark != none\n",
+        ),
+        (
+            "map",
+            "    held: \"map<Slot, int(0..5)>\"\n",
+            "formula f(b: Bag) = b.held[Hand]\n",
+        ),
+        (
+            "table",
+            "tables:\n  t:\n    key: Slot\n    value: int(0..3)\n    rows: { Hand: 1, Back: 2 }\n",
+            "formula f(s: Slot) = t[s]\n",
+        ),
+    ];
+    for (name, extra, rules) in cases {
+        let (yaml, extra) = match extra.starts_with("tables") {
+            true => (format!("{yaml}{extra}"), ""),
+            false => (yaml.to_string(), *extra),
+        };
+        let dir = write(
+            &format!("range_{name}"),
+            &[
+                ("ruleset.yaml", &format!("{yaml}{extra}")),
+                ("a.rules", rules),
+            ],
+        );
+        let (ok, codes) = codes(&dir);
+        if *name == "field" {
+            assert!(ok, "{name}: {codes:?}");
+        } else {
+            assert_eq!(codes, ["E0313"], "{name}");
+        }
+    }
+}

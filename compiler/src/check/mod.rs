@@ -231,12 +231,28 @@ impl<'a> Checker<'a> {
         self.prog.ty_name(ty)
     }
 
-    /// Resolves a written type.
-    pub fn resolve_type(&mut self, t: &ast::TypeExpr) -> (Ty, Option<(i64, i64)>) {
+    /// Resolves a written type where a range cannot be checked (`E0313` for an
+    /// `int(lo..hi)`): everywhere but a record's field.
+    pub fn resolve_type(&mut self, t: &ast::TypeExpr) -> Ty {
+        let (ty, range) = self.resolve_field_type(t);
+        if let Some((lo, hi)) = range {
+            self.error(
+                "E0313",
+                t.span,
+                format!("`int({lo}..{hi})` is checked only as a record's field"),
+                "a range nothing checks here",
+                "write `int` here; to hold a number to a range, make it a field of a record type (`type: \"int(lo..hi)\"`), which YAML data is checked against",
+            );
+        }
+        ty
+    }
+
+    /// Resolves a written type, with the range of an `int(lo..hi)` (a record's field).
+    pub fn resolve_field_type(&mut self, t: &ast::TypeExpr) -> (Ty, Option<(i64, i64)>) {
         match &t.kind {
             ast::TypeKind::IntRange(lo, hi) => (Ty::Int, Some((*lo, *hi))),
             ast::TypeKind::Optional(inner) => {
-                let (inner_ty, _) = self.resolve_type(inner);
+                let inner_ty = self.resolve_type(inner);
                 match inner_ty {
                     Ty::Error => (Ty::Error, None),
                     Ty::Option(_) => {
@@ -253,12 +269,12 @@ impl<'a> Checker<'a> {
                 }
             }
             ast::TypeKind::List(inner) => {
-                let (inner, _) = self.resolve_type(inner);
+                let inner = self.resolve_type(inner);
                 (Ty::List(Box::new(inner)), None)
             }
             ast::TypeKind::Map(k, v) => {
-                let (kt, _) = self.resolve_type(k);
-                let (vt, _) = self.resolve_type(v);
+                let kt = self.resolve_type(k);
+                let vt = self.resolve_type(v);
                 let key = match kt {
                     Ty::Choice(c) => c,
                     Ty::Error => return (Ty::Error, None),

@@ -152,7 +152,7 @@ pub fn build_outcome_tags(c: &mut Checker, items: &[(usize, Vec<ast::TagDef>)]) 
             );
             let mut fields = Vec::new();
             for f in &t.fields {
-                let (ty, _) = c.resolve_type(&f.ty);
+                let ty = c.resolve_type(&f.ty);
                 fields.push((f.name.name.clone(), ty));
             }
             c.tags

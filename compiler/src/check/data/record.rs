@@ -69,7 +69,7 @@ pub(super) fn build_record_fields(c: &mut Checker, e: &Entry) {
         let Some(texpr) = parse_type_node(c, tnode) else {
             continue;
         };
-        let (ty, range) = c.resolve_type(&texpr);
+        let (ty, range) = c.resolve_field_type(&texpr);
         let doc = v.get("doc").and_then(|d| d.as_str()).map(str::to_string);
         let key = crate::check::index::Key::Field(name.to_string(), fname.clone());
         c.index.define(

@@ -63,7 +63,7 @@ pub(super) fn build_table(c: &mut Checker, e: &Entry) {
     };
     let value_ty = match e.value.get("value") {
         Some(v) => match parse_type_node(c, v) {
-            Some(t) => c.resolve_type(&t).0,
+            Some(t) => c.resolve_type(&t),
             None => return,
         },
         None => {
@@ -277,7 +277,7 @@ fn table_keys(
 /// A key's type: `int`, a scale or an enum.
 fn key_type(c: &mut Checker, k: &YNode) -> Option<ir::TableKey> {
     let texpr = parse_type_node(c, k)?;
-    match c.resolve_type(&texpr).0 {
+    match c.resolve_type(&texpr) {
         Ty::Int => Some(ir::TableKey::Int),
         Ty::Choice(ch) => Some(ir::TableKey::Choice(ch)),
         Ty::Error => None,

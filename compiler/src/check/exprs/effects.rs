@@ -136,7 +136,7 @@ pub(super) fn decide(
         );
     }
     let (options, ty) = match from {
-        ast::DecideFrom::Type(t) => match c.resolve_type(t).0 {
+        ast::DecideFrom::Type(t) => match c.resolve_type(t) {
             Ty::Choice(ch) => (ir::DecideOptions::Choice(ch), Ty::Choice(ch)),
             Ty::Bool => (ir::DecideOptions::Bool, Ty::Bool),
             Ty::Error => return err_expr(span),

@@ -140,7 +140,7 @@ fn ensure_checked(c: &mut Checker, id: usize) -> bool {
     };
     let mut ir_params = Vec::new();
     for p in &params {
-        let (ty, _) = c.resolve_type(&p.ty);
+        let ty = c.resolve_type(&p.ty);
         if fcx.scopes[0].iter().any(|(n, _)| *n == p.name.name) {
             c.error(
                 "E0301",
@@ -157,7 +157,7 @@ fn ensure_checked(c: &mut Checker, id: usize) -> bool {
             mutated: false,
         });
     }
-    let declared = ret.as_ref().map(|t| c.resolve_type(t).0);
+    let declared = ret.as_ref().map(|t| c.resolve_type(t));
     fcx.ret = declared.clone();
     let site = c.site(name.span.to(match &body {
         ast::Body::Block(b) => Span {
