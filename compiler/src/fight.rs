@@ -7,13 +7,13 @@ use crate::eval::{call_in, leak_name, show_traced_in, Interpreter, Value};
 use crate::ir::{self, Action, At, FightQuery, FightTies, Program, ResetStep, Ty};
 use rulesc_runtime::fight::Res;
 use rulesc_runtime::{
-    error, Decide, DiceSource, Env, Fight, FightRules, FightShape, Fighter, Hook, Moment, Side,
-    Ties, TraceEvent, TraceSink,
+    Decide, DiceSource, Env, Fight, FightRules, FightShape, Fighter, Hook, Moment, Side, Ties,
+    TraceEvent, TraceSink,
 };
 use std::borrow::Cow;
 use std::rc::Rc;
 
-impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
+impl Interpreter<'_, '_> {
     /// The combatant a fighter stands for: the fight's own record, shared, so changes
     /// through it reach the fight.
     pub(crate) fn combatant(&self, f: i64) -> Value {
@@ -28,7 +28,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
     /// running, as for any formula a procedure calls.
     fn fight_formula(&mut self, id: usize, args: Vec<Value>) -> Res<Value> {
         match self.call(id, args) {
-            Err(e) if self.on() => Err(error::fail(&mut self.env.trace, e)),
+            Err(e) if self.on() => Err(self.env.fail(e)),
             other => other,
         }
     }
@@ -162,13 +162,10 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
 
     /// `advance`: world time moves through the engine, which fires what falls due.
     pub(crate) fn advance(&mut self, amount: i64) -> Res<()> {
-        let Some(mut rules) = EvalRules::new(self.prog) else {
-            return Ok(());
-        };
         let Some(fight) = self.fight.take() else {
             return Ok(());
         };
-        let done = fight.advance(&mut rules, &mut *self.env, amount);
+        let done = self.env.advance(self.prog, fight, amount);
         self.fight = Some(fight);
         done
     }

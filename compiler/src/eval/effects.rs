@@ -3,25 +3,17 @@
 
 use super::{expr::values_equal, leak_name, show_traced, stmt::update, Interpreter, Run, Value};
 use crate::ir::{self, DecideOptions, TableKey, Ty};
-use rulesc_runtime::{
-    dice, Decide, DiceSource, DiceSpec, Faces, Roll, RuleErrorKind, TraceEvent, TraceSink, Track,
-};
+use rulesc_runtime::{dice, DiceSpec, Faces, Roll, RuleErrorKind, TraceEvent, Track};
 
-impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
+impl<'p> Interpreter<'p, '_> {
     pub(super) fn roll(&mut self, spec: DiceSpec, site: u32) -> Roll {
-        if self.on() {
-            dice::roll(&mut self.env.dice, spec, &mut self.env.trace, site)
-        } else {
-            dice::roll(&mut self.env.dice, spec, &mut rulesc_runtime::NoTrace, site)
-        }
+        let traced = self.on();
+        self.env.roll(spec, site, traced)
     }
 
     pub(super) fn roll_faces(&mut self, spec: DiceSpec, site: u32) -> (Roll, Faces) {
-        if self.on() {
-            dice::roll_faces(&mut self.env.dice, spec, &mut self.env.trace, site)
-        } else {
-            dice::roll_faces(&mut self.env.dice, spec, &mut rulesc_runtime::NoTrace, site)
-        }
+        let traced = self.on();
+        self.env.roll_faces(spec, site, traced)
     }
 
     /// `table[key]`, or `table[key, column]`
@@ -38,6 +30,17 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
             Some(c) => Some(self.expr(c, locals)?),
             None => None,
         };
+        self.lookup_at(table, k, col, site)
+    }
+
+    /// [`Self::lookup`] with the key (and column) evaluated.
+    pub(super) fn lookup_at(
+        &mut self,
+        table: ir::Id,
+        k: Value,
+        col: Option<Value>,
+        site: u32,
+    ) -> Run<Value> {
         let t = &self.prog.tables[table];
         let key_ty = |k: &TableKey| match k {
             TableKey::Choice(c) => Ty::Choice(*c),
@@ -84,15 +87,28 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
         site: u32,
         locals: &mut Vec<Value>,
     ) -> Run<Value> {
+        if !matches!(self.prog.tables[table].key, TableKey::Die(_)) {
+            return Ok(Value::Unit);
+        }
+        let allowed = match among {
+            Some(a) => Some(self.list(a, locals)?),
+            None => None,
+        };
+        self.roll_table_at(table, allowed.as_deref().map(Vec::as_slice), site)
+    }
+
+    /// [`Self::roll_table`] with `among`'s list evaluated.
+    pub(super) fn roll_table_at(
+        &mut self,
+        table: ir::Id,
+        allowed: Option<&[Value]>,
+        site: u32,
+    ) -> Run<Value> {
         let t = &self.prog.tables[table];
         let TableKey::Die(die) = t.key else {
             return Ok(Value::Unit);
         };
-        let allowed = match among {
-            Some(a) => Some(self.list(a, locals)?.to_vec()),
-            None => None,
-        };
-        let (spec, faces) = table_roll_faces(t, die, allowed.as_deref());
+        let (spec, faces) = table_roll_faces(t, die, allowed);
         let r = self.roll(spec, site);
         let face = match &faces {
             Some(segments) => dice::nth_total(segments.iter().copied(), r.total.max(1)),
@@ -123,11 +139,11 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
         let (v, elem_ty) = match options {
             DecideOptions::Choice(c) => {
                 let n = self.prog.choices[*c].variants.len() as u32;
-                let i = self.env.decide.decide(name, n).min(n.saturating_sub(1));
+                let i = self.env.decide(name, n).min(n.saturating_sub(1));
                 (Value::Choice(i as u16), Ty::Choice(*c))
             }
             DecideOptions::Bool => {
-                let i = self.env.decide.decide(name, 2).min(1);
+                let i = self.env.decide(name, 2).min(1);
                 (Value::Bool(i == 1), Ty::Bool)
             }
             DecideOptions::List(l) => {
@@ -140,7 +156,7 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
                     return Err(self.fail(site, RuleErrorKind::NoOptions { decision: name }));
                 }
                 let n = items.len() as u32;
-                let i = self.env.decide.decide(name, n).min(n - 1);
+                let i = self.env.decide(name, n).min(n - 1);
                 (items[i as usize].clone(), elem)
             }
         };
@@ -167,15 +183,31 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
         let Ty::Track(tid) = track.ty else {
             return Ok(Value::Int(0));
         };
+        let levels = track_levels(&self.prog.tracks[tid]);
+        self.fill_at(track, tid, &levels, lvl, &keys, site, locals)
+    }
+
+    /// [`Self::fill`] with the level and the place's keys evaluated; `levels` are
+    /// [`track_levels`] of track `tid`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn fill_at(
+        &mut self,
+        track: &ir::Place,
+        tid: ir::Id,
+        levels: &[u8],
+        lvl: u16,
+        keys: &[Value],
+        site: u32,
+        locals: &mut [Value],
+    ) -> Run<Value> {
         let def = &self.prog.tracks[tid];
-        let levels: Vec<u8> = def.boxes.iter().map(|b| b.level.min(255) as u8).collect();
         let mut result = None;
-        let changed = update(locals, self.fight.as_deref(), track, &keys, |old| {
+        let changed = update(locals, self.fight.as_deref(), track, keys, |old| {
             let mut t = match old {
                 Value::Track(t) => *t,
                 _ => Track::default(),
             };
-            result = t.fill(&levels, lvl.min(255) as u8, def.escalate);
+            result = t.fill(levels, lvl.min(255) as u8, def.escalate);
             *old = Value::Track(t);
             Ok(())
         });
@@ -200,6 +232,11 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
         }
         Ok(Value::Int(slot))
     }
+}
+
+/// Each box's level of a track, as `Track::fill` takes them.
+pub(super) fn track_levels(def: &ir::TrackDef) -> Vec<u8> {
+    def.boxes.iter().map(|b| b.level.min(255) as u8).collect()
 }
 
 /// The row holding `key`, else the default; `None` when neither (a die table read with

@@ -3,11 +3,11 @@
 
 use super::{weight, Interpreter, Run, Value};
 use crate::ir::{self, BoxPart, CmpOp, Const, ExprKind as K, FacesPart, IntOp, Ty};
-use rulesc_runtime::{arith, error, Decide, DiceSource, DiceSpec, Roll, RuleErrorKind, TraceSink};
+use rulesc_runtime::{arith, DiceSpec, Roll, RuleErrorKind};
 use std::cell::RefCell;
 use std::rc::Rc;
 
-impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
+impl<'p> Interpreter<'p, '_> {
     /// A list-typed expression's elements.
     pub(super) fn list(&mut self, e: &ir::Expr, locals: &mut Vec<Value>) -> Run<Rc<Vec<Value>>> {
         Ok(match self.expr(e, locals)? {
@@ -50,7 +50,7 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
             K::If(c, a, b) => {
                 let taken = self.truth(c, locals)?;
                 if self.formulas && self.on() {
-                    self.formula_branch(c, taken);
+                    self.formula_branch(c.span, taken);
                 }
                 if taken {
                     self.expr(a, locals)?
@@ -151,9 +151,7 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
         }
         match self.call_frame(f, frame) {
             // A formula's rule error is recorded by the procedure calling it.
-            Err(e) if self.on() && !self.prog.functions[f].is_procedure() => {
-                Err(error::fail(&mut self.env.trace, e))
-            }
+            Err(e) if self.on() && !self.prog.functions[f].is_procedure() => Err(self.env.fail(e)),
             other => other,
         }
     }
@@ -478,12 +476,12 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
 
 thread_local! {
     /// The fields of an outcome tag that has none.
-    static NO_FIELDS: Rc<Vec<Value>> = Rc::new(Vec::new());
+    pub(super) static NO_FIELDS: Rc<Vec<Value>> = Rc::new(Vec::new());
 }
 
 /// Field `i` of a record (`Unit` for anything else).
 #[inline]
-fn field_of(v: &Value, i: usize) -> Value {
+pub(super) fn field_of(v: &Value, i: usize) -> Value {
     match v {
         Value::Record(r) => r.borrow().get(i).cloned().unwrap_or(Value::Unit),
         _ => Value::Unit,

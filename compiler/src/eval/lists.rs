@@ -3,10 +3,10 @@
 
 use super::{expr::rewrap, weight, Interpreter, Run, Value};
 use crate::ir::{self, Agg, Ty};
-use rulesc_runtime::{arith, Decide, DiceSource, TraceSink};
+use rulesc_runtime::arith;
 use std::rc::Rc;
 
-impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
+impl<'p> Interpreter<'p, '_> {
     /// `first(var in list if cond)`, or with `index` `index_of(..)`.
     pub(super) fn find(
         &mut self,

@@ -2,7 +2,12 @@
 //! decider and a trace sink from the runtime, exactly as generated code does: the same
 //! runtime calls, in the same order, with the same trace events. The differential tests
 //! hold the two to that.
+//!
+//! A program is compiled once, on its first run, into closures ([`compile`]); calls run
+//! those. The walker (`expr.rs`, `stmt.rs`, ...) runs the nodes the closures hand it and
+//! the pieces of procedures `analyze` runs ([`eval_in`], [`exec_in`]).
 
+mod compile;
 mod effects;
 mod expr;
 mod lists;
@@ -13,9 +18,10 @@ pub use effects::{lookup, table_roll_faces};
 pub use show::{show, show_result, show_traced, show_traced_in};
 
 use crate::ir::{self, Const, Program, Stmt, Ty};
+use crate::source::Span;
 use rulesc_runtime::{
-    error, Decide, DiceSource, DiceSpec, Env, Faces, Fight, Roll, RuleError, RuleErrorKind,
-    TraceEvent, TraceSink, Track,
+    dice, error, Decide, DiceSource, DiceSpec, Env, Faces, Fight, NoTrace, Roll, RuleError,
+    RuleErrorKind, TraceEvent, TraceSink, Track,
 };
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -118,13 +124,77 @@ enum Flow {
 /// stopped the resolution.
 type Run<T> = Result<T, RuleError>;
 
+/// What a run draws on from its [`Env`]: dice, decisions, the trace, the fight engine.
+/// The interpreter reaches its environment through this one trait object, so it (and the
+/// code compiled from a program, see [`compile`]) is built once, not once per dice
+/// source, decider and trace sink.
+pub(crate) trait Host {
+    /// An enumeration cut this path off (see `DiceSource::stopped`).
+    fn stopped(&self) -> bool;
+    /// `dice::roll`, into the trace when `traced`.
+    fn roll(&mut self, spec: DiceSpec, site: u32, traced: bool) -> Roll;
+    /// `dice::roll_faces`, into the trace when `traced`.
+    fn roll_faces(&mut self, spec: DiceSpec, site: u32, traced: bool) -> (Roll, Faces);
+    fn decide(&mut self, name: &'static str, options: u32) -> u32;
+    fn event(&mut self, e: TraceEvent);
+    /// `error::fail`: the rule error recorded in the trace.
+    fn fail(&mut self, e: RuleError) -> RuleError;
+    /// World time moves in `fight` through the runtime's engine (`advance`).
+    fn advance(&mut self, prog: &Program, fight: &mut Fight<Value>, amount: i64) -> Run<()>;
+}
+
+impl<D: DiceSource, X: Decide, T: TraceSink> Host for Env<D, X, T> {
+    #[inline]
+    fn stopped(&self) -> bool {
+        self.dice.stopped()
+    }
+
+    fn roll(&mut self, spec: DiceSpec, site: u32, traced: bool) -> Roll {
+        if traced {
+            dice::roll(&mut self.dice, spec, &mut self.trace, site)
+        } else {
+            dice::roll(&mut self.dice, spec, &mut NoTrace, site)
+        }
+    }
+
+    fn roll_faces(&mut self, spec: DiceSpec, site: u32, traced: bool) -> (Roll, Faces) {
+        if traced {
+            dice::roll_faces(&mut self.dice, spec, &mut self.trace, site)
+        } else {
+            dice::roll_faces(&mut self.dice, spec, &mut NoTrace, site)
+        }
+    }
+
+    fn decide(&mut self, name: &'static str, options: u32) -> u32 {
+        self.decide.decide(name, options)
+    }
+
+    fn event(&mut self, e: TraceEvent) {
+        self.trace.event(e);
+    }
+
+    fn fail(&mut self, e: RuleError) -> RuleError {
+        error::fail(&mut self.trace, e)
+    }
+
+    fn advance(&mut self, prog: &Program, fight: &mut Fight<Value>, amount: i64) -> Run<()> {
+        match crate::fight::EvalRules::new(prog) {
+            Some(mut rules) => fight.advance(&mut rules, self, amount),
+            None => Ok(()),
+        }
+    }
+}
+
 /// Runs procedures and formulas of one program.
-pub struct Interpreter<'p, 'e, D, X, T> {
+pub struct Interpreter<'p, 'e> {
     pub prog: &'p Program,
-    pub(crate) env: &'e mut Env<D, X, T>,
+    /// The program compiled (see [`compile`]): every call runs its function's code.
+    code: &'p compile::Code,
+    pub(crate) env: &'e mut dyn Host,
     /// The running fight, for fight functions.
     pub(crate) fight: Option<&'e mut Fight<Value>>,
-    /// Off while a formula runs (formulas are untraced, as in generated code).
+    /// Off while a formula runs (formulas are untraced, as in generated code), and when
+    /// the trace sink records nothing.
     tracing: bool,
     /// Steps taken so far in this run (see [`MAX_STEPS`]).
     steps: u64,
@@ -221,9 +291,10 @@ fn run<D: DiceSource, X: Decide, T: TraceSink>(
 ) -> Result<Value, RuleError> {
     let mut it = Interpreter {
         prog,
+        code: compile::code(prog),
         env,
         fight,
-        tracing: true,
+        tracing: T::ENABLED,
         steps: 0,
         at: prog.functions.get(id).map_or(0, |f| f.site),
         pure: false,
@@ -245,6 +316,7 @@ pub fn eval_in<D: DiceSource, X: Decide, T: TraceSink>(
 ) -> Result<Value, RuleError> {
     let mut it = Interpreter {
         prog,
+        code: compile::code(prog),
         env,
         fight: None,
         tracing: false,
@@ -267,6 +339,7 @@ pub fn exec_in<D: DiceSource, X: Decide, T: TraceSink>(
 ) -> Result<Option<Value>, RuleError> {
     let mut it = Interpreter {
         prog,
+        code: compile::code(prog),
         env,
         fight: None,
         tracing: false,
@@ -282,13 +355,14 @@ pub fn exec_in<D: DiceSource, X: Decide, T: TraceSink>(
     })
 }
 
-impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
+impl<'p> Interpreter<'p, '_> {
+    #[inline]
     pub(crate) fn on(&self) -> bool {
-        T::ENABLED && self.tracing
+        self.tracing
     }
 
     pub(crate) fn event(&mut self, e: TraceEvent) {
-        self.env.trace.event(e);
+        self.env.event(e);
     }
 
     /// How a value reads in a trace event (fighters and sides by name).
@@ -301,7 +375,7 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
     fn fail(&mut self, site: u32, kind: RuleErrorKind) -> RuleError {
         let e = RuleError::new(site, kind);
         if self.on() {
-            error::fail(&mut self.env.trace, e)
+            self.env.fail(e)
         } else {
             e
         }
@@ -356,61 +430,20 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
     /// locals, and is kept for a later call when the function returns.
     fn call_frame(&mut self, id: ir::Id, mut frame: Vec<Value>) -> Run<Value> {
         self.step(1)?;
-        let f = &self.prog.functions[id];
-        frame.truncate(f.params.len());
-        frame.resize(f.locals.len(), Value::Unit);
+        let code = self.code;
+        let f = &code.functions[id];
+        frame.truncate(f.params);
+        frame.resize(f.locals, Value::Unit);
         let caller = std::mem::replace(&mut self.at, f.site);
-        let result = self.call_body(f, &mut frame);
+        let result = f.run(self, &mut frame);
         self.at = caller;
         frame.clear();
         self.frames.push(frame);
         result
     }
-
-    fn call_body(&mut self, f: &'p ir::Function, locals: &mut Vec<Value>) -> Run<Value> {
-        match &f.body {
-            ir::Body::Formula(e) => {
-                let (was, was_pure) = (self.tracing, self.pure);
-                let shown = self.formulas && self.on();
-                self.tracing = shown;
-                self.pure = true;
-                if shown {
-                    self.formula_entered(f, locals);
-                }
-                let v = self.expr(e, locals);
-                if let (true, Ok(v)) = (shown, &v) {
-                    let value = self.show(v, &f.ret);
-                    self.event(TraceEvent::Return {
-                        site: f.site,
-                        value,
-                    });
-                }
-                self.tracing = was;
-                self.pure = was_pure;
-                v
-            }
-            ir::Body::Procedure(stmts) => {
-                if self.on() {
-                    self.event(TraceEvent::Call { site: f.site });
-                }
-                match self.block(stmts, locals)? {
-                    Flow::Return(v) => Ok(v),
-                    Flow::Normal => {
-                        if self.on() {
-                            self.event(TraceEvent::Return {
-                                site: f.site,
-                                value: String::new(),
-                            });
-                        }
-                        Ok(Value::Unit)
-                    }
-                }
-            }
-        }
-    }
 }
 
-impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
+impl Interpreter<'_, '_> {
     /// A traced formula was called: its declaration, then each argument's value.
     fn formula_entered(&mut self, f: &ir::Function, locals: &[Value]) {
         self.event(TraceEvent::Call { site: f.site });
@@ -434,9 +467,9 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Interpreter<'_, '_, D, X, T> {
     }
 
     /// The condition of an `if .. then .. else` in a traced formula.
-    pub(crate) fn formula_branch(&mut self, c: &ir::Expr, taken: bool) {
-        let (_, line, _) = self.prog.sources.position(c.span);
-        let text = format!("if {}", self.prog.sources.snippet(c.span));
+    pub(crate) fn formula_branch(&mut self, c: Span, taken: bool) {
+        let (_, line, _) = self.prog.sources.position(c);
+        let text = format!("if {}", self.prog.sources.snippet(c));
         let value = if taken { "yes" } else { "no" };
         self.event(TraceEvent::Step {
             site: self.at,
@@ -457,7 +490,7 @@ fn kept_frames() -> Vec<Vec<Value>> {
     FRAMES.with(|f| f.take())
 }
 
-impl<D, X, T> Drop for Interpreter<'_, '_, D, X, T> {
+impl Drop for Interpreter<'_, '_> {
     fn drop(&mut self) {
         let frames = std::mem::take(&mut self.frames);
         FRAMES.with(|f| f.set(frames));

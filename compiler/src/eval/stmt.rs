@@ -3,17 +3,15 @@
 
 use super::{Flow, Interpreter, Run, Value};
 use crate::ir::{self, AssignOp, ExprKind as K, PlaceStep, Stmt, Ty};
-use rulesc_runtime::{
-    arith, error, Decide, DiceSource, Fight, RuleErrorKind, TraceEvent, TraceSink,
-};
+use rulesc_runtime::{arith, error, Fight, RuleErrorKind, TraceEvent};
 use std::rc::Rc;
 
-impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
+impl<'p> Interpreter<'p, '_> {
     pub(super) fn block(&mut self, stmts: &[Stmt], locals: &mut Vec<Value>) -> Run<Flow> {
         for s in stmts {
             // An enumeration that cut this path off (or ran out of budget) stops the run
             // here; its result is discarded.
-            if self.env.dice.stopped() {
+            if self.env.stopped() {
                 return Ok(Flow::Return(Value::Unit));
             }
             self.step(1)?;
@@ -55,32 +53,7 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
                 let v = self.expr(value, locals)?;
                 let v = self.copied(v)?;
                 let keys = self.place_keys(place, locals)?;
-                let new = update(locals, self.fight.as_deref(), place, &keys, |old| {
-                    *old = match (op, &mut *old) {
-                        (AssignOp::Set, _) => v,
-                        (AssignOp::Add, Value::List(items)) => {
-                            if let Value::List(more) = v {
-                                error::room(items.len(), more.len(), *site).map_err(|e| e.kind)?;
-                                Rc::make_mut(items).extend(more.iter().cloned());
-                            }
-                            return Ok(());
-                        }
-                        (AssignOp::Add, _) => Value::Int(arith::add(old.int(), v.int())),
-                        (AssignOp::Sub, _) => Value::Int(arith::sub(old.int(), v.int())),
-                    };
-                    Ok(())
-                });
-                let new = match new {
-                    Ok(new) => new,
-                    Err(kind) => return Err(self.fail(*site, kind)),
-                };
-                if self.on() {
-                    let shown = self.show(&new, &place.ty);
-                    self.event(TraceEvent::Assign {
-                        site: *site,
-                        value: shown,
-                    });
-                }
+                self.assign_at(place, *op, v, &keys, *site, locals)?;
             }
             // `if c { .. } else if c { .. } else { .. }`
             Stmt::If {
@@ -172,6 +145,42 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
         Ok(Flow::Normal)
     }
 
+    /// `place op= v` with the place's keys evaluated, traced.
+    pub(super) fn assign_at(
+        &mut self,
+        place: &ir::Place,
+        op: AssignOp,
+        v: Value,
+        keys: &[Value],
+        site: u32,
+        locals: &mut [Value],
+    ) -> Run<()> {
+        let new = update(locals, self.fight.as_deref(), place, keys, |old| {
+            *old = match (op, &mut *old) {
+                (AssignOp::Set, _) => v,
+                (AssignOp::Add, Value::List(items)) => {
+                    if let Value::List(more) = v {
+                        error::room(items.len(), more.len(), site).map_err(|e| e.kind)?;
+                        Rc::make_mut(items).extend(more.iter().cloned());
+                    }
+                    return Ok(());
+                }
+                (AssignOp::Add, _) => Value::Int(arith::add(old.int(), v.int())),
+                (AssignOp::Sub, _) => Value::Int(arith::sub(old.int(), v.int())),
+            };
+            Ok(())
+        });
+        let new = match new {
+            Ok(new) => new,
+            Err(kind) => return Err(self.fail(site, kind)),
+        };
+        if self.on() {
+            let shown = self.show(&new, &place.ty);
+            self.event(TraceEvent::Assign { site, value: shown });
+        }
+        Ok(())
+    }
+
     /// The keys and indices on a place's path, evaluated in order (fields give `Unit`).
     pub(super) fn place_keys(
         &mut self,
@@ -221,8 +230,9 @@ impl<'p, D: DiceSource, X: Decide, T: TraceSink> Interpreter<'p, '_, D, X, T> {
     }
 }
 
-/// Applies `f` to the value at `place` (keys already evaluated) and returns the new value,
-/// or the rule error of a list index outside its list.
+/// Applies `f` to the value at `place` (keys already evaluated: one per step, fields
+/// giving `Unit`, or none for a path of fields only) and returns the new value, or the
+/// rule error of a list index outside its list.
 pub(super) fn update(
     locals: &mut [Value],
     fight: Option<&Fight<Value>>,
@@ -245,7 +255,7 @@ pub(super) fn update(
             (PlaceStep::Field(i), Value::Record(r)) => {
                 let mut r = r.borrow_mut();
                 match r.get_mut(*i) {
-                    Some(slot) => go(slot, rest, &keys[1..], f),
+                    Some(slot) => go(slot, rest, keys.get(1..).unwrap_or_default(), f),
                     None => Ok(Value::Unit),
                 }
             }
@@ -253,7 +263,7 @@ pub(super) fn update(
                 let k = keys[0].choice() as usize;
                 let m = Rc::make_mut(m);
                 match m.get_mut(k) {
-                    Some(slot) => go(slot, rest, &keys[1..], f),
+                    Some(slot) => go(slot, rest, keys.get(1..).unwrap_or_default(), f),
                     None => Ok(Value::Unit),
                 }
             }
@@ -262,7 +272,7 @@ pub(super) fn update(
                 let l = Rc::make_mut(l);
                 let len = l.len();
                 match usize::try_from(i).ok().and_then(|i| l.get_mut(i)) {
-                    Some(slot) => go(slot, rest, &keys[1..], f),
+                    Some(slot) => go(slot, rest, keys.get(1..).unwrap_or_default(), f),
                     None => Err(RuleErrorKind::Index { index: i, len }),
                 }
             }

@@ -1,0 +1,624 @@
+//! Expressions compiled by type: [`Cx::value`] (any), [`Cx::int`] (`i64`: integers, rolls
+//! read as totals, choices and booleans read as numbers) and [`Cx::truth`] (`bool`). Each
+//! is the walker's `expr`, `int` or `truth` of the same node: `int` and `truth` give what
+//! `value(..).int()` and `.bool()` would, taking the same steps.
+
+use super::{BoolFn, Cx, IntFn, ValueFn};
+use crate::eval::expr::{field_of, rewrap, values_equal, NO_FIELDS};
+use crate::eval::{weight, Value};
+use crate::ir::{self, BoxPart, CmpOp, Const, ExprKind as K, IntOp, Ty};
+use rulesc_runtime::{arith, DiceSpec, Roll, RuleErrorKind};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// An integer operation on two compiled operands, each operator its own closure.
+macro_rules! int_op {
+    ($a:expr, $b:expr, $f:expr) => {{
+        let (a, b) = ($a, $b);
+        Box::new(move |it, l| {
+            let x = a(it, l)?;
+            let y = b(it, l)?;
+            Ok($f(x, y))
+        })
+    }};
+}
+
+/// An integer operation whose right operand is a constant (still one step, as the
+/// walker takes for reading a constant).
+macro_rules! int_op_const {
+    ($a:expr, $c:expr, $f:expr) => {{
+        let (a, c) = ($a, $c);
+        Box::new(move |it, l| {
+            let x = a(it, l)?;
+            it.step(1)?;
+            Ok($f(x, c))
+        })
+    }};
+}
+
+/// An integer constant's value (ints, choices, booleans: what `Value::int` reads).
+fn int_const(e: &ir::Expr) -> Option<i64> {
+    match e.kind {
+        K::Const(Const::Int(i)) => Some(i),
+        K::Const(Const::Choice(c)) => Some(i64::from(c)),
+        K::Const(Const::Bool(b)) => Some(i64::from(b)),
+        _ => None,
+    }
+}
+
+/// What `rewrap(v, ty).int()` reads: a choice's index is cut to `u16`.
+fn rewrapped(v: i64, choice: bool) -> i64 {
+    if choice {
+        v.clamp(0, i64::from(u16::MAX))
+    } else {
+        v
+    }
+}
+
+impl Cx<'_> {
+    /// Any expression, as the walker's `expr`.
+    pub(super) fn value(&self, e: &ir::Expr) -> ValueFn {
+        match &e.kind {
+            K::Const(Const::Int(i)) => {
+                let i = *i;
+                Box::new(move |it, _| {
+                    it.step(1)?;
+                    Ok(Value::Int(i))
+                })
+            }
+            K::Const(Const::Bool(b)) => {
+                let b = *b;
+                Box::new(move |it, _| {
+                    it.step(1)?;
+                    Ok(Value::Bool(b))
+                })
+            }
+            K::Const(Const::Choice(c)) => {
+                let c = *c;
+                Box::new(move |it, _| {
+                    it.step(1)?;
+                    Ok(Value::Choice(c))
+                })
+            }
+            K::Const(Const::Dice(d)) => {
+                let d = *d;
+                Box::new(move |it, _| {
+                    it.step(1)?;
+                    Ok(Value::Dice(d))
+                })
+            }
+            K::Const(c) => {
+                let c = c.clone();
+                let w = weight(&Value::from_const(&c));
+                Box::new(move |it, _| {
+                    let v = Value::from_const(&c);
+                    it.step(w)?;
+                    Ok(v)
+                })
+            }
+            K::Local(s) => {
+                let s = *s;
+                Box::new(move |_, l| Ok(l[s].clone()))
+            }
+            // `record.field`; of a local, read in place
+            K::Field(r, i) => {
+                let i = *i;
+                match r.kind {
+                    K::Local(s) => Box::new(move |_, l| Ok(field_of(&l[s], i))),
+                    _ => {
+                        let r = self.value(r);
+                        Box::new(move |it, l| Ok(field_of(&r(it, l)?, i)))
+                    }
+                }
+            }
+            K::Neg(_)
+            | K::Int(..)
+            | K::ToInt(_)
+            | K::Natural(_)
+            | K::CheckedDiv(..)
+            | K::Abs(_)
+            | K::Len(_) => {
+                let f = self.int(e);
+                Box::new(move |it, l| Ok(Value::Int(f(it, l)?)))
+            }
+            K::Not(_) | K::Compare(..) | K::And(..) | K::Or(..) | K::In(..) | K::IsSome(_) => {
+                let f = self.truth(e);
+                Box::new(move |it, l| Ok(Value::Bool(f(it, l)?)))
+            }
+            // `if c then a else b`
+            K::If(c, a, b) => {
+                let span = c.span;
+                let (c, a, b) = (self.truth(c), self.value(a), self.value(b));
+                Box::new(move |it, l| {
+                    let taken = c(it, l)?;
+                    if it.formulas && it.on() {
+                        it.formula_branch(span, taken);
+                    }
+                    if taken {
+                        a(it, l)
+                    } else {
+                        b(it, l)
+                    }
+                })
+            }
+            K::Call(f, args) => self.call(*f, args),
+            // `Tag(field: value, ..)`
+            K::MakeOutcome { tag, fields, .. } => {
+                let tag = *tag;
+                if fields.is_empty() {
+                    // Fields are never changed in place: one empty list serves every tag
+                    // without fields.
+                    return Box::new(move |_, _| {
+                        Ok(Value::Outcome {
+                            tag,
+                            fields: NO_FIELDS.with(Rc::clone),
+                        })
+                    });
+                }
+                // Copies, as a new record's fields: a later change of state does not
+                // change an outcome already made.
+                let fields = self.copies(fields);
+                Box::new(move |it, l| {
+                    Ok(Value::Outcome {
+                        tag,
+                        fields: Rc::new(fields.run(it, l)?),
+                    })
+                })
+            }
+            // `Record(field: value, ..)`
+            K::MakeRecord { fields, .. } => {
+                let fields = self.copies(fields);
+                Box::new(move |it, l| Ok(Value::Record(Rc::new(RefCell::new(fields.run(it, l)?)))))
+            }
+            // `[a, b, c]`
+            K::List(items) => {
+                let items = self.copies(items);
+                Box::new(move |it, l| Ok(Value::List(Rc::new(items.run(it, l)?))))
+            }
+            // `e` where a `T?` is wanted: a present value is the value itself.
+            K::Some(x) | K::Unwrap(x) => self.value(x),
+            // `map[key]` (keyed by a scale or enum: every key has an entry)
+            K::MapGet(m, k) => {
+                let (m, k) = (self.value(m), self.value(k));
+                Box::new(move |it, l| {
+                    let m = m(it, l)?;
+                    let k = k(it, l)?.choice();
+                    Ok(match m {
+                        Value::Map(items) => items.get(k as usize).cloned().unwrap_or(Value::Unit),
+                        _ => Value::Unit,
+                    })
+                })
+            }
+            // `box.number`, `box.level`, `box.attr`
+            K::BoxPart(b, part) => {
+                let (b, part) = (self.value(b), *part);
+                Box::new(move |it, l| {
+                    Ok(match b(it, l)? {
+                        Value::TrackBox { track, number } => box_part(it.prog, track, number, part),
+                        _ => Value::Unit,
+                    })
+                })
+            }
+            // `roll ± n`
+            K::RollAdd {
+                roll,
+                delta,
+                negate,
+            } => {
+                let (roll, delta, negate) = (self.value(roll), self.int(delta), *negate);
+                Box::new(move |it, l| {
+                    let r = match roll(it, l)? {
+                        Value::Roll(r) => r,
+                        other => Roll {
+                            total: other.int(),
+                            natural: 0,
+                        },
+                    };
+                    let d = delta(it, l)?;
+                    let total = if negate {
+                        arith::sub(r.total, d)
+                    } else {
+                        arith::add(r.total, d)
+                    };
+                    Ok(Value::Roll(Roll {
+                        total,
+                        natural: r.natural,
+                    }))
+                })
+            }
+            // `level ± n`
+            K::LevelStep {
+                level,
+                delta,
+                negate,
+            } => {
+                let (level, delta, negate) = (self.value(level), self.int(delta), *negate);
+                let len = match &e.ty {
+                    Ty::Choice(c) => self.p.choices[*c].variants.len(),
+                    _ => 1,
+                };
+                let len = len.min(255) as u8;
+                Box::new(move |it, l| {
+                    let lv = level(it, l)?.choice();
+                    let d = delta(it, l)?;
+                    let d = if negate { arith::neg(d) } else { d };
+                    Ok(Value::Choice(
+                        arith::step_level(lv.min(u16::from(u8::MAX)) as u8, d, len).into(),
+                    ))
+                })
+            }
+            K::Min(_) | K::Max(_) | K::Clamp(..) => {
+                let ty = e.ty.clone();
+                let f = self.int(e);
+                Box::new(move |it, l| Ok(rewrap(f(it, l)?, &ty)))
+            }
+            // `dice * n`
+            K::DiceTimes(d, n) => {
+                let (d, n) = (self.value(d), self.int(n));
+                Box::new(move |it, l| {
+                    let d = d(it, l)?;
+                    let n = n(it, l)?;
+                    Ok(match d {
+                        Value::Dice(d) => Value::Dice(d.times(n)),
+                        other => other,
+                    })
+                })
+            }
+            // `roll dice`
+            K::Roll { dice, site, faces } => self.roll(dice, *site, *faces),
+            K::Lookup {
+                table,
+                key,
+                column,
+                site,
+                ..
+            } => {
+                let (table, site) = (*table, *site);
+                let key = self.value(key);
+                let column = column.as_ref().map(|c| self.value(c));
+                Box::new(move |it, l| {
+                    let k = key(it, l)?;
+                    let col = match &column {
+                        Some(c) => Some(c(it, l)?),
+                        None => None,
+                    };
+                    it.lookup_at(table, k, col, site)
+                })
+            }
+            K::RollTable { table, among, site } => self.roll_table(*table, among.as_deref(), *site),
+            K::Decide {
+                name,
+                options,
+                site,
+            } => self.decide(e, name, options, *site),
+            K::Fill { track, level, site } => self.fill(track, level, *site),
+            K::Filled(t) => {
+                let tid = match t.ty {
+                    Ty::Track(tid) => Some(tid),
+                    _ => None,
+                };
+                let t = self.value(t);
+                Box::new(move |it, l| {
+                    let v = t(it, l)?;
+                    Ok(match (v, tid) {
+                        (Value::Track(track), Some(tid)) => filled(it.prog, track, tid),
+                        _ => Value::List(Rc::new(Vec::new())),
+                    })
+                })
+            }
+            K::Aggregate { .. } => self.aggregate(e),
+            // `match e { Case => value }`
+            K::Match { scrutinee, arms } => {
+                let ty = scrutinee.ty.clone();
+                let scrutinee = self.value(scrutinee);
+                let arms: Vec<_> = arms.iter().map(|a| self.arm(a, Cx::value)).collect();
+                Box::new(move |it, l| {
+                    let v = scrutinee(it, l)?;
+                    match it.pick_arm(&v, &ty, &arms, l) {
+                        Some(arm) => (arm.body)(it, l),
+                        None => Ok(Value::Unit),
+                    }
+                })
+            }
+            // `list[i]`
+            K::ListGet(list, index, check) => {
+                let (list, index, site) = (self.value(list), self.int(index), check.unwrap_or(0));
+                Box::new(move |it, l| {
+                    let items = match list(it, l)? {
+                        Value::List(items) => items,
+                        _ => Rc::new(Vec::new()),
+                    };
+                    let i = index(it, l)?;
+                    match usize::try_from(i).ok().and_then(|i| items.get(i)) {
+                        Some(v) => Ok(v.clone()),
+                        None => {
+                            let kind = RuleErrorKind::Index {
+                                index: i,
+                                len: items.len(),
+                            };
+                            Err(it.fail(site, kind))
+                        }
+                    }
+                })
+            }
+            // The rest: the walker's.
+            _ => {
+                let e = e.clone();
+                Box::new(move |it, l| it.expr(&e, l))
+            }
+        }
+    }
+
+    /// An integer (or a roll's total, a choice's index, a boolean as 0/1), as the
+    /// walker's `int`.
+    pub(super) fn int(&self, e: &ir::Expr) -> IntFn {
+        if let Some(i) = int_const(e) {
+            return Box::new(move |it, _| {
+                it.step(1)?;
+                Ok(i)
+            });
+        }
+        match &e.kind {
+            K::Local(s) => {
+                let s = *s;
+                Box::new(move |_, l| Ok(l[s].int()))
+            }
+            K::Field(r, i) if matches!(r.kind, K::Local(_)) => {
+                let (K::Local(s), i) = (&r.kind, *i) else {
+                    unreachable!("matched above")
+                };
+                let s = *s;
+                Box::new(move |_, l| {
+                    Ok(match &l[s] {
+                        Value::Record(r) => r.borrow().get(i).map_or(0, Value::int),
+                        _ => 0,
+                    })
+                })
+            }
+            K::Neg(a) => {
+                let a = self.int(a);
+                Box::new(move |it, l| Ok(arith::neg(a(it, l)?)))
+            }
+            K::Int(op, a, b) => {
+                let a = self.int(a);
+                let f: fn(i64, i64) -> i64 = match op {
+                    IntOp::Add => arith::add,
+                    IntOp::Sub => arith::sub,
+                    IntOp::Mul => arith::mul,
+                    IntOp::Div => arith::div,
+                    IntOp::Rem => arith::rem,
+                };
+                match (op, int_const(b)) {
+                    (IntOp::Add, Some(c)) => int_op_const!(a, c, arith::add),
+                    (IntOp::Sub, Some(c)) => int_op_const!(a, c, arith::sub),
+                    (_, Some(c)) => int_op_const!(a, c, f),
+                    (IntOp::Add, None) => int_op!(a, self.int(b), arith::add),
+                    (IntOp::Sub, None) => int_op!(a, self.int(b), arith::sub),
+                    (_, None) => int_op!(a, self.int(b), f),
+                }
+            }
+            K::ToInt(a) => self.int(a),
+            K::Natural(a) => match a.kind {
+                K::Local(s) => Box::new(move |_, l| {
+                    Ok(match &l[s] {
+                        Value::Roll(r) => r.natural,
+                        _ => 0,
+                    })
+                }),
+                _ => {
+                    let a = self.value(a);
+                    Box::new(move |it, l| {
+                        Ok(match a(it, l)? {
+                            Value::Roll(r) => r.natural,
+                            _ => 0,
+                        })
+                    })
+                }
+            },
+            K::Not(_) | K::Compare(..) | K::And(..) | K::Or(..) | K::In(..) | K::IsSome(_) => {
+                let f = self.truth(e);
+                Box::new(move |it, l| Ok(i64::from(f(it, l)?)))
+            }
+            // `a / b`, `a % b` where `b` may be 0
+            K::CheckedDiv(op, a, b, site) => {
+                let (a, b, site) = (self.int(a), self.int(b), *site);
+                let f: fn(i64, i64) -> i64 = if *op == IntOp::Rem {
+                    arith::rem
+                } else {
+                    arith::div
+                };
+                Box::new(move |it, l| {
+                    let x = a(it, l)?;
+                    let y = b(it, l)?;
+                    if y == 0 {
+                        return Err(it.fail(site, RuleErrorKind::DivideByZero));
+                    }
+                    Ok(f(x, y))
+                })
+            }
+            K::Abs(a) => {
+                let a = self.int(a);
+                Box::new(move |it, l| Ok(a(it, l)?.saturating_abs()))
+            }
+            K::Len(a) => {
+                let a = self.value(a);
+                Box::new(move |it, l| {
+                    Ok(match a(it, l)? {
+                        Value::List(items) => items.len() as i64,
+                        _ => 0,
+                    })
+                })
+            }
+            // min/max: every operand evaluated, in order, then the best
+            K::Min(xs) | K::Max(xs) => {
+                let is_max = matches!(e.kind, K::Max(_));
+                let choice = matches!(e.ty, Ty::Choice(_));
+                let xs: Vec<IntFn> = xs.iter().map(|x| self.int(x)).collect();
+                Box::new(move |it, l| {
+                    let mut best: Option<i64> = None;
+                    for x in &xs {
+                        let v = x(it, l)?;
+                        best = Some(match best {
+                            None => v,
+                            Some(b) if is_max => b.max(v),
+                            Some(b) => b.min(v),
+                        });
+                    }
+                    Ok(rewrapped(best.unwrap_or(0), choice))
+                })
+            }
+            K::Clamp(x, lo, hi) => {
+                let choice = matches!(e.ty, Ty::Choice(_));
+                let (x, lo, hi) = (self.int(x), self.int(lo), self.int(hi));
+                Box::new(move |it, l| {
+                    let x = x(it, l)?;
+                    let lo = lo(it, l)?;
+                    let hi = hi(it, l)?;
+                    Ok(rewrapped(arith::clamp(x, lo, hi), choice))
+                })
+            }
+            K::Aggregate { .. } => self.aggregate_int(e),
+            _ => {
+                let f = self.value(e);
+                Box::new(move |it, l| Ok(f(it, l)?.int()))
+            }
+        }
+    }
+
+    /// A condition, as the walker's `truth`.
+    pub(super) fn truth(&self, e: &ir::Expr) -> BoolFn {
+        match &e.kind {
+            K::Const(Const::Bool(b)) => {
+                let b = *b;
+                Box::new(move |it, _| {
+                    it.step(1)?;
+                    Ok(b)
+                })
+            }
+            K::Local(s) => {
+                let s = *s;
+                Box::new(move |_, l| Ok(l[s].bool()))
+            }
+            K::Not(a) => {
+                let a = self.truth(a);
+                Box::new(move |it, l| Ok(!a(it, l)?))
+            }
+            K::Compare(op, a, b) => {
+                let a = self.int(a);
+                let f: fn(&i64, &i64) -> bool = match op {
+                    CmpOp::Eq => i64::eq,
+                    CmpOp::Ne => i64::ne,
+                    CmpOp::Lt => i64::lt,
+                    CmpOp::Le => i64::le,
+                    CmpOp::Gt => i64::gt,
+                    CmpOp::Ge => i64::ge,
+                };
+                match int_const(b) {
+                    Some(c) => Box::new(move |it, l| {
+                        let x = a(it, l)?;
+                        it.step(1)?;
+                        Ok(f(&x, &c))
+                    }),
+                    None => {
+                        let b = self.int(b);
+                        Box::new(move |it, l| {
+                            let x = a(it, l)?;
+                            let y = b(it, l)?;
+                            Ok(f(&x, &y))
+                        })
+                    }
+                }
+            }
+            K::And(a, b) => {
+                let (a, b) = (self.truth(a), self.truth(b));
+                Box::new(move |it, l| Ok(a(it, l)? && b(it, l)?))
+            }
+            K::Or(a, b) => {
+                let (a, b) = (self.truth(a), self.truth(b));
+                Box::new(move |it, l| Ok(a(it, l)? || b(it, l)?))
+            }
+            // `x in list`
+            K::In(x, list) => {
+                let (x, list) = (self.value(x), self.value(list));
+                Box::new(move |it, l| {
+                    let x = x(it, l)?;
+                    Ok(match list(it, l)? {
+                        Value::List(items) => items.iter().any(|i| values_equal(i, &x)),
+                        _ => false,
+                    })
+                })
+            }
+            // `x != none`
+            K::IsSome(x) => {
+                let x = self.value(x);
+                Box::new(move |it, l| Ok(!matches!(x(it, l)?, Value::None)))
+            }
+            K::Aggregate { .. } => self.aggregate_truth(e),
+            _ => {
+                let f = self.value(e);
+                Box::new(move |it, l| Ok(f(it, l)?.bool()))
+            }
+        }
+    }
+
+    /// `roll dice`, a constant die read once here (still a step, as the walker's).
+    fn roll(&self, dice: &ir::Expr, site: u32, faces: Option<usize>) -> ValueFn {
+        let spec: IntoSpec = match dice.kind {
+            K::Const(Const::Dice(d)) => IntoSpec::Const(d),
+            _ => IntoSpec::Expr(self.value(dice)),
+        };
+        Box::new(move |it, l| {
+            let spec = match &spec {
+                IntoSpec::Const(d) => {
+                    it.step(1)?;
+                    *d
+                }
+                IntoSpec::Expr(e) => match e(it, l)? {
+                    Value::Dice(s) => s,
+                    _ => DiceSpec::new(0, 1),
+                },
+            };
+            Ok(match faces {
+                None => Value::Roll(it.roll(spec, site)),
+                Some(slot) => {
+                    let (r, f) = it.roll_faces(spec, site);
+                    l[slot] = Value::Faces(Rc::new(f));
+                    Value::Roll(r)
+                }
+            })
+        })
+    }
+}
+
+/// The dice a roll rolls: known here, or an expression's.
+enum IntoSpec {
+    Const(DiceSpec),
+    Expr(ValueFn),
+}
+
+/// `box.number`, `box.level`, `box.attr` of box `number` of track `track`.
+fn box_part(p: &ir::Program, track: usize, number: u16, part: BoxPart) -> Value {
+    let def = &p.tracks[track];
+    let bx = &def.boxes[usize::from(number)
+        .saturating_sub(1)
+        .min(def.boxes.len().saturating_sub(1))];
+    match part {
+        BoxPart::Number => Value::Int(i64::from(number)),
+        BoxPart::Level => Value::Choice(bx.level),
+        BoxPart::Attr(a) => Value::Int(bx.attrs.get(a).copied().unwrap_or(0)),
+    }
+}
+
+/// `filled(track)` of a track of type `tid`: its filled boxes.
+pub(super) fn filled(p: &ir::Program, track: rulesc_runtime::Track, tid: usize) -> Value {
+    let n = p.tracks[tid].boxes.len();
+    let boxes = track
+        .boxes()
+        .filter(|&b| b <= n)
+        .map(|b| Value::TrackBox {
+            track: tid,
+            number: b as u16,
+        })
+        .collect();
+    Value::List(Rc::new(boxes))
+}

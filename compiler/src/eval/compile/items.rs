@@ -1,0 +1,338 @@
+//! Calls, values copied into new ones, aggregates walked item by item, and the effects
+//! (decisions, tracks filled, die tables rolled), compiled.
+
+use super::{Cx, Fx, IntFn, Interpreter, ValueFn};
+use crate::eval::effects::track_levels;
+use crate::eval::expr::rewrap;
+use crate::eval::{leak_name, weight, Run, Value};
+use crate::ir::{self, Agg, DecideOptions, ExprKind as K, TableKey, Ty};
+use rulesc_runtime::{arith, TraceEvent};
+use std::rc::Rc;
+
+/// Expressions whose values are copied, in order, into a new value's parts.
+pub(super) struct Copies(Vec<ValueFn>);
+
+impl Copies {
+    pub(super) fn run(&self, it: &mut Interpreter<'_, '_>, l: &mut Vec<Value>) -> Run<Vec<Value>> {
+        let mut out = Vec::with_capacity(self.0.len());
+        for x in &self.0 {
+            let v = x(it, l)?;
+            out.push(it.copied(v)?);
+        }
+        Ok(out)
+    }
+}
+
+/// The list an aggregate walks.
+enum Items {
+    List(ValueFn),
+    /// `filled(track)` of a track of type `.1`, walked box by box without making the
+    /// list: each box is one value, one step, as the list's copy would cost.
+    Filled(ValueFn, usize),
+}
+
+/// The item loop of an aggregate: the walker's `each`.
+struct Each {
+    var: usize,
+    items: Items,
+    cond: Option<Fx<bool>>,
+}
+
+impl Each {
+    /// Binds `var` to a copy of each element (or, in a formula, the element itself, paid
+    /// for as a copy), skips those failing `cond`, and calls `f` until it returns false.
+    fn run(
+        &self,
+        it: &mut Interpreter<'_, '_>,
+        l: &mut Vec<Value>,
+        mut f: impl FnMut(&mut Interpreter<'_, '_>, &mut Vec<Value>) -> Run<bool>,
+    ) -> Run<()> {
+        match &self.items {
+            Items::List(list) => {
+                let items = match list(it, l)? {
+                    Value::List(items) => items,
+                    _ => return Ok(()),
+                };
+                let shared = it.pure;
+                for item in items.iter() {
+                    l[self.var] = if shared {
+                        it.step(weight(item))?;
+                        item.clone()
+                    } else {
+                        it.copy(item)?
+                    };
+                    if !self.holds(it, l)? {
+                        continue;
+                    }
+                    if !f(it, l)? {
+                        break;
+                    }
+                }
+            }
+            Items::Filled(track, tid) => {
+                let Value::Track(track) = track(it, l)? else {
+                    return Ok(());
+                };
+                let n = it.prog.tracks[*tid].boxes.len();
+                for b in track.boxes().filter(|&b| b <= n) {
+                    it.step(1)?;
+                    l[self.var] = Value::TrackBox {
+                        track: *tid,
+                        number: b as u16,
+                    };
+                    if !self.holds(it, l)? {
+                        continue;
+                    }
+                    if !f(it, l)? {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn holds(&self, it: &mut Interpreter<'_, '_>, l: &mut Vec<Value>) -> Run<bool> {
+        match &self.cond {
+            Some(c) => c(it, l),
+            None => Ok(true),
+        }
+    }
+}
+
+impl Cx<'_> {
+    /// A call: the arguments, evaluated in order, fill a frame kept from an earlier call.
+    pub(super) fn call(&self, f: ir::Id, args: &[ir::Expr]) -> ValueFn {
+        let callee = &self.p.functions[f];
+        // A record read from the fight is passed as a copy.
+        let args: Vec<(ValueFn, bool)> = args
+            .iter()
+            .zip(&callee.params)
+            .map(|(a, p)| (self.value(a), ir::copied_from_fight(a, p)))
+            .collect();
+        let formula = !callee.is_procedure();
+        Box::new(move |it, l| {
+            let mut frame = it.frames.pop().unwrap_or_default();
+            for (a, copied) in &args {
+                let v = a(it, l)?;
+                // Outside a fight no value is read from one.
+                frame.push(if *copied && it.fight.is_some() {
+                    v.deep_clone()
+                } else {
+                    v
+                });
+            }
+            match it.call_frame(f, frame) {
+                // A formula's rule error is recorded by the procedure calling it.
+                Err(e) if formula && it.on() => Err(it.env.fail(e)),
+                other => other,
+            }
+        })
+    }
+
+    pub(super) fn copies(&self, xs: &[ir::Expr]) -> Copies {
+        Copies(xs.iter().map(|x| self.value(x)).collect())
+    }
+
+    /// `sum/count/any/all/max/min(body for var in list if cond)` as a number: `any` and
+    /// `all` give 0 or 1, an aggregate of levels the level's index.
+    pub(super) fn aggregate_int(&self, e: &ir::Expr) -> IntFn {
+        let K::Aggregate {
+            kind,
+            var,
+            list,
+            cond,
+            body,
+        } = &e.kind
+        else {
+            let f = self.value(e);
+            return Box::new(move |it, l| Ok(f(it, l)?.int()));
+        };
+        let items = match (&list.kind, &list.ty) {
+            (K::Filled(t), _) if matches!(t.ty, Ty::Track(_)) => {
+                let Ty::Track(tid) = t.ty else {
+                    unreachable!("matched above")
+                };
+                Items::Filled(self.value(t), tid)
+            }
+            _ => Items::List(self.value(list)),
+        };
+        let each = Each {
+            var: *var,
+            items,
+            cond: cond.as_deref().map(|c| self.truth(c)),
+        };
+        let choice = matches!(e.ty, Ty::Choice(_));
+        match kind {
+            Agg::Count => Box::new(move |it, l| {
+                let mut count = 0i64;
+                each.run(it, l, |_, _| {
+                    count = count.saturating_add(1);
+                    Ok(true)
+                })?;
+                Ok(count)
+            }),
+            Agg::Any | Agg::All => {
+                let any = *kind == Agg::Any;
+                let body = self.truth(body);
+                Box::new(move |it, l| {
+                    // `any` stops at the first true, `all` at the first false.
+                    let mut found = !any;
+                    each.run(it, l, |it, l| {
+                        if body(it, l)? == any {
+                            found = any;
+                            return Ok(false);
+                        }
+                        Ok(true)
+                    })?;
+                    Ok(i64::from(found))
+                })
+            }
+            Agg::Sum | Agg::Max | Agg::Min => {
+                let kind = *kind;
+                let body = self.int(body);
+                Box::new(move |it, l| {
+                    let mut acc: Option<i64> = None;
+                    each.run(it, l, |it, l| {
+                        let v = body(it, l)?;
+                        acc = Some(match (kind, acc) {
+                            (Agg::Sum, a) => arith::add(a.unwrap_or(0), v),
+                            (_, None) => v,
+                            (Agg::Max, Some(a)) => a.max(v),
+                            (_, Some(a)) => a.min(v),
+                        });
+                        Ok(true)
+                    })?;
+                    let v = acc.unwrap_or(0);
+                    Ok(if choice {
+                        v.clamp(0, i64::from(u16::MAX))
+                    } else {
+                        v
+                    })
+                })
+            }
+        }
+    }
+
+    /// An aggregate's value.
+    pub(super) fn aggregate(&self, e: &ir::Expr) -> ValueFn {
+        let f = self.aggregate_int(e);
+        match &e.kind {
+            K::Aggregate {
+                kind: Agg::Count, ..
+            } => Box::new(move |it, l| Ok(Value::Int(f(it, l)?))),
+            K::Aggregate {
+                kind: Agg::Any | Agg::All,
+                ..
+            } => Box::new(move |it, l| Ok(Value::Bool(f(it, l)? != 0))),
+            _ => {
+                let ty = e.ty.clone();
+                Box::new(move |it, l| Ok(rewrap(f(it, l)?, &ty)))
+            }
+        }
+    }
+
+    /// `any(..)` or `all(..)` as a condition.
+    pub(super) fn aggregate_truth(&self, e: &ir::Expr) -> Fx<bool> {
+        let f = self.aggregate_int(e);
+        if matches!(
+            e.kind,
+            K::Aggregate {
+                kind: Agg::Any | Agg::All,
+                ..
+            }
+        ) {
+            Box::new(move |it, l| Ok(f(it, l)? != 0))
+        } else {
+            // A number read as a condition: the walker's `Value::bool` of an integer.
+            Box::new(move |it, l| {
+                f(it, l)?;
+                Ok(false)
+            })
+        }
+    }
+
+    /// `decide name: Type`; `decide name from list` is the walker's.
+    pub(super) fn decide(
+        &self,
+        e: &ir::Expr,
+        name: &str,
+        options: &DecideOptions,
+        site: u32,
+    ) -> ValueFn {
+        let name: &'static str = leak_name(name);
+        match options {
+            DecideOptions::Choice(c) => {
+                let n = self.p.choices[*c].variants.len() as u32;
+                let ty = Ty::Choice(*c);
+                Box::new(move |it, _| {
+                    let i = it.env.decide(name, n).min(n.saturating_sub(1));
+                    let v = Value::Choice(i as u16);
+                    if it.on() {
+                        let shown = it.show(&v, &ty);
+                        it.event(TraceEvent::Decide {
+                            site,
+                            choice: shown,
+                        });
+                    }
+                    Ok(v)
+                })
+            }
+            DecideOptions::Bool => Box::new(move |it, _| {
+                let i = it.env.decide(name, 2).min(1);
+                let v = Value::Bool(i == 1);
+                if it.on() {
+                    let shown = it.show(&v, &Ty::Bool);
+                    it.event(TraceEvent::Decide {
+                        site,
+                        choice: shown,
+                    });
+                }
+                Ok(v)
+            }),
+            DecideOptions::List(_) => {
+                let e = e.clone();
+                Box::new(move |it, l| it.expr(&e, l))
+            }
+        }
+    }
+
+    /// `fill track level`, the track's levels read here.
+    pub(super) fn fill(&self, track: &ir::Place, level: &ir::Expr, site: u32) -> ValueFn {
+        let level = self.value(level);
+        let keys = self.place_keys(track);
+        let tid = match track.ty {
+            Ty::Track(t) => Some(t),
+            _ => None,
+        };
+        let levels = tid.map_or_else(Vec::new, |t| track_levels(&self.p.tracks[t]));
+        let track = track.clone();
+        Box::new(move |it, l| {
+            let lvl = level(it, l)?.choice();
+            let keys = keys.run(it, l)?;
+            let Some(tid) = tid else {
+                return Ok(Value::Int(0));
+            };
+            it.fill_at(&track, tid, &levels, lvl, &keys, site, l)
+        })
+    }
+
+    /// `roll table` or `roll table among list`
+    pub(super) fn roll_table(&self, table: ir::Id, among: Option<&ir::Expr>, site: u32) -> ValueFn {
+        if !matches!(self.p.tables[table].key, TableKey::Die(_)) {
+            return Box::new(|_, _| Ok(Value::Unit));
+        }
+        let among = among.map(|a| self.value(a));
+        Box::new(move |it, l| {
+            let allowed = match &among {
+                Some(a) => Some(match a(it, l)? {
+                    Value::List(items) => items,
+                    _ => Rc::new(Vec::new()),
+                }),
+                None => None,
+            };
+            it.roll_table_at(table, allowed.as_deref().map(Vec::as_slice), site)
+        })
+    }
+}

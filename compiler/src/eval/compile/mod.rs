@@ -1,0 +1,365 @@
+//! The compile step: each function of a program turned once into closures, kept with the
+//! program ([`ir::Program::compiled`]) and run by every later call. A closure per IR
+//! node, made for its shape and type: integer and boolean subtrees give `i64`/`bool`,
+//! locals are slots of the call's frame, constants, table ids, a track's levels, a
+//! decision's name and which arguments are copied are worked out here, not per run.
+//!
+//! The closures are the walker's (`eval::expr`, `eval::stmt`) semantics node for node:
+//! the same steps charged at the same points, the same trace events, the same rule
+//! errors. What is rare (fight built-ins, `sort`, comprehensions, timers, ...) compiles to
+//! a closure that hands its node to the walker, which itself calls compiled functions.
+//! `expr.rs`: expressions by type; `items.rs`: calls, lists walked item by item, effects.
+
+mod expr;
+mod items;
+
+use super::{Flow, Interpreter, Run, Value};
+use crate::ir::{self, MatchArm, PlaceStep, Program, Stmt, Ty};
+use rulesc_runtime::TraceEvent;
+use std::rc::Rc;
+
+/// A compiled node giving `T`, run with the interpreter and the call's frame.
+type Fx<T> = Box<dyn Fn(&mut Interpreter<'_, '_>, &mut Vec<Value>) -> Run<T> + Send + Sync>;
+type ValueFn = Fx<Value>;
+type IntFn = Fx<i64>;
+type BoolFn = Fx<bool>;
+type StmtFn = Fx<Flow>;
+
+/// A program compiled: one entry per function, by id.
+pub(crate) struct Code {
+    pub(super) functions: Vec<Function>,
+}
+
+/// One function compiled.
+pub(super) struct Function {
+    /// Its id in the program (what a traced formula shows of it is read there).
+    id: ir::Id,
+    pub(super) params: usize,
+    pub(super) locals: usize,
+    pub(super) site: u32,
+    body: Body,
+}
+
+enum Body {
+    Formula(ValueFn),
+    Procedure(Block),
+}
+
+/// A block's statements.
+struct Block(Box<[StmtFn]>);
+
+/// The program's code, compiled on its first run.
+pub(super) fn code(p: &Program) -> &Code {
+    p.compiled
+        .get_or_init(|| program(p))
+        .expect("a program keeps only the interpreter's code")
+}
+
+fn program(p: &Program) -> Code {
+    let cx = Cx { p };
+    Code {
+        functions: p
+            .functions
+            .iter()
+            .enumerate()
+            .map(|(id, f)| cx.function(id, f))
+            .collect(),
+    }
+}
+
+impl Function {
+    /// Runs the body in `frame` (the arguments, then a slot per local): what the walker's
+    /// call did once the frame was made.
+    pub(super) fn run(&self, it: &mut Interpreter<'_, '_>, frame: &mut Vec<Value>) -> Run<Value> {
+        match &self.body {
+            Body::Formula(e) => {
+                // Formulas are pure, and untraced unless formulas are traced too.
+                let (was, was_pure) = (it.tracing, it.pure);
+                let shown = it.formulas && it.on();
+                it.tracing = shown;
+                it.pure = true;
+                if shown {
+                    it.formula_entered(&it.prog.functions[self.id], frame);
+                }
+                let v = e(it, frame);
+                if let (true, Ok(v)) = (shown, &v) {
+                    let f = &it.prog.functions[self.id];
+                    let value = it.show(v, &f.ret);
+                    it.event(TraceEvent::Return {
+                        site: self.site,
+                        value,
+                    });
+                }
+                it.tracing = was;
+                it.pure = was_pure;
+                v
+            }
+            Body::Procedure(stmts) => {
+                if it.on() {
+                    it.event(TraceEvent::Call { site: self.site });
+                }
+                match stmts.run(it, frame)? {
+                    Flow::Return(v) => Ok(v),
+                    Flow::Normal => {
+                        if it.on() {
+                            it.event(TraceEvent::Return {
+                                site: self.site,
+                                value: String::new(),
+                            });
+                        }
+                        Ok(Value::Unit)
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Block {
+    fn run(&self, it: &mut Interpreter<'_, '_>, locals: &mut Vec<Value>) -> Run<Flow> {
+        for s in self.0.iter() {
+            // An enumeration that cut this path off (or ran out of budget) stops the run
+            // here; its result is discarded.
+            if it.env.stopped() {
+                return Ok(Flow::Return(Value::Unit));
+            }
+            it.step(1)?;
+            if let Flow::Return(v) = s(it, locals)? {
+                return Ok(Flow::Return(v));
+            }
+        }
+        Ok(Flow::Normal)
+    }
+}
+
+/// What compiling reads: the program.
+struct Cx<'p> {
+    p: &'p Program,
+}
+
+impl Cx<'_> {
+    fn function(&self, id: ir::Id, f: &ir::Function) -> Function {
+        Function {
+            id,
+            params: f.params.len(),
+            locals: f.locals.len(),
+            site: f.site,
+            body: match &f.body {
+                ir::Body::Formula(e) => Body::Formula(self.value(e)),
+                ir::Body::Procedure(stmts) => Body::Procedure(self.block(stmts)),
+            },
+        }
+    }
+
+    fn block(&self, stmts: &[Stmt]) -> Block {
+        Block(stmts.iter().map(|s| self.stmt(s)).collect())
+    }
+
+    fn stmt(&self, s: &Stmt) -> StmtFn {
+        match s {
+            // `let slot = value`
+            Stmt::Let { slot, value, site } => {
+                let (slot, site, ty) = (*slot, *site, value.ty.clone());
+                // A record or list read from state is a copy (value semantics); a local
+                // bound to a parameter stays that parameter (`let me = c`).
+                let alias = matches!(value.kind, ir::ExprKind::Local(_));
+                let value = self.value(value);
+                Box::new(move |it, l| {
+                    let v = value(it, l)?;
+                    let v = if alias { v } else { it.copied(v)? };
+                    if it.on() {
+                        let shown = it.show(&v, &ty);
+                        it.event(TraceEvent::Assign { site, value: shown });
+                    }
+                    l[slot] = v;
+                    Ok(Flow::Normal)
+                })
+            }
+            // `place = value`, `place += value`, `place -= value`
+            Stmt::Assign {
+                place,
+                op,
+                value,
+                site,
+            } => {
+                let (op, site) = (*op, *site);
+                let value = self.value(value);
+                let keys = self.place_keys(place);
+                let place = place.clone();
+                Box::new(move |it, l| {
+                    let v = value(it, l)?;
+                    let v = it.copied(v)?;
+                    let keys = keys.run(it, l)?;
+                    it.assign_at(&place, op, v, &keys, site, l)?;
+                    Ok(Flow::Normal)
+                })
+            }
+            // `if c { .. } else if c { .. } else { .. }`
+            Stmt::If {
+                branches,
+                otherwise,
+            } => {
+                let branches: Vec<(BoolFn, Block, u32)> = branches
+                    .iter()
+                    .map(|(c, b, site)| (self.truth(c), self.block(b), *site))
+                    .collect();
+                let otherwise = otherwise.as_ref().map(|o| self.block(o));
+                Box::new(move |it, l| {
+                    for (cond, body, site) in &branches {
+                        let taken = cond(it, l)?;
+                        if it.on() {
+                            it.event(TraceEvent::Branch { site: *site, taken });
+                        }
+                        if taken {
+                            return body.run(it, l);
+                        }
+                    }
+                    match &otherwise {
+                        Some(o) => o.run(it, l),
+                        None => Ok(Flow::Normal),
+                    }
+                })
+            }
+            // `match e { Case => { .. } }`
+            Stmt::Match { scrutinee, arms } => {
+                let ty = scrutinee.ty.clone();
+                let scrutinee = self.value(scrutinee);
+                let arms: Vec<MatchArm<Block>> = arms
+                    .iter()
+                    .map(|a| self.arm(a, |cx, b: &Vec<Stmt>| cx.block(b)))
+                    .collect();
+                Box::new(move |it, l| {
+                    let v = scrutinee(it, l)?;
+                    match it.pick_arm(&v, &ty, &arms, l) {
+                        Some(arm) => arm.body.run(it, l),
+                        None => Ok(Flow::Normal),
+                    }
+                })
+            }
+            // `for var in list { .. }`
+            Stmt::For { var, list, body } => {
+                let var = *var;
+                let list = self.value(list);
+                let body = self.block(body);
+                Box::new(move |it, l| {
+                    let items = match list(it, l)? {
+                        Value::List(items) => items,
+                        _ => Rc::new(Vec::new()),
+                    };
+                    // The loop walks a copy of the list: changing the list inside the
+                    // loop does not change what the loop visits.
+                    for item in items.iter() {
+                        l[var] = it.copy(item)?;
+                        if let Flow::Return(v) = body.run(it, l)? {
+                            return Ok(Flow::Return(v));
+                        }
+                    }
+                    Ok(Flow::Normal)
+                })
+            }
+            // `for var in lo..hi { .. }`
+            Stmt::ForRange { var, lo, hi, body } => {
+                let var = *var;
+                let (lo, hi) = (self.int(lo), self.int(hi));
+                let body = self.block(body);
+                Box::new(move |it, l| {
+                    let lo = lo(it, l)?;
+                    let hi = hi(it, l)?;
+                    let mut i = lo;
+                    let mut n = 0;
+                    while i < hi && n < rulesc_runtime::MAX_LOOP {
+                        it.step(1)?;
+                        l[var] = Value::Int(i);
+                        if let Flow::Return(v) = body.run(it, l)? {
+                            return Ok(Flow::Return(v));
+                        }
+                        i += 1;
+                        n += 1;
+                    }
+                    Ok(Flow::Normal)
+                })
+            }
+            // `return value`
+            Stmt::Return { value, site } => {
+                let site = *site;
+                let (value, ty) = match value {
+                    Some(e) => (Some(self.value(e)), e.ty.clone()),
+                    None => (None, Ty::Unit),
+                };
+                Box::new(move |it, l| {
+                    let v = match &value {
+                        Some(e) => e(it, l)?,
+                        None => Value::Unit,
+                    };
+                    if it.on() {
+                        let shown = it.show(&v, &ty);
+                        it.event(TraceEvent::Return { site, value: shown });
+                    }
+                    Ok(Flow::Return(v))
+                })
+            }
+            Stmt::Expr(e) => {
+                let e = self.value(e);
+                Box::new(move |it, l| {
+                    e(it, l)?;
+                    Ok(Flow::Normal)
+                })
+            }
+            // Timers and world time: the walker's.
+            Stmt::Schedule { .. } | Stmt::Advance { .. } => {
+                let s = s.clone();
+                Box::new(move |it, l| it.stmt(&s, l))
+            }
+        }
+    }
+
+    /// A match arm with its body compiled by `body`.
+    fn arm<B, C>(&self, a: &MatchArm<B>, body: impl Fn(&Self, &B) -> C) -> MatchArm<C> {
+        MatchArm {
+            alts: a.alts.clone(),
+            binds: a.binds.clone(),
+            body: body(self, &a.body),
+            site: a.site,
+        }
+    }
+
+    /// The keys and indices on a place's path, in order (fields give `Unit`).
+    fn place_keys(&self, place: &ir::Place) -> Keys {
+        if place
+            .path
+            .iter()
+            .all(|st| matches!(st, PlaceStep::Field(_)))
+        {
+            return Keys(None);
+        }
+        Keys(Some(
+            place
+                .path
+                .iter()
+                .map(|st| match st {
+                    PlaceStep::Key(k) | PlaceStep::Index(k) => Some(self.value(k)),
+                    PlaceStep::Field(_) => None,
+                })
+                .collect(),
+        ))
+    }
+}
+
+/// A place's keys compiled: `None` for a path of fields only (no key to evaluate).
+struct Keys(Option<Vec<Option<ValueFn>>>);
+
+impl Keys {
+    fn run(&self, it: &mut Interpreter<'_, '_>, l: &mut Vec<Value>) -> Run<Vec<Value>> {
+        let Some(keys) = &self.0 else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::with_capacity(keys.len());
+        for k in keys {
+            out.push(match k {
+                Some(k) => k(it, l)?,
+                None => Value::Unit,
+            });
+        }
+        Ok(out)
+    }
+}
