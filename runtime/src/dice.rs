@@ -193,6 +193,27 @@ pub fn roll_faces<D: DiceSource + ?Sized, T: TraceSink>(
     (r, Faces::new(dice, spec.keep))
 }
 
+/// The roll of `spec` when the source decides whole rolls (`DiceSource::whole`), traced
+/// as `roll` traces it; `None` for a source that draws faces.
+#[inline]
+pub(crate) fn decided_whole<D: DiceSource + ?Sized, T: TraceSink>(
+    source: &mut D,
+    spec: DiceSpec,
+    trace: &mut T,
+    site: u32,
+) -> Option<Roll> {
+    let r = source.whole(spec, site)?;
+    if T::ENABLED {
+        trace.event(TraceEvent::Roll {
+            site,
+            dice: spec,
+            faces: Vec::new(),
+            total: r.total,
+        });
+    }
+    Some(r)
+}
+
 #[inline]
 fn roll_into<D: DiceSource + ?Sized, T: TraceSink>(
     source: &mut D,
@@ -204,15 +225,7 @@ fn roll_into<D: DiceSource + ?Sized, T: TraceSink>(
     // A source that decides whole rolls (an analysis) does so unless the faces are
     // wanted.
     if dice.is_none() {
-        if let Some(r) = source.whole(spec, site) {
-            if T::ENABLED {
-                trace.event(TraceEvent::Roll {
-                    site,
-                    dice: spec,
-                    faces: Vec::new(),
-                    total: r.total,
-                });
-            }
+        if let Some(r) = decided_whole(source, spec, trace, site) {
             return r;
         }
     }

@@ -183,6 +183,39 @@ pub fn keep<const N: usize, D: DiceSource + ?Sized, T: TraceSink>(
     Roll { total, natural }
 }
 
+/// Whether [`known`] rolls `spec` by a shape of this module (`1dN`, `1dN!` inside the
+/// limits) rather than by the general `roll`.
+pub fn has_shape(spec: DiceSpec) -> bool {
+    spec.count == 1
+        && spec.keep == Keep::All
+        && spec.sides >= 1
+        && i64::from(spec.sides) <= crate::dice::MAX_SIDES
+        && (!spec.explode || spec.sides > 1)
+}
+
+/// What [`roll`](crate::dice::roll) gives for `spec`, for dice known before the roll (the
+/// interpreter's constant dice): a source that decides whole rolls decides it, as in
+/// `roll`; otherwise `1dN` is [`one`] and `1dN!` [`exploding`], anything else `roll`.
+#[inline]
+pub fn known<D: DiceSource + ?Sized, T: TraceSink>(
+    source: &mut D,
+    spec: DiceSpec,
+    trace: &mut T,
+    site: u32,
+) -> Roll {
+    if !has_shape(spec) {
+        return crate::dice::roll(source, spec, trace, site);
+    }
+    if let Some(r) = crate::dice::decided_whole(source, spec, trace, site) {
+        return r;
+    }
+    if spec.explode {
+        exploding(source, spec.sides, trace, site)
+    } else {
+        one(source, spec.sides, trace, site)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -263,6 +296,63 @@ mod tests {
         check::<3>(6, Keep::Highest(5), false);
         check::<3>(6, Keep::Highest(0), false);
         check::<1>(6, Keep::Lowest(1), true);
+    }
+
+    #[test]
+    fn known_dice_roll_as_roll_does() {
+        let explode = |spec: DiceSpec| DiceSpec {
+            explode: true,
+            ..spec
+        };
+        let keep = DiceSpec {
+            keep: Keep::Highest(1),
+            ..DiceSpec::new(2, 20)
+        };
+        for spec in [
+            DiceSpec::new(1, 12),
+            DiceSpec::new(1, 1),
+            explode(DiceSpec::new(1, 12)),
+            // Not a shape: the general roll.
+            explode(DiceSpec::new(1, 1)),
+            DiceSpec::new(3, 6),
+            keep,
+        ] {
+            same_as_roll(spec, |d, t| known(d, spec, t, 7));
+        }
+        assert!(has_shape(DiceSpec::new(1, 12)) && has_shape(explode(DiceSpec::new(1, 12))));
+        assert!(!has_shape(explode(DiceSpec::new(1, 1))) && !has_shape(DiceSpec::new(2, 6)));
+        assert!(!has_shape(keep));
+    }
+
+    /// A source that decides whole rolls: every roll totals 5.
+    struct Whole(u32);
+
+    impl DiceSource for Whole {
+        fn face(&mut self, _: u32) -> u32 {
+            self.0 += 1;
+            1
+        }
+
+        fn whole(&mut self, _: DiceSpec, _: u32) -> Option<Roll> {
+            Some(Roll {
+                total: 5,
+                natural: 5,
+            })
+        }
+    }
+
+    #[test]
+    fn known_dice_are_decided_whole_by_a_source_that_decides_them() {
+        for spec in [DiceSpec::new(1, 12), DiceSpec::new(3, 6)] {
+            let (mut a, mut b) = (Whole(0), Whole(0));
+            let (mut ta, mut tb) = (VecTrace::default(), VecTrace::default());
+            assert_eq!(
+                known(&mut a, spec, &mut ta, 3),
+                roll(&mut b, spec, &mut tb, 3)
+            );
+            assert_eq!(ta, tb);
+            assert_eq!((a.0, b.0), (0, 0), "no face drawn");
+        }
     }
 
     #[test]

@@ -20,7 +20,7 @@ pub use show::{show, show_result, show_traced, show_traced_in};
 use crate::ir::{self, Const, Program, Stmt, Ty};
 use crate::source::Span;
 use rulesc_runtime::{
-    dice, error, Decide, DiceSource, DiceSpec, Env, Faces, Fight, NoTrace, Roll, RuleError,
+    dice, error, rolls, Decide, DiceSource, DiceSpec, Env, Faces, Fight, NoTrace, Roll, RuleError,
     RuleErrorKind, TraceEvent, TraceSink, Track,
 };
 use std::cell::RefCell;
@@ -133,6 +133,9 @@ pub(crate) trait Host {
     fn stopped(&self) -> bool;
     /// `dice::roll`, into the trace when `traced`.
     fn roll(&mut self, spec: DiceSpec, site: u32, traced: bool) -> Roll;
+    /// `rolls::known`: `dice::roll` of dice known when the program was compiled, by the
+    /// runtime's fixed shapes (as generated code rolls them).
+    fn roll_known(&mut self, spec: DiceSpec, site: u32, traced: bool) -> Roll;
     /// `dice::roll_faces`, into the trace when `traced`.
     fn roll_faces(&mut self, spec: DiceSpec, site: u32, traced: bool) -> (Roll, Faces);
     fn decide(&mut self, name: &'static str, options: u32) -> u32;
@@ -154,6 +157,14 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Host for Env<D, X, T> {
             dice::roll(&mut self.dice, spec, &mut self.trace, site)
         } else {
             dice::roll(&mut self.dice, spec, &mut NoTrace, site)
+        }
+    }
+
+    fn roll_known(&mut self, spec: DiceSpec, site: u32, traced: bool) -> Roll {
+        if traced {
+            rolls::known(&mut self.dice, spec, &mut self.trace, site)
+        } else {
+            rolls::known(&mut self.dice, spec, &mut NoTrace, site)
         }
     }
 
@@ -229,17 +240,21 @@ pub const MAX_STEPS: u64 = 1_000_000;
 
 /// How many values `v` holds (itself included): what copying it costs.
 fn weight(v: &Value) -> u64 {
+    /// One for the value holding `items`, and theirs.
+    fn holding(items: &[Value]) -> u64 {
+        items.iter().fold(1u64, |n, i| {
+            n.saturating_add(match i {
+                Value::List(_) | Value::Map(_) | Value::Record(_) | Value::Outcome { .. } => {
+                    weight(i)
+                }
+                _ => 1,
+            })
+        })
+    }
     match v {
-        Value::List(items) | Value::Map(items) => {
-            items.iter().fold(1u64, |n, i| n.saturating_add(weight(i)))
-        }
-        Value::Record(fields) => fields
-            .borrow()
-            .iter()
-            .fold(1u64, |n, i| n.saturating_add(weight(i))),
-        Value::Outcome { fields, .. } => {
-            fields.iter().fold(1u64, |n, i| n.saturating_add(weight(i)))
-        }
+        Value::List(items) | Value::Map(items) => holding(items),
+        Value::Record(fields) => holding(&fields.borrow()),
+        Value::Outcome { fields, .. } => holding(fields),
         _ => 1,
     }
 }
@@ -435,7 +450,7 @@ impl<'p> Interpreter<'p, '_> {
         frame.truncate(f.params);
         frame.resize(f.locals, Value::Unit);
         let caller = std::mem::replace(&mut self.at, f.site);
-        let result = f.run(self, &mut frame);
+        let result = f.run(self, &mut frame).map_err(|e| *e);
         self.at = caller;
         frame.clear();
         self.frames.push(frame);

@@ -178,6 +178,18 @@ impl Cx<'_> {
             // `e` where a `T?` is wanted: a present value is the value itself.
             K::Some(x) | K::Unwrap(x) => self.value(x),
             // `map[key]` (keyed by a scale or enum: every key has an entry)
+            K::MapGet(m, k) if in_place(m).is_some() && plain(k) => {
+                let (m, k) = (in_place(m).expect("checked above"), self.value(k));
+                // The key first: reading it changes nothing, so the map is read as the
+                // walker reads it, in place rather than shared.
+                Box::new(move |it, l| {
+                    let k = k(it, l)?.choice();
+                    Ok(m.read(l, |m| match m {
+                        Value::Map(items) => items.get(k as usize).cloned().unwrap_or(Value::Unit),
+                        _ => Value::Unit,
+                    }))
+                })
+            }
             K::MapGet(m, k) => {
                 let (m, k) = (self.value(m), self.value(k));
                 Box::new(move |it, l| {
@@ -282,7 +294,7 @@ impl Cx<'_> {
                         Some(c) => Some(c(it, l)?),
                         None => None,
                     };
-                    it.lookup_at(table, k, col, site)
+                    Ok(it.lookup_at(table, k, col, site)?)
                 })
             }
             K::RollTable { table, among, site } => self.roll_table(*table, among.as_deref(), *site),
@@ -336,7 +348,7 @@ impl Cx<'_> {
                                 index: i,
                                 len: items.len(),
                             };
-                            Err(it.fail(site, kind))
+                            Err(Box::new(it.fail(site, kind)))
                         }
                     }
                 })
@@ -344,7 +356,7 @@ impl Cx<'_> {
             // The rest: the walker's.
             _ => {
                 let e = e.clone();
-                Box::new(move |it, l| it.expr(&e, l))
+                Box::new(move |it, l| Ok(it.expr(&e, l)?))
             }
         }
     }
@@ -431,7 +443,7 @@ impl Cx<'_> {
                     let x = a(it, l)?;
                     let y = b(it, l)?;
                     if y == 0 {
-                        return Err(it.fail(site, RuleErrorKind::DivideByZero));
+                        return Err(Box::new(it.fail(site, RuleErrorKind::DivideByZero)));
                     }
                     Ok(f(x, y))
                 })
@@ -439,6 +451,37 @@ impl Cx<'_> {
             K::Abs(a) => {
                 let a = self.int(a);
                 Box::new(move |it, l| Ok(a(it, l)?.saturating_abs()))
+            }
+            K::Len(a) if in_place(a).is_some() => {
+                let a = in_place(a).expect("checked above");
+                Box::new(move |_, l| {
+                    Ok(a.read(l, |v| match v {
+                        Value::List(items) => items.len() as i64,
+                        _ => 0,
+                    }))
+                })
+            }
+            K::MapGet(m, k) if in_place(m).is_some() && plain(k) => {
+                let (m, k) = (in_place(m).expect("checked above"), self.value(k));
+                Box::new(move |it, l| {
+                    let k = k(it, l)?.choice();
+                    Ok(m.read(l, |m| match m {
+                        Value::Map(items) => items.get(k as usize).map_or(0, Value::int),
+                        _ => 0,
+                    }))
+                })
+            }
+            // `box.number`, `box.attr`
+            K::BoxPart(b, part) => {
+                let (b, part) = (self.value(b), *part);
+                Box::new(move |it, l| {
+                    Ok(match b(it, l)? {
+                        Value::TrackBox { track, number } => {
+                            box_part(it.prog, track, number, part).int()
+                        }
+                        _ => 0,
+                    })
+                })
             }
             K::Len(a) => {
                 let a = self.value(a);
@@ -495,9 +538,9 @@ impl Cx<'_> {
                     Ok(b)
                 })
             }
-            K::Local(s) => {
-                let s = *s;
-                Box::new(move |_, l| Ok(l[s].bool()))
+            K::Local(_) | K::Field(..) if in_place(e).is_some() => {
+                let e = in_place(e).expect("checked above");
+                Box::new(move |_, l| Ok(e.read(l, Value::bool)))
             }
             K::Not(a) => {
                 let a = self.truth(a);
@@ -537,7 +580,17 @@ impl Cx<'_> {
                 let (a, b) = (self.truth(a), self.truth(b));
                 Box::new(move |it, l| Ok(a(it, l)? || b(it, l)?))
             }
-            // `x in list`
+            // `x in list`, the list read in place after `x`, as the walker reads it
+            K::In(x, list) if in_place(list).is_some() => {
+                let (x, list) = (self.value(x), in_place(list).expect("checked above"));
+                Box::new(move |it, l| {
+                    let x = x(it, l)?;
+                    Ok(list.read(l, |v| match v {
+                        Value::List(items) => items.iter().any(|i| values_equal(i, &x)),
+                        _ => false,
+                    }))
+                })
+            }
             K::In(x, list) => {
                 let (x, list) = (self.value(x), self.value(list));
                 Box::new(move |it, l| {
@@ -567,6 +620,15 @@ impl Cx<'_> {
             K::Const(Const::Dice(d)) => IntoSpec::Const(d),
             _ => IntoSpec::Expr(self.value(dice)),
         };
+        if let (IntoSpec::Const(d), None) = (&spec, faces) {
+            // Constant dice: the runtime's fixed shapes, as generated code rolls them.
+            let d = *d;
+            return Box::new(move |it, _| {
+                it.step(1)?;
+                let traced = it.on();
+                Ok(Value::Roll(it.env.roll_known(d, site, traced)))
+            });
+        }
         Box::new(move |it, l| {
             let spec = match &spec {
                 IntoSpec::Const(d) => {
@@ -587,6 +649,47 @@ impl Cx<'_> {
                 }
             })
         })
+    }
+}
+
+/// A value read where it is, without a copy or a reference count: a local, or a field of
+/// a local record.
+#[derive(Clone, Copy)]
+pub(super) enum InPlace {
+    Local(usize),
+    Field(usize, usize),
+}
+
+pub(super) fn in_place(e: &ir::Expr) -> Option<InPlace> {
+    match &e.kind {
+        K::Local(s) => Some(InPlace::Local(*s)),
+        K::Field(r, i) => match r.kind {
+            K::Local(s) => Some(InPlace::Field(s, *i)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// An expression whose evaluation changes nothing: a constant, a local, a local's field.
+fn plain(e: &ir::Expr) -> bool {
+    matches!(e.kind, K::Const(_)) || in_place(e).is_some()
+}
+
+impl InPlace {
+    /// `f` of the value (`Unit` where a field's record is not one), read in place.
+    #[inline]
+    pub(super) fn read<R>(self, l: &[Value], f: impl FnOnce(&Value) -> R) -> R {
+        match self {
+            InPlace::Local(s) => f(&l[s]),
+            InPlace::Field(s, i) => match &l[s] {
+                Value::Record(r) => match r.borrow().get(i) {
+                    Some(v) => f(v),
+                    None => f(&Value::Unit),
+                },
+                _ => f(&Value::Unit),
+            },
+        }
     }
 }
 

@@ -1,23 +1,30 @@
 //! Calls, values copied into new ones, aggregates walked item by item, and the effects
 //! (decisions, tracks filled, die tables rolled), compiled.
 
-use super::{Cx, Fx, IntFn, Interpreter, ValueFn};
+use super::expr::{in_place, InPlace};
+use super::{scalar, Cx, Fx, Got, IntFn, Interpreter, ValueFn};
 use crate::eval::effects::track_levels;
 use crate::eval::expr::rewrap;
-use crate::eval::{leak_name, weight, Run, Value};
+use crate::eval::{leak_name, weight, Value};
 use crate::ir::{self, Agg, DecideOptions, ExprKind as K, TableKey, Ty};
 use rulesc_runtime::{arith, TraceEvent};
 use std::rc::Rc;
 
-/// Expressions whose values are copied, in order, into a new value's parts.
-pub(super) struct Copies(Vec<ValueFn>);
+/// Expressions whose values are copied, in order, into a new value's parts (each with
+/// whether its type is [`scalar`]).
+pub(super) struct Copies(Vec<(ValueFn, bool)>);
 
 impl Copies {
-    pub(super) fn run(&self, it: &mut Interpreter<'_, '_>, l: &mut Vec<Value>) -> Run<Vec<Value>> {
+    pub(super) fn run(&self, it: &mut Interpreter<'_, '_>, l: &mut Vec<Value>) -> Got<Vec<Value>> {
         let mut out = Vec::with_capacity(self.0.len());
-        for x in &self.0 {
+        for (x, scalar) in &self.0 {
             let v = x(it, l)?;
-            out.push(it.copied(v)?);
+            out.push(if *scalar {
+                it.step(1)?;
+                v
+            } else {
+                it.copied(v)?
+            });
         }
         Ok(out)
     }
@@ -29,6 +36,8 @@ enum Items {
     /// `filled(track)` of a track of type `.1`, walked box by box without making the
     /// list: each box is one value, one step, as the list's copy would cost.
     Filled(ValueFn, usize),
+    /// The same of a track read in place (a local's, or a field of a local record).
+    FilledAt(InPlace, usize),
 }
 
 /// The item loop of an aggregate: the walker's `each`.
@@ -45,8 +54,8 @@ impl Each {
         &self,
         it: &mut Interpreter<'_, '_>,
         l: &mut Vec<Value>,
-        mut f: impl FnMut(&mut Interpreter<'_, '_>, &mut Vec<Value>) -> Run<bool>,
-    ) -> Run<()> {
+        mut f: impl FnMut(&mut Interpreter<'_, '_>, &mut Vec<Value>) -> Got<bool>,
+    ) -> Got<()> {
         match &self.items {
             Items::List(list) => {
                 let items = match list(it, l)? {
@@ -69,8 +78,13 @@ impl Each {
                     }
                 }
             }
-            Items::Filled(track, tid) => {
-                let Value::Track(track) = track(it, l)? else {
+            Items::Filled(..) | Items::FilledAt(..) => {
+                let (track, tid) = match &self.items {
+                    Items::Filled(track, tid) => (track(it, l)?, tid),
+                    Items::FilledAt(track, tid) => (track.read(l, Value::clone), tid),
+                    Items::List(_) => unreachable!("matched above"),
+                };
+                let Value::Track(track) = track else {
                     return Ok(());
                 };
                 let n = it.prog.tracks[*tid].boxes.len();
@@ -93,7 +107,7 @@ impl Each {
     }
 
     #[inline]
-    fn holds(&self, it: &mut Interpreter<'_, '_>, l: &mut Vec<Value>) -> Run<bool> {
+    fn holds(&self, it: &mut Interpreter<'_, '_>, l: &mut Vec<Value>) -> Got<bool> {
         match &self.cond {
             Some(c) => c(it, l),
             None => Ok(true),
@@ -125,14 +139,15 @@ impl Cx<'_> {
             }
             match it.call_frame(f, frame) {
                 // A formula's rule error is recorded by the procedure calling it.
-                Err(e) if formula && it.on() => Err(it.env.fail(e)),
-                other => other,
+                Err(e) if formula && it.on() => Err(Box::new(it.env.fail(e))),
+                Err(e) => Err(Box::new(e)),
+                Ok(v) => Ok(v),
             }
         })
     }
 
     pub(super) fn copies(&self, xs: &[ir::Expr]) -> Copies {
-        Copies(xs.iter().map(|x| self.value(x)).collect())
+        Copies(xs.iter().map(|x| (self.value(x), scalar(&x.ty))).collect())
     }
 
     /// `sum/count/any/all/max/min(body for var in list if cond)` as a number: `any` and
@@ -154,7 +169,10 @@ impl Cx<'_> {
                 let Ty::Track(tid) = t.ty else {
                     unreachable!("matched above")
                 };
-                Items::Filled(self.value(t), tid)
+                match in_place(t) {
+                    Some(at) => Items::FilledAt(at, tid),
+                    None => Items::Filled(self.value(t), tid),
+                }
             }
             _ => Items::List(self.value(list)),
         };
@@ -293,7 +311,7 @@ impl Cx<'_> {
             }),
             DecideOptions::List(_) => {
                 let e = e.clone();
-                Box::new(move |it, l| it.expr(&e, l))
+                Box::new(move |it, l| Ok(it.expr(&e, l)?))
             }
         }
     }
@@ -314,7 +332,7 @@ impl Cx<'_> {
             let Some(tid) = tid else {
                 return Ok(Value::Int(0));
             };
-            it.fill_at(&track, tid, &levels, lvl, &keys, site, l)
+            Ok(it.fill_at(&track, tid, &levels, lvl, &keys, site, l)?)
         })
     }
 
@@ -332,7 +350,7 @@ impl Cx<'_> {
                 }),
                 None => None,
             };
-            it.roll_table_at(table, allowed.as_deref().map(Vec::as_slice), site)
+            Ok(it.roll_table_at(table, allowed.as_deref().map(Vec::as_slice), site)?)
         })
     }
 }

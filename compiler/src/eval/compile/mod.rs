@@ -13,13 +13,17 @@
 mod expr;
 mod items;
 
-use super::{Flow, Interpreter, Run, Value};
+use super::{Flow, Interpreter, Value};
 use crate::ir::{self, MatchArm, PlaceStep, Program, Stmt, Ty};
-use rulesc_runtime::TraceEvent;
+use rulesc_runtime::{RuleError, TraceEvent};
 use std::rc::Rc;
 
+/// What a compiled node gives: `T`, or the rule error that stopped the run, boxed so that
+/// an `i64` or `bool` result comes back in registers (errors are rare).
+type Got<T> = Result<T, Box<RuleError>>;
+
 /// A compiled node giving `T`, run with the interpreter and the call's frame.
-type Fx<T> = Box<dyn Fn(&mut Interpreter<'_, '_>, &mut Vec<Value>) -> Run<T> + Send + Sync>;
+type Fx<T> = Box<dyn Fn(&mut Interpreter<'_, '_>, &mut Vec<Value>) -> Got<T> + Send + Sync>;
 type ValueFn = Fx<Value>;
 type IntFn = Fx<i64>;
 type BoolFn = Fx<bool>;
@@ -70,7 +74,7 @@ fn program(p: &Program) -> Code {
 impl Function {
     /// Runs the body in `frame` (the arguments, then a slot per local): what the walker's
     /// call did once the frame was made.
-    pub(super) fn run(&self, it: &mut Interpreter<'_, '_>, frame: &mut Vec<Value>) -> Run<Value> {
+    pub(super) fn run(&self, it: &mut Interpreter<'_, '_>, frame: &mut Vec<Value>) -> Got<Value> {
         match &self.body {
             Body::Formula(e) => {
                 // Formulas are pure, and untraced unless formulas are traced too.
@@ -116,7 +120,7 @@ impl Function {
 }
 
 impl Block {
-    fn run(&self, it: &mut Interpreter<'_, '_>, locals: &mut Vec<Value>) -> Run<Flow> {
+    fn run(&self, it: &mut Interpreter<'_, '_>, locals: &mut Vec<Value>) -> Got<Flow> {
         for s in self.0.iter() {
             // An enumeration that cut this path off (or ran out of budget) stops the run
             // here; its result is discarded.
@@ -163,10 +167,19 @@ impl Cx<'_> {
                 // A record or list read from state is a copy (value semantics); a local
                 // bound to a parameter stays that parameter (`let me = c`).
                 let alias = matches!(value.kind, ir::ExprKind::Local(_));
+                let scalar = scalar(&value.ty);
                 let value = self.value(value);
                 Box::new(move |it, l| {
                     let v = value(it, l)?;
-                    let v = if alias { v } else { it.copied(v)? };
+                    let v = if alias {
+                        v
+                    } else if scalar {
+                        // A copy of a value holding no other: one step.
+                        it.step(1)?;
+                        v
+                    } else {
+                        it.copied(v)?
+                    };
                     if it.on() {
                         let shown = it.show(&v, &ty);
                         it.event(TraceEvent::Assign { site, value: shown });
@@ -308,7 +321,7 @@ impl Cx<'_> {
             // Timers and world time: the walker's.
             Stmt::Schedule { .. } | Stmt::Advance { .. } => {
                 let s = s.clone();
-                Box::new(move |it, l| it.stmt(&s, l))
+                Box::new(move |it, l| Ok(it.stmt(&s, l)?))
             }
         }
     }
@@ -345,11 +358,19 @@ impl Cx<'_> {
     }
 }
 
+/// Whether values of `ty` hold no other value: copying one is a step and nothing else.
+fn scalar(ty: &Ty) -> bool {
+    matches!(
+        ty,
+        Ty::Int | Ty::Bool | Ty::Choice(_) | Ty::Roll | Ty::Dice | Ty::Track(_) | Ty::TrackBox(_)
+    )
+}
+
 /// A place's keys compiled: `None` for a path of fields only (no key to evaluate).
 struct Keys(Option<Vec<Option<ValueFn>>>);
 
 impl Keys {
-    fn run(&self, it: &mut Interpreter<'_, '_>, l: &mut Vec<Value>) -> Run<Vec<Value>> {
+    fn run(&self, it: &mut Interpreter<'_, '_>, l: &mut Vec<Value>) -> Got<Vec<Value>> {
         let Some(keys) = &self.0 else {
             return Ok(Vec::new());
         };
