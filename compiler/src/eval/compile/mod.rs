@@ -271,23 +271,28 @@ impl Cx<'_> {
                 })
             }
             // `for var in lo..hi { .. }`
-            Stmt::ForRange { var, lo, hi, body } => {
-                let var = *var;
+            Stmt::ForRange {
+                var,
+                lo,
+                hi,
+                body,
+                site,
+            } => {
+                let (var, site) = (*var, *site);
                 let (lo, hi) = (self.int(lo), self.int(hi));
                 let body = self.block(body);
                 Box::new(move |it, l| {
                     let lo = lo(it, l)?;
                     let hi = hi(it, l)?;
+                    it.range_room(lo, hi, site)?;
                     let mut i = lo;
-                    let mut n = 0;
-                    while i < hi && n < rulesc_runtime::MAX_LOOP {
+                    while i < hi {
                         it.step(1)?;
                         l[var] = Value::Int(i);
                         if let Flow::Return(v) = body.run(it, l)? {
                             return Ok(Flow::Return(v));
                         }
                         i += 1;
-                        n += 1;
                     }
                     Ok(Flow::Normal)
                 })
