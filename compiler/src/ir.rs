@@ -14,8 +14,11 @@
 //! - `Function::fallible` is true exactly when its body has a node that may fail
 //!   ([`walk::may_fail`]) or calls a fallible function.
 
+mod compiled;
 pub mod places;
 pub mod walk;
+
+pub use compiled::Compiled;
 
 use crate::source::{Sources, Span};
 use rulesc_runtime::{DiceSpec, Site, Track};
@@ -832,39 +835,6 @@ pub struct Program {
     /// What the interpreter compiles from this program on its first run (`eval`'s
     /// closures), kept for the next runs.
     pub compiled: Compiled,
-}
-
-/// Code a backend builds from a program once and keeps with it: made on first use, read
-/// by every later run. A clone starts without it, so a program changed after it ran
-/// must be a clone (as `pack::apply` and codegen's fight copies are).
-#[derive(Default)]
-pub struct Compiled(std::sync::OnceLock<Box<dyn std::any::Any + Send + Sync>>);
-
-impl Compiled {
-    /// The code, built by `build` the first time. `None` if something else of another
-    /// type was kept first.
-    pub fn get_or_init<T: std::any::Any + Send + Sync>(
-        &self,
-        build: impl FnOnce() -> T,
-    ) -> Option<&T> {
-        self.0.get_or_init(|| Box::new(build())).downcast_ref()
-    }
-}
-
-impl Clone for Compiled {
-    fn clone(&self) -> Self {
-        Compiled::default()
-    }
-}
-
-impl std::fmt::Debug for Compiled {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(if self.0.get().is_some() {
-            "Compiled(..)"
-        } else {
-            "Compiled(none)"
-        })
-    }
 }
 
 impl Program {
