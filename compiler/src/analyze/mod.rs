@@ -3,7 +3,7 @@
 //!
 //! - [`exact`]: arbitrary-precision probabilities; nothing overflows.
 //! - [`dice`]: one roll's exact distribution (convolution, order statistics, chains).
-//! - [`engine`], [`plan`], [`state`]: the merged-state engine.
+//! - [`engine`], [`plan`], [`state`], [`fast`]: the merged-state engine.
 //! - [`paths`]: the path walker, one interpreter run per dice path (the reference).
 //!
 //! Every engine's work is bounded by [`Limits`]; what a limit cut off is reported as
@@ -14,6 +14,7 @@ pub mod dice;
 pub mod diff;
 pub mod engine;
 pub mod exact;
+pub mod fast;
 pub mod goal;
 pub mod paths;
 pub mod plan;
@@ -263,6 +264,7 @@ pub fn distribution(
                 max_states: limits.max_states,
                 max_steps: limits.max_steps,
                 deadline: limits.deadline(),
+                fast: true,
             };
             let o = engine::run(p, &plan, s.function, s.args.clone(), &dec, &opts);
             Distribution {

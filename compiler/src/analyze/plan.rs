@@ -8,6 +8,7 @@
 //! construct is seen here as soon as it is walked; a statement kind this module does not
 //! know is handed whole to the interpreter, which is always correct.
 
+use super::fast::{self, FStmt};
 use crate::ir::walk::{for_each_child, for_each_stmt_child, Child};
 use crate::ir::{Body, Expr, ExprKind as K, Function, Id, Program, Stmt};
 use std::collections::{HashMap, HashSet};
@@ -30,6 +31,21 @@ pub struct StmtPlan {
     pub hidden: Vec<usize>,
 }
 
+/// A run of fast statements ([`super::fast`]) the engine runs per roll path from each
+/// state, merging only at its end: it rolls (if at all) only in its first statement, so
+/// states still merge after each roll.
+#[derive(Debug, Clone)]
+pub struct Segment {
+    pub stmts: Vec<FStmt>,
+    /// Locals the statements write (each path starts from the state's values).
+    pub written: Vec<usize>,
+    /// Locals written and read later: with the dice drawn, what tells a path's
+    /// resulting state from another's.
+    pub kept: Vec<usize>,
+    /// Locals dead after the segment (cleared, so that states differing there merge).
+    pub clear: Vec<usize>,
+}
+
 #[derive(Debug, Default)]
 pub struct Plan {
     /// Per function: it (or something it calls) rolls dice.
@@ -37,6 +53,8 @@ pub struct Plan {
     /// Per function: the size of its frame (its locals, then the hidden slots).
     pub frame: Vec<usize>,
     stmts: HashMap<*const Stmt, StmtPlan>,
+    /// Fast segments, by their first statement.
+    segments: HashMap<*const Stmt, Segment>,
     /// Sites of the rolls whose natural face may be read.
     pub natural_sites: HashSet<u32>,
 }
@@ -86,6 +104,11 @@ impl Plan {
             hidden: Vec::new(),
         };
         self.stmts.get(&(s as *const Stmt)).unwrap_or(&NONE)
+    }
+
+    /// The fast segment starting at `s`, if one does.
+    pub fn segment(&self, s: &Stmt) -> Option<&Segment> {
+        self.segments.get(&(s as *const Stmt))
     }
 
     /// Whether an expression rolls dice (itself, or a procedure it calls).
@@ -175,6 +198,48 @@ impl Plan {
                 sp.clear = clear;
             }
             self.stmts.insert(s as *const Stmt, sp);
+        }
+        self.segments(p, stmts);
+    }
+
+    /// Groups the block's fast statements into segments: each starts at a fast statement
+    /// and takes the fast statements after it up to the next one that rolls.
+    fn segments(&mut self, p: &Program, stmts: &[Stmt]) {
+        let mut compiled: Vec<Option<FStmt>> = stmts.iter().map(|s| fast::stmt(p, s)).collect();
+        let mut i = 0;
+        while i < stmts.len() {
+            if compiled[i].is_none() {
+                i += 1;
+                continue;
+            }
+            let mut j = i + 1;
+            while j < stmts.len() && compiled[j].as_ref().is_some_and(|s| !fast::rolls(s)) {
+                j += 1;
+            }
+            let seg: Vec<FStmt> = compiled[i..j].iter_mut().filter_map(Option::take).collect();
+            let mut written = Vec::new();
+            seg.iter().for_each(|s| fast::writes(s, &mut written));
+            written.sort_unstable();
+            written.dedup();
+            let mut clear: Vec<usize> = stmts[i..j]
+                .iter()
+                .flat_map(|s| self.stmt(s).clear.iter().copied())
+                .collect();
+            clear.sort_unstable();
+            clear.dedup();
+            let kept = written
+                .iter()
+                .copied()
+                .filter(|w| !clear.contains(w))
+                .collect();
+            let segment = Segment {
+                stmts: seg,
+                written,
+                kept,
+                clear,
+            };
+            self.segments.insert(&stmts[i] as *const Stmt, segment);
+            i = j;
         }
     }
 

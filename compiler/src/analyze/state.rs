@@ -295,6 +295,41 @@ impl std::hash::Hasher for Prehashed {
 
 type PrehashedBuild = std::hash::BuildHasherDefault<Prehashed>;
 
+/// A hasher for keys made of words by this program (the Fx mixing step, as [`fx`]).
+#[derive(Default, Clone, Copy)]
+pub struct Words(u64);
+
+impl Words {
+    #[inline]
+    fn mix(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl std::hash::Hasher for Words {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for c in bytes.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..c.len()].copy_from_slice(c);
+            self.mix(u64::from_le_bytes(b));
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.mix(x);
+    }
+
+    fn write_usize(&mut self, x: usize) {
+        self.mix(x as u64);
+    }
+}
+
+pub type WordsBuild = std::hash::BuildHasherDefault<Words>;
+
 /// A distribution over states: each state's weight over the common denominator `den`.
 /// Equal states are merged as they are added: each state's encoding is kept, and found
 /// again through its hash.

@@ -6,15 +6,25 @@
 //! branches apart. The cost grows with the number of distinct states, not with the
 //! number of dice paths.
 //!
-//! It interprets as little as it can: every statement is run by the interpreter
-//! (`eval::exec_in`), once per state and per distinct outcome of the rolls it makes. The
-//! rolls themselves are decided whole ([`DiceSource::whole`]): each roll's distinct totals
-//! come from [`super::dice`] (convolution, order statistics, chains), so `roll 20d6` is 96
-//! outcomes, not 6^20 paths. Only the shape of the program is the engine's: an `if`,
+//! Straight-line statements on plain locals (ints, rolls, levels) form fast segments
+//! ([`super::fast`], `segment.rs`): the engine runs them itself along every roll path from
+//! each state, on one scratch frame, and gathers the paths' results per state, so a roll
+//! followed by the comparisons and arithmetic that use it costs no state per path. Every
+//! other statement is run by the interpreter (`eval::exec_in`), once per state and per
+//! distinct outcome of the rolls it makes (`source.rs`). The rolls themselves are decided
+//! whole ([`rulesc_runtime::DiceSource::whole`]): each roll's distinct totals come from
+//! [`super::dice`] (convolution, order statistics, chains), so `roll 20d6` is 96 outcomes,
+//! not 6^20 paths. Only the shape of the program is the engine's (`control.rs`): an `if`,
 //! `match` or `for` whose blocks roll is taken apart so its branches merge, and a call to
 //! a procedure that rolls runs in the engine (its frame pushed on each state) so states
 //! merge inside it too. Any other construct, present or future, costs nothing here: the
 //! interpreter runs it.
+
+mod control;
+mod segment;
+mod source;
+
+pub use source::{Cursor, RollPaths};
 
 use super::dice::{roll_dist, Bound, RollDist};
 use super::exact::{Prob, W};
@@ -22,9 +32,9 @@ use super::plan::Plan;
 use super::state::{encode_value, scales, Dist, State};
 use super::Stop;
 use crate::eval::{self, Value};
-use crate::ir::{Body, Expr, ExprKind as K, Id, MatchArm, Program, Stmt};
+use crate::ir::{Body, Expr, Id, Program, Stmt};
 use num_traits::Zero;
-use rulesc_runtime::{Decide, DiceSource, DiceSpec, Env, NoTrace, Roll, RuleError};
+use rulesc_runtime::{DiceSpec, Env, NoTrace, RuleError};
 
 /// A resolution's result: the value it returned, or the rule error that stopped it.
 pub type Outcome = Result<Value, RuleError>;
@@ -53,6 +63,9 @@ pub struct Options {
     pub max_states: u64,
     pub max_steps: u64,
     pub deadline: Option<Instant>,
+    /// Runs straight-line pieces itself, per roll path ([`super::fast`]); off, every
+    /// statement goes through the interpreter (the tests compare the two).
+    pub fast: bool,
 }
 
 /// How the engine answers decisions: a fixed answer for some names, the scenario's
@@ -378,10 +391,7 @@ impl<'a> Engine<'a> {
             let mut st = if mutates { s.unshared() } else { s.clone() };
             let r = {
                 let State { frames, cursor, .. } = &mut st;
-                let mut dec = Cursor {
-                    dec: self.dec,
-                    cursor,
-                };
+                let mut dec = Cursor::new(self.dec, cursor);
                 let mut env = Env::new(&mut src, &mut dec, NoTrace);
                 let top = match frames.last_mut() {
                     Some(t) => t,
@@ -406,13 +416,32 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn block(&self, f: Id, stmts: &[Stmt], mut dist: Dist) -> Res<Exits> {
+    fn block(&self, f: Id, stmts: &[Stmt], dist: Dist) -> Res<Exits> {
+        self.run_block(f, stmts, dist, self.opts.fast)
+    }
+
+    /// Runs `stmts` over `dist`: a fast segment ([`super::fast`]) as one piece when `fast`,
+    /// every other statement one by one.
+    fn run_block(&self, f: Id, stmts: &[Stmt], mut dist: Dist, fast: bool) -> Res<Exits> {
         let mut returned = Dist::new(W::one());
-        for s in stmts {
+        let mut i = 0;
+        while i < stmts.len() {
             if dist.is_empty() {
                 break;
             }
-            let ex = self.stmt(f, s, dist)?;
+            let ex = match self.plan.segment(&stmts[i]).filter(|_| fast) {
+                Some(seg) => {
+                    let n = seg.stmts.len();
+                    let ex = self.segment(f, seg, &stmts[i..i + n], dist)?;
+                    i += n;
+                    ex
+                }
+                None => {
+                    let ex = self.stmt(f, &stmts[i], dist)?;
+                    i += 1;
+                    ex
+                }
+            };
             returned.merge(ex.returned);
             dist = ex.normal;
         }
@@ -545,422 +574,5 @@ impl<'a> Engine<'a> {
             .map(|b| b.finish(&den, self))
             .collect::<Res<Vec<_>>>()?;
         Ok((outs, rest.finish(&den, self)?))
-    }
-
-    fn if_(
-        &self,
-        f: Id,
-        branches: &[(Expr, Vec<Stmt>, u32)],
-        otherwise: Option<&[Stmt]>,
-        mut rest: Dist,
-        mutates: bool,
-    ) -> Res<Exits> {
-        let mut ex = Exits::empty();
-        for (cond, body, _) in branches {
-            if rest.is_empty() {
-                return Ok(ex);
-            }
-            let (mut taken, not) =
-                self.split(cond, rest, mutates, 1, |_, v| v.bool().then_some(0))?;
-            ex.merge(self.block(f, body, taken.remove(0))?);
-            rest = not;
-        }
-        match otherwise {
-            Some(o) => ex.merge(self.block(f, o, rest)?),
-            None => ex.normal.merge(rest),
-        }
-        Ok(ex)
-    }
-
-    fn match_(
-        &self,
-        f: Id,
-        scrutinee: &Expr,
-        arms: &[MatchArm<Vec<Stmt>>],
-        dist: Dist,
-        mutates: bool,
-    ) -> Res<Exits> {
-        // As the interpreter picks an arm: the first naming the tag (or variant), or a
-        // wildcard; an outcome's fields are bound to the arm's slots.
-        let (per_arm, none) = self.split(scrutinee, dist, mutates, arms.len(), |s, v| {
-            let tag = match v {
-                Value::Outcome { tag, .. } => *tag,
-                Value::Choice(c) => *c,
-                _ => 0,
-            };
-            let i = arms
-                .iter()
-                .position(|a| a.alts.is_empty() || a.alts.contains(&tag))?;
-            if let Value::Outcome { fields, .. } = v {
-                let top = s.top();
-                for (slot, x) in arms[i].binds.iter().zip(fields.iter()) {
-                    if let Some(slot) = slot {
-                        if let Some(l) = top.get_mut(*slot) {
-                            *l = x.clone();
-                        }
-                    }
-                }
-            }
-            Some(i)
-        })?;
-        let mut ex = Exits::empty();
-        ex.normal.merge(none);
-        for (arm, d) in arms.iter().zip(per_arm) {
-            if !d.is_empty() {
-                ex.merge(self.block(f, &arm.body, d)?);
-            }
-        }
-        Ok(ex)
-    }
-
-    /// `for var in list`: the list (a copy, as the interpreter walks) and the position
-    /// live in two hidden slots, so states at the same turn of the loop merge.
-    #[allow(clippy::too_many_arguments)]
-    fn for_(
-        &self,
-        f: Id,
-        var: usize,
-        list: &Expr,
-        body: &[Stmt],
-        hidden: &[usize],
-        dist: Dist,
-        mutates: bool,
-    ) -> Res<Exits> {
-        let (ls, is) = (hidden[0], hidden[1]);
-        let (mut start, _) = self.split(list, dist, mutates, 1, |s, v| {
-            let top = s.top();
-            top[ls] = match v {
-                Value::List(_) => v.clone(),
-                _ => Value::List(Rc::new(Vec::new())),
-            };
-            top[is] = Value::Int(0);
-            Some(0)
-        })?;
-        self.turns(f, body, start.remove(0), hidden, |top| {
-            let (Value::List(items), Value::Int(i)) = (&top[ls], &top[is]) else {
-                return false;
-            };
-            let i = *i;
-            let Some(item) = usize::try_from(i).ok().and_then(|i| items.get(i)) else {
-                return false;
-            };
-            let item = item.deep_clone();
-            top[var] = item;
-            top[is] = Value::Int(i + 1);
-            true
-        })
-    }
-
-    /// `for var in lo..hi`: counter and bound in two hidden slots. With a
-    /// site, a state whose range holds more than `MAX_LOOP` numbers ends in that rule error.
-    #[allow(clippy::too_many_arguments)]
-    fn range(
-        &self,
-        f: Id,
-        var: usize,
-        (lo, hi, site): (&Expr, &Expr, Option<u32>),
-        body: &[Stmt],
-        hidden: &[usize],
-        dist: Dist,
-        mutates: bool,
-    ) -> Res<Exits> {
-        let (is, hs) = (hidden[0], hidden[1]);
-        let (mut a, _) = self.split(lo, dist, mutates, 1, |s, v| {
-            s.top()[is] = Value::Int(v.int());
-            Some(0)
-        })?;
-        let room = |lo: i64, hi: i64| match site {
-            Some(site) => rulesc_runtime::error::range_room(lo, hi, site),
-            None => Ok(()),
-        };
-        let (mut b, mut long) = self.split(hi, a.remove(0), mutates, 1, |s, v| {
-            let top = s.top();
-            top[hs] = Value::Int(v.int());
-            room(top[is].int(), top[hs].int()).ok().map(|()| 0)
-        })?;
-        let den = long.den.clone();
-        for (mut st, w) in long.take() {
-            let top = st.top();
-            if let Err(e) = room(top[is].int(), top[hs].int()) {
-                self.outcome(Err(e), &w, &den)?;
-            }
-        }
-        self.turns(f, body, b.remove(0), hidden, |top| {
-            let (i, h) = (top[is].int(), top[hs].int());
-            if i >= h {
-                return false;
-            }
-            top[var] = Value::Int(i);
-            top[is] = Value::Int(i + 1);
-            true
-        })
-    }
-
-    /// Runs a loop's turns: `next` moves a state to its next turn (false: the loop is
-    /// over for it, and its hidden slots are cleared).
-    fn turns(
-        &self,
-        f: Id,
-        body: &[Stmt],
-        mut at: Dist,
-        hidden: &[usize],
-        mut next: impl FnMut(&mut Vec<Value>) -> bool,
-    ) -> Res<Exits> {
-        let mut ex = Exits::empty();
-        while !at.is_empty() {
-            let den = at.den.clone();
-            let (mut go, mut done) = (Builder::new(self, &[]), Builder::new(self, hidden));
-            let one = W::one();
-            for (mut s, w) in at.take() {
-                if next(s.top()) {
-                    go.add(s, w, &one)?;
-                } else {
-                    done.add(s, w, &one)?;
-                }
-            }
-            ex.normal.merge(done.finish(&den, self)?);
-            let inner = self.block(f, body, go.finish(&den, self)?)?;
-            ex.returned.merge(inner.returned);
-            at = inner.normal;
-        }
-        Ok(ex)
-    }
-
-    /// A call to a procedure that rolls, in the engine: the arguments are evaluated per
-    /// state, the callee's frame pushed, its body run over the states, the frame popped
-    /// and the result used as the statement uses it.
-    fn call(&self, s: &Stmt, callee: Id, mut dist: Dist) -> Res<Exits> {
-        let sp = self.plan.stmt(s);
-        let value = match s {
-            Stmt::Let { value, .. } | Stmt::Expr(value) | Stmt::Assign { value, .. } => value,
-            Stmt::Return { value: Some(v), .. } => v,
-            _ => return self.whole(s, dist, sp.mutates, &sp.clear),
-        };
-        let K::Call(_, args) = &value.kind else {
-            return self.whole(s, dist, sp.mutates, &sp.clear);
-        };
-        let size = self.plan.frame.get(callee).copied().unwrap_or(0);
-        let nparams = self.p.functions[callee].params.len();
-        let den = dist.den.clone();
-        let mut pushed = Builder::new(self, &[]);
-        for (st, w) in dist.take() {
-            self.paths(
-                &st,
-                &w,
-                &den,
-                sp.mutates,
-                |env, locals| {
-                    args.iter()
-                        .map(|a| eval::eval_in(self.p, env, locals, a))
-                        .collect::<Result<Vec<_>, _>>()
-                },
-                |mut s2, vals, w, dp| {
-                    let mut frame = vec![Value::Unit; size];
-                    for (slot, v) in vals.into_iter().enumerate().take(nparams) {
-                        frame[slot] = v;
-                    }
-                    s2.frames.push(frame);
-                    pushed.add(s2, w, dp)
-                },
-            )?;
-        }
-        let Body::Procedure(body) = &self.p.functions[callee].body else {
-            return self.whole(s, pushed.finish(&den, self)?, sp.mutates, &sp.clear);
-        };
-        let inner = self.block(callee, body, pushed.finish(&den, self)?)?;
-        // Pop the frame and use the result.
-        let mut ex = Exits::empty();
-        for d in [inner.normal, inner.returned] {
-            let den = d.den.clone();
-            let (mut normal, mut returned) =
-                (Builder::new(self, &sp.clear), Builder::new(self, &[]));
-            let one = W::one();
-            for (mut st, w) in d.states {
-                st.frames.pop();
-                let ret = std::mem::replace(&mut st.ret, Value::Unit);
-                match s {
-                    Stmt::Let { slot, .. } => {
-                        st.top()[*slot] = ret.deep_clone();
-                        normal.add(st, w, &one)?;
-                    }
-                    Stmt::Return { .. } => self.returning(st, ret, w, &one, &den, &mut returned)?,
-                    Stmt::Assign {
-                        place,
-                        op,
-                        value,
-                        site,
-                    } => {
-                        let tmp = sp.hidden[0];
-                        st.top()[tmp] = ret;
-                        let assign = Stmt::Assign {
-                            place: place.clone(),
-                            op: *op,
-                            value: Expr {
-                                kind: K::Local(tmp),
-                                ty: value.ty.clone(),
-                                span: value.span,
-                            },
-                            site: *site,
-                        };
-                        let mut one_state = Dist::new(one.clone());
-                        one_state.push(st, W::one());
-                        let r = self.whole(&assign, one_state, sp.mutates, &[tmp])?;
-                        for (s3, w3) in r.normal.states {
-                            normal.add(s3, w.mul(&w3), &r.normal.den)?;
-                        }
-                    }
-                    _ => normal.add(st, w, &one)?,
-                }
-            }
-            ex.normal.merge(normal.finish(&den, self)?);
-            ex.returned.merge(returned.finish(&den, self)?);
-        }
-        Ok(ex)
-    }
-}
-
-/// The decider of one state: fixed answers first, then the scenario's script from the
-/// state's own position in it.
-pub struct Cursor<'a> {
-    dec: &'a Decisions<'a>,
-    cursor: &'a mut Vec<u32>,
-}
-
-impl<'a> Cursor<'a> {
-    /// A decider answering from `dec`, `cursor` holding how many answers of each
-    /// scripted name were used (one zero per name to start).
-    pub fn new(dec: &'a Decisions<'a>, cursor: &'a mut Vec<u32>) -> Self {
-        Cursor { dec, cursor }
-    }
-}
-
-impl Decide for Cursor<'_> {
-    fn decide(&mut self, name: &'static str, options: u32) -> u32 {
-        let last = options.saturating_sub(1);
-        // An answer past the options makes the analysis an error: the value the run goes
-        // on with is never reported.
-        let checked = |answer: u32, nth: Option<usize>| {
-            if answer > last {
-                let _ = self.dec.bad.set(BadAnswer {
-                    name: name.to_string(),
-                    nth,
-                    answer,
-                    options,
-                });
-            }
-            answer.min(last)
-        };
-        if let Some((_, a)) = self.dec.fixed.iter().find(|(n, _)| n == name) {
-            return checked(*a, None);
-        }
-        let Some(i) = self.dec.script.iter().position(|(n, _)| *n == name) else {
-            return 0;
-        };
-        let queue = self.dec.script[i].1;
-        match (self.cursor.get(i), self.cursor.len() > i) {
-            (Some(&used), true) => match queue.get(used as usize) {
-                Some(&a) => {
-                    self.cursor[i] += 1;
-                    checked(a, Some(used as usize))
-                }
-                None => 0,
-            },
-            _ => 0,
-        }
-    }
-}
-
-/// The dice of the engine: each roll is decided whole, walking its distinct outcomes like
-/// an odometer (the path of one run is a choice per roll).
-pub struct RollPaths<'e, 'a> {
-    eng: &'e Engine<'a>,
-    path: Vec<(usize, Rc<RollDist>)>,
-    pos: usize,
-    used: u32,
-    cut: bool,
-    fail: Cell<Option<Stop>>,
-}
-
-impl RollPaths<'_, '_> {
-    fn choices(d: &RollDist) -> usize {
-        d.entries.len() + usize::from(!d.cut.is_zero())
-    }
-
-    fn advance(&mut self) -> bool {
-        self.path.truncate(self.pos);
-        while let Some((c, d)) = self.path.pop() {
-            if c + 1 < Self::choices(&d) {
-                self.path.push((c + 1, d));
-                return true;
-            }
-        }
-        false
-    }
-
-    /// The weight of the path just run, over its denominator.
-    fn weight(&self) -> (W, W) {
-        let mut w = W::one();
-        let mut den = W::one();
-        for (c, d) in &self.path[..self.pos.min(self.path.len())] {
-            let x = d.entries.get(*c).map_or(&d.cut, |e| &e.2);
-            w = w.mul(x);
-            den = den.mul(&d.den);
-        }
-        (w, den)
-    }
-}
-
-impl DiceSource for RollPaths<'_, '_> {
-    fn face(&mut self, sides: u32) -> u32 {
-        // A face drawn outside `roll`: a roll of one die.
-        let r = self.whole(DiceSpec::new(1, sides), u32::MAX);
-        r.map_or(1, |r| r.total.clamp(1, i64::from(sides.max(1))) as u32)
-    }
-
-    fn stopped(&self) -> bool {
-        if self.cut || self.fail.get().is_some() {
-            return true;
-        }
-        if let Err(stop) = self.eng.tick() {
-            self.fail.set(Some(stop));
-            return true;
-        }
-        false
-    }
-
-    fn whole(&mut self, spec: DiceSpec, site: u32) -> Option<Roll> {
-        let zero = Roll {
-            total: 0,
-            natural: 0,
-        };
-        if self.cut || self.fail.get().is_some() {
-            return Some(zero);
-        }
-        if self.pos == self.path.len() {
-            let bound = match self.eng.opts.truncation {
-                Truncation::Depth(d) => Bound::Depth(d),
-                Truncation::PathDice(max) => Bound::Dice(max.saturating_sub(self.used)),
-            };
-            let natural = site != u32::MAX && self.eng.plan.natural_sites.contains(&site);
-            match self.eng.roll_dist(spec, bound, natural) {
-                Ok(d) => self.path.push((0, d)),
-                Err(stop) => {
-                    self.fail.set(Some(stop));
-                    return Some(zero);
-                }
-            }
-        }
-        let (c, d) = &self.path[self.pos];
-        self.pos += 1;
-        match d.entries.get(*c) {
-            Some((r, used, _)) => {
-                self.used += used;
-                Some(*r)
-            }
-            None => {
-                self.cut = true;
-                Some(zero)
-            }
-        }
     }
 }

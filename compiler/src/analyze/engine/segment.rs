@@ -1,0 +1,421 @@
+//! Fast segments in the engine: a run of straight-line statements ([`crate::analyze::fast`])
+//! is run from each state along every roll path, on one scratch frame, without the
+//! interpreter and without a state per path. What the paths lead to (a state with the
+//! locals the segment wrote, a returned value, mass cut at the depth) is gathered per
+//! state by its encoding, so a state makes one new state per distinct result, not one per
+//! path; the exchange's 12,000 pairs of exploding totals become a few dozen results.
+//!
+//! A state whose paths meet anything only the interpreter reports exactly (a rule error)
+//! is run again the ordinary way, statement by statement.
+
+use super::{Builder, Engine, Exits, Res, Truncation};
+use crate::analyze::dice::{Bound, RollDist};
+use crate::analyze::exact::W;
+use crate::analyze::fast::{Bail, Fast, Rolls, Run};
+use crate::analyze::plan::Segment;
+use crate::analyze::state::{encode_value, scales, Dist, State, WordsBuild};
+use crate::eval::Value;
+use crate::ir::{Id, Stmt};
+use rulesc_runtime::{DiceSpec, Roll};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Where one path through a segment ends.
+enum Exit {
+    /// After the segment: the kept locals' values and the dice drawn.
+    Normal(Vec<Value>, u32),
+    /// The value returned, and the dice drawn.
+    Return(Value, u32),
+    /// Cut at the depth: unexplored.
+    Cut,
+}
+
+/// The results of one state's paths: each distinct exit, with its weight over the
+/// state's denominator times `dps[dp]`.
+#[derive(Default)]
+struct Gathered {
+    index: HashMap<Vec<u64>, usize, WordsBuild>,
+    exits: Vec<(Exit, usize, W)>,
+    key: Vec<u64>,
+    locals: Vec<Value>,
+}
+
+impl Gathered {
+    fn clear(&mut self) {
+        self.index.clear();
+        self.exits.clear();
+    }
+
+    /// Adds `w` to the exit whose key is in `self.key` (made by `exit` if new).
+    fn add(&mut self, w: W, dp: usize, exit: impl FnOnce(&[Value]) -> Exit, max: u64) -> Fast<()> {
+        if let Some(&i) = self.index.get(self.key.as_slice()) {
+            self.exits[i].2.add(&w);
+            return Ok(());
+        }
+        if self.exits.len() as u64 >= max {
+            return Err(Bail::Stop(super::Stop::States));
+        }
+        self.index.insert(self.key.clone(), self.exits.len());
+        self.exits.push((exit(&self.locals), dp, w));
+        Ok(())
+    }
+}
+
+/// The rolls of one path through a segment: each roll decided whole, its outcomes walked
+/// like an odometer (as [`super::RollPaths`] does for the interpreter).
+struct Odometer<'e, 'a> {
+    eng: &'e Engine<'a>,
+    path: Vec<(usize, Rc<RollDist>)>,
+    pos: usize,
+    used: u32,
+}
+
+impl Rolls for Odometer<'_, '_> {
+    fn roll(&mut self, spec: DiceSpec, site: u32) -> Fast<Roll> {
+        if self.pos == self.path.len() {
+            let bound = match self.eng.opts.truncation {
+                Truncation::Depth(d) => Bound::Depth(d),
+                Truncation::PathDice(max) => Bound::Dice(max.saturating_sub(self.used)),
+            };
+            let natural = self.eng.plan.natural_sites.contains(&site);
+            let d = self
+                .eng
+                .roll_dist(spec, bound, natural)
+                .map_err(Bail::Stop)?;
+            self.path.push((0, d));
+        }
+        let (c, d) = &self.path[self.pos];
+        self.pos += 1;
+        match d.entries.get(*c) {
+            Some((r, used, _)) => {
+                self.used += used;
+                Ok(*r)
+            }
+            None => Err(Bail::Cut),
+        }
+    }
+}
+
+impl Odometer<'_, '_> {
+    /// The next path (false: every path was taken).
+    fn advance(&mut self) -> bool {
+        self.path.truncate(self.pos);
+        while let Some((c, d)) = self.path.pop() {
+            if c + 1 < super::RollPaths::choices(&d) {
+                self.path.push((c + 1, d));
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The weight of the path just run and its denominator.
+    fn weight(&self) -> (W, W) {
+        match &self.path[..self.pos] {
+            [] => (W::one(), W::one()),
+            [(c, d)] => (
+                d.entries.get(*c).map_or(&d.cut, |e| &e.2).clone(),
+                d.den.clone(),
+            ),
+            path => path.iter().fold((W::one(), W::one()), |(w, den), (c, d)| {
+                let x = d.entries.get(*c).map_or(&d.cut, |e| &e.2);
+                (w.mul(x), den.mul(&d.den))
+            }),
+        }
+    }
+}
+
+impl Engine<'_> {
+    /// Runs segment `seg` (the statements `stmts`, of function `f`) over `dist`.
+    pub(super) fn segment(
+        &self,
+        f: Id,
+        seg: &Segment,
+        stmts: &[Stmt],
+        mut dist: Dist,
+    ) -> Res<Exits> {
+        let den = dist.den.clone();
+        let mut normal = Builder::new(self, &seg.clear);
+        let mut returned = Builder::new(self, &[]);
+        // Results at the top of the stack, over the segment: value -> (dp, weight).
+        let mut outcomes: Vec<(Value, usize, W)> = Vec::new();
+        let mut outcome_at: HashMap<Vec<u64>, usize, WordsBuild> = HashMap::default();
+        let mut lost: Vec<W> = Vec::new();
+        let mut dps: Vec<W> = Vec::new();
+        let mut slow = Dist::new(den.clone());
+        let mut g = Gathered::default();
+        // States after the segment and states returning from it, with their path
+        // denominators: added once every denominator is known, over their common
+        // multiple (a state reached over two denominators is then one state).
+        let mut after: Vec<(State, W, usize)> = Vec::new();
+        let mut leaving: Vec<(State, Value, W, usize)> = Vec::new();
+        for (st, w) in dist.take() {
+            match self.gather(seg, &st, &mut g, &mut dps) {
+                Ok(()) => {}
+                Err(Bail::Stop(stop)) => return Err(stop),
+                Err(_) => {
+                    slow.push(st, w);
+                    continue;
+                }
+            }
+            let top = st.frames.len() <= 1;
+            for (exit, dp, pw) in g.exits.drain(..) {
+                let pw = w.mul(&pw);
+                match exit {
+                    Exit::Normal(values, used) => {
+                        let mut s = st.clone();
+                        let frame = s.top();
+                        for (&slot, v) in seg.kept.iter().zip(values) {
+                            frame[slot] = v;
+                        }
+                        s.used = used;
+                        after.push((s, pw, dp));
+                    }
+                    Exit::Return(v, _) if top => {
+                        let mut key = vec![dp as u64];
+                        encode_value(&v, &mut key, &mut Vec::new());
+                        match outcome_at.get(&key) {
+                            Some(&i) => outcomes[i].2.add(&pw),
+                            None => {
+                                outcome_at.insert(key, outcomes.len());
+                                outcomes.push((v, dp, pw));
+                            }
+                        }
+                    }
+                    Exit::Return(v, used) => {
+                        let mut s = st.clone();
+                        s.used = used;
+                        leaving.push((s, v, pw, dp));
+                    }
+                    Exit::Cut => {
+                        if lost.len() <= dp {
+                            lost.resize(dp + 1, W::zero());
+                        }
+                        lost[dp].add(&pw);
+                    }
+                }
+            }
+            if after.len() as u64 > self.opts.max_states.saturating_mul(8) {
+                return Err(super::Stop::States);
+            }
+        }
+        let mut common = W::one();
+        for d in &dps {
+            let (a, _) = scales(&common, d);
+            common = common.mul(&a);
+        }
+        let scale: Vec<W> = dps.iter().map(|d| common.div_exact(d)).collect();
+        for (s, w, dp) in after {
+            normal.add(s, w.mul(&scale[dp]), &common)?;
+        }
+        for (s, v, w, dp) in leaving {
+            self.returning(s, v, w.mul(&scale[dp]), &common, &den, &mut returned)?;
+        }
+        for (v, dp, w) in outcomes {
+            self.outcome(Ok(v), &w, &den.mul(&dps[dp]))?;
+        }
+        for (dp, w) in lost.iter().enumerate() {
+            self.lost(w, &den.mul(&dps[dp]))?;
+        }
+        let mut ex = Exits {
+            normal: normal.finish(&den, self)?,
+            returned: returned.finish(&den, self)?,
+        };
+        if !slow.is_empty() {
+            ex.merge(self.run_block(f, stmts, slow, false)?);
+        }
+        Ok(ex)
+    }
+
+    /// Every roll path of `seg` from state `st`, gathered into `g` (weights over the
+    /// state's denominator times the path's, `dps` holding the distinct path
+    /// denominators).
+    fn gather(&self, seg: &Segment, st: &State, g: &mut Gathered, dps: &mut Vec<W>) -> Fast<()> {
+        g.clear();
+        let Some(base) = st.frames.last() else {
+            return Err(Bail::Slow);
+        };
+        g.locals.clear();
+        g.locals.extend_from_slice(base);
+        let mut odo = Odometer {
+            eng: self,
+            path: Vec::new(),
+            pos: 0,
+            used: st.used,
+        };
+        let max = self.opts.max_states;
+        loop {
+            self.tick().map_err(Bail::Stop)?;
+            odo.pos = 0;
+            odo.used = st.used;
+            for &s in &seg.written {
+                g.locals[s] = base[s].clone();
+            }
+            let r = Run {
+                p: self.p,
+                dice: &mut odo,
+                locals: &mut g.locals,
+            }
+            .block(&seg.stmts);
+            let (pw, dp) = odo.weight();
+            let dp = match dps.iter().position(|d| *d == dp) {
+                Some(i) => i,
+                None => {
+                    dps.push(dp);
+                    dps.len() - 1
+                }
+            };
+            g.key.clear();
+            match r {
+                Err(Bail::Cut) => {
+                    g.key.extend([0, dp as u64]);
+                    g.add(pw, dp, |_| Exit::Cut, max)?;
+                }
+                Err(e) => return Err(e),
+                Ok(None) => {
+                    g.key.extend([1, dp as u64, u64::from(odo.used)]);
+                    let mut seen = Vec::new();
+                    for &s in &seg.kept {
+                        encode_value(&g.locals[s], &mut g.key, &mut seen);
+                    }
+                    let used = odo.used;
+                    let kept = &seg.kept;
+                    g.add(
+                        pw,
+                        dp,
+                        |locals| {
+                            let values = kept.iter().map(|&s| locals[s].clone()).collect();
+                            Exit::Normal(values, used)
+                        },
+                        max,
+                    )?;
+                }
+                Ok(Some(v)) => {
+                    g.key.extend([2, dp as u64, u64::from(odo.used)]);
+                    encode_value(&v, &mut g.key, &mut Vec::new());
+                    let used = odo.used;
+                    g.add(pw, dp, |_| Exit::Return(v, used), max)?;
+                }
+            }
+            if !odo.advance() {
+                return Ok(());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{run, Decisions, Options, Outcomes, Truncation};
+    use crate::analyze::engine::outcome_key;
+    use crate::analyze::plan::Plan;
+    use crate::ir::{Body, Program};
+    use std::collections::HashMap;
+    use std::path::{Path, PathBuf};
+
+    fn root() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+    }
+
+    /// Every shipped scenario with its ruleset, and the odds bench's cases.
+    fn scenarios() -> Vec<(PathBuf, PathBuf)> {
+        let mut out = Vec::new();
+        let bench = root().join("compiler/benches/odds");
+        let mut dirs: Vec<(PathBuf, PathBuf)> =
+            vec![(bench.join("rules"), bench.join("scenarios"))];
+        for e in std::fs::read_dir(root().join("examples")).unwrap() {
+            let dir = e.unwrap().path();
+            let rules = root().join("rules").join(dir.file_name().unwrap());
+            if rules.join("ruleset.yaml").exists() {
+                dirs.push((rules, dir));
+            }
+        }
+        dirs.sort();
+        for (rules, dir) in dirs {
+            let mut files: Vec<_> = std::fs::read_dir(&dir)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+                .collect();
+            files.sort();
+            out.extend(files.into_iter().map(|f| (rules.clone(), f)));
+        }
+        out
+    }
+
+    fn analyze(p: &Program, s: &crate::scenario::Scenario, t: Truncation, fast: bool) -> Outcomes {
+        let plan = Plan::new(p);
+        let opts = Options {
+            truncation: t,
+            max_states: 20_000,
+            max_steps: 200_000_000,
+            deadline: None,
+            fast,
+        };
+        let dec = Decisions {
+            script: s.decisions.queues().collect(),
+            ..Decisions::default()
+        };
+        run(p, &plan, s.function, s.args.clone(), &dec, &opts)
+    }
+
+    fn by_key(o: &Outcomes) -> HashMap<Vec<u64>, crate::analyze::exact::Prob> {
+        o.outcomes
+            .iter()
+            .map(|(v, p)| (outcome_key(v), p.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn fast_segments_give_the_interpreters_fractions_on_every_shipped_scenario() {
+        let mut checked = 0;
+        for (rules, file) in scenarios() {
+            let (p, diags, _) = crate::compile_dir(&rules);
+            let p = p.unwrap_or_else(|| panic!("{}: {:?}", rules.display(), diags.items));
+            let Ok((s, _)) = crate::scenario::read(&p, &file) else {
+                continue;
+            };
+            for t in [Truncation::Depth(1), Truncation::PathDice(2)] {
+                let slow = analyze(&p, &s, t, false);
+                // The victory-stars exchanges need more states than these runs allow.
+                if slow.stop.is_some() {
+                    continue;
+                }
+                let fast = analyze(&p, &s, t, true);
+                let name = format!("{} at {t:?}", file.display());
+                assert!(fast.stop.is_none(), "{name}: {:?}", fast.stop);
+                assert_eq!(by_key(&fast), by_key(&slow), "{name}");
+                assert_eq!(fast.unexplored, slow.unexplored, "{name}");
+                checked += 1;
+            }
+        }
+        assert!(checked >= 30, "only {checked} runs");
+    }
+
+    #[test]
+    fn the_bare_exchange_runs_in_two_fast_segments() {
+        let (p, _, _) = crate::compile_dir(&root().join("compiler/benches/odds/rules"));
+        let p = p.unwrap();
+        let plan = Plan::new(&p);
+        let f = p.functions.iter().find(|f| f.name == "exchange").unwrap();
+        let Body::Procedure(body) = &f.body else {
+            panic!("a procedure")
+        };
+        // The attack roll with its Epic Failure; the defence roll with everything after.
+        let first = plan.segment(&body[0]).unwrap();
+        assert_eq!(first.stmts.len(), 2);
+        let second = plan.segment(&body[2]).unwrap();
+        assert_eq!(second.stmts.len(), body.len() - 2);
+        let (s, _) = crate::scenario::read(
+            &p,
+            &root().join("compiler/benches/odds/scenarios/exchange.yaml"),
+        )
+        .unwrap();
+        let fast = analyze(&p, &s, Truncation::Depth(9), true);
+        let slow = analyze(&p, &s, Truncation::Depth(9), false);
+        assert_eq!(by_key(&fast), by_key(&slow));
+        assert_eq!(fast.unexplored, slow.unexplored);
+        // The attack's totals are the most states ever held, not their pairs.
+        assert!(fast.peak_states < 200, "{}", fast.peak_states);
+    }
+}

@@ -1,0 +1,155 @@
+//! The engine's dice and decider: each roll decided whole, its distinct outcomes walked
+//! like an odometer; decisions answered from the scenario's script per state.
+
+use super::{BadAnswer, Decisions, Engine, Stop, Truncation};
+use crate::analyze::dice::{Bound, RollDist};
+use crate::analyze::exact::W;
+use rulesc_runtime::{Decide, DiceSource, DiceSpec, Roll};
+use std::cell::Cell;
+use std::rc::Rc;
+
+/// The decider of one state: fixed answers first, then the scenario's script from the
+/// state's own position in it.
+pub struct Cursor<'a> {
+    dec: &'a Decisions<'a>,
+    cursor: &'a mut Vec<u32>,
+}
+
+impl<'a> Cursor<'a> {
+    /// A decider answering from `dec`, `cursor` holding how many answers of each
+    /// scripted name were used (one zero per name to start).
+    pub fn new(dec: &'a Decisions<'a>, cursor: &'a mut Vec<u32>) -> Self {
+        Cursor { dec, cursor }
+    }
+}
+
+impl Decide for Cursor<'_> {
+    fn decide(&mut self, name: &'static str, options: u32) -> u32 {
+        let last = options.saturating_sub(1);
+        // An answer past the options makes the analysis an error: the value the run goes
+        // on with is never reported.
+        let checked = |answer: u32, nth: Option<usize>| {
+            if answer > last {
+                let _ = self.dec.bad.set(BadAnswer {
+                    name: name.to_string(),
+                    nth,
+                    answer,
+                    options,
+                });
+            }
+            answer.min(last)
+        };
+        if let Some((_, a)) = self.dec.fixed.iter().find(|(n, _)| n == name) {
+            return checked(*a, None);
+        }
+        let Some(i) = self.dec.script.iter().position(|(n, _)| *n == name) else {
+            return 0;
+        };
+        let queue = self.dec.script[i].1;
+        match (self.cursor.get(i), self.cursor.len() > i) {
+            (Some(&used), true) => match queue.get(used as usize) {
+                Some(&a) => {
+                    self.cursor[i] += 1;
+                    checked(a, Some(used as usize))
+                }
+                None => 0,
+            },
+            _ => 0,
+        }
+    }
+}
+
+/// The dice of the engine: each roll is decided whole, walking its distinct outcomes like
+/// an odometer (the path of one run is a choice per roll).
+pub struct RollPaths<'e, 'a> {
+    pub(super) eng: &'e Engine<'a>,
+    pub(super) path: Vec<(usize, Rc<RollDist>)>,
+    pub(super) pos: usize,
+    pub(super) used: u32,
+    pub(super) cut: bool,
+    pub(super) fail: Cell<Option<Stop>>,
+}
+
+impl RollPaths<'_, '_> {
+    pub(super) fn choices(d: &RollDist) -> usize {
+        d.entries.len() + usize::from(!d.cut.is_zero())
+    }
+
+    pub(super) fn advance(&mut self) -> bool {
+        self.path.truncate(self.pos);
+        while let Some((c, d)) = self.path.pop() {
+            if c + 1 < Self::choices(&d) {
+                self.path.push((c + 1, d));
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The weight of the path just run, over its denominator.
+    pub(super) fn weight(&self) -> (W, W) {
+        let mut w = W::one();
+        let mut den = W::one();
+        for (c, d) in &self.path[..self.pos.min(self.path.len())] {
+            let x = d.entries.get(*c).map_or(&d.cut, |e| &e.2);
+            w = w.mul(x);
+            den = den.mul(&d.den);
+        }
+        (w, den)
+    }
+}
+
+impl DiceSource for RollPaths<'_, '_> {
+    fn face(&mut self, sides: u32) -> u32 {
+        // A face drawn outside `roll`: a roll of one die.
+        let r = self.whole(DiceSpec::new(1, sides), u32::MAX);
+        r.map_or(1, |r| r.total.clamp(1, i64::from(sides.max(1))) as u32)
+    }
+
+    fn stopped(&self) -> bool {
+        if self.cut || self.fail.get().is_some() {
+            return true;
+        }
+        if let Err(stop) = self.eng.tick() {
+            self.fail.set(Some(stop));
+            return true;
+        }
+        false
+    }
+
+    fn whole(&mut self, spec: DiceSpec, site: u32) -> Option<Roll> {
+        let zero = Roll {
+            total: 0,
+            natural: 0,
+        };
+        if self.cut || self.fail.get().is_some() {
+            return Some(zero);
+        }
+        if self.pos == self.path.len() {
+            let bound = match self.eng.opts.truncation {
+                Truncation::Depth(d) => Bound::Depth(d),
+                Truncation::PathDice(max) => Bound::Dice(max.saturating_sub(self.used)),
+            };
+            let natural = site != u32::MAX && self.eng.plan.natural_sites.contains(&site);
+            match self.eng.roll_dist(spec, bound, natural) {
+                Ok(d) => self.path.push((0, d)),
+                Err(stop) => {
+                    self.fail.set(Some(stop));
+                    return Some(zero);
+                }
+            }
+        }
+        let (c, d) = &self.path[self.pos];
+        self.pos += 1;
+        match d.entries.get(*c) {
+            Some((r, used, _)) => {
+                self.used += used;
+                Some(*r)
+            }
+            None => {
+                self.cut = true;
+                Some(zero)
+            }
+        }
+    }
+}

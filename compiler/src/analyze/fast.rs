@@ -1,0 +1,482 @@
+//! Straight-line pieces of a procedure that the merged engine runs itself, per roll path,
+//! without the interpreter and without building a state per path ("fast segments").
+//!
+//! A statement is fast when it is a `let` or an assignment of a plain value (an int,
+//! bool, roll or level) to a local, an `if` of fast statements, or a `return`; its
+//! expressions are integer and boolean arithmetic, comparisons, levels, rolls of constant
+//! dice, and any other expression that neither rolls nor decides nor changes anything (the
+//! interpreter evaluates those, [`F::Interp`]). Anything else (a record changed, a call,
+//! a decision, a loop, a table roll) is left to the engine's statement-by-statement path.
+//!
+//! Each construct is evaluated exactly as the interpreter evaluates it (`eval/expr.rs`,
+//! `eval/stmt.rs`: the same `arith` calls, the same conversions); whatever could end in a
+//! rule error (a division by zero, an interpreted expression that fails) gives up on the
+//! fast path ([`Bail::Slow`]) and the engine runs that state the ordinary way, so errors
+//! are reported exactly as before. The engine's tests hold both paths to the same
+//! fractions on every shipped scenario.
+
+use super::Stop;
+use crate::eval::{self, Value};
+use crate::ir::{AssignOp, CmpOp, Const, Expr, ExprKind as K, IntOp, Program, Stmt, Ty};
+use rulesc_runtime::{arith, DiceSource, DiceSpec, Env, FirstOption, NoTrace, Roll};
+use std::rc::Rc;
+
+/// Why a fast path stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bail {
+    /// An exploding chain cut at the depth (or a path past its dice): unexplored mass.
+    Cut,
+    /// Something only the interpreter reports exactly (a rule error): run this state the
+    /// ordinary way.
+    Slow,
+    /// A limit of the analysis.
+    Stop(Stop),
+}
+
+pub type Fast<T> = Result<T, Bail>;
+
+/// The rolls of one path: each call decides one roll whole.
+pub trait Rolls {
+    fn roll(&mut self, spec: DiceSpec, site: u32) -> Fast<Roll>;
+}
+
+/// An expression compiled for the fast path.
+#[derive(Debug, Clone)]
+pub enum F {
+    /// A constant int, bool or level.
+    Val(Value),
+    Local(usize),
+    /// A field path read from a local record (`attacker.skill`).
+    Field(usize, Vec<usize>),
+    Neg(Box<F>),
+    Int(IntOp, Box<F>, Box<F>),
+    /// `a / b`, `a % b` where `b` may be 0 (a rule error: [`Bail::Slow`]).
+    CheckedDiv(IntOp, Box<F>, Box<F>),
+    Compare(CmpOp, Box<F>, Box<F>),
+    And(Box<F>, Box<F>),
+    Or(Box<F>, Box<F>),
+    Not(Box<F>),
+    ToInt(Box<F>),
+    Natural(Box<F>),
+    /// `min(..)` / `max(..)`, and whether the result is a level.
+    MinMax(bool, Vec<F>, Ty),
+    Clamp(Box<F>, Box<F>, Box<F>, Ty),
+    Abs(Box<F>),
+    If(Box<F>, Box<F>, Box<F>),
+    Roll(DiceSpec, u32),
+    RollAdd(Box<F>, Box<F>, bool),
+    /// `level ± n` on a scale of `len` levels.
+    LevelStep(Box<F>, Box<F>, bool, u8),
+    /// `Tag(field: value, ..)`.
+    Outcome(u16, Vec<F>),
+    /// Anything else that neither rolls nor decides nor changes state: the interpreter.
+    Interp(Expr),
+}
+
+/// A statement compiled for the fast path.
+#[derive(Debug, Clone)]
+pub enum FStmt {
+    /// `let slot = value`, `slot = value`, `slot += value`, `slot -= value`.
+    Set(usize, AssignOp, F),
+    If(Vec<(F, Vec<FStmt>)>, Option<Vec<FStmt>>),
+    Return(Option<F>),
+}
+
+/// Types whose values are plain (no record, list or map inside).
+fn plain(t: &Ty) -> bool {
+    matches!(t, Ty::Int | Ty::Bool | Ty::Roll | Ty::Choice(_))
+}
+
+/// `s` compiled for the fast path, if it is fast.
+pub fn stmt(p: &Program, s: &Stmt) -> Option<FStmt> {
+    Some(match s {
+        Stmt::Let { slot, value, .. } if plain(&value.ty) => {
+            FStmt::Set(*slot, AssignOp::Set, expr(p, value)?)
+        }
+        Stmt::Assign {
+            place, op, value, ..
+        } if place.path.is_empty() && plain(&place.ty) && plain(&value.ty) => {
+            FStmt::Set(place.root, *op, expr(p, value)?)
+        }
+        Stmt::If {
+            branches,
+            otherwise,
+        } => FStmt::If(
+            branches
+                .iter()
+                .map(|(c, b, _)| Some((expr(p, c)?, block(p, b)?)))
+                .collect::<Option<_>>()?,
+            match otherwise {
+                Some(o) => Some(block(p, o)?),
+                None => None,
+            },
+        ),
+        Stmt::Return { value, .. } => FStmt::Return(match value {
+            Some(v) => Some(expr(p, v)?),
+            None => None,
+        }),
+        _ => return None,
+    })
+}
+
+fn block(p: &Program, stmts: &[Stmt]) -> Option<Vec<FStmt>> {
+    stmts.iter().map(|s| stmt(p, s)).collect()
+}
+
+/// Whether a fast statement rolls.
+pub fn rolls(s: &FStmt) -> bool {
+    match s {
+        FStmt::Set(_, _, e) | FStmt::Return(Some(e)) => expr_rolls(e),
+        FStmt::Return(None) => false,
+        FStmt::If(branches, otherwise) => {
+            branches
+                .iter()
+                .any(|(c, b)| expr_rolls(c) || b.iter().any(rolls))
+                || otherwise.iter().flatten().any(rolls)
+        }
+    }
+}
+
+fn expr_rolls(e: &F) -> bool {
+    match e {
+        F::Roll(..) => true,
+        F::Val(_) | F::Local(_) | F::Field(..) | F::Interp(_) => false,
+        F::Neg(a) | F::Not(a) | F::ToInt(a) | F::Natural(a) | F::Abs(a) => expr_rolls(a),
+        F::Int(_, a, b)
+        | F::CheckedDiv(_, a, b)
+        | F::Compare(_, a, b)
+        | F::And(a, b)
+        | F::Or(a, b)
+        | F::RollAdd(a, b, _)
+        | F::LevelStep(a, b, _, _) => expr_rolls(a) || expr_rolls(b),
+        F::If(a, b, c) | F::Clamp(a, b, c, _) => expr_rolls(a) || expr_rolls(b) || expr_rolls(c),
+        F::MinMax(_, xs, _) | F::Outcome(_, xs) => xs.iter().any(expr_rolls),
+    }
+}
+
+/// Every local a fast statement writes, nested blocks included.
+pub fn writes(s: &FStmt, out: &mut Vec<usize>) {
+    match s {
+        FStmt::Set(slot, ..) => out.push(*slot),
+        FStmt::Return(_) => {}
+        FStmt::If(branches, otherwise) => {
+            for b in branches.iter().map(|(_, b)| b).chain(otherwise) {
+                b.iter().for_each(|x| writes(x, out));
+            }
+        }
+    }
+}
+
+fn bx(p: &Program, e: &Expr) -> Option<Box<F>> {
+    expr(p, e).map(Box::new)
+}
+
+/// `e` compiled for the fast path, if it can be.
+pub fn expr(p: &Program, e: &Expr) -> Option<F> {
+    Some(match &e.kind {
+        K::Const(c @ (Const::Int(_) | Const::Bool(_) | Const::Choice(_))) => {
+            F::Val(Value::from_const(c))
+        }
+        K::Local(s) => F::Local(*s),
+        K::Field(..) => {
+            let mut path = Vec::new();
+            let mut at = e;
+            while let K::Field(r, i) = &at.kind {
+                path.push(*i);
+                at = r;
+            }
+            match at.kind {
+                K::Local(s) => {
+                    path.reverse();
+                    F::Field(s, path)
+                }
+                _ => interp(e)?,
+            }
+        }
+        K::Neg(a) => F::Neg(bx(p, a)?),
+        K::Int(op, a, b) => F::Int(*op, bx(p, a)?, bx(p, b)?),
+        K::CheckedDiv(op, a, b, _) => F::CheckedDiv(*op, bx(p, a)?, bx(p, b)?),
+        K::Compare(op, a, b) => F::Compare(*op, bx(p, a)?, bx(p, b)?),
+        K::And(a, b) => F::And(bx(p, a)?, bx(p, b)?),
+        K::Or(a, b) => F::Or(bx(p, a)?, bx(p, b)?),
+        K::Not(a) => F::Not(bx(p, a)?),
+        K::ToInt(a) => F::ToInt(bx(p, a)?),
+        K::Natural(a) => F::Natural(bx(p, a)?),
+        K::Min(xs) | K::Max(xs) => F::MinMax(
+            matches!(e.kind, K::Max(_)),
+            xs.iter().map(|x| expr(p, x)).collect::<Option<_>>()?,
+            e.ty.clone(),
+        ),
+        K::Clamp(x, lo, hi) => F::Clamp(bx(p, x)?, bx(p, lo)?, bx(p, hi)?, e.ty.clone()),
+        K::Abs(a) => F::Abs(bx(p, a)?),
+        K::If(c, a, b) => F::If(bx(p, c)?, bx(p, a)?, bx(p, b)?),
+        K::Roll {
+            dice,
+            site,
+            faces: None,
+        } => match &dice.kind {
+            K::Const(Const::Dice(spec)) => F::Roll(*spec, *site),
+            _ => return None,
+        },
+        K::RollAdd {
+            roll,
+            delta,
+            negate,
+        } => F::RollAdd(bx(p, roll)?, bx(p, delta)?, *negate),
+        K::LevelStep {
+            level,
+            delta,
+            negate,
+        } => {
+            let len = match &e.ty {
+                Ty::Choice(c) => p.choices[*c].variants.len(),
+                _ => 1,
+            };
+            F::LevelStep(bx(p, level)?, bx(p, delta)?, *negate, len.min(255) as u8)
+        }
+        K::MakeOutcome { tag, fields, .. } if fields.iter().all(|x| plain(&x.ty)) => F::Outcome(
+            *tag,
+            fields.iter().map(|x| expr(p, x)).collect::<Option<_>>()?,
+        ),
+        _ => interp(e)?,
+    })
+}
+
+/// `e` for the interpreter, if evaluating it can neither roll, decide, change state nor
+/// read the running fight.
+fn interp(e: &Expr) -> Option<F> {
+    let mut ok = true;
+    super::plan::walk_all(e, &mut |x| {
+        ok &= !matches!(
+            x.kind,
+            K::Roll { .. }
+                | K::RollTable { .. }
+                | K::Decide { .. }
+                | K::Fill { .. }
+                | K::Call(..)
+                | K::Fight(..)
+                | K::Combatant(_)
+                | K::Faces { .. }
+        )
+    });
+    ok.then(|| F::Interp(e.clone()))
+}
+
+/// A dice source for interpreted expressions, which never roll.
+struct NoDice;
+
+impl DiceSource for NoDice {
+    fn face(&mut self, _sides: u32) -> u32 {
+        1
+    }
+}
+
+/// Runs fast statements on a frame's locals, with rolls decided by `dice`.
+pub struct Run<'r, D> {
+    pub p: &'r Program,
+    pub dice: &'r mut D,
+    pub locals: &'r mut Vec<Value>,
+}
+
+impl<D: Rolls> Run<'_, D> {
+    /// Runs `stmts`: `Some(value)` when one returned.
+    pub fn block(&mut self, stmts: &[FStmt]) -> Fast<Option<Value>> {
+        for s in stmts {
+            if let Some(v) = self.stmt(s)? {
+                return Ok(Some(v));
+            }
+        }
+        Ok(None)
+    }
+
+    fn stmt(&mut self, s: &FStmt) -> Fast<Option<Value>> {
+        match s {
+            FStmt::Set(slot, op, e) => {
+                let v = self.value(e)?;
+                let old = &mut self.locals[*slot];
+                *old = match op {
+                    AssignOp::Set => v,
+                    AssignOp::Add => Value::Int(arith::add(old.int(), v.int())),
+                    AssignOp::Sub => Value::Int(arith::sub(old.int(), v.int())),
+                };
+                Ok(None)
+            }
+            FStmt::If(branches, otherwise) => {
+                for (c, b) in branches {
+                    if self.truth(c)? {
+                        return self.block(b);
+                    }
+                }
+                match otherwise {
+                    Some(o) => self.block(o),
+                    None => Ok(None),
+                }
+            }
+            FStmt::Return(v) => Ok(Some(match v {
+                Some(e) => self.value(e)?,
+                None => Value::Unit,
+            })),
+        }
+    }
+
+    /// As the interpreter's `expr`.
+    pub fn value(&mut self, e: &F) -> Fast<Value> {
+        Ok(match e {
+            F::Val(v) => v.clone(),
+            F::Local(s) => self.locals[*s].clone(),
+            F::Field(s, path) => self.field(*s, path),
+            F::Neg(_) | F::Int(..) | F::CheckedDiv(..) | F::ToInt(_) | F::Natural(_) => {
+                Value::Int(self.int(e)?)
+            }
+            F::Compare(..) | F::And(..) | F::Or(..) | F::Not(_) => Value::Bool(self.truth(e)?),
+            F::If(c, a, b) => {
+                if self.truth(c)? {
+                    self.value(a)?
+                } else {
+                    self.value(b)?
+                }
+            }
+            F::MinMax(max, xs, ty) => {
+                let mut best: Option<i64> = None;
+                for x in xs {
+                    let v = self.value(x)?.int();
+                    best = Some(match best {
+                        Some(b) if *max => b.max(v),
+                        Some(b) => b.min(v),
+                        None => v,
+                    });
+                }
+                rewrap(best.unwrap_or(0), ty)
+            }
+            F::Clamp(x, lo, hi, ty) => {
+                let x = self.int(x)?;
+                let lo = self.int(lo)?;
+                let hi = self.int(hi)?;
+                rewrap(arith::clamp(x, lo, hi), ty)
+            }
+            F::Abs(a) => Value::Int(self.int(a)?.saturating_abs()),
+            F::Roll(spec, site) => Value::Roll(self.dice.roll(*spec, *site)?),
+            F::RollAdd(roll, delta, negate) => {
+                let r = match self.value(roll)? {
+                    Value::Roll(r) => r,
+                    other => Roll {
+                        total: other.int(),
+                        natural: 0,
+                    },
+                };
+                let d = self.int(delta)?;
+                let total = if *negate {
+                    arith::sub(r.total, d)
+                } else {
+                    arith::add(r.total, d)
+                };
+                Value::Roll(Roll {
+                    total,
+                    natural: r.natural,
+                })
+            }
+            F::LevelStep(level, delta, negate, len) => {
+                let l = match self.value(level)? {
+                    Value::Choice(c) => c,
+                    _ => 0,
+                };
+                let d = self.int(delta)?;
+                let d = if *negate { arith::neg(d) } else { d };
+                Value::Choice(arith::step_level(l.min(u16::from(u8::MAX)) as u8, d, *len).into())
+            }
+            F::Outcome(tag, fields) => Value::Outcome {
+                tag: *tag,
+                fields: Rc::new(
+                    fields
+                        .iter()
+                        .map(|f| self.value(f))
+                        .collect::<Fast<Vec<_>>>()?,
+                ),
+            },
+            F::Interp(e) => {
+                let mut env = Env::new(NoDice, FirstOption, NoTrace);
+                eval::eval_in(self.p, &mut env, self.locals, e).map_err(|_| Bail::Slow)?
+            }
+        })
+    }
+
+    /// As the interpreter's `int`.
+    fn int(&mut self, e: &F) -> Fast<i64> {
+        Ok(match e {
+            F::Val(v) => v.int(),
+            F::Local(s) => self.locals[*s].int(),
+            F::Neg(a) => arith::neg(self.int(a)?),
+            F::Int(op, a, b) => {
+                let (a, b) = (self.int(a)?, self.int(b)?);
+                match op {
+                    IntOp::Add => arith::add(a, b),
+                    IntOp::Sub => arith::sub(a, b),
+                    IntOp::Mul => arith::mul(a, b),
+                    IntOp::Div => arith::div(a, b),
+                    IntOp::Rem => arith::rem(a, b),
+                }
+            }
+            F::CheckedDiv(op, a, b) => {
+                let (a, b) = (self.int(a)?, self.int(b)?);
+                if b == 0 {
+                    return Err(Bail::Slow);
+                }
+                if *op == IntOp::Rem {
+                    arith::rem(a, b)
+                } else {
+                    arith::div(a, b)
+                }
+            }
+            F::ToInt(a) => self.int(a)?,
+            F::Natural(a) => match self.value(a)? {
+                Value::Roll(r) => r.natural,
+                _ => 0,
+            },
+            F::Compare(..) | F::And(..) | F::Or(..) | F::Not(_) => i64::from(self.truth(e)?),
+            _ => self.value(e)?.int(),
+        })
+    }
+
+    /// As the interpreter's `truth`.
+    fn truth(&mut self, e: &F) -> Fast<bool> {
+        Ok(match e {
+            F::Val(v) => v.bool(),
+            F::Local(s) => self.locals[*s].bool(),
+            F::Not(a) => !self.truth(a)?,
+            F::Compare(op, a, b) => {
+                let (a, b) = (self.int(a)?, self.int(b)?);
+                match op {
+                    CmpOp::Eq => a == b,
+                    CmpOp::Ne => a != b,
+                    CmpOp::Lt => a < b,
+                    CmpOp::Le => a <= b,
+                    CmpOp::Gt => a > b,
+                    CmpOp::Ge => a >= b,
+                }
+            }
+            F::And(a, b) => self.truth(a)? && self.truth(b)?,
+            F::Or(a, b) => self.truth(a)? || self.truth(b)?,
+            _ => self.value(e)?.bool(),
+        })
+    }
+
+    /// A field path read from a local (`Unit` where a step is not a record).
+    fn field(&self, slot: usize, path: &[usize]) -> Value {
+        let mut v = self.locals[slot].clone();
+        for &i in path {
+            v = match &v {
+                Value::Record(r) => r.borrow().get(i).cloned().unwrap_or(Value::Unit),
+                _ => Value::Unit,
+            };
+        }
+        v
+    }
+}
+
+/// An integer as a value of type `ty` (a level, or an int), as the interpreter does.
+fn rewrap(v: i64, ty: &Ty) -> Value {
+    match ty {
+        Ty::Choice(_) => Value::Choice(v.clamp(0, i64::from(u16::MAX)) as u16),
+        _ => Value::Int(v),
+    }
+}
