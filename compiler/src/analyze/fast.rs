@@ -167,6 +167,75 @@ pub fn writes(s: &FStmt, out: &mut Vec<usize>) {
     }
 }
 
+/// The locals that fast statements read only as numbers (every use of them is `int()`
+/// of their value: operands of arithmetic and comparisons), and are not written: the
+/// statements give the same results for any two values with the same number (a roll's
+/// natural face, for one, does not matter to them).
+pub fn int_only(stmts: &[FStmt]) -> Vec<usize> {
+    let mut uses: std::collections::HashMap<usize, bool> = std::collections::HashMap::new();
+    stmts.iter().for_each(|s| stmt_uses(s, &mut uses));
+    let mut out: Vec<usize> = uses.into_iter().filter(|u| u.1).map(|u| u.0).collect();
+    out.sort_unstable();
+    out
+}
+
+fn stmt_uses(s: &FStmt, uses: &mut std::collections::HashMap<usize, bool>) {
+    match s {
+        FStmt::Set(slot, op, e) => {
+            uses.insert(*slot, false);
+            uses_of(e, *op != AssignOp::Set, uses);
+        }
+        FStmt::If(branches, otherwise) => {
+            for (c, b) in branches {
+                uses_of(c, false, uses);
+                b.iter().for_each(|x| stmt_uses(x, uses));
+            }
+            otherwise.iter().flatten().for_each(|x| stmt_uses(x, uses));
+        }
+        FStmt::Return(Some(e)) => uses_of(e, false, uses),
+        FStmt::Return(None) => {}
+    }
+}
+
+/// Records each local `e` reads, and whether only as a number (`int`: `e` itself is read
+/// with `int()`).
+fn uses_of(e: &F, int: bool, uses: &mut std::collections::HashMap<usize, bool>) {
+    let full = |s: usize, u: &mut std::collections::HashMap<usize, bool>| {
+        u.insert(s, false);
+    };
+    match e {
+        F::Local(s) => {
+            let u = uses.entry(*s).or_insert(true);
+            *u &= int;
+        }
+        F::Field(s, _) => full(*s, uses),
+        F::Val(_) | F::Roll(..) => {}
+        F::Neg(a) | F::ToInt(a) | F::Abs(a) => uses_of(a, true, uses),
+        F::Int(_, a, b) | F::CheckedDiv(_, a, b) | F::Compare(_, a, b) => {
+            uses_of(a, true, uses);
+            uses_of(b, true, uses);
+        }
+        F::And(a, b) | F::Or(a, b) => {
+            uses_of(a, false, uses);
+            uses_of(b, false, uses);
+        }
+        F::Not(a) | F::Natural(a) => uses_of(a, false, uses),
+        F::MinMax(_, xs, _) => xs.iter().for_each(|x| uses_of(x, true, uses)),
+        F::Clamp(a, b, c, _) => [a, b, c].iter().for_each(|x| uses_of(x, true, uses)),
+        F::If(c, a, b) => [c, a, b].iter().for_each(|x| uses_of(x, false, uses)),
+        F::RollAdd(a, d, _) | F::LevelStep(a, d, _, _) => {
+            uses_of(a, false, uses);
+            uses_of(d, true, uses);
+        }
+        F::Outcome(_, xs) => xs.iter().for_each(|x| uses_of(x, false, uses)),
+        F::Interp(e) => super::plan::walk_all(e, &mut |x| {
+            if let K::Local(s) = x.kind {
+                full(s, uses);
+            }
+        }),
+    }
+}
+
 fn bx(p: &Program, e: &Expr) -> Option<Box<F>> {
     expr(p, e).map(Box::new)
 }
@@ -276,11 +345,22 @@ pub struct Run<'r, D> {
     pub p: &'r Program,
     pub dice: &'r mut D,
     pub locals: &'r mut Vec<Value>,
+    /// The fields of an outcome returned as [`Ret::Outcome`].
+    pub fields: &'r mut Vec<Value>,
+}
+
+/// What a `return` gave.
+#[derive(Debug)]
+pub enum Ret {
+    Value(Value),
+    /// `Tag(field: value, ..)`, its fields in [`Run::fields`] (not made into a value yet:
+    /// most paths add to an outcome already met).
+    Outcome(u16),
 }
 
 impl<D: Rolls> Run<'_, D> {
     /// Runs `stmts`: `Some(value)` when one returned.
-    pub fn block(&mut self, stmts: &[FStmt]) -> Fast<Option<Value>> {
+    pub fn block(&mut self, stmts: &[FStmt]) -> Fast<Option<Ret>> {
         for s in stmts {
             if let Some(v) = self.stmt(s)? {
                 return Ok(Some(v));
@@ -289,7 +369,7 @@ impl<D: Rolls> Run<'_, D> {
         Ok(None)
     }
 
-    fn stmt(&mut self, s: &FStmt) -> Fast<Option<Value>> {
+    fn stmt(&mut self, s: &FStmt) -> Fast<Option<Ret>> {
         match s {
             FStmt::Set(slot, op, e) => {
                 let v = self.value(e)?;
@@ -312,10 +392,18 @@ impl<D: Rolls> Run<'_, D> {
                     None => Ok(None),
                 }
             }
-            FStmt::Return(v) => Ok(Some(match v {
+            FStmt::Return(Some(F::Outcome(tag, fields))) => {
+                self.fields.clear();
+                for f in fields {
+                    let v = self.value(f)?;
+                    self.fields.push(v);
+                }
+                Ok(Some(Ret::Outcome(*tag)))
+            }
+            FStmt::Return(v) => Ok(Some(Ret::Value(match v {
                 Some(e) => self.value(e)?,
                 None => Value::Unit,
-            })),
+            }))),
         }
     }
 
@@ -428,6 +516,38 @@ impl<D: Rolls> Run<'_, D> {
                 }
             }
             F::ToInt(a) => self.int(a)?,
+            // As `value` gives them, without making the values.
+            F::MinMax(max, xs, ty) => {
+                let mut best: Option<i64> = None;
+                for x in xs {
+                    let v = self.int(x)?;
+                    best = Some(match best {
+                        Some(b) if *max => b.max(v),
+                        Some(b) => b.min(v),
+                        None => v,
+                    });
+                }
+                rewrap_int(best.unwrap_or(0), ty)
+            }
+            F::Clamp(x, lo, hi, ty) => {
+                let x = self.int(x)?;
+                let lo = self.int(lo)?;
+                let hi = self.int(hi)?;
+                rewrap_int(arith::clamp(x, lo, hi), ty)
+            }
+            F::Abs(a) => self.int(a)?.saturating_abs(),
+            F::RollAdd(roll, delta, negate) => {
+                let total = match self.value(roll)? {
+                    Value::Roll(r) => r.total,
+                    other => other.int(),
+                };
+                let d = self.int(delta)?;
+                if *negate {
+                    arith::sub(total, d)
+                } else {
+                    arith::add(total, d)
+                }
+            }
             F::Natural(a) => match self.value(a)? {
                 Value::Roll(r) => r.natural,
                 _ => 0,
@@ -470,6 +590,14 @@ impl<D: Rolls> Run<'_, D> {
             };
         }
         v
+    }
+}
+
+/// `rewrap(v, ty).int()`.
+fn rewrap_int(v: i64, ty: &Ty) -> i64 {
+    match ty {
+        Ty::Choice(_) => v.clamp(0, i64::from(u16::MAX)),
+        _ => v,
     }
 }
 

@@ -233,6 +233,18 @@ pub fn distribution(
     limits: &Limits,
     fixed: &[(String, u32)],
 ) -> Distribution {
+    distribution_in(p, s, limits, fixed, None)
+}
+
+/// [`distribution`] as one case of a sweep: the merged engine remembers what its fast
+/// segments gave between the runs with the same `memo` id ([`engine::memo_id`]).
+pub fn distribution_in(
+    p: &Program,
+    s: &Scenario,
+    limits: &Limits,
+    fixed: &[(String, u32)],
+    memo: Option<u64>,
+) -> Distribution {
     let f = &p.functions[s.function];
     let dec = decisions(s, fixed);
     match limits.engine {
@@ -265,6 +277,7 @@ pub fn distribution(
                 max_steps: limits.max_steps,
                 deadline: limits.deadline(),
                 fast: true,
+                memo,
             };
             let o = engine::run(p, &plan, s.function, s.args.clone(), &dec, &opts);
             Distribution {
@@ -514,11 +527,13 @@ pub fn reports(
             }
         })
     };
+    // Cases of one sweep share what fast segments gave (per thread).
+    let memo = (grid.len() > 1).then(engine::memo_id);
     let run_case = |case: &Vec<Setting>| -> Result<Report, (Diagnostics, Sources)> {
         let (fixed, label) = settings(case);
         let (s, sources) = read_case(case)?;
         let Some(n) = v.samples else {
-            let d = distribution(p, &s, limits, &fixed);
+            let d = distribution_in(p, &s, limits, &fixed, memo);
             if let Some(b) = &d.bad_answer {
                 return Err(bad_answer(&s, sources, b));
             }

@@ -44,6 +44,10 @@ pub struct Segment {
     pub kept: Vec<usize>,
     /// Locals dead after the segment (cleared, so that states differing there merge).
     pub clear: Vec<usize>,
+    /// Every local the statements name: what their results depend on.
+    pub reads: Vec<usize>,
+    /// Those of `reads` read only as numbers ([`fast::int_only`]).
+    pub numbers: Vec<usize>,
 }
 
 #[derive(Debug, Default)]
@@ -232,11 +236,20 @@ impl Plan {
                 .copied()
                 .filter(|w| !clear.contains(w))
                 .collect();
+            let mut named = HashSet::new();
+            stmts[i..j]
+                .iter()
+                .for_each(|s| mentions_stmt(s, &mut named));
+            let mut reads: Vec<usize> = named.into_iter().collect();
+            reads.sort_unstable();
+            let numbers = fast::int_only(&seg);
             let segment = Segment {
+                numbers,
                 stmts: seg,
                 written,
                 kept,
                 clear,
+                reads,
             };
             self.segments.insert(&stmts[i] as *const Stmt, segment);
             i = j;

@@ -24,6 +24,7 @@ mod control;
 mod segment;
 mod source;
 
+pub use segment::memo_id;
 pub use source::{Cursor, RollPaths};
 
 use super::dice::{roll_dist, Bound, RollDist};
@@ -66,6 +67,9 @@ pub struct Options {
     /// Runs straight-line pieces itself, per roll path ([`super::fast`]); off, every
     /// statement goes through the interpreter (the tests compare the two).
     pub fast: bool,
+    /// Keep what fast segments give from each starting point between runs with this id
+    /// (the cases of one sweep, on each thread: [`memo_id`]).
+    pub memo: Option<u64>,
 }
 
 /// How the engine answers decisions: a fixed answer for some names, the scenario's

@@ -11,16 +11,19 @@
 use super::{Builder, Engine, Exits, Res, Truncation};
 use crate::analyze::dice::{Bound, RollDist};
 use crate::analyze::exact::W;
-use crate::analyze::fast::{Bail, Fast, Rolls, Run};
+use crate::analyze::fast::{Bail, Fast, Ret, Rolls, Run};
 use crate::analyze::plan::Segment;
 use crate::analyze::state::{encode_value, scales, Dist, State, WordsBuild};
 use crate::eval::Value;
 use crate::ir::{Id, Stmt};
 use rulesc_runtime::{DiceSpec, Roll};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Where one path through a segment ends.
+#[derive(Clone)]
 enum Exit {
     /// After the segment: the kept locals' values and the dice drawn.
     Normal(Vec<Value>, u32),
@@ -38,6 +41,7 @@ struct Gathered {
     exits: Vec<(Exit, usize, W)>,
     key: Vec<u64>,
     locals: Vec<Value>,
+    fields: Vec<Value>,
 }
 
 impl Gathered {
@@ -47,7 +51,13 @@ impl Gathered {
     }
 
     /// Adds `w` to the exit whose key is in `self.key` (made by `exit` if new).
-    fn add(&mut self, w: W, dp: usize, exit: impl FnOnce(&[Value]) -> Exit, max: u64) -> Fast<()> {
+    fn add(
+        &mut self,
+        w: W,
+        dp: usize,
+        exit: impl FnOnce(&[Value], &[Value]) -> Exit,
+        max: u64,
+    ) -> Fast<()> {
         if let Some(&i) = self.index.get(self.key.as_slice()) {
             self.exits[i].2.add(&w);
             return Ok(());
@@ -56,7 +66,7 @@ impl Gathered {
             return Err(Bail::Stop(super::Stop::States));
         }
         self.index.insert(self.key.clone(), self.exits.len());
-        self.exits.push((exit(&self.locals), dp, w));
+        self.exits.push((exit(&self.locals, &self.fields), dp, w));
         Ok(())
     }
 }
@@ -125,6 +135,67 @@ impl Odometer<'_, '_> {
     }
 }
 
+/// What each segment gave from each starting point, kept between the cases of one
+/// sweep on one thread ([`super::Options::memo`]): a case sweeping the attacker's bonus
+/// meets the same defence roll against the same attack totals as its neighbours did.
+#[derive(Default)]
+struct Memo {
+    id: u64,
+    map: HashMap<Vec<u64>, Remembered, WordsBuild>,
+}
+
+/// The exits of a segment from one starting point: each with its path denominator and
+/// its weight over it.
+type Remembered = Rc<[(Exit, W, W)]>;
+
+/// The most starting points a thread remembers.
+const MEMO_MAX: usize = 100_000;
+
+thread_local! {
+    static MEMO: RefCell<Memo> = RefCell::default();
+}
+
+/// A fresh memo for the cases of one sweep: what earlier calls remembered is not used.
+pub fn memo_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+fn remember(id: u64, key: Vec<u64>, exits: &Remembered) {
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.id != id {
+            m.id = id;
+            m.map.clear();
+        }
+        if m.map.len() < MEMO_MAX {
+            m.map.insert(key, exits.clone());
+        }
+    });
+}
+
+/// What a segment's paths from state `st` depend on: the segment (by its first
+/// statement), the dice drawn so far and every local it names, by content (or by number,
+/// for those it reads only as numbers). The program, the limits and the plan are those
+/// of one sweep.
+fn memo_key(seg: &Segment, first: &Stmt, st: &State) -> Vec<u64> {
+    let mut key = vec![first as *const Stmt as u64, u64::from(st.used)];
+    let mut seen = Vec::new();
+    if let Some(top) = st.frames.last() {
+        for &r in &seg.reads {
+            match top.get(r) {
+                // Read as a number only: its number is all that matters.
+                Some(v) if seg.numbers.binary_search(&r).is_ok() => {
+                    key.extend([u64::MAX - 1, v.int() as u64])
+                }
+                Some(v) => encode_value(v, &mut key, &mut seen),
+                None => key.push(u64::MAX),
+            }
+        }
+    }
+    key
+}
+
 impl Engine<'_> {
     /// Runs segment `seg` (the statements `stmts`, of function `f`) over `dist`.
     pub(super) fn segment(
@@ -150,18 +221,46 @@ impl Engine<'_> {
         let mut after: Vec<(State, W, usize)> = Vec::new();
         let mut leaving: Vec<(State, Value, W, usize)> = Vec::new();
         for (st, w) in dist.take() {
-            match self.gather(seg, &st, &mut g, &mut dps) {
-                Ok(()) => {}
-                Err(Bail::Stop(stop)) => return Err(stop),
-                Err(_) => {
-                    slow.push(st, w);
-                    continue;
+            let key = self.opts.memo.map(|id| (id, memo_key(seg, &stmts[0], &st)));
+            let known = key.as_ref().and_then(|(id, k)| {
+                MEMO.with(|m| {
+                    let m = m.borrow();
+                    (m.id == *id).then(|| m.map.get(k).cloned()).flatten()
+                })
+            });
+            let exits = match known {
+                Some(exits) => exits,
+                None => {
+                    match self.gather(seg, &st, &mut g, &mut dps) {
+                        Ok(()) => {}
+                        Err(Bail::Stop(stop)) => return Err(stop),
+                        Err(_) => {
+                            slow.push(st, w);
+                            continue;
+                        }
+                    }
+                    let exits: Remembered = g
+                        .exits
+                        .drain(..)
+                        .map(|(x, dp, w)| (x, dps[dp].clone(), w))
+                        .collect();
+                    if let Some((id, k)) = key {
+                        remember(id, k, &exits);
+                    }
+                    exits
                 }
-            }
+            };
             let top = st.frames.len() <= 1;
-            for (exit, dp, pw) in g.exits.drain(..) {
-                let pw = w.mul(&pw);
-                match exit {
+            for (exit, dp, pw) in exits.iter() {
+                let dp = match dps.iter().position(|d| d == dp) {
+                    Some(i) => i,
+                    None => {
+                        dps.push(dp.clone());
+                        dps.len() - 1
+                    }
+                };
+                let pw = w.mul(pw);
+                match exit.clone() {
                     Exit::Normal(values, used) => {
                         let mut s = st.clone();
                         let frame = s.top();
@@ -255,6 +354,7 @@ impl Engine<'_> {
                 p: self.p,
                 dice: &mut odo,
                 locals: &mut g.locals,
+                fields: &mut g.fields,
             }
             .block(&seg.stmts);
             let (pw, dp) = odo.weight();
@@ -269,7 +369,7 @@ impl Engine<'_> {
             match r {
                 Err(Bail::Cut) => {
                     g.key.extend([0, dp as u64]);
-                    g.add(pw, dp, |_| Exit::Cut, max)?;
+                    g.add(pw, dp, |_, _| Exit::Cut, max)?;
                 }
                 Err(e) => return Err(e),
                 Ok(None) => {
@@ -283,18 +383,34 @@ impl Engine<'_> {
                     g.add(
                         pw,
                         dp,
-                        |locals| {
+                        |locals, _| {
                             let values = kept.iter().map(|&s| locals[s].clone()).collect();
                             Exit::Normal(values, used)
                         },
                         max,
                     )?;
                 }
-                Ok(Some(v)) => {
+                Ok(Some(Ret::Value(v))) => {
                     g.key.extend([2, dp as u64, u64::from(odo.used)]);
                     encode_value(&v, &mut g.key, &mut Vec::new());
                     let used = odo.used;
-                    g.add(pw, dp, |_| Exit::Return(v, used), max)?;
+                    g.add(pw, dp, |_, _| Exit::Return(v, used), max)?;
+                }
+                Ok(Some(Ret::Outcome(tag))) => {
+                    // The words `encode_value` writes for the outcome value.
+                    let n = g.fields.len() as u64;
+                    g.key
+                        .extend([2, dp as u64, u64::from(odo.used), 10, u64::from(tag), n]);
+                    let mut seen = Vec::new();
+                    for f in &g.fields {
+                        encode_value(f, &mut g.key, &mut seen);
+                    }
+                    let used = odo.used;
+                    let exit = |_: &[Value], fields: &[Value]| {
+                        let fields = Rc::new(fields.to_vec());
+                        Exit::Return(Value::Outcome { tag, fields }, used)
+                    };
+                    g.add(pw, dp, exit, max)?;
                 }
             }
             if !odo.advance() {
@@ -344,6 +460,16 @@ mod tests {
     }
 
     fn analyze(p: &Program, s: &crate::scenario::Scenario, t: Truncation, fast: bool) -> Outcomes {
+        analyze_in(p, s, t, fast, None)
+    }
+
+    fn analyze_in(
+        p: &Program,
+        s: &crate::scenario::Scenario,
+        t: Truncation,
+        fast: bool,
+        memo: Option<u64>,
+    ) -> Outcomes {
         let plan = Plan::new(p);
         let opts = Options {
             truncation: t,
@@ -351,6 +477,7 @@ mod tests {
             max_steps: 200_000_000,
             deadline: None,
             fast,
+            memo,
         };
         let dec = Decisions {
             script: s.decisions.queues().collect(),
@@ -417,5 +544,27 @@ mod tests {
         assert_eq!(fast.unexplored, slow.unexplored);
         // The attack's totals are the most states ever held, not their pairs.
         assert!(fast.peak_states < 200, "{}", fast.peak_states);
+    }
+
+    #[test]
+    fn the_cases_of_a_sweep_sharing_a_memo_keep_their_own_fractions() {
+        let (p, _, _) = crate::compile_dir(&root().join("compiler/benches/odds/rules"));
+        let p = p.unwrap();
+        let file = root().join("compiler/benches/odds/scenarios/exchange.yaml");
+        let (mut case, _) = crate::scenario::read(&p, &file).unwrap();
+        let id = super::memo_id();
+        // The attack bonus and the defence's: the attack totals of one case are those of
+        // its neighbours, with other natural faces.
+        for a in 0..4 {
+            for d in 0..3 {
+                case.args[0] = crate::eval::Value::Int(a);
+                case.args[1] = crate::eval::Value::Int(d);
+                let t = Truncation::Depth(3);
+                let shared = analyze_in(&p, &case, t, true, Some(id));
+                let alone = analyze(&p, &case, t, false);
+                assert_eq!(by_key(&shared), by_key(&alone), "a {a}, d {d}");
+                assert_eq!(shared.unexplored, alone.unexplored, "a {a}, d {d}");
+            }
+        }
     }
 }
