@@ -147,6 +147,23 @@ pub struct Roll {
     pub natural: i64,
 }
 
+impl Roll {
+    /// `roll + delta` (or `roll - delta` with `negate`): the total moved (saturating, as
+    /// the language's `+` and `-`), the natural face kept.
+    #[inline]
+    pub fn shifted(self, delta: i64, negate: bool) -> Roll {
+        let total = if negate {
+            crate::arith::sub(self.total, delta)
+        } else {
+            crate::arith::add(self.total, delta)
+        };
+        Roll {
+            total,
+            natural: self.natural,
+        }
+    }
+}
+
 /// Rolls `spec` from `source`, records one [`TraceEvent::Roll`] at `site` when tracing is
 /// on, and returns the total with the first die's natural face.
 ///

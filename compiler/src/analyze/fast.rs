@@ -453,15 +453,7 @@ impl<D: Rolls> Run<'_, D> {
                     },
                 };
                 let d = self.int(delta)?;
-                let total = if *negate {
-                    arith::sub(r.total, d)
-                } else {
-                    arith::add(r.total, d)
-                };
-                Value::Roll(Roll {
-                    total,
-                    natural: r.natural,
-                })
+                Value::Roll(r.shifted(d, *negate))
             }
             F::LevelStep(level, delta, negate, len) => {
                 let l = match self.value(level)? {

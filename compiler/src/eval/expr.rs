@@ -222,15 +222,7 @@ impl<'p> Interpreter<'p, '_> {
                     },
                 };
                 let d = self.int(delta, locals)?;
-                let total = if *negate {
-                    arith::sub(r.total, d)
-                } else {
-                    arith::add(r.total, d)
-                };
-                Value::Roll(Roll {
-                    total,
-                    natural: r.natural,
-                })
+                Value::Roll(r.shifted(d, *negate))
             }
             // `level ± n`
             K::LevelStep {

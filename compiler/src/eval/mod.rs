@@ -329,19 +329,27 @@ pub fn eval_in<D: DiceSource, X: Decide, T: TraceSink>(
     locals: &mut Vec<Value>,
     e: &ir::Expr,
 ) -> Result<Value, RuleError> {
-    let mut it = Interpreter {
-        prog,
-        code: compile::code(prog),
-        env,
-        fight: None,
-        tracing: false,
-        steps: 0,
-        at: 0,
-        pure: false,
-        frames: kept_frames(),
-        formulas: false,
-    };
+    let mut it = Interpreter::untraced(prog, env);
     it.expr(e, locals)
+}
+
+impl<'p, 'e> Interpreter<'p, 'e> {
+    /// An interpreter for a piece of a procedure, outside any fight and untraced
+    /// ([`eval_in`], [`exec_in`]).
+    fn untraced(prog: &'p Program, env: &'e mut dyn Host) -> Self {
+        Interpreter {
+            prog,
+            code: compile::code(prog),
+            env,
+            fight: None,
+            tracing: false,
+            steps: 0,
+            at: 0,
+            pure: false,
+            frames: kept_frames(),
+            formulas: false,
+        }
+    }
 }
 
 /// Runs one statement in a frame's `locals`, untraced (see [`eval_in`]): `Some(value)`
@@ -352,18 +360,7 @@ pub fn exec_in<D: DiceSource, X: Decide, T: TraceSink>(
     locals: &mut Vec<Value>,
     s: &Stmt,
 ) -> Result<Option<Value>, RuleError> {
-    let mut it = Interpreter {
-        prog,
-        code: compile::code(prog),
-        env,
-        fight: None,
-        tracing: false,
-        steps: 0,
-        at: 0,
-        pure: false,
-        frames: kept_frames(),
-        formulas: false,
-    };
+    let mut it = Interpreter::untraced(prog, env);
     Ok(match it.stmt(s, locals)? {
         Flow::Return(v) => Some(v),
         Flow::Normal => None,

@@ -227,15 +227,7 @@ impl Cx<'_> {
                         },
                     };
                     let d = delta(it, l)?;
-                    let total = if negate {
-                        arith::sub(r.total, d)
-                    } else {
-                        arith::add(r.total, d)
-                    };
-                    Ok(Value::Roll(Roll {
-                        total,
-                        natural: r.natural,
-                    }))
+                    Ok(Value::Roll(r.shifted(d, negate)))
                 })
             }
             // `level ± n`
