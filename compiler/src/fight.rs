@@ -3,7 +3,7 @@
 //! (`rulesc_runtime::fight`). Generated code implements the same engine trait with the
 //! same procedures, so both order turns, fire timers and trace identically.
 
-use crate::eval::{call_in, leak_name, show_traced_in, Interpreter, Value};
+use crate::eval::{call_in, leak_name, show_traced_in, Interpreter, Options, Value};
 use crate::ir::{self, Action, At, FightQuery, FightTies, Program, ResetStep, Ty};
 use rulesc_runtime::fight::Res;
 use rulesc_runtime::{
@@ -165,7 +165,10 @@ impl Interpreter<'_, '_> {
         let Some(fight) = self.fight.take() else {
             return Ok(());
         };
-        let done = self.env.advance(self.prog, fight, amount);
+        let options = Options {
+            trace_formulas: self.formulas,
+        };
+        let done = self.env.advance(self.prog, fight, amount, options);
         self.fight = Some(fight);
         done
     }
@@ -203,6 +206,7 @@ pub fn shape(prog: &Program) -> Option<FightShape> {
 pub struct EvalRules<'p> {
     prog: &'p Program,
     shape: FightShape,
+    options: Options,
 }
 
 impl<'p> EvalRules<'p> {
@@ -211,7 +215,13 @@ impl<'p> EvalRules<'p> {
         Some(EvalRules {
             prog,
             shape: shape(prog)?,
+            options: Options::default(),
         })
+    }
+
+    /// The same, tracing as `options` say (`simulate --trace K --trace-formulas`).
+    pub fn with(self, options: Options) -> Self {
+        EvalRules { options, ..self }
     }
 
     fn def(&self) -> &'p ir::FightDef {
@@ -243,7 +253,7 @@ impl<'p> EvalRules<'p> {
         who: Option<Fighter>,
     ) -> Res<Value> {
         let args = self.who_args(fight, f, who);
-        call_in(self.prog, env, fight, f, args)
+        call_in(self.prog, env, fight, f, args, self.options)
     }
 }
 
@@ -332,7 +342,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> FightRules<Value, D, X, T> for Eval
                     .zip(args)
                     .map(|(p, x)| decode(&p.ty, *x))
                     .collect();
-                call_in(self.prog, env, fight, *function, values)?;
+                call_in(self.prog, env, fight, *function, values, self.options)?;
             }
             Action::Reset {
                 path,

@@ -24,7 +24,7 @@
 
 use crate::check;
 use crate::diag::{suggest, Diagnostic, Diagnostics};
-use crate::eval::Value;
+use crate::eval::{Options, Value};
 use crate::fight::EvalRules;
 use crate::ir::{self, Const, DecideOptions, ExprKind as K, FightTies, Program, Ty};
 use crate::load;
@@ -127,18 +127,19 @@ pub fn in_group(g: &Group, end: FightEnd, rounds: u32, out: &dyn Fn(u32) -> bool
         && g.rounds.is_none_or(|(lo, hi)| (lo..=hi).contains(&rounds))
 }
 
-/// Runs fight `file` once: run `k` of seed `seed`, traced into `trace`.
+/// Runs fight `file` once: run `k` of seed `seed`, traced into `trace` as `options` say.
 pub fn run_once<T: TraceSink>(
     p: &Program,
     file: &FightFile,
     seed: u64,
     k: u64,
     trace: T,
+    options: Options,
 ) -> (Run, T) {
     let dice = SeededDice::new(run_seed(seed, k, 0));
     let mut env = Env::new(dice, file.policy_for(seed, k), trace);
     let mut fight = file.fight();
-    let Some(mut rules) = EvalRules::new(p) else {
+    let Some(mut rules) = EvalRules::new(p).map(|r| r.with(options)) else {
         let run = Run {
             end: FightEnd::Undecided,
             rounds: 0,
@@ -183,8 +184,9 @@ pub fn run_once<T: TraceSink>(
 }
 
 /// Run `k` traced: how it went, and its trace rendered.
-fn traced(p: &Program, file: &FightFile, seed: u64, k: u64) -> (Run, String) {
-    let (run, trace) = run_once(p, file, seed, k, rulesc_runtime::VecTrace::default());
+fn traced(p: &Program, file: &FightFile, seed: u64, k: u64, options: Options) -> (Run, String) {
+    let trace = rulesc_runtime::VecTrace::default();
+    let (run, trace) = run_once(p, file, seed, k, trace, options);
     (run, trace.render(&p.sites))
 }
 
@@ -204,9 +206,10 @@ fn ending(run: &Run, file: &FightFile) -> String {
     }
 }
 
-/// The trace of run `k`, rendered, and how it ended (what `--trace k` prints).
-pub fn trace_run(p: &Program, file: &FightFile, seed: u64, k: u64) -> String {
-    let (run, mut out) = traced(p, file, seed, k);
+/// The trace of run `k`, rendered, and how it ended (what `--trace k` prints; with
+/// `--trace-formulas`, `options` trace inside formulas too).
+pub fn trace_run(p: &Program, file: &FightFile, seed: u64, k: u64, options: Options) -> String {
+    let (run, mut out) = traced(p, file, seed, k, options);
     let _ = writeln!(
         out,
         "run {k} of seed {seed}: {} after {} round(s)",
@@ -219,8 +222,14 @@ pub fn trace_run(p: &Program, file: &FightFile, seed: u64, k: u64) -> String {
 /// Run `k` as `rulesc simulate --trace k --format json` prints it: the trace's lines,
 /// then how it ended (`end`: `won` with the `winner`, `draw`, `undecided`, or
 /// `rule_error` with the `error`) and the rounds it lasted.
-pub fn trace_json(p: &Program, file: &FightFile, seed: u64, k: u64) -> serde_json::Value {
-    let (run, text) = traced(p, file, seed, k);
+pub fn trace_json(
+    p: &Program,
+    file: &FightFile,
+    seed: u64,
+    k: u64,
+    options: Options,
+) -> serde_json::Value {
+    let (run, text) = traced(p, file, seed, k, options);
     let (end, winner) = match run.end {
         FightEnd::Won(s) => ("won", file.sides.get(s.index()).map(|x| x.0.clone())),
         FightEnd::Draw => ("draw", None),
@@ -259,7 +268,17 @@ pub struct Summary {
 pub fn simulate(p: &Program, file: &FightFile, n: u64, seed: u64) -> Summary {
     let runs: Vec<Run> = (0..n)
         .into_par_iter()
-        .map(|k| run_once(p, file, seed, k, rulesc_runtime::NoTrace).0)
+        .map(|k| {
+            run_once(
+                p,
+                file,
+                seed,
+                k,
+                rulesc_runtime::NoTrace,
+                Options::default(),
+            )
+            .0
+        })
         .collect();
     let mut s = Summary {
         runs: n,

@@ -197,41 +197,72 @@ fn export_prints_the_merged_ruleset_as_json() {
 }
 
 /// `--trace-formulas` only adds lines: every line of the plain trace is there, in order,
-/// and between them the formulas the melee attack calls, with their arguments (a record
-/// by its type), their `if` conditions and their results. (Lines are compared with their
-/// spaces collapsed: the location column is as wide as the widest location.)
+/// and between them the formulas the run calls, with their arguments (a record by its
+/// type, a fighter by its name), their `if` conditions and their results; for `trace`
+/// and for one run of `simulate`. (Lines are compared with their spaces collapsed: the
+/// location column is as wide as the widest location.)
 #[test]
 fn trace_formulas_adds_the_formulas_steps_to_the_trace() {
     let dir = root().join("rules/kingsmark");
+    let dir = dir.to_str().unwrap();
     let scenario = root().join("examples/kingsmark/aldren.yaml");
-    let args = ["trace", dir.to_str().unwrap(), scenario.to_str().unwrap()];
+    let fight = root().join("examples/kingsmark/fight.yaml");
     let lines = |text: &str| -> Vec<String> {
         let words = |l: &str| l.split_whitespace().collect::<Vec<_>>().join(" ");
         text.lines().map(words).collect()
     };
-    let (code, plain, err) = rulesc(&args);
-    assert_eq!(code, 0, "{err}");
-    let (code, full, err) = rulesc(&[&args[..], &["--trace-formulas"]].concat());
-    assert_eq!(code, 0, "{err}");
-    let (plain, full) = (lines(&plain), lines(&full));
-    let mut rest = full.iter();
-    for line in &plain {
-        assert!(
-            rest.any(|l| l == line),
-            "`{line}` is missing or out of order:\n{full:#?}"
-        );
+    let cases: [(&[&str], &[&str]); 2] = [
+        (
+            &["trace", dir, scenario.to_str().unwrap()],
+            &[
+                "kingsmark/damage.rules:14 net_disadvantage(c: Combatant) =",
+                "kingsmark/damage.rules:14 c: a Combatant",
+                "kingsmark/damage.rules:14 result: 1",
+                "kingsmark/initiative.rules:5 pain(c: Combatant) =",
+            ],
+        ),
+        (
+            &["simulate", dir, fight.to_str().unwrap(), "--trace", "0"],
+            &[
+                "kingsmark/fight.rules:97 out(c) = incapacitated(c)",
+                "kingsmark/fight.rules:97 c: Aldren",
+                "kingsmark/fight.rules:13 incapacitated(c: Combatant) =",
+                "kingsmark/fight.rules:13 c: a Combatant",
+                "kingsmark/fight.rules:9 turn_order(c: Combatant) =",
+            ],
+        ),
+    ];
+    for (args, wants) in cases {
+        let (code, plain, err) = rulesc(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let (code, full, err) = rulesc(&[args, &["--trace-formulas"]].concat());
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let (plain, full) = (lines(&plain), lines(&full));
+        let mut rest = full.iter();
+        for line in &plain {
+            assert!(
+                rest.any(|l| l == line),
+                "{args:?}: `{line}` is missing or out of order:\n{full:#?}"
+            );
+        }
+        let added: Vec<&String> = full.iter().filter(|l| !plain.contains(l)).collect();
+        for want in wants {
+            assert!(
+                added.iter().any(|l| l == want),
+                "{args:?}: no `{want}` among the added lines:\n{added:#?}"
+            );
+        }
+        assert!(full.len() > plain.len() + 10, "{args:?}: {full:#?}");
     }
-    let added: Vec<&String> = full.iter().filter(|l| !plain.contains(l)).collect();
-    for want in [
-        "kingsmark/damage.rules:14 net_disadvantage(c: Combatant) =",
-        "kingsmark/damage.rules:14 c: a Combatant",
-        "kingsmark/damage.rules:14 result: 1",
-        "kingsmark/initiative.rules:5 pain(c: Combatant) =",
-    ] {
-        assert!(
-            added.iter().any(|l| *l == want),
-            "no `{want}` among the added lines:\n{added:#?}"
-        );
-    }
-    assert!(full.len() > plain.len() + 10, "{full:#?}");
+}
+
+/// `simulate --trace-formulas` traces one run: without `--trace` it is a usage error.
+#[test]
+fn simulate_trace_formulas_needs_a_run_to_trace() {
+    let dir = root().join("rules/kingsmark");
+    let fight = root().join("examples/kingsmark/fight.yaml");
+    let args = ["simulate", dir.to_str().unwrap(), fight.to_str().unwrap()];
+    let (code, _, err) = rulesc(&[&args[..], &["--trace-formulas"]].concat());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--trace <N>"), "{err}");
 }

@@ -36,7 +36,8 @@
 //!   and the `text output` after it must be what it prints: every line of the block is a
 //!   line of its standard output or of its standard error, in order (`...` skips lines).
 //! - `fight=<group>`: a fight file, run as `rulesc simulate` does: `runs=<n>` times from
-//!   `seed=<s>` (1000 and 0 unless given), or with `trace=<k>` the trace of run `k`. The
+//!   `seed=<s>` (1000 and 0 unless given), or with `trace=<k>` the trace of run `k`
+//!   (with the word `formulas`, as `--trace-formulas` traces it). The
 //!   `text output` after it: every line of the block is a line of what it prints, in
 //!   order (`...` skips lines).
 //!
@@ -720,7 +721,13 @@ fn run_fight(
             }
             let seed = num("seed", 0);
             let out = match b.attr("trace") {
-                Some(k) => rulesc::simulate::trace_run(p, &file, seed, k.parse().unwrap_or(0)),
+                Some(k) => {
+                    // `formulas`: traced as `simulate --trace K --trace-formulas`.
+                    let options = rulesc::eval::Options {
+                        trace_formulas: b.words.iter().any(|w| w == "formulas"),
+                    };
+                    rulesc::simulate::trace_run(p, &file, seed, k.parse().unwrap_or(0), options)
+                }
                 None => rulesc::simulate::simulate(p, &file, num("runs", 1000), seed)
                     .render(p, &file, seed),
             };

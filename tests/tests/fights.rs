@@ -129,9 +129,22 @@ fn run_k_of_a_simulation_is_the_traced_run_k() {
     let p = arena_program();
     let file = arena_file(&p);
     for k in 0..20 {
-        let (plain, _) = rulesc::simulate::run_once(&p, &file, 5, k, rulesc_runtime::NoTrace);
-        let (traced, trace) =
-            rulesc::simulate::run_once(&p, &file, 5, k, rulesc_runtime::VecTrace::default());
+        let (plain, _) = rulesc::simulate::run_once(
+            &p,
+            &file,
+            5,
+            k,
+            rulesc_runtime::NoTrace,
+            Default::default(),
+        );
+        let (traced, trace) = rulesc::simulate::run_once(
+            &p,
+            &file,
+            5,
+            k,
+            rulesc_runtime::VecTrace::default(),
+            Default::default(),
+        );
         assert_eq!(plain, traced);
         assert!(!trace.events.is_empty());
     }

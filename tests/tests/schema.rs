@@ -131,7 +131,7 @@ fn simulate_json_follows_its_schema() {
     let (file, _) =
         rulesc::simulate::read(&p, &root().join("examples/kingsmark/fight.yaml")).unwrap();
     let report = rulesc::simulate::simulate(&p, &file, 40, 1).json(&p, &file, 1);
-    let run = rulesc::simulate::trace_json(&p, &file, 1, 4);
+    let run = rulesc::simulate::trace_json(&p, &file, 1, 4, Default::default());
     for (what, value) in [("report", &report), ("run", &run)] {
         let errors: Vec<String> = validator
             .iter_errors(value)

@@ -142,8 +142,15 @@ pub(crate) trait Host {
     fn event(&mut self, e: TraceEvent);
     /// `error::fail`: the rule error recorded in the trace.
     fn fail(&mut self, e: RuleError) -> RuleError;
-    /// World time moves in `fight` through the runtime's engine (`advance`).
-    fn advance(&mut self, prog: &Program, fight: &mut Fight<Value>, amount: i64) -> Run<()>;
+    /// World time moves in `fight` through the runtime's engine (`advance`); what falls
+    /// due runs traced as `options` say.
+    fn advance(
+        &mut self,
+        prog: &Program,
+        fight: &mut Fight<Value>,
+        amount: i64,
+        options: Options,
+    ) -> Run<()>;
 }
 
 impl<D: DiceSource, X: Decide, T: TraceSink> Host for Env<D, X, T> {
@@ -188,9 +195,15 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Host for Env<D, X, T> {
         error::fail(&mut self.trace, e)
     }
 
-    fn advance(&mut self, prog: &Program, fight: &mut Fight<Value>, amount: i64) -> Run<()> {
+    fn advance(
+        &mut self,
+        prog: &Program,
+        fight: &mut Fight<Value>,
+        amount: i64,
+        options: Options,
+    ) -> Run<()> {
         match crate::fight::EvalRules::new(prog) {
-            Some(mut rules) => fight.advance(&mut rules, self, amount),
+            Some(rules) => fight.advance(&mut rules.with(options), self, amount),
             None => Ok(()),
         }
     }
@@ -218,7 +231,7 @@ pub struct Interpreter<'p, 'e> {
     frames: Vec<Vec<Value>>,
     /// Formulas are traced too: their arguments, `if` conditions, lookups, the formulas
     /// they call and their results (`rulesc trace --trace-formulas`).
-    formulas: bool,
+    pub(crate) formulas: bool,
 }
 
 /// How a run is traced, past what every backend traces.
@@ -282,16 +295,17 @@ pub fn call_with<D: DiceSource, X: Decide, T: TraceSink>(
     run(prog, env, None, id, args, options)
 }
 
-/// [`call`] in a fight: fighters in `args` (and everything the function reaches) are
-/// combatants of `fight`.
+/// [`call_with`] in a fight: fighters in `args` (and everything the function reaches)
+/// are combatants of `fight`.
 pub fn call_in<D: DiceSource, X: Decide, T: TraceSink>(
     prog: &Program,
     env: &mut Env<D, X, T>,
     fight: &mut Fight<Value>,
     id: ir::Id,
     args: Vec<Value>,
+    options: Options,
 ) -> Result<Value, RuleError> {
-    run(prog, env, Some(fight), id, args, Options::default())
+    run(prog, env, Some(fight), id, args, options)
 }
 
 /// A traced run of function `id`, in `fight` when there is one: what [`call`] and
@@ -463,8 +477,9 @@ impl Interpreter<'_, '_> {
         for (p, v) in f.params.iter().zip(locals) {
             // A value with parts (a record, a list, a map, a track) is named by its type:
             // shown whole it would bury the steps; what the formula reads of it is traced.
+            // A fighter shows its name.
             let value = match &p.ty {
-                Ty::Record(_) | Ty::List(_) | Ty::Map(..) | Ty::Track(_) | Ty::Fighter => {
+                Ty::Record(_) | Ty::List(_) | Ty::Map(..) | Ty::Track(_) => {
                     format!("a {}", self.prog.ty_name(&p.ty))
                 }
                 _ => self.show(v, &p.ty),

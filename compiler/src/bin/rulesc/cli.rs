@@ -162,6 +162,9 @@ pub enum Command {
         /// Print the trace of run N (0-based) instead of the totals.
         #[arg(long, value_name = "N")]
         trace: Option<u64>,
+        /// With --trace: trace inside formulas too (as `rulesc trace --trace-formulas`).
+        #[arg(long, requires = "trace")]
+        trace_formulas: bool,
         /// Content packs whose records the fight file may name.
         #[arg(long = "pack", value_name = "PACK.yaml", num_args = 1..)]
         packs: Vec<PathBuf>,

@@ -154,8 +154,13 @@ fn run() -> ExitCode {
             runs,
             seed,
             trace,
+            trace_formulas,
             packs,
-        } => run::simulate(&ruleset, &fight, &packs, (runs, seed, trace), format),
+        } => {
+            let options = rulesc::eval::Options { trace_formulas };
+            let how = (runs, seed, trace, options);
+            run::simulate(&ruleset, &fight, &packs, how, format)
+        }
         Command::Explain {
             ruleset,
             name,

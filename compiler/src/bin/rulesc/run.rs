@@ -68,7 +68,7 @@ pub fn simulate(
     ruleset: &Path,
     fight: &Path,
     packs: &[PathBuf],
-    (runs, seed, trace): (u64, u64, Option<u64>),
+    (runs, seed, trace, options): (u64, u64, Option<u64>, rulesc::eval::Options),
     format: Format,
 ) -> ExitCode {
     let Some(p) = load(ruleset, packs, format) else {
@@ -83,10 +83,13 @@ pub fn simulate(
     };
     let json = matches!(format, Format::Json);
     match trace {
-        Some(k) if json => outln!("{}", rulesc::simulate::trace_json(&p, &file, seed, k)),
+        Some(k) if json => outln!(
+            "{}",
+            rulesc::simulate::trace_json(&p, &file, seed, k, options)
+        ),
         Some(k) => out!(
             "{}",
-            diag::escape_controls(&rulesc::simulate::trace_run(&p, &file, seed, k))
+            diag::escape_controls(&rulesc::simulate::trace_run(&p, &file, seed, k, options))
         ),
         None => {
             let summary = rulesc::simulate::simulate(&p, &file, runs, seed);
