@@ -97,14 +97,17 @@ impl Cx<'_> {
                 })
             }
             K::Local(s) => {
-                let s = *s;
+                let s = self.slot(*s);
                 Box::new(move |_, l| Ok(l[s].clone()))
             }
             // `record.field`; of a local, read in place
             K::Field(r, i) => {
                 let i = *i;
                 match r.kind {
-                    K::Local(s) => Box::new(move |_, l| Ok(field_of(&l[s], i))),
+                    K::Local(s) => {
+                        let s = self.slot(s);
+                        Box::new(move |_, l| Ok(field_of(&l[s], i)))
+                    }
                     _ => {
                         let r = self.value(r);
                         Box::new(move |it, l| Ok(field_of(&r(it, l)?, i)))
@@ -179,7 +182,7 @@ impl Cx<'_> {
             K::Some(x) | K::Unwrap(x) => self.value(x),
             // `map[key]` (keyed by a scale or enum: every key has an entry)
             K::MapGet(m, k) if in_place(m).is_some() && plain(k) => {
-                let (m, k) = (in_place(m).expect("checked above"), self.value(k));
+                let (m, k) = (self.in_place(m).expect("checked above"), self.value(k));
                 // The key first: reading it changes nothing, so the map is read as the
                 // walker reads it, in place rather than shared.
                 Box::new(move |it, l| {
@@ -347,6 +350,7 @@ impl Cx<'_> {
             }
             // The rest: the walker's.
             _ => {
+                self.walked();
                 let e = e.clone();
                 Box::new(move |it, l| Ok(it.expr(&e, l)?))
             }
@@ -364,14 +368,14 @@ impl Cx<'_> {
         }
         match &e.kind {
             K::Local(s) => {
-                let s = *s;
+                let s = self.slot(*s);
                 Box::new(move |_, l| Ok(l[s].int()))
             }
             K::Field(r, i) if matches!(r.kind, K::Local(_)) => {
                 let (K::Local(s), i) = (&r.kind, *i) else {
                     unreachable!("matched above")
                 };
-                let s = *s;
+                let s = self.slot(*s);
                 Box::new(move |_, l| {
                     Ok(match &l[s] {
                         Value::Record(r) => r.borrow().get(i).map_or(0, Value::int),
@@ -403,12 +407,15 @@ impl Cx<'_> {
             }
             K::ToInt(a) => self.int(a),
             K::Natural(a) => match a.kind {
-                K::Local(s) => Box::new(move |_, l| {
-                    Ok(match &l[s] {
-                        Value::Roll(r) => r.natural,
-                        _ => 0,
+                K::Local(s) => {
+                    let s = self.slot(s);
+                    Box::new(move |_, l| {
+                        Ok(match &l[s] {
+                            Value::Roll(r) => r.natural,
+                            _ => 0,
+                        })
                     })
-                }),
+                }
                 _ => {
                     let a = self.value(a);
                     Box::new(move |it, l| {
@@ -445,7 +452,7 @@ impl Cx<'_> {
                 Box::new(move |it, l| Ok(a(it, l)?.saturating_abs()))
             }
             K::Len(a) if in_place(a).is_some() => {
-                let a = in_place(a).expect("checked above");
+                let a = self.in_place(a).expect("checked above");
                 Box::new(move |_, l| {
                     Ok(a.read(l, |v| match v {
                         Value::List(items) => items.len() as i64,
@@ -454,7 +461,7 @@ impl Cx<'_> {
                 })
             }
             K::MapGet(m, k) if in_place(m).is_some() && plain(k) => {
-                let (m, k) = (in_place(m).expect("checked above"), self.value(k));
+                let (m, k) = (self.in_place(m).expect("checked above"), self.value(k));
                 Box::new(move |it, l| {
                     let k = k(it, l)?.choice();
                     Ok(m.read(l, |m| match m {
@@ -531,7 +538,7 @@ impl Cx<'_> {
                 })
             }
             K::Local(_) | K::Field(..) if in_place(e).is_some() => {
-                let e = in_place(e).expect("checked above");
+                let e = self.in_place(e).expect("checked above");
                 Box::new(move |_, l| Ok(e.read(l, Value::bool)))
             }
             K::Not(a) => {
@@ -574,7 +581,7 @@ impl Cx<'_> {
             }
             // `x in list`, the list read in place after `x`, as the walker reads it
             K::In(x, list) if in_place(list).is_some() => {
-                let (x, list) = (self.value(x), in_place(list).expect("checked above"));
+                let (x, list) = (self.value(x), self.in_place(list).expect("checked above"));
                 Box::new(move |it, l| {
                     let x = x(it, l)?;
                     Ok(list.read(l, |v| match v {
@@ -608,6 +615,7 @@ impl Cx<'_> {
 
     /// `roll dice`, a constant die read once here (still a step, as the walker's).
     fn roll(&self, dice: &ir::Expr, site: u32, faces: Option<usize>) -> ValueFn {
+        let faces = faces.map(|s| self.slot(s));
         let spec: IntoSpec = match dice.kind {
             K::Const(Const::Dice(d)) => IntoSpec::Const(d),
             _ => IntoSpec::Expr(self.value(dice)),
@@ -652,6 +660,17 @@ pub(super) enum InPlace {
     Field(usize, usize),
 }
 
+impl Cx<'_> {
+    /// [`in_place`], at the slots the code being compiled keeps its locals in.
+    pub(super) fn in_place(&self, e: &ir::Expr) -> Option<InPlace> {
+        Some(match in_place(e)? {
+            InPlace::Local(s) => InPlace::Local(self.slot(s)),
+            InPlace::Field(s, i) => InPlace::Field(self.slot(s), i),
+        })
+    }
+}
+
+/// A value read where it is (in the function's own slots): a local, or a local's field.
 pub(super) fn in_place(e: &ir::Expr) -> Option<InPlace> {
     match &e.kind {
         K::Local(s) => Some(InPlace::Local(*s)),
@@ -664,7 +683,7 @@ pub(super) fn in_place(e: &ir::Expr) -> Option<InPlace> {
 }
 
 /// An expression whose evaluation changes nothing: a constant, a local, a local's field.
-fn plain(e: &ir::Expr) -> bool {
+pub(super) fn plain(e: &ir::Expr) -> bool {
     matches!(e.kind, K::Const(_)) || in_place(e).is_some()
 }
 

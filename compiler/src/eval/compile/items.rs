@@ -1,7 +1,7 @@
 //! Calls, values copied into new ones, aggregates walked item by item, and the effects
 //! (decisions, tracks filled, die tables rolled), compiled.
 
-use super::expr::{in_place, InPlace};
+use super::expr::InPlace;
 use super::{scalar, Cx, Fx, Got, IntFn, Interpreter, ValueFn};
 use crate::eval::effects::track_levels;
 use crate::eval::expr::rewrap;
@@ -117,16 +117,16 @@ impl Each {
 
 impl Cx<'_> {
     /// A call: the arguments, evaluated in order, fill a frame kept from an earlier call.
-    pub(super) fn call(&self, f: ir::Id, args: &[ir::Expr]) -> ValueFn {
+    pub(super) fn call(&self, f: ir::Id, exprs: &[ir::Expr]) -> ValueFn {
         let callee = &self.p.functions[f];
         // A record read from the fight is passed as a copy.
-        let args: Vec<(ValueFn, bool)> = args
+        let args: Vec<(ValueFn, bool)> = exprs
             .iter()
             .zip(&callee.params)
             .map(|(a, p)| (self.value(a), ir::copied_from_fight(a, p)))
             .collect();
         let formula = !callee.is_procedure();
-        Box::new(move |it, l| {
+        let call: ValueFn = Box::new(move |it, l| {
             let mut frame = it.frames.pop().unwrap_or_default();
             for (a, copied) in &args {
                 let v = a(it, l)?;
@@ -143,7 +143,12 @@ impl Cx<'_> {
                 Err(e) => Err(Box::new(e)),
                 Ok(v) => Ok(v),
             }
-        })
+        });
+        if formula {
+            self.inlined(f, exprs, call)
+        } else {
+            call
+        }
     }
 
     pub(super) fn copies(&self, xs: &[ir::Expr]) -> Copies {
@@ -169,7 +174,7 @@ impl Cx<'_> {
                 let Ty::Track(tid) = t.ty else {
                     unreachable!("matched above")
                 };
-                match in_place(t) {
+                match self.in_place(t) {
                     Some(at) => Items::FilledAt(at, tid),
                     None => Items::Filled(self.value(t), tid),
                 }
@@ -177,7 +182,7 @@ impl Cx<'_> {
             _ => Items::List(self.value(list)),
         };
         let each = Each {
-            var: *var,
+            var: self.slot(*var),
             items,
             cond: cond.as_deref().map(|c| self.truth(c)),
         };
@@ -310,6 +315,7 @@ impl Cx<'_> {
                 Ok(v)
             }),
             DecideOptions::List(_) => {
+                self.walked();
                 let e = e.clone();
                 Box::new(move |it, l| Ok(it.expr(&e, l)?))
             }
@@ -318,6 +324,8 @@ impl Cx<'_> {
 
     /// `fill track level`, the track's levels read here.
     pub(super) fn fill(&self, track: &ir::Place, level: &ir::Expr, site: u32) -> ValueFn {
+        // The track's place is read by the walker's `fill_at`.
+        self.walked();
         let level = self.value(level);
         let keys = self.place_keys(track);
         let tid = match track.ty {

@@ -11,11 +11,15 @@
 //! `expr.rs`: expressions by type; `items.rs`: calls, lists walked item by item, effects.
 
 mod expr;
+mod inline;
 mod items;
+#[cfg(test)]
+mod tests;
 
 use super::{Flow, Interpreter, Value};
 use crate::ir::{self, MatchArm, PlaceStep, Program, Stmt, Ty};
 use rulesc_runtime::{RuleError, TraceEvent};
+use std::cell::Cell;
 use std::rc::Rc;
 
 /// What a compiled node gives: `T`, or the rule error that stopped the run, boxed so that
@@ -60,13 +64,12 @@ pub(super) fn code(p: &Program) -> &Code {
 }
 
 fn program(p: &Program) -> Code {
-    let cx = Cx { p };
     Code {
         functions: p
             .functions
             .iter()
             .enumerate()
-            .map(|(id, f)| cx.function(id, f))
+            .map(|(id, f)| Cx::new(p, f.locals.len()).function(id, f))
             .collect(),
     }
 }
@@ -136,22 +139,59 @@ impl Block {
     }
 }
 
-/// What compiling reads: the program.
+/// What compiling one function reads and keeps: the program, where the locals of the
+/// code being compiled live in the function's frame, and how big the frame has grown.
 struct Cx<'p> {
     p: &'p Program,
+    /// `None`: the function's own locals, each at its own slot. In a formula inlined into
+    /// it (see `inline.rs`), the formula's local `i` is at `slots[i]`.
+    slots: Option<Rc<[usize]>>,
+    /// The frame's size: the function's locals, then those of the formulas inlined.
+    frame: Rc<Cell<usize>>,
+    /// How many inlined formulas deep this code is.
+    depth: u32,
+    /// Set when a node is handed to the walker (which reads locals at their own slots).
+    walked: Cell<bool>,
+}
+
+impl<'p> Cx<'p> {
+    fn new(p: &'p Program, locals: usize) -> Self {
+        Cx {
+            p,
+            slots: None,
+            frame: Rc::new(Cell::new(locals)),
+            depth: 0,
+            walked: Cell::new(false),
+        }
+    }
 }
 
 impl Cx<'_> {
     fn function(&self, id: ir::Id, f: &ir::Function) -> Function {
+        let body = match &f.body {
+            ir::Body::Formula(e) => Body::Formula(self.value(e)),
+            ir::Body::Procedure(stmts) => Body::Procedure(self.block(stmts)),
+        };
         Function {
             id,
             params: f.params.len(),
-            locals: f.locals.len(),
+            locals: self.frame.get(),
             site: f.site,
-            body: match &f.body {
-                ir::Body::Formula(e) => Body::Formula(self.value(e)),
-                ir::Body::Procedure(stmts) => Body::Procedure(self.block(stmts)),
-            },
+            body,
+        }
+    }
+
+    /// Notes a node handed to the walker, or to a walker piece reading a place's local.
+    fn walked(&self) {
+        self.walked.set(true);
+    }
+
+    /// Where local `s` of the code being compiled lives in the frame.
+    #[inline]
+    fn slot(&self, s: usize) -> usize {
+        match &self.slots {
+            Some(slots) => slots[s],
+            None => s,
         }
     }
 
@@ -163,7 +203,7 @@ impl Cx<'_> {
         match s {
             // `let slot = value`
             Stmt::Let { slot, value, site } => {
-                let (slot, site, ty) = (*slot, *site, value.ty.clone());
+                let (slot, site, ty) = (self.slot(*slot), *site, value.ty.clone());
                 // A record or list read from state is a copy (value semantics); a local
                 // bound to a parameter stays that parameter (`let me = c`).
                 let alias = matches!(value.kind, ir::ExprKind::Local(_));
@@ -196,6 +236,7 @@ impl Cx<'_> {
                 site,
             } => {
                 let (op, site) = (*op, *site);
+                self.walked();
                 let value = self.value(value);
                 let keys = self.place_keys(place);
                 let place = place.clone();
@@ -251,7 +292,7 @@ impl Cx<'_> {
             }
             // `for var in list { .. }`
             Stmt::For { var, list, body } => {
-                let var = *var;
+                let var = self.slot(*var);
                 let list = self.value(list);
                 let body = self.block(body);
                 Box::new(move |it, l| {
@@ -278,7 +319,7 @@ impl Cx<'_> {
                 body,
                 site,
             } => {
-                let (var, site) = (*var, *site);
+                let (var, site) = (self.slot(*var), *site);
                 let (lo, hi) = (self.int(lo), self.int(hi));
                 let body = self.block(body);
                 Box::new(move |it, l| {
@@ -325,6 +366,7 @@ impl Cx<'_> {
             }
             // Timers and world time: the walker's.
             Stmt::Schedule { .. } | Stmt::Advance { .. } => {
+                self.walked();
                 let s = s.clone();
                 Box::new(move |it, l| Ok(it.stmt(&s, l)?))
             }
@@ -335,7 +377,7 @@ impl Cx<'_> {
     fn arm<B, C>(&self, a: &MatchArm<B>, body: impl Fn(&Self, &B) -> C) -> MatchArm<C> {
         MatchArm {
             alts: a.alts.clone(),
-            binds: a.binds.clone(),
+            binds: a.binds.iter().map(|b| b.map(|s| self.slot(s))).collect(),
             body: body(self, &a.body),
             site: a.site,
         }
