@@ -591,6 +591,15 @@ pub enum ExprKind {
     Combatant(Box<Expr>),
     /// A fight built-in; its operands and type are listed at [`FightQuery`].
     Fight(FightQuery, Vec<Expr>),
+    /// The value of a new record's `int(lo..hi)` field (`Type(zone: z + 1)`), which the
+    /// checker could not prove inside its bounds: a value outside is a rule error at
+    /// `site` (the `field: value` written).
+    InRange {
+        value: Box<Expr>,
+        lo: i64,
+        hi: i64,
+        site: u32,
+    },
 }
 
 /// The fight built-ins. Only fight functions use them; all but `MarkActed` are pure.
@@ -734,6 +743,10 @@ pub struct Place {
     pub root: usize,
     pub path: Vec<PlaceStep>,
     pub ty: Ty,
+    /// The bounds of the `int(lo..hi)` field the path ends at, when the checker could not
+    /// prove the value an assignment stores there inside them: a value outside is a rule
+    /// error at the statement's site, and the field keeps its value. `None` elsewhere.
+    pub range: Option<(i64, i64)>,
 }
 
 #[derive(Debug, Clone)]
@@ -883,10 +896,28 @@ impl Program {
                 self.records[*r]
                     .fields
                     .iter()
-                    .map(|f| f.default.clone().unwrap_or_else(|| self.zero(&f.ty)))
+                    .map(|f| self.field_zero(f))
                     .collect(),
                 RecordOrigin::Zero,
             ),
+        }
+    }
+
+    /// What a field holds when nothing gives it a value (in its record type's zero): its
+    /// `default`, else its type's zero; for an `int(lo..hi)` field, the number of the
+    /// range nearest 0, so no record ever holds a number outside its field's range.
+    pub fn field_zero(&self, f: &Field) -> Const {
+        match (&f.default, f.range) {
+            (Some(d), _) => d.clone(),
+            // (Not `clamp`: an empty range is reported, and still read, while checking.)
+            (None, Some((lo, hi))) => Const::Int(if lo > 0 {
+                lo
+            } else if hi < 0 {
+                hi
+            } else {
+                0
+            }),
+            (None, None) => self.zero(&f.ty),
         }
     }
 }

@@ -585,6 +585,80 @@ fn language_v2_matches_the_interpreter() {
     assert_eq!(errors.len(), 4, "{errors:?}");
 }
 
+/// An `int(lo..hi)` field (`Gear.power`, `int(0..10)`) written just inside and just
+/// outside both ends, by `=`, `+=`, `-=` and a new record: the same result, rule error,
+/// trace and state in both backends, and each error where the number is written.
+#[test]
+fn ranged_fields_are_held_to_their_range_in_both_backends() {
+    use rulesc_runtime::{RuleError, RuleErrorKind};
+    let p = program();
+    let gear = cv::Gear {
+        kind: cv::Kind::Box,
+        power: 5,
+        dice: DiceSpec::new(1, 6),
+        hue: cv::Color::Red,
+    };
+    let site = |text: &str| {
+        let found = p
+            .sites
+            .iter()
+            .position(|s| s.text.trim() == text)
+            .unwrap_or_else(|| panic!("no site `{text}`"));
+        found as u32
+    };
+    let out = |value, site| {
+        Err(RuleError::new(
+            site,
+            RuleErrorKind::OutOfRange {
+                value,
+                lo: 0,
+                hi: 10,
+            },
+        ))
+    };
+    let mut seed = 0;
+    for set in [-1, 0, 10, 11] {
+        for by in [-1, 0, 1] {
+            seed += 1;
+            let args = |g: &cv::Gear| vec![gear_value(&p, g), Value::Int(set), Value::Int(by)];
+            same(&p, "p_ranged", seed, args(&gear), |e| {
+                let mut g = gear.clone();
+                let r = cv::p_ranged(e, &mut g, set, by);
+                (r.shown(), args(&g))
+            });
+            let mut g = gear.clone();
+            let r = cv::p_ranged(&mut env(seed), &mut g, set, by);
+            let inside = |v: i64| (0..=10).contains(&v);
+            let (want, power) = if !inside(set - by) {
+                (out(set - by, site("power: set - by")), 5)
+            } else if !inside(set) {
+                (out(set, site("g.power = set")), 5)
+            } else if !inside(set + by) {
+                // A failed write leaves the field as it was.
+                (out(set + by, site("g.power += by")), set)
+            } else {
+                let kept = (set + by).clamp(0, 10);
+                (Ok((set - by) * 100 + kept), kept)
+            };
+            assert_eq!(r, want, "set {set}, by {by}");
+            assert_eq!(g.power, power, "set {set}, by {by}");
+        }
+    }
+    // Only the last write, `min(10, max(0, ..))`, is proven inside: it is not checked.
+    let (_, f) = p.function("p_ranged").expect("p_ranged");
+    let rulesc::ir::Body::Procedure(stmts) = &f.body else {
+        panic!("p_ranged is a procedure")
+    };
+    let ranges: Vec<_> = stmts
+        .iter()
+        .filter_map(|s| match s {
+            rulesc::ir::Stmt::Assign { place, .. } => Some(place.range),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ranges, [Some((0, 10)), Some((0, 10)), Some((0, 10)), None]);
+}
+
 fn show_ints(r: Result<impl AsRef<[i64]>, rulesc_runtime::RuleError>) -> String {
     match r {
         Ok(v) => {

@@ -131,7 +131,10 @@ impl<'a> Checker<'a> {
         let fields: Vec<ir::Field> = self.prog.records[*r].fields.clone();
         let values = fields
             .iter()
-            .map(|f| f.default.clone().unwrap_or_else(|| self.zero(&f.ty)))
+            .map(|f| match (&f.default, f.range) {
+                (None, None) => self.zero(&f.ty),
+                _ => self.prog.field_zero(f),
+            })
             .collect();
         let z = ir::Const::record(values, ir::RecordOrigin::Zero);
         self.zeros.insert(*r, z.clone());

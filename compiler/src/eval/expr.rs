@@ -208,6 +208,20 @@ impl<'p> Interpreter<'p, '_> {
                     arith::div(a, b)
                 })
             }
+            // a new record's `int(lo..hi)` field, not proven inside
+            K::InRange {
+                value,
+                lo,
+                hi,
+                site,
+            } => {
+                let v = self.int(value, locals)?;
+                if !(*lo..=*hi).contains(&v) {
+                    let (lo, hi) = (*lo, *hi);
+                    return Err(self.fail(*site, RuleErrorKind::OutOfRange { value: v, lo, hi }));
+                }
+                Value::Int(v)
+            }
             // `roll ± n`
             K::RollAdd {
                 roll,

@@ -156,7 +156,7 @@ impl<'p> Interpreter<'p, '_> {
         locals: &mut [Value],
     ) -> Run<()> {
         let new = update(locals, self.fight.as_deref(), place, keys, |old| {
-            *old = match (op, &mut *old) {
+            let new = match (op, &mut *old) {
                 (AssignOp::Set, _) => v,
                 (AssignOp::Add, Value::List(items)) => {
                     if let Value::List(more) = v {
@@ -168,6 +168,11 @@ impl<'p> Interpreter<'p, '_> {
                 (AssignOp::Add, _) => Value::Int(arith::add(old.int(), v.int())),
                 (AssignOp::Sub, _) => Value::Int(arith::sub(old.int(), v.int())),
             };
+            // An `int(lo..hi)` field: a number outside is a rule error, the field unchanged.
+            if let Some((lo, hi)) = place.range {
+                error::in_range(new.int(), lo, hi, site).map_err(|e| e.kind)?;
+            }
+            *old = new;
             Ok(())
         });
         let new = match new {

@@ -98,6 +98,7 @@ pub fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         }
         K::MakeRecord { fields: xs, .. } | K::List(xs) | K::Fight(_, xs) => xs.iter().for_each(f),
         K::Combatant(a) => f(a),
+        K::InRange { value, .. } => f(value),
     }
 }
 
@@ -115,6 +116,7 @@ pub fn for_each_child_mut(e: &mut Expr, g: &mut dyn FnMut(&mut Expr)) {
         | K::Len(a)
         | K::Filled(a)
         | K::Combatant(a) => g(a),
+        K::InRange { value, .. } => g(value),
         K::Roll { dice, .. } => g(dice),
         K::Faces { of, .. } => g(of),
         K::Some(a) | K::IsSome(a) | K::Unwrap(a) => g(a),
@@ -324,14 +326,15 @@ pub fn stmt_returns(s: &Stmt) -> bool {
 
 /// Whether evaluating this node itself (not its children) may meet a rule error: an
 /// unproved list index, table key or divisor, a `decide .. from` a list that may be
-/// empty, an assignment or fill through a list index. A call is not counted here: a
+/// empty, an assignment or fill through a list index, a new record's field outside its
+/// range. A call is not counted here: a
 /// callee's own `fallible` says.
 pub fn may_fail(e: &Expr) -> bool {
     match &e.kind {
         K::Range(_, _, site) => site.is_some(),
         K::ListGet(_, _, check) => check.is_some(),
         K::Lookup { checked, .. } => *checked,
-        K::CheckedDiv(..) => true,
+        K::CheckedDiv(..) | K::InRange { .. } => true,
         K::Decide {
             options: DecideOptions::List(l),
             ..
@@ -368,9 +371,12 @@ pub fn range_bounded(lo: &Expr, hi: &Expr) -> bool {
 }
 
 /// Whether `place op= value` may meet a rule error: a list index on the place's path,
-/// or a list appended to past `rulesc_runtime::MAX_LIST`.
+/// a list appended to past `rulesc_runtime::MAX_LIST`, or a number stored in an
+/// `int(lo..hi)` field that the checker did not prove inside it.
 pub fn assign_may_fail(p: &Place, op: super::AssignOp) -> bool {
-    place_may_fail(p) || (op == super::AssignOp::Add && matches!(p.ty, super::Ty::List(_)))
+    place_may_fail(p)
+        || p.range.is_some()
+        || (op == super::AssignOp::Add && matches!(p.ty, super::Ty::List(_)))
 }
 
 /// Whether changing `p` may meet a rule error (a list index on its path).

@@ -4,8 +4,9 @@
 //! A table key or list index that is known to fall outside the table or list is a
 //! compile-time error (`E0332`), not a rule error waiting for the dice to show it.
 
+use super::mk;
 use crate::check::Checker;
-use crate::ir::{self, Const, ExprKind as K, FacesPart, IntOp, Ty};
+use crate::ir::{self, walk, AssignOp, Const, ExprKind as K, FacesPart, IntOp, Stmt, Ty};
 use rulesc_runtime::{DiceSpec, Keep};
 
 /// Every value of the expression lies in `lo..=hi`; with `exact`, every one of them can
@@ -56,7 +57,16 @@ fn fixed_dice(e: &ir::Expr) -> Option<DiceSpec> {
 }
 
 pub(super) fn bounds(c: &Checker, e: &ir::Expr) -> Option<Bounds> {
+    bounds_in(c, e, &[])
+}
+
+/// [`bounds`], knowing the bounds of some locals (`known`, by slot).
+fn bounds_in(c: &Checker, e: &ir::Expr, known: &[Option<Bounds>]) -> Option<Bounds> {
+    let bounds = |c: &Checker, e: &ir::Expr| bounds_in(c, e, known);
+    let offset =
+        |c: &Checker, a: &ir::Expr, b: &ir::Expr, negate: bool| offset(c, a, b, negate, known);
     match &e.kind {
+        K::Local(s) => known.get(*s).copied().flatten(),
         K::Const(Const::Int(v)) => Some(Bounds::exact(*v, *v)),
         K::Roll { .. } => {
             let (lo, hi) = fixed_dice(e)?.range();
@@ -93,6 +103,22 @@ pub(super) fn bounds(c: &Checker, e: &ir::Expr) -> Option<Bounds> {
                 exact,
             })
         }
+        K::Min(_) | K::Max(_) => match ends(c, e, known) {
+            (Some(lo), Some(hi)) => Some(Bounds {
+                lo,
+                hi,
+                exact: false,
+            }),
+            _ => None,
+        },
+        K::If(_, a, b) => {
+            let (a, b) = (bounds(c, a)?, bounds(c, b)?);
+            Some(Bounds {
+                lo: a.lo.min(b.lo),
+                hi: a.hi.max(b.hi),
+                exact: false,
+            })
+        }
         K::Field(base, i) => match &base.ty {
             Ty::Record(r) => {
                 let (lo, hi) = c.prog.records[*r].fields.get(*i)?.range?;
@@ -104,10 +130,141 @@ pub(super) fn bounds(c: &Checker, e: &ir::Expr) -> Option<Bounds> {
     }
 }
 
+/// The range a write of `value` into an `int(lo..hi)` field (`range`) still checks when it
+/// runs: none when the number stored is proven inside it (`= v` with `v` within, `+= v` /
+/// `-= v` with the field's own range moved by `v` still within).
+pub(super) fn unproven(
+    c: &Checker,
+    range: Option<(i64, i64)>,
+    op: AssignOp,
+    value: &ir::Expr,
+) -> Option<(i64, i64)> {
+    unproven_in(c, range, op, value, &[])
+}
+
+fn unproven_in(
+    c: &Checker,
+    range: Option<(i64, i64)>,
+    op: AssignOp,
+    value: &ir::Expr,
+    known: &[Option<Bounds>],
+) -> Option<(i64, i64)> {
+    let (lo, hi) = range?;
+    let Some(v) = bounds_in(c, value, known) else {
+        return range;
+    };
+    let (new_lo, new_hi) = match op {
+        AssignOp::Set => (v.lo, v.hi),
+        AssignOp::Add => (lo.saturating_add(v.lo), hi.saturating_add(v.hi)),
+        AssignOp::Sub => (lo.saturating_sub(v.hi), hi.saturating_sub(v.lo)),
+    };
+    (new_lo < lo || new_hi > hi).then_some((lo, hi))
+}
+
+/// Once a procedure is checked: the `int(lo..hi)` writes ([`unproven`]) proven inside
+/// their range after all, knowing the locals a single `let` binds and nothing changes
+/// (`let d = roll d12` then `c.initiative_roll = d`). Those writes are no longer checked.
+/// (A `let` inside a loop binds a new value each turn, each within the same bounds.)
+pub(super) fn prove_writes(c: &Checker, stmts: &mut [Stmt], nlocals: usize) {
+    let mut lets = vec![0u32; nlocals];
+    let mut changed = vec![false; nlocals];
+    walk::for_each_stmt(stmts, &mut |s| match s {
+        Stmt::Let { slot, .. } => lets[*slot] += 1,
+        Stmt::Assign { place, .. } => changed[place.root] = true,
+        _ => {}
+    });
+    let mut known: Vec<Option<Bounds>> = vec![None; nlocals];
+    // In the order written: a `let`'s value reads only locals bound before it.
+    walk::for_each_stmt(stmts, &mut |s| {
+        if let Stmt::Let { slot, value, .. } = s {
+            if lets[*slot] == 1 && !changed[*slot] {
+                known[*slot] = bounds_in(c, value, &known);
+            }
+        }
+    });
+    if known.iter().any(Option::is_some) {
+        prove_in(c, stmts, &known);
+    }
+}
+
+fn prove_in(c: &Checker, stmts: &mut [Stmt], known: &[Option<Bounds>]) {
+    fn expr(c: &Checker, e: &mut ir::Expr, known: &[Option<Bounds>]) {
+        walk::for_each_child_mut(e, &mut |x| expr(c, x, known));
+        if let K::InRange { value, lo, hi, .. } = &mut e.kind {
+            if unproven_in(c, Some((*lo, *hi)), AssignOp::Set, value, known).is_none() {
+                let value =
+                    std::mem::replace(&mut **value, mk(K::Const(Const::Int(0)), Ty::Int, e.span));
+                *e = value;
+            }
+        }
+    }
+    for s in stmts {
+        match s {
+            Stmt::Let { value, .. } | Stmt::Expr(value) => expr(c, value, known),
+            Stmt::Return { value, .. } => value.iter_mut().for_each(|v| expr(c, v, known)),
+            Stmt::Assign {
+                place, op, value, ..
+            } => {
+                place.range = unproven_in(c, place.range, *op, value, known);
+                expr(c, value, known);
+            }
+            Stmt::If {
+                branches,
+                otherwise,
+            } => {
+                for (_, b, _) in branches {
+                    prove_in(c, b, known);
+                }
+                otherwise.iter_mut().for_each(|o| prove_in(c, o, known));
+            }
+            Stmt::Match { arms, .. } => arms
+                .iter_mut()
+                .for_each(|a| prove_in(c, &mut a.body, known)),
+            Stmt::For { body, .. } | Stmt::ForRange { body, .. } => prove_in(c, body, known),
+            Stmt::Schedule { .. } | Stmt::Advance { .. } => {}
+        }
+    }
+}
+
+/// The lowest and highest values of an expression, each when known: `min` and `max` know
+/// one end even of operands with no bounds (`min(10, max(0, x))` is 0 to 10 whatever `x`
+/// is). Which values in between occur depends on how the operands move together.
+fn ends(c: &Checker, e: &ir::Expr, known: &[Option<Bounds>]) -> (Option<i64>, Option<i64>) {
+    let (xs, max) = match &e.kind {
+        K::Min(xs) => (xs, false),
+        K::Max(xs) => (xs, true),
+        _ => {
+            let b = bounds_in(c, e, known);
+            return (b.map(|b| b.lo), b.map(|b| b.hi));
+        }
+    };
+    let each: Vec<(Option<i64>, Option<i64>)> = xs.iter().map(|x| ends(c, x, known)).collect();
+    // The lowest of several is at least the lowest of their lows (all needed), and at
+    // most the lowest high any one of them has; the highest, the other way round.
+    let pick = if max { i64::max } else { i64::min };
+    let lows: Option<Vec<i64>> = each.iter().map(|e| e.0).collect();
+    let highs: Option<Vec<i64>> = each.iter().map(|e| e.1).collect();
+    let some_low = each.iter().filter_map(|e| e.0).reduce(pick);
+    let some_high = each.iter().filter_map(|e| e.1).reduce(pick);
+    let all_low = lows.and_then(|v| v.into_iter().reduce(pick));
+    let all_high = highs.and_then(|v| v.into_iter().reduce(pick));
+    if max {
+        (some_low, all_high)
+    } else {
+        (all_low, some_high)
+    }
+}
+
 /// `a + b` or `a - b`: shifted by a constant, exact as `a` is; two varying operands give
 /// bounds, not every value between them.
-fn offset(c: &Checker, a: &ir::Expr, b: &ir::Expr, negate: bool) -> Option<Bounds> {
-    let (x, y) = (bounds(c, a)?, bounds(c, b)?);
+fn offset(
+    c: &Checker,
+    a: &ir::Expr,
+    b: &ir::Expr,
+    negate: bool,
+    known: &[Option<Bounds>],
+) -> Option<Bounds> {
+    let (x, y) = (bounds_in(c, a, known)?, bounds_in(c, b, known)?);
     let y = if negate {
         Bounds {
             lo: y.hi.saturating_neg(),

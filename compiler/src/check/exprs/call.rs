@@ -429,7 +429,28 @@ pub(super) fn make_record(
         };
         let x = expr(c, fcx, &a.value, Some(&fields[i].ty));
         expect_ty(c, &x, &fields[i].ty);
-        values[i] = Some(coerce(x, &fields[i].ty));
+        let x = coerce(x, &fields[i].ty);
+        // An `int(lo..hi)` field: a number the checker cannot prove inside is checked
+        // where it is given (`zone: z + 1`).
+        values[i] = Some(
+            match super::bounds::unproven(c, fields[i].range, ir::AssignOp::Set, &x) {
+                Some((lo, hi)) => {
+                    let site = c.site(n.span.to(a.value.span));
+                    let span = x.span;
+                    mk(
+                        K::InRange {
+                            value: Box::new(x),
+                            lo,
+                            hi,
+                            site,
+                        },
+                        Ty::Int,
+                        span,
+                    )
+                }
+                None => x,
+            },
+        );
     }
     let mut missing = Vec::new();
     let mut out = Vec::new();

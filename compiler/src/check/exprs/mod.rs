@@ -192,6 +192,7 @@ fn ensure_checked(c: &mut Checker, id: usize) -> bool {
             c.prog.functions[id].ret = ret_ty.clone();
             let mut stmts = block(c, &mut fcx, &b);
             faces::keep_faces(c, &fcx, &mut stmts);
+            bounds::prove_writes(c, &mut stmts, fcx.locals.len());
             if ret_ty != Ty::Unit && ret_ty != Ty::Error && !always_returns(&stmts) {
                 let end = Span {
                     start: b.span.end.saturating_sub(1),

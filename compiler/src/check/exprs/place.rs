@@ -88,7 +88,9 @@ pub(super) fn place(c: &mut Checker, fcx: &mut FnCtx, e: &ast::Expr) -> Option<i
                     ty = Ty::Record(fd.combatant);
                 }
                 let mut path = Vec::new();
+                let mut range = None;
                 for st in steps.iter().rev() {
+                    range = None;
                     match &st.kind {
                         A::Field(_, f) => {
                             let Ty::Record(r) = ty else {
@@ -131,6 +133,7 @@ pub(super) fn place(c: &mut Checker, fcx: &mut FnCtx, e: &ast::Expr) -> Option<i
                                 return None;
                             };
                             ty = fields[i].ty.clone();
+                            range = fields[i].range;
                             path.push(ir::PlaceStep::Field(i));
                         }
                         A::Index(_, k) => match ty {
@@ -162,7 +165,12 @@ pub(super) fn place(c: &mut Checker, fcx: &mut FnCtx, e: &ast::Expr) -> Option<i
                         _ => {}
                     }
                 }
-                return Some(ir::Place { root, path, ty });
+                return Some(ir::Place {
+                    root,
+                    path,
+                    ty,
+                    range,
+                });
             }
             _ => {
                 c.error(

@@ -113,7 +113,7 @@ pub(super) fn stmt(c: &mut Checker, fcx: &mut FnCtx, s: &ast::Stmt) -> Option<ir
                 let slot = fcx.bind(n, value.ty.clone());
                 return Some(ir::Stmt::Let { slot, value, site });
             }
-            let place = place(c, fcx, target)?;
+            let mut place = place(c, fcx, target)?;
             let value = expr(c, fcx, e, Some(&place.ty));
             let value = match op {
                 ast::AssignOp::Set => {
@@ -145,6 +145,7 @@ pub(super) fn stmt(c: &mut Checker, fcx: &mut FnCtx, s: &ast::Stmt) -> Option<ir
                 ast::AssignOp::Add => ir::AssignOp::Add,
                 ast::AssignOp::Sub => ir::AssignOp::Sub,
             };
+            place.range = super::bounds::unproven(c, place.range, op, &value);
             ir::Stmt::Assign {
                 place,
                 op,

@@ -137,10 +137,11 @@ pub(super) fn timed_assign(
     if no_fight(c, fcx, s.span, "a duration") {
         return None;
     }
-    let p = place(c, fcx, target)?;
+    let mut p = place(c, fcx, target)?;
     let v = expr(c, fcx, value, Some(&p.ty));
     expect_ty(c, &v, &p.ty);
     let v = coerce(v, &p.ty);
+    p.range = super::bounds::unproven(c, p.range, ir::AssignOp::Set, &v);
     let at = at(c, fcx, until)?;
     if fcx.locals[p.root].ty != Ty::Fighter || p.path.is_empty() {
         c.error(
@@ -162,7 +163,7 @@ pub(super) fn timed_assign(
         match (st, &rec) {
             (ir::PlaceStep::Field(i), Ty::Record(r)) => {
                 let f = &c.prog.records[*r].fields[*i];
-                reset = f.default.clone().unwrap_or_else(|| c.prog.zero(&f.ty));
+                reset = c.prog.field_zero(f);
                 rec = f.ty.clone();
                 steps.push(ResetStep::Field(*i));
             }

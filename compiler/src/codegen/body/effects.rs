@@ -190,6 +190,7 @@ impl BodyGen<'_, '_> {
             root,
             path: Vec::new(),
             ty: e.ty.clone(),
+            range: None,
         };
         for (field, ix) in path {
             match (field, ix) {

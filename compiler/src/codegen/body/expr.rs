@@ -1,7 +1,7 @@
 //! Expressions: operands in order, pure values, effects bound first.
 
 use super::super::types::roll_call;
-use super::super::RT;
+use super::super::{int_lit, RT};
 use super::scan::*;
 use super::*;
 use crate::ir::{self, BoxPart, CmpOp, Const, Expr, ExprKind as K, FacesPart, IntOp, Ty};
@@ -372,6 +372,26 @@ impl BodyGen<'_, '_> {
                     false,
                 );
                 self.bind(&mut pre, rhs, "quotient", &dest, false)
+                    .with_pre(pre)
+            }
+            K::InRange {
+                value,
+                lo,
+                hi,
+                site,
+            } => {
+                let mut parts = vec![self.expr(value, Dest::Val)?];
+                let mut pre = self.seq(&mut parts);
+                let checked = self.try_(
+                    &format!(
+                        "{RT}::error::in_range({}, {}, {}, {site})",
+                        parts[0].val,
+                        int_lit(*lo),
+                        int_lit(*hi)
+                    ),
+                    false,
+                );
+                self.bind(&mut pre, checked, "value", &dest, false)
                     .with_pre(pre)
             }
             K::RollAdd {

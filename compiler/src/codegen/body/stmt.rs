@@ -1,7 +1,7 @@
 //! Statements: `let`, assignments, `if`, `match`, `for`, `return`, in the
 //! interpreter's order, each traced as `eval` traces it.
 
-use super::super::RT;
+use super::super::{int_lit, RT};
 use super::scan::*;
 use super::*;
 use crate::ir::{AssignOp, Expr, ExprKind as K, MatchArm, Place, PlaceStep, Stmt, Ty};
@@ -498,7 +498,7 @@ impl BodyGen<'_, '_> {
                     &target,
                     &target,
                     op,
-                    &place.ty,
+                    place,
                     vals,
                     literal.is_some(),
                     site,
@@ -538,7 +538,7 @@ impl BodyGen<'_, '_> {
                     &target,
                     &recv,
                     op,
-                    &place.ty,
+                    place,
                     ready,
                     literal.is_some(),
                     site,
@@ -551,19 +551,20 @@ impl BodyGen<'_, '_> {
         Ok(())
     }
 
-    /// The statement that changes `lhs` (a place; `recv` is how a method reaches it).
+    /// The statement that changes `lhs` (`place`; `recv` is how a method reaches it).
     #[allow(clippy::too_many_arguments)]
     fn apply(
         &mut self,
         lhs: &str,
         recv: &str,
         op: AssignOp,
-        ty: &Ty,
+        place: &Place,
         mut vals: Vec<Ex>,
         literal: bool,
         site: u32,
         out: &mut Vec<String>,
     ) {
+        let ty = &place.ty;
         if let (AssignOp::Add, Ty::List(elem)) = (op, ty) {
             // Past `MAX_LIST` items, a rule error before anything is appended (as in
             // the interpreter).
@@ -623,11 +624,19 @@ impl BodyGen<'_, '_> {
             out.push(format!("{recv}.extend_from_slice({from});"));
             return;
         }
-        let new = match op {
+        let mut new = match op {
             AssignOp::Set => self.owned(&v, ty),
             AssignOp::Add => format!("{RT}::arith::add({lhs}, {})", v.val),
             AssignOp::Sub => format!("{RT}::arith::sub({lhs}, {})", v.val),
         };
+        // An `int(lo..hi)` field: a number outside is a rule error, the field unchanged.
+        if let Some((lo, hi)) = place.range {
+            let (lo, hi) = (int_lit(lo), int_lit(hi));
+            new = self.try_(
+                &format!("{RT}::error::in_range({new}, {lo}, {hi}, {site})"),
+                false,
+            );
+        }
         out.push(format!("{lhs} = {new};"));
     }
 
