@@ -131,6 +131,7 @@ impl W {
         }
     }
 
+    #[inline]
     pub fn add(&mut self, other: &W) {
         match (&mut *self, other) {
             (W::Small(a), W::Small(b)) => match a.checked_add(*b) {

@@ -600,3 +600,86 @@ fn rewrap(v: i64, ty: &Ty) -> Value {
         _ => Value::Int(v),
     }
 }
+
+/// Whether statements can run over columns (`engine/columns.rs`): they roll once, in the
+/// first statement, where every path evaluates it (not inside a branch, a conditional
+/// expression's arm or the right of `and`/`or`), and make outcomes only where they
+/// return them.
+pub fn one_roll(stmts: &[FStmt]) -> bool {
+    let (mut all, mut sure) = (0, 0);
+    for s in stmts {
+        if !stmt_scan(s, &mut all) {
+            return false;
+        }
+    }
+    match stmts.first() {
+        Some(FStmt::Set(_, _, e) | FStmt::Return(Some(e))) => sure_rolls(e, &mut sure),
+        Some(FStmt::If(branches, _)) => {
+            if let Some((c, _)) = branches.first() {
+                sure_rolls(c, &mut sure)
+            }
+        }
+        _ => {}
+    }
+    all == 1 && sure == 1
+}
+
+/// Counts the rolls of `s` into `n`; false when it makes an outcome that it does not
+/// return directly.
+fn stmt_scan(s: &FStmt, n: &mut u32) -> bool {
+    match s {
+        FStmt::Return(Some(F::Outcome(_, fields))) => fields.iter().all(|f| expr_scan(f, n)),
+        FStmt::Set(_, _, e) | FStmt::Return(Some(e)) => expr_scan(e, n),
+        FStmt::Return(None) => true,
+        FStmt::If(branches, otherwise) => {
+            branches
+                .iter()
+                .all(|(c, b)| expr_scan(c, n) && b.iter().all(|x| stmt_scan(x, n)))
+                && otherwise.iter().flatten().all(|x| stmt_scan(x, n))
+        }
+    }
+}
+
+fn expr_scan(e: &F, n: &mut u32) -> bool {
+    match e {
+        F::Roll(..) => {
+            *n += 1;
+            true
+        }
+        F::Outcome(..) => false,
+        F::Val(_) | F::Local(_) | F::Field(..) | F::Interp(_) => true,
+        F::Neg(a) | F::Not(a) | F::ToInt(a) | F::Natural(a) | F::Abs(a) => expr_scan(a, n),
+        F::Int(_, a, b)
+        | F::CheckedDiv(_, a, b)
+        | F::Compare(_, a, b)
+        | F::And(a, b)
+        | F::Or(a, b)
+        | F::RollAdd(a, b, _)
+        | F::LevelStep(a, b, _, _) => expr_scan(a, n) && expr_scan(b, n),
+        F::If(a, b, c) | F::Clamp(a, b, c, _) => {
+            expr_scan(a, n) && expr_scan(b, n) && expr_scan(c, n)
+        }
+        F::MinMax(_, xs, _) => xs.iter().all(|x| expr_scan(x, n)),
+    }
+}
+
+/// Counts the rolls of `e` that every evaluation of `e` makes.
+fn sure_rolls(e: &F, n: &mut u32) {
+    match e {
+        F::Roll(..) => *n += 1,
+        F::Val(_) | F::Local(_) | F::Field(..) | F::Interp(_) => {}
+        F::Neg(a) | F::Not(a) | F::ToInt(a) | F::Natural(a) | F::Abs(a) => sure_rolls(a, n),
+        // The right of `and`/`or` and a conditional's arms are not always evaluated.
+        F::And(a, _) | F::Or(a, _) | F::If(a, _, _) => sure_rolls(a, n),
+        F::Int(_, a, b)
+        | F::CheckedDiv(_, a, b)
+        | F::Compare(_, a, b)
+        | F::RollAdd(a, b, _)
+        | F::LevelStep(a, b, _, _) => {
+            sure_rolls(a, n);
+            sure_rolls(b, n);
+        }
+        F::Clamp(a, b, c, _) => [a, b, c].iter().for_each(|x| sure_rolls(x, n)),
+        F::MinMax(_, xs, _) | F::Outcome(_, xs) => xs.iter().for_each(|x| sure_rolls(x, n)),
+    }
+}

@@ -277,6 +277,7 @@ pub fn distribution_in(
                 max_steps: limits.max_steps,
                 deadline: limits.deadline(),
                 fast: true,
+                columns: true,
                 memo,
             };
             let o = engine::run(p, &plan, s.function, s.args.clone(), &dec, &opts);
@@ -567,6 +568,11 @@ pub fn reports(
         })
     };
     let results: Vec<Result<Report, (Diagnostics, Sources)>> = in_parallel(&grid, run_case);
+    if memo.is_some() {
+        // The memo is per thread: every thread of the pool forgets it, and this one.
+        rayon::broadcast(|_| engine::forget());
+        engine::forget();
+    }
     let mut reports = Vec::with_capacity(results.len());
     for r in results {
         reports.push(r?);

@@ -48,6 +48,9 @@ pub struct Segment {
     pub reads: Vec<usize>,
     /// Those of `reads` read only as numbers ([`fast::int_only`]).
     pub numbers: Vec<usize>,
+    /// It rolls once, where every path rolls ([`fast::one_roll`]): the engine runs it
+    /// over all the roll's outcomes at once (`engine/columns.rs`).
+    pub columns: bool,
 }
 
 #[derive(Debug, Default)]
@@ -245,6 +248,7 @@ impl Plan {
             let numbers = fast::int_only(&seg);
             let segment = Segment {
                 numbers,
+                columns: fast::one_roll(&seg),
                 stmts: seg,
                 written,
                 kept,

@@ -20,11 +20,12 @@
 //! merge inside it too. Any other construct, present or future, costs nothing here: the
 //! interpreter runs it.
 
+mod columns;
 mod control;
 mod segment;
 mod source;
 
-pub use segment::memo_id;
+pub use segment::{forget, memo_id};
 pub use source::{Cursor, RollPaths};
 
 use super::dice::{roll_dist, Bound, RollDist};
@@ -67,6 +68,9 @@ pub struct Options {
     /// Runs straight-line pieces itself, per roll path ([`super::fast`]); off, every
     /// statement goes through the interpreter (the tests compare the two).
     pub fast: bool,
+    /// Runs a fast segment that rolls once over all the roll's outcomes at once
+    /// (`columns.rs`); off, path by path (the tests compare the two).
+    pub columns: bool,
     /// Keep what fast segments give from each starting point between runs with this id
     /// (the cases of one sweep, on each thread: [`memo_id`]).
     pub memo: Option<u64>,
@@ -96,6 +100,8 @@ pub struct Outcomes {
     pub stop: Option<Stop>,
     /// The most states alive at once.
     pub peak_states: usize,
+    /// States from which a segment ran over columns (`columns/`).
+    pub column_states: u64,
     pub steps: u64,
 }
 
@@ -116,6 +122,7 @@ pub fn run(
         cache: RefCell::new(HashMap::new()),
         steps: Cell::new(0),
         peak: Cell::new(0),
+        column_states: Cell::new(0),
         outcomes: RefCell::new((Vec::new(), HashMap::new())),
         unexplored: RefCell::new(Prob::zero()),
     };
@@ -145,6 +152,7 @@ pub fn run(
         unexplored,
         stop,
         peak_states: e.peak.get(),
+        column_states: e.column_states.get(),
         steps: e.steps.get(),
     }
 }
@@ -176,6 +184,7 @@ struct Engine<'a> {
     cache: RefCell<HashMap<(DiceSpec, Bound, bool), Rc<RollDist>>>,
     steps: Cell<u64>,
     peak: Cell<usize>,
+    column_states: Cell<u64>,
     outcomes: RefCell<Reached>,
     unexplored: RefCell<Prob>,
 }

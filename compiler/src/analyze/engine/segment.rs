@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Where one path through a segment ends.
 #[derive(Clone)]
-enum Exit {
+pub(super) enum Exit {
     /// After the segment: the kept locals' values and the dice drawn.
     Normal(Vec<Value>, u32),
     /// The value returned, and the dice drawn.
@@ -161,6 +161,21 @@ pub fn memo_id() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
+/// Forgets what this thread remembered, its memory freed (at the end of a sweep: a
+/// library or the language server lives on after it).
+pub fn forget() {
+    MEMO.with(|m| *m.borrow_mut() = Memo::default());
+}
+
+/// How many starting points this thread remembers, and room for more.
+#[cfg(test)]
+pub fn remembered() -> (usize, usize) {
+    MEMO.with(|m| {
+        let m = m.borrow();
+        (m.map.len(), m.map.capacity())
+    })
+}
+
 fn remember(id: u64, key: Vec<u64>, exits: &Remembered) {
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
@@ -231,19 +246,26 @@ impl Engine<'_> {
             let exits = match known {
                 Some(exits) => exits,
                 None => {
-                    match self.gather(seg, &st, &mut g, &mut dps) {
-                        Ok(()) => {}
-                        Err(Bail::Stop(stop)) => return Err(stop),
-                        Err(_) => {
-                            slow.push(st, w);
-                            continue;
+                    let columns = (self.opts.columns && seg.columns)
+                        .then(|| self.columns(seg, &st))
+                        .flatten();
+                    let exits: Remembered = match columns {
+                        Some(exits) => exits.into(),
+                        None => {
+                            match self.gather(seg, &st, &mut g, &mut dps) {
+                                Ok(()) => {}
+                                Err(Bail::Stop(stop)) => return Err(stop),
+                                Err(_) => {
+                                    slow.push(st, w);
+                                    continue;
+                                }
+                            }
+                            g.exits
+                                .drain(..)
+                                .map(|(x, dp, w)| (x, dps[dp].clone(), w))
+                                .collect()
                         }
-                    }
-                    let exits: Remembered = g
-                        .exits
-                        .drain(..)
-                        .map(|(x, dp, w)| (x, dps[dp].clone(), w))
-                        .collect();
+                    };
                     if let Some((id, k)) = key {
                         remember(id, k, &exits);
                     }
@@ -470,6 +492,17 @@ mod tests {
         fast: bool,
         memo: Option<u64>,
     ) -> Outcomes {
+        analyze_with(p, s, t, (fast, fast), memo)
+    }
+
+    /// With fast segments (`.0`), and those that roll once over columns (`.1`).
+    fn analyze_with(
+        p: &Program,
+        s: &crate::scenario::Scenario,
+        t: Truncation,
+        (fast, columns): (bool, bool),
+        memo: Option<u64>,
+    ) -> Outcomes {
         let plan = Plan::new(p);
         let opts = Options {
             truncation: t,
@@ -477,6 +510,7 @@ mod tests {
             max_steps: 200_000_000,
             deadline: None,
             fast,
+            columns,
             memo,
         };
         let dec = Decisions {
@@ -496,6 +530,7 @@ mod tests {
     #[test]
     fn fast_segments_give_the_interpreters_fractions_on_every_shipped_scenario() {
         let mut checked = 0;
+        let mut columns = 0;
         for (rules, file) in scenarios() {
             let (p, diags, _) = crate::compile_dir(&rules);
             let p = p.unwrap_or_else(|| panic!("{}: {:?}", rules.display(), diags.items));
@@ -509,14 +544,21 @@ mod tests {
                     continue;
                 }
                 let fast = analyze(&p, &s, t, true);
+                // Path by path, without columns.
+                let paths = analyze_with(&p, &s, t, (true, false), None);
                 let name = format!("{} at {t:?}", file.display());
                 assert!(fast.stop.is_none(), "{name}: {:?}", fast.stop);
                 assert_eq!(by_key(&fast), by_key(&slow), "{name}");
                 assert_eq!(fast.unexplored, slow.unexplored, "{name}");
+                assert_eq!(by_key(&paths), by_key(&slow), "{name}, no columns");
+                assert_eq!(paths.unexplored, slow.unexplored, "{name}, no columns");
+                assert_eq!(paths.column_states, 0);
+                columns += fast.column_states;
                 checked += 1;
             }
         }
         assert!(checked >= 30, "only {checked} runs");
+        assert!(columns >= 50, "only {columns} states over columns");
     }
 
     #[test]
@@ -540,8 +582,14 @@ mod tests {
         .unwrap();
         let fast = analyze(&p, &s, Truncation::Depth(9), true);
         let slow = analyze(&p, &s, Truncation::Depth(9), false);
+        let paths = analyze_with(&p, &s, Truncation::Depth(9), (true, false), None);
         assert_eq!(by_key(&fast), by_key(&slow));
         assert_eq!(fast.unexplored, slow.unexplored);
+        assert_eq!(by_key(&paths), by_key(&slow));
+        assert_eq!(paths.unexplored, slow.unexplored);
+        // Both segments ran over columns: the attack roll from the start, the defence
+        // roll from each attack total that is not an Epic Failure.
+        assert!(fast.column_states > 100, "{}", fast.column_states);
         // The attack's totals are the most states ever held, not their pairs.
         assert!(fast.peak_states < 200, "{}", fast.peak_states);
     }
