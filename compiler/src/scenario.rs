@@ -125,6 +125,10 @@ impl DiceSource for ScriptThenSeed {
             }
         }
     }
+
+    fn may_stop(&self) -> bool {
+        false
+    }
 }
 
 /// Reads a scenario file against a program. Diagnostics point into the scenario file.

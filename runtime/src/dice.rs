@@ -36,6 +36,14 @@ pub trait DiceSource {
         false
     }
 
+    /// False when [`Self::stopped`] is always false: the interpreter then does not ask
+    /// before each statement. True unless a source says otherwise (a source that stops
+    /// and forgot to say so would run on).
+    #[inline]
+    fn may_stop(&self) -> bool {
+        true
+    }
+
     /// A source that decides whole rolls rather than single faces (an analysis that
     /// enumerates each roll's distinct totals instead of every face) returns the roll of
     /// `spec` at `site` here, and [`roll`] then draws no face. Sources for play return
@@ -56,6 +64,11 @@ impl<D: DiceSource + ?Sized> DiceSource for &mut D {
     #[inline]
     fn stopped(&self) -> bool {
         (**self).stopped()
+    }
+
+    #[inline]
+    fn may_stop(&self) -> bool {
+        (**self).may_stop()
     }
 
     #[inline]
@@ -440,6 +453,11 @@ impl DiceSource for SeededDice {
         }
         (m >> 64) as u32 + 1
     }
+
+    #[inline]
+    fn may_stop(&self) -> bool {
+        false
+    }
 }
 
 /// Faces given in advance, taken in order: replay a worked example with the book's dice.
@@ -492,6 +510,11 @@ impl DiceSource for ScriptedDice {
             }
         }
     }
+
+    #[inline]
+    fn may_stop(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]
@@ -499,6 +522,27 @@ mod tests {
     use super::*;
     use crate::trace::{NoTrace, VecTrace};
     use alloc::string::ToString;
+
+    #[test]
+    fn only_sources_that_never_stop_say_so() {
+        // Sources for play never stop: the interpreter need not ask them.
+        assert!(!SeededDice::new(1).may_stop());
+        assert!(!ScriptedDice::new(&[1]).may_stop());
+        fn asked<D: DiceSource>(d: D) -> bool {
+            d.may_stop()
+        }
+        assert!(!asked(&mut SeededDice::new(1)));
+        // An enumeration's source stops paths, and any source says it may unless it
+        // says otherwise.
+        assert!(crate::PathDice::new(4).may_stop());
+        struct Plain;
+        impl DiceSource for Plain {
+            fn face(&mut self, _: u32) -> u32 {
+                1
+            }
+        }
+        assert!(Plain.may_stop());
+    }
 
     fn faces_of(spec: DiceSpec, script: &[u32]) -> (Roll, Faces, Vec<TraceEvent>) {
         let mut t = VecTrace::default();

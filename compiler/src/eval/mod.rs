@@ -131,6 +131,8 @@ type Run<T> = Result<T, RuleError>;
 pub(crate) trait Host {
     /// An enumeration cut this path off (see `DiceSource::stopped`).
     fn stopped(&self) -> bool;
+    /// The dice source may stop the run (see `DiceSource::may_stop`).
+    fn may_stop(&self) -> bool;
     /// `dice::roll`, into the trace when `traced`.
     fn roll(&mut self, spec: DiceSpec, site: u32, traced: bool) -> Roll;
     /// `rolls::known`: `dice::roll` of dice known when the program was compiled, by the
@@ -157,6 +159,10 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Host for Env<D, X, T> {
     #[inline]
     fn stopped(&self) -> bool {
         self.dice.stopped()
+    }
+
+    fn may_stop(&self) -> bool {
+        self.dice.may_stop()
     }
 
     fn roll(&mut self, spec: DiceSpec, site: u32, traced: bool) -> Roll {
@@ -232,6 +238,8 @@ pub struct Interpreter<'p, 'e> {
     /// Formulas are traced too: their arguments, `if` conditions, lookups, the formulas
     /// they call and their results (`rulesc trace --trace-formulas`).
     pub(crate) formulas: bool,
+    /// The dice source may stop the run: asked before each statement when it may.
+    may_stop: bool,
 }
 
 /// How a run is traced, past what every backend traces.
@@ -318,6 +326,7 @@ fn run<D: DiceSource, X: Decide, T: TraceSink>(
     args: Vec<Value>,
     options: Options,
 ) -> Result<Value, RuleError> {
+    let may_stop = env.dice.may_stop();
     let mut it = Interpreter {
         prog,
         code: compile::code(prog),
@@ -329,6 +338,7 @@ fn run<D: DiceSource, X: Decide, T: TraceSink>(
         pure: false,
         frames: kept_frames(),
         formulas: options.trace_formulas,
+        may_stop,
     };
     it.call(id, args)
 }
@@ -351,6 +361,7 @@ impl<'p, 'e> Interpreter<'p, 'e> {
     /// An interpreter for a piece of a procedure, outside any fight and untraced
     /// ([`eval_in`], [`exec_in`]).
     fn untraced(prog: &'p Program, env: &'e mut dyn Host) -> Self {
+        let may_stop = env.may_stop();
         Interpreter {
             prog,
             code: compile::code(prog),
@@ -362,6 +373,7 @@ impl<'p, 'e> Interpreter<'p, 'e> {
             pure: false,
             frames: kept_frames(),
             formulas: false,
+            may_stop,
         }
     }
 }
@@ -459,11 +471,13 @@ impl<'p> Interpreter<'p, '_> {
         let code = self.code;
         let f = &code.functions[id];
         frame.truncate(f.params);
-        frame.resize(f.locals, Value::Unit);
+        // Each slot made, not cloned from one (`resize` clones).
+        let n = f.locals.saturating_sub(frame.len());
+        frame.extend(std::iter::repeat_with(|| Value::Unit).take(n));
         let caller = std::mem::replace(&mut self.at, f.site);
         let result = f.run(self, &mut frame).map_err(|e| *e);
         self.at = caller;
-        frame.clear();
+        empty(&mut frame);
         self.frames.push(frame);
         result
     }
@@ -504,6 +518,27 @@ impl Interpreter<'_, '_> {
             text,
             value: value.into(),
         });
+    }
+}
+
+/// Empties a frame: a value holding nothing to free is forgotten, without a call to its
+/// drop (most slots hold numbers); the others are dropped.
+fn empty(frame: &mut Vec<Value>) {
+    while let Some(v) = frame.pop() {
+        match v {
+            Value::Int(_)
+            | Value::Bool(_)
+            | Value::Choice(_)
+            | Value::Roll(_)
+            | Value::Dice(_)
+            | Value::Track(_)
+            | Value::TrackBox { .. }
+            | Value::Fighter(_)
+            | Value::Side(_)
+            | Value::None
+            | Value::Unit => std::mem::forget(v),
+            v => drop(v),
+        }
     }
 }
 

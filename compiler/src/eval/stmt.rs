@@ -11,7 +11,7 @@ impl<'p> Interpreter<'p, '_> {
         for s in stmts {
             // An enumeration that cut this path off (or ran out of budget) stops the run
             // here; its result is discarded.
-            if self.env.stopped() {
+            if self.may_stop && self.env.stopped() {
                 return Ok(Flow::Return(Value::Unit));
             }
             self.step(1)?;

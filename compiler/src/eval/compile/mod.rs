@@ -127,7 +127,7 @@ impl Block {
         for s in self.0.iter() {
             // An enumeration that cut this path off (or ran out of budget) stops the run
             // here; its result is discarded.
-            if it.env.stopped() {
+            if it.may_stop && it.env.stopped() {
                 return Ok(Flow::Return(Value::Unit));
             }
             it.step(1)?;
