@@ -68,6 +68,12 @@ records:
     dir
 }
 
+/// `rulesc [flags] check --ruleset rules/duel <pack>` in project `p`.
+fn check(p: &Path, flags: &[&str], pack: &str) -> (i32, String, String) {
+    let args = [flags, &["check", "--ruleset", "rules/duel", pack]].concat();
+    rulesc_in(p, &args, &[])
+}
+
 fn write(dir: &Path, file: &str, text: &str) {
     let path = dir.join(file);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -93,11 +99,7 @@ fn a_pack_requires_another_and_copies_its_records() {
     let dir = project();
     let p = dir.path();
     // The required pack is read first and applied too: naming only the last is enough.
-    let (code, out, err) = rulesc_in(
-        p,
-        &["check", "--ruleset", "rules/duel", "packs/heavy.yaml"],
-        &[],
-    );
+    let (code, out, err) = check(p, &[], "packs/heavy.yaml");
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         out,
@@ -237,11 +239,7 @@ records:
     twin: { weapon: left_axe, speed: 0 }
 ",
     );
-    let (code, out, err) = rulesc_in(
-        p,
-        &["check", "--ruleset", "rules/duel", "packs/both.yaml"],
-        &[],
-    );
+    let (code, out, err) = check(p, &[], "packs/both.yaml");
     assert_eq!(code, 0, "{err}");
     let packs: Vec<&str> = out.lines().map(|l| l.split(' ').nth(2).unwrap()).collect();
     assert_eq!(packs, ["armory", "left", "right", "both"], "{out}");
@@ -288,18 +286,7 @@ records:
     let mut shown = String::new();
     for pack in ["typo", "ping", "self", "list"] {
         let file = format!("packs/{pack}.yaml");
-        let (code, out, err) = rulesc_in(
-            p,
-            &[
-                "--color",
-                "never",
-                "check",
-                "--ruleset",
-                "rules/duel",
-                &file,
-            ],
-            &[],
-        );
+        let (code, out, err) = check(p, &["--color", "never"], &file);
         assert_eq!(code, 1, "{pack}: {out}{err}");
         assert_eq!(out, "", "{pack}");
         shown.push_str(&format!("--- {file}\n{err}"));
@@ -348,29 +335,14 @@ fn a_pack_cannot_require_a_file_outside_its_project() {
     }
     for pack in cases {
         let file = format!("packs/{pack}.yaml");
-        let (code, out, err) = rulesc_in(
-            p,
-            &[
-                "check",
-                "--ruleset",
-                "rules/duel",
-                &file,
-                "--format",
-                "json",
-            ],
-            &[],
-        );
+        let (code, out, err) = check(p, &["--format", "json"], &file);
         assert_eq!(code, 1, "{pack}: {out}{err}");
         assert!(err.contains("\"E0408\""), "{pack}: {err}");
         assert!(!err.contains("SECRET_TEXT"), "{pack}: {err}");
         assert!(!err.contains("E0001"), "{pack}: {err}");
         assert_eq!(err.lines().count(), 1, "{pack}: {err}");
     }
-    let (_, _, err) = rulesc_in(
-        p,
-        &["check", "--ruleset", "rules/duel", "packs/stranger.yaml"],
-        &[],
-    );
+    let (_, _, err) = check(p, &[], "packs/stranger.yaml");
     let shown = words(&err, p).replace(
         &outside.path().canonicalize().unwrap().display().to_string(),
         "<outside>",
@@ -382,18 +354,7 @@ fn a_pack_cannot_require_a_file_outside_its_project() {
         "secret.yaml",
         "pack: { name: shared, ruleset: duel }\nrecords: { Weapon: { club: { damage: Wound } } }\n",
     );
-    let (code, out, err) = rulesc_in(
-        p,
-        &[
-            "--root",
-            "/",
-            "check",
-            "--ruleset",
-            "rules/duel",
-            "packs/stranger.yaml",
-        ],
-        &[],
-    );
+    let (code, out, err) = check(p, &["--root", "/"], "packs/stranger.yaml");
     assert_eq!(code, 0, "{err}");
     assert!(
         out.contains("ok: pack shared for duel: 1 record(s)"),
@@ -418,11 +379,7 @@ fn a_chain_of_requires_deeper_than_the_limit_is_refused() {
             &format!("pack: {{ name: p{i}{requires} }}\n"),
         );
     }
-    let (code, _, err) = rulesc_in(
-        p,
-        &["check", "--ruleset", "rules/duel", "packs/p0.yaml"],
-        &[],
-    );
+    let (code, _, err) = check(p, &[], "packs/p0.yaml");
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("E0409"), "{err}");
     assert!(
@@ -433,15 +390,10 @@ fn a_chain_of_requires_deeper_than_the_limit_is_refused() {
         "{err}"
     );
     // At the limit, it checks.
-    let (code, out, err) = rulesc_in(
+    let (code, out, err) = check(
         p,
-        &[
-            "check",
-            "--ruleset",
-            "rules/duel",
-            &format!("packs/p{}.yaml", depth - rulesc::pack::MAX_REQUIRES),
-        ],
         &[],
+        &format!("packs/p{}.yaml", depth - rulesc::pack::MAX_REQUIRES),
     );
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.lines().count(), rulesc::pack::MAX_REQUIRES, "{out}");
@@ -467,18 +419,7 @@ records:
     later: { damage: Wound }
 ",
     );
-    let (code, out, err) = rulesc_in(
-        p,
-        &[
-            "--color",
-            "never",
-            "check",
-            "--ruleset",
-            "rules/duel",
-            "packs/copies.yaml",
-        ],
-        &[],
-    );
+    let (code, out, err) = check(p, &["--color", "never"], "packs/copies.yaml");
     assert_eq!(code, 1, "{out}{err}");
     insta::assert_snapshot!(err);
 }
