@@ -7,10 +7,12 @@
 //! When a later operand has effects, earlier operands that are not plain names are
 //! bound first ([`BodyGen::seq`]), which keeps the interpreter's left-to-right order.
 
+mod branches;
 mod effects;
 mod expr;
 mod fight;
 mod lists;
+mod operands;
 mod scan;
 mod stmt;
 mod tables;

@@ -1,0 +1,357 @@
+//! Reading a fight file (`sides:`, `rounds:`, `decisions:`, `report:`) against a
+//! program, with diagnostics (E0404) pointing into the file.
+
+use super::{FightFile, Group, GroupEnd, MAX_ROUNDS};
+use crate::check;
+use crate::diag::{suggest, Diagnostic, Diagnostics};
+use crate::ir::{self, Const, DecideOptions, ExprKind as K, FightTies, Program, Ty};
+use crate::load;
+use crate::source::{Sources, Span};
+use crate::yaml::{YNode, YValue};
+use rulesc_runtime::{Answer, Policy};
+use std::path::Path;
+
+fn err(diags: &mut Diagnostics, span: Span, msg: impl Into<String>, help: impl Into<String>) {
+    diags.push(
+        Diagnostic::error("E0404", span, msg)
+            .label("here")
+            .help(help),
+    );
+}
+
+/// The decisions a program can ask for, with what they choose from.
+fn decisions(p: &Program) -> Vec<(String, Option<DecideOptions>)> {
+    let mut out: Vec<(String, Option<DecideOptions>)> = Vec::new();
+    fn go(e: &ir::Expr, out: &mut Vec<(String, Option<DecideOptions>)>) {
+        if let K::Decide { name, options, .. } = &e.kind {
+            if !out.iter().any(|(n, _)| n == name) {
+                out.push((name.clone(), Some(options.clone())));
+            }
+        }
+        crate::ir::walk::for_each_child(e, &mut |x| go(x, out));
+    }
+    for f in &p.functions {
+        crate::ir::walk::for_each_body_expr(f, &mut |e| go(e, &mut out));
+    }
+    if let Some(FightTies::Decide(name)) = p.fight.as_ref().map(|d| &d.ties) {
+        if !out.iter().any(|(n, _)| n == name) {
+            out.push((name.clone(), None));
+        }
+    }
+    out
+}
+
+/// Reads a fight file against a program. Diagnostics point into the file.
+pub fn read(p: &Program, path: &Path) -> Result<(FightFile, Sources), (Diagnostics, Sources)> {
+    let mut diags = Diagnostics::default();
+    let mut sources = p.sources.clone();
+    let name = path.display().to_string().replace('\\', "/");
+    let Some((_, root)) = load::read_yaml(&mut sources, name, path, &mut diags) else {
+        return Err((diags, sources));
+    };
+    let file = read_node(p, &sources, &root, &mut diags);
+    match file {
+        Some(f) if !diags.has_errors() => Ok((f, sources)),
+        _ => Err((diags, sources)),
+    }
+}
+
+fn read_node(
+    p: &Program,
+    sources: &Sources,
+    root: &YNode,
+    diags: &mut Diagnostics,
+) -> Option<FightFile> {
+    let Some(def) = &p.fight else {
+        err(
+            diags,
+            root.span,
+            format!("ruleset `{}` declares no fight", p.name),
+            "add `fight of <Combatant> { ... }` to a `.rules` file (see the reference, Fights)",
+        );
+        return None;
+    };
+    let Some(map) = root.as_map() else {
+        err(
+            diags,
+            root.span,
+            "a fight file is a mapping",
+            "write `sides:`, and optionally `title:`, `rounds:`, `decisions:`, `report:`",
+        );
+        return None;
+    };
+    const KEYS: &[&str] = &[
+        "title",
+        "description",
+        "rounds",
+        "sides",
+        "decisions",
+        "report",
+    ];
+    for (k, _) in map {
+        let key = k.scalar_text().unwrap_or_default();
+        if !KEYS.contains(&key.as_str()) {
+            diags.push(
+                Diagnostic::error(
+                    "E0103",
+                    k.span,
+                    format!("unknown key `{key}` in a fight file"),
+                )
+                .label("unknown key")
+                .help(suggest(&key, KEYS, "keys")),
+            );
+        }
+    }
+    let title = root
+        .get("title")
+        .and_then(|t| t.scalar_text())
+        .unwrap_or_else(|| "fight".into());
+    let rounds = match root.get("rounds") {
+        None => 100,
+        Some(n) => match n.value {
+            YValue::Int(r) if (1..=i64::from(MAX_ROUNDS)).contains(&r) => r as u32,
+            _ => {
+                err(
+                    diags,
+                    n.span,
+                    "`rounds` is the round limit",
+                    format!("give a number from 1 to {MAX_ROUNDS}"),
+                );
+                100
+            }
+        },
+    };
+    let combatant = Ty::Record(def.combatant);
+    let mut sides: Vec<(String, Vec<(String, Const)>)> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    match root.get("sides").and_then(|s| s.as_map().map(|m| (s, m))) {
+        Some((node, m)) if m.len() >= 2 => {
+            let _ = node;
+            for (k, v) in m {
+                let side = k.scalar_text().unwrap_or_default();
+                let mut members = Vec::new();
+                match v.as_map() {
+                    Some(ms) if !ms.is_empty() => {
+                        for (mk, mv) in ms {
+                            let who = mk.scalar_text().unwrap_or_default();
+                            if names.contains(&who) {
+                                err(
+                                    diags,
+                                    mk.span,
+                                    format!("two combatants are named `{who}`"),
+                                    "give each combatant its own name",
+                                );
+                            }
+                            names.push(who.clone());
+                            let value = match &mv.value {
+                                YValue::Null => Some(p.zero(&combatant)),
+                                _ => check::read_value(p, sources, mv, &combatant, diags),
+                            };
+                            members.push((who, value.unwrap_or_else(|| p.zero(&combatant))));
+                        }
+                    }
+                    _ => err(
+                        diags,
+                        v.span,
+                        format!("side `{side}` has no combatants"),
+                        "list them: `Name: record` or `Name: { field: value }`",
+                    ),
+                }
+                sides.push((side, members));
+            }
+        }
+        Some((node, _)) => err(
+            diags,
+            node.span,
+            "a fight needs at least two sides",
+            "add another side under `sides:`",
+        ),
+        None => {
+            err(
+                diags,
+                root.span,
+                "the fight file has no `sides:`",
+                "add `sides:` with two sides, each a mapping of combatants",
+            );
+            return None;
+        }
+    }
+    let known = decisions(p);
+    let mut policy = Policy::new(Answer::Random, 0);
+    if let Some(d) = root.get("decisions") {
+        for (k, v) in d.as_map().unwrap_or(&[]) {
+            let key = k.scalar_text().unwrap_or_default();
+            let text = v.scalar_text().unwrap_or_default();
+            let plain = match text.as_str() {
+                "first" => Some(Answer::First),
+                "last" => Some(Answer::Last),
+                "random" => Some(Answer::Random),
+                _ => None,
+            };
+            if key == "default" {
+                match plain {
+                    Some(a) => policy = policy.with_default(a),
+                    None => err(
+                        diags,
+                        v.span,
+                        "the default answer is `first`, `last` or `random`",
+                        "pick one of them",
+                    ),
+                }
+                continue;
+            }
+            let Some((_, options)) = known.iter().find(|(n, _)| *n == key) else {
+                let cands: Vec<&str> = known.iter().map(|(n, _)| n.as_str()).collect();
+                diags.push(
+                    Diagnostic::error(
+                        "E0306",
+                        k.span,
+                        format!("the rules ask no decision named `{key}`"),
+                    )
+                    .label("unknown decision")
+                    .help(suggest(&key, &cands, "decisions")),
+                );
+                continue;
+            };
+            let answer = match (plain, options) {
+                (Some(a), _) => Some(a),
+                (None, Some(DecideOptions::Bool)) => match text.as_str() {
+                    "yes" | "true" => Some(Answer::Index(1)),
+                    "no" | "false" => Some(Answer::Index(0)),
+                    _ => None,
+                },
+                (None, Some(DecideOptions::Choice(c))) => p.choices[*c]
+                    .variants
+                    .iter()
+                    .position(|x| x.name == text)
+                    .map(|i| Answer::Index(i as u32)),
+                (None, _) => None,
+            };
+            match answer {
+                Some(a) => policy = policy.with(&key, a),
+                None => {
+                    let help = match options {
+                        Some(DecideOptions::Choice(c)) => {
+                            let cands: Vec<&str> = p.choices[*c].variants.iter().map(|x| x.name.as_str()).collect();
+                            suggest(&text, &cands, "answers (or first, last, random)")
+                        }
+                        Some(DecideOptions::Bool) => "answer `yes`, `no`, `first`, `last` or `random`".into(),
+                        _ => "answer `first`, `last` or `random` (the options are known only when it is asked)".into(),
+                    };
+                    err(
+                        diags,
+                        v.span,
+                        format!("`{text}` does not answer `{key}`"),
+                        help,
+                    );
+                }
+            }
+        }
+    }
+    let mut groups = Vec::new();
+    let fighter_index = |n: &str| names.iter().position(|x| x == n).map(|i| i as u32);
+    if let Some(r) = root.get("report") {
+        for (k, v) in r.as_map().unwrap_or(&[]) {
+            let mut g = Group {
+                name: k.scalar_text().unwrap_or_default(),
+                ..Group::default()
+            };
+            for (ck, cv) in v.as_map().unwrap_or(&[]) {
+                let key = ck.scalar_text().unwrap_or_default();
+                match key.as_str() {
+                    "winner" => {
+                        let t = cv.scalar_text().unwrap_or_default();
+                        g.winner = match t.as_str() {
+                            "draw" => Some(GroupEnd::Draw),
+                            "undecided" => Some(GroupEnd::Undecided),
+                            _ => match sides.iter().position(|(s, _)| *s == t) {
+                                Some(i) => Some(GroupEnd::Side(i as u16)),
+                                None => {
+                                    let cands: Vec<&str> =
+                                        sides.iter().map(|(s, _)| s.as_str()).collect();
+                                    err(
+                                        diags,
+                                        cv.span,
+                                        format!("no side is named `{t}`"),
+                                        suggest(&t, &cands, "sides (or draw, undecided)"),
+                                    );
+                                    None
+                                }
+                            },
+                        };
+                    }
+                    "standing" | "out" => {
+                        let mut list = Vec::new();
+                        for item in cv.as_seq().unwrap_or(&[]) {
+                            let t = item.scalar_text().unwrap_or_default();
+                            match fighter_index(&t) {
+                                Some(i) => list.push(i),
+                                None => {
+                                    let cands: Vec<&str> =
+                                        names.iter().map(String::as_str).collect();
+                                    err(
+                                        diags,
+                                        item.span,
+                                        format!("no combatant is named `{t}`"),
+                                        suggest(&t, &cands, "combatants"),
+                                    );
+                                }
+                            }
+                        }
+                        if key == "out" {
+                            g.out = list;
+                        } else {
+                            g.standing = list;
+                        }
+                    }
+                    "rounds" => match rounds_range(cv) {
+                        Some(r) => g.rounds = Some(r),
+                        None => err(
+                            diags,
+                            cv.span,
+                            "`rounds` is a number or a range",
+                            "write `3`, `\"2..4\"`, `\"..3\"` or `\"5..\"`",
+                        ),
+                    },
+                    _ => diags.push(
+                        Diagnostic::error("E0103", ck.span, format!("unknown condition `{key}`"))
+                            .label("unknown key")
+                            .help(suggest(
+                                &key,
+                                &["winner", "standing", "out", "rounds"],
+                                "conditions",
+                            )),
+                    ),
+                }
+            }
+            groups.push(g);
+        }
+    }
+    Some(FightFile {
+        title,
+        rounds,
+        sides,
+        policy,
+        groups,
+    })
+}
+
+fn rounds_range(node: &YNode) -> Option<(u32, u32)> {
+    if let YValue::Int(r) = node.value {
+        let r = u32::try_from(r).ok()?;
+        return Some((r, r));
+    }
+    let t = node.scalar_text()?;
+    let (lo, hi) = t.split_once("..")?;
+    let lo = if lo.trim().is_empty() {
+        0
+    } else {
+        lo.trim().parse().ok()?
+    };
+    let hi = if hi.trim().is_empty() {
+        u32::MAX
+    } else {
+        hi.trim().parse().ok()?
+    };
+    (lo <= hi).then_some((lo, hi))
+}
