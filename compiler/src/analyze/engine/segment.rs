@@ -194,7 +194,9 @@ fn remember(id: u64, key: Vec<u64>, exits: &Remembered) {
 /// for those it reads only as numbers). The program, the limits and the plan are those
 /// of one sweep.
 fn memo_key(seg: &Segment, first: &Stmt, st: &State) -> Vec<u64> {
-    let mut key = vec![first as *const Stmt as u64, u64::from(st.used)];
+    // Room for plain values (at most 3 words each), so the key is not grown word by word.
+    let mut key = Vec::with_capacity(2 + 3 * seg.reads.len());
+    key.extend([first as *const Stmt as u64, u64::from(st.used)]);
     let mut seen = Vec::new();
     if let Some(top) = st.frames.last() {
         for &r in &seg.reads {
@@ -226,6 +228,8 @@ impl Engine<'_> {
         // Results at the top of the stack, over the segment: value -> (dp, weight).
         let mut outcomes: Vec<(Value, usize, W)> = Vec::new();
         let mut outcome_at: HashMap<Vec<u64>, usize, WordsBuild> = HashMap::default();
+        // An outcome's key, reused (not grown afresh for every exit of every state).
+        let mut okey: Vec<u64> = Vec::with_capacity(32);
         let mut lost: Vec<W> = Vec::new();
         let mut dps: Vec<W> = Vec::new();
         let mut slow = Dist::new(den.clone());
@@ -293,12 +297,13 @@ impl Engine<'_> {
                         after.push((s, pw, dp));
                     }
                     Exit::Return(v, _) if top => {
-                        let mut key = vec![dp as u64];
-                        encode_value(&v, &mut key, &mut Vec::new());
-                        match outcome_at.get(&key) {
+                        okey.clear();
+                        okey.push(dp as u64);
+                        encode_value(&v, &mut okey, &mut Vec::new());
+                        match outcome_at.get(okey.as_slice()) {
                             Some(&i) => outcomes[i].2.add(&pw),
                             None => {
-                                outcome_at.insert(key, outcomes.len());
+                                outcome_at.insert(okey.clone(), outcomes.len());
                                 outcomes.push((v, dp, pw));
                             }
                         }

@@ -4,6 +4,63 @@ use crate::analyze::state::encode_value;
 use crate::eval::Value;
 use crate::ir::{CmpOp, Ty};
 use rulesc_runtime::Roll;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+thread_local! {
+    /// Buffers of dropped columns, for the next ones: a state's lanes make and drop a
+    /// few dozen columns of the same length. At most [`SPARE_MAX`] of each are kept.
+    static SPARE: RefCell<Spare> = RefCell::default();
+}
+
+/// Spare buffers of integer and of truth-value columns.
+type Spare = (Vec<Vec<i64>>, Vec<Vec<bool>>);
+
+const SPARE_MAX: usize = 32;
+
+/// An empty buffer for a column of `n` integers.
+pub(super) fn ints_buf(n: usize) -> Vec<i64> {
+    match SPARE.with(|s| s.borrow_mut().0.pop()) {
+        Some(mut v) => {
+            v.clear();
+            v.reserve(n);
+            v
+        }
+        None => Vec::with_capacity(n),
+    }
+}
+
+/// An empty buffer for a column of `n` truth values.
+pub(super) fn bools_buf(n: usize) -> Vec<bool> {
+    match SPARE.with(|s| s.borrow_mut().1.pop()) {
+        Some(mut v) => {
+            v.clear();
+            v.reserve(n);
+            v
+        }
+        None => Vec::with_capacity(n),
+    }
+}
+
+/// Keeps `v`'s buffer for a later column.
+pub(super) fn spare_ints(v: Vec<i64>) {
+    SPARE.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.0.len() < SPARE_MAX {
+            s.0.push(v);
+        }
+    });
+}
+
+/// Keeps `v`'s buffer for a later column.
+pub(super) fn spare_bools(v: Vec<bool>) {
+    SPARE.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.1.len() < SPARE_MAX {
+            s.1.push(v);
+        }
+    });
+}
 
 /// A value per lane, or one value for every lane.
 #[derive(Debug, Clone)]
@@ -12,7 +69,8 @@ pub(super) enum Col {
     I(Vec<i64>),
     B(Vec<bool>),
     L(Vec<u16>),
-    R(Vec<Roll>),
+    /// Rolls: their totals, and their natural faces (which adding to a roll keeps).
+    R(Vec<i64>, Rc<[i64]>),
 }
 
 /// Integers, per lane or shared.
@@ -51,6 +109,7 @@ impl Ints {
             }
             (Ints::V(mut a), Ints::V(b)) => {
                 a.iter_mut().zip(&b).for_each(|(x, y)| *x = f(*x, *y));
+                spare_ints(b);
                 Ints::V(a)
             }
         }
@@ -68,21 +127,24 @@ impl Ints {
     }
 
     pub(super) fn test(self, b: Ints, f: impl Fn(i64, i64) -> bool) -> Bools {
-        match (self, b) {
-            (Ints::S(a), Ints::S(b)) => Bools::S(f(a, b)),
-            (Ints::V(a), Ints::S(b)) => Bools::V(a.iter().map(|&x| f(x, b)).collect()),
-            (Ints::S(a), Ints::V(b)) => Bools::V(b.iter().map(|&y| f(a, y)).collect()),
-            (Ints::V(a), Ints::V(b)) => {
-                Bools::V(a.iter().zip(&b).map(|(&x, &y)| f(x, y)).collect())
-            }
+        let (a, b) = match (self, b) {
+            (Ints::S(a), Ints::S(b)) => return Bools::S(f(a, b)),
+            (a, b) => (a, b),
+        };
+        let n = match (&a, &b) {
+            (Ints::V(v), _) | (_, Ints::V(v)) => v.len(),
+            _ => 0,
+        };
+        let mut out = bools_buf(n);
+        match (&a, &b) {
+            (Ints::V(a), Ints::S(b)) => out.extend(a.iter().map(|&x| f(x, *b))),
+            (Ints::S(a), Ints::V(b)) => out.extend(b.iter().map(|&y| f(*a, y))),
+            (Ints::V(a), Ints::V(b)) => out.extend(a.iter().zip(b).map(|(&x, &y)| f(x, y))),
+            (Ints::S(_), Ints::S(_)) => {}
         }
-    }
-
-    pub(super) fn at(&self, lane: usize) -> i64 {
-        match self {
-            Ints::S(x) => *x,
-            Ints::V(v) => v[lane],
-        }
+        a.spare();
+        b.spare();
+        Bools::V(out)
     }
 
     /// As [`crate::analyze::fast`]'s `rewrap`: a level, or an int.
@@ -111,12 +173,35 @@ impl Ints {
 impl Col {
     /// Each lane's `int()`.
     pub(super) fn ints(&self) -> Ints {
+        if let Col::S(v) = self {
+            return Ints::S(v.int());
+        }
+        let mut out = ints_buf(self.len());
         match self {
-            Col::S(v) => Ints::S(v.int()),
-            Col::I(v) => Ints::V(v.clone()),
-            Col::B(v) => Ints::V(v.iter().map(|&b| i64::from(b)).collect()),
-            Col::L(v) => Ints::V(v.iter().map(|&c| i64::from(c)).collect()),
-            Col::R(v) => Ints::V(v.iter().map(|r| r.total).collect()),
+            Col::S(_) => {}
+            Col::I(v) | Col::R(v, _) => out.extend_from_slice(v),
+            Col::B(v) => out.extend(v.iter().map(|&b| i64::from(b))),
+            Col::L(v) => out.extend(v.iter().map(|&c| i64::from(c))),
+        }
+        Ints::V(out)
+    }
+
+    /// Its lanes (none for a shared value).
+    fn len(&self) -> usize {
+        match self {
+            Col::S(_) => 0,
+            Col::I(v) | Col::R(v, _) => v.len(),
+            Col::B(v) => v.len(),
+            Col::L(v) => v.len(),
+        }
+    }
+
+    /// Keeps its buffers for later columns.
+    pub(super) fn spare(self) {
+        match self {
+            Col::I(v) | Col::R(v, _) => spare_ints(v),
+            Col::B(v) => spare_bools(v),
+            Col::S(_) | Col::L(_) => {}
         }
     }
 
@@ -124,8 +209,12 @@ impl Col {
     pub(super) fn bools(&self) -> Bools {
         match self {
             Col::S(v) => Bools::S(v.bool()),
-            Col::B(v) => Bools::V(v.clone()),
-            Col::I(_) | Col::L(_) | Col::R(_) => Bools::S(false),
+            Col::B(v) => {
+                let mut out = bools_buf(v.len());
+                out.extend_from_slice(v);
+                Bools::V(out)
+            }
+            Col::I(_) | Col::L(_) | Col::R(..) => Bools::S(false),
         }
     }
 
@@ -136,7 +225,10 @@ impl Col {
             Col::I(v) => Value::Int(v[lane]),
             Col::B(v) => Value::Bool(v[lane]),
             Col::L(v) => Value::Choice(v[lane]),
-            Col::R(v) => Value::Roll(v[lane]),
+            Col::R(t, nat) => Value::Roll(Roll {
+                total: t[lane],
+                natural: nat[lane],
+            }),
         }
     }
 
@@ -144,7 +236,7 @@ impl Col {
     pub(super) fn width(&self) -> usize {
         match self {
             Col::S(_) => 0,
-            Col::R(_) => 3,
+            Col::R(..) => 3,
             Col::I(_) | Col::B(_) | Col::L(_) => 2,
         }
     }
@@ -161,7 +253,7 @@ impl Col {
             Col::I(v) => out.extend([1, v[lane] as u64]),
             Col::B(v) => out.extend([2, u64::from(v[lane])]),
             Col::L(v) => out.extend([3, u64::from(v[lane])]),
-            Col::R(v) => out.extend([4, v[lane].total as u64, v[lane].natural as u64]),
+            Col::R(t, nat) => out.extend([4, t[lane] as u64, nat[lane] as u64]),
         }
     }
 
@@ -178,10 +270,25 @@ impl Col {
         }
         let n = pick.len();
         Some(match (self.spread(n)?, other.spread(n)?) {
-            (Col::I(a), Col::I(b)) => Col::I(sel(pick, a, &b)),
-            (Col::B(a), Col::B(b)) => Col::B(sel(pick, a, &b)),
+            (Col::I(a), Col::I(b)) => {
+                let a = sel(pick, a, &b);
+                spare_ints(b);
+                Col::I(a)
+            }
+            (Col::B(a), Col::B(b)) => {
+                let a = sel(pick, a, &b);
+                spare_bools(b);
+                Col::B(a)
+            }
             (Col::L(a), Col::L(b)) => Col::L(sel(pick, a, &b)),
-            (Col::R(a), Col::R(b)) => Col::R(sel(pick, a, &b)),
+            (Col::R(ta, na), Col::R(tb, nb)) => Col::R(
+                sel(pick, ta, &tb),
+                if Rc::ptr_eq(&na, &nb) {
+                    na
+                } else {
+                    sel(pick, na.to_vec(), &nb).into()
+                },
+            ),
             _ => return None,
         })
     }
@@ -193,7 +300,7 @@ impl Col {
             Col::S(Value::Int(x)) => Col::I(vec![x; n]),
             Col::S(Value::Bool(b)) => Col::B(vec![b; n]),
             Col::S(Value::Choice(c)) => Col::L(vec![c; n]),
-            Col::S(Value::Roll(r)) => Col::R(vec![r; n]),
+            Col::S(Value::Roll(r)) => Col::R(vec![r.total; n], vec![r.natural; n].into()),
             Col::S(_) => return None,
             c => c,
         })
@@ -213,10 +320,28 @@ pub(super) fn any(m: &[bool]) -> bool {
 
 /// `m` and (`keep`) or (not `keep`) `c`.
 pub(super) fn narrow(m: &[bool], c: &[bool], keep: bool) -> Vec<bool> {
-    m.iter().zip(c).map(|(&a, &b)| a && b == keep).collect()
+    let mut out = bools_buf(m.len());
+    out.extend(m.iter().zip(c).map(|(&a, &b)| a && b == keep));
+    out
+}
+
+impl Ints {
+    /// Keeps its buffer for later columns.
+    pub(super) fn spare(self) {
+        if let Ints::V(v) = self {
+            spare_ints(v);
+        }
+    }
 }
 
 impl Bools {
+    /// Keeps its buffer for later columns.
+    pub(super) fn spare(self) {
+        if let Bools::V(v) = self {
+            spare_bools(v);
+        }
+    }
+
     pub(super) fn at(&self, lane: usize) -> bool {
         match self {
             Bools::S(b) => *b,

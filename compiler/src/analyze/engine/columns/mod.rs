@@ -29,7 +29,7 @@ use crate::analyze::plan::Segment;
 use crate::analyze::state::{encode_value, State};
 use crate::eval::{self, Value};
 use crate::ir::{AssignOp, ExprKind as K, IntOp};
-use col::{any, bools_col, narrow, rewrap_int, Bools, Col, Ints};
+use col::{any, bools_buf, bools_col, narrow, rewrap_int, spare_bools, Bools, Col, Ints};
 use group::{Groups, Local};
 use rulesc_runtime::{arith, Env, FirstOption, NoTrace, Roll};
 use std::collections::HashMap;
@@ -74,12 +74,18 @@ impl Lanes<'_> {
             self.stmt(s, &m)?;
             if self.returned != before {
                 // Some lanes returned: the others go on.
-                let left: Vec<bool> = m.iter().zip(&self.alive).map(|(&a, &b)| a && b).collect();
-                if !any(&left) {
+                let mut left = bools_buf(m.len());
+                left.extend(m.iter().zip(&self.alive).map(|(&a, &b)| a && b));
+                if let std::borrow::Cow::Owned(old) = std::mem::replace(&mut m, left.into()) {
+                    spare_bools(old);
+                }
+                if !any(&m) {
                     break;
                 }
-                m = std::borrow::Cow::Owned(left);
             }
+        }
+        if let std::borrow::Cow::Owned(old) = m {
+            spare_bools(old);
         }
         Some(())
     }
@@ -103,27 +109,37 @@ impl Lanes<'_> {
                 self.write(*slot, v, m)
             }
             FStmt::If(branches, otherwise) => {
-                let mut rest = m.to_vec();
+                let mut rest = bools_buf(m.len());
+                rest.extend_from_slice(m);
                 for (c, b) in branches {
                     match self.truth(c, &rest)? {
-                        Bools::S(true) => return self.block(b, &rest),
+                        Bools::S(true) => {
+                            self.block(b, &rest)?;
+                            spare_bools(rest);
+                            return Some(());
+                        }
                         Bools::S(false) => {}
                         Bools::V(cv) => {
                             let taken = narrow(&rest, &cv, true);
                             if any(&taken) {
                                 self.block(b, &taken)?;
                             }
-                            rest = narrow(&rest, &cv, false);
+                            let next = narrow(&rest, &cv, false);
+                            spare_bools(taken);
+                            spare_bools(cv);
+                            spare_bools(std::mem::replace(&mut rest, next));
                         }
                     }
                     if !any(&rest) {
+                        spare_bools(rest);
                         return Some(());
                     }
                 }
-                match otherwise {
-                    Some(o) => self.block(o, &rest),
-                    None => Some(()),
+                if let Some(o) = otherwise {
+                    self.block(o, &rest)?;
                 }
+                spare_bools(rest);
+                Some(())
             }
             FStmt::Return(Some(F::Outcome(tag, fields))) => {
                 let cols = fields
@@ -164,21 +180,22 @@ impl Lanes<'_> {
     ) {
         // The words of shared values (one `seen` for all, as `encode_value` is called).
         let mut seen = Vec::new();
-        let fixed: Vec<Vec<u64>> = cols
+        let mut fixed = Vec::with_capacity(cols.len() * 4);
+        let spans: Vec<(usize, usize)> = cols
             .iter()
             .map(|c| {
-                let mut w = Vec::new();
+                let at = fixed.len();
                 if let Col::S(v) = c {
-                    encode_value(v, &mut w, &mut seen);
+                    encode_value(v, &mut fixed, &mut seen);
                 }
-                w
+                (at, fixed.len())
             })
             .collect();
         let varying: Vec<&Col> = cols.iter().filter(|c| !matches!(c, Col::S(_))).collect();
         let mut local = Local {
             stride: 1 + varying.iter().map(|c| c.width()).sum::<usize>(),
-            keys: Vec::new(),
-            groups: Vec::new(),
+            keys: Vec::with_capacity(64),
+            groups: Vec::with_capacity(16),
             index: HashMap::default(),
             last: 0,
         };
@@ -198,9 +215,9 @@ impl Lanes<'_> {
             key.clear();
             key.extend_from_slice(head);
             key[1] = used;
-            for (c, f) in cols.iter().zip(&fixed) {
+            for (c, &(a, b)) in cols.iter().zip(&spans) {
                 match c {
-                    Col::S(_) => key.extend_from_slice(f),
+                    Col::S(_) => key.extend_from_slice(&fixed[a..b]),
                     c => c.encode(lane, &mut key, &mut seen),
                 }
             }
@@ -224,7 +241,11 @@ impl Lanes<'_> {
                 self.locals[slot] = v;
                 self.cols[slot] = None;
             }
-            c => self.cols[slot] = Some(c),
+            c => {
+                if let Some(old) = self.cols[slot].replace(c) {
+                    old.spare();
+                }
+            }
         }
         Some(())
     }
@@ -275,35 +296,41 @@ impl Lanes<'_> {
                 self.ints(e, m)?.rewrap(ty)
             }
             F::Abs(a) => self.ints(a, m)?.map(i64::saturating_abs).col(),
-            F::Roll(..) => Col::R(self.roll.entries.iter().map(|e| e.0).collect()),
+            F::Roll(..) => Col::R(
+                self.roll.entries.iter().map(|e| e.0.total).collect(),
+                self.roll.entries.iter().map(|e| e.0.natural).collect(),
+            ),
             F::RollAdd(roll, delta, negate) => {
                 let r = self.value(roll, m)?;
                 let d = self.ints(delta, m)?;
-                let shift = |r: Roll, d: i64| r.shifted(d, *negate);
-                let plain = |x: i64| Roll {
-                    total: x,
-                    natural: 0,
+                let shift = |t: Ints, d: Ints| {
+                    if *negate {
+                        t.zip(d, arith::sub)
+                    } else {
+                        t.zip(d, arith::add)
+                    }
+                };
+                let totals = |t: Ints| match t {
+                    Ints::V(v) => v,
+                    Ints::S(x) => vec![x; self.n],
                 };
                 match (r, d) {
-                    (Col::S(Value::Roll(r)), Ints::S(d)) => Col::S(Value::Roll(shift(r, d))),
-                    (Col::S(v), Ints::S(d)) => Col::S(Value::Roll(shift(plain(v.int()), d))),
-                    (Col::R(rs), d) => Col::R(
-                        rs.iter()
-                            .enumerate()
-                            .map(|(l, r)| shift(*r, d.at(l)))
-                            .collect(),
+                    (Col::S(Value::Roll(r)), Ints::S(d)) => {
+                        Col::S(Value::Roll(r.shifted(d, *negate)))
+                    }
+                    (Col::S(v), Ints::S(d)) => Col::S(Value::Roll(
+                        Roll {
+                            total: v.int(),
+                            natural: 0,
+                        }
+                        .shifted(d, *negate),
+                    )),
+                    (Col::R(t, nat), d) => Col::R(totals(shift(Ints::V(t), d)), nat),
+                    (Col::S(Value::Roll(r)), d) => Col::R(
+                        totals(shift(Ints::S(r.total), d)),
+                        vec![r.natural; self.n].into(),
                     ),
-                    (Col::S(Value::Roll(r)), d) => {
-                        Col::R((0..self.n).map(|l| shift(r, d.at(l))).collect())
-                    }
-                    (other, d) => {
-                        let t = other.ints();
-                        Col::R(
-                            (0..self.n)
-                                .map(|l| shift(plain(t.at(l)), d.at(l)))
-                                .collect(),
-                        )
-                    }
+                    (other, d) => Col::R(totals(shift(other.ints(), d)), vec![0; self.n].into()),
                 }
             }
             F::LevelStep(level, delta, negate, len) => {
@@ -413,7 +440,7 @@ impl Lanes<'_> {
             }
             F::Natural(a) => match self.value(a, m)? {
                 Col::S(Value::Roll(r)) => Ints::S(r.natural),
-                Col::R(v) => Ints::V(v.iter().map(|r| r.natural).collect()),
+                Col::R(_, nat) => Ints::V(nat.to_vec()),
                 _ => Ints::S(0),
             },
             F::Compare(..) | F::And(..) | F::Or(..) | F::Not(_) => match self.truth(e, m)? {
@@ -449,19 +476,19 @@ impl Lanes<'_> {
                     // `false and ..`, `true or ..`: the right is not evaluated.
                     Bools::S(x) if x != and => Bools::S(x),
                     Bools::S(_) => self.truth(b, m)?,
-                    Bools::V(av) => {
+                    Bools::V(mut av) => {
                         let mb = narrow(m, &av, and);
-                        if !any(&mb) {
-                            Bools::V(av)
-                        } else {
+                        if any(&mb) {
                             let bv = self.truth(b, &mb)?;
-                            Bools::V(
-                                av.iter()
-                                    .enumerate()
-                                    .map(|(l, &x)| if x == and { bv.at(l) } else { x })
-                                    .collect(),
-                            )
+                            for (l, x) in av.iter_mut().enumerate() {
+                                if *x == and {
+                                    *x = bv.at(l);
+                                }
+                            }
+                            bv.spare();
                         }
+                        spare_bools(mb);
+                        Bools::V(av)
                     }
                 }
             }
@@ -569,6 +596,8 @@ impl Engine<'_> {
         lanes.settle(&[1, 0], &kept, &left, |kept, lane, used| {
             Exit::Normal(kept.iter().map(|c| c.at(lane)).collect(), used)
         });
+        kept.into_iter().for_each(Col::spare);
+        lanes.cols.into_iter().flatten().for_each(Col::spare);
         let mut groups = lanes.groups.exits;
         if groups.len() as u64 + u64::from(!roll.cut.is_zero()) > self.opts.max_states {
             return None;
