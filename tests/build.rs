@@ -57,6 +57,20 @@ fn main() {
         eprintln!("{e}");
         std::process::exit(1);
     }
+    // The coverage fixture with serde and a derive on every type: maps keyed by numbers,
+    // flags and records read and write JSON (`src/lib.rs`: `coverage_fit`).
+    let fit_coverage =
+        PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("fit_coverage");
+    std::fs::create_dir_all(&fit_coverage).expect("OUT_DIR/fit_coverage");
+    if let Err(e) = rulesc::Builder::new()
+        .out_dir(&fit_coverage)
+        .serde(true)
+        .derive("Hash")
+        .compile(&[here.join("fixtures/codegen/coverage")])
+    {
+        eprintln!("{e}");
+        std::process::exit(1);
+    }
     doc_examples(&here.join("../docs"));
     warned(&here.join("fixtures/warnings"));
     let hostile = here.join("fixtures/codegen/hostile_names");

@@ -441,6 +441,20 @@ pub fn to_yaml(p: &Program, v: &Value, ty: &Ty) -> Option<String> {
                 .collect();
             braces(parts?)
         }
+        (Value::SortedMap(m), Ty::SortedMap(kt, vt)) => {
+            let parts: Option<Vec<String>> = m
+                .entries
+                .iter()
+                .map(|(k, v)| {
+                    Some(format!(
+                        "{{ key: {}, value: {} }}",
+                        to_yaml(p, k, kt)?,
+                        to_yaml(p, v, vt)?
+                    ))
+                })
+                .collect();
+            format!("[{}]", parts?.join(", "))
+        }
         (Value::Record(fields), Ty::Record(r)) => {
             let parts: Option<Vec<String>> = p.records[*r]
                 .fields

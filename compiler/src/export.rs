@@ -252,6 +252,13 @@ pub fn value(p: &Program, c: &Const, ty: &Ty) -> Value {
             }
             Value::Object(o)
         }
+        // As serde writes it: `[{ "key": .., "value": .. }]`, ascending by key.
+        (Const::SortedMap(entries, _), Ty::SortedMap(k, v)) => Value::Array(
+            entries
+                .iter()
+                .map(|(key, x)| json!({ "key": value(p, key, k), "value": value(p, x, v) }))
+                .collect(),
+        ),
         (Const::Record(r), Ty::Record(id)) => {
             let mut o = Map::new();
             for (f, x) in p.records[*id].fields.iter().zip(&r.fields) {

@@ -24,6 +24,7 @@ pub use fight::{
     copied_from_fight, expr_touches_fight, fight_functions, Action, At, FightDef, FightQuery,
     FightTies, ResetStep, Trigger,
 };
+pub use places::cmp_key;
 
 use crate::source::{Sources, Span};
 use rulesc_runtime::{DiceSpec, Site, Track};
@@ -51,8 +52,12 @@ pub enum Ty {
     /// The dice of one roll, kept and dropped (`rulesc_runtime::Faces`): only the type of
     /// the hidden locals `faces(r)` reads, never written by a writer.
     Faces,
-    /// Keyed by a choice; values are `Int`, `Bool` or an ordered `Choice`.
+    /// `map<K, V>` keyed by a scale or enum: a value for every key.
     Map(Id, Box<Ty>),
+    /// `map<K, V>` keyed by anything else with an order ([`Program::is_key`]: `int`, `bool`,
+    /// records of keys): the keys written (by data or rules), ascending; a key not held
+    /// reads the zero of `V`.
+    SortedMap(Box<Ty>, Box<Ty>),
     /// A combatant of the running fight: a handle (`rulesc_runtime::Fighter`) whose
     /// fields read and change the combatant in the fight.
     Fighter,
@@ -74,6 +79,9 @@ pub enum Const {
     List(Vec<Const>),
     /// One value per variant of the key choice, in variant order.
     Map(Vec<Const>),
+    /// The keys held and their values, ascending by key ([`cmp_key`]), each key once;
+    /// then what a key not held reads (the zero of the values' type).
+    SortedMap(Vec<(Const, Const)>, Box<Const>),
     /// One value per field, in field order. Shared, not copied: a record naming another
     /// record (or its type's default) holds that value itself, so constants stay as
     /// large as their text, and generated code can name the record instead of
@@ -438,7 +446,9 @@ pub enum ExprKind {
     Local(usize),
     Field(Box<Expr>, usize),
     BoxPart(Box<Expr>, BoxPart),
-    /// `map[key]` of a map keyed by a scale or enum: every key has an entry.
+    /// `map[key]`: of a [`Ty::Map`] (keyed by a scale or enum) the key's entry; of a
+    /// [`Ty::SortedMap`] the key's value, or the zero of its values when it holds no such
+    /// key.
     MapGet(Box<Expr>, Box<Expr>),
     /// `table[key]`, traced at `site`. `checked`: the key may be one no row holds (a die
     /// table read off its faces), a rule error at `site`; false where the checker proved
@@ -596,6 +606,9 @@ pub enum ExprKind {
     Combatant(Box<Expr>),
     /// A fight built-in; its operands and type are listed at [`FightQuery`].
     Fight(FightQuery, Vec<Expr>),
+    /// `keys(map)` (type `List(K)`): the keys a map holds, ascending: every level or
+    /// variant of a scale or enum key, the keys written of a [`Ty::SortedMap`].
+    Keys(Box<Expr>),
     /// The value of a new record's `int(lo..hi)` field (`Type(zone: z + 1)`), which the
     /// checker could not prove inside its bounds: a value outside is a rule error at
     /// `site` (the `field: value` written).
@@ -622,7 +635,8 @@ pub struct Place {
 #[derive(Debug, Clone)]
 pub enum PlaceStep {
     Field(usize),
-    /// A map key (a choice value).
+    /// A map key; writing through a key a [`Ty::SortedMap`] does not hold adds it (with
+    /// the zero of its values, then changed).
     Key(Expr),
     /// A list index (an int); an index outside the list is a rule error at the site of
     /// the statement (or `fill`) the place belongs to.
@@ -744,6 +758,7 @@ impl Program {
             Ty::Option(t) => format!("{}?", self.ty_name(t)),
             Ty::Faces => "faces".into(),
             Ty::Map(k, v) => format!("map<{}, {}>", self.choices[*k].name, self.ty_name(v)),
+            Ty::SortedMap(k, v) => format!("map<{}, {}>", self.ty_name(k), self.ty_name(v)),
             Ty::Fighter => "fighter".into(),
             Ty::Side => "side".into(),
             Ty::Unit => "nothing".into(),
@@ -762,6 +777,7 @@ impl Program {
             Ty::List(_) | Ty::Faces => Const::List(Vec::new()),
             Ty::Option(_) => Const::Opt(None),
             Ty::Map(k, v) => Const::Map(vec![self.zero(v); self.choices[*k].variants.len()]),
+            Ty::SortedMap(_, v) => Const::SortedMap(Vec::new(), Box::new(self.zero(v))),
             Ty::Record(r) => Const::record(
                 self.records[*r]
                     .fields

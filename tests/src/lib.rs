@@ -47,6 +47,12 @@ pub mod kingsmark_fit {
     include!(concat!(env!("OUT_DIR"), "/fit/kingsmark.rs"));
 }
 
+/// `fixtures/codegen/coverage` built with `Builder::serde(true)` and `.derive("Hash")`
+/// (`tests/generated_api.rs`: maps over any key in JSON).
+pub mod coverage_fit {
+    include!(concat!(env!("OUT_DIR"), "/fit_coverage/coverage.rs"));
+}
+
 /// `fixtures/bench/exchange`: not a game; Kingsmark's bare melee exchange (K9, K12), the
 /// first case of `benches/melee.rs`.
 pub mod exchange {

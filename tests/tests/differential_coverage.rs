@@ -659,6 +659,67 @@ fn ranged_fields_are_held_to_their_range_in_both_backends() {
     assert_eq!(ranges, [Some((0, 10)), Some((0, 10)), Some((0, 10)), None]);
 }
 
+/// Maps keyed by numbers, flags and records (`Board`, `p_keyed`): keys not held read the
+/// zero, writes add them, `keys` is ascending, in both backends alike (the board after the
+/// run, shown whole, and the trace).
+#[test]
+fn maps_over_any_key_match_the_interpreter() {
+    let p = program();
+    let (id, f) = p.function("p_keyed").expect("p_keyed");
+    let board = p
+        .records
+        .iter()
+        .position(|r| r.name == "Board")
+        .expect("Board");
+    let board_ty = rulesc::ir::Ty::Record(board);
+    let zero = p.zero(&board_ty);
+    let (mut sizes, mut errors) = (std::collections::BTreeSet::new(), 0);
+    for seed in 0..500 {
+        let mut d = Draw::new(seed);
+        let (n, m) = (d.int(-3, 9), d.int(-3, 9));
+        let mut e = env(seed);
+        let arg = Value::from_const(&zero);
+        let v = eval::call(
+            &p,
+            &mut e,
+            id,
+            vec![arg.clone(), Value::Int(n), Value::Int(m)],
+        );
+        // The result, the board as the run left it (after a rule error too), the trace.
+        let interp = (
+            shown(&p, &v, &f.ret),
+            eval::show(&p, &arg, &board_ty),
+            e.trace.events,
+        );
+        let mut e = env(seed);
+        let mut b = cv::Board::default();
+        let r = cv::p_keyed(&mut e, &mut b, n, m);
+        let result = match &r {
+            Ok(b) => b.to_string(),
+            Err(err) => rulesc_tests::support::shown_error(err),
+        };
+        let generated = (result, b.to_string(), e.trace.events);
+        assert_eq!(interp, generated, "n {n}, m {m}");
+        // A failed write through a key not held leaves the key added, at the zero.
+        if r.is_err() {
+            errors += 1;
+            assert_eq!(b.gears.get(&n).power, 0, "n {n}, m {m}");
+            assert!(b.gears.keys().any(|k| *k == n), "n {n}, m {m}");
+        }
+        sizes.insert((b.tallies.len(), b.marks.len()));
+    }
+    assert!(sizes.len() > 3 && errors > 0, "{sizes:?}, {errors} errors");
+    // Ascending keys, the zero for a key not held, a record key ordered field by field.
+    let mut b = cv::Board::default();
+    let r = cv::p_keyed(&mut env(0), &mut b, 2, 5).expect("no rule error");
+    assert_eq!(
+        r.to_string(),
+        "Board(tallies: {-2: 5, 0: 693163, 2: 5, 3: 1, 4: 1}, sides: {false: Blue}, \
+         marks: {Square(file: 1, rank: 2): [2], Square(file: 2, rank: 5): [2, 5]}, kits: {}, \
+         gears: {2: Gear(kind: Self, power: 5, dice: 0d1, hue: Blue)})"
+    );
+}
+
 fn show_ints(r: Result<impl AsRef<[i64]>, rulesc_runtime::RuleError>) -> String {
     match r {
         Ok(v) => {

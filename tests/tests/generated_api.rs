@@ -125,6 +125,32 @@ fn weapons_take_the_attributes_the_build_script_asked_for() {
     assert!(c.is_empty());
 }
 
+/// A map keyed by numbers, flags or records (`rulesc_runtime::SortedMap`) is a list of
+/// `{ "key": .., "value": .. }`, ascending by key, as `rulesc export` writes it; keys may
+/// come in any order, a key given twice is an error.
+#[test]
+fn maps_over_any_key_are_lists_of_entries_in_json() {
+    use rulesc_tests::coverage_fit as cv;
+    let b = cv::Board::default();
+    let v = serde_json::to_value(&b).unwrap();
+    assert_eq!(
+        v["tallies"],
+        json!([{ "key": -2, "value": 5 }, { "key": 3, "value": 1 }])
+    );
+    assert_eq!(
+        v["marks"],
+        json!([{ "key": { "file": 1, "rank": 2 }, "value": [4] }])
+    );
+    assert_eq!(serde_json::from_value::<cv::Board>(v).unwrap(), b);
+    let m: rulesc_runtime::SortedMap<bool, i64> =
+        serde_json::from_value(json!([{ "key": true, "value": 1 }, { "key": false, "value": 2 }]))
+            .unwrap();
+    assert_eq!(m.keys().copied().collect::<Vec<_>>(), [false, true]);
+    let twice = json!([{ "key": 1, "value": 1 }, { "key": 1, "value": 2 }]);
+    let e = serde_json::from_value::<rulesc_runtime::SortedMap<i64, i64>>(twice).unwrap_err();
+    assert!(e.to_string().contains("given twice"), "{e}");
+}
+
 #[test]
 fn dice_read_and_write_in_the_rules_notation() {
     use rulesc_runtime::{DiceSpec, Keep};

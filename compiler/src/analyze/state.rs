@@ -83,6 +83,14 @@ fn deep(
         }
         Value::List(l) => Value::List(Rc::new(l.iter().map(|x| deep(x, seen)).collect())),
         Value::Map(m) => Value::Map(Rc::new(m.iter().map(|x| deep(x, seen)).collect())),
+        Value::SortedMap(m) => Value::SortedMap(Rc::new(crate::eval::SortedMap {
+            entries: m
+                .entries
+                .iter()
+                .map(|(k, v)| (deep(k, seen), deep(v, seen)))
+                .collect(),
+            zero: deep(&m.zero, seen),
+        })),
         Value::Outcome { tag, fields } => Value::Outcome {
             tag: *tag,
             fields: Rc::new(fields.iter().map(|x| deep(x, seen)).collect()),
@@ -216,6 +224,14 @@ impl Enc<'_> {
             Value::TrackBox { track, number } => out.extend([7, *track as u64, u64::from(*number)]),
             Value::List(l) => self.list(8, l, out),
             Value::Map(m) => self.list(9, m, out),
+            // The keys held and their values (the zero is the type's).
+            Value::SortedMap(m) => {
+                out.extend([16, m.entries.len() as u64]);
+                for (k, v) in &m.entries {
+                    self.value(k, out);
+                    self.value(v, out);
+                }
+            }
             Value::Outcome { tag, fields } => {
                 out.push(10);
                 self.list(u64::from(*tag), fields, out)

@@ -250,6 +250,27 @@ impl<'a> Checker<'a> {
         ty
     }
 
+    /// `E0311` for a map keyed by `ty`, which has no equality or order to keep keys by.
+    pub fn key_error(&mut self, ty: &Ty, span: Span) {
+        let n = self.ty_name(ty);
+        let why = match ty {
+            Ty::Record(_) => "a record with a field that is not a number, `bool`, level, variant or such a record",
+            Ty::Dice => "dice have no order",
+            Ty::Track(_) => "a track's boxes have no order",
+            Ty::Outcome(_) => "an outcome is a result, not a key",
+            Ty::List(_) | Ty::Map(..) | Ty::SortedMap(..) => "lists and maps have no order",
+            Ty::Option(_) => "`none` is no key",
+            _ => "no equality or order to keep keys by",
+        };
+        self.error(
+            "E0311",
+            span,
+            format!("a map cannot be keyed by {n}: {why}"),
+            "not a key type",
+            "key a map by an `int`, a `bool`, a scale, an enum, or a record whose fields are all of these",
+        );
+    }
+
     /// Resolves a written type, with the range of an `int(lo..hi)` (a record's field).
     pub fn resolve_field_type(&mut self, t: &ast::TypeExpr) -> (Ty, Option<(i64, i64)>) {
         match &t.kind {
@@ -279,17 +300,13 @@ impl<'a> Checker<'a> {
                 let kt = self.resolve_type(k);
                 let vt = self.resolve_type(v);
                 let key = match kt {
-                    Ty::Choice(c) => c,
+                    Ty::Choice(c) => Some(c),
                     Ty::Error => return (Ty::Error, None),
+                    // (A record declared below this one has no fields yet: its fields
+                    // are checked again once every type is built, `data::check_map_keys`.)
+                    ref other if self.prog.is_key(other) => None,
                     other => {
-                        let n = self.ty_name(&other);
-                        self.error(
-                            "E0311",
-                            k.span,
-                            format!("a map cannot be keyed by {n}"),
-                            "not a scale or enum",
-                            "key maps by a scale or an enum",
-                        );
+                        self.key_error(&other, k.span);
                         return (Ty::Error, None);
                     }
                 };
@@ -310,7 +327,10 @@ impl<'a> Checker<'a> {
                     );
                     return (Ty::Error, None);
                 }
-                (Ty::Map(key, Box::new(vt)), None)
+                match key {
+                    Some(c) => (Ty::Map(c, Box::new(vt)), None),
+                    None => (Ty::SortedMap(Box::new(kt), Box::new(vt)), None),
+                }
             }
             ast::TypeKind::Named(id) => {
                 if let Some(ty) = exprs::fight::named_type(self, id) {
@@ -450,6 +470,7 @@ pub fn check_indexed(loaded: Loaded, diags: &mut Diagnostics) -> (Option<Program
         .collect();
     data::build_outcome_tags(&mut c, &outcome_tags);
     data::build(&mut c, &sections);
+    data::check_map_keys(&mut c);
     exprs::check_functions(&mut c);
     exprs::fight::finish(&mut c, &items);
     mutated::mark_mutated(&mut c);

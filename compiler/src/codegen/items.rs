@@ -181,12 +181,22 @@ impl Gen<'_> {
         scope: &mut Scope,
         defaults: &mut Vec<String>,
     ) -> Result<(), String> {
+        let keys = super::types::key_records(self.p);
         for (ri, r) in self.p.records.iter().enumerate() {
             let name = &self.id.record[ri];
             let mut s = Struct::new(name);
             s.vis("pub");
             s.r#macro(self.item_doc(&format!("Record type `{}`.", r.name), r.span));
             s.derive("Debug").derive("Clone").derive("PartialEq");
+            // A map's key: ordered field by field, as declared (the interpreter's order).
+            let key: &[&str] = if keys[ri] {
+                &["Eq", "PartialOrd", "Ord"]
+            } else {
+                &[]
+            };
+            for d in key {
+                s.derive(d);
+            }
             // `#[derive(Default)]` gives each field its type's zero: enough unless a field
             // defaults to something else (or is an array too long for `Default`).
             let by_hand = r.fields.iter().any(|f| {
@@ -196,12 +206,13 @@ impl Gen<'_> {
             if !by_hand {
                 s.derive("Default");
             }
-            let have: &[&str] = if by_hand {
-                &["Debug", "Clone", "PartialEq"]
+            let mut have: Vec<&str> = if by_hand {
+                vec!["Debug", "Clone", "PartialEq"]
             } else {
-                &["Debug", "Clone", "PartialEq", "Default"]
+                vec!["Debug", "Clone", "PartialEq", "Default"]
             };
-            let (derives, attrs) = self.type_extras(&r.name, have, true);
+            have.extend(key);
+            let (derives, attrs) = self.type_extras(&r.name, &have, true);
             for d in &derives {
                 s.derive(d);
             }

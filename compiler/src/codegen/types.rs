@@ -1,7 +1,7 @@
 //! Rust types, constant values and trace text of the language's types.
 
 use super::{int_lit, Gen, RT};
-use crate::ir::{Const, RecordOrigin, Ty};
+use crate::ir::{Const, Program, RecordOrigin, Ty};
 use rulesc_runtime::{DiceSpec, Keep};
 
 impl Gen<'_> {
@@ -24,6 +24,11 @@ impl Gen<'_> {
                 "[{}; {}]",
                 self.rust_ty(v)?,
                 self.p.choices[*k].variants.len()
+            ),
+            Ty::SortedMap(k, v) => format!(
+                "{RT}::SortedMap<{}, {}>",
+                self.rust_ty(k)?,
+                self.rust_ty(v)?
             ),
             Ty::Fighter => format!("{RT}::Fighter"),
             Ty::Side => format!("{RT}::Side"),
@@ -89,7 +94,7 @@ impl Gen<'_> {
     /// Whether a value of `ty` can be a Rust `const`.
     pub fn is_const_ty(&self, ty: &Ty) -> bool {
         match ty {
-            Ty::List(_) | Ty::Record(_) | Ty::Error | Ty::Unit => false,
+            Ty::List(_) | Ty::SortedMap(..) | Ty::Record(_) | Ty::Error | Ty::Unit => false,
             Ty::Map(_, v) | Ty::Option(v) => self.is_const_ty(v),
             Ty::Outcome(o) => self.outcome_is_copy(*o),
             _ => true,
@@ -140,6 +145,23 @@ impl Gen<'_> {
                     let xs: Result<Vec<String>, String> =
                         items.iter().map(|i| self.const_expr(i, elem)).collect();
                     format!("vec![{}]", xs?.join(", "))
+                }
+            }
+            (Const::SortedMap(entries, _), Ty::SortedMap(k, v)) => {
+                if entries.is_empty() {
+                    format!("{RT}::SortedMap::default()")
+                } else {
+                    let xs: Vec<String> = entries
+                        .iter()
+                        .map(|(key, value)| {
+                            Ok(format!(
+                                "({}, {})",
+                                self.const_expr(key, k)?,
+                                self.const_expr(value, v)?
+                            ))
+                        })
+                        .collect::<Result<_, String>>()?;
+                    format!("{RT}::SortedMap::from_entries(vec![{}])", xs.join(", "))
                 }
             }
             (Const::Map(items), Ty::Map(_, v)) => {
@@ -245,6 +267,11 @@ impl Gen<'_> {
                 self.id.choice[*k],
                 self.show(v, "value")
             ),
+            Ty::SortedMap(k, v) => format!(
+                "{RT}::show::map({x}.iter().map(|(key, value)| ({}, {})))",
+                self.show(k, "key"),
+                self.show(v, "value")
+            ),
             Ty::Fighter => format!("fight.name({x}).to_string()"),
             Ty::Side => format!("fight.side_name({x}).to_string()"),
             Ty::Option(t) => format!(
@@ -304,4 +331,47 @@ pub fn roll_call(d: DiceSpec, site: u32) -> String {
         ),
         Keep::Highest(_) | Keep::Lowest(_) => format!("{RT}::roll{}", args(dice_expr(d))),
     }
+}
+
+/// Which record types key a map (`ir::Ty::SortedMap`), themselves or as a field of such a
+/// key: they derive `Eq` and `Ord`.
+pub(super) fn key_records(p: &Program) -> Vec<bool> {
+    fn mark(p: &Program, ty: &Ty, key: bool, out: &mut Vec<bool>) {
+        match ty {
+            Ty::Record(r) if key && !out[*r] => {
+                out[*r] = true;
+                for f in &p.records[*r].fields {
+                    mark(p, &f.ty, true, out);
+                }
+            }
+            Ty::SortedMap(k, v) => {
+                mark(p, k, true, out);
+                mark(p, v, key, out);
+            }
+            Ty::Map(_, v) | Ty::List(v) | Ty::Option(v) => mark(p, v, false, out),
+            _ => {}
+        }
+    }
+    let mut out = vec![false; p.records.len()];
+    let mut types: Vec<&Ty> = Vec::new();
+    types.extend(
+        p.records
+            .iter()
+            .flat_map(|r| r.fields.iter().map(|f| &f.ty)),
+    );
+    types.extend(
+        p.outcomes
+            .iter()
+            .flat_map(|o| o.tags.iter().flat_map(|t| t.fields.iter().map(|f| &f.1))),
+    );
+    types.extend(
+        p.functions
+            .iter()
+            .flat_map(|f| f.locals.iter().map(|l| &l.ty).chain([&f.ret])),
+    );
+    types.extend(p.tables.iter().map(|t| &t.value));
+    for ty in types {
+        mark(p, ty, false, &mut out);
+    }
+    out
 }

@@ -183,12 +183,27 @@ impl<'p> Interpreter<'p, '_> {
             // `map[key]` (keyed by a scale or enum: every key has an entry)
             K::MapGet(m, k) => {
                 let m = self.expr(m, locals)?;
-                let k = self.expr(k, locals)?.choice();
+                let k = self.expr(k, locals)?;
                 match m {
-                    Value::Map(items) => items.get(k as usize).cloned().unwrap_or(Value::Unit),
+                    Value::Map(items) => items
+                        .get(k.choice() as usize)
+                        .cloned()
+                        .unwrap_or(Value::Unit),
+                    // A key not held reads the zero (a copy: it may be changed in place).
+                    Value::SortedMap(m) => m.get(&k).deep_clone(),
                     _ => Value::Unit,
                 }
             }
+            // `keys(map)`
+            K::Keys(m) => match self.expr(m, locals)? {
+                Value::Map(items) => Value::List(Rc::new(
+                    (0..items.len()).map(|i| Value::Choice(i as u16)).collect(),
+                )),
+                Value::SortedMap(m) => Value::List(Rc::new(
+                    m.entries.iter().map(|(k, _)| k.deep_clone()).collect(),
+                )),
+                _ => Value::List(Rc::new(Vec::new())),
+            },
             K::Lookup {
                 table,
                 key,

@@ -42,6 +42,8 @@ pub enum Value {
     },
     List(Rc<Vec<Value>>),
     Map(Rc<Vec<Value>>),
+    /// A map keyed by anything but a scale or enum.
+    SortedMap(Rc<SortedMap>),
     /// Shared, so a procedure changes the caller's combatant in place.
     Record(Rc<RefCell<Vec<Value>>>),
     Outcome {
@@ -59,6 +61,61 @@ pub enum Value {
     Unit,
 }
 
+/// A map keyed by anything but a scale or enum (`ir::Ty::SortedMap`): the keys held,
+/// ascending by [`cmp_key`], each with its value; a key not held reads `zero`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SortedMap {
+    pub entries: Vec<(Value, Value)>,
+    pub zero: Value,
+}
+
+impl SortedMap {
+    /// Where `key` is, or would be inserted.
+    pub fn find(&self, key: &Value) -> Result<usize, usize> {
+        self.entries.binary_search_by(|(k, _)| cmp_key(k, key))
+    }
+
+    /// The value of `key`, or the zero.
+    pub fn get(&self, key: &Value) -> &Value {
+        match self.find(key) {
+            Ok(i) => &self.entries[i].1,
+            Err(_) => &self.zero,
+        }
+    }
+
+    /// The value of `key` to change, added (a copy of the key, with the zero) when the
+    /// map does not hold it.
+    pub fn entry(&mut self, key: &Value) -> &mut Value {
+        let i = match self.find(key) {
+            Ok(i) => i,
+            Err(i) => {
+                let zero = self.zero.deep_clone();
+                self.entries.insert(i, (key.deep_clone(), zero));
+                i
+            }
+        };
+        &mut self.entries[i].1
+    }
+}
+
+/// The order of map keys, as `ir::cmp_key` orders constants (and generated code's derived
+/// `Ord`): numbers, `false` before `true`, levels and variants as declared, records field
+/// by field.
+pub fn cmp_key(a: &Value, b: &Value) -> std::cmp::Ordering {
+    match (a, b) {
+        (Value::Record(x), Value::Record(y)) => {
+            let (x, y) = (x.borrow(), y.borrow());
+            x.iter()
+                .zip(y.iter())
+                .map(|(p, q)| cmp_key(p, q))
+                .find(|o| o.is_ne())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        }
+        (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
+        _ => a.int().cmp(&b.int()),
+    }
+}
+
 impl Value {
     pub fn from_const(c: &Const) -> Value {
         match c {
@@ -69,6 +126,13 @@ impl Value {
             Const::Track(t) => Value::Track(*t),
             Const::List(v) => Value::List(Rc::new(v.iter().map(Value::from_const).collect())),
             Const::Map(v) => Value::Map(Rc::new(v.iter().map(Value::from_const).collect())),
+            Const::SortedMap(entries, zero) => Value::SortedMap(Rc::new(SortedMap {
+                entries: entries
+                    .iter()
+                    .map(|(k, v)| (Value::from_const(k), Value::from_const(v)))
+                    .collect(),
+                zero: Value::from_const(zero),
+            })),
             Const::Record(v) => Value::Record(Rc::new(RefCell::new(
                 v.fields.iter().map(Value::from_const).collect(),
             ))),
@@ -110,6 +174,14 @@ impl Value {
                 r.borrow().iter().map(Value::deep_clone).collect(),
             ))),
             Value::List(l) => Value::List(Rc::new(l.iter().map(Value::deep_clone).collect())),
+            Value::SortedMap(m) => Value::SortedMap(Rc::new(SortedMap {
+                entries: m
+                    .entries
+                    .iter()
+                    .map(|(k, v)| (k.deep_clone(), v.deep_clone()))
+                    .collect(),
+                zero: m.zero.deep_clone(),
+            })),
             other => other.clone(),
         }
     }
@@ -265,9 +337,11 @@ fn weight(v: &Value) -> u64 {
     fn holding(items: &[Value]) -> u64 {
         items.iter().fold(1u64, |n, i| {
             n.saturating_add(match i {
-                Value::List(_) | Value::Map(_) | Value::Record(_) | Value::Outcome { .. } => {
-                    weight(i)
-                }
+                Value::List(_)
+                | Value::Map(_)
+                | Value::SortedMap(_)
+                | Value::Record(_)
+                | Value::Outcome { .. } => weight(i),
                 _ => 1,
             })
         })
@@ -276,6 +350,10 @@ fn weight(v: &Value) -> u64 {
         Value::List(items) | Value::Map(items) => holding(items),
         Value::Record(fields) => holding(&fields.borrow()),
         Value::Outcome { fields, .. } => holding(fields),
+        // Its keys and values (a record key holds its fields).
+        Value::SortedMap(m) => m.entries.iter().fold(1u64, |n, (k, v)| {
+            n.saturating_add(weight(k)).saturating_add(weight(v))
+        }),
         _ => 1,
     }
 }
@@ -447,9 +525,11 @@ impl<'p> Interpreter<'p, '_> {
     #[inline]
     fn copied(&mut self, v: Value) -> Run<Value> {
         match v {
-            Value::List(_) | Value::Map(_) | Value::Record(_) | Value::Outcome { .. } => {
-                self.copy(&v)
-            }
+            Value::List(_)
+            | Value::Map(_)
+            | Value::SortedMap(_)
+            | Value::Record(_)
+            | Value::Outcome { .. } => self.copy(&v),
             v => {
                 self.step(1)?;
                 Ok(v)
@@ -493,7 +573,7 @@ impl Interpreter<'_, '_> {
             // shown whole it would bury the steps; what the formula reads of it is traced.
             // A fighter shows its name.
             let value = match &p.ty {
-                Ty::Record(_) | Ty::List(_) | Ty::Map(..) | Ty::Track(_) => {
+                Ty::Record(_) | Ty::List(_) | Ty::Map(..) | Ty::SortedMap(..) | Ty::Track(_) => {
                     format!("a {}", self.prog.ty_name(&p.ty))
                 }
                 _ => self.show(v, &p.ty),

@@ -123,6 +123,15 @@ fn show_into(p: &Program, v: &Value, ty: &Ty, out: &mut Shown<'_>) {
             items(p, parts, out);
             out.push("}");
         }
+        (Value::SortedMap(map), Ty::SortedMap(kt, vt)) => {
+            out.push("{");
+            let parts = map
+                .entries
+                .iter()
+                .map(|(k, v)| (format!("{}: ", show(p, k, kt)), v, &**vt));
+            items(p, parts, out);
+            out.push("}");
+        }
         (Value::Record(fields), Ty::Record(r)) => {
             let t = &p.records[*r];
             out.push(&t.name);

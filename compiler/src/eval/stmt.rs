@@ -264,6 +264,15 @@ pub(super) fn update(
                     None => Ok(Value::Unit),
                 }
             }
+            (PlaceStep::Key(_), Value::SortedMap(m)) => {
+                let m = Rc::make_mut(m);
+                go(
+                    m.entry(&keys[0]),
+                    rest,
+                    keys.get(1..).unwrap_or_default(),
+                    f,
+                )
+            }
             (PlaceStep::Key(_), Value::Map(m)) => {
                 let k = keys[0].choice() as usize;
                 let m = Rc::make_mut(m);

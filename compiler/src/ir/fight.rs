@@ -147,7 +147,7 @@ pub fn fight_functions(p: &Program) -> Vec<bool> {
     fn touches(ty: &Ty) -> bool {
         match ty {
             Ty::Fighter | Ty::Side => true,
-            Ty::List(t) | Ty::Map(_, t) => touches(t),
+            Ty::List(t) | Ty::Map(_, t) | Ty::SortedMap(_, t) => touches(t),
             _ => false,
         }
     }

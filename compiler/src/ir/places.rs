@@ -1,10 +1,11 @@
 //! Where a value lives: the local an expression reads through (`c` of `c.wounds[i]`),
 //! the `let`s that name another local's record, which parameters a body changes, and
-//! which types are copied rather than shared. Both the checker (what may be passed to a
-//! procedure that changes it) and the Rust backend (how it is passed) read them.
+//! which types are copied rather than shared, which key a map and in what order. Both the
+//! checker (what may be passed to a procedure that changes it) and the Rust backend (how
+//! it is passed) read them.
 
 use super::walk::{for_each_child, for_each_stmt, for_each_stmt_child, Child};
-use super::{self as ir, Expr, ExprKind as K, Program, Stmt, Ty};
+use super::{self as ir, Const, Expr, ExprKind as K, Program, Stmt, Ty};
 
 /// The local an expression reads through fields (`c` of `c.armor`, of `c.wounds[i]`),
 /// if any.
@@ -102,7 +103,7 @@ impl Program {
             | Ty::Unit => true,
             Ty::Map(_, v) | Ty::Option(v) => self.is_copy(v),
             Ty::Outcome(o) => self.outcome_is_copy(*o),
-            Ty::Record(_) | Ty::List(_) | Ty::Faces | Ty::Error => false,
+            Ty::Record(_) | Ty::List(_) | Ty::SortedMap(..) | Ty::Faces | Ty::Error => false,
         }
     }
 
@@ -128,5 +129,51 @@ impl Program {
             }),
             _ => false,
         }
+    }
+}
+
+impl Ty {
+    /// Whether a `map<K, V>` may be keyed by this type without being a scale or enum: it
+    /// has equality and an order the rules can state (numbers ascending, `false` before
+    /// `true`, levels and variants as declared, records field by field in the order
+    /// declared). Records are checked field by field by [`Program::is_key`].
+    fn is_plain_key(&self) -> bool {
+        matches!(self, Ty::Int | Ty::Bool | Ty::Choice(_))
+    }
+}
+
+impl Program {
+    /// Whether `ty` can key a `map` ([`Ty::SortedMap`] for all but scales and enums): an
+    /// `int`, a `bool`, a level or variant, or a record whose fields all are such keys.
+    pub fn is_key(&self, ty: &Ty) -> bool {
+        self.key_depth(ty, 0)
+    }
+
+    fn key_depth(&self, ty: &Ty, depth: usize) -> bool {
+        match ty {
+            Ty::Record(r) if depth < 64 => self.records[*r]
+                .fields
+                .iter()
+                .all(|f| self.key_depth(&f.ty, depth + 1)),
+            t => t.is_plain_key(),
+        }
+    }
+}
+
+/// The order of map keys ([`Program::is_key`]): numbers ascending, `false` before `true`,
+/// levels and variants as declared, records field by field.
+pub fn cmp_key(a: &Const, b: &Const) -> std::cmp::Ordering {
+    match (a, b) {
+        (Const::Int(x), Const::Int(y)) => x.cmp(y),
+        (Const::Bool(x), Const::Bool(y)) => x.cmp(y),
+        (Const::Choice(x), Const::Choice(y)) => x.cmp(y),
+        (Const::Record(x), Const::Record(y)) => x
+            .fields
+            .iter()
+            .zip(&y.fields)
+            .map(|(p, q)| cmp_key(p, q))
+            .find(|o| o.is_ne())
+            .unwrap_or(std::cmp::Ordering::Equal),
+        _ => std::cmp::Ordering::Equal,
     }
 }

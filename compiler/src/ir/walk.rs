@@ -97,7 +97,7 @@ pub fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
             arms.iter().for_each(|a| f(&a.body))
         }
         K::MakeRecord { fields: xs, .. } | K::List(xs) | K::Fight(_, xs) => xs.iter().for_each(f),
-        K::Combatant(a) => f(a),
+        K::Combatant(a) | K::Keys(a) => f(a),
         K::InRange { value, .. } => f(value),
     }
 }
@@ -115,7 +115,8 @@ pub fn for_each_child_mut(e: &mut Expr, g: &mut dyn FnMut(&mut Expr)) {
         | K::Abs(a)
         | K::Len(a)
         | K::Filled(a)
-        | K::Combatant(a) => g(a),
+        | K::Combatant(a)
+        | K::Keys(a) => g(a),
         K::InRange { value, .. } => g(value),
         K::Roll { dice, .. } => g(dice),
         K::Faces { of, .. } => g(of),

@@ -186,7 +186,7 @@ pub(crate) fn definition(
 
 use crate::syntax::KEYWORDS;
 const BUILTINS: &[&str] = &[
-    "min", "max", "clamp", "abs", "len", "natural", "filled", "sum", "count", "any", "all",
+    "min", "max", "clamp", "abs", "len", "natural", "filled", "keys", "sum", "count", "any", "all",
 ];
 
 fn item_kind(k: SymbolKind) -> lsp::CompletionItemKind {

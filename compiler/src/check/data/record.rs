@@ -179,3 +179,27 @@ pub(super) fn build_instances(c: &mut Checker, e: &Entry) {
         }
     }
 }
+
+/// Once every record type is built: each map field keyed by a record holds a record type
+/// whose fields are all keys (a record declared below the map's could not be judged when
+/// the map's type was read), else `E0311` at the field.
+pub fn check_map_keys(c: &mut Checker) {
+    fn bad_key(p: &ir::Program, ty: &Ty) -> Option<Ty> {
+        match ty {
+            Ty::SortedMap(k, _) if !p.is_key(k) => Some((**k).clone()),
+            Ty::SortedMap(_, v) | Ty::Map(_, v) | Ty::List(v) | Ty::Option(v) => bad_key(p, v),
+            _ => None,
+        }
+    }
+    let mut found = Vec::new();
+    for r in &c.prog.records {
+        for f in &r.fields {
+            if let Some(k) = bad_key(&c.prog, &f.ty) {
+                found.push((k, f.span));
+            }
+        }
+    }
+    for (k, span) in found {
+        c.key_error(&k, span);
+    }
+}

@@ -218,6 +218,7 @@ pub fn value_of(
             }
             Some(Const::Map(out))
         }
+        Ty::SortedMap(k, v) => sorted_map_of(c, node, k, v),
         Ty::Record(r) => {
             let r = *r;
             if let Some(name) = node.as_str() {
@@ -268,6 +269,66 @@ pub fn value_of(
     }
 }
 
+/// A `map<K, V>` keyed by anything but a scale or enum: a mapping (`{ 1: a, 5: b }`, for
+/// keys written as one YAML scalar: numbers, `true`/`false`) or a list of
+/// `{ key: .., value: .. }` (any key, a record's included). Each key read against `K`
+/// where it is written; a key given twice is `E0301`.
+fn sorted_map_of(c: &mut Checker, node: &YNode, k: &Ty, v: &Ty) -> Option<Const> {
+    let mut pairs: Vec<(&YNode, &YNode)> = Vec::new();
+    match &node.value {
+        YValue::Null => {}
+        YValue::Map(m) => pairs.extend(m.iter().map(|(k, v)| (k, v))),
+        YValue::Seq(items) => {
+            for item in items {
+                let (Some(key), Some(value), Some(map)) =
+                    (item.get("key"), item.get("value"), item.as_map())
+                else {
+                    wrong(c, item, "an entry `{ key: .., value: .. }`");
+                    continue;
+                };
+                if map.len() > 2 {
+                    super::check_keys(c, item, &["key", "value"], "a map entry");
+                }
+                pairs.push((key, value));
+            }
+        }
+        _ => {
+            wrong(
+                c,
+                node,
+                "a mapping of keys to values, or a list of `{ key: .., value: .. }`",
+            );
+            return None;
+        }
+    }
+    let mut out: Vec<(Const, Const, crate::source::Span)> = Vec::new();
+    let mut ok = true;
+    for (kn, vn) in pairs {
+        let (Some(key), Some(value)) = (value_of(c, kn, k, None), value_of(c, vn, v, None)) else {
+            ok = false;
+            continue;
+        };
+        match out.binary_search_by(|(x, _, _)| crate::ir::cmp_key(x, &key)) {
+            Ok(i) => {
+                let d = crate::diag::Diagnostic::error("E0301", kn.span, "a map key given twice")
+                    .label("second time")
+                    .note(out[i].2, "first time")
+                    .help("give each key once");
+                c.diags.push(d);
+                ok = false;
+            }
+            Err(i) => out.insert(i, (key, value, kn.span)),
+        }
+    }
+    let zero = c.zero(v);
+    ok.then(|| {
+        Const::SortedMap(
+            out.into_iter().map(|(k, v, _)| (k, v)).collect(),
+            Box::new(zero),
+        )
+    })
+}
+
 /// A record of type `r` written as a mapping of fields: each field read against its
 /// type, those left out from `base` (a record `_copy` copies, in field order) or their
 /// `default:`; a field none of these gives is `E0106`.
@@ -315,7 +376,11 @@ pub fn record_of(
         {
             Some(v) => out.push(v),
             // (A field whose type was refused is reported already.)
-            None if matches!(f.ty, Ty::Track(_) | Ty::List(_) | Ty::Map(..) | Ty::Error) => {
+            None if matches!(
+                f.ty,
+                Ty::Track(_) | Ty::List(_) | Ty::Map(..) | Ty::SortedMap(..) | Ty::Error
+            ) =>
+            {
                 out.push(c.zero(&f.ty))
             }
             None => {

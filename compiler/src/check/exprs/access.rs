@@ -142,6 +142,13 @@ pub(super) fn index(
             expect_ty(c, &kx, &Ty::Choice(k));
             mk(K::MapGet(Box::new(bx), Box::new(kx)), *v, span)
         }
+        // A key the map does not hold reads the zero of its values.
+        Ty::SortedMap(k, v) => {
+            let kx = expr(c, fcx, key, Some(&k));
+            expect_ty(c, &kx, &k);
+            let kx = coerce(kx, &k);
+            mk(K::MapGet(Box::new(bx), Box::new(kx)), *v, span)
+        }
         Ty::List(elem) => {
             let ix = expr(c, fcx, key, Some(&Ty::Int));
             let ix = as_int(c, ix);

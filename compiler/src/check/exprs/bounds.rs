@@ -92,6 +92,14 @@ fn bounds_in(c: &Checker, e: &ir::Expr, known: &[Option<Bounds>]) -> Option<Boun
         } => offset(c, roll, delta, *negate),
         K::Int(IntOp::Add, a, b) => offset(c, a, b, false),
         K::Int(IntOp::Sub, a, b) => offset(c, a, b, true),
+        K::Clamp(x, lo, hi) if bounds(c, x).is_none() => match ends(c, e, known) {
+            (Some(l), Some(h)) if l <= h => Some(Bounds {
+                lo: l,
+                hi: h,
+                exact: false,
+            }),
+            _ => None,
+        },
         K::Clamp(x, lo, hi) => {
             let (x, lo, hi) = (bounds(c, x)?, bounds(c, lo)?, bounds(c, hi)?);
             let (l, h) = (x.lo.max(lo.lo), x.hi.min(hi.hi));
@@ -142,6 +150,40 @@ pub(super) fn unproven(
     unproven_in(c, range, op, value, &[])
 }
 
+/// `E0312` where the checker knows a write of `value` into an `int(lo..hi)` field
+/// (`range`) stores a number outside it, whatever happens before: every number it can
+/// store lies outside (`w.speed = 9`, `w.speed += 20` into `int(-2..2)`).
+pub(super) fn known_outside(
+    c: &mut Checker,
+    range: Option<(i64, i64)>,
+    op: AssignOp,
+    value: &ir::Expr,
+) {
+    let Some((lo, hi)) = range else { return };
+    let Some(v) = bounds(c, value) else { return };
+    let (new_lo, new_hi) = stored(lo, hi, op, v);
+    if new_hi < lo || new_lo > hi {
+        let what = Bounds::show(new_lo, new_hi);
+        c.error(
+            "E0312",
+            value.span,
+            format!("this stores {what}, outside int({lo}..{hi})"),
+            format!("always outside {lo}..{hi}"),
+            "the field's type limits its values: store a number inside, or widen the range in `types:`",
+        );
+    }
+}
+
+/// The numbers an assignment `op` of a value within `v` stores into a field within
+/// `lo..=hi`.
+fn stored(lo: i64, hi: i64, op: AssignOp, v: Bounds) -> (i64, i64) {
+    match op {
+        AssignOp::Set => (v.lo, v.hi),
+        AssignOp::Add => (lo.saturating_add(v.lo), hi.saturating_add(v.hi)),
+        AssignOp::Sub => (lo.saturating_sub(v.hi), hi.saturating_sub(v.lo)),
+    }
+}
+
 fn unproven_in(
     c: &Checker,
     range: Option<(i64, i64)>,
@@ -153,11 +195,7 @@ fn unproven_in(
     let Some(v) = bounds_in(c, value, known) else {
         return range;
     };
-    let (new_lo, new_hi) = match op {
-        AssignOp::Set => (v.lo, v.hi),
-        AssignOp::Add => (lo.saturating_add(v.lo), hi.saturating_add(v.hi)),
-        AssignOp::Sub => (lo.saturating_sub(v.hi), hi.saturating_sub(v.lo)),
-    };
+    let (new_lo, new_hi) = stored(lo, hi, op, v);
     (new_lo < lo || new_hi > hi).then_some((lo, hi))
 }
 
@@ -230,17 +268,27 @@ fn prove_in(c: &Checker, stmts: &mut [Stmt], known: &[Option<Bounds>]) {
 /// one end even of operands with no bounds (`min(10, max(0, x))` is 0 to 10 whatever `x`
 /// is). Which values in between occur depends on how the operands move together.
 fn ends(c: &Checker, e: &ir::Expr, known: &[Option<Bounds>]) -> (Option<i64>, Option<i64>) {
-    let (xs, max) = match &e.kind {
-        K::Min(xs) => (xs, false),
-        K::Max(xs) => (xs, true),
+    match &e.kind {
+        K::Min(xs) | K::Max(xs) => {
+            let each: Vec<_> = xs.iter().map(|x| ends(c, x, known)).collect();
+            combine(&each, matches!(e.kind, K::Max(_)))
+        }
+        // `clamp(x, lo, hi)` is `min(max(x, lo), hi)`.
+        K::Clamp(x, lo, hi) => {
+            let low = combine(&[ends(c, x, known), ends(c, lo, known)], true);
+            combine(&[low, ends(c, hi, known)], false)
+        }
         _ => {
             let b = bounds_in(c, e, known);
-            return (b.map(|b| b.lo), b.map(|b| b.hi));
+            (b.map(|b| b.lo), b.map(|b| b.hi))
         }
-    };
-    let each: Vec<(Option<i64>, Option<i64>)> = xs.iter().map(|x| ends(c, x, known)).collect();
-    // The lowest of several is at least the lowest of their lows (all needed), and at
-    // most the lowest high any one of them has; the highest, the other way round.
+    }
+}
+
+/// The ends of the lowest (`max` false) or highest of values with these ends: the lowest
+/// of several is at least the lowest of their lows (all needed), and at most the lowest
+/// high any one of them has; the highest, the other way round.
+fn combine(each: &[(Option<i64>, Option<i64>)], max: bool) -> (Option<i64>, Option<i64>) {
     let pick = if max { i64::max } else { i64::min };
     let lows: Option<Vec<i64>> = each.iter().map(|e| e.0).collect();
     let highs: Option<Vec<i64>> = each.iter().map(|e| e.1).collect();

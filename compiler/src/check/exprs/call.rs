@@ -160,7 +160,7 @@ pub(super) fn call(
                 };
                 return super::faces::faces(c, fcx, part, &fname.name, &args[0].value, span);
             }
-            "abs" | "len" | "natural" | "filled" => {
+            "abs" | "len" | "natural" | "filled" | "keys" => {
                 positional(c, args);
                 if !arity(c, 1..=1, &fname.name) {
                     return err_expr(span);
@@ -184,6 +184,27 @@ pub(super) fn call(
                         }
                         mk(K::Len(Box::new(x)), Ty::Int, span)
                     }
+                    // The keys a map holds, ascending.
+                    "keys" => match x.ty.clone() {
+                        Ty::Map(k, _) => mk(
+                            K::Keys(Box::new(x)),
+                            Ty::List(Box::new(Ty::Choice(k))),
+                            span,
+                        ),
+                        Ty::SortedMap(k, _) => mk(K::Keys(Box::new(x)), Ty::List(k), span),
+                        Ty::Error => err_expr(span),
+                        other => {
+                            let n = c.ty_name(&other);
+                            c.error(
+                                "E0321",
+                                x.span,
+                                format!("`keys` needs a map, this is {n}"),
+                                "not a map",
+                                "give a map field such as `c.skills`",
+                            );
+                            err_expr(span)
+                        }
+                    },
                     "natural" => {
                         if !matches!(x.ty, Ty::Roll | Ty::Error) {
                             let n = c.ty_name(&x.ty);
@@ -366,8 +387,8 @@ pub(super) fn call(
             let mut cands: Vec<String> = c.prog.functions.iter().map(|f| f.name.clone()).collect();
             cands.extend(
                 [
-                    "min", "max", "clamp", "abs", "len", "natural", "filled", "faces", "kept",
-                    "dropped",
+                    "min", "max", "clamp", "abs", "len", "natural", "filled", "keys", "faces",
+                    "kept", "dropped",
                 ]
                 .map(String::from),
             );
@@ -430,6 +451,7 @@ pub(super) fn make_record(
         let x = expr(c, fcx, &a.value, Some(&fields[i].ty));
         expect_ty(c, &x, &fields[i].ty);
         let x = coerce(x, &fields[i].ty);
+        super::bounds::known_outside(c, fields[i].range, ir::AssignOp::Set, &x);
         // An `int(lo..hi)` field: a number the checker cannot prove inside is checked
         // where it is given (`zone: z + 1`).
         values[i] = Some(
@@ -460,7 +482,11 @@ pub(super) fn make_record(
             None => {
                 let value = match &f.default {
                     Some(d) => d.clone(),
-                    None if matches!(f.ty, Ty::List(_) | Ty::Map(..) | Ty::Track(_)) => {
+                    None if matches!(
+                        f.ty,
+                        Ty::List(_) | Ty::Map(..) | Ty::SortedMap(..) | Ty::Track(_)
+                    ) =>
+                    {
                         c.prog.zero(&f.ty)
                     }
                     None => {

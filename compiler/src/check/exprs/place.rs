@@ -143,6 +143,13 @@ pub(super) fn place(c: &mut Checker, fcx: &mut FnCtx, e: &ast::Expr) -> Option<i
                                 ty = *v;
                                 path.push(ir::PlaceStep::Key(kx));
                             }
+                            Ty::SortedMap(kt, v) => {
+                                let kx = expr(c, fcx, k, Some(&kt));
+                                expect_ty(c, &kx, &kt);
+                                let kx = super::coerce::coerce(kx, &kt);
+                                ty = *v;
+                                path.push(ir::PlaceStep::Key(kx));
+                            }
                             Ty::List(elem) => {
                                 let ix = expr(c, fcx, k, Some(&Ty::Int));
                                 let ix = as_int(c, ix);

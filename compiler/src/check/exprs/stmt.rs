@@ -145,6 +145,7 @@ pub(super) fn stmt(c: &mut Checker, fcx: &mut FnCtx, s: &ast::Stmt) -> Option<ir
                 ast::AssignOp::Add => ir::AssignOp::Add,
                 ast::AssignOp::Sub => ir::AssignOp::Sub,
             };
+            super::bounds::known_outside(c, place.range, op, &value);
             place.range = super::bounds::unproven(c, place.range, op, &value);
             ir::Stmt::Assign {
                 place,

@@ -141,6 +141,7 @@ pub(super) fn timed_assign(
     let v = expr(c, fcx, value, Some(&p.ty));
     expect_ty(c, &v, &p.ty);
     let v = coerce(v, &p.ty);
+    super::bounds::known_outside(c, p.range, ir::AssignOp::Set, &v);
     p.range = super::bounds::unproven(c, p.range, ir::AssignOp::Set, &v);
     let at = at(c, fcx, until)?;
     if fcx.locals[p.root].ty != Ty::Fighter || p.path.is_empty() {
@@ -186,6 +187,16 @@ pub(super) fn timed_assign(
                 });
                 keys.push(k.clone());
                 rec = (**v).clone();
+            }
+            (ir::PlaceStep::Key(k), Ty::SortedMap(..)) => {
+                c.error(
+                    "E0352",
+                    k.span,
+                    "a duration cannot last on an entry of a map keyed by anything but a scale or enum",
+                    "a key the timer would have to keep",
+                    "keep the state in a field, or in a map keyed by a scale or enum",
+                );
+                return None;
             }
             _ => return None,
         }

@@ -93,6 +93,9 @@ impl BodyGen<'_, '_> {
                 };
                 Ex::new(val, P_ATOM).with_pre(bx.pre)
             }
+            // A key the map does not hold reads the map's zero.
+            K::MapGet(m, k) if matches!(m.ty, Ty::SortedMap(..)) => self.sorted_get(m, k, ty)?,
+            K::Keys(m) => self.map_keys(m)?,
             K::MapGet(m, k) => {
                 let mut parts = vec![self.expr(m, Dest::Val)?, self.expr(k, Dest::Val)?];
                 let pre = self.seq(&mut parts);

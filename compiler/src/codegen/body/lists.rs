@@ -1,15 +1,69 @@
 //! List operations that pick or order elements (`first`, `index_of`, `sort`, `min_by`,
 //! `max_by`) and `lo..hi`, each a loop in the interpreter's order: per element, the
-//! condition, then the keys left to right.
+//! condition, then the keys left to right; a map's `keys` and the entries of a map keyed
+//! by anything but a scale or enum.
 
 use super::super::RT;
 use super::scan::*;
 use super::*;
-use crate::ir::{Expr, Ty};
+use crate::ir::{Expr, ExprKind as K, Ty};
 
 impl BodyGen<'_, '_> {
     /// `lo..hi`: a `Vec<i64>`; with a `site`, held to `MAX_LOOP` numbers first (a rule
     /// error past it).
+    /// `map[key]` of a map keyed by anything but a scale or enum (`SortedMap::get`: the
+    /// map's zero for a key it does not hold), a `Copy` value copied out.
+    pub(super) fn sorted_get(&mut self, m: &Expr, k: &Expr, ty: &Ty) -> Result<Ex, String> {
+        let mut parts = vec![self.expr(m, Dest::Val)?, self.expr(k, Dest::Val)?];
+        let pre = self.seq(&mut parts);
+        let get = format!("{}.get({})", parts[0].recv(), self.by_ref(&parts[1]));
+        Ok(if self.g.is_copy(ty) {
+            Ex::new(format!("*{get}"), P_UNARY).with_pre(pre)
+        } else {
+            Ex::new(get, P_ATOM).with_pre(pre).mode(Mode::Ref)
+        })
+    }
+
+    /// `keys(map)`: every variant of a scale or enum key (the map itself evaluated for
+    /// what it does, as the interpreter does, unless it is a local or a field of one);
+    /// the keys a `SortedMap` holds, ascending.
+    pub(super) fn map_keys(&mut self, m: &Expr) -> Result<Ex, String> {
+        fn read(e: &Expr) -> bool {
+            match &e.kind {
+                K::Local(_) => true,
+                K::Field(r, _) => read(r),
+                _ => false,
+            }
+        }
+        let g = self.g;
+        match &m.ty {
+            Ty::Map(c, _) => {
+                let mut pre = Vec::new();
+                if !read(m) {
+                    let mx = self.expr(m, Dest::Val)?;
+                    pre = mx.pre;
+                    pre.push(format!("let _ = {};", mx.val));
+                }
+                let mut ex = Ex::new(format!("{}::ALL", g.id.choice[*c]), P_ATOM)
+                    .stable()
+                    .mode(Mode::Place)
+                    .with_pre(pre);
+                ex.array = true;
+                Ok(ex)
+            }
+            Ty::SortedMap(kt, _) => {
+                let mx = self.expr(m, Dest::Val)?;
+                let val = format!(
+                    "{}.keys().cloned().collect::<Vec<{}>>()",
+                    mx.recv(),
+                    g.rust_ty(kt)?
+                );
+                Ok(Ex::new(val, P_ATOM).with_pre(mx.pre))
+            }
+            _ => Err("rulesc bug: `keys` of something not a map".into()),
+        }
+    }
+
     pub(super) fn range(&mut self, lo: &Expr, hi: &Expr, site: Option<u32>) -> Result<Ex, String> {
         let mut parts = vec![self.expr(lo, Dest::Val)?, self.expr(hi, Dest::Val)?];
         let mut pre = self.seq(&mut parts);

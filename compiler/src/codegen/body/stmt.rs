@@ -674,10 +674,27 @@ impl BodyGen<'_, '_> {
                     rec = (**v).clone();
                     whole = false;
                 }
+                // A key the map does not hold is added (with the zero) to be changed,
+                // before the value is checked, as the interpreter adds it.
+                (PlaceStep::Key(_), Ty::SortedMap(kt, v)) => {
+                    let key = k.next().ok_or("rulesc bug: a key without a value")?;
+                    let key = if self.g.is_copy(kt) {
+                        key.clone()
+                    } else {
+                        format!("{}.clone()", recv(key))
+                    };
+                    let e = self.tmp("entry");
+                    lines.push(format!("let {e} = {s}.entry({key});"));
+                    rec = (**v).clone();
+                    s = e;
+                    whole = true;
+                }
                 (PlaceStep::Index(_), Ty::List(elem)) => {
                     let ix = k.next().ok_or("rulesc bug: an index without a value")?;
                     let e = self.tmp("element");
-                    let get = format!("{RT}::error::index_mut(&mut {s}, {ix}, {site})");
+                    // Under a borrowed element or entry (`whole`), through it.
+                    let list = if whole { format!("*{s}") } else { s.clone() };
+                    let get = format!("{RT}::error::index_mut(&mut {list}, {ix}, {site})");
                     lines.push(format!("let {e} = {};", self.try_(&get, false)));
                     rec = (**elem).clone();
                     s = e;

@@ -46,6 +46,11 @@ fn int_const(e: &ir::Expr) -> Option<i64> {
     }
 }
 
+/// A map keyed by anything but a scale or enum: read by the walker.
+fn sorted(m: &ir::Expr) -> bool {
+    matches!(m.ty, Ty::SortedMap(..))
+}
+
 /// What `rewrap(v, ty).int()` reads: a choice's index is cut to `u16`.
 fn rewrapped(v: i64, choice: bool) -> i64 {
     if choice {
@@ -181,7 +186,7 @@ impl Cx<'_> {
             // `e` where a `T?` is wanted: a present value is the value itself.
             K::Some(x) | K::Unwrap(x) => self.value(x),
             // `map[key]` (keyed by a scale or enum: every key has an entry)
-            K::MapGet(m, k) if in_place(m).is_some() && plain(k) => {
+            K::MapGet(m, k) if in_place(m).is_some() && plain(k) && !sorted(m) => {
                 let (m, k) = (self.in_place(m).expect("checked above"), self.value(k));
                 // The key first: reading it changes nothing, so the map is read as the
                 // walker reads it, in place rather than shared.
@@ -193,7 +198,7 @@ impl Cx<'_> {
                     }))
                 })
             }
-            K::MapGet(m, k) => {
+            K::MapGet(m, k) if !sorted(m) => {
                 let (m, k) = (self.value(m), self.value(k));
                 Box::new(move |it, l| {
                     let m = m(it, l)?;
@@ -460,7 +465,7 @@ impl Cx<'_> {
                     }))
                 })
             }
-            K::MapGet(m, k) if in_place(m).is_some() && plain(k) => {
+            K::MapGet(m, k) if in_place(m).is_some() && plain(k) && !sorted(m) => {
                 let (m, k) = (self.in_place(m).expect("checked above"), self.value(k));
                 Box::new(move |it, l| {
                     let k = k(it, l)?.choice();
