@@ -839,6 +839,7 @@ const RULES_COVERAGE: &[(&str, &str)] = &[
     ("any", "any("),
     ("all", "all("),
     ("filled", "filled("),
+    ("keys", "keys("),
     ("fill", "fill "),
     ("if expression", " then "),
     ("comprehension", " for "),
