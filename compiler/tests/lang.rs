@@ -156,14 +156,24 @@ fn maps_hold_any_field_type_but_an_outcome() {
         );
     }
     assert_eq!(codes("map_of_outcome", &types("Res"), outcome), ["E0311"]);
-    assert_eq!(
-        codes(
-            "map_by_int",
-            &types("int").replace("map<Armor,", "map<int,"),
-            ""
-        ),
-        ["E0311"]
-    );
+    // Keyed by a number, a flag or a record of such: accepted; by dice or a list: E0311.
+    for (k, want) in [
+        ("int", Vec::<&str>::new()),
+        ("bool", vec![]),
+        ("Kit", vec![]),
+        ("dice", vec!["E0311"]),
+        ("list<int>", vec!["E0311"]),
+    ] {
+        assert_eq!(
+            codes(
+                &format!("map_by_{}", k.replace(['<', '>'], "_")),
+                &types("int").replace("map<Armor,", &format!("map<{k},")),
+                ""
+            ),
+            want,
+            "map<{k}, int>"
+        );
+    }
 }
 
 #[test]
