@@ -30,6 +30,18 @@ fn textmate_grammar_knows_every_keyword() {
     }
 }
 
+#[test]
+fn textmate_grammar_highlights_every_builtin() {
+    for b in rulesc::syntax::BUILTINS {
+        let line = format!("  return {b}(xs)");
+        assert_eq!(
+            scope_of(&line, b).as_deref(),
+            Some("support.function.builtin.rulesc"),
+            "`{b}(..)` is not highlighted as a built-in by the grammar"
+        );
+    }
+}
+
 /// The scopes the grammar gives the words of one line: a small TextMate engine for the
 /// grammar's `match` rules (at each position the earliest match wins, ties going to the
 /// rule listed first, as in TextMate).

@@ -184,10 +184,7 @@ pub(crate) fn definition(
     })
 }
 
-use crate::syntax::KEYWORDS;
-const BUILTINS: &[&str] = &[
-    "min", "max", "clamp", "abs", "len", "natural", "filled", "keys", "sum", "count", "any", "all",
-];
+use crate::syntax::{BUILTINS, KEYWORDS};
 
 fn item_kind(k: SymbolKind) -> lsp::CompletionItemKind {
     use lsp::CompletionItemKind as C;

@@ -8,6 +8,14 @@
 use super::{Origin, Rule};
 use crate::diag::Diagnostic;
 
+/// The built-in functions a call may name (`min(a, b)`, `keys(m)`, `sum(..)`...): resolved
+/// by `check::exprs::call`, offered by the language server, suggested for a misspelt call,
+/// highlighted by the editor grammar (a test holds the grammar to this list).
+pub const BUILTINS: &[&str] = &[
+    "min", "max", "clamp", "abs", "len", "natural", "filled", "keys", "faces", "kept", "dropped",
+    "sum", "count", "any", "all",
+];
+
 /// The words the DSL reserves (`keyword` in rules.pest).
 pub const KEYWORDS: &[&str] = &[
     "outcome",

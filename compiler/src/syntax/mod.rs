@@ -10,7 +10,7 @@ mod fight;
 pub use expr::parse_dice_text;
 mod help;
 
-pub use help::KEYWORDS;
+pub use help::{BUILTINS, KEYWORDS};
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::source::{FileId, Span};

@@ -385,13 +385,7 @@ pub(super) fn call(
                 );
             }
             let mut cands: Vec<String> = c.prog.functions.iter().map(|f| f.name.clone()).collect();
-            cands.extend(
-                [
-                    "min", "max", "clamp", "abs", "len", "natural", "filled", "keys", "faces",
-                    "kept", "dropped",
-                ]
-                .map(String::from),
-            );
+            cands.extend(crate::syntax::BUILTINS.iter().map(|b| b.to_string()));
             cands.extend(c.tags.keys().cloned());
             let cands: Vec<&str> = cands.iter().map(String::as_str).collect();
             let mut help = suggest(&fname.name, &cands, "formulas, procedures and built-ins");
