@@ -299,20 +299,7 @@ fn check_one(
         );
         return None;
     };
-    for (k, _) in map {
-        let key = k.scalar_text().unwrap_or_default();
-        if !KEYS.contains(&key.as_str()) {
-            diags.push(
-                Diagnostic::error(
-                    "E0103",
-                    k.span,
-                    format!("unknown key `{key}` in a content pack"),
-                )
-                .label("unknown key")
-                .help(suggest(&key, KEYS, "keys")),
-            );
-        }
-    }
+    crate::yaml::unknown_keys(map, KEYS, "a content pack", diags);
     let mut name = String::new();
     match root.get("pack") {
         Some(meta) if meta.as_map().is_none() => diags.push(

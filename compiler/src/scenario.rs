@@ -183,20 +183,7 @@ fn read_node(
         );
         return None;
     };
-    for (k, _) in map {
-        let key = k.scalar_text().unwrap_or_default();
-        if !KEYS.contains(&key.as_str()) {
-            diags.push(
-                Diagnostic::error(
-                    "E0103",
-                    k.span,
-                    format!("unknown key `{key}` in a scenario"),
-                )
-                .label("unknown key")
-                .help(suggest(&key, KEYS, "keys")),
-            );
-        }
-    }
+    crate::yaml::unknown_keys(map, KEYS, "a scenario", diags);
     if let Some(d) = root.get("description").filter(|d| d.as_str().is_none()) {
         diags.push(
             Diagnostic::error(

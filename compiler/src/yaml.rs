@@ -94,6 +94,22 @@ impl YNode {
     }
 }
 
+/// Reports every key of `map` that is not one of `known` as `E0103` ("unknown key
+/// `k` in `place`"), with the nearest known key as a suggestion. The one check behind
+/// every file whose top-level keys are fixed (scenarios, packs, fight files).
+pub fn unknown_keys(map: &[(YNode, YNode)], known: &[&str], place: &str, diags: &mut Diagnostics) {
+    for (k, _) in map {
+        let key = k.scalar_text().unwrap_or_default();
+        if !known.contains(&key.as_str()) {
+            diags.push(
+                Diagnostic::error("E0103", k.span, format!("unknown key `{key}` in {place}"))
+                    .label("unknown key")
+                    .help(crate::diag::suggest(&key, known, "keys")),
+            );
+        }
+    }
+}
+
 /// A node that must be a mapping (or be empty): its entries, or none if it is something
 /// else, reported as `E0102` naming `what` with `help`. Every reader of a mapping goes
 /// through here, so a wrong shape is never silently taken as empty.

@@ -266,3 +266,67 @@ fn simulate_trace_formulas_needs_a_run_to_trace() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--trace <N>"), "{err}");
 }
+
+/// A misspelled top-level key of a scenario, a fight file or a content pack is `E0103` at
+/// its line, naming the file's kind, with the key it was meant to be; nothing runs.
+#[test]
+fn a_misspelled_top_level_key_is_e0103_with_the_key_meant() {
+    let dir = tempfile::tempdir().unwrap();
+    let km = root().join("rules/kingsmark");
+    let km = km.to_str().unwrap();
+    let edit = |from: &str, name: &str, good: &str, bad: &str| {
+        let text = std::fs::read_to_string(root().join(from)).unwrap();
+        assert!(text.contains(good), "{from} has no `{good}`");
+        let path = dir.path().join(name);
+        std::fs::write(&path, text.replacen(good, bad, 1)).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let scenario = edit(
+        "examples/kingsmark/aldren.yaml",
+        "s.yaml",
+        "\nargs:",
+        "\nargz:",
+    );
+    let fight = edit(
+        "examples/kingsmark/fight.yaml",
+        "f.yaml",
+        "\nrounds:",
+        "\nrouns:",
+    );
+    let pack = edit(
+        "examples/homebrew/black_forest_armory.yaml",
+        "p.yaml",
+        "\nrecords:",
+        "\nrecord:",
+    );
+    let cases: [(Vec<&str>, &str, &str); 3] = [
+        (
+            vec!["trace", km, &scenario],
+            "`argz` in a scenario",
+            "`args`",
+        ),
+        (
+            vec!["simulate", km, &fight, "-n", "10"],
+            "`rouns` in a fight file",
+            "`rounds`",
+        ),
+        (
+            vec!["check", "--ruleset", km, &pack],
+            "`record` in a content pack",
+            "`records`",
+        ),
+    ];
+    for (args, what, meant) in cases {
+        let (code, out, err) = rulesc(&args);
+        assert_eq!(code, 1, "{args:?}: {out}{err}");
+        assert!(err.contains("E0103"), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("unknown key {what}")),
+            "{args:?}: {err}"
+        );
+        assert!(
+            err.contains(&format!("did you mean {meant}?")),
+            "{args:?}: {err}"
+        );
+    }
+}

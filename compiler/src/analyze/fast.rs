@@ -73,6 +73,26 @@ pub enum F {
     Interp(Expr),
 }
 
+impl F {
+    /// Whether `f` holds for every expression directly inside this one, asked in
+    /// evaluation order and stopping at the first `false`.
+    pub(super) fn all_children(&self, mut f: impl FnMut(&F) -> bool) -> bool {
+        match self {
+            F::Val(_) | F::Local(_) | F::Field(..) | F::Interp(_) | F::Roll(..) => true,
+            F::Neg(a) | F::Not(a) | F::ToInt(a) | F::Natural(a) | F::Abs(a) => f(a),
+            F::Int(_, a, b)
+            | F::CheckedDiv(_, a, b)
+            | F::Compare(_, a, b)
+            | F::And(a, b)
+            | F::Or(a, b)
+            | F::RollAdd(a, b, _)
+            | F::LevelStep(a, b, _, _) => f(a) && f(b),
+            F::If(a, b, c) | F::Clamp(a, b, c, _) => f(a) && f(b) && f(c),
+            F::MinMax(_, xs, _) | F::Outcome(_, xs) => xs.iter().all(f),
+        }
+    }
+}
+
 /// A statement compiled for the fast path.
 #[derive(Debug, Clone)]
 pub enum FStmt {
@@ -138,20 +158,7 @@ pub fn rolls(s: &FStmt) -> bool {
 }
 
 fn expr_rolls(e: &F) -> bool {
-    match e {
-        F::Roll(..) => true,
-        F::Val(_) | F::Local(_) | F::Field(..) | F::Interp(_) => false,
-        F::Neg(a) | F::Not(a) | F::ToInt(a) | F::Natural(a) | F::Abs(a) => expr_rolls(a),
-        F::Int(_, a, b)
-        | F::CheckedDiv(_, a, b)
-        | F::Compare(_, a, b)
-        | F::And(a, b)
-        | F::Or(a, b)
-        | F::RollAdd(a, b, _)
-        | F::LevelStep(a, b, _, _) => expr_rolls(a) || expr_rolls(b),
-        F::If(a, b, c) | F::Clamp(a, b, c, _) => expr_rolls(a) || expr_rolls(b) || expr_rolls(c),
-        F::MinMax(_, xs, _) | F::Outcome(_, xs) => xs.iter().any(expr_rolls),
-    }
+    matches!(e, F::Roll(..)) || !e.all_children(|x| !expr_rolls(x))
 }
 
 /// Every local a fast statement writes, nested blocks included.
@@ -424,18 +431,7 @@ impl<D: Rolls> Run<'_, D> {
                     self.value(b)?
                 }
             }
-            F::MinMax(max, xs, ty) => {
-                let mut best: Option<i64> = None;
-                for x in xs {
-                    let v = self.value(x)?.int();
-                    best = Some(match best {
-                        Some(b) if *max => b.max(v),
-                        Some(b) => b.min(v),
-                        None => v,
-                    });
-                }
-                rewrap(best.unwrap_or(0), ty)
-            }
+            F::MinMax(max, xs, ty) => rewrap(self.min_max(*max, xs)?, ty),
             F::Clamp(x, lo, hi, ty) => {
                 let x = self.int(x)?;
                 let lo = self.int(lo)?;
@@ -480,6 +476,20 @@ impl<D: Rolls> Run<'_, D> {
         })
     }
 
+    /// `max(xs)` (or `min`), each operand read as a number, left to right. The checker
+    /// gives `min`/`max` an operand; none would leave it to the interpreter.
+    fn min_max(&mut self, max: bool, xs: &[F]) -> Fast<i64> {
+        let Some((first, rest)) = xs.split_first() else {
+            return Err(Bail::Slow);
+        };
+        let mut best = self.int(first)?;
+        for x in rest {
+            let v = self.int(x)?;
+            best = if max { best.max(v) } else { best.min(v) };
+        }
+        Ok(best)
+    }
+
     /// As the interpreter's `int`.
     fn int(&mut self, e: &F) -> Fast<i64> {
         Ok(match e {
@@ -509,18 +519,7 @@ impl<D: Rolls> Run<'_, D> {
             }
             F::ToInt(a) => self.int(a)?,
             // As `value` gives them, without making the values.
-            F::MinMax(max, xs, ty) => {
-                let mut best: Option<i64> = None;
-                for x in xs {
-                    let v = self.int(x)?;
-                    best = Some(match best {
-                        Some(b) if *max => b.max(v),
-                        Some(b) => b.min(v),
-                        None => v,
-                    });
-                }
-                rewrap_int(best.unwrap_or(0), ty)
-            }
+            F::MinMax(max, xs, ty) => rewrap_int(self.min_max(*max, xs)?, ty),
             F::Clamp(x, lo, hi, ty) => {
                 let x = self.int(x)?;
                 let lo = self.int(lo)?;
@@ -647,19 +646,7 @@ fn expr_scan(e: &F, n: &mut u32) -> bool {
             true
         }
         F::Outcome(..) => false,
-        F::Val(_) | F::Local(_) | F::Field(..) | F::Interp(_) => true,
-        F::Neg(a) | F::Not(a) | F::ToInt(a) | F::Natural(a) | F::Abs(a) => expr_scan(a, n),
-        F::Int(_, a, b)
-        | F::CheckedDiv(_, a, b)
-        | F::Compare(_, a, b)
-        | F::And(a, b)
-        | F::Or(a, b)
-        | F::RollAdd(a, b, _)
-        | F::LevelStep(a, b, _, _) => expr_scan(a, n) && expr_scan(b, n),
-        F::If(a, b, c) | F::Clamp(a, b, c, _) => {
-            expr_scan(a, n) && expr_scan(b, n) && expr_scan(c, n)
-        }
-        F::MinMax(_, xs, _) => xs.iter().all(|x| expr_scan(x, n)),
+        _ => e.all_children(|x| expr_scan(x, n)),
     }
 }
 
@@ -667,19 +654,13 @@ fn expr_scan(e: &F, n: &mut u32) -> bool {
 fn sure_rolls(e: &F, n: &mut u32) {
     match e {
         F::Roll(..) => *n += 1,
-        F::Val(_) | F::Local(_) | F::Field(..) | F::Interp(_) => {}
-        F::Neg(a) | F::Not(a) | F::ToInt(a) | F::Natural(a) | F::Abs(a) => sure_rolls(a, n),
         // The right of `and`/`or` and a conditional's arms are not always evaluated.
         F::And(a, _) | F::Or(a, _) | F::If(a, _, _) => sure_rolls(a, n),
-        F::Int(_, a, b)
-        | F::CheckedDiv(_, a, b)
-        | F::Compare(_, a, b)
-        | F::RollAdd(a, b, _)
-        | F::LevelStep(a, b, _, _) => {
-            sure_rolls(a, n);
-            sure_rolls(b, n);
+        _ => {
+            e.all_children(|x| {
+                sure_rolls(x, n);
+                true
+            });
         }
-        F::Clamp(a, b, c, _) => [a, b, c].iter().for_each(|x| sure_rolls(x, n)),
-        F::MinMax(_, xs, _) | F::Outcome(_, xs) => xs.iter().for_each(|x| sure_rolls(x, n)),
     }
 }

@@ -88,20 +88,7 @@ fn read_node(
         "decisions",
         "report",
     ];
-    for (k, _) in map {
-        let key = k.scalar_text().unwrap_or_default();
-        if !KEYS.contains(&key.as_str()) {
-            diags.push(
-                Diagnostic::error(
-                    "E0103",
-                    k.span,
-                    format!("unknown key `{key}` in a fight file"),
-                )
-                .label("unknown key")
-                .help(suggest(&key, KEYS, "keys")),
-            );
-        }
-    }
+    crate::yaml::unknown_keys(map, KEYS, "a fight file", diags);
     let title = root
         .get("title")
         .and_then(|t| t.scalar_text())

@@ -527,26 +527,10 @@ fn the_roll(stmts: &[FStmt]) -> Option<(rulesc_runtime::DiceSpec, u32)> {
 /// Calls `f` on `e` and every expression inside it.
 fn visit(e: &F, f: &mut dyn FnMut(&F)) {
     f(e);
-    match e {
-        F::Val(_) | F::Local(_) | F::Field(..) | F::Interp(_) | F::Roll(..) => {}
-        F::Neg(a) | F::Not(a) | F::ToInt(a) | F::Natural(a) | F::Abs(a) => visit(a, f),
-        F::Int(_, a, b)
-        | F::CheckedDiv(_, a, b)
-        | F::Compare(_, a, b)
-        | F::And(a, b)
-        | F::Or(a, b)
-        | F::RollAdd(a, b, _)
-        | F::LevelStep(a, b, _, _) => {
-            visit(a, f);
-            visit(b, f);
-        }
-        F::If(a, b, c) | F::Clamp(a, b, c, _) => {
-            visit(a, f);
-            visit(b, f);
-            visit(c, f);
-        }
-        F::MinMax(_, xs, _) | F::Outcome(_, xs) => xs.iter().for_each(|x| visit(x, f)),
-    }
+    e.all_children(|x| {
+        visit(x, f);
+        true
+    });
 }
 
 /// Where a segment's paths end: each exit with its path denominator and weight.
