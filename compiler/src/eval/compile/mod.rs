@@ -17,8 +17,8 @@ mod items;
 mod tests;
 
 use super::{Flow, Interpreter, Value};
-use crate::ir::{self, MatchArm, PlaceStep, Program, Stmt, Ty};
-use rulesc_runtime::{RuleError, TraceEvent};
+use crate::ir::{self, AssignOp, MatchArm, PlaceStep, Program, Stmt, Ty};
+use rulesc_runtime::{arith, error, RuleError, TraceEvent};
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -236,6 +236,9 @@ impl Cx<'_> {
                 site,
             } => {
                 let (op, site) = (*op, *site);
+                if place.path.is_empty() {
+                    return self.assign_local(place, op, value, site);
+                }
                 self.walked();
                 let value = self.value(value);
                 let keys = self.place_keys(place);
@@ -369,6 +372,70 @@ impl Cx<'_> {
                 self.walked();
                 let s = s.clone();
                 Box::new(move |it, l| Ok(it.stmt(&s, l)?))
+            }
+        }
+    }
+
+    /// `x = v`, `x += v`, `x -= v` of a local with no path: the walker's `assign_at` of
+    /// an empty path (the value copied, then changed in the slot, checked against the
+    /// place's range, traced), without its keys or its walk of the place.
+    fn assign_local(&self, place: &ir::Place, op: AssignOp, value: &ir::Expr, site: u32) -> StmtFn {
+        let (slot, range, ty) = (self.slot(place.root), place.range, place.ty.clone());
+        match op {
+            AssignOp::Set => {
+                let value = self.value(value);
+                Box::new(move |it, l| {
+                    let v = value(it, l)?;
+                    let v = it.copied(v)?;
+                    if let Some((lo, hi)) = range {
+                        if let Err(e) = error::in_range(v.int(), lo, hi, site) {
+                            return Err(Box::new(it.fail(site, e.kind)));
+                        }
+                    }
+                    if it.on() {
+                        let shown = it.show(&v, &ty);
+                        it.event(TraceEvent::Assign { site, value: shown });
+                    }
+                    l[slot] = v;
+                    Ok(Flow::Normal)
+                })
+            }
+            // Appending to a list: the walker's.
+            AssignOp::Add | AssignOp::Sub if !scalar(&place.ty) || !scalar(&value.ty) => {
+                self.walked();
+                let value = self.value(value);
+                let place = place.clone();
+                Box::new(move |it, l| {
+                    let v = value(it, l)?;
+                    let v = it.copied(v)?;
+                    it.assign_at(&place, op, v, &[], site, l)?;
+                    Ok(Flow::Normal)
+                })
+            }
+            AssignOp::Add | AssignOp::Sub => {
+                // A number: its copy is one step.
+                let value = self.int(value);
+                let f: fn(i64, i64) -> i64 = if op == AssignOp::Add {
+                    arith::add
+                } else {
+                    arith::sub
+                };
+                Box::new(move |it, l| {
+                    let v = value(it, l)?;
+                    it.step(1)?;
+                    let new = f(l[slot].int(), v);
+                    if let Some((lo, hi)) = range {
+                        if let Err(e) = error::in_range(new, lo, hi, site) {
+                            return Err(Box::new(it.fail(site, e.kind)));
+                        }
+                    }
+                    l[slot] = Value::Int(new);
+                    if it.on() {
+                        let shown = it.show(&l[slot], &ty);
+                        it.event(TraceEvent::Assign { site, value: shown });
+                    }
+                    Ok(Flow::Normal)
+                })
             }
         }
     }
