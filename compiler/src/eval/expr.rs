@@ -520,6 +520,7 @@ pub(super) fn values_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Record(x), Value::Record(y)) => Rc::ptr_eq(x, y) || *x.borrow() == *y.borrow(),
         (Value::Roll(_) | Value::Int(_), Value::Roll(_) | Value::Int(_)) => a.int() == b.int(),
+        (Value::Choice(x), Value::Choice(y)) => x == y,
         _ => a == b,
     }
 }

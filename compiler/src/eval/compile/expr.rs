@@ -287,6 +287,18 @@ impl Cx<'_> {
             } => {
                 let (table, site) = (*table, *site);
                 let key = self.value(key);
+                if let (None, Some(rows)) = (column, Rows::new(&self.p.tables[table])) {
+                    // Untraced, a key with a row (or the default) reads it here.
+                    return Box::new(move |it, l| {
+                        let k = key(it, l)?;
+                        if !it.on() {
+                            if let Some(v) = rows.get(k.int()) {
+                                return Ok(v);
+                            }
+                        }
+                        Ok(it.lookup_at(table, k, None, site)?)
+                    });
+                }
                 let column = column.as_ref().map(|c| self.value(c));
                 Box::new(move |it, l| {
                     let k = key(it, l)?;
@@ -706,6 +718,60 @@ impl InPlace {
                 _ => f(&Value::Unit),
             },
         }
+    }
+}
+
+/// A one-key table of values holding no other (numbers, choices, booleans, ..), every
+/// key from its first row's to its last's at hand: what `eval::lookup` reads, found once.
+pub(super) struct Rows {
+    lo: i64,
+    values: Vec<Option<Const>>,
+    default: Option<Const>,
+}
+
+impl Rows {
+    /// Most keys held (tables of wider rows are looked up by the walker).
+    const MAX: i64 = 1024;
+
+    pub(super) fn new(t: &ir::Table) -> Option<Rows> {
+        if t.columns.is_some() || !super::scalar(&t.value) {
+            return None;
+        }
+        let (lo, hi) = (t.rows.first()?.lo, t.rows.last()?.hi);
+        if hi.checked_sub(lo)? >= Self::MAX {
+            return None;
+        }
+        Some(Rows {
+            lo,
+            values: (lo..=hi)
+                .map(|k| match t.row(k) {
+                    Some(r) => Some(r.value.clone()),
+                    None => t.default.clone(),
+                })
+                .collect(),
+            default: t.default.clone(),
+        })
+    }
+
+    /// The value of `key` (as `eval::lookup`); `None` for a key with neither a row nor a
+    /// default.
+    #[inline]
+    pub(super) fn get(&self, key: i64) -> Option<Value> {
+        let found = key
+            .checked_sub(self.lo)
+            .and_then(|i| usize::try_from(i).ok())
+            .and_then(|i| self.values.get(i));
+        match found {
+            Some(v) => v.as_ref(),
+            None => self.default.as_ref(),
+        }
+        .map(|c| match *c {
+            // `Value::from_const` of the kinds a table of these types holds, inline.
+            Const::Int(i) => Value::Int(i),
+            Const::Choice(i) => Value::Choice(i),
+            Const::Bool(b) => Value::Bool(b),
+            _ => Value::from_const(c),
+        })
     }
 }
 

@@ -1,7 +1,7 @@
 //! Calls, values copied into new ones, aggregates walked item by item, and the effects
 //! (decisions, tracks filled, die tables rolled), compiled.
 
-use super::expr::InPlace;
+use super::expr::{InPlace, Rows};
 use super::{scalar, Cx, Fx, Got, IntFn, Interpreter, ValueFn};
 use crate::eval::effects::track_levels;
 use crate::eval::expr::rewrap;
@@ -346,8 +346,18 @@ impl Cx<'_> {
 
     /// `roll table` or `roll table among list`
     pub(super) fn roll_table(&self, table: ir::Id, among: Option<&ir::Expr>, site: u32) -> ValueFn {
-        if !matches!(self.p.tables[table].key, TableKey::Die(_)) {
+        let TableKey::Die(die) = self.p.tables[table].key else {
             return Box::new(|_, _| Ok(Value::Unit));
+        };
+        if let (None, Some(rows)) = (among, Rows::new(&self.p.tables[table])) {
+            // Untraced, the face rolled reads its row here (every face has one).
+            return Box::new(move |it, _| {
+                if it.on() {
+                    return Ok(it.roll_table_at(table, None, site)?);
+                }
+                let face = it.roll(die, site).total;
+                Ok(rows.get(face).unwrap_or(Value::Unit))
+            });
         }
         let among = among.map(|a| self.value(a));
         Box::new(move |it, l| {
