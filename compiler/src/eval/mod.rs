@@ -557,7 +557,9 @@ impl<'p> Interpreter<'p, '_> {
         let caller = std::mem::replace(&mut self.at, f.site);
         let result = f.run(self, &mut frame).map_err(|e| *e);
         self.at = caller;
-        empty(&mut frame);
+        // Measured: `clear`'s drop of each slot costs fewer instructions than popping
+        // them and forgetting those holding nothing to free.
+        frame.clear();
         self.frames.push(frame);
         result
     }
@@ -598,27 +600,6 @@ impl Interpreter<'_, '_> {
             text,
             value: value.into(),
         });
-    }
-}
-
-/// Empties a frame: a value holding nothing to free is forgotten, without a call to its
-/// drop (most slots hold numbers); the others are dropped.
-fn empty(frame: &mut Vec<Value>) {
-    while let Some(v) = frame.pop() {
-        match v {
-            Value::Int(_)
-            | Value::Bool(_)
-            | Value::Choice(_)
-            | Value::Roll(_)
-            | Value::Dice(_)
-            | Value::Track(_)
-            | Value::TrackBox { .. }
-            | Value::Fighter(_)
-            | Value::Side(_)
-            | Value::None
-            | Value::Unit => std::mem::forget(v),
-            v => drop(v),
-        }
     }
 }
 
