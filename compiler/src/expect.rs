@@ -443,7 +443,6 @@ pub fn to_yaml(p: &Program, v: &Value, ty: &Ty) -> Option<String> {
         }
         (Value::SortedMap(m), Ty::SortedMap(kt, vt)) => {
             let parts: Option<Vec<String>> = m
-                .entries
                 .iter()
                 .map(|(k, v)| {
                     Some(format!(

@@ -157,6 +157,10 @@ fn the_interpreter_is_bounded_in_steps_memory_and_trace() {
         case("a list of lists doubled", "procedure p() -> int {\n  let xs = [[1, 2, 3, 4, 5, 6, 7, 8]]\n  for i in 0..100 {\n    xs += xs\n  }\n  return len(xs)\n}\n".into(), "run: p\n", "trace", 1, "E0410", "s.yaml", ""),
         // 200,000 cheap steps, each traced: about 30 MB of trace.
         case("a trace past its byte budget", loops(2, &format!("let {} = n", "long".repeat(500))).replace("0..10000 {\n    for", "0..20 {\n    for"), "run: p\n", "trace", 0, "", "", "note: the trace stopped after 16777216 bytes"),
+        // Keys written downward, each below every key held: with the map a sorted array
+        // each write moved every entry (a third of a million, quadratic: a minute); a
+        // tree takes the budget's worth of writes in well under a second.
+        case("a map written downward key by key", "types:\n  Board:\n    tallies: { type: \"map<int, int>\", default: {} }\n---\nprocedure p(b: Board) -> int {\n  for i in 0..1000 {\n    for j in 0..1000 {\n      b.tallies[0 - i * 1000 - j] = 1\n    }\n  }\n  return len(keys(b.tallies))\n}\n".into(), "run: p\nargs: { b: {} }\n", "trace", 1, "E0410", "s.yaml", ""),
         case("a table of a million totals rolled among a level, 10,000 times", "tables:\n  wide:\n    die: 1000d1000\n    value: Side\n    rows: { \"1000-500000\": Left, \"500001-1000000\": Right }\n---\n".to_string() + &loops(1, "if roll wide among [Right] == Right {\n      n += 1\n    }"), "run: p\n", "trace", 0, "", "", "result: 10000"),
     ];
     let failures: Vec<String> = cases.iter().filter_map(run).collect();

@@ -2,21 +2,23 @@
 //! records of those), as generated code holds it. (A map keyed by a scale or enum is an
 //! array, one value per key.)
 
+use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
 /// The keys a map holds, in ascending order, each with its value. A key it does not hold
 /// reads as `V`'s default, the rules' zero; writing a key adds it. Iterating visits the
-/// keys in ascending order, as the interpreter does.
+/// keys in ascending order, as the interpreter does. A tree: adding a key costs a
+/// logarithm wherever it falls (a sorted array moved every entry above it).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SortedMap<K, V> {
-    entries: Vec<(K, V)>,
+    entries: BTreeMap<K, V>,
     zero: V,
 }
 
 impl<K: Ord, V: Default> Default for SortedMap<K, V> {
     fn default() -> Self {
         SortedMap {
-            entries: Vec::new(),
+            entries: BTreeMap::new(),
             zero: V::default(),
         }
     }
@@ -35,33 +37,23 @@ impl<K: Ord, V: Default> SortedMap<K, V> {
     /// The value of `key`, or the zero when the map does not hold it.
     #[inline]
     pub fn get(&self, key: &K) -> &V {
-        match self.entries.binary_search_by(|(k, _)| k.cmp(key)) {
-            Ok(i) => &self.entries[i].1,
-            Err(_) => &self.zero,
-        }
+        self.entries.get(key).unwrap_or(&self.zero)
     }
 
     /// The value of `key` to change, added (as the zero) when the map does not hold it.
     #[inline]
     pub fn entry(&mut self, key: K) -> &mut V {
-        let i = match self.entries.binary_search_by(|(k, _)| k.cmp(&key)) {
-            Ok(i) => i,
-            Err(i) => {
-                self.entries.insert(i, (key, V::default()));
-                i
-            }
-        };
-        &mut self.entries[i].1
+        self.entries.entry(key).or_default()
     }
 
     /// The keys held, ascending.
     pub fn keys(&self) -> impl Iterator<Item = &K> {
-        self.entries.iter().map(|(k, _)| k)
+        self.entries.keys()
     }
 
     /// The keys held with their values, ascending.
     pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
-        self.entries.iter().map(|(k, v)| (k, v))
+        self.entries.iter()
     }
 
     pub fn len(&self) -> usize {
@@ -105,10 +97,9 @@ mod serial {
             let entries = Vec::<Entry<K, V>>::deserialize(d)?;
             let mut m: SortedMap<K, V> = SortedMap::default();
             for Entry { key, value } in entries {
-                if m.entries.binary_search_by(|(k, _)| k.cmp(&key)).is_ok() {
+                if m.entries.insert(key, value).is_some() {
                     return Err(de::Error::custom("a map key given twice"));
                 }
-                *m.entry(key) = value;
             }
             Ok(m)
         }

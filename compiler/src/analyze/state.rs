@@ -83,14 +83,14 @@ fn deep(
         }
         Value::List(l) => Value::List(Rc::new(l.iter().map(|x| deep(x, seen)).collect())),
         Value::Map(m) => Value::Map(Rc::new(m.iter().map(|x| deep(x, seen)).collect())),
-        Value::SortedMap(m) => Value::SortedMap(Rc::new(crate::eval::SortedMap {
-            entries: m
-                .entries
+        Value::SortedMap(m) => {
+            let entries: Vec<(Value, Value)> = m
                 .iter()
                 .map(|(k, v)| (deep(k, seen), deep(v, seen)))
-                .collect(),
-            zero: deep(&m.zero, seen),
-        })),
+                .collect();
+            let zero = deep(&m.zero, seen);
+            Value::SortedMap(Rc::new(crate::eval::SortedMap::new(entries, zero)))
+        }
         Value::Outcome { tag, fields } => Value::Outcome {
             tag: *tag,
             fields: Rc::new(fields.iter().map(|x| deep(x, seen)).collect()),
@@ -226,8 +226,8 @@ impl Enc<'_> {
             Value::Map(m) => self.list(9, m, out),
             // The keys held and their values (the zero is the type's).
             Value::SortedMap(m) => {
-                out.extend([16, m.entries.len() as u64]);
-                for (k, v) in &m.entries {
+                out.extend([16, m.len() as u64]);
+                for (k, v) in m.iter() {
                     self.value(k, out);
                     self.value(v, out);
                 }

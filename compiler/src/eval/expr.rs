@@ -199,9 +199,9 @@ impl<'p> Interpreter<'p, '_> {
                 Value::Map(items) => Value::List(Rc::new(
                     (0..items.len()).map(|i| Value::Choice(i as u16)).collect(),
                 )),
-                Value::SortedMap(m) => Value::List(Rc::new(
-                    m.entries.iter().map(|(k, _)| k.deep_clone()).collect(),
-                )),
+                Value::SortedMap(m) => {
+                    Value::List(Rc::new(m.iter().map(|(k, _)| k.deep_clone()).collect()))
+                }
                 _ => Value::List(Rc::new(Vec::new())),
             },
             K::Lookup {

@@ -24,6 +24,7 @@ use rulesc_runtime::{
     RuleErrorKind, TraceEvent, TraceSink, Track,
 };
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// A run-time value.
@@ -62,39 +63,76 @@ pub enum Value {
 }
 
 /// A map keyed by anything but a scale or enum (`ir::Ty::SortedMap`): the keys held,
-/// ascending by [`cmp_key`], each with its value; a key not held reads `zero`.
+/// ascending by [`cmp_key`], each with its value; a key not held reads `zero`. A tree, so
+/// that a key written below every other (a run counting down) costs a logarithm, not a
+/// move of every entry.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SortedMap {
-    pub entries: Vec<(Value, Value)>,
+    entries: BTreeMap<MapKey, Value>,
     pub zero: Value,
 }
 
+/// A key of a [`SortedMap`], ordered (and equal) by [`cmp_key`].
+#[derive(Debug, Clone)]
+struct MapKey(Value);
+
+impl Ord for MapKey {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        cmp_key(&self.0, &other.0)
+    }
+}
+
+impl PartialOrd for MapKey {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for MapKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for MapKey {}
+
 impl SortedMap {
-    /// Where `key` is, or would be inserted.
-    pub fn find(&self, key: &Value) -> Result<usize, usize> {
-        self.entries.binary_search_by(|(k, _)| cmp_key(k, key))
+    /// The map holding `entries` (a key given twice keeps its last value), reading `zero`
+    /// for any other key.
+    pub fn new(entries: impl IntoIterator<Item = (Value, Value)>, zero: Value) -> Self {
+        SortedMap {
+            entries: entries.into_iter().map(|(k, v)| (MapKey(k), v)).collect(),
+            zero,
+        }
     }
 
     /// The value of `key`, or the zero.
     pub fn get(&self, key: &Value) -> &Value {
-        match self.find(key) {
-            Ok(i) => &self.entries[i].1,
-            Err(_) => &self.zero,
-        }
+        // A lookup key is a clone of the value (for a record key, one more reference).
+        self.entries.get(&MapKey(key.clone())).unwrap_or(&self.zero)
     }
 
     /// The value of `key` to change, added (a copy of the key, with the zero) when the
     /// map does not hold it.
     pub fn entry(&mut self, key: &Value) -> &mut Value {
-        let i = match self.find(key) {
-            Ok(i) => i,
-            Err(i) => {
-                let zero = self.zero.deep_clone();
-                self.entries.insert(i, (key.deep_clone(), zero));
-                i
-            }
-        };
-        &mut self.entries[i].1
+        let zero = &self.zero;
+        self.entries
+            .entry(MapKey(key.deep_clone()))
+            .or_insert_with(|| zero.deep_clone())
+    }
+
+    /// The keys held with their values, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = (&Value, &Value)> {
+        self.entries.iter().map(|(k, v)| (&k.0, v))
+    }
+
+    /// How many keys it holds.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
     }
 }
 
@@ -126,13 +164,12 @@ impl Value {
             Const::Track(t) => Value::Track(*t),
             Const::List(v) => Value::List(Rc::new(v.iter().map(Value::from_const).collect())),
             Const::Map(v) => Value::Map(Rc::new(v.iter().map(Value::from_const).collect())),
-            Const::SortedMap(entries, zero) => Value::SortedMap(Rc::new(SortedMap {
-                entries: entries
+            Const::SortedMap(entries, zero) => Value::SortedMap(Rc::new(SortedMap::new(
+                entries
                     .iter()
-                    .map(|(k, v)| (Value::from_const(k), Value::from_const(v)))
-                    .collect(),
-                zero: Value::from_const(zero),
-            })),
+                    .map(|(k, v)| (Value::from_const(k), Value::from_const(v))),
+                Value::from_const(zero),
+            ))),
             Const::Record(v) => Value::Record(Rc::new(RefCell::new(
                 v.fields.iter().map(Value::from_const).collect(),
             ))),
@@ -174,14 +211,10 @@ impl Value {
                 r.borrow().iter().map(Value::deep_clone).collect(),
             ))),
             Value::List(l) => Value::List(Rc::new(l.iter().map(Value::deep_clone).collect())),
-            Value::SortedMap(m) => Value::SortedMap(Rc::new(SortedMap {
-                entries: m
-                    .entries
-                    .iter()
-                    .map(|(k, v)| (k.deep_clone(), v.deep_clone()))
-                    .collect(),
-                zero: m.zero.deep_clone(),
-            })),
+            Value::SortedMap(m) => Value::SortedMap(Rc::new(SortedMap::new(
+                m.iter().map(|(k, v)| (k.deep_clone(), v.deep_clone())),
+                m.zero.deep_clone(),
+            ))),
             other => other.clone(),
         }
     }
@@ -351,7 +384,7 @@ fn weight(v: &Value) -> u64 {
         Value::Record(fields) => holding(&fields.borrow()),
         Value::Outcome { fields, .. } => holding(fields),
         // Its keys and values (a record key holds its fields).
-        Value::SortedMap(m) => m.entries.iter().fold(1u64, |n, (k, v)| {
+        Value::SortedMap(m) => m.iter().fold(1u64, |n, (k, v)| {
             n.saturating_add(weight(k)).saturating_add(weight(v))
         }),
         _ => 1,

@@ -126,7 +126,6 @@ fn show_into(p: &Program, v: &Value, ty: &Ty, out: &mut Shown<'_>) {
         (Value::SortedMap(map), Ty::SortedMap(kt, vt)) => {
             out.push("{");
             let parts = map
-                .entries
                 .iter()
                 .map(|(k, v)| (format!("{}: ", show(p, k, kt)), v, &**vt));
             items(p, parts, out);
