@@ -189,17 +189,30 @@ impl<'p> Interpreter<'p, '_> {
                         .get(k.choice() as usize)
                         .cloned()
                         .unwrap_or(Value::Unit),
-                    // A key not held reads the zero (a copy: it may be changed in place).
-                    Value::SortedMap(m) => m.get(&k).deep_clone(),
+                    // A key not held reads the zero. A copy (it may be changed in place),
+                    // paid for by the values it holds past the first, as a copy is.
+                    Value::SortedMap(m) => {
+                        let v = m.get(&k);
+                        self.step(super::weight(v) - 1)?;
+                        v.deep_clone()
+                    }
                     _ => Value::Unit,
                 }
             }
             // `keys(map)`
+            // One step per value of the keys listed (a record key: one per field too).
             K::Keys(m) => match self.expr(m, locals)? {
-                Value::Map(items) => Value::List(Rc::new(
-                    (0..items.len()).map(|i| Value::Choice(i as u16)).collect(),
-                )),
+                Value::Map(items) => {
+                    self.step(items.len() as u64)?;
+                    Value::List(Rc::new(
+                        (0..items.len()).map(|i| Value::Choice(i as u16)).collect(),
+                    ))
+                }
                 Value::SortedMap(m) => {
+                    let n = m
+                        .iter()
+                        .fold(0u64, |n, (k, _)| n.saturating_add(super::weight(k)));
+                    self.step(n)?;
                     Value::List(Rc::new(m.iter().map(|(k, _)| k.deep_clone()).collect()))
                 }
                 _ => Value::List(Rc::new(Vec::new())),
@@ -275,7 +288,9 @@ impl<'p> Interpreter<'p, '_> {
             K::In(x, l) => {
                 let x = self.expr(x, locals)?;
                 let items = self.list(l, locals)?;
-                Value::Bool(items.iter().any(|i| values_equal(i, &x)))
+                let (found, compared) = scan(&items, &x);
+                self.step(compared)?;
+                Value::Bool(found)
             }
             K::Min(xs) | K::Max(xs) => {
                 let is_max = matches!(e.kind, K::Max(_));
@@ -513,6 +528,15 @@ pub(super) fn rewrap(v: i64, ty: &Ty) -> Value {
     match ty {
         Ty::Choice(_) => Value::Choice(v.clamp(0, i64::from(u16::MAX)) as u16),
         _ => Value::Int(v),
+    }
+}
+
+/// `x in items`: whether `items` holds `x`, and how many items were compared, the steps
+/// it costs (a long list costs its length, as walking it would).
+pub(super) fn scan(items: &[Value], x: &Value) -> (bool, u64) {
+    match items.iter().position(|i| values_equal(i, x)) {
+        Some(at) => (true, at as u64 + 1),
+        None => (false, items.len() as u64),
     }
 }
 

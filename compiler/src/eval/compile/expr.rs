@@ -4,7 +4,7 @@
 //! `value(..).int()` and `.bool()` would, taking the same steps.
 
 use super::{BoolFn, Cx, IntFn, ValueFn};
-use crate::eval::expr::{field_of, rewrap, values_equal, NO_FIELDS};
+use crate::eval::expr::{field_of, rewrap, scan, NO_FIELDS};
 use crate::eval::{weight, Value};
 use crate::ir::{self, BoxPart, CmpOp, Const, ExprKind as K, IntOp, Ty};
 use rulesc_runtime::{arith, DiceSpec, Roll, RuleErrorKind};
@@ -601,20 +601,24 @@ impl Cx<'_> {
                 let (x, list) = (self.value(x), self.in_place(list).expect("checked above"));
                 Box::new(move |it, l| {
                     let x = x(it, l)?;
-                    Ok(list.read(l, |v| match v {
-                        Value::List(items) => items.iter().any(|i| values_equal(i, &x)),
-                        _ => false,
-                    }))
+                    let (found, compared) = list.read(l, |v| match v {
+                        Value::List(items) => scan(items, &x),
+                        _ => (false, 0),
+                    });
+                    it.step(compared)?;
+                    Ok(found)
                 })
             }
             K::In(x, list) => {
                 let (x, list) = (self.value(x), self.value(list));
                 Box::new(move |it, l| {
                     let x = x(it, l)?;
-                    Ok(match list(it, l)? {
-                        Value::List(items) => items.iter().any(|i| values_equal(i, &x)),
-                        _ => false,
-                    })
+                    let (found, compared) = match list(it, l)? {
+                        Value::List(items) => scan(&items, &x),
+                        _ => (false, 0),
+                    };
+                    it.step(compared)?;
+                    Ok(found)
                 })
             }
             // `x != none`
