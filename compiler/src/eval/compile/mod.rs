@@ -383,10 +383,17 @@ impl Cx<'_> {
         let (slot, range, ty) = (self.slot(place.root), place.range, place.ty.clone());
         match op {
             AssignOp::Set => {
+                let scalar = scalar(&value.ty);
                 let value = self.value(value);
                 Box::new(move |it, l| {
                     let v = value(it, l)?;
-                    let v = it.copied(v)?;
+                    let v = if scalar {
+                        // A copy of a value holding no other: one step.
+                        it.step(1)?;
+                        v
+                    } else {
+                        it.copied(v)?
+                    };
                     if let Some((lo, hi)) = range {
                         if let Err(e) = error::in_range(v.int(), lo, hi, site) {
                             return Err(Box::new(it.fail(site, e.kind)));
