@@ -3,41 +3,17 @@
 //! is the walker's `expr`, `int` or `truth` of the same node: `int` and `truth` give what
 //! `value(..).int()` and `.bool()` would, taking the same steps.
 
+use super::operands::{Arith, Compare};
 use super::{BoolFn, Cx, IntFn, ValueFn};
 use crate::eval::expr::{field_of, rewrap, scan, NO_FIELDS};
 use crate::eval::{weight, Value};
-use crate::ir::{self, BoxPart, CmpOp, Const, ExprKind as K, IntOp, Ty};
+use crate::ir::{self, BoxPart, Const, ExprKind as K, IntOp, Ty};
 use rulesc_runtime::{arith, DiceSpec, Roll, RuleErrorKind};
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// An integer operation on two compiled operands, each operator its own closure.
-macro_rules! int_op {
-    ($a:expr, $b:expr, $f:expr) => {{
-        let (a, b) = ($a, $b);
-        Box::new(move |it, l| {
-            let x = a(it, l)?;
-            let y = b(it, l)?;
-            Ok($f(x, y))
-        })
-    }};
-}
-
-/// An integer operation whose right operand is a constant (still one step, as the
-/// walker takes for reading a constant).
-macro_rules! int_op_const {
-    ($a:expr, $c:expr, $f:expr) => {{
-        let (a, c) = ($a, $c);
-        Box::new(move |it, l| {
-            let x = a(it, l)?;
-            it.step(1)?;
-            Ok($f(x, c))
-        })
-    }};
-}
-
 /// An integer constant's value (ints, choices, booleans: what `Value::int` reads).
-fn int_const(e: &ir::Expr) -> Option<i64> {
+pub(super) fn int_const(e: &ir::Expr) -> Option<i64> {
     match e.kind {
         K::Const(Const::Int(i)) => Some(i),
         K::Const(Const::Choice(c)) => Some(i64::from(c)),
@@ -404,24 +380,7 @@ impl Cx<'_> {
                 let a = self.int(a);
                 Box::new(move |it, l| Ok(arith::neg(a(it, l)?)))
             }
-            K::Int(op, a, b) => {
-                let a = self.int(a);
-                let f: fn(i64, i64) -> i64 = match op {
-                    IntOp::Add => arith::add,
-                    IntOp::Sub => arith::sub,
-                    IntOp::Mul => arith::mul,
-                    IntOp::Div => arith::div,
-                    IntOp::Rem => arith::rem,
-                };
-                match (op, int_const(b)) {
-                    (IntOp::Add, Some(c)) => int_op_const!(a, c, arith::add),
-                    (IntOp::Sub, Some(c)) => int_op_const!(a, c, arith::sub),
-                    (_, Some(c)) => int_op_const!(a, c, f),
-                    (IntOp::Add, None) => int_op!(a, self.int(b), arith::add),
-                    (IntOp::Sub, None) => int_op!(a, self.int(b), arith::sub),
-                    (_, None) => int_op!(a, self.int(b), f),
-                }
-            }
+            K::Int(op, a, b) => self.operands(a, b, Arith(*op)),
             K::ToInt(a) => self.int(a),
             K::Natural(a) => match a.kind {
                 K::Local(s) => {
@@ -562,32 +521,7 @@ impl Cx<'_> {
                 let a = self.truth(a);
                 Box::new(move |it, l| Ok(!a(it, l)?))
             }
-            K::Compare(op, a, b) => {
-                let a = self.int(a);
-                let f: fn(&i64, &i64) -> bool = match op {
-                    CmpOp::Eq => i64::eq,
-                    CmpOp::Ne => i64::ne,
-                    CmpOp::Lt => i64::lt,
-                    CmpOp::Le => i64::le,
-                    CmpOp::Gt => i64::gt,
-                    CmpOp::Ge => i64::ge,
-                };
-                match int_const(b) {
-                    Some(c) => Box::new(move |it, l| {
-                        let x = a(it, l)?;
-                        it.step(1)?;
-                        Ok(f(&x, &c))
-                    }),
-                    None => {
-                        let b = self.int(b);
-                        Box::new(move |it, l| {
-                            let x = a(it, l)?;
-                            let y = b(it, l)?;
-                            Ok(f(&x, &y))
-                        })
-                    }
-                }
-            }
+            K::Compare(op, a, b) => self.operands(a, b, Compare(*op)),
             K::And(a, b) => {
                 let (a, b) = (self.truth(a), self.truth(b));
                 Box::new(move |it, l| Ok(a(it, l)? && b(it, l)?))

@@ -13,6 +13,7 @@
 mod expr;
 mod inline;
 mod items;
+mod operands;
 #[cfg(test)]
 mod tests;
 
