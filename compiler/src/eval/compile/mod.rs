@@ -262,6 +262,20 @@ impl Cx<'_> {
                     .map(|(c, b, site)| (self.truth(c), self.block(b), *site))
                     .collect();
                 let otherwise = otherwise.as_ref().map(|o| self.block(o));
+                if let ([_], None) = (&branches[..], &otherwise) {
+                    // `if c { .. }` alone: no list of branches to walk.
+                    let (cond, body, site) = branches.into_iter().next().expect("one branch");
+                    return Box::new(move |it, l| {
+                        let taken = cond(it, l)?;
+                        if it.on() {
+                            it.event(TraceEvent::Branch { site, taken });
+                        }
+                        if taken {
+                            return body.run(it, l);
+                        }
+                        Ok(Flow::Normal)
+                    });
+                }
                 Box::new(move |it, l| {
                     for (cond, body, site) in &branches {
                         let taken = cond(it, l)?;
