@@ -10,8 +10,57 @@ use rulesc_runtime::{
     Decide, DiceSource, Env, Fight, FightRules, FightShape, Fighter, Hook, Moment, Side, Ties,
     TraceEvent, TraceSink,
 };
+use rulesc_runtime::{RuleError, RuleErrorKind};
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::rc::Rc;
+
+/// Most steps one fight takes over every call the engine makes (turns, turn-order keys,
+/// `out`, hooks, triggers, timers, and what they call): each call also keeps to
+/// [`crate::eval::MAX_STEPS`] of its own. Past it the fight stops with the rule error
+/// [`RuleErrorKind::TooManySteps`]: a fight of 10,000 rounds whose turns each ran close
+/// to a call's budget would otherwise run for hours. Generated code has no such budget.
+pub const MAX_FIGHT_STEPS: u64 = 10_000_000;
+
+thread_local! {
+    /// Steps taken so far by the fight this thread runs ([`EvalRules::new`] starts one).
+    static FIGHT_STEPS: Cell<u64> = const { Cell::new(0) };
+}
+
+impl Interpreter<'_, '_> {
+    /// Before a call in a fight: the rule error if the fight's budget is spent.
+    pub(crate) fn fight_budget_left(&mut self, site: u32) -> Result<(), RuleError> {
+        if FIGHT_STEPS.get() > MAX_FIGHT_STEPS {
+            return Err(self.fail(
+                site,
+                RuleErrorKind::TooManySteps {
+                    max: MAX_FIGHT_STEPS,
+                },
+            ));
+        }
+        Ok(())
+    }
+
+    /// After a call in a fight: its steps count against the fight's budget (a call made
+    /// inside it, by `advance`, counted its own), and passing it is the rule error.
+    pub(crate) fn fight_steps_taken(
+        &mut self,
+        site: u32,
+        result: Result<Value, RuleError>,
+    ) -> Result<Value, RuleError> {
+        let total = FIGHT_STEPS.get().saturating_add(self.steps);
+        FIGHT_STEPS.set(total);
+        match result {
+            Ok(_) if total > MAX_FIGHT_STEPS => Err(self.fail(
+                site,
+                RuleErrorKind::TooManySteps {
+                    max: MAX_FIGHT_STEPS,
+                },
+            )),
+            other => other,
+        }
+    }
+}
 
 impl Interpreter<'_, '_> {
     /// The combatant a fighter stands for: the fight's own record, shared, so changes
@@ -210,8 +259,18 @@ pub struct EvalRules<'p> {
 }
 
 impl<'p> EvalRules<'p> {
-    /// `None` when the program declares no fight.
+    /// The engine's rules for a new fight (`None` when the program declares no fight):
+    /// its calls share one budget of [`MAX_FIGHT_STEPS`], counted from here, so make one
+    /// per fight.
     pub fn new(prog: &'p Program) -> Option<Self> {
+        let rules = Self::within(prog)?;
+        FIGHT_STEPS.set(0);
+        Some(rules)
+    }
+
+    /// The same for the fight already running (world time moved inside one of its
+    /// calls): its budget goes on.
+    pub(crate) fn within(prog: &'p Program) -> Option<Self> {
         Some(EvalRules {
             prog,
             shape: shape(prog)?,

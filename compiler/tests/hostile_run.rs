@@ -177,3 +177,41 @@ fn the_interpreter_is_bounded_in_steps_memory_and_trace() {
     let failures: Vec<String> = cases.iter().filter_map(run).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// A fight whose every turn runs close to a call's step budget, for up to 10,000 rounds:
+/// the fight's calls share one budget (`MAX_FIGHT_STEPS`), so each run stops with the
+/// rule error after ten million steps instead of running for minutes.
+#[test]
+fn a_fight_is_bounded_in_steps_over_all_its_calls() {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hostile_run/long_fight");
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("r")).unwrap();
+    std::fs::write(root.join("rulesc.toml"), "").unwrap();
+    std::fs::write(
+        root.join("r/ruleset.yaml"),
+        "ruleset: { name: run }\ntypes:\n  Brute:\n    hp: { type: int, default: 10 }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("r/a.rules"),
+        "procedure take_turn(me: fighter) {\n  let n = 0\n  for i in 0..200 {\n    for j in 0..1000 {\n      n += 1\n    }\n  }\n}\n\nfight of Brute {\n  order(c) = [c.hp]\n  out(c) = c.hp <= 0\n  on turn = take_turn\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("f.yaml"),
+        "title: forever\nrounds: 10000\nsides:\n  A:\n    Ann: {}\n  B:\n    Bob: {}\n",
+    )
+    .unwrap();
+    let out = bounded::rulesc(&["simulate", "r", "f.yaml", "-n", "2"], Some(&root));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("100.00%  r/a.rules:1: the run took more than 10000000 steps"),
+        "{stdout}"
+    );
+}

@@ -313,7 +313,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Host for Env<D, X, T> {
         amount: i64,
         options: Options,
     ) -> Run<()> {
-        match crate::fight::EvalRules::new(prog) {
+        match crate::fight::EvalRules::within(prog) {
             Some(rules) => fight.advance(&mut rules.with(options), self, amount),
             None => Ok(()),
         }
@@ -332,7 +332,7 @@ pub struct Interpreter<'p, 'e> {
     /// the trace sink records nothing.
     tracing: bool,
     /// Steps taken so far in this run (see [`MAX_STEPS`]).
-    steps: u64,
+    pub(crate) steps: u64,
     /// The site of the function running, where a spent budget is reported.
     at: u32,
     /// On while a formula runs: nothing can change a record then (formulas are pure), so
@@ -438,6 +438,8 @@ fn run<D: DiceSource, X: Decide, T: TraceSink>(
     options: Options,
 ) -> Result<Value, RuleError> {
     let may_stop = env.dice.may_stop();
+    let in_fight = fight.is_some();
+    let site = prog.functions.get(id).map_or(0, |f| f.site);
     let mut it = Interpreter {
         prog,
         code: compile::code(prog),
@@ -451,7 +453,13 @@ fn run<D: DiceSource, X: Decide, T: TraceSink>(
         formulas: options.trace_formulas,
         may_stop,
     };
-    it.call(id, args)
+    if !in_fight {
+        return it.call(id, args);
+    }
+    // A fight's calls share its budget as well.
+    it.fight_budget_left(site)?;
+    let result = it.call(id, args);
+    it.fight_steps_taken(site, result)
 }
 
 /// Evaluates one expression in a frame's `locals` (one slot per local of the function it
@@ -521,7 +529,7 @@ impl<'p> Interpreter<'p, '_> {
 
     /// A rule error met here: recorded in the trace when a procedure meets it (formulas
     /// are untraced: the procedure calling one records it), as generated code does.
-    fn fail(&mut self, site: u32, kind: RuleErrorKind) -> RuleError {
+    pub(crate) fn fail(&mut self, site: u32, kind: RuleErrorKind) -> RuleError {
         let e = RuleError::new(site, kind);
         if self.on() {
             self.env.fail(e)
