@@ -361,7 +361,8 @@ pub fn simulate() -> Value {
         "properties": {
             "fight": text,
             "ruleset": text,
-            "runs": count,
+            "runs": { "type": "integer", "minimum": 0, "description": "Runs made: `asked`, or fewer when --max-seconds stopped the simulation (W0105)." },
+            "asked": { "type": "integer", "minimum": 1, "description": "Runs asked for (-n)." },
             "seed": count,
             "max_rounds": count,
             "wins": { "type": "array", "items": share(Some("side")), "description": "One per side, in the fight file's order." },
@@ -394,7 +395,7 @@ pub fn simulate() -> Value {
             },
             "report": { "type": "array", "items": share(Some("group")), "description": "The fight file's report groups, in order." }
         },
-        "required": ["fight", "ruleset", "runs", "seed", "max_rounds", "wins", "draw", "undecided", "rule_errors", "rounds", "report"],
+        "required": ["fight", "ruleset", "runs", "asked", "seed", "max_rounds", "wins", "draw", "undecided", "rule_errors", "rounds", "report"],
         "additionalProperties": false
     });
     let run = json!({

@@ -48,6 +48,8 @@ pub struct FightFile {
     /// How decisions are answered (its random stream is reseeded per run).
     pub policy: Policy,
     pub groups: Vec<Group>,
+    /// The fight file among the sources (for a diagnostic about the whole file).
+    pub file: crate::source::FileId,
 }
 
 /// A named outcome group: every condition given must hold at the end of a run.
@@ -248,7 +250,10 @@ pub fn trace_json(
 /// Totals over many runs.
 #[derive(Debug, Clone, Default)]
 pub struct Summary {
+    /// Runs made: `asked`, or fewer when the time limit stopped the simulation.
     pub runs: u64,
+    /// Runs asked for.
+    pub asked: u64,
     /// Wins per side, in side order.
     pub wins: Vec<u64>,
     pub draws: u64,
@@ -260,51 +265,73 @@ pub struct Summary {
     pub groups: Vec<u64>,
 }
 
+/// Runs handed to the threads at once: memory holds a batch of runs, not all `n`.
+const BATCH: u64 = 256;
+
 /// Runs `file` `n` times from seed `seed`, in parallel; the same for any thread count.
 pub fn simulate(p: &Program, file: &FightFile, n: u64, seed: u64) -> Summary {
-    let runs: Vec<Run> = (0..n)
-        .into_par_iter()
-        .map(|k| {
-            run_once(
-                p,
-                file,
-                seed,
-                k,
-                rulesc_runtime::NoTrace,
-                Options::default(),
-            )
-            .0
-        })
-        .collect();
+    simulate_within(p, file, n, seed, None)
+}
+
+/// [`simulate`], starting no run once `max` has passed: the runs counted are then runs
+/// `0..k` (those after the first run not started are dropped, finished or not), and
+/// [`Summary::runs`] is below [`Summary::asked`] (`rulesc simulate` warns, `W0105`).
+pub fn simulate_within(
+    p: &Program,
+    file: &FightFile,
+    n: u64,
+    seed: u64,
+    max: Option<std::time::Duration>,
+) -> Summary {
+    let start = std::time::Instant::now();
+    let past = || max.is_some_and(|m| start.elapsed() >= m);
     let mut s = Summary {
-        runs: n,
+        asked: n,
         wins: vec![0; file.sides.len()],
         rounds: vec![0; file.rounds as usize + 1],
         groups: vec![0; file.groups.len()],
         ..Summary::default()
     };
-    for r in &runs {
-        match r.end {
-            FightEnd::Won(side) => {
-                if let Some(w) = s.wins.get_mut(side.index()) {
-                    *w += 1;
-                }
-            }
-            FightEnd::Draw => s.draws += 1,
-            FightEnd::Undecided => s.undecided += 1,
-            FightEnd::RuleError => {
-                let what = r.error.clone().unwrap_or_default();
-                *s.errors.entry(what).or_default() += 1;
-            }
-        }
-        if let Some(x) = s.rounds.get_mut(r.rounds as usize) {
-            *x += 1;
-        }
-        for (g, &hit) in s.groups.iter_mut().zip(&r.groups) {
-            *g += u64::from(hit);
+    while s.runs < n {
+        let runs: Vec<Option<Run>> = (s.runs..(s.runs + BATCH).min(n))
+            .into_par_iter()
+            .map(|k| {
+                let options = Options::default();
+                (!past()).then(|| run_once(p, file, seed, k, rulesc_runtime::NoTrace, options).0)
+            })
+            .collect();
+        for r in &runs {
+            let Some(r) = r else { return s };
+            s.add(r);
+            s.runs += 1;
         }
     }
     s
+}
+
+impl Summary {
+    /// Counts one run.
+    fn add(&mut self, r: &Run) {
+        match r.end {
+            FightEnd::Won(side) => {
+                if let Some(w) = self.wins.get_mut(side.index()) {
+                    *w += 1;
+                }
+            }
+            FightEnd::Draw => self.draws += 1,
+            FightEnd::Undecided => self.undecided += 1,
+            FightEnd::RuleError => {
+                let what = r.error.clone().unwrap_or_default();
+                *self.errors.entry(what).or_default() += 1;
+            }
+        }
+        if let Some(x) = self.rounds.get_mut(r.rounds as usize) {
+            *x += 1;
+        }
+        for (g, &hit) in self.groups.iter_mut().zip(&r.groups) {
+            *g += u64::from(hit);
+        }
+    }
 }
 
 /// The 95% Wilson score interval of `k` successes in `n` trials.
@@ -423,6 +450,7 @@ impl Summary {
             "fight": file.title,
             "ruleset": p.name,
             "runs": n,
+            "asked": self.asked,
             "seed": seed,
             "max_rounds": file.rounds,
             "wins": wins,
@@ -438,9 +466,14 @@ impl Summary {
     pub fn render(&self, p: &Program, file: &FightFile, seed: u64) -> String {
         let mut out = String::new();
         let n = self.runs;
+        let runs = if n < self.asked {
+            format!("{n} of {} runs (stopped by the time limit)", self.asked)
+        } else {
+            format!("{n} runs")
+        };
         let _ = writeln!(
             out,
-            "{} ({}): {n} runs, seed {seed}, at most {} rounds",
+            "{} ({}): {runs}, seed {seed}, at most {} rounds",
             file.title, p.name, file.rounds
         );
         let width = file

@@ -180,7 +180,8 @@ fn the_interpreter_is_bounded_in_steps_memory_and_trace() {
 
 /// A fight whose every turn runs close to a call's step budget, for up to 10,000 rounds:
 /// the fight's calls share one budget (`MAX_FIGHT_STEPS`), so each run stops with the
-/// rule error after ten million steps instead of running for minutes.
+/// rule error after ten million steps instead of running for minutes; and a simulation
+/// of many such runs stops at its time limit.
 #[test]
 fn a_fight_is_bounded_in_steps_over_all_its_calls() {
     let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hostile_run/long_fight");
@@ -213,5 +214,33 @@ fn a_fight_is_bounded_in_steps_over_all_its_calls() {
     assert!(
         stdout.contains("100.00%  r/a.rules:1: the run took more than 10000000 steps"),
         "{stdout}"
+    );
+    // Many such runs: `--max-seconds` (60 by default) stops starting new ones, and what
+    // was made is reported with a warning.
+    let out = bounded::rulesc(
+        &[
+            "simulate",
+            "r",
+            "f.yaml",
+            "-n",
+            "100000",
+            "--max-seconds",
+            "1",
+        ],
+        Some(&root),
+    );
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(
+        stdout.contains(" of 100000 runs (stopped by the time limit)"),
+        "{stdout}"
+    );
+    assert!(stderr.contains("W0105"), "{stderr}");
+    assert!(
+        stderr.contains("the simulation stopped after 1 seconds"),
+        "{stderr}"
     );
 }

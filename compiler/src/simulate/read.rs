@@ -320,6 +320,7 @@ fn read_node(
         sides,
         policy,
         groups,
+        file: root.span.file,
     })
 }
 

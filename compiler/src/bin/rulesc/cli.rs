@@ -165,6 +165,10 @@ pub enum Command {
         /// With --trace: trace inside formulas too (as `rulesc trace --trace-formulas`).
         #[arg(long, requires = "trace")]
         trace_formulas: bool,
+        /// Most seconds of wall-clock time: the runs made by then are reported, with a
+        /// warning (W0105), so a fight whose runs are slow cannot hold the command for hours.
+        #[arg(long, default_value_t = Limits::default().max_seconds, value_parser = limit("max-seconds"))]
+        max_seconds: u64,
         /// Content packs whose records the fight file may name.
         #[arg(long = "pack", value_name = "PACK.yaml", num_args = 1..)]
         packs: Vec<PathBuf>,

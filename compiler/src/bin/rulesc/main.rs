@@ -155,10 +155,11 @@ fn run() -> ExitCode {
             seed,
             trace,
             trace_formulas,
+            max_seconds,
             packs,
         } => {
             let options = rulesc::eval::Options { trace_formulas };
-            let how = (runs, seed, trace, options);
+            let how = (runs, seed, trace, options, max_seconds);
             run::simulate(&ruleset, &fight, &packs, how, format)
         }
         Command::Explain {

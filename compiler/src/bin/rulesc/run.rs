@@ -68,14 +68,14 @@ pub fn simulate(
     ruleset: &Path,
     fight: &Path,
     packs: &[PathBuf],
-    (runs, seed, trace, options): (u64, u64, Option<u64>, rulesc::eval::Options),
+    (runs, seed, trace, options, max_seconds): (u64, u64, Option<u64>, rulesc::eval::Options, u64),
     format: Format,
 ) -> ExitCode {
     let Some(p) = load(ruleset, packs, format) else {
         return ExitCode::from(1);
     };
-    let file = match rulesc::simulate::read(&p, fight) {
-        Ok((file, _)) => file,
+    let (file, sources) = match rulesc::simulate::read(&p, fight) {
+        Ok(read) => read,
         Err((diags, sources)) => {
             report(&diags, &sources, format);
             return ExitCode::from(1);
@@ -92,7 +92,24 @@ pub fn simulate(
             diag::escape_controls(&rulesc::simulate::trace_run(&p, &file, seed, k, options))
         ),
         None => {
-            let summary = rulesc::simulate::simulate(&p, &file, runs, seed);
+            let max = std::time::Duration::from_secs(max_seconds);
+            let summary = rulesc::simulate::simulate_within(&p, &file, runs, seed, Some(max));
+            if summary.runs < summary.asked {
+                let mut diags = diag::Diagnostics::default();
+                diags.push(
+                    diag::Diagnostic::warning(
+                        "W0105",
+                        rulesc::source::Span::new(file.file, 0, 0),
+                        format!(
+                            "the simulation stopped after {max_seconds} seconds: {} of {} runs",
+                            summary.runs, summary.asked
+                        ),
+                    )
+                    .label("this fight")
+                    .help("the numbers shown are for the runs made; raise --max-seconds, or ask for fewer runs (-n)"),
+                );
+                report(&diags, &sources, format);
+            }
             if json {
                 outln!("{}", summary.json(&p, &file, seed));
             } else {
