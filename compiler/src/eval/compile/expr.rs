@@ -3,7 +3,7 @@
 //! is the walker's `expr`, `int` or `truth` of the same node: `int` and `truth` give what
 //! `value(..).int()` and `.bool()` would, taking the same steps.
 
-use super::operands::{Arith, Compare};
+use super::operands::{Arith, BoxOf, Compare, Operand};
 use super::{BoolFn, Cx, IntFn, ValueFn};
 use crate::eval::expr::{field_of, rewrap, scan, NO_FIELDS};
 use crate::eval::{weight, Value};
@@ -446,6 +446,14 @@ impl Cx<'_> {
                     }))
                 })
             }
+            // `box.number`, `box.attr` of a local box
+            K::BoxPart(b, part) if matches!(b.kind, K::Local(_)) => {
+                let K::Local(s) = b.kind else {
+                    unreachable!("matched above")
+                };
+                let b = BoxOf(self.slot(s), *part);
+                Box::new(move |it, l| b.get(it, l))
+            }
             // `box.number`, `box.attr`
             K::BoxPart(b, part) => {
                 let (b, part) = (self.value(b), *part);
@@ -720,7 +728,7 @@ enum IntoSpec {
 }
 
 /// `box.number`, `box.level`, `box.attr` of box `number` of track `track`.
-fn box_part(p: &ir::Program, track: usize, number: u16, part: BoxPart) -> Value {
+pub(super) fn box_part(p: &ir::Program, track: usize, number: u16, part: BoxPart) -> Value {
     let def = &p.tracks[track];
     let bx = &def.boxes[usize::from(number)
         .saturating_sub(1)

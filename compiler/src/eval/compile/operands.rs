@@ -1,12 +1,12 @@
 //! Integer operations and comparisons whose operands are read inside the operation's own
-//! closure: a local, a local record's field, a roll's natural die of a local, or a
-//! constant (its one step taken where the walker takes it), each a type the closure is
+//! closure: a local, a local record's field, a roll's natural die of a local, a part of
+//! a local track box, or a constant (its one step taken where the walker takes it), each a type the closure is
 //! made for, so reading it is no call. Other operands stay closures of their own.
 
-use super::expr::int_const;
+use super::expr::{box_part, int_const};
 use super::{BoolFn, Cx, Got, IntFn, Interpreter};
 use crate::eval::Value;
-use crate::ir::{self, CmpOp, ExprKind as K, IntOp};
+use crate::ir::{self, BoxPart, CmpOp, ExprKind as K, IntOp};
 use rulesc_runtime::arith;
 
 /// An integer operand, read as the walker's `int` of it reads it.
@@ -20,6 +20,8 @@ pub(super) struct Slot(usize);
 pub(super) struct SlotField(usize, usize);
 /// `natural(r)` of the roll in a local.
 pub(super) struct Natural(usize);
+/// `box.number` or `box.attr` of the track box in a local.
+pub(super) struct BoxOf(pub(super) usize, pub(super) BoxPart);
 /// A constant: one step.
 pub(super) struct Num(i64);
 /// Anything else, compiled.
@@ -52,6 +54,16 @@ impl Operand for Natural {
     }
 }
 
+impl Operand for BoxOf {
+    #[inline(always)]
+    fn get(&self, it: &mut Interpreter<'_, '_>, l: &mut Vec<Value>) -> Got<i64> {
+        Ok(match l[self.0] {
+            Value::TrackBox { track, number } => box_part(it.prog, track, number, self.1).int(),
+            _ => 0,
+        })
+    }
+}
+
 impl Operand for Num {
     #[inline(always)]
     fn get(&self, it: &mut Interpreter<'_, '_>, _: &mut Vec<Value>) -> Got<i64> {
@@ -78,6 +90,7 @@ enum Op {
     Slot(Slot),
     Field(SlotField),
     Natural(Natural),
+    BoxOf(BoxOf),
     Num(Num),
     Dyn(Dyn),
 }
@@ -97,6 +110,10 @@ impl Cx<'_> {
                 K::Local(s) => Op::Natural(Natural(self.slot(s))),
                 _ => Op::Dyn(Dyn(self.int(e))),
             },
+            K::BoxPart(b, part) => match b.kind {
+                K::Local(s) => Op::BoxOf(BoxOf(self.slot(s), *part)),
+                _ => Op::Dyn(Dyn(self.int(e))),
+            },
             K::ToInt(a) => self.operand(a),
             _ => Op::Dyn(Dyn(self.int(e))),
         }
@@ -112,6 +129,7 @@ impl Cx<'_> {
                     Op::Slot(b) => m.make($a, b),
                     Op::Field(b) => m.make($a, b),
                     Op::Natural(b) => m.make($a, b),
+                    Op::BoxOf(b) => m.make($a, b),
                     Op::Num(b) => m.make($a, b),
                     Op::Dyn(b) => m.make($a, b),
                 }
@@ -121,6 +139,7 @@ impl Cx<'_> {
             Op::Slot(a) => with_b!(a),
             Op::Field(a) => with_b!(a),
             Op::Natural(a) => with_b!(a),
+            Op::BoxOf(a) => with_b!(a),
             Op::Num(a) => with_b!(a),
             Op::Dyn(a) => with_b!(a),
         }
