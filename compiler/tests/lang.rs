@@ -241,3 +241,41 @@ fn keys_and_indices_known_to_fall_outside_are_refused_before_running() {
         assert_eq!(&codes(case, yaml, &rules), want, "{case}: {e}");
     }
 }
+
+/// `len`, `keys`, `natural` and `filled` given the wrong kind of value: `E0321` at the
+/// operand, naming the built-in, the kind it needs and the type given.
+#[test]
+fn one_operand_built_ins_name_the_kind_they_need() {
+    let cases = [
+        ("len", "len(3)", "`len` needs a list, this is int"),
+        ("keys", "len(keys(3))", "`keys` needs a map, this is int"),
+        (
+            "natural",
+            "natural(3)",
+            "`natural` needs a roll, this is int",
+        ),
+        (
+            "filled",
+            "len(filled(3))",
+            "`filled` needs a track, this is int",
+        ),
+    ];
+    for (name, call, message) in cases {
+        let rules = format!("formula f(x: int) -> int = {call}\n");
+        let dir = write(
+            &format!("needs_{name}"),
+            &[
+                ("ruleset.yaml", "ruleset: { name: lang }\n"),
+                ("a.rules", &rules),
+            ],
+        );
+        let (_, diags, _) = rulesc::compile_dir(&dir);
+        let found: Vec<String> = diags
+            .sorted()
+            .iter()
+            .filter(|d| d.code == "E0321")
+            .map(|d| d.message.clone())
+            .collect();
+        assert_eq!(found, [message], "{call}");
+    }
+}

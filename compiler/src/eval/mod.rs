@@ -447,7 +447,7 @@ fn run<D: DiceSource, X: Decide, T: TraceSink>(
         fight,
         tracing: T::ENABLED,
         steps: 0,
-        at: prog.functions.get(id).map_or(0, |f| f.site),
+        at: site,
         pure: false,
         frames: kept_frames(),
         formulas: options.trace_formulas,

@@ -173,14 +173,7 @@ pub(super) fn call(
                     }
                     "len" => {
                         if !matches!(x.ty, Ty::List(_) | Ty::Error) {
-                            let n = c.ty_name(&x.ty);
-                            c.error(
-                                "E0321",
-                                x.span,
-                                format!("`len` needs a list, this is {n}"),
-                                "not a list",
-                                "give a list",
-                            );
+                            needs(c, &x, "len", "list", "give a list");
                         }
                         mk(K::Len(Box::new(x)), Ty::Int, span)
                     }
@@ -193,26 +186,18 @@ pub(super) fn call(
                         ),
                         Ty::SortedMap(k, _) => mk(K::Keys(Box::new(x)), Ty::List(k), span),
                         Ty::Error => err_expr(span),
-                        other => {
-                            let n = c.ty_name(&other);
-                            c.error(
-                                "E0321",
-                                x.span,
-                                format!("`keys` needs a map, this is {n}"),
-                                "not a map",
-                                "give a map field such as `c.skills`",
-                            );
+                        _ => {
+                            needs(c, &x, "keys", "map", "give a map field such as `c.skills`");
                             err_expr(span)
                         }
                     },
                     "natural" => {
                         if !matches!(x.ty, Ty::Roll | Ty::Error) {
-                            let n = c.ty_name(&x.ty);
-                            c.error(
-                                "E0321",
-                                x.span,
-                                format!("`natural` needs a roll, this is {n}"),
-                                "not a roll",
+                            needs(
+                                c,
+                                &x,
+                                "natural",
+                                "roll",
                                 "bind a roll with `let r = roll d20 + bonus`, then `natural(r)`",
                             );
                         }
@@ -225,13 +210,12 @@ pub(super) fn call(
                             span,
                         ),
                         Ty::Error => err_expr(span),
-                        other => {
-                            let n = c.ty_name(&other);
-                            c.error(
-                                "E0321",
-                                x.span,
-                                format!("`filled` needs a track, this is {n}"),
-                                "not a track",
+                        _ => {
+                            needs(
+                                c,
+                                &x,
+                                "filled",
+                                "track",
                                 "give a track field such as `c.wounds`",
                             );
                             err_expr(span)
@@ -404,6 +388,18 @@ pub(super) fn call(
             err_expr(span)
         }
     }
+}
+
+/// `E0321` at `x`: the built-in `f` needs a `kind` (a list, a map, ...), and `x` is not one.
+fn needs(c: &mut Checker, x: &ir::Expr, f: &str, kind: &str, help: &str) {
+    let n = c.ty_name(&x.ty);
+    c.error(
+        "E0321",
+        x.span,
+        format!("`{f}` needs a {kind}, this is {n}"),
+        format!("not a {kind}"),
+        help,
+    );
 }
 
 /// `Type(field: value, ...)`: a new record; omitted fields take their defaults (or the
