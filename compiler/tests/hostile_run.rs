@@ -121,6 +121,14 @@ fn loops(depth: usize, body: &str) -> String {
     s
 }
 
+/// `body` in a loop of `thousands` thousand turns.
+fn turns(thousands: usize, body: &str) -> String {
+    format!("procedure p() -> int {{\n  let n = 0\n  for i in 0..{thousands} {{\n    for j in 0..1000 {{\n      {body}\n    }}\n  }}\n  return n\n}}\n")
+}
+
+/// A die table of 1,000 dice (the YAML part of a case).
+const WIDE: &str = "tables:\n  wide:\n    die: 1000d1000\n    value: Side\n    rows: { \"1000-500000\": Left, \"500001-1000000\": Right }\n---\n";
+
 /// `f0` calls `f1` 10,000 times, which calls `f2` 10,000 times, and so on.
 fn fan_out(levels: usize) -> String {
     let mut s = String::new();
@@ -172,7 +180,18 @@ fn the_interpreter_is_bounded_in_steps_memory_and_trace() {
         case("`in` over a long list, a million times", format!("{BIG}procedure p() -> int {{\n  let xs = big()\n  let n = 0\n  for i in 0..1000 {{\n    for j in 0..1000 {{\n      if 2 in xs {{\n        n += 1\n      }}\n    }}\n  }}\n  return n\n}}\n"), "run: p\n", "trace", 1, "E0410", "s.yaml", ""),
         case("the keys of a long map, a million times", format!("{BOARD}procedure p(b: Board) -> int {{\n  for i in 0..100 {{\n    for j in 0..1000 {{\n      b.tallies[i * 1000 + j] = 1\n    }}\n  }}\n  let n = 0\n  for i in 0..1000 {{\n    for j in 0..1000 {{\n      n += len(keys(b.tallies))\n    }}\n  }}\n  return n\n}}\n"), "run: p\nargs: { b: {} }\n", "trace", 1, "E0410", "s.yaml", ""),
         case("a long list read from a map, a million times", format!("{BOARD}{BIG}procedure p(b: Board) -> int {{\n  b.lists[1] = big()\n  let n = 0\n  for i in 0..1000 {{\n    for j in 0..1000 {{\n      n += len(b.lists[1])\n    }}\n  }}\n  return n\n}}\n"), "run: p\nargs: { b: {} }\n", "trace", 1, "E0410", "s.yaml", ""),
-        case("a table of a million totals rolled among a level, 10,000 times", "tables:\n  wide:\n    die: 1000d1000\n    value: Side\n    rows: { \"1000-500000\": Left, \"500001-1000000\": Right }\n---\n".to_string() + &loops(1, "if roll wide among [Right] == Right {\n      n += 1\n    }"), "run: p\n", "trace", 0, "", "", "result: 10000"),
+        // A roll pays a step per die past the first: a roll of 1,000 dice in a loop of a
+        // million turns was a few steps a turn, so the run drew hundreds of millions of
+        // faces within the budget (seconds in a release build, past the watchdog here);
+        // now the budget stops it after a thousand rolls.
+        case("a roll of 1,000 dice, a million times", turns(1000, "n += roll 1000d1000"), "run: p\n", "trace", 1, "E0410", "s.yaml", ""),
+        // A hundred thousand turns fitted the budget: the run gave its result after a
+        // hundred million faces (seconds here; keeping the faces, past the watchdog).
+        case("a roll of 1,000 dice kept for faces(r), 100,000 times", turns(100, "let r = roll 1000d1000\n      n += len(faces(r))"), "run: p\n", "trace", 1, "E0410", "s.yaml", ""),
+        case("a roll of a computed 1,000 dice, 100,000 times", turns(100, "n += roll (d1000 * k)").replace("procedure p()", "procedure p(k: int)"), "run: p\nargs: { k: 1000000 }\n", "trace", 1, "E0410", "s.yaml", ""),
+        case("a table of 1,000 dice rolled 100,000 times", WIDE.to_string() + &turns(100, "if roll wide == Right {\n        n += 1\n      }"), "run: p\n", "trace", 1, "E0410", "s.yaml", ""),
+        // `among` rolls one die over the allowed totals: no step past the statement's.
+        case("a table of a million totals rolled among a level, 10,000 times", WIDE.to_string() + &loops(1, "if roll wide among [Right] == Right {\n      n += 1\n    }"), "run: p\n", "trace", 0, "", "", "result: 10000"),
     ];
     let failures: Vec<String> = cases.iter().filter_map(run).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));

@@ -5,15 +5,29 @@ use super::{expr::values_equal, leak_name, show_traced, stmt::update, Interprete
 use crate::ir::{self, DecideOptions, TableKey, Ty};
 use rulesc_runtime::{dice, DiceSpec, Faces, Roll, RuleErrorKind, TraceEvent, Track};
 
+/// The steps a roll of `spec` takes past its statement's and its dice expression's: one
+/// per die thrown beyond the first (the count as `dice::roll` clamps it), so a roll of
+/// many dice in a long loop spends the budget by the faces it draws. The extra dice of
+/// an explosion are not counted (each die adds at most `dice::MAX_EXPLOSIONS`). Taken
+/// before the dice are drawn, by every backend alike.
+#[inline]
+pub(super) fn dice_steps(spec: DiceSpec) -> u64 {
+    u64::from(spec.count.min(dice::MAX_DICE as u32).saturating_sub(1))
+}
+
 impl<'p> Interpreter<'p, '_> {
-    pub(super) fn roll(&mut self, spec: DiceSpec, site: u32) -> Roll {
+    /// A roll of `spec`, paid for by its dice ([`dice_steps`]).
+    pub(super) fn roll(&mut self, spec: DiceSpec, site: u32) -> Run<Roll> {
+        self.step(dice_steps(spec))?;
         let traced = self.on();
-        self.env.roll(spec, site, traced)
+        Ok(self.env.roll(spec, site, traced))
     }
 
-    pub(super) fn roll_faces(&mut self, spec: DiceSpec, site: u32) -> (Roll, Faces) {
+    /// [`Self::roll`], also giving every die.
+    pub(super) fn roll_faces(&mut self, spec: DiceSpec, site: u32) -> Run<(Roll, Faces)> {
+        self.step(dice_steps(spec))?;
         let traced = self.on();
-        self.env.roll_faces(spec, site, traced)
+        Ok(self.env.roll_faces(spec, site, traced))
     }
 
     /// `table[key]`, or `table[key, column]`
@@ -109,7 +123,7 @@ impl<'p> Interpreter<'p, '_> {
             return Ok(Value::Unit);
         };
         let (spec, faces) = table_roll_faces(t, die, allowed);
-        let r = self.roll(spec, site);
+        let r = self.roll(spec, site)?;
         let face = match &faces {
             Some(segments) => dice::nth_total(segments.iter().copied(), r.total.max(1)),
             None => r.total,

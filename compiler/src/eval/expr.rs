@@ -322,7 +322,7 @@ impl<'p> Interpreter<'p, '_> {
                     other => other,
                 }
             }
-            // `roll dice`
+            // `roll dice`: a step per die past the first (`effects::dice_steps`)
             K::Roll {
                 dice: d,
                 site,
@@ -333,9 +333,9 @@ impl<'p> Interpreter<'p, '_> {
                     _ => DiceSpec::new(0, 1),
                 };
                 match faces {
-                    None => Value::Roll(self.roll(spec, *site)),
+                    None => Value::Roll(self.roll(spec, *site)?),
                     Some(slot) => {
-                        let (r, f) = self.roll_faces(spec, *site);
+                        let (r, f) = self.roll_faces(spec, *site)?;
                         locals[*slot] = Value::Faces(Rc::new(f));
                         Value::Roll(r)
                     }
@@ -548,3 +548,6 @@ pub(super) fn values_equal(a: &Value, b: &Value) -> bool {
         _ => a == b,
     }
 }
+
+#[cfg(test)]
+mod tests;

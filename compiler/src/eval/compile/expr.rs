@@ -5,6 +5,7 @@
 
 use super::operands::{Arith, BoxOf, Compare, Operand};
 use super::{BoolFn, Cx, IntFn, ValueFn};
+use crate::eval::effects::dice_steps;
 use crate::eval::expr::{field_of, rewrap, scan, NO_FIELDS};
 use crate::eval::{weight, Value};
 use crate::ir::{self, BoxPart, Const, ExprKind as K, IntOp, Ty};
@@ -585,9 +586,10 @@ impl Cx<'_> {
         };
         if let (IntoSpec::Const(d), None) = (&spec, faces) {
             // Constant dice: the runtime's fixed shapes, as generated code rolls them.
-            let d = *d;
+            // The constant's step and the dice's past the first ([`dice_steps`]) in one.
+            let (d, steps) = (*d, 1 + dice_steps(*d));
             return Box::new(move |it, _| {
-                it.step(1)?;
+                it.step(steps)?;
                 let traced = it.on();
                 Ok(Value::Roll(it.env.roll_known(d, site, traced)))
             });
@@ -604,9 +606,9 @@ impl Cx<'_> {
                 },
             };
             Ok(match faces {
-                None => Value::Roll(it.roll(spec, site)),
+                None => Value::Roll(it.roll(spec, site)?),
                 Some(slot) => {
-                    let (r, f) = it.roll_faces(spec, site);
+                    let (r, f) = it.roll_faces(spec, site)?;
                     l[slot] = Value::Faces(Rc::new(f));
                     Value::Roll(r)
                 }

@@ -3,11 +3,11 @@
 
 use super::expr::{InPlace, Rows};
 use super::{scalar, Cx, Fx, Got, IntFn, Interpreter, ValueFn};
-use crate::eval::effects::track_levels;
+use crate::eval::effects::{dice_steps, track_levels};
 use crate::eval::expr::rewrap;
 use crate::eval::{leak_name, weight, Value};
 use crate::ir::{self, Agg, DecideOptions, ExprKind as K, TableKey, Ty};
-use rulesc_runtime::{arith, TraceEvent};
+use rulesc_runtime::{arith, DiceSpec, TraceEvent};
 use std::rc::Rc;
 
 /// Expressions whose values are copied, in order, into a new value's parts (each with
@@ -350,14 +350,10 @@ impl Cx<'_> {
             return Box::new(|_, _| Ok(Value::Unit));
         };
         if let (None, Some(rows)) = (among, Rows::new(&self.p.tables[table])) {
-            // Untraced, the face rolled reads its row here (every face has one).
-            return Box::new(move |it, _| {
-                if it.on() {
-                    return Ok(it.roll_table_at(table, None, site)?);
-                }
-                let face = it.roll(die, site).total;
-                Ok(rows.get(face).unwrap_or(Value::Unit))
-            });
+            return match dice_steps(die) {
+                0 => rows_rolled::<false>(table, die, site, rows, 0),
+                extra => rows_rolled::<true>(table, die, site, rows, extra),
+            };
         }
         let among = among.map(|a| self.value(a));
         Box::new(move |it, l| {
@@ -371,4 +367,27 @@ impl Cx<'_> {
             Ok(it.roll_table_at(table, allowed.as_deref().map(Vec::as_slice), site)?)
         })
     }
+}
+
+/// A die table whose rows are at hand, rolled (no `among`): untraced, the face rolled
+/// reads its row here (every face has one). `MANY`: its die is more than one die, which
+/// pay their `extra` steps ([`dice_steps`]) as the walker's roll does; a die of one pays
+/// none, and takes no work for it.
+fn rows_rolled<const MANY: bool>(
+    table: ir::Id,
+    die: DiceSpec,
+    site: u32,
+    rows: Rows,
+    extra: u64,
+) -> ValueFn {
+    Box::new(move |it, _| {
+        if it.on() {
+            return Ok(it.roll_table_at(table, None, site)?);
+        }
+        if MANY {
+            it.step(extra)?;
+        }
+        let face = it.env.roll(die, site, false).total;
+        Ok(rows.get(face).unwrap_or(Value::Unit))
+    })
 }
