@@ -555,7 +555,7 @@ pub fn execute_with(p: &Program, s: &Scenario, seed: u64, options: eval::Options
                 format!("the run stopped after {max} steps"),
             )
             .label("this scenario")
-            .help("rulesc runs at most 1,000,000 steps (statements, loop turns, calls, items compared or listed, values copied) for one scenario; loops nested this deep are probably a mistake"),
+            .help("rulesc runs at most 1,000,000 steps (statements, loop turns, calls, items compared or listed, dice thrown past a roll's first, values copied) for one scenario; loops nested this deep, or this many dice, are probably a mistake"),
         );
     }
     for &(i, sides) in &env.dice.problems {
