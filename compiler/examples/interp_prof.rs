@@ -59,7 +59,7 @@ fn main() {
         .unwrap();
         let t = Instant::now();
         for _ in 0..n {
-            let _ = std::hint::black_box(eval::call(&p, &mut env, id, vec![a.clone(), d.clone()]));
+            let _ = std::hint::black_box(eval::call(&p, &mut env, id, [a.clone(), d.clone()]));
         }
         eprintln!("exchange {:.0}/s", n as f64 / t.elapsed().as_secs_f64());
     }
@@ -71,12 +71,13 @@ fn main() {
             .ok()
             .unwrap();
         let (id, _) = p.function("melee_attack").unwrap();
-        let wounds = eval::field(&p, "Combatant", &s.args[1], "wounds").unwrap();
+        let field = eval::FieldRef::new(&p, "Combatant", "wounds").unwrap();
+        let wounds = field.get(&s.args[1]).unwrap();
         let t = Instant::now();
         for _ in 0..n / 5 {
-            let args = vec![s.args[0].clone(), s.args[1].clone(), s.args[2].clone()];
+            let args = [s.args[0].clone(), s.args[1].clone(), s.args[2].clone()];
             let _ = std::hint::black_box(eval::call(&p, &mut env, id, args));
-            eval::set_field(&p, "Combatant", &s.args[1], "wounds", wounds.clone());
+            field.set(&s.args[1], wounds.clone());
         }
         eprintln!("melee {:.0}/s", (n / 5) as f64 / t.elapsed().as_secs_f64());
     }

@@ -300,7 +300,7 @@ impl Comparer<'_, '_> {
         let ty = Ty::Outcome(o);
         let actual = Value::Outcome {
             tag,
-            fields: std::rc::Rc::new(fields.to_vec()),
+            fields: std::rc::Rc::from(fields),
         };
         let tags = &self.p.outcomes[o].tags;
         let (name_node, field_nodes) = match &node.value {

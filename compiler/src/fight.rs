@@ -396,11 +396,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> FightRules<Value, D, X, T> for Eval
                     });
                 }
                 let params = &self.prog.functions[*function].params;
-                let values = params
-                    .iter()
-                    .zip(args)
-                    .map(|(p, x)| decode(&p.ty, *x))
-                    .collect();
+                let values = params.iter().zip(args).map(|(p, x)| decode(&p.ty, *x));
                 call_in(self.prog, env, fight, *function, values, self.options)?;
             }
             Action::Reset {

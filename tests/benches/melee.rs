@@ -331,7 +331,7 @@ fn exchange_case() -> Rates {
             "interpreter",
             Box::new(|| {
                 for args in &values {
-                    let _ = black_box(eval::call(&p, &mut env_i, id, args.clone()));
+                    let _ = black_box(eval::call(&p, &mut env_i, id, args.iter().cloned()));
                 }
                 INPUTS
             }),
@@ -375,9 +375,10 @@ fn melee_case() -> Rates {
     let (mut env_h, mut env_g, mut env_i) = (env(1), env(1), env(1));
     let mut defenders_h: Vec<km::Combatant> = inputs.iter().map(|(_, d, _)| d.clone()).collect();
     let mut defenders_g = defenders_h.clone();
+    let wounds = eval::FieldRef::new(&p, "Combatant", "wounds").expect("wounds");
     let wounds_i: Vec<Value> = values
         .iter()
-        .map(|(_, d, _)| eval::field(&p, "Combatant", d, "wounds").expect("wounds"))
+        .map(|(_, d, _)| wounds.get(d).expect("wounds"))
         .collect();
     let inputs = &inputs;
     let mut sides: Vec<Side> = vec![
@@ -404,10 +405,10 @@ fn melee_case() -> Rates {
         (
             "interpreter",
             Box::new(|| {
-                for ((a, d, w), wounds) in values.iter().zip(&wounds_i) {
-                    let args = vec![a.clone(), d.clone(), w.clone()];
+                for ((a, d, w), wound_boxes) in values.iter().zip(&wounds_i) {
+                    let args = [a.clone(), d.clone(), w.clone()];
                     let _ = black_box(eval::call(&p, &mut env_i, id, args));
-                    eval::set_field(&p, "Combatant", d, "wounds", wounds.clone());
+                    wounds.set(d, wound_boxes.clone());
                 }
                 INPUTS
             }),

@@ -462,7 +462,7 @@ impl<D: Rolls> Run<'_, D> {
             }
             F::Outcome(tag, fields) => Value::Outcome {
                 tag: *tag,
-                fields: Rc::new(
+                fields: Rc::from(
                     fields
                         .iter()
                         .map(|f| self.value(f))

@@ -93,7 +93,7 @@ fn deep(
         }
         Value::Outcome { tag, fields } => Value::Outcome {
             tag: *tag,
-            fields: Rc::new(fields.iter().map(|x| deep(x, seen)).collect()),
+            fields: fields.iter().map(|x| deep(x, seen)).collect(),
         },
         other => other.clone(),
     }

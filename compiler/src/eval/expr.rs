@@ -402,7 +402,7 @@ impl<'p> Interpreter<'p, '_> {
                     // without fields.
                     NO_FIELDS.with(Rc::clone)
                 } else {
-                    Rc::new(self.copies(fields, locals)?)
+                    Rc::from(self.copies(fields, locals)?)
                 };
                 Value::Outcome { tag: *tag, fields }
             }
@@ -512,7 +512,7 @@ impl<'p> Interpreter<'p, '_> {
 
 thread_local! {
     /// The fields of an outcome tag that has none.
-    pub(super) static NO_FIELDS: Rc<Vec<Value>> = Rc::new(Vec::new());
+    pub(super) static NO_FIELDS: Rc<[Value]> = Rc::new([]);
 }
 
 /// Field `i` of a record (`Unit` for anything else).

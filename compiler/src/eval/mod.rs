@@ -49,7 +49,7 @@ pub enum Value {
     Record(Rc<RefCell<Vec<Value>>>),
     Outcome {
         tag: u16,
-        fields: Rc<Vec<Value>>,
+        fields: Rc<[Value]>,
     },
     /// A combatant of the running fight (its index).
     Fighter(u32),
@@ -391,14 +391,15 @@ fn weight(v: &Value) -> u64 {
     }
 }
 
-/// Calls function `id` with `args` (one per parameter). Records passed in are changed
-/// in place when the function changes their state. A rule error stops the run (state
-/// changed before it stays changed) and is returned, as generated code returns it.
+/// Calls function `id` with `args` (one per parameter: a `Vec`, or an array, which costs
+/// no allocation). Records passed in are changed in place when the function changes their
+/// state. A rule error stops the run (state changed before it stays changed) and is
+/// returned, as generated code returns it.
 pub fn call<D: DiceSource, X: Decide, T: TraceSink>(
     prog: &Program,
     env: &mut Env<D, X, T>,
     id: ir::Id,
-    args: Vec<Value>,
+    args: impl IntoIterator<Item = Value>,
 ) -> Result<Value, RuleError> {
     run(prog, env, None, id, args, Options::default())
 }
@@ -408,7 +409,7 @@ pub fn call_with<D: DiceSource, X: Decide, T: TraceSink>(
     prog: &Program,
     env: &mut Env<D, X, T>,
     id: ir::Id,
-    args: Vec<Value>,
+    args: impl IntoIterator<Item = Value>,
     options: Options,
 ) -> Result<Value, RuleError> {
     run(prog, env, None, id, args, options)
@@ -421,7 +422,7 @@ pub fn call_in<D: DiceSource, X: Decide, T: TraceSink>(
     env: &mut Env<D, X, T>,
     fight: &mut Fight<Value>,
     id: ir::Id,
-    args: Vec<Value>,
+    args: impl IntoIterator<Item = Value>,
     options: Options,
 ) -> Result<Value, RuleError> {
     run(prog, env, Some(fight), id, args, options)
@@ -434,7 +435,7 @@ fn run<D: DiceSource, X: Decide, T: TraceSink>(
     env: &mut Env<D, X, T>,
     fight: Option<&mut Fight<Value>>,
     id: ir::Id,
-    args: Vec<Value>,
+    args: impl IntoIterator<Item = Value>,
     options: Options,
 ) -> Result<Value, RuleError> {
     let may_stop = env.dice.may_stop();
@@ -453,12 +454,15 @@ fn run<D: DiceSource, X: Decide, T: TraceSink>(
         formulas: options.trace_formulas,
         may_stop,
     };
+    // The arguments go straight into a kept frame.
+    let mut frame = it.frames.pop().unwrap_or_default();
+    frame.extend(args);
     if !in_fight {
-        return it.call(id, args);
+        return it.call_frame(id, frame);
     }
     // A fight's calls share its budget as well.
     it.fight_budget_left(site)?;
-    let result = it.call(id, args);
+    let result = it.call_frame(id, frame);
     it.fight_steps_taken(site, result)
 }
 
@@ -689,25 +693,41 @@ pub fn record(p: &Program, type_name: &str, fields: &[(&str, Value)]) -> Option<
     Some(v)
 }
 
-fn field_index(p: &Program, type_name: &str, name: &str) -> Option<usize> {
-    let t = p.records.iter().find(|r| r.name == type_name)?;
-    t.fields.iter().position(|f| f.name == name)
+/// Field `name` of records of type `type_name`, found once: for a host that reads or sets
+/// one field of many records (what [`field`] and [`set_field`] look up by name each time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FieldRef(usize);
+
+impl FieldRef {
+    /// `None` if the program has no such record type or field.
+    pub fn new(p: &Program, type_name: &str, name: &str) -> Option<Self> {
+        let t = p.records.iter().find(|r| r.name == type_name)?;
+        t.fields.iter().position(|f| f.name == name).map(FieldRef)
+    }
+
+    /// The field of record `v` (`None` if `v` is not a record with it).
+    pub fn get(self, v: &Value) -> Option<Value> {
+        let Value::Record(r) = v else { return None };
+        let value = r.borrow().get(self.0).cloned();
+        value
+    }
+
+    /// Sets the field of record `v` (`None` if `v` is not a record with it).
+    pub fn set(self, v: &Value, value: Value) -> Option<()> {
+        let Value::Record(r) = v else { return None };
+        *r.borrow_mut().get_mut(self.0)? = value;
+        Some(())
+    }
 }
 
 /// Reads field `name` of a record of type `type_name`.
 pub fn field(p: &Program, type_name: &str, v: &Value, name: &str) -> Option<Value> {
-    let i = field_index(p, type_name, name)?;
-    let Value::Record(r) = v else { return None };
-    let value = r.borrow().get(i).cloned();
-    value
+    FieldRef::new(p, type_name, name)?.get(v)
 }
 
 /// Sets field `name` of a record of type `type_name`.
 pub fn set_field(p: &Program, type_name: &str, v: &Value, name: &str, value: Value) -> Option<()> {
-    let i = field_index(p, type_name, name)?;
-    let Value::Record(r) = v else { return None };
-    *r.borrow_mut().get_mut(i)? = value;
-    Some(())
+    FieldRef::new(p, type_name, name)?.set(v, value)
 }
 
 /// A choice value by variant name (`choice(p, "DamageLevel", "Minor")`).

@@ -434,7 +434,7 @@ impl Engine<'_> {
                     }
                     let used = odo.used;
                     let exit = |_: &[Value], fields: &[Value]| {
-                        let fields = Rc::new(fields.to_vec());
+                        let fields = Rc::from(fields);
                         Exit::Return(Value::Outcome { tag, fields }, used)
                     };
                     g.add(pw, dp, exit, max)?;

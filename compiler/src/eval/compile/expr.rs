@@ -146,7 +146,7 @@ impl Cx<'_> {
                 Box::new(move |it, l| {
                     Ok(Value::Outcome {
                         tag,
-                        fields: Rc::new(fields.run(it, l)?),
+                        fields: fields.run_shared(it, l)?,
                     })
                 })
             }
@@ -202,6 +202,9 @@ impl Cx<'_> {
                 delta,
                 negate,
             } => {
+                if let Some((chain, a, b)) = self.roll_chain(e) {
+                    return self.chain_operands(a, b, chain);
+                }
                 let (roll, delta, negate) = (self.value(roll), self.int(delta), *negate);
                 Box::new(move |it, l| {
                     let r = match roll(it, l)? {

@@ -28,6 +28,30 @@ impl Copies {
         }
         Ok(out)
     }
+
+    /// [`Self::run`] into a shared slice, made with one allocation (an outcome's fields).
+    pub(super) fn run_shared(
+        &self,
+        it: &mut Interpreter<'_, '_>,
+        l: &mut Vec<Value>,
+    ) -> Got<Rc<[Value]>> {
+        const ON_STACK: usize = 4;
+        if self.0.len() > ON_STACK {
+            return Ok(Rc::from(self.run(it, l)?));
+        }
+        let mut out: [Value; ON_STACK] = std::array::from_fn(|_| Value::Unit);
+        for ((x, scalar), slot) in self.0.iter().zip(&mut out) {
+            let v = x(it, l)?;
+            *slot = if *scalar {
+                it.step(1)?;
+                v
+            } else {
+                it.copied(v)?
+            };
+        }
+        // A `TrustedLen` iterator: the slice is allocated once, at its size.
+        Ok(out.into_iter().take(self.0.len()).collect())
+    }
 }
 
 /// The list an aggregate walks.

@@ -19,6 +19,7 @@ mod tests;
 
 use super::{Flow, Interpreter, Value};
 use crate::ir::{self, AssignOp, MatchArm, PlaceStep, Program, Stmt, Ty};
+use operands::LetRoll;
 use rulesc_runtime::{arith, error, RuleError, TraceEvent};
 use std::cell::Cell;
 use std::rc::Rc;
@@ -209,6 +210,18 @@ impl Cx<'_> {
                 // bound to a parameter stays that parameter (`let me = c`).
                 let alias = matches!(value.kind, ir::ExprKind::Local(_));
                 let scalar = scalar(&value.ty);
+                if let (Some((chain, a, b)), Ty::Roll) = (self.roll_chain(value), &value.ty) {
+                    let let_site = site;
+                    return self.chain_operands(
+                        a,
+                        b,
+                        LetRoll {
+                            chain,
+                            slot,
+                            let_site,
+                        },
+                    );
+                }
                 let value = self.value(value);
                 Box::new(move |it, l| {
                     let v = value(it, l)?;

@@ -4,10 +4,10 @@
 //! made for, so reading it is no call. Other operands stay closures of their own.
 
 use super::expr::{box_part, int_const};
-use super::{BoolFn, Cx, Got, IntFn, Interpreter};
-use crate::eval::Value;
+use super::{BoolFn, Cx, Got, IntFn, Interpreter, StmtFn, ValueFn};
+use crate::eval::{Flow, Value};
 use crate::ir::{self, BoxPart, CmpOp, ExprKind as K, IntOp};
-use rulesc_runtime::arith;
+use rulesc_runtime::{arith, DiceSpec, Roll, TraceEvent};
 
 /// An integer operand, read as the walker's `int` of it reads it.
 pub(super) trait Operand: Send + Sync + 'static {
@@ -193,6 +193,159 @@ impl Make2 for Compare {
             CmpOp::Le => op!(i64::le),
             CmpOp::Gt => op!(i64::gt),
             CmpOp::Ge => op!(i64::ge),
+        }
+    }
+}
+
+/// No operand: a roll chain of one delta adds nothing after it (no step, no read).
+pub(super) struct Nothing;
+
+impl Operand for Nothing {
+    #[inline(always)]
+    fn get(&self, _: &mut Interpreter<'_, '_>, _: &mut Vec<Value>) -> Got<i64> {
+        Ok(0)
+    }
+}
+
+/// `roll dice ± a ± b` of constant dice (at most two deltas): the walker's nested
+/// `RollAdd` nodes over a `Roll`, in one closure. The dice's step, the roll, then each
+/// delta read and added in turn, as the nested nodes do.
+#[derive(Clone, Copy)]
+pub(super) struct RollChain {
+    pub(super) dice: DiceSpec,
+    pub(super) site: u32,
+    pub(super) negate: (bool, bool),
+}
+
+impl RollChain {
+    #[inline(always)]
+    fn roll<A: Operand, B: Operand>(
+        self,
+        it: &mut Interpreter<'_, '_>,
+        l: &mut Vec<Value>,
+        a: &A,
+        b: &B,
+    ) -> Got<Roll> {
+        it.step(1)?;
+        let traced = it.on();
+        let r = it.env.roll_known(self.dice, self.site, traced);
+        let x = a.get(it, l)?;
+        let r = r.shifted(x, self.negate.0);
+        let y = b.get(it, l)?;
+        Ok(r.shifted(y, self.negate.1))
+    }
+}
+
+impl Make2 for RollChain {
+    type Out = ValueFn;
+    fn make<A: Operand, B: Operand>(self, a: A, b: B) -> ValueFn {
+        Box::new(move |it, l| Ok(Value::Roll(self.roll(it, l, &a, &b)?)))
+    }
+}
+
+/// `let slot = roll dice ± a ± b` (a [`RollChain`]): the walker's `let` of a scalar (one
+/// step for the copy, the Assign event) with the chain in the same closure.
+pub(super) struct LetRoll {
+    pub(super) chain: RollChain,
+    pub(super) slot: usize,
+    pub(super) let_site: u32,
+}
+
+impl Make2 for LetRoll {
+    type Out = StmtFn;
+    fn make<A: Operand, B: Operand>(self, a: A, b: B) -> StmtFn {
+        let LetRoll {
+            chain,
+            slot,
+            let_site,
+        } = self;
+        Box::new(move |it, l| {
+            let v = Value::Roll(chain.roll(it, l, &a, &b)?);
+            // A copy of a value holding no other: one step.
+            it.step(1)?;
+            if it.on() {
+                let shown = it.show(&v, &ir::Ty::Roll);
+                it.event(TraceEvent::Assign {
+                    site: let_site,
+                    value: shown,
+                });
+            }
+            l[slot] = v;
+            Ok(Flow::Normal)
+        })
+    }
+}
+
+impl Cx<'_> {
+    /// `roll dice ± a ± b` with constant dice, no kept faces and one or two deltas: the
+    /// chain and its deltas (innermost first).
+    pub(super) fn roll_chain<'e>(
+        &self,
+        e: &'e ir::Expr,
+    ) -> Option<(RollChain, &'e ir::Expr, Option<&'e ir::Expr>)> {
+        let K::RollAdd {
+            roll,
+            delta,
+            negate,
+        } = &e.kind
+        else {
+            return None;
+        };
+        let base = |r: &ir::Expr| match &r.kind {
+            K::Roll {
+                dice,
+                site,
+                faces: None,
+            } => match dice.kind {
+                K::Const(ir::Const::Dice(d)) => Some((d, *site)),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some((dice, site)) = base(roll) {
+            let chain = RollChain {
+                dice,
+                site,
+                negate: (*negate, false),
+            };
+            return Some((chain, delta, None));
+        }
+        let K::RollAdd {
+            roll: inner,
+            delta: first,
+            negate: first_negate,
+        } = &roll.kind
+        else {
+            return None;
+        };
+        let (dice, site) = base(inner)?;
+        let chain = RollChain {
+            dice,
+            site,
+            negate: (*first_negate, *negate),
+        };
+        Some((chain, first, Some(delta)))
+    }
+
+    /// `m` made of a roll chain's deltas (see [`Self::roll_chain`]).
+    pub(super) fn chain_operands<M: Make2>(
+        &self,
+        a: &ir::Expr,
+        b: Option<&ir::Expr>,
+        m: M,
+    ) -> M::Out {
+        match b {
+            Some(b) => self.operands(a, b, m),
+            None => {
+                macro_rules! one {
+                    ($($kind:ident),*) => {
+                        match self.operand(a) {
+                            $(Op::$kind(a) => m.make(a, Nothing),)*
+                        }
+                    };
+                }
+                one!(Slot, Field, Natural, BoxOf, Num, Dyn)
+            }
         }
     }
 }

@@ -149,7 +149,7 @@ impl Lanes<'_> {
                 let head = [2, 0, 10, u64::from(*tag), cols.len() as u64];
                 let tag = *tag;
                 self.settle(&head, &cols, m, |cols, lane, used| {
-                    let fields = Rc::new(cols.iter().map(|c| c.at(lane)).collect());
+                    let fields: Rc<[Value]> = cols.iter().map(|c| c.at(lane)).collect();
                     Exit::Return(Value::Outcome { tag, fields }, used)
                 });
                 Some(())
