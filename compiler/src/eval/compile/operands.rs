@@ -5,6 +5,7 @@
 
 use super::expr::{box_part, int_const};
 use super::{BoolFn, Cx, Got, IntFn, Interpreter, StmtFn, ValueFn};
+use crate::eval::effects::dice_steps;
 use crate::eval::{Flow, Value};
 use crate::ir::{self, BoxPart, CmpOp, ExprKind as K, IntOp};
 use rulesc_runtime::{arith, DiceSpec, Roll, TraceEvent};
@@ -213,6 +214,8 @@ impl Operand for Nothing {
 #[derive(Clone, Copy)]
 pub(super) struct RollChain {
     pub(super) dice: DiceSpec,
+    /// The constant's step and the dice's past the first (`dice_steps`), in one.
+    pub(super) steps: u64,
     pub(super) site: u32,
     pub(super) negate: (bool, bool),
 }
@@ -226,7 +229,7 @@ impl RollChain {
         a: &A,
         b: &B,
     ) -> Got<Roll> {
-        it.step(1)?;
+        it.step(self.steps)?;
         let traced = it.on();
         let r = it.env.roll_known(self.dice, self.site, traced);
         let x = a.get(it, l)?;
@@ -305,6 +308,7 @@ impl Cx<'_> {
         if let Some((dice, site)) = base(roll) {
             let chain = RollChain {
                 dice,
+                steps: 1 + dice_steps(dice),
                 site,
                 negate: (*negate, false),
             };
@@ -321,6 +325,7 @@ impl Cx<'_> {
         let (dice, site) = base(inner)?;
         let chain = RollChain {
             dice,
+            steps: 1 + dice_steps(dice),
             site,
             negate: (*first_negate, *negate),
         };

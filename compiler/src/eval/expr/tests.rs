@@ -51,7 +51,9 @@ fn rules() -> String {
     for (i, (dice, _)) in DICE.iter().enumerate() {
         s.push_str(&format!(
             "procedure roll_{i}() -> int {{\n  let k = 2\n  let r = roll {dice}\n  return 0\n}}\n\
-             procedure dice_{i}() -> int {{\n  let k = 2\n  let r = {dice}\n  return 0\n}}\n"
+             procedure dice_{i}() -> int {{\n  let k = 2\n  let r = {dice}\n  return 0\n}}\n\
+             procedure plus_{i}() -> int {{\n  let k = 2\n  let r = roll {dice} + k\n  return 0\n}}\n\
+             procedure plus_two_{i}() -> int {{\n  let k = 2\n  let r = roll {dice} + k - 1\n  return 0\n}}\n"
         ));
     }
     for (name, dice) in [("d6", "d6"), ("3d6", "3d6")] {
@@ -148,6 +150,12 @@ fn a_roll_costs_its_dice_and_a_step_per_die_beyond_the_first() {
             let rolled = steps(&p, &format!("roll_{i}"), mode);
             let bound = steps(&p, &format!("dice_{i}"), mode);
             assert_eq!(rolled, bound + extra, "roll {dice} {mode:?}");
+            // With deltas added (compiled, a constant roll and its deltas are one
+            // closure): a local costs nothing, a constant its step.
+            let plus = steps(&p, &format!("plus_{i}"), mode);
+            assert_eq!(plus, rolled, "roll {dice} + k {mode:?}");
+            let plus_two = steps(&p, &format!("plus_two_{i}"), mode);
+            assert_eq!(plus_two, rolled + 1, "roll {dice} + k - 1 {mode:?}");
         }
         // A roll kept for `faces(r)` alike.
         assert_eq!(
