@@ -145,15 +145,32 @@ pub fn shown(p: &Program, r: &Result<Value, RuleError>, ty: &Ty) -> String {
 }
 
 /// Procedure `name` in the interpreter on `seed`; the state is the arguments afterwards.
+/// It is run untraced as well, on copies of the arguments, and must give the same
+/// outcome, state and dice: the compiled interpreter's untraced fast paths (rows read at
+/// compile time, tracks filled in place, ...) against its traced paths.
 pub fn interpret(
     p: &Program,
     name: &str,
     seed: impl Into<Seeded>,
     args: Vec<Value>,
 ) -> Run<String, Vec<Value>> {
+    let seed = seed.into();
+    let quiet_args: Vec<Value> = args.iter().map(Value::deep_clone).collect();
     let mut e = env(seed);
     let outcome = call(p, &mut e, name, args.clone());
-    finish(e, outcome, args)
+    let run = finish(e, outcome, args);
+    let (id, f) = p
+        .function(name)
+        .unwrap_or_else(|| panic!("no procedure `{name}`"));
+    let mut q = untraced_env(seed);
+    let quiet = shown(p, &eval::call(p, &mut q, id, quiet_args.clone()), &f.ret);
+    assert_eq!(
+        (&quiet, &quiet_args, q.dice.face(1_000_000)),
+        (&run.outcome, &run.state, run.next_face),
+        "{name}, seed {}: the interpreter untraced differs from the interpreter traced",
+        seed.seed
+    );
+    run
 }
 
 /// The generated code on `seed`: `run` returns the outcome printed and the state.

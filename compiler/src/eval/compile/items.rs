@@ -7,7 +7,7 @@ use crate::eval::effects::{dice_steps, track_levels};
 use crate::eval::expr::rewrap;
 use crate::eval::{leak_name, weight, Value};
 use crate::ir::{self, Agg, DecideOptions, ExprKind as K, TableKey, Ty};
-use rulesc_runtime::{arith, DiceSpec, TraceEvent};
+use rulesc_runtime::{arith, DiceSpec, TraceEvent, Track};
 use std::rc::Rc;
 
 /// Expressions whose values are copied, in order, into a new value's parts (each with
@@ -357,6 +357,30 @@ impl Cx<'_> {
             _ => None,
         };
         let levels = tid.map_or_else(Vec::new, |t| track_levels(&self.p.tracks[t]));
+        if let (Some(tid), [ir::PlaceStep::Field(field)]) = (tid, &track.path[..]) {
+            // A track field of a local record: filled where it is when untraced (what
+            // `fill_at` does through `update`); traced, or not a record, the walker's.
+            let (slot, field) = (self.slot(track.root), *field);
+            let escalate = self.p.tracks[tid].escalate;
+            let track = track.clone();
+            return Box::new(move |it, l| {
+                let lvl = level(it, l)?.choice();
+                if !it.on() {
+                    if let Value::Record(r) = &l[slot] {
+                        if let Some(v) = r.borrow_mut().get_mut(field) {
+                            let mut t = match v {
+                                Value::Track(t) => *t,
+                                _ => Track::default(),
+                            };
+                            let filled = t.fill(&levels, lvl.min(255) as u8, escalate);
+                            *v = Value::Track(t);
+                            return Ok(Value::Int(filled.map_or(0, |(n, _)| n as i64)));
+                        }
+                    }
+                }
+                Ok(it.fill_at(&track, tid, &levels, lvl, &[], site, l)?)
+            });
+        }
         let track = track.clone();
         Box::new(move |it, l| {
             let lvl = level(it, l)?.choice();
