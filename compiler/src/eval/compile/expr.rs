@@ -23,6 +23,12 @@ pub(super) fn int_const(e: &ir::Expr) -> Option<i64> {
     }
 }
 
+/// A number or truth compiled as such, where [`Cx::value`] would wrap it in a `Value`.
+pub(super) enum Wrapped {
+    Int(IntFn),
+    Bool(BoolFn),
+}
+
 /// A map keyed by anything but a scale or enum: read by the walker.
 fn sorted(m: &ir::Expr) -> bool {
     matches!(m.ty, Ty::SortedMap(..))
@@ -38,6 +44,24 @@ fn rewrapped(v: i64, choice: bool) -> i64 {
 }
 
 impl Cx<'_> {
+    /// An expression whose value is its number or truth wrapped (as [`Self::value`] makes
+    /// it): the number or truth compiled, for a statement to wrap it itself.
+    pub(super) fn wrapped(&self, e: &ir::Expr) -> Option<Wrapped> {
+        Some(match &e.kind {
+            K::Neg(_)
+            | K::Int(..)
+            | K::ToInt(_)
+            | K::Natural(_)
+            | K::CheckedDiv(..)
+            | K::Abs(_)
+            | K::Len(_) => Wrapped::Int(self.int(e)),
+            K::Not(_) | K::Compare(..) | K::And(..) | K::Or(..) | K::In(..) | K::IsSome(_) => {
+                Wrapped::Bool(self.truth(e))
+            }
+            _ => return None,
+        })
+    }
+
     /// Any expression, as the walker's `expr`.
     pub(super) fn value(&self, e: &ir::Expr) -> ValueFn {
         match &e.kind {
@@ -102,14 +126,17 @@ impl Cx<'_> {
             | K::Natural(_)
             | K::CheckedDiv(..)
             | K::Abs(_)
-            | K::Len(_) => {
-                let f = self.int(e);
-                Box::new(move |it, l| Ok(Value::Int(f(it, l)?)))
-            }
-            K::Not(_) | K::Compare(..) | K::And(..) | K::Or(..) | K::In(..) | K::IsSome(_) => {
-                let f = self.truth(e);
-                Box::new(move |it, l| Ok(Value::Bool(f(it, l)?)))
-            }
+            | K::Len(_)
+            | K::Not(_)
+            | K::Compare(..)
+            | K::And(..)
+            | K::Or(..)
+            | K::In(..)
+            | K::IsSome(_) => match self.wrapped(e) {
+                Some(Wrapped::Int(f)) => Box::new(move |it, l| Ok(Value::Int(f(it, l)?))),
+                Some(Wrapped::Bool(f)) => Box::new(move |it, l| Ok(Value::Bool(f(it, l)?))),
+                None => unreachable!("every kind matched is wrapped"),
+            },
             // `if c then a else b`
             K::If(c, a, b) => {
                 let span = c.span;

@@ -19,6 +19,7 @@ mod tests;
 
 use super::{Flow, Interpreter, Value};
 use crate::ir::{self, AssignOp, MatchArm, PlaceStep, Program, Stmt, Ty};
+use expr::Wrapped;
 use operands::LetRoll;
 use rulesc_runtime::{arith, error, RuleError, TraceEvent};
 use std::cell::Cell;
@@ -222,6 +223,12 @@ impl Cx<'_> {
                         },
                     );
                 }
+                // A number or truth: wrapped here, with no closure of its own to wrap it.
+                match self.wrapped(value) {
+                    Some(Wrapped::Int(f)) => return let_scalar(f, Value::Int, slot, site, ty),
+                    Some(Wrapped::Bool(f)) => return let_scalar(f, Value::Bool, slot, site, ty),
+                    None => {}
+                }
                 let value = self.value(value);
                 Box::new(move |it, l| {
                     let v = value(it, l)?;
@@ -270,6 +277,11 @@ impl Cx<'_> {
                 branches,
                 otherwise,
             } => {
+                if let ([(c, b, site)], None) = (&branches[..], otherwise) {
+                    if let [s] = &b[..] {
+                        return self.if_one(c, s, *site);
+                    }
+                }
                 let branches: Vec<(BoolFn, Block, u32)> = branches
                     .iter()
                     .map(|(c, b, site)| (self.truth(c), self.block(b), *site))
@@ -404,6 +416,54 @@ impl Cx<'_> {
         }
     }
 
+    /// `if c { s }` of one statement: the block's run of its one statement (the stop
+    /// check, the statement's step, the statement) without the block's loop; a `return`
+    /// is made in place.
+    fn if_one(&self, cond: &ir::Expr, s: &Stmt, site: u32) -> StmtFn {
+        let cond = self.truth(cond);
+        macro_rules! taken {
+            ($it:ident, $l:ident, $body:expr) => {
+                Box::new(move |$it, $l| {
+                    let taken = cond($it, $l)?;
+                    if $it.on() {
+                        $it.event(TraceEvent::Branch { site, taken });
+                    }
+                    if !taken {
+                        return Ok(Flow::Normal);
+                    }
+                    if $it.may_stop && $it.env.stopped() {
+                        return Ok(Flow::Return(Value::Unit));
+                    }
+                    $it.step(1)?;
+                    $body
+                })
+            };
+        }
+        match s {
+            Stmt::Return {
+                value: Some(e),
+                site: at,
+            } => {
+                let (value, ty, at) = (self.value(e), e.ty.clone(), *at);
+                taken!(it, l, {
+                    let v = value(it, l)?;
+                    if it.on() {
+                        let shown = it.show(&v, &ty);
+                        it.event(TraceEvent::Return {
+                            site: at,
+                            value: shown,
+                        });
+                    }
+                    Ok(Flow::Return(v))
+                })
+            }
+            _ => {
+                let s = self.stmt(s);
+                taken!(it, l, s(it, l))
+            }
+        }
+    }
+
     /// `x = v`, `x += v`, `x -= v` of a local with no path: the walker's `assign_at` of
     /// an empty path (the value copied, then changed in the slot, checked against the
     /// place's range, traced), without its keys or its walk of the place.
@@ -411,6 +471,15 @@ impl Cx<'_> {
         let (slot, range, ty) = (self.slot(place.root), place.range, place.ty.clone());
         match op {
             AssignOp::Set => {
+                match self.wrapped(value) {
+                    Some(Wrapped::Int(f)) => {
+                        return set_scalar(f, Value::Int, slot, range, site, ty)
+                    }
+                    Some(Wrapped::Bool(f)) => {
+                        return set_scalar(f, Value::Bool, slot, range, site, ty)
+                    }
+                    None => {}
+                }
                 let scalar = scalar(&value.ty);
                 let value = self.value(value);
                 Box::new(move |it, l| {
@@ -505,6 +574,56 @@ impl Cx<'_> {
                 .collect(),
         ))
     }
+}
+
+/// `let slot = value` of a number or truth `f` (wrapped by `wrap`): the `let` of a scalar
+/// (one step for the copy, the Assign event).
+fn let_scalar<T: 'static>(
+    f: Fx<T>,
+    wrap: fn(T) -> Value,
+    slot: usize,
+    site: u32,
+    ty: Ty,
+) -> StmtFn {
+    Box::new(move |it, l| {
+        let v = wrap(f(it, l)?);
+        // A copy of a value holding no other: one step.
+        it.step(1)?;
+        if it.on() {
+            let shown = it.show(&v, &ty);
+            it.event(TraceEvent::Assign { site, value: shown });
+        }
+        l[slot] = v;
+        Ok(Flow::Normal)
+    })
+}
+
+/// `slot = value` of a local with no path, `value` a number or truth `f` (wrapped by
+/// `wrap`): the copy's one step, the range check, the Assign event.
+fn set_scalar<T: 'static>(
+    f: Fx<T>,
+    wrap: fn(T) -> Value,
+    slot: usize,
+    range: Option<(i64, i64)>,
+    site: u32,
+    ty: Ty,
+) -> StmtFn {
+    Box::new(move |it, l| {
+        let v = wrap(f(it, l)?);
+        // A copy of a value holding no other: one step.
+        it.step(1)?;
+        if let Some((lo, hi)) = range {
+            if let Err(e) = error::in_range(v.int(), lo, hi, site) {
+                return Err(Box::new(it.fail(site, e.kind)));
+            }
+        }
+        if it.on() {
+            let shown = it.show(&v, &ty);
+            it.event(TraceEvent::Assign { site, value: shown });
+        }
+        l[slot] = v;
+        Ok(Flow::Normal)
+    })
 }
 
 /// Whether values of `ty` hold no other value: copying one is a step and nothing else.
