@@ -177,15 +177,6 @@ impl Roll {
     }
 }
 
-/// Rolls `spec` from `source`, records one [`TraceEvent::Roll`] at `site` when tracing is
-/// on, and returns the total with the first die's natural face.
-///
-/// An exploding die that shows its highest face rolls again and adds, up to
-/// [`MAX_EXPLOSIONS`] times. Keep-highest/lowest compares whole dice (explosions
-/// included). A zero-sided or zero-count roll totals 0 and rolls nothing. A source that
-/// decides whole rolls ([`DiceSource::whole`]) gives the roll instead, and no face is
-/// drawn.
-#[inline]
 /// The `k`th (from 1) of the totals `lo..=hi` of `segments`, in order; past them, `k`.
 /// A die table rolled `among` some values rolls a `dN` over the allowed totals and reads
 /// the total this way, in both backends, without listing every total.
@@ -201,6 +192,15 @@ pub fn nth_total(segments: impl IntoIterator<Item = (i64, i64)>, k: i64) -> i64 
     k
 }
 
+/// Rolls `spec` from `source`, records one [`TraceEvent::Roll`] at `site` when tracing is
+/// on, and returns the total with the first die's natural face.
+///
+/// An exploding die that shows its highest face rolls again and adds, up to
+/// [`MAX_EXPLOSIONS`] times. Keep-highest/lowest compares whole dice (explosions
+/// included). A zero-sided or zero-count roll totals 0 and rolls nothing. A source that
+/// decides whole rolls ([`DiceSource::whole`]) gives the roll instead, and no face is
+/// drawn.
+#[inline]
 pub fn roll<D: DiceSource + ?Sized, T: TraceSink>(
     source: &mut D,
     spec: DiceSpec,
