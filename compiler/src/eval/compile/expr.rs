@@ -535,6 +535,10 @@ impl Cx<'_> {
                 })
             }
             K::Aggregate { .. } => self.aggregate_int(e),
+            // A formula's number, read without wrapping it.
+            K::Call(f, args) if !self.p.functions[*f].is_procedure() => {
+                self.formula_call_as(*f, args, Value::int, |cx, b| cx.int(b))
+            }
             _ => {
                 let f = self.value(e);
                 Box::new(move |it, l| Ok(f(it, l)?.int()))
@@ -600,6 +604,10 @@ impl Cx<'_> {
                 Box::new(move |it, l| Ok(!matches!(x(it, l)?, Value::None)))
             }
             K::Aggregate { .. } => self.aggregate_truth(e),
+            // A formula's truth, read without wrapping it.
+            K::Call(f, args) if !self.p.functions[*f].is_procedure() => {
+                self.formula_call_as(*f, args, Value::bool, |cx, b| cx.truth(b))
+            }
             _ => {
                 let f = self.value(e);
                 Box::new(move |it, l| Ok(f(it, l)?.bool()))

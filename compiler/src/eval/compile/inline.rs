@@ -11,7 +11,7 @@
 //! handed to the walker would read the formula's locals at the formula's own slots.
 
 use super::expr::plain;
-use super::{scalar, Cx, ValueFn};
+use super::{scalar, Cx, Fx, ValueFn};
 use crate::eval::Value;
 use crate::ir::{self, walk, ExprKind as K};
 use std::cell::Cell;
@@ -32,6 +32,19 @@ impl Cx<'_> {
     /// A call of formula `f` with `args`, inlined when it can be; `call` is the ordinary
     /// call, kept for traced formulas (and returned as is when `f` is not inlined).
     pub(super) fn inlined(&self, f: ir::Id, args: &[ir::Expr], call: ValueFn) -> ValueFn {
+        self.inlined_as(f, args, call, |cx, b| cx.value(b))
+    }
+
+    /// [`Self::inlined`] giving `T`: the formula's body compiled by `body_as` (a number
+    /// by [`Cx::int`], a truth by [`Cx::truth`], as the caller reads the call), so the
+    /// body's value is not wrapped in a `Value` to be read back.
+    pub(super) fn inlined_as<T: 'static>(
+        &self,
+        f: ir::Id,
+        args: &[ir::Expr],
+        call: Fx<T>,
+        body_as: impl Fn(&Cx<'_>, &ir::Expr) -> Fx<T>,
+    ) -> Fx<T> {
         let callee = &self.p.functions[f];
         let ir::Body::Formula(body) = &callee.body else {
             return call;
@@ -78,7 +91,7 @@ impl Cx<'_> {
             depth: self.depth + 1,
             walked: Cell::new(false),
         };
-        let body = inner.value(body);
+        let body = body_as(&inner, body);
         if inner.walked.get() {
             // Some node reads the formula's locals where the walker would: called, not
             // inlined. Nothing kept uses the slots taken since `start` (`call` was

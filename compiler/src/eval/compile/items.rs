@@ -142,6 +142,31 @@ impl Each {
 impl Cx<'_> {
     /// A call: the arguments, evaluated in order, fill a frame kept from an earlier call.
     pub(super) fn call(&self, f: ir::Id, exprs: &[ir::Expr]) -> ValueFn {
+        let call = self.ordinary_call(f, exprs);
+        if self.p.functions[f].is_procedure() {
+            call
+        } else {
+            self.inlined(f, exprs, call)
+        }
+    }
+
+    /// A call of formula `f` read as `T` (a number by `body_as` = [`Cx::int`], a truth by
+    /// [`Cx::truth`]): inlined as such when it can be, else the call's value read by
+    /// `read`.
+    pub(super) fn formula_call_as<T: 'static>(
+        &self,
+        f: ir::Id,
+        exprs: &[ir::Expr],
+        read: fn(&Value) -> T,
+        body_as: impl Fn(&Cx<'_>, &ir::Expr) -> Fx<T>,
+    ) -> Fx<T> {
+        let call = self.ordinary_call(f, exprs);
+        let call: Fx<T> = Box::new(move |it, l| Ok(read(&call(it, l)?)));
+        self.inlined_as(f, exprs, call, body_as)
+    }
+
+    /// The ordinary call of function `f`: arguments into a kept frame, then its code.
+    fn ordinary_call(&self, f: ir::Id, exprs: &[ir::Expr]) -> ValueFn {
         let callee = &self.p.functions[f];
         // A record read from the fight is passed as a copy.
         let args: Vec<(ValueFn, bool)> = exprs
@@ -150,7 +175,7 @@ impl Cx<'_> {
             .map(|(a, p)| (self.value(a), ir::copied_from_fight(a, p)))
             .collect();
         let formula = !callee.is_procedure();
-        let call: ValueFn = Box::new(move |it, l| {
+        Box::new(move |it, l| {
             let mut frame = it.frames.pop().unwrap_or_default();
             for (a, copied) in &args {
                 let v = a(it, l)?;
@@ -167,12 +192,7 @@ impl Cx<'_> {
                 Err(e) => Err(Box::new(e)),
                 Ok(v) => Ok(v),
             }
-        });
-        if formula {
-            self.inlined(f, exprs, call)
-        } else {
-            call
-        }
+        })
     }
 
     pub(super) fn copies(&self, xs: &[ir::Expr]) -> Copies {
