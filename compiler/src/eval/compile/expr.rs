@@ -560,19 +560,16 @@ impl Cx<'_> {
                 let e = self.in_place(e).expect("checked above");
                 Box::new(move |_, l| Ok(e.read(l, Value::bool)))
             }
-            K::Not(a) => {
-                let a = self.truth(a);
-                Box::new(move |it, l| Ok(!a(it, l)?))
-            }
+            K::Not(a) => match self.not_flag(a) {
+                Some(f) => f,
+                None => {
+                    let a = self.truth(a);
+                    Box::new(move |it, l| Ok(!a(it, l)?))
+                }
+            },
             K::Compare(op, a, b) => self.operands(a, b, Compare(*op)),
-            K::And(a, b) => {
-                let (a, b) = (self.truth(a), self.truth(b));
-                Box::new(move |it, l| Ok(a(it, l)? && b(it, l)?))
-            }
-            K::Or(a, b) => {
-                let (a, b) = (self.truth(a), self.truth(b));
-                Box::new(move |it, l| Ok(a(it, l)? || b(it, l)?))
-            }
+            K::And(a, b) => self.and_or(false, a, b),
+            K::Or(a, b) => self.and_or(true, a, b),
             // `x in list`, the list read in place after `x`, as the walker reads it
             K::In(x, list) if in_place(list).is_some() => {
                 let (x, list) = (self.value(x), self.in_place(list).expect("checked above"));

@@ -3,7 +3,7 @@
 //! a local track box, or a constant (its one step taken where the walker takes it), each a type the closure is
 //! made for, so reading it is no call. Other operands stay closures of their own.
 
-use super::expr::{box_part, int_const};
+use super::expr::{box_part, int_const, InPlace};
 use super::{BoolFn, Cx, Got, IntFn, Interpreter, StmtFn, ValueFn};
 use crate::eval::effects::dice_steps;
 use crate::eval::{Flow, Value};
@@ -351,6 +351,94 @@ impl Cx<'_> {
                 }
                 one!(Slot, Field, Natural, BoxOf, Num, Dyn)
             }
+        }
+    }
+}
+
+/// A condition operand of `and`/`or`, read as the walker's `truth` of it reads it.
+pub(super) trait Cond: Send + Sync + 'static {
+    fn get(&self, it: &mut Interpreter<'_, '_>, l: &mut Vec<Value>) -> Got<bool>;
+}
+
+/// A boolean local, or a local record's boolean field, read in place.
+pub(super) struct Flag(InPlace);
+/// `not` of a [`Flag`].
+pub(super) struct NotFlag(InPlace);
+/// Any other condition, compiled.
+pub(super) struct DynCond(BoolFn);
+
+impl Cond for Flag {
+    #[inline(always)]
+    fn get(&self, _: &mut Interpreter<'_, '_>, l: &mut Vec<Value>) -> Got<bool> {
+        Ok(self.0.read(l, Value::bool))
+    }
+}
+
+impl Cond for NotFlag {
+    #[inline(always)]
+    fn get(&self, _: &mut Interpreter<'_, '_>, l: &mut Vec<Value>) -> Got<bool> {
+        Ok(!self.0.read(l, Value::bool))
+    }
+}
+
+impl Cond for DynCond {
+    #[inline(always)]
+    fn get(&self, it: &mut Interpreter<'_, '_>, l: &mut Vec<Value>) -> Got<bool> {
+        (self.0)(it, l)
+    }
+}
+
+/// A condition operand compiled, by kind.
+enum CondOp {
+    Flag(Flag),
+    NotFlag(NotFlag),
+    Dyn(DynCond),
+}
+
+/// `a and b` (`or`: `b` read only when `a` is false), both conditions read in the closure.
+fn both<A: Cond, B: Cond>(or: bool, a: A, b: B) -> BoolFn {
+    if or {
+        Box::new(move |it, l| Ok(a.get(it, l)? || b.get(it, l)?))
+    } else {
+        Box::new(move |it, l| Ok(a.get(it, l)? && b.get(it, l)?))
+    }
+}
+
+impl Cx<'_> {
+    fn cond(&self, e: &ir::Expr) -> CondOp {
+        if let Some(at) = self.in_place(e) {
+            return CondOp::Flag(Flag(at));
+        }
+        if let K::Not(a) = &e.kind {
+            if let Some(at) = self.in_place(a) {
+                return CondOp::NotFlag(NotFlag(at));
+            }
+        }
+        CondOp::Dyn(DynCond(self.truth(e)))
+    }
+
+    /// `not x` of a flag read in place: one closure.
+    pub(super) fn not_flag(&self, a: &ir::Expr) -> Option<BoolFn> {
+        let at = self.in_place(a)?;
+        Some(Box::new(move |_, l| Ok(!at.read(l, Value::bool))))
+    }
+
+    /// `a and b`, `a or b`: flags and their negations read in the closure itself.
+    pub(super) fn and_or(&self, or: bool, a: &ir::Expr, b: &ir::Expr) -> BoolFn {
+        let (a, b) = (self.cond(a), self.cond(b));
+        macro_rules! with_b {
+            ($a:expr) => {
+                match b {
+                    CondOp::Flag(b) => both(or, $a, b),
+                    CondOp::NotFlag(b) => both(or, $a, b),
+                    CondOp::Dyn(b) => both(or, $a, b),
+                }
+            };
+        }
+        match a {
+            CondOp::Flag(a) => with_b!(a),
+            CondOp::NotFlag(a) => with_b!(a),
+            CondOp::Dyn(a) => with_b!(a),
         }
     }
 }
