@@ -64,6 +64,12 @@ impl Cx<'_> {
 
     /// Any expression, as the walker's `expr`.
     pub(super) fn value(&self, e: &ir::Expr) -> ValueFn {
+        // A number or truth computed as such, then wrapped.
+        match self.wrapped(e) {
+            Some(Wrapped::Int(f)) => return Box::new(move |it, l| Ok(Value::Int(f(it, l)?))),
+            Some(Wrapped::Bool(f)) => return Box::new(move |it, l| Ok(Value::Bool(f(it, l)?))),
+            None => {}
+        }
         match &e.kind {
             K::Const(Const::Int(i)) => {
                 let i = *i;
@@ -120,23 +126,6 @@ impl Cx<'_> {
                     }
                 }
             }
-            K::Neg(_)
-            | K::Int(..)
-            | K::ToInt(_)
-            | K::Natural(_)
-            | K::CheckedDiv(..)
-            | K::Abs(_)
-            | K::Len(_)
-            | K::Not(_)
-            | K::Compare(..)
-            | K::And(..)
-            | K::Or(..)
-            | K::In(..)
-            | K::IsSome(_) => match self.wrapped(e) {
-                Some(Wrapped::Int(f)) => Box::new(move |it, l| Ok(Value::Int(f(it, l)?))),
-                Some(Wrapped::Bool(f)) => Box::new(move |it, l| Ok(Value::Bool(f(it, l)?))),
-                None => unreachable!("every kind matched is wrapped"),
-            },
             // `if c then a else b`
             K::If(c, a, b) => {
                 let span = c.span;
