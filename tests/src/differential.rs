@@ -147,7 +147,9 @@ pub fn shown(p: &Program, r: &Result<Value, RuleError>, ty: &Ty) -> String {
 /// Procedure `name` in the interpreter on `seed`; the state is the arguments afterwards.
 /// It is run untraced as well, on copies of the arguments, and must give the same
 /// outcome, state and dice: the compiled interpreter's untraced fast paths (rows read at
-/// compile time, tracks filled in place, ...) against its traced paths.
+/// compile time, tracks filled in place, ...) against its traced paths. (Each argument is
+/// copied apart: one record passed as two arguments would be two records in the untraced
+/// run; no caller passes one twice.)
 pub fn interpret(
     p: &Program,
     name: &str,

@@ -454,15 +454,12 @@ fn run<D: DiceSource, X: Decide, T: TraceSink>(
         formulas: options.trace_formulas,
         may_stop,
     };
-    // The arguments go straight into a kept frame.
-    let mut frame = it.frames.pop().unwrap_or_default();
-    frame.extend(args);
     if !in_fight {
-        return it.call_frame(id, frame);
+        return it.call(id, args);
     }
     // A fight's calls share its budget as well.
     it.fight_budget_left(site)?;
-    let result = it.call_frame(id, frame);
+    let result = it.call(id, args);
     it.fight_steps_taken(site, result)
 }
 
@@ -582,8 +579,8 @@ impl<'p> Interpreter<'p, '_> {
         }
     }
 
-    /// Calls function `id` with `args` (one per parameter).
-    pub(crate) fn call(&mut self, id: ir::Id, args: Vec<Value>) -> Run<Value> {
+    /// Calls function `id` with `args` (one per parameter), put straight into a kept frame.
+    pub(crate) fn call(&mut self, id: ir::Id, args: impl IntoIterator<Item = Value>) -> Run<Value> {
         let mut frame = self.frames.pop().unwrap_or_default();
         frame.extend(args);
         self.call_frame(id, frame)
