@@ -75,7 +75,7 @@ impl Interpreter<'_, '_> {
 
     /// Calls one of the fight's formulas: its rule error is recorded by the procedure
     /// running, as for any formula a procedure calls.
-    fn fight_formula(&mut self, id: usize, args: Vec<Value>) -> Res<Value> {
+    fn fight_formula(&mut self, id: usize, args: impl IntoIterator<Item = Value>) -> Res<Value> {
         match self.call(id, args) {
             Err(e) if self.on() => Err(self.env.fail(e)),
             other => other,
@@ -85,29 +85,29 @@ impl Interpreter<'_, '_> {
     /// The fight's `out` rule.
     fn is_out(&mut self, f: Fighter) -> Res<bool> {
         match self.prog.fight.as_ref().and_then(|d| d.out) {
-            Some(out) => Ok(self.fight_formula(out, vec![Value::Fighter(f.0)])?.bool()),
+            Some(out) => Ok(self.fight_formula(out, [Value::Fighter(f.0)])?.bool()),
             None => Ok(false),
         }
     }
 
     /// The fighters `keep` accepts that are not out, in joining order.
     fn fighters_where(&mut self, keep: impl Fn(&Fight<Value>, Fighter) -> bool) -> Res<Value> {
-        let candidates: Vec<Fighter> = match self.fight.as_deref() {
-            Some(fight) => fight.fighters().filter(|&f| keep(fight, f)).collect(),
-            None => Vec::new(),
-        };
         let mut out = Vec::new();
-        for f in candidates {
-            if !self.is_out(f)? {
+        // Fighters are numbered in joining order; none joins while `out` rules run.
+        let n = self.fight.as_deref().map_or(0, Fight::len);
+        for f in (0..n as u32).map(Fighter) {
+            let kept = self.fight.as_deref().is_some_and(|fight| keep(fight, f));
+            if kept && !self.is_out(f)? {
                 out.push(Value::Fighter(f.0));
             }
         }
         Ok(Value::List(Rc::new(out)))
     }
 
-    pub(crate) fn fight_query(&mut self, q: FightQuery, args: Vec<Value>) -> Res<Value> {
-        let arg = |i: usize| args.get(i).map_or(0, Value::int);
-        let who = Fighter(arg(0).clamp(0, i64::from(u32::MAX)) as u32);
+    /// Fight built-in `q` of its operand (each has at most one).
+    pub(crate) fn fight_query(&mut self, q: FightQuery, arg: Option<Value>) -> Res<Value> {
+        let n = arg.as_ref().map_or(0, Value::int);
+        let who = Fighter(n.clamp(0, i64::from(u32::MAX)) as u32);
         let list = |v: Vec<Value>| Value::List(Rc::new(v));
         let Some(fight) = self.fight.as_deref() else {
             // A fight function run outside a fight (a scenario): an empty fight.
@@ -124,7 +124,7 @@ impl Interpreter<'_, '_> {
             FightQuery::Sides => list(fight.sides().map(|s| Value::Side(s.0)).collect()),
             FightQuery::SideOf => Value::Side(fight.side(who).0),
             FightQuery::Members => {
-                let s = Side(arg(0).clamp(0, i64::from(u16::MAX)) as u16);
+                let s = Side(n.clamp(0, i64::from(u16::MAX)) as u16);
                 list(fight.members(s).map(|f| Value::Fighter(f.0)).collect())
             }
             FightQuery::Acted => Value::Bool(fight.acted(who)),
@@ -142,7 +142,7 @@ impl Interpreter<'_, '_> {
                 Value::Unit
             }
             FightQuery::InOrder => {
-                let items = match args.first() {
+                let items = match &arg {
                     Some(Value::List(l)) => l.to_vec(),
                     _ => Vec::new(),
                 };
@@ -151,7 +151,7 @@ impl Interpreter<'_, '_> {
                 };
                 let mut keyed: Vec<(Vec<i64>, Value)> = Vec::with_capacity(items.len());
                 for v in items {
-                    keyed.push((key_of(&self.fight_formula(order, vec![v.clone()])?), v));
+                    keyed.push((key_of(&self.fight_formula(order, [v.clone()])?), v));
                 }
                 // Stable: equal keys keep the list's order.
                 keyed.sort_by(|a, b| b.0.cmp(&a.0));
@@ -292,16 +292,16 @@ impl<'p> EvalRules<'p> {
 
     /// The argument a hook or trigger procedure `f` gets for `who`: the fighter, or its
     /// combatant (shared, so changes reach the fight) for a `Combatant` parameter.
-    fn who_args(&self, fight: &Fight<Value>, f: usize, who: Option<Fighter>) -> Vec<Value> {
-        let Some(w) = who else { return Vec::new() };
-        match self.prog.functions[f].params.first().map(|p| &p.ty) {
-            Some(Ty::Record(_)) => vec![fight
+    fn who_arg(&self, fight: &Fight<Value>, f: usize, who: Option<Fighter>) -> Option<Value> {
+        let w = who?;
+        Some(match self.prog.functions[f].params.first().map(|p| &p.ty) {
+            Some(Ty::Record(_)) => fight
                 .combatants
                 .get(w.index())
                 .cloned()
-                .unwrap_or(Value::Unit)],
-            _ => vec![Value::Fighter(w.0)],
-        }
+                .unwrap_or(Value::Unit),
+            _ => Value::Fighter(w.0),
+        })
     }
 
     fn run<D: DiceSource, X: Decide, T: TraceSink>(
@@ -311,8 +311,8 @@ impl<'p> EvalRules<'p> {
         f: usize,
         who: Option<Fighter>,
     ) -> Res<Value> {
-        let args = self.who_args(fight, f, who);
-        call_in(self.prog, env, fight, f, args, self.options)
+        let arg = self.who_arg(fight, f, who);
+        call_in(self.prog, env, fight, f, arg, self.options)
     }
 }
 

@@ -473,11 +473,11 @@ impl<'p> Interpreter<'p, '_> {
                 self.combatant(f)
             }
             K::Fight(q, args) => {
-                let args = args
-                    .iter()
-                    .map(|a| self.expr(a, locals))
-                    .collect::<Run<Vec<Value>>>()?;
-                self.fight_query(*q, args)?
+                let arg = match args.first() {
+                    Some(a) => Some(self.expr(a, locals)?),
+                    None => None,
+                };
+                self.fight_query(*q, arg)?
             }
             K::ListGet(list, index, check) => {
                 let l = self.list(list, locals)?;

@@ -62,6 +62,48 @@ impl Cx<'_> {
         })
     }
 
+    /// `r.i`, field `i` of record `r`: of a local, read in place; of a table's row (a
+    /// one-key table of records), read from the row itself, untraced, without the record
+    /// the lookup would make; of a formula's result, inlined as the field of its body.
+    fn field(&self, r: &ir::Expr, i: usize) -> ValueFn {
+        match &r.kind {
+            K::Local(s) => {
+                let s = self.slot(*s);
+                return Box::new(move |_, l| Ok(field_of(&l[s], i)));
+            }
+            K::Lookup {
+                table,
+                key,
+                column: None,
+                site,
+                ..
+            } => {
+                if let Some(rows) = Rows::field(&self.p.tables[*table], i) {
+                    let (table, site, key) = (*table, *site, self.value(key));
+                    // Traced, the lookup and its event as ever; a key without a row is
+                    // the lookup's rule error.
+                    return Box::new(move |it, l| {
+                        let k = key(it, l)?;
+                        if !it.on() {
+                            if let Some(v) = rows.get(k.int()) {
+                                return Ok(v);
+                            }
+                        }
+                        Ok(field_of(&it.lookup_at(table, k, None, site)?, i))
+                    });
+                }
+            }
+            K::Call(f, args) if !self.p.functions[*f].is_procedure() => {
+                let call = self.ordinary_call(*f, args);
+                let call: ValueFn = Box::new(move |it, l| Ok(field_of(&call(it, l)?, i)));
+                return self.inlined_as(*f, args, call, |cx, body| cx.field(body, i));
+            }
+            _ => {}
+        }
+        let r = self.value(r);
+        Box::new(move |it, l| Ok(field_of(&r(it, l)?, i)))
+    }
+
     /// Any expression, as the walker's `expr`.
     pub(super) fn value(&self, e: &ir::Expr) -> ValueFn {
         // A number or truth computed as such, then wrapped.
@@ -112,20 +154,7 @@ impl Cx<'_> {
                 let s = self.slot(*s);
                 Box::new(move |_, l| Ok(l[s].clone()))
             }
-            // `record.field`; of a local, read in place
-            K::Field(r, i) => {
-                let i = *i;
-                match r.kind {
-                    K::Local(s) => {
-                        let s = self.slot(s);
-                        Box::new(move |_, l| Ok(field_of(&l[s], i)))
-                    }
-                    _ => {
-                        let r = self.value(r);
-                        Box::new(move |it, l| Ok(field_of(&r(it, l)?, i)))
-                    }
-                }
-            }
+            K::Field(r, i) => self.field(r, *i),
             // `if c then a else b`
             K::If(c, a, b) => {
                 let span = c.span;
@@ -310,7 +339,7 @@ impl Cx<'_> {
                 name,
                 options,
                 site,
-            } => self.decide(e, name, options, *site),
+            } => self.decide(name, options, *site),
             K::Fill { track, level, site } => self.fill(track, level, *site),
             K::Filled(t) => {
                 let tid = match t.ty {
@@ -327,6 +356,26 @@ impl Cx<'_> {
                 })
             }
             K::Aggregate { .. } => self.aggregate(e),
+            K::Collect { .. } => self.collect(e),
+            // The combatant a fighter stands for (the fight's own record, shared).
+            K::Combatant(f) => {
+                let f = self.int(f);
+                Box::new(move |it, l| {
+                    let f = f(it, l)?;
+                    Ok(it.combatant(f))
+                })
+            }
+            // A fight built-in of its one operand, if any.
+            K::Fight(q, args) => {
+                let (q, arg) = (*q, args.first().map(|a| self.value(a)));
+                Box::new(move |it, l| {
+                    let arg = match &arg {
+                        Some(a) => Some(a(it, l)?),
+                        None => None,
+                    };
+                    Ok(it.fight_query(q, arg)?)
+                })
+            }
             // `match e { Case => value }`
             K::Match { scrutinee, arms } => {
                 let ty = scrutinee.ty.clone();
@@ -706,22 +755,48 @@ impl Rows {
     const MAX: i64 = 1024;
 
     pub(super) fn new(t: &ir::Table) -> Option<Rows> {
-        if t.columns.is_some() || !super::scalar(&t.value) {
+        if !super::scalar(&t.value) {
+            return None;
+        }
+        Self::of(t, |c| Some(c.clone()))
+    }
+
+    /// Field `i` of each row of a one-key table of records: what `table[key].field`
+    /// reads of the record the lookup makes.
+    pub(super) fn field(t: &ir::Table, i: usize) -> Option<Rows> {
+        if !matches!(t.value, Ty::Record(_)) {
+            return None;
+        }
+        Self::of(t, |c| match c {
+            Const::Record(r) => r.fields.get(i).cloned(),
+            _ => None,
+        })
+    }
+
+    /// `part` of each row's value (and of the default) of a one-key table; `None` when
+    /// some value has no such part.
+    fn of(t: &ir::Table, part: impl Fn(&Const) -> Option<Const>) -> Option<Rows> {
+        if t.columns.is_some() {
             return None;
         }
         let (lo, hi) = (t.rows.first()?.lo, t.rows.last()?.hi);
         if hi.checked_sub(lo)? >= Self::MAX {
             return None;
         }
+        let default = match &t.default {
+            Some(d) => Some(part(d)?),
+            None => None,
+        };
+        let values = (lo..=hi)
+            .map(|k| match t.row(k) {
+                Some(r) => part(&r.value).map(Some),
+                None => Some(default.clone()),
+            })
+            .collect::<Option<Vec<_>>>()?;
         Some(Rows {
             lo,
-            values: (lo..=hi)
-                .map(|k| match t.row(k) {
-                    Some(r) => Some(r.value.clone()),
-                    None => t.default.clone(),
-                })
-                .collect(),
-            default: t.default.clone(),
+            values,
+            default,
         })
     }
 

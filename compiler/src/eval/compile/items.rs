@@ -7,7 +7,7 @@ use crate::eval::effects::{dice_steps, track_levels};
 use crate::eval::expr::rewrap;
 use crate::eval::{leak_name, weight, Value};
 use crate::ir::{self, Agg, DecideOptions, ExprKind as K, TableKey, Ty};
-use rulesc_runtime::{arith, DiceSpec, TraceEvent, Track};
+use rulesc_runtime::{arith, DiceSpec, RuleErrorKind, TraceEvent, Track};
 use std::rc::Rc;
 
 /// Expressions whose values are copied, in order, into a new value's parts (each with
@@ -69,6 +69,10 @@ struct Each {
     var: usize,
     items: Items,
     cond: Option<Fx<bool>>,
+    /// In a formula (nothing can change a record there), each item is the element
+    /// itself, paid for as a copy, as the walker's aggregates bind it; a comprehension,
+    /// whose values escape, always binds a copy.
+    shared: bool,
 }
 
 impl Each {
@@ -86,7 +90,7 @@ impl Each {
                     Value::List(items) => items,
                     _ => return Ok(()),
                 };
-                let shared = it.pure;
+                let shared = self.shared && it.pure;
                 for item in items.iter() {
                     l[self.var] = if shared {
                         it.step(weight(item))?;
@@ -166,7 +170,7 @@ impl Cx<'_> {
     }
 
     /// The ordinary call of function `f`: arguments into a kept frame, then its code.
-    fn ordinary_call(&self, f: ir::Id, exprs: &[ir::Expr]) -> ValueFn {
+    pub(super) fn ordinary_call(&self, f: ir::Id, exprs: &[ir::Expr]) -> ValueFn {
         let callee = &self.p.functions[f];
         // A record read from the fight is passed as a copy.
         let args: Vec<(ValueFn, bool)> = exprs
@@ -199,6 +203,54 @@ impl Cx<'_> {
         Copies(xs.iter().map(|x| (self.value(x), scalar(&x.ty))).collect())
     }
 
+    /// The item loop over `list` binding local `var`, with `cond`; `shared` as
+    /// [`Each::shared`].
+    fn each(&self, var: usize, list: &ir::Expr, cond: Option<&ir::Expr>, shared: bool) -> Each {
+        let items = match (&list.kind, &list.ty) {
+            (K::Filled(t), _) if matches!(t.ty, Ty::Track(_)) => {
+                let Ty::Track(tid) = t.ty else {
+                    unreachable!("matched above")
+                };
+                match self.in_place(t) {
+                    Some(at) => Items::FilledAt(at, tid),
+                    None => Items::Filled(self.value(t), tid),
+                }
+            }
+            _ => Items::List(self.value(list)),
+        };
+        Each {
+            var: self.slot(var),
+            items,
+            cond: cond.map(|c| self.truth(c)),
+            shared,
+        }
+    }
+
+    /// `[body for var in list if cond]`: the walker's `collect` (each item bound to a
+    /// copy, each value kept a copy).
+    pub(super) fn collect(&self, e: &ir::Expr) -> ValueFn {
+        let K::Collect {
+            var,
+            list,
+            cond,
+            body,
+        } = &e.kind
+        else {
+            unreachable!("called on a comprehension")
+        };
+        let each = self.each(*var, list, cond.as_deref(), false);
+        let body = self.value(body);
+        Box::new(move |it, l| {
+            let mut out = Vec::new();
+            each.run(it, l, |it, l| {
+                let v = body(it, l)?;
+                out.push(it.copied(v)?);
+                Ok(true)
+            })?;
+            Ok(Value::List(Rc::new(out)))
+        })
+    }
+
     /// `sum/count/any/all/max/min(body for var in list if cond)` as a number: `any` and
     /// `all` give 0 or 1, an aggregate of levels the level's index.
     pub(super) fn aggregate_int(&self, e: &ir::Expr) -> IntFn {
@@ -213,23 +265,7 @@ impl Cx<'_> {
             let f = self.value(e);
             return Box::new(move |it, l| Ok(f(it, l)?.int()));
         };
-        let items = match (&list.kind, &list.ty) {
-            (K::Filled(t), _) if matches!(t.ty, Ty::Track(_)) => {
-                let Ty::Track(tid) = t.ty else {
-                    unreachable!("matched above")
-                };
-                match self.in_place(t) {
-                    Some(at) => Items::FilledAt(at, tid),
-                    None => Items::Filled(self.value(t), tid),
-                }
-            }
-            _ => Items::List(self.value(list)),
-        };
-        let each = Each {
-            var: self.slot(*var),
-            items,
-            cond: cond.as_deref().map(|c| self.truth(c)),
-        };
+        let each = self.each(*var, list, cond.as_deref(), true);
         let choice = matches!(e.ty, Ty::Choice(_));
         match kind {
             Agg::Count => Box::new(move |it, l| {
@@ -321,13 +357,7 @@ impl Cx<'_> {
     }
 
     /// `decide name: Type`; `decide name from list` is the walker's.
-    pub(super) fn decide(
-        &self,
-        e: &ir::Expr,
-        name: &str,
-        options: &DecideOptions,
-        site: u32,
-    ) -> ValueFn {
+    pub(super) fn decide(&self, name: &str, options: &DecideOptions, site: u32) -> ValueFn {
         let name: &'static str = leak_name(name);
         match options {
             DecideOptions::Choice(c) => {
@@ -358,10 +388,34 @@ impl Cx<'_> {
                 }
                 Ok(v)
             }),
-            DecideOptions::List(_) => {
-                self.walked();
-                let e = e.clone();
-                Box::new(move |it, l| Ok(it.expr(&e, l)?))
+            // `decide name from list`: the walker's (an empty list is the rule error).
+            DecideOptions::List(list) => {
+                let elem = match &list.ty {
+                    Ty::List(t) => (**t).clone(),
+                    _ => Ty::Error,
+                };
+                let list = self.value(list);
+                Box::new(move |it, l| {
+                    let items = match list(it, l)? {
+                        Value::List(items) => items,
+                        _ => Rc::new(Vec::new()),
+                    };
+                    if items.is_empty() {
+                        let kind = RuleErrorKind::NoOptions { decision: name };
+                        return Err(Box::new(it.fail(site, kind)));
+                    }
+                    let n = items.len() as u32;
+                    let i = it.env.decide(name, n).min(n - 1);
+                    let v = items[i as usize].clone();
+                    if it.on() {
+                        let shown = it.show(&v, &elem);
+                        it.event(TraceEvent::Decide {
+                            site,
+                            choice: shown,
+                        });
+                    }
+                    Ok(v)
+                })
             }
         }
     }

@@ -16,6 +16,8 @@ mod items;
 mod operands;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod walker_tests;
 
 use super::{Flow, Interpreter, Value};
 use crate::ir::{self, AssignOp, MatchArm, PlaceStep, Program, Stmt, Ty};

@@ -1,0 +1,163 @@
+//! Nodes the compile step once handed to the walker, now compiled: comprehensions,
+//! `decide .. from` a list, and fields of a table's row (read directly, or through a
+//! formula returning the row). Each gives what the walker gives, takes the walker's
+//! steps, stops with the walker's rule error and traces the walker's events: the
+//! compiled call of a procedure against the walker running its body, in the four ways
+//! a procedure runs (compiled or walked, traced or not).
+
+use crate::eval::{Interpreter, Value};
+use crate::ir::{Body, Program};
+use rulesc_runtime::{
+    Env, FirstOption, RuleError, RuleErrorKind, SeededDice, TraceEvent, VecTrace,
+};
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+const YAML: &str = r#"ruleset: { name: walked }
+enums:
+  Mode: [Cut, Thrust, Bash]
+types:
+  Stats:
+    reach: int
+    tags: "list<Mode>"
+tables:
+  stats:
+    key: Mode
+    value: Stats
+    rows:
+      Cut: { reach: 2, tags: [Cut] }
+      Thrust: { reach: 3, tags: [Thrust, Cut] }
+      Bash: { reach: 1, tags: [] }
+  by_band:
+    die: d4
+    value: Stats
+    rows:
+      "1-2": { reach: 2, tags: [Cut] }
+      "3-4": { reach: 5, tags: [] }
+"#;
+
+const RULES: &str = r#"
+formula stats_of(m: Mode) = stats[m]
+formula reach_of(m: Mode) = stats_of(m).reach
+formula others(xs: list<int>) = len([x for x in xs if x != 2])
+
+procedure fields(n: int) -> int {
+  let total = 0
+  for m in [Cut, Thrust, Bash] {
+    total += stats[m].reach + reach_of(m) + len(stats_of(m).tags) + len(by_band[n].tags)
+  }
+  return total
+}
+
+procedure comprehension(xs: list<int>) -> int {
+  let big = [x * 2 for x in xs if x > 1]
+  let modes = [m for m in [Cut, Thrust, Bash] if Cut in stats[m].tags]
+  return len(big) + sum(b for b in big) + len(modes) + others(xs)
+}
+
+procedure pick(xs: list<int>) -> int {
+  let a = decide first from xs
+  let b = decide second from [x for x in xs if x > a]
+  return a * 10 + b
+}
+"#;
+
+fn program() -> Program {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    let dir: PathBuf =
+        std::env::temp_dir().join(format!("rulesc-walked-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("ruleset.yaml"), YAML).unwrap();
+    std::fs::write(dir.join("walked.rules"), RULES).unwrap();
+    let (p, diags, _) = crate::compile_dir(&dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    p.unwrap_or_else(|| panic!("does not check: {:?}", diags.items))
+}
+
+/// What a run gives: its result, the steps it took, its trace.
+type Ran = (Result<Value, RuleError>, u64, Vec<TraceEvent>);
+
+/// Runs procedure `name` on `args`, compiled (a call) or by the walker (its body in a
+/// frame holding the arguments), traced or not.
+fn run(p: &Program, name: &str, args: &[Value], walker: bool, traced: bool) -> Ran {
+    let mut env = Env::new(SeededDice::new(3), FirstOption, VecTrace::default());
+    let (id, f) = p.function(name).unwrap_or_else(|| panic!("{name}"));
+    let mut it = Interpreter::untraced(p, &mut env);
+    it.tracing = traced;
+    let result = if walker {
+        let Body::Procedure(body) = &f.body else {
+            panic!("{name} is no procedure")
+        };
+        let mut locals = args.to_vec();
+        locals.resize(f.locals.len(), Value::Unit);
+        it.block(body, &mut locals).map(|flow| match flow {
+            crate::eval::Flow::Return(v) => v,
+            crate::eval::Flow::Normal => Value::Unit,
+        })
+    } else {
+        it.call(id, args.iter().cloned())
+    };
+    let steps = it.steps;
+    drop(it);
+    (result, steps, env.trace.events)
+}
+
+/// The compiled call and the walked body agree (the call takes one step more, and its
+/// trace opens with the call); the compiled result is returned.
+fn same(p: &Program, name: &str, args: &[Value]) -> Result<Value, RuleError> {
+    let mut result = None;
+    for traced in [false, true] {
+        let (got, steps, trace) = run(p, name, args, false, traced);
+        let (walked, walked_steps, walked_trace) = run(p, name, args, true, traced);
+        assert_eq!(got, walked, "{name} {args:?} traced: {traced}");
+        assert_eq!(steps, walked_steps + 1, "{name} {args:?} traced: {traced}");
+        if traced {
+            let site = p.functions[p.function(name).unwrap().0].site;
+            assert_eq!(trace.first(), Some(&TraceEvent::Call { site }), "{name}");
+            assert_eq!(trace[1..], walked_trace[..], "{name} {args:?}");
+        } else {
+            assert_eq!(trace, Vec::new(), "{name} untraced");
+        }
+        result = Some(got);
+    }
+    result.expect("run")
+}
+
+fn ints(xs: &[i64]) -> Value {
+    Value::List(Rc::new(xs.iter().map(|&x| Value::Int(x)).collect()))
+}
+
+#[test]
+fn a_field_of_a_tables_row_is_the_rows_field() {
+    let p = program();
+    // Cut 2 + 2 + 1 tag, Thrust 3 + 3 + 2 tags, Bash 1 + 1 + 0 tags; band 1-2 has one tag
+    // and band 3-4 none, read once per mode.
+    assert_eq!(same(&p, "fields", &[Value::Int(2)]), Ok(Value::Int(18)));
+    assert_eq!(same(&p, "fields", &[Value::Int(3)]), Ok(Value::Int(15)));
+    // No face of the band's die: the lookup's rule error, in both.
+    let err = same(&p, "fields", &[Value::Int(5)]).unwrap_err();
+    assert!(matches!(err.kind, RuleErrorKind::NoRow { .. }), "{err:?}");
+}
+
+#[test]
+fn a_comprehension_keeps_what_passes_in_order() {
+    let p = program();
+    // [4, 6] (2 items, sum 10), Cut and Thrust hold Cut (2), 1 and 3 are not 2 (2).
+    let got = same(&p, "comprehension", &[ints(&[1, 2, 3])]);
+    assert_eq!(got, Ok(Value::Int(16)));
+    assert_eq!(same(&p, "comprehension", &[ints(&[])]), Ok(Value::Int(2)));
+}
+
+#[test]
+fn a_decision_from_a_list_picks_from_it_and_an_empty_one_is_a_rule_error() {
+    let p = program();
+    // The first option each time: 5, then 7 of [7, 9].
+    assert_eq!(same(&p, "pick", &[ints(&[5, 7, 9])]), Ok(Value::Int(57)));
+    let err = same(&p, "pick", &[ints(&[3])]).unwrap_err();
+    assert!(
+        matches!(err.kind, RuleErrorKind::NoOptions { .. }),
+        "{err:?}"
+    );
+}
