@@ -174,14 +174,19 @@ impl<'p> Interpreter<'p, '_> {
                 (items[i as usize].clone(), elem)
             }
         };
+        Ok(self.decided(v, &elem_ty, site))
+    }
+
+    /// A decision's answer `v` (of type `ty`), traced.
+    pub(super) fn decided(&mut self, v: Value, ty: &Ty, site: u32) -> Value {
         if self.on() {
-            let shown = self.show(&v, &elem_ty);
+            let shown = self.show(&v, ty);
             self.event(TraceEvent::Decide {
                 site,
                 choice: shown,
             });
         }
-        Ok(v)
+        v
     }
 
     /// `fill track level`

@@ -679,6 +679,17 @@ pub(crate) fn leak_name(name: &str) -> &'static str {
     })
 }
 
+/// The ruleset of `yaml` (its `ruleset.yaml`) and one `.rules` file holding `rules`,
+/// checked: the programs the interpreter's unit tests run.
+#[cfg(test)]
+pub(crate) fn test_program(yaml: &str, rules: &str) -> Program {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    std::fs::write(dir.path().join("ruleset.yaml"), yaml).expect("ruleset.yaml written");
+    std::fs::write(dir.path().join("test.rules"), rules).expect("test.rules written");
+    let (p, diags, _) = crate::compile_dir(dir.path());
+    p.unwrap_or_else(|| panic!("does not check: {:?}", diags.items))
+}
+
 /// A record of type `type_name` with its defaults, and `fields` set by name (for tests
 /// and tools that build arguments by hand). `None` if a name is unknown.
 pub fn record(p: &Program, type_name: &str, fields: &[(&str, Value)]) -> Option<Value> {

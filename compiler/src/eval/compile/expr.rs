@@ -356,7 +356,12 @@ impl Cx<'_> {
                 })
             }
             K::Aggregate { .. } => self.aggregate(e),
-            K::Collect { .. } => self.collect(e),
+            K::Collect {
+                var,
+                list,
+                cond,
+                body,
+            } => self.collect(*var, list, cond.as_deref(), body),
             // The combatant a fighter stands for (the fight's own record, shared).
             K::Combatant(f) => {
                 let f = self.int(f);

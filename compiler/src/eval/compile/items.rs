@@ -7,7 +7,7 @@ use crate::eval::effects::{dice_steps, track_levels};
 use crate::eval::expr::rewrap;
 use crate::eval::{leak_name, weight, Value};
 use crate::ir::{self, Agg, DecideOptions, ExprKind as K, TableKey, Ty};
-use rulesc_runtime::{arith, DiceSpec, RuleErrorKind, TraceEvent, Track};
+use rulesc_runtime::{arith, DiceSpec, RuleErrorKind, Track};
 use std::rc::Rc;
 
 /// Expressions whose values are copied, in order, into a new value's parts (each with
@@ -228,17 +228,14 @@ impl Cx<'_> {
 
     /// `[body for var in list if cond]`: the walker's `collect` (each item bound to a
     /// copy, each value kept a copy).
-    pub(super) fn collect(&self, e: &ir::Expr) -> ValueFn {
-        let K::Collect {
-            var,
-            list,
-            cond,
-            body,
-        } = &e.kind
-        else {
-            unreachable!("called on a comprehension")
-        };
-        let each = self.each(*var, list, cond.as_deref(), false);
+    pub(super) fn collect(
+        &self,
+        var: usize,
+        list: &ir::Expr,
+        cond: Option<&ir::Expr>,
+        body: &ir::Expr,
+    ) -> ValueFn {
+        let each = self.each(var, list, cond, false);
         let body = self.value(body);
         Box::new(move |it, l| {
             let mut out = Vec::new();
@@ -356,7 +353,7 @@ impl Cx<'_> {
         }
     }
 
-    /// `decide name: Type`; `decide name from list` is the walker's.
+    /// `decide name: Type`, `decide name from list`: the walker's `decide`.
     pub(super) fn decide(&self, name: &str, options: &DecideOptions, site: u32) -> ValueFn {
         let name: &'static str = leak_name(name);
         match options {
@@ -365,28 +362,12 @@ impl Cx<'_> {
                 let ty = Ty::Choice(*c);
                 Box::new(move |it, _| {
                     let i = it.env.decide(name, n).min(n.saturating_sub(1));
-                    let v = Value::Choice(i as u16);
-                    if it.on() {
-                        let shown = it.show(&v, &ty);
-                        it.event(TraceEvent::Decide {
-                            site,
-                            choice: shown,
-                        });
-                    }
-                    Ok(v)
+                    Ok(it.decided(Value::Choice(i as u16), &ty, site))
                 })
             }
             DecideOptions::Bool => Box::new(move |it, _| {
                 let i = it.env.decide(name, 2).min(1);
-                let v = Value::Bool(i == 1);
-                if it.on() {
-                    let shown = it.show(&v, &Ty::Bool);
-                    it.event(TraceEvent::Decide {
-                        site,
-                        choice: shown,
-                    });
-                }
-                Ok(v)
+                Ok(it.decided(Value::Bool(i == 1), &Ty::Bool, site))
             }),
             // `decide name from list`: the walker's (an empty list is the rule error).
             DecideOptions::List(list) => {
@@ -406,15 +387,7 @@ impl Cx<'_> {
                     }
                     let n = items.len() as u32;
                     let i = it.env.decide(name, n).min(n - 1);
-                    let v = items[i as usize].clone();
-                    if it.on() {
-                        let shown = it.show(&v, &elem);
-                        it.event(TraceEvent::Decide {
-                            site,
-                            choice: shown,
-                        });
-                    }
-                    Ok(v)
+                    Ok(it.decided(items[i as usize].clone(), &elem, site))
                 })
             }
         }

@@ -8,8 +8,6 @@ use crate::ir::Program;
 use rulesc_runtime::{
     Env, FirstOption, RuleError, RuleErrorKind, SeededDice, TraceEvent, VecTrace,
 };
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 const RULES: &str = r#"
 formula ratio(a: int, b: int) = a / b
@@ -35,16 +33,7 @@ procedure spend(n: int, xs: list<int>) -> int {
 "#;
 
 fn program() -> Program {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let n = N.fetch_add(1, Ordering::Relaxed);
-    let dir: PathBuf =
-        std::env::temp_dir().join(format!("rulesc-inline-{}-{n}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("ruleset.yaml"), "ruleset:\n  name: inline\n").unwrap();
-    std::fs::write(dir.join("inline.rules"), RULES).unwrap();
-    let (p, diags, _) = crate::compile_dir(&dir);
-    std::fs::remove_dir_all(&dir).unwrap();
-    p.unwrap_or_else(|| panic!("does not check: {:?}", diags.items))
+    crate::eval::test_program("ruleset:\n  name: inline\n", RULES)
 }
 
 type Ran = (Result<Value, RuleError>, Vec<TraceEvent>);

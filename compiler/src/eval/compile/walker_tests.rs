@@ -10,9 +10,7 @@ use crate::ir::{Body, Program};
 use rulesc_runtime::{
     Env, FirstOption, RuleError, RuleErrorKind, SeededDice, TraceEvent, VecTrace,
 };
-use std::path::PathBuf;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 const YAML: &str = r#"ruleset: { name: walked }
 enums:
@@ -64,16 +62,7 @@ procedure pick(xs: list<int>) -> int {
 "#;
 
 fn program() -> Program {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let n = N.fetch_add(1, Ordering::Relaxed);
-    let dir: PathBuf =
-        std::env::temp_dir().join(format!("rulesc-walked-{}-{n}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("ruleset.yaml"), YAML).unwrap();
-    std::fs::write(dir.join("walked.rules"), RULES).unwrap();
-    let (p, diags, _) = crate::compile_dir(&dir);
-    std::fs::remove_dir_all(&dir).unwrap();
-    p.unwrap_or_else(|| panic!("does not check: {:?}", diags.items))
+    crate::eval::test_program(YAML, RULES)
 }
 
 /// What a run gives: its result, the steps it took, its trace.

@@ -8,8 +8,6 @@ use crate::ir::{Body, Program};
 use rulesc_runtime::{
     DiceSource, Env, FirstOption, RuleError, RuleErrorKind, SeededDice, VecTrace,
 };
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 const YAML: &str = r#"ruleset: { name: dice_steps }
 scales:
@@ -77,16 +75,7 @@ fn rules() -> String {
 }
 
 fn program() -> Program {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let n = N.fetch_add(1, Ordering::Relaxed);
-    let dir: PathBuf =
-        std::env::temp_dir().join(format!("rulesc-dice-steps-{}-{n}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("ruleset.yaml"), YAML).unwrap();
-    std::fs::write(dir.join("dice.rules"), rules()).unwrap();
-    let (p, diags, _) = crate::compile_dir(&dir);
-    std::fs::remove_dir_all(&dir).unwrap();
-    p.unwrap_or_else(|| panic!("does not check: {:?}", diags.items))
+    crate::eval::test_program(YAML, &rules())
 }
 
 /// Seeded dice, counting the faces drawn.
