@@ -162,19 +162,27 @@ impl<'p> Interpreter<'p, '_> {
             }
             DecideOptions::List(l) => {
                 let items = self.list(l, locals)?;
-                let elem = match &l.ty {
-                    Ty::List(t) => (**t).clone(),
-                    _ => Ty::Error,
-                };
-                if items.is_empty() {
-                    return Err(self.fail(site, RuleErrorKind::NoOptions { decision: name }));
-                }
-                let n = items.len() as u32;
-                let i = self.env.decide(name, n).min(n - 1);
-                (items[i as usize].clone(), elem)
+                return self.decide_from(name, &items, &elem_of(&l.ty), site);
             }
         };
         Ok(self.decided(v, &elem_ty, site))
+    }
+
+    /// `decide name from list` of the list's `items` (of type `elem`): an empty list is
+    /// the rule error.
+    pub(super) fn decide_from(
+        &mut self,
+        name: &'static str,
+        items: &[Value],
+        elem: &Ty,
+        site: u32,
+    ) -> Run<Value> {
+        if items.is_empty() {
+            return Err(self.fail(site, RuleErrorKind::NoOptions { decision: name }));
+        }
+        let n = items.len() as u32;
+        let i = self.env.decide(name, n).min(n - 1);
+        Ok(self.decided(items[i as usize].clone(), elem, site))
     }
 
     /// A decision's answer `v` (of type `ty`), traced.
@@ -290,5 +298,13 @@ pub fn table_roll_faces(
         (die, None)
     } else {
         (DiceSpec::new(1, count as u32), Some(segments))
+    }
+}
+
+/// The type of a list's items (`Ty::Error` for a type that is no list).
+pub(super) fn elem_of(ty: &Ty) -> Ty {
+    match ty {
+        Ty::List(t) => (**t).clone(),
+        _ => Ty::Error,
     }
 }

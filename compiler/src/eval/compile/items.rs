@@ -3,11 +3,11 @@
 
 use super::expr::{InPlace, Rows};
 use super::{scalar, Cx, Fx, Got, IntFn, Interpreter, ValueFn};
-use crate::eval::effects::{dice_steps, track_levels};
+use crate::eval::effects::{dice_steps, elem_of, track_levels};
 use crate::eval::expr::rewrap;
 use crate::eval::{leak_name, weight, Value};
 use crate::ir::{self, Agg, DecideOptions, ExprKind as K, TableKey, Ty};
-use rulesc_runtime::{arith, DiceSpec, RuleErrorKind, Track};
+use rulesc_runtime::{arith, DiceSpec, Track};
 use std::rc::Rc;
 
 /// Expressions whose values are copied, in order, into a new value's parts (each with
@@ -69,10 +69,6 @@ struct Each {
     var: usize,
     items: Items,
     cond: Option<Fx<bool>>,
-    /// In a formula (nothing can change a record there), each item is the element
-    /// itself, paid for as a copy, as the walker's aggregates bind it; a comprehension,
-    /// whose values escape, always binds a copy.
-    shared: bool,
 }
 
 impl Each {
@@ -90,7 +86,7 @@ impl Each {
                     Value::List(items) => items,
                     _ => return Ok(()),
                 };
-                let shared = self.shared && it.pure;
+                let shared = it.pure;
                 for item in items.iter() {
                     l[self.var] = if shared {
                         it.step(weight(item))?;
@@ -203,9 +199,8 @@ impl Cx<'_> {
         Copies(xs.iter().map(|x| (self.value(x), scalar(&x.ty))).collect())
     }
 
-    /// The item loop over `list` binding local `var`, with `cond`; `shared` as
-    /// [`Each::shared`].
-    fn each(&self, var: usize, list: &ir::Expr, cond: Option<&ir::Expr>, shared: bool) -> Each {
+    /// The item loop over `list` binding local `var`, with `cond`.
+    fn each(&self, var: usize, list: &ir::Expr, cond: Option<&ir::Expr>) -> Each {
         let items = match (&list.kind, &list.ty) {
             (K::Filled(t), _) if matches!(t.ty, Ty::Track(_)) => {
                 let Ty::Track(tid) = t.ty else {
@@ -222,12 +217,13 @@ impl Cx<'_> {
             var: self.slot(var),
             items,
             cond: cond.map(|c| self.truth(c)),
-            shared,
         }
     }
 
-    /// `[body for var in list if cond]`: the walker's `collect` (each item bound to a
-    /// copy, each value kept a copy).
+    /// `[body for var in list if cond]`: the walker's `collect` (each value kept a copy;
+    /// in a formula, where nothing can change a record, the loop variable is the element
+    /// itself, paid for as a copy, as for aggregates: what the comprehension keeps is a
+    /// copy all the same).
     pub(super) fn collect(
         &self,
         var: usize,
@@ -235,7 +231,7 @@ impl Cx<'_> {
         cond: Option<&ir::Expr>,
         body: &ir::Expr,
     ) -> ValueFn {
-        let each = self.each(var, list, cond, false);
+        let each = self.each(var, list, cond);
         let body = self.value(body);
         Box::new(move |it, l| {
             let mut out = Vec::new();
@@ -262,7 +258,7 @@ impl Cx<'_> {
             let f = self.value(e);
             return Box::new(move |it, l| Ok(f(it, l)?.int()));
         };
-        let each = self.each(*var, list, cond.as_deref(), true);
+        let each = self.each(*var, list, cond.as_deref());
         let choice = matches!(e.ty, Ty::Choice(_));
         match kind {
             Agg::Count => Box::new(move |it, l| {
@@ -369,25 +365,15 @@ impl Cx<'_> {
                 let i = it.env.decide(name, 2).min(1);
                 Ok(it.decided(Value::Bool(i == 1), &Ty::Bool, site))
             }),
-            // `decide name from list`: the walker's (an empty list is the rule error).
             DecideOptions::List(list) => {
-                let elem = match &list.ty {
-                    Ty::List(t) => (**t).clone(),
-                    _ => Ty::Error,
-                };
+                let elem = elem_of(&list.ty);
                 let list = self.value(list);
                 Box::new(move |it, l| {
                     let items = match list(it, l)? {
                         Value::List(items) => items,
                         _ => Rc::new(Vec::new()),
                     };
-                    if items.is_empty() {
-                        let kind = RuleErrorKind::NoOptions { decision: name };
-                        return Err(Box::new(it.fail(site, kind)));
-                    }
-                    let n = items.len() as u32;
-                    let i = it.env.decide(name, n).min(n - 1);
-                    Ok(it.decided(items[i as usize].clone(), &elem, site))
+                    Ok(it.decide_from(name, &items, &elem, site)?)
                 })
             }
         }

@@ -19,6 +19,8 @@ types:
   Stats:
     reach: int
     tags: "list<Mode>"
+  Band:
+    members: "list<Stats>"
 tables:
   stats:
     key: Mode
@@ -39,6 +41,19 @@ const RULES: &str = r#"
 formula stats_of(m: Mode) = stats[m]
 formula reach_of(m: Mode) = stats_of(m).reach
 formula others(xs: list<int>) = len([x for x in xs if x != 2])
+formula reaching(ss: list<Stats>) = [s for s in ss if s.reach > 1]
+
+procedure stretch(s: Stats, n: int) {
+  s.reach = n
+}
+
+// A list a formula's comprehension made is a value of its own: changing the records it
+// was made from afterwards leaves it as it was.
+procedure kept(band: Band, n: int) -> int {
+  let r = reaching(band.members)
+  stretch(band.members[0], n)
+  return r[0].reach * 100 + band.members[0].reach * 10 + len(r)
+}
 
 procedure fields(n: int) -> int {
   let total = 0
@@ -68,8 +83,8 @@ fn program() -> Program {
 /// What a run gives: its result, the steps it took, its trace.
 type Ran = (Result<Value, RuleError>, u64, Vec<TraceEvent>);
 
-/// Runs procedure `name` on `args`, compiled (a call) or by the walker (its body in a
-/// frame holding the arguments), traced or not.
+/// Runs procedure `name` on copies of `args`, compiled (a call) or by the walker (its
+/// body in a frame holding the arguments), traced or not.
 fn run(p: &Program, name: &str, args: &[Value], walker: bool, traced: bool) -> Ran {
     let mut env = Env::new(SeededDice::new(3), FirstOption, VecTrace::default());
     let (id, f) = p.function(name).unwrap_or_else(|| panic!("{name}"));
@@ -79,14 +94,14 @@ fn run(p: &Program, name: &str, args: &[Value], walker: bool, traced: bool) -> R
         let Body::Procedure(body) = &f.body else {
             panic!("{name} is no procedure")
         };
-        let mut locals = args.to_vec();
+        let mut locals: Vec<Value> = args.iter().map(Value::deep_clone).collect();
         locals.resize(f.locals.len(), Value::Unit);
         it.block(body, &mut locals).map(|flow| match flow {
             crate::eval::Flow::Return(v) => v,
             crate::eval::Flow::Normal => Value::Unit,
         })
     } else {
-        it.call(id, args.iter().cloned())
+        it.call(id, args.iter().map(Value::deep_clone))
     };
     let steps = it.steps;
     drop(it);
@@ -137,6 +152,16 @@ fn a_comprehension_keeps_what_passes_in_order() {
     let got = same(&p, "comprehension", &[ints(&[1, 2, 3])]);
     assert_eq!(got, Ok(Value::Int(16)));
     assert_eq!(same(&p, "comprehension", &[ints(&[])]), Ok(Value::Int(2)));
+    // Reaches 2, 3 and 1: the first two kept; the source's first set to 7 afterwards, the
+    // copy kept still reaching 2.
+    let stats = |reach| crate::eval::record(&p, "Stats", &[("reach", Value::Int(reach))]);
+    let members = [2, 3, 1].map(|r| stats(r).expect("Stats")).to_vec();
+    let members = Value::List(Rc::new(members));
+    let band = crate::eval::record(&p, "Band", &[("members", members)]).expect("Band");
+    assert_eq!(
+        same(&p, "kept", &[band, Value::Int(7)]),
+        Ok(Value::Int(272))
+    );
 }
 
 #[test]
