@@ -3,7 +3,7 @@
 //! (`rulesc_runtime::fight`). Generated code implements the same engine trait with the
 //! same procedures, so both order turns, fire timers and trace identically.
 
-use crate::eval::{call_in, leak_name, show_traced_in, Interpreter, Options, Value};
+use crate::eval::{call_in, leak_name, show_traced_in, Interpreter, Options, Value, MAX_STEPS};
 use crate::ir::{self, Action, At, FightQuery, FightTies, Program, ResetStep, Ty};
 use rulesc_runtime::fight::Res;
 use rulesc_runtime::{
@@ -82,12 +82,31 @@ impl Interpreter<'_, '_> {
         }
     }
 
-    /// The fight's `out` rule.
+    /// The fight's `out` rule. While the fight is calm ([`Fight::calm`]: the engine asks
+    /// its trigger conditions, each of which may count a side) the answer for a fighter is
+    /// remembered with the steps it took, and asked again it takes the same steps without
+    /// running the rule; if those steps would pass the budget it runs, to stop where it
+    /// would. Traced formulas always run (their trace shows each call).
     fn is_out(&mut self, f: Fighter) -> Res<bool> {
-        match self.prog.fight.as_ref().and_then(|d| d.out) {
-            Some(out) => Ok(self.fight_formula(out, [Value::Fighter(f.0)])?.bool()),
-            None => Ok(false),
+        let Some(out) = self.prog.fight.as_ref().and_then(|d| d.out) else {
+            return Ok(false);
+        };
+        let calm = !self.formulas && self.fight.as_deref().is_some_and(Fight::calm);
+        if let Some((v, steps)) = self.fight.as_deref().and_then(|x| x.remembered_out(f)) {
+            match self.steps.checked_add(steps) {
+                Some(total) if calm && total <= MAX_STEPS => {
+                    self.steps = total;
+                    return Ok(v);
+                }
+                _ => {}
+            }
         }
+        let before = self.steps;
+        let v = self.fight_formula(out, [Value::Fighter(f.0)])?.bool();
+        if let (true, Some(fight)) = (calm, self.fight.as_deref_mut()) {
+            fight.remember_out(f, v, self.steps - before);
+        }
+        Ok(v)
     }
 
     /// The fighters `keep` accepts that are not out, in joining order.
@@ -348,10 +367,27 @@ impl<D: DiceSource, X: Decide, T: TraceSink> FightRules<Value, D, X, T> for Eval
         fight: &mut Fight<Value>,
         who: Fighter,
     ) -> Res<bool> {
-        match self.def().out {
-            Some(out) => Ok(self.run(env, fight, out, Some(who))?.bool()),
-            None => Ok(false),
+        let Some(out) = self.def().out else {
+            return Ok(false);
+        };
+        // Remembered in a calm, as `Interpreter::is_out` remembers it: the same steps
+        // taken from the fight's budget, unless they would pass it.
+        let calm = !self.options.trace_formulas && fight.calm();
+        let spent = FIGHT_STEPS.get();
+        if let Some((v, steps)) = fight.remembered_out(who) {
+            match spent.checked_add(steps) {
+                Some(total) if calm && total <= MAX_FIGHT_STEPS && steps <= MAX_STEPS => {
+                    FIGHT_STEPS.set(total);
+                    return Ok(v);
+                }
+                _ => {}
+            }
         }
+        let v = self.run(env, fight, out, Some(who))?.bool();
+        if calm {
+            fight.remember_out(who, v, FIGHT_STEPS.get().saturating_sub(spent));
+        }
+        Ok(v)
     }
 
     fn hook(
@@ -475,3 +511,6 @@ fn reset(v: &mut Value, path: &[ResetStep], keys: &[i64], new: &Value) {
         _ => {}
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -230,6 +230,10 @@ pub struct Fight<C> {
     seen: Vec<Vec<bool>>,
     /// Fighters already traced as out.
     traced_out: Vec<bool>,
+    /// What the `out` rule said of each fighter while the fight is calm (see
+    /// [`Fight::calm`]), with what it cost the rules to ask; emptied when a calm begins.
+    out_seen: Vec<Option<(bool, u64)>>,
+    calm: bool,
     phase: Phase,
     error: Option<RuleError>,
 }
@@ -251,6 +255,8 @@ impl<C> Default for Fight<C> {
             seq: 0,
             seen: Vec::new(),
             traced_out: Vec::new(),
+            out_seen: Vec::new(),
+            calm: false,
             phase: Phase::NotStarted,
             error: None,
         }
@@ -333,6 +339,43 @@ impl<C> Fight<C> {
     /// The fighters of side `s`, in the order joined.
     pub fn members(&self, s: Side) -> impl Iterator<Item = Fighter> + '_ {
         self.fighters().filter(move |&f| self.side(f) == s)
+    }
+
+    /// Whether the fight is calm: the engine is only asking its formulas (the trigger
+    /// conditions and the `out` rule, once a turn, hook or round is over), so nothing in
+    /// the fight or its combatants changes until the calm ends (formulas change nothing).
+    /// Meanwhile the rules may remember what `out` said ([`Fight::remember_out`]) instead
+    /// of asking it again for every condition that counts a side.
+    pub fn calm(&self) -> bool {
+        self.calm
+    }
+
+    /// What the rules remembered `out` said of `f` in this calm, with the cost they gave
+    /// it (the interpreter's steps; `None` outside a calm or when not asked yet).
+    pub fn remembered_out(&self, f: Fighter) -> Option<(bool, u64)> {
+        if !self.calm {
+            return None;
+        }
+        self.out_seen.get(f.index()).copied().flatten()
+    }
+
+    /// Remembers what `out` said of `f`, and at what cost, for the rest of this calm
+    /// (nothing outside a calm).
+    pub fn remember_out(&mut self, f: Fighter, out: bool, cost: u64) {
+        if let (true, Some(seen)) = (self.calm, self.out_seen.get_mut(f.index())) {
+            *seen = Some((out, cost));
+        }
+    }
+
+    /// A calm begins: nothing remembered yet.
+    fn begin_calm(&mut self) {
+        self.out_seen.clear();
+        self.out_seen.resize(self.combatants.len(), None);
+        self.calm = true;
+    }
+
+    fn end_calm(&mut self) {
+        self.calm = false;
     }
 
     /// The current round (0 before the first).

@@ -98,8 +98,26 @@ impl<C> Fight<C> {
     }
 
     /// Checks triggers, traces fighters newly out, and ends the fight if at most one
-    /// side stands. `Some` when it ended.
+    /// side stands. `Some` when it ended. The fight is calm meanwhile ([`Fight::calm`]),
+    /// but for the procedures of the triggers that fire.
     fn settle<D, X, T, R>(&mut self, rules: &mut R, env: &mut Env<D, X, T>) -> Res<Option<Step>>
+    where
+        D: DiceSource,
+        X: Decide,
+        T: TraceSink,
+        R: FightRules<C, D, X, T>,
+    {
+        self.begin_calm();
+        let settled = self.settle_calmly(rules, env);
+        self.end_calm();
+        settled
+    }
+
+    fn settle_calmly<D, X, T, R>(
+        &mut self,
+        rules: &mut R,
+        env: &mut Env<D, X, T>,
+    ) -> Res<Option<Step>>
     where
         D: DiceSource,
         X: Decide,
@@ -188,7 +206,11 @@ impl<C> Fight<C> {
                                 cite: true,
                             });
                         }
+                        // The procedure may change anything: what `out` said before
+                        // it is forgotten.
+                        self.end_calm();
                         rules.trigger(env, self, i, who)?;
+                        self.begin_calm();
                     }
                 }
             }
