@@ -35,7 +35,11 @@ fuzz_target!(|data: &[u8]| {
     for (side, name) in [("a", "a1"), ("a", "a2"), ("b", "b1"), ("b", "b2")] {
         fight.join(side, name, Value::from_const(&zero));
     }
-    let mut env = Env::new(SeededDice::new(7), Policy::new(Answer::Random, 7), VecTrace::default());
+    let mut env = Env::new(
+        SeededDice::new(7),
+        Policy::new(Answer::Random, 7),
+        VecTrace::default(),
+    );
     fight.run(&mut rules, &mut env, 3);
     let _ = env.trace.render(&p.sites);
 });
