@@ -10,7 +10,7 @@
 //! A formula is inlined when its body is small and compiles to closures only: a node
 //! handed to the walker would read the formula's locals at the formula's own slots.
 
-use super::expr::plain;
+use super::held::plain;
 use super::{scalar, Cx, Fx, ValueFn};
 use crate::eval::Value;
 use crate::ir::{self, walk, ExprKind as K};

@@ -1,7 +1,7 @@
 //! Calls, values copied into new ones, aggregates walked item by item, and the effects
 //! (decisions, tracks filled, die tables rolled), compiled.
 
-use super::expr::{InPlace, Rows};
+use super::held::{InPlace, Rows};
 use super::{scalar, Cx, Fx, Got, IntFn, Interpreter, ValueFn};
 use crate::eval::effects::{dice_steps, elem_of, track_levels};
 use crate::eval::expr::rewrap;

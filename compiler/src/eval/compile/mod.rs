@@ -8,9 +8,12 @@
 //! the same steps charged at the same points, the same trace events, the same rule
 //! errors. What is rare (fight built-ins, `sort`, comprehensions, timers, ...) compiles to
 //! a closure that hands its node to the walker, which itself calls compiled functions.
-//! `expr.rs`: expressions by type; `items.rs`: calls, lists walked item by item, effects.
+//! `expr.rs`: expressions by type; `held.rs`: values read where they are held (locals and
+//! their fields in place, a table's rows); `items.rs`: calls, lists walked item by item,
+//! effects.
 
 mod expr;
+mod held;
 mod inline;
 mod items;
 mod operands;

@@ -3,7 +3,8 @@
 //! a local track box, or a constant (its one step taken where the walker takes it), each a type the closure is
 //! made for, so reading it is no call. Other operands stay closures of their own.
 
-use super::expr::{box_part, int_const, InPlace};
+use super::expr::{box_part, int_const};
+use super::held::InPlace;
 use super::{BoolFn, Cx, Got, IntFn, Interpreter, StmtFn, ValueFn};
 use crate::eval::effects::dice_steps;
 use crate::eval::{Flow, Value};
