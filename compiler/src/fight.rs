@@ -62,6 +62,16 @@ impl Interpreter<'_, '_> {
     }
 }
 
+/// Whether `out` is remembered in a calm: not when formulas are traced (their trace shows
+/// each call), nor in a test that holds remembering to asking every time.
+fn remembering(formulas_traced: bool) -> bool {
+    #[cfg(test)]
+    if tests::ASK_EVERY_TIME.with(Cell::get) {
+        return false;
+    }
+    !formulas_traced
+}
+
 impl Interpreter<'_, '_> {
     /// The combatant a fighter stands for: the fight's own record, shared, so changes
     /// through it reach the fight.
@@ -91,7 +101,7 @@ impl Interpreter<'_, '_> {
         let Some(out) = self.prog.fight.as_ref().and_then(|d| d.out) else {
             return Ok(false);
         };
-        let calm = !self.formulas && self.fight.as_deref().is_some_and(Fight::calm);
+        let calm = remembering(self.formulas) && self.fight.as_deref().is_some_and(Fight::calm);
         if let Some((v, steps)) = self.fight.as_deref().and_then(|x| x.remembered_out(f)) {
             match self.steps.checked_add(steps) {
                 Some(total) if calm && total <= MAX_STEPS => {
@@ -372,7 +382,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> FightRules<Value, D, X, T> for Eval
         };
         // Remembered in a calm, as `Interpreter::is_out` remembers it: the same steps
         // taken from the fight's budget, unless they would pass it.
-        let calm = !self.options.trace_formulas && fight.calm();
+        let calm = remembering(self.options.trace_formulas) && fight.calm();
         let spent = FIGHT_STEPS.get();
         if let Some((v, steps)) = fight.remembered_out(who) {
             match spent.checked_add(steps) {

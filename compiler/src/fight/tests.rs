@@ -5,14 +5,21 @@
 use super::{EvalRules, FIGHT_STEPS};
 use crate::eval::{self, test_program, Options, Value};
 use crate::simulate::{self, Run};
-use rulesc_runtime::{Decide, Env, Fight, NoTrace, SeededDice};
+use rulesc_runtime::{Decide, Env, Fight, NoTrace, SeededDice, VecTrace};
+use std::cell::Cell;
 use std::path::Path;
 
-/// Each shipped fight, run with `out` remembered in calms and with it asked every time
-/// (traced formulas always run it; into `NoTrace`, nothing else differs): the same ends,
-/// rounds and groups, and the same steps taken from the fight's budget.
+thread_local! {
+    /// Set: `out` is asked every time, even in a calm.
+    pub(super) static ASK_EVERY_TIME: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Each shipped fight, run with `out` remembered in calms and with it asked every time:
+/// the same ends, rounds and groups, the same trace (the fight's events, rolls,
+/// decisions, procedures' steps; and with formulas traced, each formula's), and the same
+/// steps taken from the fight's budget.
 #[test]
-fn remembering_out_changes_no_result_and_no_step() {
+fn remembering_out_changes_no_result_no_trace_and_no_step() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     for ruleset in [
         "kingsmark",
@@ -27,16 +34,21 @@ fn remembering_out_changes_no_result_and_no_step() {
         let Ok((file, _)) = simulate::read(&p, &path) else {
             panic!("{ruleset}: fight.yaml does not read");
         };
-        let run = |k: u64, trace_formulas: bool| -> (Run, u64) {
+        let run = |k: u64, ask: bool, trace_formulas: bool| -> (Run, String, u64) {
+            ASK_EVERY_TIME.with(|a| a.set(ask));
             let options = Options { trace_formulas };
-            let (run, _) = simulate::run_once(&p, &file, 7, k, NoTrace, options);
-            (run, FIGHT_STEPS.get())
+            let (run, trace) = simulate::run_once(&p, &file, 7, k, VecTrace::default(), options);
+            ASK_EVERY_TIME.with(|a| a.set(false));
+            (run, trace.render(&p.sites), FIGHT_STEPS.get())
         };
-        for k in 0..40 {
-            let (remembered, steps) = run(k, false);
-            let (asked, asked_steps) = run(k, true);
-            assert_eq!(remembered, asked, "{ruleset} run {k}");
-            assert_eq!(steps, asked_steps, "{ruleset} run {k}: steps");
+        // Formulas traced (`--trace-formulas`), `out` runs every time, each call in the
+        // trace.
+        for (k, trace_formulas) in (0..25).map(|k| (k, false)).chain([(0, true), (1, true)]) {
+            let (run_r, trace_r, steps_r) = run(k, false, trace_formulas);
+            let (run_a, trace_a, steps_a) = run(k, true, trace_formulas);
+            assert_eq!(run_r, run_a, "{ruleset} run {k}");
+            assert_eq!(steps_r, steps_a, "{ruleset} run {k}: steps");
+            assert!(trace_r == trace_a, "{ruleset} run {k}: the traces differ");
         }
     }
 }
