@@ -16,7 +16,9 @@
 //! and drops out, where each side's best slice (printed as the rates, and the ratio of
 //! the two beside it) may come from a quieter moment for one side than for the other. (Wall-clock time: this thread's CPU time, tried, read up to 20% above
 //! the true rate on this virtual machine, so a "best" of it flattered whichever side.) `cargo bench --bench melee -- generated` (or `hand`, `interpreter`,
-//! `exchange`, `melee_attack`) runs only what it names, for profiling.
+//! `exchange`, `melee_attack`) runs only what it names, for profiling; `rounds=N` runs each
+//! side named N rounds of its 1,000 inputs, untimed, so that instructions can be counted
+//! (`valgrind --tool=callgrind`, the difference of `rounds=3` and `rounds=1` over 2,000).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -61,6 +63,21 @@ fn race(case: &str, sides: &mut [Side<'_>]) -> Rates {
         side_ok && case_ok
     };
     let mut rates: Rates = vec![Vec::new(); sides.len()];
+    // `rounds=N`: each side named runs N rounds and no slice is timed (for counting
+    // instructions: the same work on every run).
+    let counted = args
+        .iter()
+        .find_map(|a| a.strip_prefix("rounds=")?.parse::<usize>().ok());
+    if let Some(n) = counted {
+        for (name, round) in sides.iter_mut() {
+            if wanted(name) {
+                for _ in 0..n {
+                    black_box(round());
+                }
+            }
+        }
+        return rates;
+    }
     for (name, round) in sides.iter_mut() {
         if wanted(name) {
             round(); // warm up
@@ -106,6 +123,10 @@ fn paired_ratio(a: &[f64], b: &[f64]) -> f64 {
 }
 
 fn report(case: &str, rates: &Rates) {
+    if rates.iter().all(Vec::is_empty) {
+        // Nothing timed (`rounds=N`, or the case left out).
+        return;
+    }
     let (hand, generated, interpreted) = (&rates[0], &rates[1], &rates[2]);
     println!(
         "{case}, {INPUTS} seeded inputs, NoTrace ({SLICES} rounds of {} ms slices):",
