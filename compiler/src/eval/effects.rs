@@ -2,7 +2,7 @@
 //! tables rolled, decisions, wound tracks filled.
 
 use super::{expr::values_equal, leak_name, show_traced, stmt::update, Interpreter, Run, Value};
-use crate::ir::{self, DecideOptions, TableKey, Ty};
+use crate::ir::{self, Const, DecideOptions, TableKey, Ty};
 use rulesc_runtime::{dice, DiceSpec, Faces, Roll, RuleErrorKind, TraceEvent, Track};
 
 /// The steps a roll of `spec` takes past its statement's and its dice expression's: one
@@ -291,7 +291,10 @@ pub fn table_roll_faces(
     let segments: Vec<(i64, i64)> = t
         .segments(lo, hi)
         .into_iter()
-        .filter(|&(a, _)| lookup(t, a).is_some_and(|v| allowed.iter().any(|x| values_equal(x, &v))))
+        .filter(|&(a, _)| {
+            let row = t.row(a).map(|r| &r.value).or(t.default.as_ref());
+            row.is_some_and(|v| allowed.iter().any(|x| holds(x, v)))
+        })
         .collect();
     let count: i64 = segments.iter().map(|(a, b)| b - a + 1).sum();
     if count == 0 {
@@ -301,10 +304,64 @@ pub fn table_roll_faces(
     }
 }
 
+/// Whether `x` (an item of an `among` list) is the row value `v`: `values_equal` of `x`
+/// and `Value::from_const(v)`, without making the value for a number, level, variant or
+/// truth.
+fn holds(x: &Value, v: &Const) -> bool {
+    match (x, v) {
+        (Value::Choice(a), Const::Choice(b)) => a == b,
+        (Value::Int(_) | Value::Roll(_), Const::Int(b)) => x.int() == *b,
+        (Value::Bool(a), Const::Bool(b)) => a == b,
+        _ => values_equal(x, &Value::from_const(v)),
+    }
+}
+
 /// The type of a list's items (`Ty::Error` for a type that is no list).
 pub(super) fn elem_of(ty: &Ty) -> Ty {
     match ty {
         Ty::List(t) => (**t).clone(),
         _ => Ty::Error,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{holds, values_equal, Const, Value};
+    use rulesc_runtime::Roll;
+
+    /// An `among` item is a row's value exactly when the value made from the row is
+    /// equal to it (`values_equal`), over the kinds a die table holds and mixed ones.
+    #[test]
+    fn an_among_item_holds_a_row_as_the_row_made_into_a_value() {
+        let roll = |total| Value::Roll(Roll { total, natural: 1 });
+        let items = [
+            Value::Choice(3),
+            Value::Choice(4),
+            Value::Int(3),
+            Value::Int(-3),
+            roll(3),
+            roll(4),
+            Value::Bool(true),
+            Value::Bool(false),
+            Value::Unit,
+        ];
+        let rows = [
+            Const::Choice(3),
+            Const::Int(3),
+            Const::Int(4),
+            Const::Bool(true),
+            Const::Bool(false),
+            Const::Opt(None),
+        ];
+        let mut held = 0;
+        for x in &items {
+            for v in &rows {
+                let expected = values_equal(x, &Value::from_const(v));
+                assert_eq!(holds(x, v), expected, "{x:?} among a row of {v:?}");
+                held += usize::from(expected);
+            }
+        }
+        // Choice 3 and 3; Int 3 (and roll 3) and 3; roll 4 and 4; the two truths.
+        assert_eq!(held, 6);
     }
 }
