@@ -102,13 +102,11 @@ impl Interpreter<'_, '_> {
             return Ok(false);
         };
         let calm = remembering(self.formulas) && self.fight.as_deref().is_some_and(Fight::calm);
-        if let Some((v, steps)) = self.fight.as_deref().and_then(|x| x.remembered_out(f)) {
-            match self.steps.checked_add(steps) {
-                Some(total) if calm && total <= MAX_STEPS => {
-                    self.steps = total;
-                    return Ok(v);
-                }
-                _ => {}
+        let known = self.fight.as_deref().and_then(|x| x.remembered_out(f));
+        if let (true, Some((v, steps))) = (calm, known) {
+            if let Some(total) = self.steps.checked_add(steps).filter(|&t| t <= MAX_STEPS) {
+                self.steps = total;
+                return Ok(v);
             }
         }
         let before = self.steps;
@@ -384,13 +382,11 @@ impl<D: DiceSource, X: Decide, T: TraceSink> FightRules<Value, D, X, T> for Eval
         // taken from the fight's budget, unless they would pass it.
         let calm = remembering(self.options.trace_formulas) && fight.calm();
         let spent = FIGHT_STEPS.get();
-        if let Some((v, steps)) = fight.remembered_out(who) {
-            match spent.checked_add(steps) {
-                Some(total) if calm && total <= MAX_FIGHT_STEPS && steps <= MAX_STEPS => {
-                    FIGHT_STEPS.set(total);
-                    return Ok(v);
-                }
-                _ => {}
+        if let (true, Some((v, steps))) = (calm, fight.remembered_out(who)) {
+            let within = |&t: &u64| t <= MAX_FIGHT_STEPS && steps <= MAX_STEPS;
+            if let Some(total) = spent.checked_add(steps).filter(within) {
+                FIGHT_STEPS.set(total);
+                return Ok(v);
             }
         }
         let v = self.run(env, fight, out, Some(who))?.bool();
