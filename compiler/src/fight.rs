@@ -72,6 +72,16 @@ fn remembering(formulas_traced: bool) -> bool {
     !formulas_traced
 }
 
+/// What `out` said of `f` in this calm, and the step count `spent` comes to when its
+/// steps are taken again; `None` when not asked yet, or when they would pass `budget`
+/// (then the rule runs, to stop where it would). A remembered count is that of a call
+/// that ended within its own budget ([`MAX_STEPS`]).
+fn recall(fight: &Fight<Value>, f: Fighter, spent: u64, budget: u64) -> Option<(bool, u64)> {
+    let (out, steps) = fight.remembered_out(f)?;
+    let total = spent.checked_add(steps).filter(|&t| t <= budget)?;
+    Some((out, total))
+}
+
 impl Interpreter<'_, '_> {
     /// The combatant a fighter stands for: the fight's own record, shared, so changes
     /// through it reach the fight.
@@ -102,12 +112,10 @@ impl Interpreter<'_, '_> {
             return Ok(false);
         };
         let calm = remembering(self.formulas) && self.fight.as_deref().is_some_and(Fight::calm);
-        let known = self.fight.as_deref().and_then(|x| x.remembered_out(f));
-        if let (true, Some((v, steps))) = (calm, known) {
-            if let Some(total) = self.steps.checked_add(steps).filter(|&t| t <= MAX_STEPS) {
-                self.steps = total;
-                return Ok(v);
-            }
+        let known = self.fight.as_deref().filter(|_| calm);
+        if let Some((v, total)) = known.and_then(|x| recall(x, f, self.steps, MAX_STEPS)) {
+            self.steps = total;
+            return Ok(v);
         }
         let before = self.steps;
         let v = self.fight_formula(out, [Value::Fighter(f.0)])?.bool();
@@ -382,12 +390,9 @@ impl<D: DiceSource, X: Decide, T: TraceSink> FightRules<Value, D, X, T> for Eval
         // taken from the fight's budget, unless they would pass it.
         let calm = remembering(self.options.trace_formulas) && fight.calm();
         let spent = FIGHT_STEPS.get();
-        if let (true, Some((v, steps))) = (calm, fight.remembered_out(who)) {
-            let within = |&t: &u64| t <= MAX_FIGHT_STEPS && steps <= MAX_STEPS;
-            if let Some(total) = spent.checked_add(steps).filter(within) {
-                FIGHT_STEPS.set(total);
-                return Ok(v);
-            }
+        if let Some((v, total)) = recall(fight, who, spent, MAX_FIGHT_STEPS).filter(|_| calm) {
+            FIGHT_STEPS.set(total);
+            return Ok(v);
         }
         let v = self.run(env, fight, out, Some(who))?.bool();
         if calm {
