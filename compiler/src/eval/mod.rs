@@ -155,6 +155,7 @@ pub fn cmp_key(a: &Value, b: &Value) -> std::cmp::Ordering {
 }
 
 impl Value {
+    #[inline]
     pub fn from_const(c: &Const) -> Value {
         match c {
             Const::Int(i) => Value::Int(*i),
@@ -162,6 +163,18 @@ impl Value {
             Const::Dice(d) => Value::Dice(*d),
             Const::Choice(i) => Value::Choice(*i),
             Const::Track(t) => Value::Track(*t),
+            _ => Value::from_const_holding(c),
+        }
+    }
+
+    /// [`Value::from_const`] of a constant that may hold others.
+    fn from_const_holding(c: &Const) -> Value {
+        match c {
+            Const::Int(_)
+            | Const::Bool(_)
+            | Const::Dice(_)
+            | Const::Choice(_)
+            | Const::Track(_) => Value::from_const(c),
             Const::List(v) => Value::List(Rc::new(v.iter().map(Value::from_const).collect())),
             Const::Map(v) => Value::Map(Rc::new(v.iter().map(Value::from_const).collect())),
             Const::SortedMap(entries, zero) => Value::SortedMap(Rc::new(SortedMap::new(
@@ -217,6 +230,42 @@ impl Value {
             ))),
             other => other.clone(),
         }
+    }
+}
+
+/// Makes owned `v` share nothing mutable, as [`Value::deep_clone`] would: a record, list
+/// or map that only `v` holds is kept (nothing else can see it change) and its parts made
+/// private in turn; one held elsewhere too is copied whole. A value just made (a new
+/// record, a list literal, a call's result) is then kept as it is, with no allocation.
+fn privatize(v: &mut Value) {
+    let kept = match v {
+        Value::Record(r) => Rc::get_mut(r).map(|r| r.get_mut().iter_mut().for_each(privatize)),
+        Value::List(items) => Rc::get_mut(items).map(|items| items.iter_mut().for_each(privatize)),
+        Value::SortedMap(m) => Rc::get_mut(m)
+            .filter(|m| m.entries.keys().all(|k| private(&k.0)))
+            .map(|m| {
+                m.entries.values_mut().for_each(privatize);
+                privatize(&mut m.zero);
+            }),
+        // What `deep_clone` shares, shared.
+        _ => Some(()),
+    };
+    if kept.is_none() {
+        *v = v.deep_clone();
+    }
+}
+
+/// No record, list or map inside `v` is held anywhere else.
+fn private(v: &Value) -> bool {
+    match v {
+        Value::Record(r) => Rc::strong_count(r) == 1 && r.borrow().iter().all(private),
+        Value::List(items) => Rc::strong_count(items) == 1 && items.iter().all(private),
+        Value::SortedMap(m) => {
+            Rc::strong_count(m) == 1
+                && m.iter().all(|(k, v)| private(k) && private(v))
+                && private(&m.zero)
+        }
+        _ => true,
     }
 }
 
@@ -365,19 +414,23 @@ pub struct Options {
 pub const MAX_STEPS: u64 = 1_000_000;
 
 /// How many values `v` holds (itself included): what copying it costs.
+#[inline]
 fn weight(v: &Value) -> u64 {
+    match v {
+        Value::List(_)
+        | Value::Map(_)
+        | Value::SortedMap(_)
+        | Value::Record(_)
+        | Value::Outcome { .. } => weight_holding(v),
+        _ => 1,
+    }
+}
+
+/// [`weight`] of a value that may hold others.
+fn weight_holding(v: &Value) -> u64 {
     /// One for the value holding `items`, and theirs.
     fn holding(items: &[Value]) -> u64 {
-        items.iter().fold(1u64, |n, i| {
-            n.saturating_add(match i {
-                Value::List(_)
-                | Value::Map(_)
-                | Value::SortedMap(_)
-                | Value::Record(_)
-                | Value::Outcome { .. } => weight(i),
-                _ => 1,
-            })
-        })
+        items.iter().fold(1u64, |n, i| n.saturating_add(weight(i)))
     }
     match v {
         Value::List(items) | Value::Map(items) => holding(items),
@@ -563,15 +616,21 @@ impl<'p> Interpreter<'p, '_> {
         Ok(v.deep_clone())
     }
 
-    /// [`Self::copy`] of a value owned already: a value holding no other is itself.
+    /// [`Self::copy`] of a value owned already: a value holding no other is itself, and
+    /// the parts no one else holds are kept rather than copied ([`privatize`]). The steps
+    /// are a copy's either way.
     #[inline]
-    fn copied(&mut self, v: Value) -> Run<Value> {
+    fn copied(&mut self, mut v: Value) -> Run<Value> {
         match v {
             Value::List(_)
             | Value::Map(_)
             | Value::SortedMap(_)
             | Value::Record(_)
-            | Value::Outcome { .. } => self.copy(&v),
+            | Value::Outcome { .. } => {
+                self.step(weight(&v))?;
+                privatize(&mut v);
+                Ok(v)
+            }
             v => {
                 self.step(1)?;
                 Ok(v)

@@ -24,6 +24,20 @@ pub(super) fn int_const(e: &ir::Expr) -> Option<i64> {
     }
 }
 
+/// A type whose values are equal exactly when their numbers are (`Value::int`): a roll
+/// compares as its total, as `values_equal` compares it.
+fn numeric(ty: &Ty) -> bool {
+    matches!(ty, Ty::Int | Ty::Bool | Ty::Choice(_) | Ty::Roll)
+}
+
+/// The items of a list literal of integer, choice or boolean constants, as numbers.
+fn const_items(list: &ir::Expr) -> Option<Vec<i64>> {
+    match &list.kind {
+        K::List(items) => items.iter().map(int_const).collect(),
+        _ => None,
+    }
+}
+
 /// A number or truth compiled as such, where [`Cx::value`] would wrap it in a `Value`.
 pub(super) enum Wrapped {
     Int(IntFn),
@@ -222,6 +236,9 @@ impl Cx<'_> {
                 })
             }
             K::MapGet(m, k) if !sorted(m) => {
+                if let Some(f) = self.row_map_get(m, k) {
+                    return f;
+                }
                 let (m, k) = (self.value(m), self.value(k));
                 Box::new(move |it, l| {
                     let m = m(it, l)?;
@@ -614,6 +631,23 @@ impl Cx<'_> {
             K::Compare(op, a, b) => self.operands(a, b, Compare(*op)),
             K::And(a, b) => self.and_or(false, a, b),
             K::Or(a, b) => self.and_or(true, a, b),
+            // `x in [A, B]`, a list of constants: compared as numbers, the list never made.
+            // Its steps are the walker's: two for each item (the constant, its copy into
+            // the list) after `x`, then one for each item compared.
+            K::In(x, list) if numeric(&x.ty) && const_items(list).is_some() => {
+                let items = const_items(list).expect("checked above");
+                let (x, made) = (self.int(x), 2 * items.len() as u64);
+                Box::new(move |it, l| {
+                    let x = x(it, l)?;
+                    it.step(made)?;
+                    let (found, compared) = match items.iter().position(|i| *i == x) {
+                        Some(at) => (true, at as u64 + 1),
+                        None => (false, items.len() as u64),
+                    };
+                    it.step(compared)?;
+                    Ok(found)
+                })
+            }
             // `x in list`, the list read in place after `x`, as the walker reads it
             K::In(x, list) if in_place(list).is_some() => {
                 let (x, list) = (self.value(x), self.in_place(list).expect("checked above"));

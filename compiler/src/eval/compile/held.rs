@@ -1,7 +1,9 @@
 //! Values read where they are held, with no node to evaluate: a local, or a field of a
-//! local record, read in place ([`InPlace`]); a one-key table's rows at hand ([`Rows`]).
+//! local record, read in place ([`InPlace`]); a one-key table's rows at hand ([`Rows`]),
+//! and the entries of a map in them.
 
-use super::Cx;
+use super::{Cx, ValueFn};
+use crate::eval::expr::field_of;
 use crate::eval::Value;
 use crate::ir::{self, Const, ExprKind as K, Ty};
 
@@ -14,6 +16,46 @@ pub(super) enum InPlace {
 }
 
 impl Cx<'_> {
+    /// `table[key].field[k]` of a one-key table of records whose field holds a map in
+    /// every row: untraced, the entry read from the row, without the map (or the record)
+    /// the lookup would make. Traced, the lookup and its event as ever; a key without a
+    /// row is its rule error.
+    pub(super) fn row_map_get(&self, m: &ir::Expr, k: &ir::Expr) -> Option<ValueFn> {
+        let K::Field(r, i) = &m.kind else {
+            return None;
+        };
+        let K::Lookup {
+            table,
+            key,
+            column: None,
+            site,
+            ..
+        } = &r.kind
+        else {
+            return None;
+        };
+        let rows = Rows::field(&self.p.tables[*table], *i)?;
+        let (table, site, i) = (*table, *site, *i);
+        let (key, k) = (self.value(key), self.value(k));
+        Some(Box::new(move |it, l| {
+            let row = key(it, l)?;
+            let m = match rows.get_const(row.int()) {
+                Some(Const::Map(items)) if !it.on() => {
+                    let k = k(it, l)?.choice();
+                    return Ok(items
+                        .get(usize::from(k))
+                        .map_or(Value::Unit, Value::from_const));
+                }
+                _ => field_of(&it.lookup_at(table, row, None, site)?, i),
+            };
+            let k = k(it, l)?.choice();
+            Ok(match m {
+                Value::Map(items) => items.get(k as usize).cloned().unwrap_or(Value::Unit),
+                _ => Value::Unit,
+            })
+        }))
+    }
+
     /// [`in_place`], at the slots the code being compiled keeps its locals in.
     pub(super) fn in_place(&self, e: &ir::Expr) -> Option<InPlace> {
         Some(match in_place(e)? {
@@ -119,6 +161,14 @@ impl Rows {
     /// default.
     #[inline]
     pub(super) fn get(&self, key: i64) -> Option<Value> {
+        self.get_const(key).map(Value::from_const)
+    }
+}
+
+impl Rows {
+    /// The constant [`Self::get`] makes a value of.
+    #[inline]
+    pub(super) fn get_const(&self, key: i64) -> Option<&Const> {
         let found = key
             .checked_sub(self.lo)
             .and_then(|i| usize::try_from(i).ok())
@@ -127,12 +177,5 @@ impl Rows {
             Some(v) => v.as_ref(),
             None => self.default.as_ref(),
         }
-        .map(|c| match *c {
-            // `Value::from_const` of the kinds a table of these types holds, inline.
-            Const::Int(i) => Value::Int(i),
-            Const::Choice(i) => Value::Choice(i),
-            Const::Bool(b) => Value::Bool(b),
-            _ => Value::from_const(c),
-        })
     }
 }

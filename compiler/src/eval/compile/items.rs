@@ -6,7 +6,7 @@ use super::{scalar, Cx, Fx, Got, IntFn, Interpreter, ValueFn};
 use crate::eval::effects::{dice_steps, elem_of, track_levels};
 use crate::eval::expr::rewrap;
 use crate::eval::{leak_name, weight, Value};
-use crate::ir::{self, Agg, DecideOptions, ExprKind as K, TableKey, Ty};
+use crate::ir::{self, Agg, Const, DecideOptions, ExprKind as K, TableKey, Ty};
 use rulesc_runtime::{arith, DiceSpec, Track};
 use std::rc::Rc;
 
@@ -62,6 +62,9 @@ enum Items {
     Filled(ValueFn, usize),
     /// The same of a track read in place (a local's, or a field of a local record).
     FilledAt(InPlace, usize),
+    /// A constant list (`for p in BodyPart`: every value of an enum), walked item by
+    /// item without making it: the constant's steps (its weight), then each item's.
+    Consts(u64, Vec<Const>),
 }
 
 /// The item loop of an aggregate: the walker's `each`.
@@ -102,11 +105,26 @@ impl Each {
                     }
                 }
             }
+            Items::Consts(weight, items) => {
+                it.step(*weight)?;
+                for c in items {
+                    // A copy of the item made, or the item shared: a value made afresh.
+                    let item = Value::from_const(c);
+                    it.step(crate::eval::weight(&item))?;
+                    l[self.var] = item;
+                    if !self.holds(it, l)? {
+                        continue;
+                    }
+                    if !f(it, l)? {
+                        break;
+                    }
+                }
+            }
             Items::Filled(..) | Items::FilledAt(..) => {
                 let (track, tid) = match &self.items {
                     Items::Filled(track, tid) => (track(it, l)?, tid),
                     Items::FilledAt(track, tid) => (track.read(l, Value::clone), tid),
-                    Items::List(_) => unreachable!("matched above"),
+                    Items::List(_) | Items::Consts(..) => unreachable!("matched above"),
                 };
                 let Value::Track(track) = track else {
                     return Ok(());
@@ -210,6 +228,9 @@ impl Cx<'_> {
                     Some(at) => Items::FilledAt(at, tid),
                     None => Items::Filled(self.value(t), tid),
                 }
+            }
+            (K::Const(c @ Const::List(items)), _) => {
+                Items::Consts(weight(&Value::from_const(c)), items.clone())
             }
             _ => Items::List(self.value(list)),
         };
