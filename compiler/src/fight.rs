@@ -127,9 +127,10 @@ impl Interpreter<'_, '_> {
 
     /// The fighters `keep` accepts that are not out, in joining order.
     fn fighters_where(&mut self, keep: impl Fn(&Fight<Value>, Fighter) -> bool) -> Res<Value> {
-        let mut out = Vec::new();
         // Fighters are numbered in joining order; none joins while `out` rules run.
         let n = self.fight.as_deref().map_or(0, Fight::len);
+        // At most every fighter: one allocation, never grown.
+        let mut out = Vec::with_capacity(n);
         for f in (0..n as u32).map(Fighter) {
             let kept = self.fight.as_deref().is_some_and(|fight| keep(fight, f));
             if kept && !self.is_out(f)? {
