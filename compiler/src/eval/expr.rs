@@ -185,10 +185,7 @@ impl<'p> Interpreter<'p, '_> {
                 let m = self.expr(m, locals)?;
                 let k = self.expr(k, locals)?;
                 match m {
-                    Value::Map(items) => items
-                        .get(k.choice() as usize)
-                        .cloned()
-                        .unwrap_or(Value::Unit),
+                    Value::Map(_) => map_entry(&m, k.choice()),
                     // A key not held reads the zero. A copy (it may be changed in place),
                     // paid for by the values it holds past the first, as a copy is.
                     Value::SortedMap(m) => {
@@ -533,6 +530,15 @@ pub(super) fn rewrap(v: i64, ty: &Ty) -> Value {
 
 /// `x in items`: whether `items` holds `x`, and how many items were compared, the steps
 /// it costs (a long list costs its length, as walking it would).
+/// Entry `k` of a map keyed by a scale or enum (every key has one); `Unit` for what is
+/// no such map.
+pub(super) fn map_entry(m: &Value, k: u16) -> Value {
+    match m {
+        Value::Map(items) => items.get(usize::from(k)).cloned().unwrap_or(Value::Unit),
+        _ => Value::Unit,
+    }
+}
+
 pub(super) fn scan(items: &[Value], x: &Value) -> (bool, u64) {
     match items.iter().position(|i| values_equal(i, x)) {
         Some(at) => (true, at as u64 + 1),

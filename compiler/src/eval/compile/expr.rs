@@ -7,7 +7,7 @@ use super::held::{in_place, plain, Rows};
 use super::operands::{Arith, BoxOf, Compare, Operand};
 use super::{BoolFn, Cx, IntFn, ValueFn};
 use crate::eval::effects::dice_steps;
-use crate::eval::expr::{field_of, rewrap, scan, NO_FIELDS};
+use crate::eval::expr::{field_of, map_entry, rewrap, scan, NO_FIELDS};
 use crate::eval::{weight, Value};
 use crate::ir::{self, BoxPart, Const, ExprKind as K, IntOp, Ty};
 use rulesc_runtime::{arith, DiceSpec, Roll, RuleErrorKind};
@@ -229,10 +229,7 @@ impl Cx<'_> {
                 // walker reads it, in place rather than shared.
                 Box::new(move |it, l| {
                     let k = k(it, l)?.choice();
-                    Ok(m.read(l, |m| match m {
-                        Value::Map(items) => items.get(k as usize).cloned().unwrap_or(Value::Unit),
-                        _ => Value::Unit,
-                    }))
+                    Ok(m.read(l, |m| map_entry(m, k)))
                 })
             }
             K::MapGet(m, k) if !sorted(m) => {
@@ -242,11 +239,7 @@ impl Cx<'_> {
                 let (m, k) = (self.value(m), self.value(k));
                 Box::new(move |it, l| {
                     let m = m(it, l)?;
-                    let k = k(it, l)?.choice();
-                    Ok(match m {
-                        Value::Map(items) => items.get(k as usize).cloned().unwrap_or(Value::Unit),
-                        _ => Value::Unit,
-                    })
+                    Ok(map_entry(&m, k(it, l)?.choice()))
                 })
             }
             // `box.number`, `box.level`, `box.attr`

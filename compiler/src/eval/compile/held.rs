@@ -3,7 +3,7 @@
 //! and the entries of a map in them.
 
 use super::{Cx, ValueFn};
-use crate::eval::expr::field_of;
+use crate::eval::expr::{field_of, map_entry};
 use crate::eval::Value;
 use crate::ir::{self, Const, ExprKind as K, Ty};
 
@@ -48,11 +48,7 @@ impl Cx<'_> {
                 }
                 _ => field_of(&it.lookup_at(table, row, None, site)?, i),
             };
-            let k = k(it, l)?.choice();
-            Ok(match m {
-                Value::Map(items) => items.get(k as usize).cloned().unwrap_or(Value::Unit),
-                _ => Value::Unit,
-            })
+            Ok(map_entry(&m, k(it, l)?.choice()))
         }))
     }
 
