@@ -125,25 +125,56 @@ impl Interpreter<'_, '_> {
         Ok(v)
     }
 
-    /// The fighters `keep` accepts that are not out, in joining order.
-    fn fighters_where(&mut self, keep: impl Fn(&Fight<Value>, Fighter) -> bool) -> Res<Value> {
+    /// The fighters `keep` accepts that are not out, in joining order, each handed to
+    /// `found`.
+    fn fighters_where(
+        &mut self,
+        keep: impl Fn(&Fight<Value>, Fighter) -> bool,
+        mut found: impl FnMut(Fighter),
+    ) -> Res<()> {
         // Fighters are numbered in joining order; none joins while `out` rules run.
         let n = self.fight.as_deref().map_or(0, Fight::len);
-        // At most every fighter: one allocation, never grown.
-        let mut out = Vec::with_capacity(n);
         for f in (0..n as u32).map(Fighter) {
             let kept = self.fight.as_deref().is_some_and(|fight| keep(fight, f));
             if kept && !self.is_out(f)? {
-                out.push(Value::Fighter(f.0));
+                found(f);
             }
         }
-        Ok(Value::List(Rc::new(out)))
+        Ok(())
+    }
+
+    /// `allies(who)` (`allied`) or `enemies(who)`, each fighter handed to `found`.
+    fn side_of(&mut self, who: Fighter, allied: bool, found: impl FnMut(Fighter)) -> Res<()> {
+        if allied {
+            self.fighters_where(|x, f| x.side(f) == x.side(who) && f != who, found)
+        } else {
+            self.fighters_where(|x, f| x.side(f) != x.side(who), found)
+        }
+    }
+
+    /// `len(q(arg))`: of `allies` and `enemies`, the fighters counted as [`Self::fight_query`]
+    /// lists them (the same `out` rules asked, in the same order, at the same steps)
+    /// without making the list.
+    pub(crate) fn fight_count(&mut self, q: FightQuery, arg: Option<Value>) -> Res<i64> {
+        let who = fighter_of(arg.as_ref());
+        let mut n = 0;
+        match q {
+            FightQuery::Allies | FightQuery::Enemies => {
+                self.side_of(who, q == FightQuery::Allies, |_| n += 1)?;
+            }
+            _ => {
+                if let Value::List(items) = self.fight_query(q, arg)? {
+                    n = items.len() as i64;
+                }
+            }
+        }
+        Ok(n)
     }
 
     /// Fight built-in `q` of its operand (each has at most one).
     pub(crate) fn fight_query(&mut self, q: FightQuery, arg: Option<Value>) -> Res<Value> {
         let n = arg.as_ref().map_or(0, Value::int);
-        let who = Fighter(n.clamp(0, i64::from(u32::MAX)) as u32);
+        let who = fighter_of(arg.as_ref());
         let list = |v: Vec<Value>| Value::List(Rc::new(v));
         let Some(fight) = self.fight.as_deref() else {
             // A fight function run outside a fight (a scenario): an empty fight.
@@ -166,9 +197,13 @@ impl Interpreter<'_, '_> {
             FightQuery::Acted => Value::Bool(fight.acted(who)),
             FightQuery::Round => Value::Int(i64::from(fight.round())),
             FightQuery::Time => Value::Int(fight.time()),
-            FightQuery::Enemies => self.fighters_where(|x, f| x.side(f) != x.side(who))?,
-            FightQuery::Allies => {
-                self.fighters_where(|x, f| x.side(f) == x.side(who) && f != who)?
+            FightQuery::Allies | FightQuery::Enemies => {
+                // At most every fighter: one allocation, never grown.
+                let mut found = Vec::with_capacity(fight.len());
+                self.side_of(who, q == FightQuery::Allies, |f| {
+                    found.push(Value::Fighter(f.0));
+                })?;
+                list(found)
             }
             FightQuery::Out => Value::Bool(self.is_out(who)?),
             FightQuery::MarkActed => {
@@ -526,3 +561,9 @@ fn reset(v: &mut Value, path: &[ResetStep], keys: &[i64], new: &Value) {
 
 #[cfg(test)]
 mod tests;
+
+/// The fighter a fight built-in's operand names (fighter 0 without one).
+fn fighter_of(arg: Option<&Value>) -> Fighter {
+    let n = arg.map_or(0, Value::int);
+    Fighter(n.clamp(0, i64::from(u32::MAX)) as u32)
+}

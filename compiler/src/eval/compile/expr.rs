@@ -551,6 +551,20 @@ impl Cx<'_> {
                     })
                 })
             }
+            // `len(allies(c))`, `len(enemies(c))`: counted, the list never made.
+            K::Len(a) if matches!(a.kind, K::Fight(..)) => {
+                let K::Fight(q, args) = &a.kind else {
+                    unreachable!("matched above")
+                };
+                let (q, arg) = (*q, args.first().map(|a| self.value(a)));
+                Box::new(move |it, l| {
+                    let arg = match &arg {
+                        Some(a) => Some(a(it, l)?),
+                        None => None,
+                    };
+                    Ok(it.fight_count(q, arg)?)
+                })
+            }
             K::Len(a) => {
                 let a = self.value(a);
                 Box::new(move |it, l| {

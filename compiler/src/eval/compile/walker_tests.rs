@@ -8,7 +8,7 @@
 use crate::eval::{Interpreter, Value};
 use crate::ir::{Body, Program};
 use rulesc_runtime::{
-    Env, FirstOption, RuleError, RuleErrorKind, SeededDice, TraceEvent, VecTrace,
+    Env, Fight, FirstOption, RuleError, RuleErrorKind, SeededDice, TraceEvent, VecTrace,
 };
 use std::rc::Rc;
 
@@ -128,11 +128,19 @@ type Ran = (Result<Value, RuleError>, u64, Vec<TraceEvent>);
 
 /// Runs procedure `name` on copies of `args`, compiled (a call) or by the walker (its
 /// body in a frame holding the arguments), traced or not.
-fn run(p: &Program, name: &str, args: &[Value], walker: bool, traced: bool) -> Ran {
+fn run(
+    p: &Program,
+    name: &str,
+    args: &[Value],
+    walker: bool,
+    traced: bool,
+    fight: Option<&mut Fight<Value>>,
+) -> Ran {
     let mut env = Env::new(SeededDice::new(3), FirstOption, VecTrace::default());
     let (id, f) = p.function(name).unwrap_or_else(|| panic!("{name}"));
     let mut it = Interpreter::untraced(p, &mut env);
     it.tracing = traced;
+    it.fight = fight;
     let result = if walker {
         let Body::Procedure(body) = &f.body else {
             panic!("{name} is no procedure")
@@ -154,10 +162,21 @@ fn run(p: &Program, name: &str, args: &[Value], walker: bool, traced: bool) -> R
 /// The compiled call and the walked body agree (the call takes one step more, and its
 /// trace opens with the call); the compiled result is returned.
 fn same(p: &Program, name: &str, args: &[Value]) -> Result<Value, RuleError> {
+    same_in(p, name, args, None)
+}
+
+/// [`same`], run in `fight` when there is one.
+fn same_in(
+    p: &Program,
+    name: &str,
+    args: &[Value],
+    mut fight: Option<&mut Fight<Value>>,
+) -> Result<Value, RuleError> {
     let mut result = None;
     for traced in [false, true] {
-        let (got, steps, trace) = run(p, name, args, false, traced);
-        let (walked, walked_steps, walked_trace) = run(p, name, args, true, traced);
+        let (got, steps, trace) = run(p, name, args, false, traced, fight.as_deref_mut());
+        let (walked, walked_steps, walked_trace) =
+            run(p, name, args, true, traced, fight.as_deref_mut());
         assert_eq!(got, walked, "{name} {args:?} traced: {traced}");
         assert_eq!(steps, walked_steps + 1, "{name} {args:?} traced: {traced}");
         if traced {
@@ -270,4 +289,39 @@ fn a_map_in_a_tables_row_and_an_enums_values_are_the_walkers() {
     // No row for 5: the lookup's rule error, in both.
     let err = same(&p, "edge", &[Value::Int(5), Value::Choice(0)]).unwrap_err();
     assert!(matches!(err.kind, RuleErrorKind::NoRow { .. }), "{err:?}");
+}
+
+/// `len(allies(c))` and `len(enemies(c))` count the fighters without making the list: the
+/// walker's count, asking the same `out` rules at the same steps.
+#[test]
+fn a_side_is_counted_as_the_walker_lists_it() {
+    let p = crate::eval::test_program(
+        "ruleset: { name: counted }\ntypes:\n  Body:\n    hp: { type: int, default: 2 }\n",
+        "procedure tally(c: fighter) -> int {
+  return len(allies(c)) * 100 + len(enemies(c)) * 10 + len(fighters())
+}
+
+procedure wait(me: fighter) {
+}
+
+fight of Body {
+  order(c) = [c.hp]
+  out(c) = c.hp <= 0
+  on turn = wait
+}
+",
+    );
+    let body = |hp| crate::eval::record(&p, "Body", &[("hp", Value::Int(hp))]).expect("Body");
+    let mut fight: Fight<Value> = Fight::new();
+    // Left: A, B (out), D; Right: C.
+    let a = fight.join("Left", "A", body(2));
+    fight.join("Left", "B", body(0));
+    let c = fight.join("Right", "C", body(1));
+    fight.join("Left", "D", body(3));
+    let tally = |f: rulesc_runtime::Fighter, fight: &mut Fight<Value>| {
+        same_in(&p, "tally", &[Value::Fighter(f.0)], Some(fight))
+    };
+    // A: one ally (D; B is out), one enemy; C: none, two (A, D); four fighters in all.
+    assert_eq!(tally(a, &mut fight), Ok(Value::Int(114)));
+    assert_eq!(tally(c, &mut fight), Ok(Value::Int(24)));
 }
