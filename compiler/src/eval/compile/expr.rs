@@ -5,10 +5,10 @@
 
 use super::held::{in_place, plain, Rows};
 use super::operands::{Arith, BoxOf, Compare, Operand};
-use super::{BoolFn, Cx, IntFn, ValueFn};
+use super::{BoolFn, Cx, Fx, IntFn, ValueFn};
 use crate::eval::effects::dice_steps;
 use crate::eval::expr::{field_of, map_entry, rewrap, scan, NO_FIELDS};
-use crate::eval::{weight, Value};
+use crate::eval::{weight, Interpreter, Run, Value};
 use crate::ir::{self, BoxPart, Const, ExprKind as K, IntOp, Ty};
 use rulesc_runtime::{arith, DiceSpec, Roll, RuleErrorKind};
 use std::cell::RefCell;
@@ -74,6 +74,24 @@ impl Cx<'_> {
                 Wrapped::Bool(self.truth(e))
             }
             _ => return None,
+        })
+    }
+
+    /// Fight built-in `q` of its one operand, if any, as `read` gives it
+    /// ([`Interpreter::fight_query`], or [`Interpreter::fight_count`] for its length).
+    fn fight_builtin<T: 'static>(
+        &self,
+        q: ir::FightQuery,
+        args: &[ir::Expr],
+        read: fn(&mut Interpreter<'_, '_>, ir::FightQuery, Option<Value>) -> Run<T>,
+    ) -> Fx<T> {
+        let arg = args.first().map(|a| self.value(a));
+        Box::new(move |it, l| {
+            let arg = match &arg {
+                Some(a) => Some(a(it, l)?),
+                None => None,
+            };
+            Ok(read(it, q, arg)?)
         })
     }
 
@@ -382,16 +400,7 @@ impl Cx<'_> {
                 })
             }
             // A fight built-in of its one operand, if any.
-            K::Fight(q, args) => {
-                let (q, arg) = (*q, args.first().map(|a| self.value(a)));
-                Box::new(move |it, l| {
-                    let arg = match &arg {
-                        Some(a) => Some(a(it, l)?),
-                        None => None,
-                    };
-                    Ok(it.fight_query(q, arg)?)
-                })
-            }
+            K::Fight(q, args) => self.fight_builtin(*q, args, |it, q, a| it.fight_query(q, a)),
             // `match e { Case => value }`
             K::Match { scrutinee, arms } => {
                 let ty = scrutinee.ty.clone();
@@ -556,14 +565,7 @@ impl Cx<'_> {
                 let K::Fight(q, args) = &a.kind else {
                     unreachable!("matched above")
                 };
-                let (q, arg) = (*q, args.first().map(|a| self.value(a)));
-                Box::new(move |it, l| {
-                    let arg = match &arg {
-                        Some(a) => Some(a(it, l)?),
-                        None => None,
-                    };
-                    Ok(it.fight_count(q, arg)?)
-                })
+                self.fight_builtin(*q, args, |it, q, a| it.fight_count(q, a))
             }
             K::Len(a) => {
                 let a = self.value(a);
