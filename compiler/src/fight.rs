@@ -559,11 +559,11 @@ fn reset(v: &mut Value, path: &[ResetStep], keys: &[i64], new: &Value) {
     }
 }
 
-#[cfg(test)]
-mod tests;
-
 /// The fighter a fight built-in's operand names (fighter 0 without one).
 fn fighter_of(arg: Option<&Value>) -> Fighter {
     let n = arg.map_or(0, Value::int);
     Fighter(n.clamp(0, i64::from(u32::MAX)) as u32)
 }
+
+#[cfg(test)]
+mod tests;
