@@ -528,8 +528,6 @@ pub(super) fn rewrap(v: i64, ty: &Ty) -> Value {
     }
 }
 
-/// `x in items`: whether `items` holds `x`, and how many items were compared, the steps
-/// it costs (a long list costs its length, as walking it would).
 /// Entry `k` of a map keyed by a scale or enum (every key has one); `Unit` for what is
 /// no such map.
 pub(super) fn map_entry(m: &Value, k: u16) -> Value {
@@ -539,6 +537,8 @@ pub(super) fn map_entry(m: &Value, k: u16) -> Value {
     }
 }
 
+/// `x in items`: whether `items` holds `x`, and how many items were compared, the steps
+/// it costs (a long list costs its length, as walking it would).
 pub(super) fn scan(items: &[Value], x: &Value) -> (bool, u64) {
     match items.iter().position(|i| values_equal(i, x)) {
         Some(at) => (true, at as u64 + 1),

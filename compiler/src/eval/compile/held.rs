@@ -159,9 +159,7 @@ impl Rows {
     pub(super) fn get(&self, key: i64) -> Option<Value> {
         self.get_const(key).map(Value::from_const)
     }
-}
 
-impl Rows {
     /// The constant [`Self::get`] makes a value of.
     #[inline]
     pub(super) fn get_const(&self, key: i64) -> Option<&Const> {

@@ -105,12 +105,12 @@ impl Each {
                     }
                 }
             }
-            Items::Consts(weight, items) => {
-                it.step(*weight)?;
+            Items::Consts(steps, items) => {
+                it.step(*steps)?;
                 for c in items {
                     // A copy of the item made, or the item shared: a value made afresh.
                     let item = Value::from_const(c);
-                    it.step(crate::eval::weight(&item))?;
+                    it.step(weight(&item))?;
                     l[self.var] = item;
                     if !self.holds(it, l)? {
                         continue;
