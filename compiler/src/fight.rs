@@ -125,31 +125,21 @@ impl Interpreter<'_, '_> {
         Ok(v)
     }
 
-    /// The fighters `keep` accepts that are not out, in joining order, each handed to
-    /// `found`.
-    fn fighters_where(
-        &mut self,
-        keep: impl Fn(&Fight<Value>, Fighter) -> bool,
-        mut found: impl FnMut(Fighter),
-    ) -> Res<()> {
+    /// `allies(who)` (`allied`: `who`'s side but `who`) or `enemies(who)` (the other
+    /// sides): the fighters not out, in joining order, each handed to `found`.
+    fn side_of(&mut self, who: Fighter, allied: bool, mut found: impl FnMut(Fighter)) -> Res<()> {
         // Fighters are numbered in joining order; none joins while `out` rules run.
         let n = self.fight.as_deref().map_or(0, Fight::len);
         for f in (0..n as u32).map(Fighter) {
-            let kept = self.fight.as_deref().is_some_and(|fight| keep(fight, f));
+            let kept = self.fight.as_deref().is_some_and(|x| match allied {
+                true => x.side(f) == x.side(who) && f != who,
+                false => x.side(f) != x.side(who),
+            });
             if kept && !self.is_out(f)? {
                 found(f);
             }
         }
         Ok(())
-    }
-
-    /// `allies(who)` (`allied`) or `enemies(who)`, each fighter handed to `found`.
-    fn side_of(&mut self, who: Fighter, allied: bool, found: impl FnMut(Fighter)) -> Res<()> {
-        if allied {
-            self.fighters_where(|x, f| x.side(f) == x.side(who) && f != who, found)
-        } else {
-            self.fighters_where(|x, f| x.side(f) != x.side(who), found)
-        }
     }
 
     /// `len(q(arg))`: of `allies` and `enemies`, the fighters counted as [`Self::fight_query`]
