@@ -295,10 +295,10 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
         func.generic(format!("T: {RT}::TraceSink"));
         func.arg("env", format!("&mut {RT}::Env<D, X, T>"));
     }
-    if g.fight[fid] {
-        let m = if traced { "mut " } else { "" };
-        func.arg("fight", format!("&{m}Fight"));
-    }
+    // The parameters, declared once the body is made: the fight's (after `env`) is
+    // named `_fight` when the body never reads it (a procedure taking a fighter it does
+    // not use).
+    let mut params: Vec<(String, String)> = Vec::new();
     let mut copies = Vec::new();
     for (i, p) in f.params.iter().enumerate() {
         let ident = bg.slots[i].ident.clone();
@@ -315,16 +315,14 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
                 }
                 copies.push(format!("let mut {ident} = {ident}.to_vec();"));
                 bg.slots[i].by_ref = false;
-                func.arg(&ident, g.param_ty(&p.ty, false)?);
+                params.push((ident, g.param_ty(&p.ty, false)?));
             }
             Ty::Map(..) if own && g.is_copy(&p.ty) => {
-                func.arg(format!("mut {ident}"), g.param_ty(&p.ty, false)?);
+                params.push((format!("mut {ident}"), g.param_ty(&p.ty, false)?));
             }
             _ => {
-                func.arg(
-                    &ident,
-                    g.param_ty(&p.ty, p.mutated && matches!(p.ty, Ty::Record(_)))?,
-                );
+                let ty = g.param_ty(&p.ty, p.mutated && matches!(p.ty, Ty::Record(_)))?;
+                params.push((ident, ty));
             }
         }
     }
@@ -364,10 +362,39 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
             }
         }
     }
+    if g.fight[fid] {
+        let m = if traced { "mut " } else { "" };
+        let name = if reads_fight(&lines) {
+            "fight"
+        } else {
+            "_fight"
+        };
+        func.arg(name, format!("&{m}Fight"));
+    }
+    for (ident, ty) in params {
+        func.arg(&ident, ty);
+    }
     for l in lines {
         func.line(l);
     }
     Ok(func)
+}
+
+/// Whether a body's code names the fight (`fight` is reserved: no local takes the name,
+/// and text inside string literals is not an identifier).
+fn reads_fight(lines: &[String]) -> bool {
+    fn names(tokens: proc_macro2::TokenStream) -> bool {
+        tokens.into_iter().any(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => i == "fight",
+            proc_macro2::TokenTree::Group(g) => names(g.stream()),
+            _ => false,
+        })
+    }
+    // Code that does not lex is reported by the module's parse later; keep the name.
+    lines
+        .join("\n")
+        .parse::<proc_macro2::TokenStream>()
+        .map_or(true, names)
 }
 
 /// The hidden dice locals (`faces(r)`) that an assignment, not only a `let`, rolls into.
