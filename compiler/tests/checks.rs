@@ -232,3 +232,70 @@ fn a_range_type_outside_a_record_field_is_refused() {
         }
     }
 }
+
+/// A type left empty, or written as a list or a mapping, where a table's key or value or a
+/// record field's type goes: an error at that spot. (An empty table value once checked
+/// clean, and `build` then stopped on "a bug in rulesc": the table had no type.)
+#[test]
+fn a_type_that_is_not_text_is_an_error_where_it_is_written() {
+    let head = "ruleset: { name: empty_types }\nscales:\n  Severity: [Minor, Grave]\n";
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "table_value_empty",
+            "tables:\n  t:\n    key: Severity\n    value:\n",
+            "nothing",
+        ),
+        (
+            "table_value_list",
+            "tables:\n  t:\n    key: Severity\n    value: []\n",
+            "a list",
+        ),
+        (
+            "table_value_mapping",
+            "tables:\n  t:\n    key: Severity\n    value: {}\n",
+            "a mapping",
+        ),
+        (
+            "table_key_empty",
+            "tables:\n  t:\n    value: int\n    key:\n",
+            "nothing",
+        ),
+        (
+            "field_type_empty",
+            "types:\n  R:\n    hp: int\n    x: { type: }\n",
+            "nothing",
+        ),
+        (
+            "field_type_list",
+            "types:\n  R:\n    hp: int\n    x: { type: [int] }\n",
+            "a list",
+        ),
+    ];
+    for (case, yaml, found) in cases {
+        let text = format!("{head}{yaml}");
+        let dir = write(case, &[("ruleset.yaml", &text)]);
+        let (p, diags, sources) = rulesc::compile_dir(&dir);
+        assert!(p.is_none(), "{case}: checked clean");
+        let errors: Vec<_> = diags
+            .sorted()
+            .into_iter()
+            .filter(|d| d.code.starts_with('E'))
+            .collect();
+        assert_eq!(errors.len(), 1, "{case}: {errors:?}");
+        let d = &errors[0];
+        assert_eq!(d.code, "E0102", "{case}: {d:?}");
+        assert!(
+            d.message.starts_with("expected a type")
+                && d.message.ends_with(&format!("found {found}")),
+            "{case}: {}",
+            d.message
+        );
+        // The last line of the case is the one holding the type.
+        let (_, line, _) = sources.position(d.span);
+        assert_eq!(
+            line as usize,
+            text.lines().count(),
+            "{case}: reported on line {line}"
+        );
+    }
+}

@@ -36,8 +36,13 @@ pub(super) fn field_type_node<'y>(c: &mut Checker, v: &'y YNode) -> Option<&'y Y
     }
 }
 
+/// The type written at `node` (a field's, a table's key or value): anything but text (a
+/// list, a mapping, nothing at all) is reported here.
 pub fn parse_type_node(c: &mut Checker, node: &YNode) -> Option<ast::TypeExpr> {
-    let text = node.scalar_text()?;
+    let Some(text) = node.scalar_text() else {
+        wrong(c, node, "a type (such as `int` or `map<Skill, int>`)");
+        return None;
+    };
     let origin = text_origin(c, node, &text);
     syntax::parse_type(&text, origin, c.diags)
 }
