@@ -1,6 +1,6 @@
 //! The whole check of a ruleset folder. The input is split at NUL bytes into up to four
 //! files (ruleset.yaml, data.yaml, a.rules, b.rules), written to a scratch folder, and
-//! checked; if it checks, the Rust backend runs too, and a ruleset declaring a fight runs
+//! checked; if it checks, the Rust backend runs too (and must not refuse it), and a ruleset declaring a fight runs
 //! one by the interpreter: two sides of two combatants at their defaults, three rounds,
 //! traced. Never panics, never hangs.
 #![no_main]
@@ -26,7 +26,11 @@ fuzz_target!(|data: &[u8]| {
     let Some(p) = program else {
         return;
     };
-    let _ = rulesc::codegen::generate(&p);
+    // Every program that checks builds (what the Rust backend cannot say, `check`
+    // refuses): a refusal here is the "a bug in rulesc" a writer would meet.
+    if let Err(e) = rulesc::codegen::generate(&p) {
+        panic!("a checked ruleset does not build: {e}");
+    }
     let (Some(def), Some(mut rules)) = (p.fight.as_ref(), EvalRules::new(&p)) else {
         return;
     };
