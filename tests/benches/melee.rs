@@ -1,10 +1,13 @@
 //! `cargo bench -p rulesc-tests --bench melee`: generated code (with `NoTrace`) against
-//! hand-written Rust, and the interpreter for scale, in one run, on two cases:
+//! hand-written Rust, and the interpreter for scale, in one run, on three cases:
 //!
 //! - `exchange`: a bare melee exchange (`fixtures/bench/exchange`, Kingsmark K9 and K12):
 //!   two exploding d12 rolls and a comparison;
 //! - `melee_attack`: Kingsmark's whole melee attack: attack and defence rolls, decisions,
-//!   the hit-location table, armor layers and a wound box.
+//!   the hit-location table, armor layers and a wound box;
+//! - `fight`: Kingsmark's whole fight (`examples/kingsmark/fight.yaml`), 50 seeded fights
+//!   set up and played to the end, generated code against the interpreter only (no
+//!   hand-written fight), each checked to end alike on both first.
 //!
 //! The hand-written versions are what a game programmer would write: plain Rust over the
 //! runtime's raw face source (`SeededDice::face`), with no call into `roll` or anything
@@ -16,8 +19,8 @@
 //! and drops out, where each side's best slice (printed as the rates, and the ratio of
 //! the two beside it) may come from a quieter moment for one side than for the other. (Wall-clock time: this thread's CPU time, tried, read up to 20% above
 //! the true rate on this virtual machine, so a "best" of it flattered whichever side.) `cargo bench --bench melee -- generated` (or `hand`, `interpreter`,
-//! `exchange`, `melee_attack`) runs only what it names, for profiling; `rounds=N` runs each
-//! side named N rounds of its 1,000 inputs, untimed, so that instructions can be counted
+//! `exchange`, `melee_attack`, `fight`) runs only what it names, for profiling; `rounds=N` runs each
+//! side named N rounds of its 1,000 inputs (50 fights), untimed, so that instructions can be counted
 //! (`valgrind --tool=callgrind`, the difference of `rounds=3` and `rounds=1` over 2,000).
 
 #[path = "../tests/common/mod.rs"]
@@ -26,7 +29,7 @@ mod common;
 use common::{combatant_value, kingsmark, weapon_value, Draw, SeededDecide};
 use rulesc::eval::{self, Value};
 use rulesc::ir::Program;
-use rulesc_runtime::{Decide, DiceSource, Env, NoTrace, SeededDice};
+use rulesc_runtime::{Answer, Decide, DiceSource, Env, NoTrace, Policy, SeededDice};
 use rulesc_tests::exchange as ex;
 use rulesc_tests::kingsmark as km;
 use std::hint::black_box;
@@ -57,7 +60,7 @@ fn race(case: &str, sides: &mut [Side<'_>]) -> Rates {
             .any(|a| ["hand", "generated", "interpreter"].contains(&a.as_str()));
         let any_case = args
             .iter()
-            .any(|a| ["exchange", "melee_attack"].contains(&a.as_str()));
+            .any(|a| ["exchange", "melee_attack", "fight"].contains(&a.as_str()));
         let side_ok = !any_side || named.iter().any(|a| *a == name);
         let case_ok = !any_case || named.iter().any(|a| *a == case);
         side_ok && case_ok
@@ -439,9 +442,97 @@ fn melee_case() -> Rates {
     race("melee_attack", &mut sides)
 }
 
+/// The fights a round of the `fight` case plays (seeds 0 to 49).
+const FIGHTS: u64 = 50;
+
+/// The environment of fight `seed`: seeded dice, decisions at random, untraced.
+fn fight_env(seed: u64) -> Env<SeededDice, Policy, NoTrace> {
+    Env::new(
+        SeededDice::new(seed),
+        Policy::new(Answer::Random, seed ^ 0x5eed),
+        NoTrace,
+    )
+}
+
+/// Whole fights: Kingsmark's `examples/kingsmark/fight.yaml` set up and played to its end
+/// (or its round limit), by generated code (the fight `tests/src/fights.rs` builds, with
+/// the generated `Rules`) and by the interpreter (the file read as `rulesc simulate`
+/// reads it). No hand-written side: a whole fight by hand is a game, not a baseline.
+fn fight_case() -> Rates {
+    let p = kingsmark();
+    let file = rulesc_tests::differential::fight_file(&p, "examples/kingsmark/fight.yaml");
+    let rounds = file.rounds;
+    let generated = |seed: u64| {
+        let mut fight = rulesc_tests::fights::kingsmark();
+        let end = fight.run(&mut km::Rules, &mut fight_env(seed), rounds);
+        (end, fight.round())
+    };
+    let interpreted = |seed: u64| {
+        let mut fight = file.fight();
+        let mut rules = rulesc::fight::EvalRules::new(&p).expect("Kingsmark's fight");
+        let end = fight.run(&mut rules, &mut fight_env(seed), rounds);
+        (end, fight.round())
+    };
+    // The same fights on both sides: each ends the same way after as many rounds.
+    for seed in 0..FIGHTS {
+        assert_eq!(generated(seed), interpreted(seed), "fight {seed}");
+    }
+    let mut sides: Vec<Side> = vec![
+        (
+            "generated",
+            Box::new(|| {
+                (0..FIGHTS).for_each(|seed| {
+                    black_box(generated(seed));
+                });
+                FIGHTS
+            }),
+        ),
+        (
+            "interpreter",
+            Box::new(|| {
+                (0..FIGHTS).for_each(|seed| {
+                    black_box(interpreted(seed));
+                });
+                FIGHTS
+            }),
+        ),
+    ];
+    // In `report`'s order, with no hand-written rates.
+    let mut rates = race("fight", &mut sides);
+    rates.insert(0, Vec::new());
+    rates
+}
+
+/// The `fight` case: generated code against the interpreter.
+fn report_fight(rates: &Rates) {
+    let (generated, interpreted) = (&rates[1], &rates[2]);
+    if generated.is_empty() && interpreted.is_empty() {
+        return;
+    }
+    println!(
+        "fight (examples/kingsmark/fight.yaml), {FIGHTS} seeded fights, NoTrace ({SLICES} rounds of {} ms slices):",
+        SLICE.as_millis()
+    );
+    println!(
+        "  generated    {:>12.0} fights/s (best slice)",
+        best(generated)
+    );
+    println!(
+        "  interpreter  {:>12.0} fights/s (best slice)",
+        best(interpreted)
+    );
+    println!(
+        "  generated / interpreter:  {:.1}x (median of the rounds; {:.1}x from the best slices)",
+        paired_ratio(generated, interpreted),
+        best(generated) / best(interpreted)
+    );
+}
+
 fn main() {
     let exchange = exchange_case();
     let melee = melee_case();
+    let fight = fight_case();
     report("exchange", &exchange);
     report("melee_attack", &melee);
+    report_fight(&fight);
 }
