@@ -97,8 +97,10 @@ const RESERVED_TYPES: &[&str] = &[
     "Rules",
 ];
 
-/// Module-level values the generated code defines itself.
-const RESERVED_VALUES: &[&str] = &["SITES", "FIGHT_SHAPE"];
+/// Module-level values the generated code defines itself, and `env` and `fight`, the
+/// parameters of the functions that take the environment or the fight: no function (a
+/// procedure named `fight`) may take either name.
+const RESERVED_VALUES: &[&str] = &["SITES", "FIGHT_SHAPE", "env", "fight"];
 
 /// The identifiers of every item, allocated once, in program order, so that output is
 /// deterministic and two names that collide after case conversion stay distinct.

@@ -380,14 +380,19 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
     Ok(func)
 }
 
-/// Whether a body's code names the fight (`fight` is reserved: no local takes the name,
-/// and text inside string literals is not an identifier).
+/// Whether a body's code names the fight (`fight` is reserved: no local or function takes
+/// the name; text inside string literals is not an identifier, and `.fight` is a field).
 fn reads_fight(lines: &[String]) -> bool {
     fn names(tokens: proc_macro2::TokenStream) -> bool {
-        tokens.into_iter().any(|t| match t {
-            proc_macro2::TokenTree::Ident(i) => i == "fight",
-            proc_macro2::TokenTree::Group(g) => names(g.stream()),
-            _ => false,
+        let mut after_dot = false;
+        tokens.into_iter().any(|t| {
+            let found = match &t {
+                proc_macro2::TokenTree::Ident(i) => i == "fight" && !after_dot,
+                proc_macro2::TokenTree::Group(g) => names(g.stream()),
+                _ => false,
+            };
+            after_dot = matches!(&t, proc_macro2::TokenTree::Punct(p) if p.as_char() == '.');
+            found
         })
     }
     // Code that does not lex is reported by the module's parse later; keep the name.
@@ -414,4 +419,27 @@ fn rerolled_faces(body: &ir::Body) -> Vec<usize> {
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reads_fight;
+
+    #[test]
+    fn the_fight_is_read_where_the_code_names_it() {
+        let cases: &[(&str, bool)] = &[
+            ("let r = i64::from(fight.round());", true),
+            ("foe.hp -= fight[me].skill;", true),
+            ("take_turn(env, fight, me)?;", true),
+            ("{ if x { return fight.acted(me); } }", true),
+            // A record's field named `fight`, a string, a name holding the word: not it.
+            ("let n = r.fight;", false),
+            ("env.trace.event(Step { text: \"fight\".into() });", false),
+            ("let fight_2 = 1; fighter(x);", false),
+            ("", false),
+        ];
+        for (code, read) in cases {
+            assert_eq!(reads_fight(&[code.to_string()]), *read, "{code}");
+        }
+    }
 }
