@@ -381,25 +381,29 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
 }
 
 /// Whether a body's code names the fight (`fight` is reserved: no local or function takes
-/// the name; text inside string literals is not an identifier, and `.fight` is a field).
+/// the name). Text inside string literals is not an identifier, and a field named `fight`
+/// (`r.fight`, `R { fight: 1 }`) is not the fight.
 fn reads_fight(lines: &[String]) -> bool {
-    fn names(tokens: proc_macro2::TokenStream) -> bool {
-        let mut after_dot = false;
-        tokens.into_iter().any(|t| {
-            let found = match &t {
-                proc_macro2::TokenTree::Ident(i) => i == "fight" && !after_dot,
-                proc_macro2::TokenTree::Group(g) => names(g.stream()),
-                _ => false,
-            };
-            after_dot = matches!(&t, proc_macro2::TokenTree::Punct(p) if p.as_char() == '.');
-            found
+    use proc_macro2::{Spacing, TokenStream, TokenTree};
+    fn names(tokens: TokenStream) -> bool {
+        let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+        let punct = |i: Option<&TokenTree>| match i {
+            Some(TokenTree::Punct(p)) => Some((p.as_char(), p.spacing())),
+            _ => None,
+        };
+        tokens.iter().enumerate().any(|(i, t)| match t {
+            TokenTree::Ident(id) => {
+                id == "fight"
+                    && punct(i.checked_sub(1).and_then(|j| tokens.get(j)))
+                        != Some(('.', Spacing::Alone))
+                    && punct(tokens.get(i + 1)) != Some((':', Spacing::Alone))
+            }
+            TokenTree::Group(g) => names(g.stream()),
+            _ => false,
         })
     }
     // Code that does not lex is reported by the module's parse later; keep the name.
-    lines
-        .join("\n")
-        .parse::<proc_macro2::TokenStream>()
-        .map_or(true, names)
+    lines.join("\n").parse::<TokenStream>().map_or(true, names)
 }
 
 /// The hidden dice locals (`faces(r)`) that an assignment, not only a `let`, rolls into.
@@ -432,8 +436,11 @@ mod tests {
             ("foe.hp -= fight[me].skill;", true),
             ("take_turn(env, fight, me)?;", true),
             ("{ if x { return fight.acted(me); } }", true),
-            // A record's field named `fight`, a string, a name holding the word: not it.
+            // A record's field named `fight` (read or made), a string, a name holding the word:
+            // not the fight.
             ("let n = r.fight;", false),
+            ("return R { fight: 1, hp: fight.round() as i64 };", true),
+            ("return R { fight: 1 };", false),
             ("env.trace.event(Step { text: \"fight\".into() });", false),
             ("let fight_2 = 1; fighter(x);", false),
             ("", false),
