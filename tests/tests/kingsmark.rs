@@ -3,7 +3,7 @@
 //! resolution runs in the generated code and in the interpreter (`script::both`); the
 //! worked examples are also told to each backend on its own (`script::Backend`).
 //!
-//! Combat (K9..K16, K9x) is in `kingsmark_combat.rs`, Surprise (K7, K8) in
+//! Combat (K9..K16, K9x) is in `kingsmark_combat/`, Surprise (K7, K8) in
 //! `kingsmark_surprise.rs`.
 
 mod common;
