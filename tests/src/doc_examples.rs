@@ -1,5 +1,5 @@
 //! The fenced code blocks of `docs/*.md` and the example rulesets they spell out, read
-//! the same way by `tests/tests/docs.rs` (which checks, traces and runs them) and by
+//! the same way by `tests/tests/docs/` (which checks, traces and runs them) and by
 //! `build.rs` (which compiles every example ruleset that checks to Rust, so the test
 //! binary proves the generated code of each builds without warnings). Only `std` here:
 //! `build.rs` includes this file with `#[path]`.
