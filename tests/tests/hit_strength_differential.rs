@@ -4,9 +4,14 @@
 //! same state: 10,000 seeded resolutions each of the attack (`attack`) and of the injury
 //! at 0 hit points (`injure`), and fewer of the timers and Heal checks.
 
-use rulesc::eval::{self, Value};
+mod common;
+#[path = "common/hit_strength_draw.rs"]
+mod hit_strength_draw;
+
+use common::Draw;
+use hit_strength_draw::{combatant, combatant_value, seconds, weapon, weapon_value};
+use rulesc::eval::Value;
 use rulesc::ir::Program;
-use rulesc_runtime::{DiceSource, SeededDice};
 use rulesc_tests::differential::{
     check, fight_differential, fight_env, fight_file, generated, interpret, join_file, tag,
     untraced,
@@ -15,7 +20,6 @@ use rulesc_tests::hit_strength as hs;
 use rulesc_tests::support::Shown;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::rc::Rc;
 
 const SEEDS: u64 = 10_000;
 
@@ -23,146 +27,6 @@ fn hit_strength() -> Program {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/hit-strength");
     let (p, diags, _) = rulesc::compile_dir(&dir);
     p.unwrap_or_else(|| panic!("hit-strength does not check: {:?}", diags.items))
-}
-
-// ---------------------------------------------------------------------------------------
-// Seeded arguments
-
-/// Draws argument values from a seed.
-struct Draw(SeededDice);
-
-impl Draw {
-    fn new(seed: u64) -> Self {
-        Draw(SeededDice::new(seed))
-    }
-
-    /// An integer in `lo..=hi`.
-    fn int(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + i64::from(self.0.face((hi - lo + 1) as u32)) - 1
-    }
-
-    /// True `percent` times in a hundred.
-    fn chance(&mut self, percent: u32) -> bool {
-        self.0.face(100) <= percent
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.int(0, items.len() as i64 - 1) as usize]
-    }
-
-    fn injury(&mut self) -> hs::Injury {
-        let severity = if self.chance(5) {
-            hs::InjurySeverity::NoInjury
-        } else {
-            self.pick(&[
-                hs::InjurySeverity::SevereInjury,
-                hs::InjurySeverity::FatalInjury,
-            ])
-        };
-        hs::Injury {
-            location: self.pick(&hs::InjuryLocation::ALL),
-            severity,
-            bleeding_out: if severity == hs::InjurySeverity::FatalInjury && self.chance(70) {
-                self.int(1, 600)
-            } else {
-                0
-            },
-        }
-    }
-
-    fn combatant(&mut self) -> hs::Combatant {
-        let at_zero = self.chance(50);
-        let injuries = if at_zero {
-            (0..self.int(0, 3)).map(|_| self.injury()).collect()
-        } else {
-            Vec::new()
-        };
-        hs::Combatant {
-            hit_points: if at_zero { 0 } else { self.int(1, 25) },
-            max_hit_points: self.int(10, 30),
-            defense: self.int(6, 20),
-            attack_bonus: self.int(-2, 10),
-            endurance: self.int(-1, 8),
-            heal: self.int(-1, 8),
-            speed: self.int(0, 40),
-            exhausted: if at_zero {
-                self.chance(90)
-            } else {
-                self.chance(5)
-            },
-            healing_blocked: if self.chance(50) {
-                self.int(0, 3600)
-            } else {
-                0
-            },
-            injuries,
-            knocked_out: self.chance(10),
-            eye_at_risk: if self.chance(15) { 20 } else { 0 },
-            eyes_lost: self.int(0, 2),
-            dead: self.chance(5),
-            weapon: hs::Weapon::standard_sword(),
-        }
-    }
-
-    fn weapon(&mut self) -> hs::Weapon {
-        if self.chance(50) {
-            hs::Weapon::standard_sword()
-        } else {
-            hs::Weapon {
-                damage: [self.int(0, 5), self.int(3, 9), self.int(6, 15)],
-            }
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------------------
-// The interpreter's values
-
-fn rec(p: &Program, ty: &str, fields: &[(&str, Value)]) -> Value {
-    eval::record(p, ty, fields).unwrap_or_else(|| panic!("{ty}: a field name is wrong"))
-}
-
-fn weapon_value(p: &Program, w: &hs::Weapon) -> Value {
-    let damage = Value::Map(Rc::new(w.damage.iter().map(|d| Value::Int(*d)).collect()));
-    rec(p, "Weapon", &[("damage", damage)])
-}
-
-fn injury_value(p: &Program, i: &hs::Injury) -> Value {
-    rec(
-        p,
-        "Injury",
-        &[
-            ("location", Value::Choice(i.location as u16)),
-            ("severity", Value::Choice(i.severity as u16)),
-            ("bleeding_out", Value::Int(i.bleeding_out)),
-        ],
-    )
-}
-
-fn combatant_value(p: &Program, c: &hs::Combatant) -> Value {
-    let injuries = Value::List(Rc::new(
-        c.injuries.iter().map(|i| injury_value(p, i)).collect(),
-    ));
-    rec(
-        p,
-        "Combatant",
-        &[
-            ("hit_points", Value::Int(c.hit_points)),
-            ("max_hit_points", Value::Int(c.max_hit_points)),
-            ("defense", Value::Int(c.defense)),
-            ("attack_bonus", Value::Int(c.attack_bonus)),
-            ("endurance", Value::Int(c.endurance)),
-            ("heal", Value::Int(c.heal)),
-            ("speed", Value::Int(c.speed)),
-            ("exhausted", Value::Bool(c.exhausted)),
-            ("healing_blocked", Value::Int(c.healing_blocked)),
-            ("injuries", injuries),
-            ("knocked_out", Value::Bool(c.knocked_out)),
-            ("eye_at_risk", Value::Int(c.eye_at_risk)),
-            ("eyes_lost", Value::Int(c.eyes_lost)),
-            ("dead", Value::Bool(c.dead)),
-        ],
-    )
 }
 
 // ---------------------------------------------------------------------------------------
@@ -182,7 +46,7 @@ fn attack_matches_the_interpreter() {
     let mut outcomes = BTreeMap::<String, u32>::new();
     for seed in 0..SEEDS {
         let mut d = Draw::new(seed);
-        let (attacker, defender, weapon) = (d.combatant(), d.combatant(), d.weapon());
+        let (attacker, defender, weapon) = (combatant(&mut d), combatant(&mut d), weapon(&mut d));
         let args = vec![
             combatant_value(&p, &attacker),
             combatant_value(&p, &defender),
@@ -221,7 +85,7 @@ fn injure_matches_the_interpreter() {
     let mut eyes_at_risk = 0;
     for seed in 0..SEEDS {
         let mut d = Draw::new(seed);
-        let mut c = d.combatant();
+        let mut c = combatant(&mut d);
         c.hit_points = 0;
         let strength = d.pick(&hs::HitStrength::ALL);
         let args = vec![combatant_value(&p, &c), Value::Choice(strength as u16)];
@@ -272,9 +136,8 @@ fn timers_and_heal_checks_match_the_interpreter() {
     let p = hit_strength();
     for seed in 0..SEEDS / 5 {
         let mut d = Draw::new(seed);
-        let (a, b) = (d.combatant(), d.combatant());
-        let any = d.int(-10, 4000);
-        let seconds = d.pick(&[0, 1, 6, 59, 60, 600, 3600, any]);
+        let (a, b) = (combatant(&mut d), combatant(&mut d));
+        let seconds = seconds(&mut d);
         let amount = d.int(0, 30);
 
         let interp = interpret(

@@ -4,8 +4,11 @@
 //! reads the dice and decisions the resolution used.
 
 mod common;
+#[path = "common/hit_strength_draw.rs"]
+mod hit_strength_draw;
 
 use common::{Draw, SeededDecide};
+use hit_strength_draw::{combatant, seconds, weapon};
 use proptest::prelude::*;
 use rulesc_runtime::{DiceSource, Env, NoTrace, SeededDice};
 use rulesc_tests::hit_strength as hs;
@@ -409,47 +412,6 @@ fn check_time(
     Ok(())
 }
 
-fn combatant(d: &mut Draw) -> hs::Combatant {
-    let at_zero = d.chance(50);
-    let mut injuries = Vec::new();
-    if at_zero {
-        for _ in 0..d.int(0, 3) {
-            injuries.push(hs::Injury {
-                location: d.pick(&hs::InjuryLocation::ALL),
-                severity: d.pick(&hs::InjurySeverity::ALL[1..]),
-                bleeding_out: 0,
-            });
-        }
-    }
-    hs::Combatant {
-        hit_points: if at_zero { 0 } else { d.int(1, 25) },
-        max_hit_points: d.int(10, 30),
-        defense: d.int(6, 20),
-        attack_bonus: d.int(-2, 10),
-        endurance: d.int(-1, 8),
-        heal: d.int(-1, 8),
-        speed: d.int(0, 40),
-        exhausted: at_zero && d.chance(90),
-        healing_blocked: if d.chance(50) { d.int(0, 3600) } else { 0 },
-        injuries,
-        knocked_out: d.chance(10),
-        eye_at_risk: 0,
-        eyes_lost: d.int(0, 1),
-        dead: false,
-        weapon: hs::Weapon::standard_sword(),
-    }
-}
-
-fn weapon(d: &mut Draw) -> hs::Weapon {
-    if d.chance(50) {
-        hs::Weapon::standard_sword()
-    } else {
-        hs::Weapon {
-            damage: [d.int(0, 5), d.int(3, 9), d.int(6, 15)],
-        }
-    }
-}
-
 /// One encounter: 1,000 attacks on a defender refreshed every 50, time passing now and
 /// then. `bonus` and `defense` are extremes drawn by proptest, used for a fifth of it.
 fn encounter(seed: u64, bonus: i64, defense: i64, seen: &mut Seen) -> Result<(), TestCaseError> {
@@ -478,8 +440,7 @@ fn encounter(seed: u64, bonus: i64, defense: i64, seen: &mut Seen) -> Result<(),
         check_penalties(&defender)?;
         check_penalties(&attacker)?;
         if i % 10 == 9 {
-            let seconds = d.int(-5, 700);
-            check_time(&mut env, &mut defender, seconds, seen)?;
+            check_time(&mut env, &mut defender, seconds(&mut d), seen)?;
             check_penalties(&defender)?;
         }
     }
