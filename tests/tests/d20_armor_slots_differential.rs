@@ -3,11 +3,18 @@
 //! emit the same trace events, return the same outcome and leave both combatants in the
 //! same state: 10,000 seeded resolutions of `attack` with each reaction (Dodge, Parry,
 //! Block, Take Hit, and none), 10,000 of `combined_attack`, and the initiative,
-//! assistance and equipment procedures.
+//! assistance and equipment procedures. The arguments come from the ruleset's one
+//! generator, `common/d20_armor_slots_draw.rs` (the property test draws from it too).
 
+mod common;
+#[path = "common/d20_armor_slots_draw.rs"]
+mod d20_armor_slots_draw;
+
+use common::Draw;
+use d20_armor_slots_draw::{choice, combatant, combatant_value, list, suit, suit_value};
 use rulesc::eval::{self, Value};
 use rulesc::ir::Program;
-use rulesc_runtime::{DiceSource, DiceSpec, Env, NoTrace, RuleError, SeededDice};
+use rulesc_runtime::{DiceSource, Env, NoTrace, RuleError, SeededDice};
 use rulesc_tests::d20_armor_slots as d20;
 use rulesc_tests::differential::{
     check, generated, interpret, plain_face, tag, untraced, untraced_env, RandomDecide, Seeded,
@@ -15,7 +22,6 @@ use rulesc_tests::differential::{
 use rulesc_tests::support::Shown;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::rc::Rc;
 
 const SEEDS: u64 = 10_000;
 
@@ -23,179 +29,6 @@ fn program() -> Program {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/d20-armor-slots");
     let (p, diags, _) = rulesc::compile_dir(&dir);
     p.unwrap_or_else(|| panic!("d20-armor-slots does not check: {:?}", diags.items))
-}
-
-// ---------------------------------------------------------------------------------------
-// Argument values for the interpreter
-
-fn choice(i: u16) -> Value {
-    Value::Choice(i)
-}
-
-fn list(items: impl IntoIterator<Item = Value>) -> Value {
-    Value::List(Rc::new(items.into_iter().collect()))
-}
-
-fn ints(items: &[i64]) -> Value {
-    Value::Map(Rc::new(items.iter().map(|i| Value::Int(*i)).collect()))
-}
-
-fn rec(p: &Program, ty: &str, fields: &[(&str, Value)]) -> Value {
-    eval::record(p, ty, fields).unwrap_or_else(|| panic!("{ty}: a field name is wrong"))
-}
-
-fn weapon_value(p: &Program, w: &d20::Weapon) -> Value {
-    rec(
-        p,
-        "Weapon",
-        &[
-            ("ability", choice(w.ability as u16)),
-            ("attack_bonus", Value::Int(w.attack_bonus)),
-            ("damage", Value::Dice(w.damage)),
-            ("range", Value::Int(w.range)),
-        ],
-    )
-}
-
-fn piece_value(p: &Program, a: &d20::ArmorPiece) -> Value {
-    rec(
-        p,
-        "ArmorPiece",
-        &[
-            ("slot", choice(a.slot as u16)),
-            ("ac", Value::Int(a.ac)),
-            ("hp", Value::Int(a.hp)),
-        ],
-    )
-}
-
-fn suit_value(p: &Program, s: &d20::ArmorSet) -> Value {
-    rec(
-        p,
-        "ArmorSet",
-        &[("pieces", list(s.pieces.iter().map(|a| piece_value(p, a))))],
-    )
-}
-
-fn combatant_value(p: &Program, c: &d20::Combatant) -> Value {
-    rec(
-        p,
-        "Combatant",
-        &[
-            ("abilities", ints(&c.abilities)),
-            ("skills", ints(&c.skills)),
-            ("hp", Value::Int(c.hp)),
-            ("weapon", weapon_value(p, &c.weapon)),
-            ("armor", list(c.armor.iter().map(|a| piece_value(p, a)))),
-            ("shield", choice(c.shield as u16)),
-            ("shield_hp", Value::Int(c.shield_hp)),
-            ("initiative", Value::Int(c.initiative)),
-            ("tie_break", Value::Int(c.tie_break)),
-            (
-                "conditions",
-                list(c.conditions.iter().map(|x| choice(*x as u16))),
-            ),
-            ("assist_bonus", Value::Int(c.assist_bonus)),
-            ("assistance_this_round", Value::Int(c.assistance_this_round)),
-            ("gave_up_action", Value::Bool(c.gave_up_action)),
-        ],
-    )
-}
-
-// ---------------------------------------------------------------------------------------
-// Seeded arguments
-
-/// Draws argument values from a seed.
-struct Draw(SeededDice);
-
-impl Draw {
-    fn new(seed: u64) -> Self {
-        Draw(SeededDice::new(seed))
-    }
-
-    /// An integer in `lo..=hi`.
-    fn int(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + i64::from(self.0.face((hi - lo + 1) as u32)) - 1
-    }
-
-    /// True `percent` times in a hundred.
-    fn chance(&mut self, percent: u32) -> bool {
-        self.0.face(100) <= percent
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.int(0, items.len() as i64 - 1) as usize]
-    }
-
-    fn weapon(&mut self) -> d20::Weapon {
-        match self.int(0, 8) {
-            0 => d20::Weapon::longsword(),
-            1 => d20::Weapon::greatsword(),
-            2 => d20::Weapon::spear(),
-            3 => d20::Weapon::heavy_crossbow(),
-            4 => d20::Weapon::dagger(),
-            5 => d20::Weapon::rapier(),
-            6 => d20::Weapon::shortbow(),
-            7 => d20::Weapon::katana(),
-            _ => d20::Weapon {
-                ability: self.pick(&d20::WeaponAbility::ALL),
-                attack_bonus: self.int(-2, 4),
-                damage: DiceSpec::new(self.int(1, 3) as u32, self.pick(&[4, 6, 8, 10, 12])),
-                range: self.int(1, 100),
-            },
-        }
-    }
-
-    fn armor(&mut self) -> Vec<d20::ArmorPiece> {
-        let suit = match self.int(0, 4) {
-            0 => d20::ArmorSet::unarmored(),
-            1 => d20::ArmorSet::full_leather(),
-            2 => d20::ArmorSet::full_chain(),
-            3 => d20::ArmorSet::full_plate(),
-            _ => d20::ArmorSet {
-                pieces: (0..self.int(0, 7))
-                    .map(|_| d20::ArmorPiece {
-                        slot: self.pick(&d20::ArmorSlot::ALL),
-                        ac: self.int(0, 3),
-                        hp: self.int(0, 20),
-                    })
-                    .collect(),
-            },
-        };
-        let mut pieces = suit.pieces;
-        // Worn armor: some of it damaged, some broken.
-        for piece in pieces.iter_mut() {
-            if self.chance(30) {
-                piece.hp = self.int(0, piece.hp);
-            }
-        }
-        pieces
-    }
-
-    fn combatant(&mut self) -> d20::Combatant {
-        let shield = if self.chance(50) {
-            self.pick(&d20::ShieldKind::ALL)
-        } else {
-            d20::ShieldKind::NoShield
-        };
-        d20::Combatant {
-            abilities: [self.int(-2, 12), self.int(-2, 12)],
-            skills: [self.int(-3, 5), self.int(-3, 5), self.int(-3, 5)],
-            hp: self.int(0, 30),
-            weapon: self.weapon(),
-            armor: self.armor(),
-            shield,
-            shield_hp: self.int(0, 25),
-            initiative: self.int(0, 10),
-            tie_break: 0,
-            conditions: (0..self.int(0, 2))
-                .map(|_| self.pick(&d20::Condition::ALL))
-                .collect(),
-            assist_bonus: if self.chance(25) { 2 } else { 0 },
-            assistance_this_round: self.int(0, 1),
-            gave_up_action: self.chance(20),
-        }
-    }
 }
 
 #[test]
@@ -211,11 +44,9 @@ fn attacks_with(reaction: d20::Reaction) -> BTreeMap<String, u32> {
     let mut outcomes = BTreeMap::<String, u32>::new();
     for seed in 0..SEEDS {
         let mut d = Draw::new(seed);
-        let (attacker, mut defender) = (d.combatant(), d.combatant());
+        let (attacker, mut defender) = (combatant(&mut d), combatant(&mut d));
         if reaction == d20::Reaction::Block {
-            // Block requires a shield with HP left.
-            defender.shield = d.pick(&d20::ShieldKind::ALL[1..]);
-            defender.shield_hp = d.int(1, 25);
+            d20_armor_slots_draw::with_unbroken_shield(&mut d, &mut defender);
         }
         let offered = d20::reactions(&defender);
         let Some(at) = offered.iter().position(|r| *r == reaction) else {
@@ -306,7 +137,7 @@ fn combined_attack_matches_the_interpreter() {
     let mut outcomes = BTreeMap::<String, u32>::new();
     for seed in 0..SEEDS {
         let mut d = Draw::new(seed);
-        let (attacker, defender, dc) = (d.combatant(), d.combatant(), d.int(5, 25));
+        let (attacker, defender, dc) = (combatant(&mut d), combatant(&mut d), d.int(5, 25));
         let args = vec![
             combatant_value(&p, &attacker),
             combatant_value(&p, &defender),
@@ -350,15 +181,9 @@ fn combined_attack_matches_the_interpreter() {
 #[test]
 fn initiative_assistance_and_equipment_match_the_interpreter() {
     let p = program();
-    let suits = [
-        d20::ArmorSet::unarmored(),
-        d20::ArmorSet::full_leather(),
-        d20::ArmorSet::full_chain(),
-        d20::ArmorSet::full_plate(),
-    ];
     for seed in 0..SEEDS / 10 {
         let mut d = Draw::new(seed);
-        let (c, other) = (d.combatant(), d.combatant());
+        let (c, other) = (combatant(&mut d), combatant(&mut d));
         let cv = |c: &d20::Combatant| combatant_value(&p, c);
 
         let participants = d.int(1, 12);
@@ -378,7 +203,7 @@ fn initiative_assistance_and_equipment_match_the_interpreter() {
         });
         check(&p, "roll_initiative", seed, &interp, &gen, plain);
 
-        let tied: Vec<d20::Combatant> = (0..d.int(0, 4)).map(|_| d.combatant()).collect();
+        let tied: Vec<d20::Combatant> = (0..d.int(0, 4)).map(|_| combatant(&mut d)).collect();
         let tv = || list(tied.iter().map(cv));
         let show = |v: Result<rulesc_runtime::SmallList<i64, 16>, RuleError>| match v {
             Ok(v) => {
@@ -423,7 +248,8 @@ fn initiative_assistance_and_equipment_match_the_interpreter() {
             (String::new(), plain_face(seed)),
         );
 
-        let suit = &suits[d.int(0, 3) as usize];
+        // A preset suit or a custom one (any slots, AC and HP).
+        let suit = &suit(&mut d);
         let interp = interpret(&p, "don_armor", seed, vec![cv(&c), suit_value(&p, suit)]);
         let gen = generated(seed, |e| {
             let mut x = c.clone();

@@ -1,12 +1,17 @@
 //! Property tests over d20 Armor Slots' generated code: random combatants, weapons and
 //! armor, 100,000 resolutions of the attack, no panic, and the invariants the rules
-//! state, checked after every resolution against the dice and decisions it used.
+//! state, checked after every resolution against the dice and decisions it used. The
+//! combatants come from the ruleset's one generator, `common/d20_armor_slots_draw.rs`
+//! (the differential test draws from it too).
 
 mod common;
+#[path = "common/d20_armor_slots_draw.rs"]
+mod d20_armor_slots_draw;
 
 use common::{Draw, SeededDecide};
+use d20_armor_slots_draw::combatant;
 use proptest::prelude::*;
-use rulesc_runtime::{Decide, DiceSource, DiceSpec, Env, NoTrace, SeededDice};
+use rulesc_runtime::{Decide, DiceSource, Env, NoTrace, SeededDice};
 use rulesc_tests::d20_armor_slots as d20;
 
 /// Seeded dice that remember every face they gave, with its number of sides.
@@ -336,73 +341,6 @@ fn check_attack(
         "D4: conditions"
     );
     Ok(())
-}
-
-fn weapon(d: &mut Draw) -> d20::Weapon {
-    match d.int(0, 8) {
-        0 => d20::Weapon::longsword(),
-        1 => d20::Weapon::greatsword(),
-        2 => d20::Weapon::spear(),
-        3 => d20::Weapon::heavy_crossbow(),
-        4 => d20::Weapon::dagger(),
-        5 => d20::Weapon::rapier(),
-        6 => d20::Weapon::shortbow(),
-        7 => d20::Weapon::katana(),
-        _ => d20::Weapon {
-            ability: d.pick(&d20::WeaponAbility::ALL),
-            attack_bonus: d.int(-2, 4),
-            damage: DiceSpec::new(d.int(1, 3) as u32, d.pick(&[4, 6, 8, 10, 12])),
-            range: d.int(1, 100),
-        },
-    }
-}
-
-fn armor(d: &mut Draw) -> Vec<d20::ArmorPiece> {
-    let mut pieces = match d.int(0, 4) {
-        0 => d20::ArmorSet::unarmored(),
-        1 => d20::ArmorSet::full_leather(),
-        2 => d20::ArmorSet::full_chain(),
-        3 => d20::ArmorSet::full_plate(),
-        _ => d20::ArmorSet {
-            pieces: (0..d.int(0, 7))
-                .map(|_| d20::ArmorPiece {
-                    slot: d.pick(&d20::ArmorSlot::ALL),
-                    ac: d.int(0, 3),
-                    hp: d.int(0, 20),
-                })
-                .collect(),
-        },
-    }
-    .pieces;
-    for piece in pieces.iter_mut() {
-        if d.chance(30) {
-            piece.hp = d.int(0, piece.hp);
-        }
-    }
-    pieces
-}
-
-fn combatant(d: &mut Draw) -> d20::Combatant {
-    let shield = if d.chance(50) {
-        d.pick(&d20::ShieldKind::ALL)
-    } else {
-        d20::ShieldKind::NoShield
-    };
-    d20::Combatant {
-        abilities: [d.int(-2, 12), d.int(-2, 12)],
-        skills: [d.int(-3, 5), d.int(-3, 5), d.int(-3, 5)],
-        hp: d.int(0, 30),
-        weapon: weapon(d),
-        armor: armor(d),
-        shield,
-        shield_hp: d.int(0, 25),
-        initiative: d.int(0, 10),
-        tie_break: 0,
-        conditions: Vec::new(),
-        assist_bonus: if d.chance(25) { 2 } else { 0 },
-        assistance_this_round: 0,
-        gave_up_action: false,
-    }
 }
 
 /// One fight: 1,000 attacks, both ways, fresh combatants every 50. `bonus` and `hp` are
