@@ -4,11 +4,14 @@
 //! against the d100s the resolution rolled.
 
 mod common;
+#[path = "common/victory_stars_draw.rs"]
+mod victory_stars_draw;
 
 use common::{Draw, SeededDecide};
 use proptest::prelude::*;
 use rulesc_runtime::{DiceSource, Env, NoTrace, SeededDice};
 use rulesc_tests::victory_stars as vs;
+use victory_stars_draw::combatant;
 use vs::SuccessLevel as L;
 
 /// Seeded dice that remember every face they gave, with its number of sides.
@@ -421,90 +424,6 @@ fn check_state(
     Ok(())
 }
 
-fn combatant(d: &mut Draw) -> vs::Combatant {
-    let mut skills = [0i64; 6];
-    for s in skills.iter_mut() {
-        if d.chance(85) {
-            *s = d.int(20, 95);
-        }
-    }
-    let items: Vec<vs::Item> = vs::Item::ALL
-        .iter()
-        .copied()
-        .filter(|i| *i != vs::Item::BareArm)
-        .collect();
-    let held = (0..d.int(0, 2)).map(|_| d.pick(&items)).collect();
-    let thresholds = match d.int(0, 3) {
-        0 => vs::Combatant::cat().thresholds,
-        1 => vs::Combatant::bull().thresholds,
-        2 => {
-            let mut t = Vec::new();
-            let mut at = 0;
-            for _ in 0..d.int(1, 6) {
-                at += d.int(1, 6);
-                t.push(at);
-            }
-            t
-        }
-        _ => vec![4, 8, 12, 16, 20],
-    };
-    let mut toughness = [0i64; 4];
-    for t in toughness.iter_mut() {
-        if d.chance(30) {
-            *t = d.int(0, 3);
-        }
-    }
-    let mut armour = Vec::new();
-    for (piece, percent) in [
-        (vs::Armour::padded_jack(), 40),
-        (vs::Armour::mail_hauberk(), 25),
-        (vs::Armour::steel_breastplate(), 50),
-        (vs::Armour::kettle_helm(), 50),
-    ] {
-        if d.chance(percent) {
-            armour.push(piece);
-        }
-    }
-    let shock = if d.chance(85) {
-        vs::ShockState::Unshaken
-    } else {
-        d.pick(&vs::ShockState::ALL)
-    };
-    let mut advantages = [0i64; 4];
-    for a in advantages.iter_mut() {
-        if d.chance(20) {
-            *a = d.int(1, 2);
-        }
-    }
-    vs::Combatant {
-        strength: d.int(3, 20),
-        dexterity: d.int(3, 18),
-        agility: d.int(3, 18),
-        endurance: d.int(4, 20),
-        skills,
-        fatigue: d.int(0, 2),
-        encumbrance: d.int(0, 2),
-        prone: d.chance(15),
-        situational: d.int(-4, 4) * 5,
-        pinned: d.chance(10),
-        unaware: d.chance(10),
-        held,
-        thresholds,
-        toughness,
-        armour,
-        wounds: Vec::new(),
-        shock,
-        advantages,
-        morale_states: (0..d.int(0, 2))
-            .map(|_| d.pick(&vs::MoraleState::ALL))
-            .collect(),
-        morale_test_pending: false,
-        side_strength: d.int(0, 10),
-        badly_outnumbered: d.chance(20),
-        leader: false,
-    }
-}
-
 /// One fight: 1,000 attacks between two combatants (fresh ones every 50), with side
 /// losses and changing numbers now and then. `situational` and `skill` are extremes drawn
 /// by proptest, given to the pair for a fifth of the fight.
@@ -528,14 +447,9 @@ fn fight(seed: u64, situational: i64, skill: i64, seen: &mut Seen) -> Result<(),
                 b.skills = [skill; 6];
             }
         }
-        let mode = d.pick(&vs::StrikeMode::ALL);
-        let ammunition: Vec<vs::Ammunition> =
-            if vs::mode_stats(mode).launches_ammunition && d.chance(90) {
-                vec![d.pick(&vs::Ammunition::ALL)]
-            } else {
-                Vec::new()
-            };
-        let range = d.pick(&vs::RangeBand::ALL);
+        let mode = victory_stars_draw::mode(&mut d);
+        let ammunition = victory_stars_draw::ammunition(&mut d);
+        let range = victory_stars_draw::range(&mut d);
         if i % 2 == 0 {
             check_attack(&mut env, &mut a, &mut b, mode, &ammunition, range, seen)?;
         } else {
@@ -545,10 +459,10 @@ fn fight(seed: u64, situational: i64, skill: i64, seen: &mut Seen) -> Result<(),
             // V10: the other triggers: the worst state still applies, and never improves.
             let was = b.clone();
             let state = if d.chance(50) {
-                let standing = d.int(0, b.side_strength.max(0));
+                let standing = victory_stars_draw::standing(&mut d, &b);
                 vs::side_losses(&mut env, &mut b, standing)
             } else {
-                let (allies, enemies) = (d.int(1, 4), d.int(0, 12));
+                let (allies, enemies) = victory_stars_draw::numbers(&mut d);
                 vs::numbers_change(&mut env, &mut b, allies, enemies)
             };
             prop_assert_eq!(state, Ok(worst_morale(&b)), "V10: the state in effect");

@@ -5,267 +5,18 @@
 //! admits (the defender's `defence` decision is steered to it; every other decision is
 //! answered from the seed, sometimes out of range, which both backends clamp alike).
 
-use rulesc::eval::{self, Value};
-use rulesc::ir::Program;
-use rulesc_runtime::{DiceSource, SeededDice};
+mod common;
+#[path = "common/victory_stars_draw.rs"]
+mod victory_stars_draw;
+
+use common::Draw;
 use rulesc_tests::differential::{check, env, finish, interpret, untraced, Seeded};
 use rulesc_tests::support::Shown;
 use rulesc_tests::victory_stars as vs;
 use std::collections::BTreeMap;
-use std::path::Path;
-use std::rc::Rc;
+use victory_stars_draw::{choice, combatant_value, list, victory_stars};
 
 const SEEDS: u64 = 10_000;
-
-fn victory_stars() -> Program {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/victory-stars");
-    let (p, diags, _) = rulesc::compile_dir(&dir);
-    p.unwrap_or_else(|| panic!("victory-stars does not check: {:?}", diags.items))
-}
-
-// ---------------------------------------------------------------------------------------
-// Arguments drawn from a seed
-
-struct Draw(SeededDice);
-
-impl Draw {
-    fn new(seed: u64) -> Self {
-        Draw(SeededDice::new(seed))
-    }
-
-    fn int(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + i64::from(self.0.face((hi - lo + 1) as u32)) - 1
-    }
-
-    fn chance(&mut self, percent: u32) -> bool {
-        self.0.face(100) <= percent
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.int(0, items.len() as i64 - 1) as usize]
-    }
-
-    fn wound(&mut self) -> vs::Wound {
-        vs::Wound {
-            part: self.pick(&vs::BodyPart::ALL),
-            severity: self.pick(&vs::Severity::ALL),
-            injury_level: self.int(0, 5),
-            impairment: self.int(0, 4),
-            bleeding: self.chance(50),
-            healing_days: self.int(0, 60),
-            shock_index: self.int(0, 6),
-        }
-    }
-
-    fn combatant(&mut self) -> vs::Combatant {
-        let mut skills = [0i64; 6];
-        for s in skills.iter_mut() {
-            if self.chance(85) {
-                *s = self.int(20, 95);
-            }
-        }
-        let items: Vec<vs::Item> = vs::Item::ALL
-            .iter()
-            .copied()
-            .filter(|i| *i != vs::Item::BareArm)
-            .collect();
-        let held = (0..self.int(0, 2)).map(|_| self.pick(&items)).collect();
-        let thresholds = match self.int(0, 3) {
-            0 => vs::Combatant::cat().thresholds,
-            1 => vs::Combatant::bull().thresholds,
-            2 => {
-                let mut t = Vec::new();
-                let mut at = 0;
-                for _ in 0..self.int(1, 6) {
-                    at += self.int(1, 6);
-                    t.push(at);
-                }
-                t
-            }
-            _ => vec![4, 8, 12, 16, 20],
-        };
-        let mut toughness = [0i64; 4];
-        for t in toughness.iter_mut() {
-            if self.chance(30) {
-                *t = self.int(0, 3);
-            }
-        }
-        let mut armour = Vec::new();
-        for (piece, percent) in [
-            (vs::Armour::padded_jack(), 40),
-            (vs::Armour::mail_hauberk(), 25),
-            (vs::Armour::steel_breastplate(), 50),
-            (vs::Armour::kettle_helm(), 50),
-        ] {
-            if self.chance(percent) {
-                armour.push(piece);
-            }
-        }
-        let wounds = (0..self.int(0, 2)).map(|_| self.wound()).collect();
-        let shock = if self.chance(80) {
-            vs::ShockState::Unshaken
-        } else {
-            self.pick(&vs::ShockState::ALL)
-        };
-        let mut advantages = [0i64; 4];
-        for a in advantages.iter_mut() {
-            if self.chance(20) {
-                *a = self.int(1, 2);
-            }
-        }
-        let morale_states = (0..self.int(0, 2))
-            .map(|_| self.pick(&vs::MoraleState::ALL))
-            .collect();
-        vs::Combatant {
-            strength: self.int(3, 20),
-            dexterity: self.int(3, 18),
-            agility: self.int(3, 18),
-            endurance: self.int(4, 20),
-            skills,
-            fatigue: self.int(0, 2),
-            encumbrance: self.int(0, 2),
-            prone: self.chance(15),
-            situational: self.int(-4, 4) * 5,
-            pinned: self.chance(10),
-            unaware: self.chance(10),
-            held,
-            thresholds,
-            toughness,
-            armour,
-            wounds,
-            shock,
-            advantages,
-            morale_states,
-            morale_test_pending: self.chance(10),
-            side_strength: self.int(0, 10),
-            badly_outnumbered: self.chance(20),
-            leader: false,
-        }
-    }
-
-    fn melee_mode(&mut self) -> vs::StrikeMode {
-        let modes: Vec<vs::StrikeMode> = vs::StrikeMode::ALL
-            .iter()
-            .copied()
-            .filter(|m| !vs::strike_modes(*m).missile)
-            .collect();
-        self.pick(&modes)
-    }
-
-    fn missile_mode(&mut self) -> vs::StrikeMode {
-        let modes: Vec<vs::StrikeMode> = vs::StrikeMode::ALL
-            .iter()
-            .copied()
-            .filter(|m| vs::strike_modes(*m).missile)
-            .collect();
-        self.pick(&modes)
-    }
-
-    /// Makes `d` available to `defender` against `mode` (drawing another mode when the
-    /// mode bars it); `Ignore` always is.
-    fn allow(&mut self, d: vs::Defence, defender: &mut vs::Combatant, mode: &mut vs::StrikeMode) {
-        if d == vs::Defence::Ignore {
-            return;
-        }
-        defender.pinned = false;
-        defender.unaware = false;
-        defender.shock = vs::ShockState::Unshaken;
-        let missile = vs::strike_modes(*mode).missile;
-        while !vs::available_defences(defender, *mode).contains(&d) {
-            if missile && d == vs::Defence::Block {
-                defender.held.push(vs::Item::RoundShield);
-            } else {
-                *mode = if missile {
-                    self.missile_mode()
-                } else {
-                    self.melee_mode()
-                };
-            }
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------------------
-// The interpreter's values
-
-fn choice(i: u16) -> Value {
-    Value::Choice(i)
-}
-
-fn list(items: impl IntoIterator<Item = Value>) -> Value {
-    Value::List(Rc::new(items.into_iter().collect()))
-}
-
-fn ints(items: &[i64]) -> Vec<Value> {
-    items.iter().map(|i| Value::Int(*i)).collect()
-}
-
-fn rec(p: &Program, ty: &str, fields: &[(&str, Value)]) -> Value {
-    eval::record(p, ty, fields).unwrap_or_else(|| panic!("{ty}: a field name is wrong"))
-}
-
-fn armour_value(p: &Program, a: &vs::Armour) -> Value {
-    rec(
-        p,
-        "Armour",
-        &[
-            ("covers", list(a.covers.iter().map(|x| choice(*x as u16)))),
-            ("protection", Value::Map(Rc::new(ints(&a.protection)))),
-            ("rigid", Value::Bool(a.rigid)),
-        ],
-    )
-}
-
-fn wound_value(p: &Program, w: &vs::Wound) -> Value {
-    rec(
-        p,
-        "Wound",
-        &[
-            ("part", choice(w.part as u16)),
-            ("severity", choice(w.severity as u16)),
-            ("injury_level", Value::Int(w.injury_level)),
-            ("impairment", Value::Int(w.impairment)),
-            ("bleeding", Value::Bool(w.bleeding)),
-            ("healing_days", Value::Int(w.healing_days)),
-            ("shock_index", Value::Int(w.shock_index)),
-        ],
-    )
-}
-
-fn combatant_value(p: &Program, c: &vs::Combatant) -> Value {
-    rec(
-        p,
-        "Combatant",
-        &[
-            ("strength", Value::Int(c.strength)),
-            ("dexterity", Value::Int(c.dexterity)),
-            ("agility", Value::Int(c.agility)),
-            ("endurance", Value::Int(c.endurance)),
-            ("skills", Value::Map(Rc::new(ints(&c.skills)))),
-            ("fatigue", Value::Int(c.fatigue)),
-            ("encumbrance", Value::Int(c.encumbrance)),
-            ("prone", Value::Bool(c.prone)),
-            ("situational", Value::Int(c.situational)),
-            ("pinned", Value::Bool(c.pinned)),
-            ("unaware", Value::Bool(c.unaware)),
-            ("held", list(c.held.iter().map(|i| choice(*i as u16)))),
-            ("thresholds", list(ints(&c.thresholds))),
-            ("toughness", Value::Map(Rc::new(ints(&c.toughness)))),
-            ("armour", list(c.armour.iter().map(|a| armour_value(p, a)))),
-            ("wounds", list(c.wounds.iter().map(|w| wound_value(p, w)))),
-            ("shock", choice(c.shock as u16)),
-            ("advantages", Value::Map(Rc::new(ints(&c.advantages)))),
-            (
-                "morale_states",
-                list(c.morale_states.iter().map(|s| choice(*s as u16))),
-            ),
-            ("morale_test_pending", Value::Bool(c.morale_test_pending)),
-            ("side_strength", Value::Int(c.side_strength)),
-            ("badly_outnumbered", Value::Bool(c.badly_outnumbered)),
-            ("leader", Value::Bool(c.leader)),
-        ],
-    )
-}
 
 // ---------------------------------------------------------------------------------------
 // Running both backends
@@ -301,19 +52,15 @@ fn compare(procedure: Procedure, d: vs::Defence) -> BTreeMap<String, u32> {
     let mut seen = BTreeMap::<String, u32>::new();
     for seed in 0..SEEDS {
         let mut draw = Draw::new(seed);
-        let attacker = draw.combatant();
-        let mut defender = draw.combatant();
+        let attacker = victory_stars_draw::combatant(&mut draw);
+        let mut defender = victory_stars_draw::combatant(&mut draw);
         let mut mode = match procedure {
-            Procedure::Melee => draw.melee_mode(),
-            Procedure::Missile => draw.missile_mode(),
+            Procedure::Melee => victory_stars_draw::melee_mode(&mut draw),
+            Procedure::Missile => victory_stars_draw::missile_mode(&mut draw),
         };
-        draw.allow(d, &mut defender, &mut mode);
-        let ammunition: Vec<vs::Ammunition> = if draw.chance(80) {
-            vec![draw.pick(&vs::Ammunition::ALL)]
-        } else {
-            vec![]
-        };
-        let range = draw.pick(&vs::RangeBand::ALL);
+        victory_stars_draw::allow(&mut draw, d, &mut defender, &mut mode);
+        let ammunition = victory_stars_draw::ammunition(&mut draw);
+        let range = victory_stars_draw::range(&mut draw);
         let options = vs::available_defences(&defender, mode);
         let steer = options.iter().position(|o| *o == d).map(|i| i as u32);
         assert!(steer.is_some(), "{what}, seed {seed}: {d} is not available");
@@ -484,8 +231,8 @@ fn missile_attack_with_ignore_matches_the_interpreter() {
 fn missile_attack_admits_no_counterstrike() {
     let mut draw = Draw::new(1);
     for _ in 0..1_000 {
-        let defender = draw.combatant();
-        let mode = draw.missile_mode();
+        let defender = victory_stars_draw::combatant(&mut draw);
+        let mode = victory_stars_draw::missile_mode(&mut draw);
         assert!(!vs::available_defences(&defender, mode).contains(&vs::Defence::Counterstrike));
     }
 }
