@@ -129,7 +129,7 @@ const RULES_COVERAGE: &[(&str, &str)] = &[
 /// Codes no doc example can show: an unreadable or non-UTF-8 file, a file too large to
 /// put in a doc, a call chain 65 formulas deep. The reference describes them in words.
 /// Links, FIFOs, outputs, command lines and the server's connection (`E0008`-`E0015`) are
-/// not files on a page either: `compiler/tests/hostile_io.rs` runs them; nor are
+/// not files on a page either: `compiler/tests/hostile_io/` runs them; nor are
 /// 300-level scales and records 8,192 values large (`E0360`, `E0362`):
 /// `compiler/tests/hostile.rs` has them; a simulation past its time limit (`W0105`):
 /// `compiler/tests/hostile_run.rs`.
