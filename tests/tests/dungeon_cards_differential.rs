@@ -5,13 +5,18 @@
 //! 10,000 characters each taken through 100 world turns of bleeding, infection, healing
 //! and scarring (with remedies, replacements and fresh wounds between them).
 
+mod common;
+#[path = "common/dungeon_cards_draw.rs"]
+mod dungeon_cards_draw;
 mod dungeon_cards_support;
 
+use common::Draw;
+use dungeon_cards_draw::{board, combatant, days, item, patient, Step, Wounds};
 use dungeon_cards_support::{
     affliction_value, board_value, combatant_value, item_value, program, shown_record, stats,
 };
 use rulesc::eval::Value;
-use rulesc_runtime::{DiceSource, SeededDice, TraceEvent};
+use rulesc_runtime::TraceEvent;
 use rulesc_tests::differential::{
     call, compare, env, fight_differential, fight_env, fight_file, finish, join_file, tag, untraced,
 };
@@ -22,200 +27,9 @@ use std::collections::BTreeMap;
 const SEEDS: u64 = 10_000;
 const WORLD_TURNS: usize = 100;
 
-// ---------------------------------------------------------------------------------------
-// Seeded arguments (the patterns of `common/mod.rs`)
-
-/// Draws argument values from a seed.
-struct Draw(SeededDice);
-
-impl Draw {
-    fn new(seed: u64) -> Self {
-        Draw(SeededDice::new(seed ^ 0x5eed_ca2d))
-    }
-
-    fn int(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + i64::from(self.0.face((hi - lo + 1) as u32)) - 1
-    }
-
-    fn chance(&mut self, percent: u32) -> bool {
-        self.0.face(100) <= percent
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.int(0, items.len() as i64 - 1) as usize]
-    }
-
-    fn small_map<const N: usize>(&mut self, percent: u32, hi: i64) -> [i64; N] {
-        let mut m = [0; N];
-        for v in m.iter_mut() {
-            if self.chance(percent) {
-                *v = self.int(0, hi);
-            }
-        }
-        m
-    }
-
-    fn item(&mut self) -> dc::Item {
-        match self.int(0, 12) {
-            0 => dc::Item::sword(),
-            1 => dc::Item::flame_sword(),
-            2 => dc::Item::greatsword(),
-            3 => dc::Item::mace(),
-            4 => dc::Item::dagger(),
-            5 => dc::Item::spear(),
-            6 => dc::Item::shortbow(),
-            7 => dc::Item::frost_crossbow(),
-            8 => dc::Item::buckler(),
-            9 => dc::Item::tower_shield(),
-            10 => dc::Item::wolf_bite(),
-            _ => dc::Item {
-                kind: self.pick(&dc::ItemKind::ALL),
-                slot: self.pick(&dc::EquipSlot::ALL),
-                two_handed: self.chance(30),
-                damage: self.int(0, 15),
-                blow: self.pick(&dc::Blow::ALL),
-                elements: self.small_map(30, 6),
-                stamina_cost: self.int(0, 5),
-                crit_chance: self.int(0, 20),
-                stun_chance: self.int(0, 30),
-                defense: self.int(0, 4),
-            },
-        }
-    }
-
-    fn wearable(&mut self) -> dc::Wearable {
-        match self.int(0, 5) {
-            0 => dc::Wearable::leather_cap(),
-            1 => dc::Wearable::chain_shirt(),
-            2 => dc::Wearable::greaves(),
-            3 => dc::Wearable::ring_of_warding(),
-            4 => dc::Wearable::holy_amulet(),
-            _ => dc::Wearable {
-                kind: self.pick(&dc::WearableKind::ALL),
-                covers: dc::BodyPart::ALL
-                    .into_iter()
-                    .filter(|_| self.chance(30))
-                    .collect(),
-                defense: self.int(0, 4),
-                elemental_defense: self.small_map(30, 4),
-                broken: self.chance(20),
-            },
-        }
-    }
-
-    fn wound(&mut self, id: i64, parts: &[dc::BodyPart]) -> dc::Wound {
-        let kind = self.pick(&dc::InjuryKind::ALL);
-        dc::Wound {
-            id,
-            kind,
-            part: self.pick(parts),
-            severity: self.int(1, 3),
-            progress: self.int(0, 11),
-            age: self.int(0, 3),
-            stabilized: self.chance(50),
-            disinfected: self.chance(30),
-            infected: self.chance(15),
-            closed: kind == dc::InjuryKind::Scar || self.chance(5),
-            replaced: kind == dc::InjuryKind::MissingLimb && self.chance(30),
-        }
-    }
-
-    fn combatant(&mut self) -> dc::Combatant {
-        let silhouette = self.pick(&dc::Silhouette::ALL);
-        let parts = dc::silhouette_parts(silhouette);
-        let is_player = self.chance(50);
-        let mut wounds = Vec::new();
-        let mut afflictions = Vec::new();
-        let mut next = 1;
-        for _ in 0..self.int(0, 4) {
-            let w = self.wound(next, parts);
-            if matches!(
-                w.kind,
-                dc::InjuryKind::DeepWound | dc::InjuryKind::MissingLimb
-            ) && !w.stabilized
-            {
-                afflictions.push(dc::Affliction {
-                    kind: dc::AfflictionKind::Bleeding,
-                    wound_id: w.id,
-                    harm: 1,
-                    turns_left: 0,
-                });
-            }
-            wounds.push(w);
-            next += self.int(1, 2);
-        }
-        if self.chance(30) {
-            afflictions.push(dc::Affliction {
-                kind: self.pick(&dc::AfflictionKind::ALL),
-                wound_id: 0,
-                harm: self.int(0, 3),
-                turns_left: self.int(0, 4),
-            });
-        }
-        let mut severed = [false; 11];
-        for p in parts {
-            if self.chance(10) {
-                severed[*p as usize] = true;
-            }
-        }
-        let mut equipped: Vec<dc::Item> = Vec::new();
-        for _ in 0..self.int(0, 3) {
-            let item = self.item();
-            equipped.retain(|i| i.slot != item.slot);
-            equipped.push(item);
-        }
-        let base_max_health = self.int(5, 40);
-        dc::Combatant {
-            is_player,
-            silhouette,
-            undead: self.chance(15),
-            base_max_health,
-            health: self.int(1, base_max_health),
-            base_max_stamina: self.int(4, 12),
-            stamina: self.int(0, 12),
-            mana: self.int(0, 5),
-            charisma: self.int(1, 8),
-            stats: [
-                self.int(0, 90),
-                self.int(0, 90),
-                self.int(0, 40),
-                self.int(-2, 6),
-            ],
-            defense: self.int(0, 5),
-            elemental_strength: self.small_map(25, 5),
-            elemental_defense: self.small_map(25, 5),
-            equipped,
-            worn: (0..self.int(0, 3)).map(|_| self.wearable()).collect(),
-            severed,
-            stunned: self.chance(10),
-            knocked_down: self.chance(10),
-            alerted: self.chance(30),
-            hasted: self.chance(15),
-            guarding: self.chance(25),
-            guard: self.pick(&dc::Guard::ALL),
-            action_points: self.int(0, 3),
-            action_points_per_turn: self.int(1, 4),
-            open_to_counter: self.chance(10),
-            taunted: self.chance(10),
-            stance: self.pick(&dc::Stance::ALL),
-            wounds,
-            afflictions,
-            next_wound_id: next,
-            supplies: self.small_map(60, 2),
-        }
-    }
-
-    fn board(&mut self) -> dc::Board {
-        dc::Board {
-            slots: (1..=self.int(0, 4))
-                .map(|position| dc::BoardSlot {
-                    position,
-                    occupied: self.chance(40),
-                    item: dc::Item::default(),
-                })
-                .collect(),
-        }
-    }
+/// The draws of `seed`, apart from its dice (`env(seed)`'s).
+fn draw(seed: u64) -> Draw {
+    Draw::new(seed ^ 0x5eed_ca2d)
 }
 
 #[test]
@@ -228,15 +42,15 @@ fn site_tables_are_identical() {
 fn the_value_conversions_print_as_the_generated_records() {
     // The differential compares printed records: the conversions must miss no field.
     for seed in 0..500 {
-        let mut d = Draw::new(seed);
-        let c = d.combatant();
+        let mut d = draw(seed);
+        let c = combatant(&mut d, Wounds::Any);
         assert_eq!(
             shown_record("Combatant", &combatant_value(&c)),
             c.to_string()
         );
-        let b = d.board();
+        let b = board(&mut d);
         assert_eq!(shown_record("Board", &board_value(&b)), b.to_string());
-        let i = d.item();
+        let i = item(&mut d);
         assert_eq!(shown_record("Item", &item_value(&i)), i.to_string());
         for a in &c.afflictions {
             assert_eq!(
@@ -252,8 +66,12 @@ fn attack_matches(name: &str, ranged: bool) {
     let mut outcomes = BTreeMap::<String, u32>::new();
     let mut effects = BTreeMap::<&str, u32>::new();
     for seed in 0..SEEDS {
-        let mut d = Draw::new(seed);
-        let (mut attacker, mut defender, mut board) = (d.combatant(), d.combatant(), d.board());
+        let mut d = draw(seed);
+        let (mut attacker, mut defender, mut board) = (
+            combatant(&mut d, Wounds::Any),
+            combatant(&mut d, Wounds::Any),
+            board(&mut d),
+        );
         // Half the defenders are players (persistent wounds), most attacks can be paid.
         if d.chance(70) {
             attacker.stamina = 12;
@@ -385,48 +203,14 @@ fn ranged_attack_matches_the_interpreter() {
     attack_matches("ranged_attack", true);
 }
 
-/// One step of a character's days between world turns, drawn from the seed.
-#[derive(Clone, Copy)]
-enum Step {
-    WorldTurn,
-    Remedy(dc::Remedy),
-    ScarRemedy(dc::Remedy),
-    Replacement(dc::BodyPart),
-    Injury(dc::BodyPart, i64, bool, dc::Blow),
-}
-
 #[test]
 fn healing_over_100_world_turns_matches_the_interpreter() {
     let p = program();
     let mut seen = BTreeMap::<&str, u32>::new();
     for seed in 0..SEEDS {
-        let mut d = Draw::new(seed);
-        let mut c = d.combatant();
-        c.is_player = true;
-        c.silhouette = dc::Silhouette::Humanoid;
-        c.supplies = d.small_map(70, 3);
-        let parts = dc::silhouette_parts(c.silhouette);
-        let mut steps = Vec::new();
-        for _ in 0..WORLD_TURNS {
-            steps.push(Step::WorldTurn);
-            if d.chance(20) {
-                steps.push(Step::Remedy(d.pick(&dc::Remedy::ALL)));
-            }
-            if d.chance(3) {
-                steps.push(Step::ScarRemedy(d.pick(&dc::Remedy::ALL)));
-            }
-            if d.chance(2) {
-                steps.push(Step::Replacement(d.pick(parts)));
-            }
-            if d.chance(8) {
-                steps.push(Step::Injury(
-                    d.pick(parts),
-                    d.int(1, 8),
-                    d.chance(20),
-                    d.pick(&dc::Blow::ALL),
-                ));
-            }
-        }
+        let mut d = draw(seed);
+        let mut c = patient(&mut d, Wounds::Any);
+        let steps = days(&mut d, dc::silhouette_parts(c.silhouette), WORLD_TURNS);
 
         let cv = combatant_value(&c);
         let mut e = env(seed);
@@ -524,13 +308,16 @@ fn healing_over_100_world_turns_matches_the_interpreter() {
 fn techniques_spells_and_turns_match_the_interpreter() {
     let p = program();
     for seed in 0..SEEDS / 10 {
-        let mut d = Draw::new(seed);
-        let (mut user, mut target) = (d.combatant(), d.combatant());
+        let mut d = draw(seed);
+        let (mut user, mut target) = (
+            combatant(&mut d, Wounds::Any),
+            combatant(&mut d, Wounds::Any),
+        );
         let technique = d.pick(&dc::Technique::ALL);
         let guard = d.pick(&dc::Guard::ALL);
         let element = d.pick(&dc::Element::ALL);
         let power = d.int(0, 12);
-        let item = d.item();
+        let item = item(&mut d);
         let stance = d.pick(&dc::Stance::ALL);
         let ch = |i: usize| Value::Choice(i as u16);
 

@@ -5,8 +5,11 @@
 //! every resolution and every world turn.
 
 mod common;
+#[path = "common/dungeon_cards_draw.rs"]
+mod dungeon_cards_draw;
 
 use common::{Draw, SeededDecide};
+use dungeon_cards_draw::{board, combatant, days, patient, Step, Wounds};
 use proptest::prelude::*;
 use rulesc_runtime::{Env, NoTrace, SeededDice};
 use rulesc_tests::dungeon_cards as dc;
@@ -487,172 +490,6 @@ fn check_remedy(
     check_state(c)
 }
 
-fn item(d: &mut Draw) -> dc::Item {
-    match d.int(0, 12) {
-        0 => dc::Item::sword(),
-        1 => dc::Item::flame_sword(),
-        2 => dc::Item::greatsword(),
-        3 => dc::Item::mace(),
-        4 => dc::Item::dagger(),
-        5 => dc::Item::spear(),
-        6 => dc::Item::shortbow(),
-        7 => dc::Item::frost_crossbow(),
-        8 => dc::Item::buckler(),
-        9 => dc::Item::tower_shield(),
-        10 => dc::Item::wolf_bite(),
-        _ => dc::Item {
-            kind: d.pick(&dc::ItemKind::ALL),
-            slot: d.pick(&dc::EquipSlot::ALL),
-            two_handed: d.chance(30),
-            damage: d.int(0, 15),
-            blow: d.pick(&dc::Blow::ALL),
-            elements: small_map(d, 30, 6),
-            stamina_cost: d.int(0, 5),
-            crit_chance: d.int(0, 20),
-            stun_chance: d.int(0, 30),
-            defense: d.int(0, 4),
-        },
-    }
-}
-
-fn small_map<const N: usize>(d: &mut Draw, percent: u32, hi: i64) -> [i64; N] {
-    let mut m = [0; N];
-    for v in m.iter_mut() {
-        if d.chance(percent) {
-            *v = d.int(0, hi);
-        }
-    }
-    m
-}
-
-fn wearable(d: &mut Draw) -> dc::Wearable {
-    match d.int(0, 5) {
-        0 => dc::Wearable::leather_cap(),
-        1 => dc::Wearable::chain_shirt(),
-        2 => dc::Wearable::greaves(),
-        3 => dc::Wearable::ring_of_warding(),
-        4 => dc::Wearable::holy_amulet(),
-        _ => dc::Wearable {
-            kind: d.pick(&dc::WearableKind::ALL),
-            covers: dc::BodyPart::ALL
-                .into_iter()
-                .filter(|_| d.chance(30))
-                .collect(),
-            defense: d.int(0, 4),
-            elemental_defense: small_map(d, 30, 4),
-            broken: d.chance(20),
-        },
-    }
-}
-
-/// A random combatant; its wounds as the rules could have left them (one Bruise per
-/// part, scars closed and uninfected, Bleeding only on open bleeding wounds).
-fn combatant(d: &mut Draw) -> dc::Combatant {
-    let silhouette = d.pick(&dc::Silhouette::ALL);
-    let parts = dc::silhouette_parts(silhouette);
-    let mut wounds: Vec<dc::Wound> = Vec::new();
-    let mut afflictions = Vec::new();
-    let mut next = 1;
-    for _ in 0..d.int(0, 4) {
-        let kind = d.pick(&dc::InjuryKind::ALL);
-        let part = d.pick(parts);
-        if kind == dc::InjuryKind::Bruise && wounds.iter().any(|w| w.kind == kind && w.part == part)
-        {
-            continue;
-        }
-        let scar = kind == dc::InjuryKind::Scar;
-        let w = dc::Wound {
-            id: next,
-            kind,
-            part,
-            severity: d.int(1, 3),
-            progress: d.int(0, 11),
-            age: d.int(0, 3),
-            stabilized: d.chance(50),
-            disinfected: d.chance(30),
-            infected: !scar && d.chance(15),
-            closed: scar,
-            replaced: kind == dc::InjuryKind::MissingLimb && d.chance(30),
-        };
-        if dc::injury_profiles(kind).bleeds && !w.stabilized {
-            afflictions.push(dc::Affliction {
-                kind: dc::AfflictionKind::Bleeding,
-                wound_id: w.id,
-                harm: 1,
-                turns_left: 0,
-            });
-        }
-        wounds.push(w);
-        next += d.int(1, 2);
-    }
-    if d.chance(30) {
-        afflictions.push(dc::Affliction {
-            kind: d.pick(&dc::AfflictionKind::ALL),
-            wound_id: 0,
-            harm: d.int(0, 3),
-            turns_left: d.int(0, 4),
-        });
-    }
-    let mut severed = [false; 11];
-    for p in parts {
-        if d.chance(10) {
-            severed[*p as usize] = true;
-        }
-    }
-    let mut equipped: Vec<dc::Item> = Vec::new();
-    for _ in 0..d.int(0, 3) {
-        let it = item(d);
-        equipped.retain(|i| i.slot != it.slot);
-        equipped.push(it);
-    }
-    let base_max_health = d.int(5, 40);
-    dc::Combatant {
-        is_player: d.chance(50),
-        silhouette,
-        undead: d.chance(15),
-        base_max_health,
-        health: d.int(1, base_max_health),
-        base_max_stamina: d.int(4, 12),
-        stamina: d.int(0, 12),
-        mana: d.int(0, 5),
-        charisma: d.int(1, 8),
-        stats: [d.int(0, 90), d.int(0, 90), d.int(0, 40), d.int(-2, 6)],
-        defense: d.int(0, 5),
-        elemental_strength: small_map(d, 25, 5),
-        elemental_defense: small_map(d, 25, 5),
-        equipped,
-        worn: (0..d.int(0, 3)).map(|_| wearable(d)).collect(),
-        severed,
-        stunned: d.chance(10),
-        knocked_down: d.chance(10),
-        alerted: d.chance(30),
-        hasted: d.chance(15),
-        guarding: d.chance(25),
-        guard: d.pick(&dc::Guard::ALL),
-        action_points: d.int(0, 3),
-        action_points_per_turn: d.int(1, 4),
-        open_to_counter: d.chance(10),
-        taunted: d.chance(10),
-        stance: d.pick(&dc::Stance::ALL),
-        wounds,
-        afflictions,
-        next_wound_id: next,
-        supplies: small_map(d, 60, 2),
-    }
-}
-
-fn board(d: &mut Draw) -> dc::Board {
-    dc::Board {
-        slots: (1..=d.int(0, 4))
-            .map(|position| dc::BoardSlot {
-                position,
-                occupied: d.chance(40),
-                item: dc::Item::default(),
-            })
-            .collect(),
-    }
-}
-
 fn env(seed: u64) -> TestEnv {
     Env::new(
         SeededDice::new(seed ^ 0xca2d_5eed),
@@ -661,16 +498,22 @@ fn env(seed: u64) -> TestEnv {
     )
 }
 
+/// A combatant whose wounds the rules could have left: `check_attack` checks the rules'
+/// invariants on both sides, and they hold only from states the rules reach.
+fn fighter(d: &mut Draw) -> dc::Combatant {
+    combatant(d, Wounds::Reachable)
+}
+
 /// One fight: 1,000 attacks, both ways, fresh combatants every 50. `health` and `all_severed`
 /// are proptest-drawn extremes for a fifth of the defenders.
 fn fight(seed: u64, health: i64, all_severed: bool, seen: &mut Seen) -> Result<(), TestCaseError> {
     let mut d = Draw::new(seed);
     let mut env = env(seed);
-    let (mut a, mut b, mut bd) = (combatant(&mut d), combatant(&mut d), board(&mut d));
+    let (mut a, mut b, mut bd) = (fighter(&mut d), fighter(&mut d), board(&mut d));
     for i in 0..1000 {
         if i % 50 == 0 {
-            a = combatant(&mut d);
-            b = combatant(&mut d);
+            a = fighter(&mut d);
+            b = fighter(&mut d);
             bd = board(&mut d);
             if i % 250 == 0 {
                 b.base_max_health = health;
@@ -708,35 +551,22 @@ fn fight(seed: u64, health: i64, all_severed: bool, seen: &mut Seen) -> Result<(
 fn recovery(seed: u64, charisma: i64, seen: &mut Seen) -> Result<(), TestCaseError> {
     let mut d = Draw::new(seed ^ 0x4ea1);
     let mut env = env(seed);
-    let mut c = combatant(&mut d);
-    c.is_player = true;
-    c.silhouette = dc::Silhouette::Humanoid;
+    // Reachable wounds: the checks after every step hold only from states the rules reach.
+    let mut c = patient(&mut d, Wounds::Reachable);
     c.charisma = charisma;
-    c.supplies = small_map(&mut d, 70, 3);
     let parts = dc::silhouette_parts(c.silhouette);
-    for _ in 0..100 {
-        check_world_turn(&mut env, &mut c, seen)?;
-        if d.chance(20) {
-            let remedy = d.pick(&dc::Remedy::ALL);
-            check_remedy(&mut env, &mut c, remedy, false, seen)?;
-        }
-        if d.chance(3) {
-            let remedy = d.pick(&dc::Remedy::ALL);
-            check_remedy(&mut env, &mut c, remedy, true, seen)?;
-        }
-        if d.chance(2) {
-            let part = d.pick(parts);
-            dc::fit_replacement(&mut env, &mut c, part).unwrap();
-            check_state(&c)?;
-        }
-        if d.chance(10) {
-            let (part, damage, critical, blow) = (
-                d.pick(parts),
-                d.int(1, 12),
-                d.chance(20),
-                d.pick(&dc::Blow::ALL),
-            );
-            check_injury(&mut env, &mut c, part, damage, critical, blow, seen)?;
+    for step in days(&mut d, parts, 100) {
+        match step {
+            Step::WorldTurn => check_world_turn(&mut env, &mut c, seen)?,
+            Step::Remedy(remedy) => check_remedy(&mut env, &mut c, remedy, false, seen)?,
+            Step::ScarRemedy(remedy) => check_remedy(&mut env, &mut c, remedy, true, seen)?,
+            Step::Replacement(part) => {
+                dc::fit_replacement(&mut env, &mut c, part).unwrap();
+                check_state(&c)?;
+            }
+            Step::Injury(part, damage, critical, blow) => {
+                check_injury(&mut env, &mut c, part, damage, critical, blow, seen)?
+            }
         }
     }
     Ok(())
