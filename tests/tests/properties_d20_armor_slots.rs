@@ -8,25 +8,11 @@ mod common;
 #[path = "common/d20_armor_slots_draw.rs"]
 mod d20_armor_slots_draw;
 
-use common::{Draw, SeededDecide};
+use common::{Draw, LoggedDice, SeededDecide};
 use d20_armor_slots_draw::combatant;
 use proptest::prelude::*;
-use rulesc_runtime::{Decide, DiceSource, Env, NoTrace, SeededDice};
+use rulesc_runtime::{Decide, Env, NoTrace, SeededDice};
 use rulesc_tests::d20_armor_slots as d20;
-
-/// Seeded dice that remember every face they gave, with its number of sides.
-struct LoggedDice {
-    dice: SeededDice,
-    faces: Vec<(u32, u32)>,
-}
-
-impl DiceSource for LoggedDice {
-    fn face(&mut self, sides: u32) -> u32 {
-        let f = self.dice.face(sides);
-        self.faces.push((sides, f));
-        f
-    }
-}
 
 /// A seeded decider that remembers each answer.
 struct LoggedDecide {

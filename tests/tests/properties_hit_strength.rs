@@ -7,25 +7,11 @@ mod common;
 #[path = "common/hit_strength_draw.rs"]
 mod hit_strength_draw;
 
-use common::{Draw, SeededDecide};
+use common::{Draw, LoggedDice, SeededDecide};
 use hit_strength_draw::{combatant, seconds, weapon};
 use proptest::prelude::*;
-use rulesc_runtime::{DiceSource, Env, NoTrace, SeededDice};
+use rulesc_runtime::{Env, NoTrace, SeededDice};
 use rulesc_tests::hit_strength as hs;
-
-/// Seeded dice that remember every face they gave, with its number of sides.
-struct LoggedDice {
-    dice: SeededDice,
-    faces: Vec<(u32, u32)>,
-}
-
-impl DiceSource for LoggedDice {
-    fn face(&mut self, sides: u32) -> u32 {
-        let f = self.dice.face(sides);
-        self.faces.push((sides, f));
-        f
-    }
-}
 
 type TestEnv = Env<LoggedDice, SeededDecide, NoTrace>;
 

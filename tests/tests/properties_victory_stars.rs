@@ -7,26 +7,12 @@ mod common;
 #[path = "common/victory_stars_draw.rs"]
 mod victory_stars_draw;
 
-use common::{Draw, SeededDecide};
+use common::{Draw, LoggedDice, SeededDecide};
 use proptest::prelude::*;
-use rulesc_runtime::{DiceSource, Env, NoTrace, SeededDice};
+use rulesc_runtime::{Env, NoTrace, SeededDice};
 use rulesc_tests::victory_stars as vs;
 use victory_stars_draw::combatant;
 use vs::SuccessLevel as L;
-
-/// Seeded dice that remember every face they gave, with its number of sides.
-struct LoggedDice {
-    dice: SeededDice,
-    faces: Vec<(u32, u32)>,
-}
-
-impl DiceSource for LoggedDice {
-    fn face(&mut self, sides: u32) -> u32 {
-        let f = self.dice.face(sides);
-        self.faces.push((sides, f));
-        f
-    }
-}
 
 type TestEnv = Env<LoggedDice, SeededDecide, NoTrace>;
 

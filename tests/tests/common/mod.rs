@@ -1,6 +1,7 @@
-//! Shared by the differential tests and the bench: Kingsmark arguments built from a seed,
-//! in both shapes (the generated structs and the interpreter's `eval::Value`), and a
-//! seeded decider that records what it was asked (`rulesc_tests::differential`'s).
+//! Shared by the differential tests, the property tests and the bench: Kingsmark arguments
+//! built from a seed, in both shapes (the generated structs and the interpreter's
+//! `eval::Value`), a seeded decider that records what it was asked
+//! (`rulesc_tests::differential`'s), and dice that log the faces they gave.
 
 #![allow(dead_code)]
 
@@ -31,6 +32,21 @@ impl SeededDecide {
 impl Decide for SeededDecide {
     fn decide(&mut self, _name: &'static str, options: u32) -> u32 {
         self.0.face(options) - 1
+    }
+}
+
+/// Seeded dice that remember every face they gave, with its number of sides (the property
+/// tests read what a resolution rolled).
+pub struct LoggedDice {
+    pub dice: SeededDice,
+    pub faces: Vec<(u32, u32)>,
+}
+
+impl DiceSource for LoggedDice {
+    fn face(&mut self, sides: u32) -> u32 {
+        let f = self.dice.face(sides);
+        self.faces.push((sides, f));
+        f
     }
 }
 
