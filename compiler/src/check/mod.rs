@@ -687,16 +687,32 @@ impl Reader {
 /// A checker's state over an already checked program, to read more values against it.
 fn reopen(prog: &Program) -> Parts {
     let mut names = BTreeMap::new();
-    let mut variants: HashMap<String, Vec<(usize, u16)>> = HashMap::new();
-    let mut tags: HashMap<String, Vec<(usize, u16)>> = HashMap::new();
+    let mut declare = |name: &String, kind: DefKind, span: Span| {
+        names.insert(name.clone(), Def { kind, span });
+    };
     for (i, ch) in prog.choices.iter().enumerate() {
-        names.insert(
-            ch.name.clone(),
-            Def {
-                kind: DefKind::Choice(i),
-                span: ch.span,
-            },
-        );
+        declare(&ch.name, DefKind::Choice(i), ch.span);
+    }
+    for (i, r) in prog.records.iter().enumerate() {
+        declare(&r.name, DefKind::Record(i), r.span);
+    }
+    for (i, t) in prog.tracks.iter().enumerate() {
+        declare(&t.name, DefKind::Track(i), t.span);
+    }
+    for (i, t) in prog.tables.iter().enumerate() {
+        declare(&t.name, DefKind::Table(i), t.span);
+    }
+    for (i, k) in prog.constants.iter().enumerate() {
+        declare(&k.name, DefKind::Constant(i), k.span);
+    }
+    for (i, o) in prog.outcomes.iter().enumerate() {
+        declare(&o.name, DefKind::Outcome(i), o.span);
+    }
+    for (i, f) in prog.functions.iter().enumerate() {
+        declare(&f.name, DefKind::Function(i), f.span);
+    }
+    let mut variants: HashMap<String, Vec<(usize, u16)>> = HashMap::new();
+    for (i, ch) in prog.choices.iter().enumerate() {
         for (j, v) in ch.variants.iter().enumerate() {
             variants
                 .entry(v.name.clone())
@@ -704,62 +720,11 @@ fn reopen(prog: &Program) -> Parts {
                 .push((i, j as u16));
         }
     }
-    for (i, r) in prog.records.iter().enumerate() {
-        names.insert(
-            r.name.clone(),
-            Def {
-                kind: DefKind::Record(i),
-                span: r.span,
-            },
-        );
-    }
-    for (i, t) in prog.tracks.iter().enumerate() {
-        names.insert(
-            t.name.clone(),
-            Def {
-                kind: DefKind::Track(i),
-                span: t.span,
-            },
-        );
-    }
-    for (i, t) in prog.tables.iter().enumerate() {
-        names.insert(
-            t.name.clone(),
-            Def {
-                kind: DefKind::Table(i),
-                span: t.span,
-            },
-        );
-    }
-    for (i, k) in prog.constants.iter().enumerate() {
-        names.insert(
-            k.name.clone(),
-            Def {
-                kind: DefKind::Constant(i),
-                span: k.span,
-            },
-        );
-    }
+    let mut tags: HashMap<String, Vec<(usize, u16)>> = HashMap::new();
     for (i, o) in prog.outcomes.iter().enumerate() {
-        names.insert(
-            o.name.clone(),
-            Def {
-                kind: DefKind::Outcome(i),
-                span: o.span,
-            },
-        );
         for (j, t) in o.tags.iter().enumerate() {
             tags.entry(t.name.clone()).or_default().push((i, j as u16));
         }
-    }
-    for (i, f) in prog.functions.iter().enumerate() {
-        names.insert(
-            f.name.clone(),
-            Def {
-                kind: DefKind::Function(i),
-                span: f.span,
-            },
-        );
     }
     let instance_ids = prog
         .instances
