@@ -20,6 +20,11 @@ use d20::AttackResult::{
 };
 use d20::Reaction::{Block, Dodge, NoReaction, Parry, TakeHit};
 
+#[path = "../common/mod.rs"]
+mod common;
+#[path = "../common/d20_armor_slots_draw.rs"]
+mod d20_armor_slots_draw;
+
 mod actions;
 mod armor;
 mod attack;
@@ -50,66 +55,12 @@ fn list(items: impl IntoIterator<Item = Value>) -> Value {
     Value::List(Rc::new(items.into_iter().collect()))
 }
 
-fn ints(items: &[i64]) -> Value {
-    Value::Map(Rc::new(items.iter().map(|i| Value::Int(*i)).collect()))
-}
-
-fn rec(ty: &str, fields: &[(&str, Value)]) -> Value {
-    eval::record(&program(), ty, fields).unwrap_or_else(|| panic!("{ty}: a field name is wrong"))
-}
-
-fn weapon_value(w: &d20::Weapon) -> Value {
-    rec(
-        "Weapon",
-        &[
-            ("ability", choice(w.ability as u16)),
-            ("attack_bonus", Value::Int(w.attack_bonus)),
-            ("damage", Value::Dice(w.damage)),
-            ("range", Value::Int(w.range)),
-        ],
-    )
-}
-
-fn piece_value(a: &d20::ArmorPiece) -> Value {
-    rec(
-        "ArmorPiece",
-        &[
-            ("slot", choice(a.slot as u16)),
-            ("ac", Value::Int(a.ac)),
-            ("hp", Value::Int(a.hp)),
-        ],
-    )
-}
-
 fn suit_value(s: &d20::ArmorSet) -> Value {
-    rec(
-        "ArmorSet",
-        &[("pieces", list(s.pieces.iter().map(piece_value)))],
-    )
+    d20_armor_slots_draw::suit_value(&program(), s)
 }
 
 fn combatant_value(c: &d20::Combatant) -> Value {
-    rec(
-        "Combatant",
-        &[
-            ("abilities", ints(&c.abilities)),
-            ("skills", ints(&c.skills)),
-            ("hp", Value::Int(c.hp)),
-            ("weapon", weapon_value(&c.weapon)),
-            ("armor", list(c.armor.iter().map(piece_value))),
-            ("shield", choice(c.shield as u16)),
-            ("shield_hp", Value::Int(c.shield_hp)),
-            ("initiative", Value::Int(c.initiative)),
-            ("tie_break", Value::Int(c.tie_break)),
-            (
-                "conditions",
-                list(c.conditions.iter().map(|x| choice(*x as u16))),
-            ),
-            ("assist_bonus", Value::Int(c.assist_bonus)),
-            ("assistance_this_round", Value::Int(c.assistance_this_round)),
-            ("gave_up_action", Value::Bool(c.gave_up_action)),
-        ],
-    )
+    d20_armor_slots_draw::combatant_value(&program(), c)
 }
 
 // ---------------------------------------------------------------------------------------

@@ -16,6 +16,11 @@ use hs::HitStrength::{CriticalHit, LightHit, MediumHit};
 use hs::InjuryLocation::{Arm, Head, Internal, Leg};
 use hs::InjurySeverity::{FatalInjury, SevereInjury};
 
+#[path = "../common/mod.rs"]
+mod common;
+#[path = "../common/hit_strength_draw.rs"]
+mod hit_strength_draw;
+
 mod attack;
 mod effects;
 mod injury;
@@ -42,50 +47,16 @@ fn choice<T: Into<u16>>(i: T) -> Value {
     Value::Choice(i.into())
 }
 
-fn list(items: impl IntoIterator<Item = Value>) -> Value {
-    Value::List(Rc::new(items.into_iter().collect()))
-}
-
 fn rec(ty: &str, fields: &[(&str, Value)]) -> Value {
     eval::record(&program(), ty, fields).unwrap_or_else(|| panic!("{ty}: a field name is wrong"))
 }
 
 fn weapon_value(w: &hs::Weapon) -> Value {
-    let damage = Value::Map(Rc::new(w.damage.iter().map(|d| Value::Int(*d)).collect()));
-    rec("Weapon", &[("damage", damage)])
-}
-
-fn injury_value(i: &hs::Injury) -> Value {
-    rec(
-        "Injury",
-        &[
-            ("location", choice(i.location as u16)),
-            ("severity", choice(i.severity as u16)),
-            ("bleeding_out", Value::Int(i.bleeding_out)),
-        ],
-    )
+    hit_strength_draw::weapon_value(&program(), w)
 }
 
 fn combatant_value(c: &hs::Combatant) -> Value {
-    rec(
-        "Combatant",
-        &[
-            ("hit_points", Value::Int(c.hit_points)),
-            ("max_hit_points", Value::Int(c.max_hit_points)),
-            ("defense", Value::Int(c.defense)),
-            ("attack_bonus", Value::Int(c.attack_bonus)),
-            ("endurance", Value::Int(c.endurance)),
-            ("heal", Value::Int(c.heal)),
-            ("speed", Value::Int(c.speed)),
-            ("exhausted", Value::Bool(c.exhausted)),
-            ("healing_blocked", Value::Int(c.healing_blocked)),
-            ("injuries", list(c.injuries.iter().map(injury_value))),
-            ("knocked_out", Value::Bool(c.knocked_out)),
-            ("eye_at_risk", Value::Int(c.eye_at_risk)),
-            ("eyes_lost", Value::Int(c.eyes_lost)),
-            ("dead", Value::Bool(c.dead)),
-        ],
-    )
+    hit_strength_draw::combatant_value(&program(), c)
 }
 
 fn effects_value(e: &hs::Effects) -> Value {
