@@ -39,7 +39,7 @@ fn check_invariants(c: &km::Combatant) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
+    #![proptest_config(common::proptest_config())]
 
     /// 100 random encounters × (500 melee + 500 ranged) = 100,000 resolutions.
     #[test]

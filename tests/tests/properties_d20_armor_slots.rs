@@ -371,7 +371,7 @@ fn fight(seed: u64, bonus: i64, hp: i64, seen: &mut Seen) -> Result<(), TestCase
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
+    #![proptest_config(common::proptest_config())]
 
     /// 100 random fights × 1,000 attacks = 100,000 resolutions.
     #[test]

@@ -573,7 +573,7 @@ fn recovery(seed: u64, charisma: i64, seen: &mut Seen) -> Result<(), TestCaseErr
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
+    #![proptest_config(common::proptest_config())]
 
     /// 100 random fights × 1,000 attacks = 100,000 resolutions.
     #[test]

@@ -434,7 +434,7 @@ fn encounter(seed: u64, bonus: i64, defense: i64, seen: &mut Seen) -> Result<(),
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
+    #![proptest_config(common::proptest_config())]
 
     /// 100 random encounters × 1,000 attacks = 100,000 resolutions (and 10,000 of time).
     #[test]

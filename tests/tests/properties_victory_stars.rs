@@ -459,7 +459,7 @@ fn fight(seed: u64, situational: i64, skill: i64, seen: &mut Seen) -> Result<(),
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
+    #![proptest_config(common::proptest_config())]
 
     /// 100 random fights × 1,000 attacks = 100,000 resolutions.
     #[test]

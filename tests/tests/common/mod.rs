@@ -35,6 +35,20 @@ impl Decide for SeededDecide {
     }
 }
 
+/// The property tests' proptest settings: 100 cases, and failures saved beside the test's
+/// source as `<test>.proptest-regressions` (proptest's default looks for a `lib.rs` or
+/// `main.rs` above the source, finds none for a test file, warns, and falls back to the
+/// same place).
+pub fn proptest_config() -> proptest::test_runner::Config {
+    proptest::test_runner::Config {
+        cases: 100,
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::WithSource("proptest-regressions"),
+        )),
+        ..proptest::test_runner::Config::default()
+    }
+}
+
 /// Seeded dice that remember every face they gave, with its number of sides (the property
 /// tests read what a resolution rolled).
 pub struct LoggedDice {
