@@ -715,3 +715,64 @@ fn rename_changes_every_use_in_yaml_and_rules() {
     }
     c.shutdown();
 }
+
+/// A frame the server cannot read ends it, in the middle of a session, with exit code 1
+/// and the reason (E0014), before anything of the announced size is allocated: lsp-server's
+/// own reader aborted the process on `Content-Length: 99999999999` (a failed allocation,
+/// exit 134) and read a header line of any length.
+#[test]
+fn an_unreadable_frame_ends_the_server_with_its_reason() {
+    let cases: [(&[u8], &str); 4] = [
+        (
+            b"Content-Length: 99999999999\r\n\r\n{}",
+            "a message of 99999999999 bytes, past the language server's limit of 64 MiB",
+        ),
+        (&[b'a'; 4096], "a header line longer than 1024 bytes"),
+        (
+            b"Content-Length: 2\n\n{}",
+            "a header line not ending in CR LF",
+        ),
+        (b"Content-Length: 5\r\n\r\n{\"a\":", "malformed LSP payload"),
+    ];
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"processId": null, "capabilities": {}}})
+    .to_string();
+    for (frame, reason) in cases {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_rulesc"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start rulesc lsp");
+        // Stdin stays open: the server must stop on the frame, not at the end of input.
+        let mut stdin = child.stdin.take().unwrap();
+        write!(stdin, "Content-Length: {}\r\n\r\n{init}", init.len()).unwrap();
+        stdin.write_all(frame).unwrap();
+        stdin.flush().unwrap();
+        let started = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if started.elapsed() > PATIENCE {
+                let _ = child.kill();
+                panic!("the server still runs after {reason:?}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        assert_eq!(status.code(), Some(1), "{reason}: {err}");
+        assert!(
+            err.contains("E0014") && err.contains(reason),
+            "{reason}: {err}"
+        );
+        drop(stdin);
+    }
+}

@@ -1,5 +1,5 @@
-//! `rulesc lsp`: the language server, over stdio (lsp-server for the JSON-RPC transport,
-//! lsp-types for the messages).
+//! `rulesc lsp`: the language server, over stdio (lsp-server's JSON-RPC messages, read
+//! within limits by [`transport`]; lsp-types for the protocol's types).
 //!
 //! The server keeps the text of every open document and checks, with the same
 //! [`crate::compile_dir_with`] as `rulesc check`, each ruleset folder that holds an open
@@ -12,6 +12,7 @@
 
 pub mod convert;
 mod features;
+pub mod transport;
 
 use convert::Encoding;
 
@@ -29,8 +30,18 @@ type Error = Box<dyn std::error::Error + Send + Sync>;
 
 /// Serves the protocol on stdin and stdout until the client says `exit`.
 pub fn run_stdio() -> Result<(), Error> {
-    let (conn, io) = Connection::stdio();
-    serve(conn)?;
+    let (conn, io) = transport::stdio()?;
+    let served = serve(conn);
+    // A message the transport could not read ends the reader, which closes the connection
+    // under the server: the reader's reason, not the server's "disconnected channel", is
+    // the error. (A server that failed otherwise does not wait for a reader still waiting
+    // on stdin.)
+    if served.is_err() {
+        return match io.unread() {
+            Some(reason) => Err(reason.into()),
+            None => served,
+        };
+    }
     io.join()?;
     Ok(())
 }
