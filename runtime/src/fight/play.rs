@@ -21,7 +21,7 @@ impl<C> Fight<C> {
         loop {
             if self.phase == Phase::BetweenRounds && self.round >= max_rounds {
                 let site = rules.shape().site;
-                trace(env, site, format!("round limit {max_rounds}: undecided"));
+                trace(env, site, || format!("round limit {max_rounds}: undecided"));
                 self.end_with(FightEnd::Undecided);
             }
             if let Step::Ended(end) = self.step(rules, env) {
@@ -44,7 +44,7 @@ impl<C> Fight<C> {
             Err(e) => {
                 // The procedure that met it has traced it; the fight stops here.
                 let site = rules.shape().site;
-                trace(env, site, String::from("a rule error stops the fight"));
+                trace(env, site, || String::from("a rule error stops the fight"));
                 self.error = Some(e);
                 self.end_with(FightEnd::RuleError)
             }
@@ -70,7 +70,8 @@ impl<C> Fight<C> {
                 self.acted.iter_mut().for_each(|a| *a = false);
                 self.phase = Phase::InRound;
                 let site = rules.shape().site;
-                trace(env, site, format!("round {}", self.round));
+                let round = self.round;
+                trace(env, site, || format!("round {round}"));
                 let round = self.round;
                 self.fire_due(rules, env, |m| m == Moment::RoundStart(round))?;
                 self.run_hook(rules, env, Hook::RoundStart, None)?;
@@ -132,8 +133,7 @@ impl<C> Fight<C> {
             if rules.is_out(env, self, f)? {
                 if !self.traced_out[f.index()] {
                     self.traced_out[f.index()] = true;
-                    let line = format!("{} is out", self.name(f));
-                    trace(env, site, line);
+                    trace(env, site, || format!("{} is out", self.name(f)));
                 }
             } else {
                 self.traced_out[f.index()] = false;
@@ -148,11 +148,10 @@ impl<C> Fight<C> {
             [s] => FightEnd::Won(*s),
             _ => return Ok(None),
         };
-        let line = match end {
+        trace(env, site, || match end {
             FightEnd::Won(s) => format!("{} wins in round {}", self.side_name(s), self.round),
             _ => format!("no one stands: a draw in round {}", self.round),
-        };
-        trace(env, site, line);
+        });
         Ok(Some(self.end_with(end)))
     }
 
@@ -372,7 +371,7 @@ impl<C> Fight<C> {
             } else {
                 format!("turn of {}", names.join(""))
             };
-            trace(env, rules.shape().site, line);
+            trace(env, rules.shape().site, || line);
         }
         for &f in group {
             self.take_turn(rules, env, f)?;
@@ -544,11 +543,13 @@ fn too_many_fires<D, X, T: TraceSink>(env: &mut Env<D, X, T>, site: u32) -> Rule
     crate::error::fail(&mut env.trace, e)
 }
 
-fn trace<D, X, T: TraceSink>(env: &mut Env<D, X, T>, site: u32, what: String) {
+/// A fight event in the trace, its text made only when the trace records anything (a
+/// fight under `NoTrace` formats nothing and allocates nothing for its trace).
+fn trace<D, X, T: TraceSink>(env: &mut Env<D, X, T>, site: u32, what: impl FnOnce() -> String) {
     if T::ENABLED {
         env.trace.event(TraceEvent::Fight {
             site,
-            what,
+            what: what(),
             cite: false,
         });
     }
