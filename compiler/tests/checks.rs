@@ -261,6 +261,11 @@ fn a_type_that_is_not_text_is_an_error_where_it_is_written() {
             "nothing",
         ),
         (
+            "table_key_mapping",
+            "tables:\n  t:\n    value: int\n    key: {}\n",
+            "a mapping",
+        ),
+        (
             "field_type_empty",
             "types:\n  R:\n    hp: int\n    x: { type: }\n",
             "nothing",
@@ -284,9 +289,14 @@ fn a_type_that_is_not_text_is_an_error_where_it_is_written() {
         assert_eq!(errors.len(), 1, "{case}: {errors:?}");
         let d = &errors[0];
         assert_eq!(d.code, "E0102", "{case}: {d:?}");
+        // A table's key wants one of fewer types, and says which.
+        let wanted = if case.starts_with("table_key") {
+            "expected a key type (`int`, a scale or an enum)"
+        } else {
+            "expected a type (such as `int` or `map<Skill, int>`)"
+        };
         assert!(
-            d.message.starts_with("expected a type")
-                && d.message.ends_with(&format!("found {found}")),
+            d.message.starts_with(wanted) && d.message.ends_with(&format!("found {found}")),
             "{case}: {}",
             d.message
         );

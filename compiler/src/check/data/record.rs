@@ -39,8 +39,14 @@ pub(super) fn field_type_node<'y>(c: &mut Checker, v: &'y YNode) -> Option<&'y Y
 /// The type written at `node` (a field's, a table's key or value): anything but text (a
 /// list, a mapping, nothing at all) is reported here.
 pub fn parse_type_node(c: &mut Checker, node: &YNode) -> Option<ast::TypeExpr> {
+    parse_type_node_as(c, node, "a type (such as `int` or `map<Skill, int>`)")
+}
+
+/// [`parse_type_node`] where `expected` says what text belongs there (a table's key is
+/// "a key type (`int`, a scale or an enum)").
+pub fn parse_type_node_as(c: &mut Checker, node: &YNode, expected: &str) -> Option<ast::TypeExpr> {
     let Some(text) = node.scalar_text() else {
-        wrong(c, node, "a type (such as `int` or `map<Skill, int>`)");
+        wrong(c, node, expected);
         return None;
     };
     let origin = text_origin(c, node, &text);

@@ -1,6 +1,6 @@
 //! `tables:`: keys (a die, a choice, int ranges), values, and coverage checks.
 
-use super::record::parse_type_node;
+use super::record::{parse_type_node, parse_type_node_as};
 use super::value::value_of;
 use super::{check_keys, entries, lookup, wrong};
 use crate::check::{Checker, DefKind, Entry};
@@ -276,7 +276,7 @@ fn table_keys(
 
 /// A key's type: `int`, a scale or an enum.
 fn key_type(c: &mut Checker, k: &YNode) -> Option<ir::TableKey> {
-    let texpr = parse_type_node(c, k)?;
+    let texpr = parse_type_node_as(c, k, "a key type (`int`, a scale or an enum)")?;
     match c.resolve_type(&texpr) {
         Ty::Int => Some(ir::TableKey::Int),
         Ty::Choice(ch) => Some(ir::TableKey::Choice(ch)),
