@@ -94,6 +94,14 @@ pub mod doc_rulesets {
     include!(concat!(env!("OUT_DIR"), "/doc_examples.rs"));
 }
 
+/// `fixtures/codegen/documented`: not a game; every kind of definition with the writer's
+/// comments, code blocks among them. Part of the library so that `cargo test` runs its
+/// doc comments' code blocks as doctests would be run in a game's crate: none may be Rust
+/// (`tests/tests/generated_docs.rs`).
+pub mod documented {
+    include!(concat!(env!("OUT_DIR"), "/documented.rs"));
+}
+
 /// `fixtures/codegen/arena`: not a game; a small fight using every fight construct
 /// (fighters, turn order with rolled ties, durations, timers, world time, triggers), for
 /// the fight engine's differential tests.

@@ -70,7 +70,7 @@ fn definitions_take_the_comments_above_them_and_their_place() {
                 "A strike at `f`: a d6 plus the bonus against its toughness; a hit lands where the",
                 "height table says.",
                 "",
-                "Defined in `documented/strike.rules`, line 10.",
+                "Defined in `documented/strike.rules`, line 14.",
             ],
         ),
         (
@@ -97,6 +97,28 @@ fn definitions_take_the_comments_above_them_and_their_place() {
     );
 }
 
+/// Rustdoc runs a fenced block with no language, or `rust`, as a doctest of the crate
+/// that includes the module: a writer's example would break a game's `cargo test`, and a
+/// stranger's ruleset could run code there. Every fence in the writer's text is `text`,
+/// and one left open is closed before the generated lines. (The module is part of this
+/// crate's library, so `cargo test` runs its doc comments: the `compile_error!`s in the
+/// fixture's comments would fail it.)
+#[test]
+fn code_in_the_writers_comments_is_text_not_doctests() {
+    let code = generated();
+    assert_eq!(
+        docs_of(&code, "pub fn strike_bonus("),
+        [
+            "The bonus, with an example the writer never closed:",
+            "~~~text",
+            "compile_error!(\"a writer's unclosed example ran as a doctest\");",
+            "~~~",
+            "",
+            "Defined in `documented/strike.rules`, line 27.",
+        ]
+    );
+}
+
 #[test]
 fn parts_take_their_comments_docs_and_labels() {
     let code = generated();
@@ -114,6 +136,15 @@ fn parts_take_their_comments_docs_and_labels() {
     assert_eq!(docs_of(&code, "Scratch,"), ["barely there"]);
     assert_eq!(docs_of(&code, "Deep,"), ["Level `Deep`."]);
     assert_eq!(docs_of(&code, "Miss,"), ["It missed."]);
+    assert_eq!(
+        docs_of(&code, "Hit {"),
+        [
+            "It landed, as a writer might show it:",
+            "```text",
+            "compile_error!(\"a tag's comment ran as a doctest\");",
+            "```"
+        ]
+    );
     // Names Rust keeps become identifiers that are not keywords, still documented.
     let keywords = [
         ("Self_", "self"),

@@ -99,6 +99,49 @@ fn indent_list_continuations(lines: Vec<String>) -> Vec<String> {
         .collect()
 }
 
+/// The writer's doc lines with every fenced code block marked `text`, and one left open
+/// closed at the end. Rustdoc compiles and runs a fenced block with no language (or
+/// `rust`) as a doctest of the crate that includes the generated module: a writer's
+/// example in a comment would break a game's `cargo test`, and a stranger's ruleset
+/// could run any code there. An opening fence (three or more backticks or tildes) loses
+/// its info string for `text`; a closing fence (the same character, at least as many,
+/// nothing after) is kept. (An indented code block, the other kind rustdoc runs, cannot
+/// arise: comment lines and a `doc:` are trimmed, and the only indent added is a list
+/// item's continuation, which stays inside the item.)
+pub(crate) fn code_as_text(lines: Vec<String>) -> Vec<String> {
+    /// The fence a line opens or closes with: its indent, character, length and what
+    /// follows it. Any indent counts: a comment line is trimmed, so an indent here is a
+    /// list item's continuation, inside which a fence still opens a block.
+    fn fence(line: &str) -> Option<(usize, char, usize, &str)> {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        let rest = &line[indent..];
+        let c = rest.chars().next().filter(|c| *c == '`' || *c == '~')?;
+        let n = rest.len() - rest.trim_start_matches(c).len();
+        (n >= 3).then(|| (indent, c, n, &rest[n..]))
+    }
+    let mut open: Option<(usize, char, usize)> = None;
+    let mut out: Vec<String> = lines
+        .into_iter()
+        .map(|l| match (open, fence(&l)) {
+            (None, Some((indent, c, n, info))) if c == '~' || !info.contains('`') => {
+                open = Some((indent, c, n));
+                format!("{}{}text", " ".repeat(indent), c.to_string().repeat(n))
+            }
+            (Some((_, c, n)), Some((_, d, m, after)))
+                if d == c && m >= n && after.trim().is_empty() =>
+            {
+                open = None;
+                l
+            }
+            _ => l,
+        })
+        .collect();
+    if let Some((indent, c, n)) = open {
+        out.push(format!("{}{}", " ".repeat(indent), c.to_string().repeat(n)));
+    }
+    out
+}
+
 /// The index of the line holding byte `offset`.
 fn line_of(lines: &[usize], offset: usize) -> usize {
     lines.partition_point(|&s| s <= offset).saturating_sub(1)
@@ -134,10 +177,12 @@ impl Gen<'_> {
     /// there is none), then where it is written. Lines are escaped prose.
     /// `title` is generated text (names are identifiers or escaped), kept as is.
     pub(super) fn item_lines(&self, title: &str, span: Span) -> Vec<String> {
-        let mut lines: Vec<String> = comment(&self.p.sources, span)
-            .iter()
-            .map(|l| doc_prose(l))
-            .collect();
+        let mut lines = code_as_text(
+            comment(&self.p.sources, span)
+                .iter()
+                .map(|l| doc_prose(l))
+                .collect(),
+        );
         if lines.is_empty() {
             lines.push(title.to_string());
         }
@@ -161,10 +206,11 @@ impl Gen<'_> {
     /// (generated text, kept as is).
     pub(super) fn part_doc(&self, span: Option<Span>, doc: Option<&str>, fallback: &str) -> String {
         let mut lines = span.map_or_else(Vec::new, |s| comment(&self.p.sources, s));
-        if let Some(d) = doc.filter(|d| !d.trim().is_empty()) {
+        if let Some(d) = doc.map(str::trim).filter(|d| !d.is_empty()) {
+            // Trimmed, like a comment line: indented, it could start a code block.
             lines.push(d.to_string());
         }
-        let mut lines: Vec<String> = lines.iter().map(|l| doc_prose(l)).collect();
+        let mut lines = code_as_text(lines.iter().map(|l| doc_prose(l)).collect());
         if lines.is_empty() {
             lines.push(fallback.to_string());
         }
@@ -255,5 +301,39 @@ mod tests {
             ["K9: the attack.", "Doc style too."]
         );
         assert_eq!(at("r/a.rules", rules, "return"), ["inside"]);
+    }
+
+    #[test]
+    fn code_in_a_writers_comment_is_text_not_a_doctest() {
+        let lines = |t: &str| t.lines().map(String::from).collect::<Vec<_>>();
+        let cases: &[(&str, &str)] = &[
+            // No language, `rust`, `ignore`, tildes: all text; the closing fence kept.
+            ("```\nlet x = 1;\n```", "```text\nlet x = 1;\n```"),
+            ("```rust\nx\n```", "```text\nx\n```"),
+            ("~~~ rust,no_run\nx\n~~~", "~~~text\nx\n~~~"),
+            // A longer fence closes only on one at least as long, of the same character.
+            ("````\n```\n~~~\n````", "````text\n```\n~~~\n````"),
+            // An indented fence (a list item's continuation) still is one, closed at
+            // its indent when left open.
+            ("   ```\nx\n   ```", "   ```text\nx\n   ```"),
+            (
+                "- item\n    ```\n    x",
+                "- item\n    ```text\n    x\n    ```",
+            ),
+            // Two backticks, or backticks in the info string: inline code, not a fence.
+            ("``x``\nplain", "``x``\nplain"),
+            ("``` a ` b\nplain", "``` a ` b\nplain"),
+            // A fence with text after it does not close the block.
+            ("```\n``` more\n```", "```text\n``` more\n```"),
+            // One left open is closed at the end, so nothing after it is code.
+            ("Example:\n```\nroll d6", "Example:\n```text\nroll d6\n```"),
+            (
+                "two\n```\na\n```\n```py\nb\n```",
+                "two\n```text\na\n```\n```text\nb\n```",
+            ),
+        ];
+        for (input, want) in cases {
+            assert_eq!(code_as_text(lines(input)), lines(want), "{input:?}");
+        }
     }
 }
