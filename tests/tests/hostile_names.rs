@@ -47,6 +47,7 @@ const LABELS: &[&str] = &[
     "Zweihänder",
     "🗡\u{fe0f} dagger",
     "// not a comment \\ and a backslash",
+    "left \u{202e} right",
 ];
 
 #[test]
@@ -129,6 +130,14 @@ fn the_generated_file_holds_hostile_text_only_inside_string_literals() {
         .expect("build script output");
     let outside = outside_literals(&code);
     assert!(outside.is_ascii(), "non-ASCII text outside literals");
+    // A label and a comment turn text around (U+202E, U+2067): rustc refuses that raw
+    // in a doc comment, so the docs show it escaped, and nowhere is it raw.
+    assert!(outside.contains("left \\u{202e} right"), "the label's doc");
+    assert!(outside.contains("holding a direction isolate (U+2067): \\u{2067} turned."));
+    assert!(
+        !code.contains(['\u{202e}', '\u{2067}']),
+        "a raw direction codepoint"
+    );
     for marker in ["*/", "/*", "std::process", "\\u{0}", "r#raw", "\"quoted"] {
         assert!(!outside.contains(marker), "{marker:?} outside literals");
     }

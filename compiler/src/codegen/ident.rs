@@ -242,13 +242,19 @@ pub fn doc_text(text: &str) -> String {
 
 /// A writer's prose (a comment, a `doc:`) as doc comment text: kept as written, except
 /// that `<` becomes `&lt;` (rustdoc reads doc comments as Markdown, which passes HTML
-/// tags through) and control characters become spaces. It goes out inside a string
-/// literal ([`doc_attr`]), so no text can end the comment early.
+/// tags through), control characters become spaces, and the codepoints that change the
+/// direction of text (U+202A..U+202E, U+2066..U+2069) are shown as `\u{202e}`: in a doc
+/// comment rustc refuses them (`text_direction_codepoint_in_literal`, an error by
+/// default), and a reader could not see them. It goes out inside a string literal
+/// ([`doc_attr`]), so no text can end the comment early.
 pub fn doc_prose(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
             '<' => out.push_str("&lt;"),
+            '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32));
+            }
             c if c.is_control() => out.push(' '),
             c => out.push(c),
         }
@@ -324,6 +330,16 @@ mod tests {
             "K15: \"Concussive −2\" &lt;b>&&lt;/b> "
         );
         assert_eq!(doc_attr(&doc_prose("*/ \"x\"")), r#"#[doc = " */ \"x\""]"#);
+        // The codepoints that turn text around, at both ends of both ranges, are shown;
+        // their neighbours (a zero-width joiner, a left-to-right mark) are kept.
+        assert_eq!(
+            doc_prose("a\u{202A}b\u{202E}c\u{2066}d\u{2069}e"),
+            "a\\u{202a}b\\u{202e}c\\u{2066}d\\u{2069}e"
+        );
+        assert_eq!(
+            doc_prose("\u{2029}\u{202F}\u{2065}\u{206A}\u{200D}"),
+            "\u{2029}\u{202F}\u{2065}\u{206A}\u{200D}"
+        );
     }
 
     #[test]
