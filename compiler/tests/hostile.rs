@@ -84,6 +84,7 @@ fn cases() -> Vec<Case> {
         case("5,000 chained formulas", "E0331", "a.rules", with_rules((0..5000).map(|i| format!("formula f{i}() = f{}() + 1\n", i + 1)).collect::<String>() + "formula f5000() = 1\n")),
         case("non-ASCII names", "E0201", "a.rules", with_rules("formula é() = 1\n".into())),
         case("emoji in YAML names", "E0302", "ruleset.yaml", with_yaml(format!("{MANIFEST}enums:\n  Dice: [\"🎲\"]\n"))),
+        case("a track attribute that is not a name (it reached docs raw: a direction codepoint broke the build)", "E0302", "ruleset.yaml", with_yaml(format!("{MANIFEST}scales: {{ L: [A] }}\ntracks:\n  T:\n    scale: L\n    boxes: [{{ level: A, \"pain \\u202e\": 1 }}]\n"))),
         case("huge die table", "E0205", "ruleset.yaml", with_yaml(format!("{MANIFEST}enums: {{ E: [A] }}\ntables:\n  t: {{ die: d99999999, value: E, rows: {{ \"1-99999999\": A }} }}\n"))),
         case("inverted range key", "E0308", "ruleset.yaml", with_yaml(format!("{MANIFEST}tables:\n  t: {{ key: int, value: int, default: 0, rows: {{ \"9-1\": 1 }} }}\n"))),
         case("65 wound boxes", "E0305", "ruleset.yaml", with_yaml(format!("{MANIFEST}scales: {{ L: [A] }}\ntracks:\n  T:\n    scale: L\n    boxes: [{}]\n", vec!["{ level: A }"; 65].join(", ")))),

@@ -2,7 +2,7 @@
 
 use super::value::value_of;
 use super::{check_keys, lookup, wrong};
-use crate::check::{Checker, DefKind, Entry};
+use crate::check::{is_ident, Checker, DefKind, Entry};
 use crate::diag::suggest;
 use crate::ir::{self, Const, Ty};
 use crate::source::Span;
@@ -103,6 +103,15 @@ pub(super) fn build_track(c: &mut Checker, e: &Entry) {
                     Const::Choice(i) => Some(i),
                     _ => None,
                 });
+            } else if !is_ident(&key) {
+                // The rules read an attribute by its name (`b.pain`): it must be one.
+                c.error(
+                    "E0302",
+                    k.span,
+                    format!("`{key}` is not a valid attribute name"),
+                    "not a name",
+                    "use letters, digits and `_`, as the rules read it (`box.pain`)",
+                );
             } else if let Some(Const::Int(i)) = value_of(c, v, &Ty::Int, None) {
                 values.push((key, i, k.span));
             }
