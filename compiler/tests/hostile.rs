@@ -83,6 +83,8 @@ fn cases() -> Vec<Case> {
         case("recursive procedures", "E0330", "a.rules", with_rules("procedure p() -> int { return q() }\nprocedure q() -> int { return p() }\n".into())),
         case("5,000 chained formulas", "E0331", "a.rules", with_rules((0..5000).map(|i| format!("formula f{i}() = f{}() + 1\n", i + 1)).collect::<String>() + "formula f5000() = 1\n")),
         case("non-ASCII names", "E0201", "a.rules", with_rules("formula é() = 1\n".into())),
+        case("a non-ASCII letter before `<` (once a panic: the nesting count sliced inside it)", "E0201", "a.rules", with_rules("formula f() = é < 3\n".into())),
+        case("a direction codepoint before `<` in a YAML type (once a panic)", "E0201", "ruleset.yaml", with_yaml(format!("{MANIFEST}types:\n  F:\n    w: {{ type: \"x\u{202e}<b>\" }}\n"))),
         case("emoji in YAML names", "E0302", "ruleset.yaml", with_yaml(format!("{MANIFEST}enums:\n  Dice: [\"🎲\"]\n"))),
         case("a track attribute that is not a name (it reached docs raw: a direction codepoint broke the build)", "E0302", "ruleset.yaml", with_yaml(format!("{MANIFEST}scales: {{ L: [A] }}\ntracks:\n  T:\n    scale: L\n    boxes: [{{ level: A, \"pain \\u202e\": 1 }}]\n"))),
         case("huge die table", "E0205", "ruleset.yaml", with_yaml(format!("{MANIFEST}enums: {{ E: [A] }}\ntables:\n  t: {{ die: d99999999, value: E, rows: {{ \"1-99999999\": A }} }}\n"))),

@@ -163,9 +163,13 @@ fn too_deep(text: &str) -> Option<usize> {
             b')' | b']' | b'}' => depth = depth.saturating_sub(1),
             b'<' => {
                 let before = text[..i].trim_end();
+                // Just past the last character that is not part of a word (which may
+                // be more than one byte: `é <` once sliced inside the `é` and panicked).
                 let start = before
-                    .rfind(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
-                    .map_or(0, |k| k + 1);
+                    .char_indices()
+                    .rev()
+                    .find(|&(_, ch)| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                    .map_or(0, |(k, ch)| k + ch.len_utf8());
                 if matches!(&before[start..], "list" | "map") {
                     types += 1;
                 }
