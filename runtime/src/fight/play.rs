@@ -72,7 +72,6 @@ impl<C> Fight<C> {
                 let site = rules.shape().site;
                 let round = self.round;
                 trace(env, site, || format!("round {round}"));
-                let round = self.round;
                 self.fire_due(rules, env, |m| m == Moment::RoundStart(round))?;
                 self.run_hook(rules, env, Hook::RoundStart, None)?;
                 self.settle(rules, env)?
