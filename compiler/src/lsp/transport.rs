@@ -184,7 +184,7 @@ mod tests {
     }
 
     #[test]
-    fn a_size_past_the_limit_is_refused_before_anything_is_allocated() {
+    fn a_size_past_the_limit_is_refused_and_one_at_it_taken() {
         let at = format!("Content-Length: {MAX_MESSAGE_BYTES}\r\n\r\n");
         // At the limit the size is taken (the body is then missing).
         assert!(error(at.as_bytes()).contains("failed to fill whole buffer"));

@@ -25,6 +25,8 @@ mod common;
 #[path = "../common/d20_armor_slots_draw.rs"]
 mod d20_armor_slots_draw;
 
+use d20_armor_slots_draw::{choice, list};
+
 mod actions;
 mod armor;
 mod attack;
@@ -45,14 +47,6 @@ fn compile(dir: &str) -> Program {
 
 fn program() -> Rc<Program> {
     PROGRAM.with(Rc::clone)
-}
-
-fn choice(i: u16) -> Value {
-    Value::Choice(i)
-}
-
-fn list(items: impl IntoIterator<Item = Value>) -> Value {
-    Value::List(Rc::new(items.into_iter().collect()))
 }
 
 fn suit_value(s: &d20::ArmorSet) -> Value {
