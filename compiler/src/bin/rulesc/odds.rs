@@ -5,7 +5,7 @@ use crate::cli::{AnalyzeView, DiffArgs, Format};
 use crate::project::load;
 use crate::report::{report, style, usage_error, write_chart};
 use rulesc::analyze::Limits;
-use rulesc::diag;
+use rulesc::{diag, output};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -42,11 +42,15 @@ pub fn analyze(
     let results =
         rulesc::analyze::in_parallel(scenarios, |s| rulesc::analyze::reports(&p, s, limits, &v));
     let mut all = Vec::new();
+    // Every file the run read: each case's sources hold the ruleset, its packs and the
+    // case's scenario, which a chart must never replace.
+    let mut inputs = output::inputs(&p.sources);
     let mut failed = false;
     for r in results {
         match r {
             Ok((reports, warnings, sources)) => {
                 report(&warnings, &sources, format);
+                inputs.extend(output::inputs(&sources));
                 all.extend(reports);
             }
             Err((diags, sources)) => {
@@ -69,7 +73,7 @@ pub fn analyze(
                 "draw one scenario without `--sweep` or `--decide`; `--format csv` gives the whole table",
             );
         };
-        if !write_chart(path, &one.svg(), &p, format) {
+        if !write_chart(path, &one.svg(), &inputs, format) {
             return ExitCode::from(1);
         }
     }
@@ -99,14 +103,15 @@ pub fn diff(args: DiffArgs, format: Format) -> ExitCode {
         rulesc::analyze::diff::compare_with_packs(&base, &variant, &scenario, &packs, &limits, &v);
     match compared {
         Ok((d, warnings)) => {
+            // The sources of both runs: base and variant (each with its packs and
+            // `extends` layers) and the scenario, every file the chart must not replace.
+            let mut inputs = Vec::new();
             for (w, s) in &warnings {
                 report(w, s, format);
+                inputs.extend(output::inputs(s));
             }
             if let Some(path) = &svg {
-                let Some(p) = load(&variant, &packs, format) else {
-                    return ExitCode::from(1);
-                };
-                if !write_chart(path, &d.svg(), &p, format) {
+                if !write_chart(path, &d.svg(), &inputs, format) {
                     return ExitCode::from(1);
                 }
             }

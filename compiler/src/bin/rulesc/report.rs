@@ -152,14 +152,15 @@ pub fn style(format: Format) -> rulesc::analyze::report::Style {
     }
 }
 
-/// Writes a chart (an SVG file), reporting a failure; whether it was written.
+/// Writes a chart (an SVG file), reporting a failure; whether it was written. `inputs` are
+/// every file the run read (rulesets, packs, scenarios): the chart never replaces one.
 pub fn write_chart(
     path: &std::path::Path,
     text: &str,
-    p: &rulesc::ir::Program,
+    inputs: &[std::path::PathBuf],
     format: Format,
 ) -> bool {
-    match output::write(path, text, &output::inputs(&p.sources)) {
+    match output::write(path, text, inputs) {
         Ok(_) => true,
         Err(e) => {
             report_output_error(&e, path, format);
