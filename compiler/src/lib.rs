@@ -61,6 +61,7 @@ pub fn check_dir(dir: &Path, overlay: &load::Overlay) -> Checked {
 pub mod analyze;
 pub mod builder;
 pub mod codegen;
+pub(crate) mod core_ir;
 pub mod eval;
 pub mod expect;
 pub mod explain;

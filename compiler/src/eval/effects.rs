@@ -11,7 +11,7 @@ use rulesc_runtime::{dice, DiceSpec, Faces, Roll, RuleErrorKind, TraceEvent, Tra
 /// an explosion are not counted (each die adds at most `dice::MAX_EXPLOSIONS`). Taken
 /// before the dice are drawn, by every backend alike.
 #[inline]
-pub(super) fn dice_steps(spec: DiceSpec) -> u64 {
+pub(crate) fn dice_steps(spec: DiceSpec) -> u64 {
     u64::from(spec.count.min(dice::MAX_DICE as u32).saturating_sub(1))
 }
 

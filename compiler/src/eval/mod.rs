@@ -7,7 +7,7 @@
 //! those. The walker (`expr.rs`, `stmt.rs`, ...) runs the nodes the closures hand it and
 //! the pieces of procedures `analyze` runs ([`eval_in`], [`exec_in`]).
 
-mod compile;
+pub(crate) mod compile;
 mod copy;
 mod effects;
 mod expr;
@@ -16,6 +16,7 @@ mod show;
 mod stmt;
 
 use copy::{privatize, weight};
+pub(crate) use effects::dice_steps;
 pub use effects::{lookup, table_roll_faces};
 pub use show::{show, show_result, show_traced, show_traced_in};
 
@@ -235,7 +236,7 @@ impl Value {
     }
 }
 
-enum Flow {
+pub(crate) enum Flow {
     Normal,
     Return(Value),
 }
@@ -345,7 +346,7 @@ pub struct Interpreter<'p, 'e> {
     pub(crate) fight: Option<&'e mut Fight<Value>>,
     /// Off while a formula runs (formulas are untraced, as in generated code), and when
     /// the trace sink records nothing.
-    tracing: bool,
+    pub(crate) tracing: bool,
     /// Steps taken so far in this run (see [`MAX_STEPS`]).
     pub(crate) steps: u64,
     /// The site of the function running, where a spent budget is reported.
@@ -429,9 +430,15 @@ fn run<D: DiceSource, X: Decide, T: TraceSink>(
     let may_stop = env.dice.may_stop();
     let in_fight = fight.is_some();
     let site = prog.functions.get(id).map_or(0, |f| f.site);
+    let code = compile::code(prog);
+    // A procedure the core IR takes runs on its VM (outside fights, formulas untraced:
+    // what the VM has so far); the closures run the rest.
+    if let (false, false, Some(f)) = (in_fight, options.trace_formulas, code.lowered(id)) {
+        return crate::core_ir::vm::run(prog, f, env, args, may_stop);
+    }
     let mut it = Interpreter {
         prog,
-        code: compile::code(prog),
+        code,
         env,
         fight,
         tracing: T::ENABLED,
@@ -468,7 +475,7 @@ pub fn eval_in<D: DiceSource, X: Decide, T: TraceSink>(
 impl<'p, 'e> Interpreter<'p, 'e> {
     /// An interpreter for a piece of a procedure, outside any fight and untraced
     /// ([`eval_in`], [`exec_in`]).
-    fn untraced(prog: &'p Program, env: &'e mut dyn Host) -> Self {
+    pub(crate) fn untraced(prog: &'p Program, env: &'e mut dyn Host) -> Self {
         let may_stop = env.may_stop();
         Interpreter {
             prog,

@@ -7,7 +7,7 @@ use rulesc_runtime::{arith, error, Fight, RuleErrorKind, TraceEvent};
 use std::rc::Rc;
 
 impl<'p> Interpreter<'p, '_> {
-    pub(super) fn block(&mut self, stmts: &[Stmt], locals: &mut Vec<Value>) -> Run<Flow> {
+    pub(crate) fn block(&mut self, stmts: &[Stmt], locals: &mut Vec<Value>) -> Run<Flow> {
         for s in stmts {
             // An enumeration that cut this path off (or ran out of budget) stops the run
             // here; its result is discarded.

@@ -44,6 +44,9 @@ type StmtFn = Fx<Flow>;
 /// A program compiled: one entry per function, by id.
 pub(crate) struct Code {
     pub(super) functions: Vec<Function>,
+    /// The functions the core IR takes so far, lowered (see [`crate::core_ir`]): the
+    /// VM runs those at a call from outside (`eval::call`).
+    pub(super) lowered: crate::core_ir::Module,
 }
 
 /// One function compiled.
@@ -65,7 +68,7 @@ enum Body {
 struct Block(Box<[StmtFn]>);
 
 /// The program's code, compiled on its first run.
-pub(super) fn code(p: &Program) -> &Code {
+pub(crate) fn code(p: &Program) -> &Code {
     p.compiled
         .get_or_init(|| program(p))
         .expect("a program keeps only the interpreter's code")
@@ -79,6 +82,14 @@ fn program(p: &Program) -> Code {
             .enumerate()
             .map(|(id, f)| Cx::new(p, f.locals.len()).function(id, f))
             .collect(),
+        lowered: crate::core_ir::lower(p),
+    }
+}
+
+impl Code {
+    /// Function `id` lowered to the core IR, if it lowers.
+    pub(crate) fn lowered(&self, id: ir::Id) -> Option<&crate::core_ir::Func> {
+        self.lowered.functions.get(id)?.as_ref()
     }
 }
 

@@ -1,0 +1,137 @@
+//! The core IR's types: registers, the parts of a value held in them, and the
+//! instructions the VM runs.
+//!
+//! Registers are typed by file: `i64` registers hold ints, truths (0 or 1), levels and
+//! enum variants (their index) and each half of a roll (total, natural); value registers
+//! hold what has parts (records). A [`Part`] says how a value of the language is held,
+//! so the VM makes an `eval::Value` of it only at the edges (a trace event, the result).
+
+use crate::ir::{CmpOp, Ty};
+use rulesc_runtime::DiceSpec;
+
+/// An `i64` register.
+pub(crate) type IReg = u32;
+/// A value register.
+pub(crate) type VReg = u32;
+
+/// How one value of the language is held in registers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Part {
+    Int(IReg),
+    Bool(IReg),
+    /// A level of a scale or a variant of an enum: its index.
+    Level(IReg),
+    /// A roll: its total and its natural first face.
+    Roll {
+        total: IReg,
+        natural: IReg,
+    },
+    /// A record.
+    Val(VReg),
+    Unit,
+}
+
+/// One lowered function.
+#[derive(Debug)]
+pub(crate) struct Func {
+    /// How each parameter is held, in order.
+    pub(crate) params: Vec<Part>,
+    pub(crate) ints: u32,
+    pub(crate) vals: u32,
+    /// The declaration's site: where a spent step budget is reported.
+    pub(crate) site: u32,
+    pub(crate) code: Vec<Inst>,
+}
+
+/// One instruction. Jumps name an index into [`Func::code`].
+#[derive(Debug)]
+pub(crate) enum Inst {
+    /// Takes `n` steps of the run's budget (`eval::MAX_STEPS`); past it, the run stops
+    /// with a rule error at the function's site. Lowering gathers the steps of the
+    /// instructions up to the next observable one (a roll, a trace point, a jump) into
+    /// one `Step` before them, so the budget runs out before the same effect as in the
+    /// walker.
+    Step(u32),
+    /// Before each statement: an enumeration that cut this path off (a dice source that
+    /// may stop) ends the run here; its result is discarded.
+    Stop,
+    Const {
+        dst: IReg,
+        value: i64,
+    },
+    Move {
+        dst: IReg,
+        src: IReg,
+    },
+    /// An int, truth or level field of the record in `rec`.
+    Field {
+        dst: IReg,
+        rec: VReg,
+        field: u32,
+    },
+    Neg {
+        dst: IReg,
+        a: IReg,
+    },
+    Not {
+        dst: IReg,
+        a: IReg,
+    },
+    /// `arith::add` and its kin (saturating, a division by a constant that is not 0).
+    Arith {
+        op: crate::ir::IntOp,
+        dst: IReg,
+        a: IReg,
+        b: IReg,
+    },
+    Compare {
+        op: CmpOp,
+        dst: IReg,
+        a: IReg,
+        b: IReg,
+    },
+    /// Rolls dice known when lowering (`rolls::known`, as generated code rolls them),
+    /// traced at `site` when the run is traced.
+    Roll {
+        total: IReg,
+        natural: IReg,
+        spec: DiceSpec,
+        site: u32,
+    },
+    /// A new outcome of tag `tag` with its fields.
+    Outcome {
+        dst: VReg,
+        tag: u16,
+        fields: Box<[Part]>,
+    },
+    Jump(u32),
+    JumpIfNot {
+        cond: IReg,
+        to: u32,
+    },
+    JumpIf {
+        cond: IReg,
+        to: u32,
+    },
+    /// The procedure was entered (`TraceEvent::Call`).
+    TraceCall {
+        site: u32,
+    },
+    /// A value was bound (`TraceEvent::Assign`).
+    TraceAssign {
+        site: u32,
+        value: Part,
+        ty: Box<Ty>,
+    },
+    /// A branch was tested (`TraceEvent::Branch`).
+    TraceBranch {
+        site: u32,
+        cond: IReg,
+    },
+    /// Returns `value`, traced at `site`.
+    Return {
+        value: Part,
+        ty: Box<Ty>,
+        site: u32,
+    },
+}

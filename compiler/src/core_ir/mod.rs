@@ -1,0 +1,38 @@
+//! The core IR (issue 25; the plan is `docs/design/core-ir.md`): a function lowered once
+//! from the checked program into typed registers and explicit steps, trace points and
+//! rule errors, which one VM ([`vm`]) runs. What every backend used to restate (when a
+//! step is charged, which trace event fires, how a roll's total is shifted) is decided
+//! here, in [`lower`], once.
+//!
+//! This is step 2 of the plan's transition: lowering takes a procedure only when every
+//! node it holds is one the core IR has so far (constants, locals and their fields,
+//! integer arithmetic, comparisons, `and`/`or`/`not`, rolls of constant dice and their
+//! shifts, `let`, `if`, `return`, new outcomes); any other procedure, and every formula,
+//! still runs on the closures of `eval::compile`, which stay the reference until the VM
+//! takes everything. `eval::call` runs a procedure on the VM when it lowered (outside
+//! fights, with formulas untraced), so the interpreter's differential and walker tests
+//! run the VM for those procedures against generated code and the walker.
+
+mod code;
+mod lower;
+#[cfg(test)]
+mod tests;
+pub(crate) mod vm;
+
+pub(crate) use code::Func;
+
+use crate::ir::Program;
+
+/// Every function of a program that lowers, by id (`None`: not yet, the closures run it).
+pub(crate) struct Module {
+    pub(crate) functions: Vec<Option<Func>>,
+}
+
+/// Lowers what lowers of `p`.
+pub(crate) fn lower(p: &Program) -> Module {
+    Module {
+        functions: (0..p.functions.len())
+            .map(|id| lower::function(p, id))
+            .collect(),
+    }
+}
