@@ -84,6 +84,42 @@ pub(crate) enum Inst {
         a: IReg,
         b: IReg,
     },
+    /// The lower (`max`: higher) of two ints or levels.
+    Pick {
+        max: bool,
+        dst: IReg,
+        a: IReg,
+        b: IReg,
+    },
+    /// `arith::clamp`.
+    Clamp {
+        dst: IReg,
+        x: IReg,
+        lo: IReg,
+        hi: IReg,
+    },
+    Abs {
+        dst: IReg,
+        a: IReg,
+    },
+    /// `level ± n` on a scale of `len` levels: `arith::step_level`, saturating at its
+    /// ends.
+    LevelStep {
+        dst: IReg,
+        level: IReg,
+        delta: IReg,
+        negate: bool,
+        len: u8,
+    },
+    /// A decision among `options` answers (a bool's is two), traced at `site`. The
+    /// answer is clamped to the last option, as `eval::effects` does today.
+    Decide {
+        dst: IReg,
+        name: &'static str,
+        options: u32,
+        ty: Box<Ty>,
+        site: u32,
+    },
     Compare {
         op: CmpOp,
         dst: IReg,

@@ -21,6 +21,7 @@ pub(super) fn function(p: &Program, id: usize) -> Option<Func> {
         return None;
     };
     let mut l = Lower {
+        p,
         code: Vec::new(),
         ints: 0,
         vals: 0,
@@ -55,7 +56,8 @@ pub(super) fn function(p: &Program, id: usize) -> Option<Func> {
     })
 }
 
-struct Lower {
+struct Lower<'p> {
+    p: &'p Program,
     code: Vec<Inst>,
     ints: u32,
     vals: u32,
@@ -68,7 +70,7 @@ struct Lower {
     label: usize,
 }
 
-impl Lower {
+impl Lower<'_> {
     fn int(&mut self) -> IReg {
         self.ints += 1;
         self.ints - 1
@@ -193,6 +195,40 @@ impl Lower {
                     site: *site,
                 });
             }
+            // `local = value`, `local += value`, `local -= value`
+            Stmt::Assign {
+                place,
+                op,
+                value,
+                site,
+            } if place.path.is_empty() && place.range.is_none() => {
+                let v = self.expr(value)?;
+                if matches!(v, Part::Val(_) | Part::Unit) {
+                    return Err(Unsupported);
+                }
+                // The copy of a plain value (`Interpreter::copied`).
+                self.pending += 1;
+                let at = self.slots[place.root].ok_or(Unsupported)?;
+                match (op, at) {
+                    (crate::ir::AssignOp::Set, _) => self.move_part(at, v)?,
+                    (crate::ir::AssignOp::Add | crate::ir::AssignOp::Sub, Part::Int(dst)) => {
+                        let b = self.scalar_of(v)?;
+                        let op = if *op == crate::ir::AssignOp::Add {
+                            crate::ir::IntOp::Add
+                        } else {
+                            crate::ir::IntOp::Sub
+                        };
+                        self.code.push(Inst::Arith { op, dst, a: dst, b });
+                    }
+                    _ => return Err(Unsupported),
+                }
+                self.flush();
+                self.code.push(Inst::TraceAssign {
+                    site: *site,
+                    value: at,
+                    ty: Box::new(place.ty.clone()),
+                });
+            }
             Stmt::Expr(e) => {
                 self.expr(e)?;
             }
@@ -249,13 +285,29 @@ impl Lower {
         self.code.push(Inst::Move { dst, src });
     }
 
-    /// An int, truth or level expression's register.
+    /// An int, truth or level expression's register (a roll's total).
     fn scalar(&mut self, e: &Expr) -> Lowered<IReg> {
-        match self.expr(e)? {
+        let part = self.expr(e)?;
+        self.scalar_of(part)
+    }
+
+    /// The register of an int, truth or level (a roll's total), as `Value::int` reads it.
+    fn scalar_of(&mut self, part: Part) -> Lowered<IReg> {
+        match part {
             Part::Int(r) | Part::Bool(r) | Part::Level(r) => Ok(r),
             Part::Roll { total, .. } => Ok(total),
             _ => Err(Unsupported),
         }
+    }
+
+    /// A fresh register for an int or level result of type `ty`.
+    fn number(&mut self, ty: &Ty) -> Lowered<(IReg, Part)> {
+        let dst = self.int();
+        Ok(match ty {
+            Ty::Int => (dst, Part::Int(dst)),
+            Ty::Choice(_) => (dst, Part::Level(dst)),
+            _ => return Err(Unsupported),
+        })
     }
 
     fn truth(&mut self, e: &Expr) -> Lowered<IReg> {
@@ -397,6 +449,92 @@ impl Lower {
                     natural,
                 }
             }
+            // `min(a, b, ..)`, `max(a, b, ..)` of ints or levels: every operand in order.
+            K::Min(xs) | K::Max(xs) => {
+                let max = matches!(e.kind, K::Max(_));
+                let regs = xs
+                    .iter()
+                    .map(|x| self.scalar(x))
+                    .collect::<Lowered<Vec<_>>>()?;
+                let Some((&first, rest)) = regs.split_first() else {
+                    return Err(Unsupported);
+                };
+                let (dst, part) = self.number(&e.ty)?;
+                self.code.push(Inst::Move { dst, src: first });
+                for &b in rest {
+                    self.code.push(Inst::Pick {
+                        max,
+                        dst,
+                        a: dst,
+                        b,
+                    });
+                }
+                part
+            }
+            K::Clamp(x, lo, hi) => {
+                let x = self.scalar(x)?;
+                let lo = self.scalar(lo)?;
+                let hi = self.scalar(hi)?;
+                let (dst, part) = self.number(&e.ty)?;
+                self.code.push(Inst::Clamp { dst, x, lo, hi });
+                part
+            }
+            K::Abs(a) => {
+                let a = self.scalar(a)?;
+                let dst = self.int();
+                self.code.push(Inst::Abs { dst, a });
+                Part::Int(dst)
+            }
+            // `level ± n`
+            K::LevelStep {
+                level,
+                delta,
+                negate,
+            } => {
+                let Part::Level(level) = self.expr(level)? else {
+                    return Err(Unsupported);
+                };
+                let delta = self.scalar(delta)?;
+                let Ty::Choice(c) = e.ty else {
+                    return Err(Unsupported);
+                };
+                let len = self.p.choices[c].variants.len().min(255) as u8;
+                let dst = self.int();
+                self.code.push(Inst::LevelStep {
+                    dst,
+                    level,
+                    delta,
+                    negate: *negate,
+                    len,
+                });
+                Part::Level(dst)
+            }
+            // `decide name: Type` of an enum, a scale or a truth
+            K::Decide {
+                name,
+                options,
+                site,
+            } => {
+                let (options, ty, part): (u32, Ty, fn(IReg) -> Part) = match options {
+                    crate::ir::DecideOptions::Choice(c) => (
+                        self.p.choices[*c].variants.len() as u32,
+                        Ty::Choice(*c),
+                        Part::Level,
+                    ),
+                    crate::ir::DecideOptions::Bool => (2, Ty::Bool, Part::Bool),
+                    crate::ir::DecideOptions::List(_) => return Err(Unsupported),
+                };
+                self.flush();
+                let dst = self.int();
+                self.code.push(Inst::Decide {
+                    dst,
+                    name: crate::eval::leak_name(name),
+                    options,
+                    ty: Box::new(ty),
+                    site: *site,
+                });
+                part(dst)
+            }
             // `Tag(field: value, ..)`: each field a copy (one step for a plain value).
             K::MakeOutcome { tag, fields, .. } => {
                 let mut parts = Vec::with_capacity(fields.len());
@@ -439,6 +577,10 @@ fn written(i: &mut Inst) -> Option<&mut IReg> {
         | Inst::Neg { dst, .. }
         | Inst::Not { dst, .. }
         | Inst::Arith { dst, .. }
+        | Inst::Pick { dst, .. }
+        | Inst::Clamp { dst, .. }
+        | Inst::Abs { dst, .. }
+        | Inst::LevelStep { dst, .. }
         | Inst::Compare { dst, .. } => Some(dst),
         _ => None,
     }

@@ -4,7 +4,19 @@
 
 use crate::eval::{self, Interpreter, Value};
 use crate::ir::{Body, Program};
-use rulesc_runtime::{Env, FirstOption, NoTrace, RuleError, SeededDice, TraceEvent, VecTrace};
+use rulesc_runtime::{
+    Decide, Env, FirstOption, NoTrace, RuleError, SeededDice, TraceEvent, VecTrace,
+};
+
+/// Answers 0, 1, 2, .. from a start, past the options too (the answer is clamped).
+struct Cycle(u32);
+
+impl Decide for Cycle {
+    fn decide(&mut self, _: &'static str, _: u32) -> u32 {
+        self.0 = (self.0 + 1) % 7;
+        self.0
+    }
+}
 
 const YAML: &str = r#"ruleset: { name: lowered }
 scales:
@@ -54,6 +66,22 @@ procedure logic(a: int, b: bool, c: Fighter) -> Exchange {
   }
 }
 
+// Locals changed, the rest of the arithmetic, levels stepped and decisions.
+procedure tally(a: int, c: Fighter) -> Exchange {
+  let t = a
+  t += roll d6
+  t -= c.skill
+  let worst = max(c.hurt, Light)
+  let best = min(c.hurt + 1, Serious, worst - a)
+  if decide press: bool {
+    worst = worst + a
+    t = clamp(t, -2, 5) + abs(a - 9)
+  }
+  let pick = decide how: Wound
+  let close = pick >= worst and best != Grave
+  return Graze(margin: min(t, 9, max(a, 2)), natural: 0, by: worst - 1, close: close)
+}
+
 // Falls off its end.
 procedure quiet(a: int) {
   let b = a + 1
@@ -79,15 +107,23 @@ fn run(p: &Program, name: &str, args: &[Value], vm: bool, traced: bool, seed: u6
             .lowered(id)
             .unwrap_or_else(|| panic!("{name} does not lower"));
         if traced {
-            let mut env = Env::new(SeededDice::new(seed), FirstOption, VecTrace::default());
+            let mut env = Env::new(
+                SeededDice::new(seed),
+                Cycle(seed as u32),
+                VecTrace::default(),
+            );
             let (r, steps) = super::vm::run_counted(p, lowered, &mut env, args, false);
             return (r, steps, env.trace.events);
         }
-        let mut env = Env::new(SeededDice::new(seed), FirstOption, NoTrace);
+        let mut env = Env::new(SeededDice::new(seed), Cycle(seed as u32), NoTrace);
         let (r, steps) = super::vm::run_counted(p, lowered, &mut env, args, false);
         return (r, steps, Vec::new());
     }
-    let mut env = Env::new(SeededDice::new(seed), FirstOption, VecTrace::default());
+    let mut env = Env::new(
+        SeededDice::new(seed),
+        Cycle(seed as u32),
+        VecTrace::default(),
+    );
     let mut it = Interpreter::untraced(p, &mut env);
     it.tracing = traced;
     let Body::Procedure(body) = &f.body else {
@@ -186,6 +222,25 @@ fn conditions_levels_and_arithmetic_run_on_the_vm_as_the_walker_runs_them() {
     }
     // Every branch of the chain was taken somewhere.
     assert_eq!(seen, [1, 2, 3].into());
+}
+
+#[test]
+fn assignments_levels_and_decisions_run_on_the_vm_as_the_walker_runs_them() {
+    let p = program();
+    let mut closes = std::collections::BTreeSet::new();
+    for a in [-3, 0, 1, 2, 5] {
+        for hurt in 0..4 {
+            let c = fighter(&p, 0, 2, true, hurt);
+            for v in same(&p, "tally", &[Value::Int(a), c]) {
+                let Value::Outcome { fields, .. } = v else {
+                    panic!("an outcome")
+                };
+                closes.insert(fields[3] == Value::Bool(true));
+            }
+        }
+    }
+    // Both ways of the last condition were taken.
+    assert_eq!(closes.len(), 2);
 }
 
 #[test]

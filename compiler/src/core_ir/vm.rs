@@ -135,6 +135,54 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                         IntOp::Rem => arith::rem(a, b),
                     };
                 }
+                Inst::Pick { max, dst, a, b } => {
+                    let (a, b) = (self.ints[*a as usize], self.ints[*b as usize]);
+                    self.ints[*dst as usize] = if *max { a.max(b) } else { a.min(b) };
+                }
+                Inst::Clamp { dst, x, lo, hi } => {
+                    let r = |i: &u32| self.ints[*i as usize];
+                    self.ints[*dst as usize] = arith::clamp(r(x), r(lo), r(hi));
+                }
+                Inst::Abs { dst, a } => {
+                    self.ints[*dst as usize] = self.ints[*a as usize].saturating_abs()
+                }
+                Inst::LevelStep {
+                    dst,
+                    level,
+                    delta,
+                    negate,
+                    len,
+                } => {
+                    let d = self.ints[*delta as usize];
+                    let d = if *negate { arith::neg(d) } else { d };
+                    let l = self.ints[*level as usize].clamp(0, i64::from(u8::MAX)) as u8;
+                    self.ints[*dst as usize] = i64::from(arith::step_level(l, d, *len));
+                }
+                Inst::Decide {
+                    dst,
+                    name,
+                    options,
+                    ty,
+                    site,
+                } => {
+                    let i = self
+                        .env
+                        .decide
+                        .decide(name, *options)
+                        .min(options.saturating_sub(1));
+                    self.ints[*dst as usize] = i64::from(i);
+                    if T::ENABLED {
+                        let v = match **ty {
+                            Ty::Bool => Value::Bool(i == 1),
+                            _ => Value::Choice(i as u16),
+                        };
+                        let choice = show_traced_in(self.p, None, &v, ty);
+                        self.env.trace.event(TraceEvent::Decide {
+                            site: *site,
+                            choice,
+                        });
+                    }
+                }
                 Inst::Compare { op, dst, a, b } => {
                     let (a, b) = (self.ints[*a as usize], self.ints[*b as usize]);
                     self.ints[*dst as usize] = i64::from(match op {
