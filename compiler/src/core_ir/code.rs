@@ -34,10 +34,19 @@ pub(crate) enum Part {
 /// One lowered function.
 #[derive(Debug)]
 pub(crate) struct Func {
-    /// How each parameter is held, in order.
+    /// How each parameter is held, in order: its first registers.
     pub(crate) params: Vec<Part>,
+    /// Its own registers.
     pub(crate) ints: u32,
     pub(crate) vals: u32,
+    /// Its registers and those of the deepest chain of calls it makes (no function calls
+    /// itself, so this is finite): a run's register files are this big, and a call's
+    /// window is what lies past the caller's own registers.
+    pub(crate) frame_ints: u32,
+    pub(crate) frame_vals: u32,
+    /// A procedure (traced) or a formula (untraced: formulas are traced only with
+    /// `--trace-formulas`, which the VM does not run yet).
+    pub(crate) traced: bool,
     /// The declaration's site: where a spent step budget is reported.
     pub(crate) site: u32,
     pub(crate) code: Vec<Inst>,
@@ -68,6 +77,49 @@ pub(crate) enum Inst {
         dst: IReg,
         rec: VReg,
         field: u32,
+    },
+    /// Any other field of the record in `rec`: the value itself, shared (as
+    /// `eval::expr::field_of` reads it).
+    FieldVal {
+        dst: VReg,
+        rec: VReg,
+        field: u32,
+    },
+    /// `map[key]` of a map keyed by a scale or enum: the key's entry.
+    MapGet {
+        dst: Part,
+        map: VReg,
+        key: IReg,
+    },
+    /// `dst = src` of values: moved out of `src` when it is a temporary (`take`),
+    /// shared otherwise.
+    MoveVal {
+        dst: VReg,
+        src: VReg,
+        take: bool,
+    },
+    /// A copy (value semantics, `Interpreter::copied`): the steps of the value's weight,
+    /// then the parts others hold copied. `take`: `src` is a temporary, moved.
+    CopyVal {
+        dst: VReg,
+        src: VReg,
+        take: bool,
+    },
+    /// `table[key]` of a one-key table; a key no row holds (and no default) is a rule
+    /// error at `site`. Traced when the function is.
+    Lookup {
+        dst: Part,
+        table: u32,
+        key: Part,
+        site: u32,
+    },
+    /// Calls function `func` (which lowered) with `args` in its parameters' registers
+    /// (`take`: a temporary value moved); its result in `ret`. A formula's rule error
+    /// is recorded in the trace by the procedure calling it.
+    Call {
+        func: u32,
+        args: Box<[(Part, bool)]>,
+        ret: Part,
     },
     Neg {
         dst: IReg,

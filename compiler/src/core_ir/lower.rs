@@ -14,20 +14,34 @@ struct Unsupported;
 
 type Lowered<T> = Result<T, Unsupported>;
 
+/// Lowers function `id` into `done` (`Some(None)`: it does not lower), its callees
+/// first.
+pub(super) fn lower_into(p: &Program, id: usize, done: &mut Vec<Option<Option<Func>>>) {
+    if done[id].is_some() {
+        return;
+    }
+    // Marked first: a call back into it (which the checker refuses) does not lower.
+    done[id] = Some(None);
+    let f = function(p, id, done);
+    done[id] = Some(f);
+}
+
 /// Function `id` lowered, or `None` when it holds a node the core IR does not have yet.
-pub(super) fn function(p: &Program, id: usize) -> Option<Func> {
+/// The call's own step is the caller's (`Inst::Call`, or the VM's entry).
+fn function(p: &Program, id: usize, done: &mut Vec<Option<Option<Func>>>) -> Option<Func> {
     let f = &p.functions[id];
-    let Body::Procedure(stmts) = &f.body else {
-        return None;
-    };
+    let traced = f.is_procedure();
     let mut l = Lower {
         p,
+        done,
         code: Vec::new(),
         ints: 0,
         vals: 0,
+        deepest: (0, 0),
         slots: vec![None; f.locals.len()],
         pending: 0,
         label: 0,
+        traced,
     };
     let mut params = Vec::with_capacity(f.params.len());
     for (slot, param) in f.params.iter().enumerate() {
@@ -35,29 +49,48 @@ pub(super) fn function(p: &Program, id: usize) -> Option<Func> {
         l.slots[slot] = Some(part);
         params.push(part);
     }
-    // The call's step (`Interpreter::call_frame`), then the entry's trace point.
-    l.pending += 1;
-    l.flush();
-    l.code.push(Inst::TraceCall { site: f.site });
-    l.block(stmts).ok()?;
-    // Falling off the end returns nothing, traced with an empty value.
-    l.flush();
-    l.code.push(Inst::Return {
-        value: Part::Unit,
-        ty: Box::new(Ty::Unit),
-        site: f.site,
-    });
+    match &f.body {
+        Body::Procedure(stmts) => {
+            l.code.push(Inst::TraceCall { site: f.site });
+            l.block(stmts).ok()?;
+            // Falling off the end returns nothing, traced with an empty value.
+            l.flush();
+            l.code.push(Inst::Return {
+                value: Part::Unit,
+                ty: Box::new(Ty::Unit),
+                site: f.site,
+            });
+        }
+        Body::Formula(e) => {
+            let v = l.expr(e).ok()?;
+            l.flush();
+            l.code.push(Inst::Return {
+                value: v,
+                ty: Box::new(f.ret.clone()),
+                site: f.site,
+            });
+        }
+    }
     Some(Func {
         params,
         ints: l.ints,
         vals: l.vals,
+        frame_ints: l.ints + l.deepest.0,
+        frame_vals: l.vals + l.deepest.1,
+        traced,
         site: f.site,
         code: l.code,
     })
 }
 
-struct Lower<'p> {
+struct Lower<'p, 'd> {
     p: &'p Program,
+    /// The functions lowered so far (callees are lowered on demand).
+    done: &'d mut Vec<Option<Option<Func>>>,
+    /// The largest register windows of the functions this one calls.
+    deepest: (u32, u32),
+    /// A procedure: its trace points are lowered; a formula has none.
+    traced: bool,
     code: Vec<Inst>,
     ints: u32,
     vals: u32,
@@ -70,7 +103,7 @@ struct Lower<'p> {
     label: usize,
 }
 
-impl Lower<'_> {
+impl Lower<'_, '_> {
     fn int(&mut self) -> IReg {
         self.ints += 1;
         self.ints - 1
@@ -91,7 +124,7 @@ impl Lower<'_> {
                 total: self.int(),
                 natural: self.int(),
             },
-            Ty::Record(_) => Part::Val(self.val()),
+            Ty::Record(_) | Ty::Map(..) | Ty::List(_) | Ty::Outcome(_) => Part::Val(self.val()),
             _ => return Err(Unsupported),
         })
     }
@@ -128,14 +161,6 @@ impl Lower<'_> {
             // `let slot = value`
             Stmt::Let { slot, value, site } => {
                 let v = self.expr(value)?;
-                if matches!(v, Part::Val(_)) {
-                    // A record bound anew is a copy, or a parameter's alias: not yet.
-                    return Err(Unsupported);
-                }
-                if !matches!(value.kind, K::Local(_)) {
-                    // The copy of a plain value (`Interpreter::copied`).
-                    self.pending += 1;
-                }
                 let at = match self.slots[*slot] {
                     Some(at) => at,
                     None => {
@@ -144,9 +169,14 @@ impl Lower<'_> {
                         at
                     }
                 };
-                self.move_part(at, v)?;
-                self.flush();
-                self.code.push(Inst::TraceAssign {
+                // A value read from elsewhere is a copy (`Interpreter::copied`); a local
+                // bound to another stays that local's value (`let me = c`).
+                if matches!(value.kind, K::Local(_)) {
+                    self.move_part(at, v)?;
+                } else {
+                    self.copy_into(at, v)?;
+                }
+                self.trace(Inst::TraceAssign {
                     site: *site,
                     value: at,
                     ty: Box::new(value.ty.clone()),
@@ -203,15 +233,12 @@ impl Lower<'_> {
                 site,
             } if place.path.is_empty() && place.range.is_none() => {
                 let v = self.expr(value)?;
-                if matches!(v, Part::Val(_) | Part::Unit) {
-                    return Err(Unsupported);
-                }
-                // The copy of a plain value (`Interpreter::copied`).
-                self.pending += 1;
                 let at = self.slots[place.root].ok_or(Unsupported)?;
                 match (op, at) {
-                    (crate::ir::AssignOp::Set, _) => self.move_part(at, v)?,
+                    (crate::ir::AssignOp::Set, _) => self.copy_into(at, v)?,
                     (crate::ir::AssignOp::Add | crate::ir::AssignOp::Sub, Part::Int(dst)) => {
+                        // The copy of a plain value (`Interpreter::copied`).
+                        self.pending += 1;
                         let b = self.scalar_of(v)?;
                         let op = if *op == crate::ir::AssignOp::Add {
                             crate::ir::IntOp::Add
@@ -222,8 +249,7 @@ impl Lower<'_> {
                     }
                     _ => return Err(Unsupported),
                 }
-                self.flush();
-                self.code.push(Inst::TraceAssign {
+                self.trace(Inst::TraceAssign {
                     site: *site,
                     value: at,
                     ty: Box::new(place.ty.clone()),
@@ -235,6 +261,37 @@ impl Lower<'_> {
             _ => return Err(Unsupported),
         }
         Ok(())
+    }
+
+    /// A trace point, in a procedure (a formula has none), after the steps before it.
+    fn trace(&mut self, inst: Inst) {
+        self.flush();
+        if self.traced {
+            self.code.push(inst);
+        }
+    }
+
+    /// True when `r` is a value register no local holds: a temporary, read once.
+    fn temporary(&self, r: VReg) -> bool {
+        !self.slots.iter().flatten().any(|p| *p == Part::Val(r))
+    }
+
+    /// `to = copy of from` (`Interpreter::copied`): one step for a plain value, the
+    /// value's weight for one with parts.
+    fn copy_into(&mut self, to: Part, from: Part) -> Lowered<()> {
+        match (to, from) {
+            (Part::Val(dst), Part::Val(src)) => {
+                self.flush();
+                let take = self.temporary(src);
+                self.code.push(Inst::CopyVal { dst, src, take });
+                Ok(())
+            }
+            (_, Part::Unit) => Err(Unsupported),
+            _ => {
+                self.pending += 1;
+                self.move_part(to, from)
+            }
+        }
     }
 
     fn patch(&mut self, at: usize, to: u32) {
@@ -259,6 +316,12 @@ impl Lower<'_> {
             ) => {
                 self.mov(total, t);
                 self.mov(natural, n);
+            }
+            (Part::Val(dst), Part::Val(src)) => {
+                if dst != src {
+                    let take = self.temporary(src);
+                    self.code.push(Inst::MoveVal { dst, src, take });
+                }
             }
             _ => return Err(Unsupported),
         }
@@ -329,27 +392,111 @@ impl Lower<'_> {
                 part(dst)
             }
             K::Local(s) => self.slots[*s].ok_or(Unsupported)?,
-            // `record.field` of a local record, read in place
+            // `record.field`: of a local record read in place; a field with parts shared,
+            // as `eval::expr::field_of` reads it
             K::Field(r, i) => {
-                let K::Local(s) = r.kind else {
+                let Part::Val(rec) = self.expr(r)? else {
                     return Err(Unsupported);
                 };
-                let Some(Part::Val(rec)) = self.slots[s] else {
+                let field = *i as u32;
+                match self.fresh(&e.ty)? {
+                    Part::Val(dst) => {
+                        self.code.push(Inst::FieldVal { dst, rec, field });
+                        Part::Val(dst)
+                    }
+                    part @ (Part::Int(dst) | Part::Bool(dst) | Part::Level(dst)) => {
+                        self.code.push(Inst::Field { dst, rec, field });
+                        part
+                    }
+                    _ => return Err(Unsupported),
+                }
+            }
+            // `map[key]` of a map keyed by a scale or enum
+            K::MapGet(m, k) if matches!(m.ty, Ty::Map(..)) => {
+                let Part::Val(map) = self.expr(m)? else {
                     return Err(Unsupported);
                 };
-                let dst = self.int();
-                let part = match e.ty {
-                    Ty::Int => Part::Int(dst),
-                    Ty::Bool => Part::Bool(dst),
-                    Ty::Choice(_) => Part::Level(dst),
+                let Part::Level(key) = self.expr(k)? else {
+                    return Err(Unsupported);
+                };
+                let dst = self.fresh(&e.ty)?;
+                if matches!(dst, Part::Roll { .. }) {
+                    return Err(Unsupported);
+                }
+                self.code.push(Inst::MapGet { dst, map, key });
+                dst
+            }
+            // `table[key]` of a one-key table
+            K::Lookup {
+                table,
+                key,
+                column: None,
+                site,
+                ..
+            } if self.p.tables[*table].columns.is_none() => {
+                let key = match self.expr(key)? {
+                    k @ (Part::Int(_) | Part::Level(_)) => k,
                     _ => return Err(Unsupported),
                 };
-                self.code.push(Inst::Field {
+                let dst = self.fresh(&e.ty)?;
+                if matches!(dst, Part::Roll { .. }) {
+                    return Err(Unsupported);
+                }
+                self.flush();
+                self.code.push(Inst::Lookup {
                     dst,
-                    rec,
-                    field: *i as u32,
+                    table: *table as u32,
+                    key,
+                    site: *site,
                 });
-                part
+                dst
+            }
+            // A call: the arguments in order, the call's step, then the callee.
+            K::Call(fid, args) => {
+                lower_into(self.p, *fid, self.done);
+                let Some(Some(callee)) = &self.done[*fid] else {
+                    return Err(Unsupported);
+                };
+                let window = (callee.frame_ints, callee.frame_vals);
+                let mut parts = Vec::with_capacity(args.len());
+                for a in args {
+                    let part = self.expr(a)?;
+                    let take = matches!(part, Part::Val(r) if self.temporary(r));
+                    parts.push((part, take));
+                }
+                let ret = match self.p.functions[*fid].ret {
+                    Ty::Unit => Part::Unit,
+                    ref ty => self.fresh(ty)?,
+                };
+                self.deepest = (self.deepest.0.max(window.0), self.deepest.1.max(window.1));
+                self.pending += 1;
+                self.flush();
+                self.code.push(Inst::Call {
+                    func: *fid as u32,
+                    args: parts.into(),
+                    ret,
+                });
+                ret
+            }
+            // `if c then a else b`
+            K::If(c, a, b) => {
+                let dst = self.fresh(&e.ty)?;
+                let c = self.truth(c)?;
+                self.flush();
+                let skip = self.code.len();
+                self.code.push(Inst::JumpIfNot { cond: c, to: 0 });
+                let a = self.expr(a)?;
+                self.move_part(dst, a)?;
+                self.flush();
+                let end = self.code.len();
+                self.code.push(Inst::Jump(0));
+                let other = self.here();
+                self.patch(skip, other);
+                let b = self.expr(b)?;
+                self.move_part(dst, b)?;
+                let done = self.here();
+                self.patch(end, done);
+                dst
             }
             K::Neg(a) => {
                 let a = self.scalar(a)?;
@@ -540,11 +687,9 @@ impl Lower<'_> {
                 let mut parts = Vec::with_capacity(fields.len());
                 for x in fields {
                     let v = self.expr(x)?;
-                    if matches!(v, Part::Val(_) | Part::Unit) {
-                        return Err(Unsupported);
-                    }
-                    self.pending += 1;
-                    parts.push(v);
+                    let field = self.fresh(&x.ty)?;
+                    self.copy_into(field, v)?;
+                    parts.push(field);
                 }
                 let dst = self.val();
                 self.code.push(Inst::Outcome {

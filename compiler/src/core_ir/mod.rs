@@ -28,11 +28,14 @@ pub(crate) struct Module {
     pub(crate) functions: Vec<Option<Func>>,
 }
 
-/// Lowers what lowers of `p`.
+/// Lowers what lowers of `p`: a function lowers when its body does and every function
+/// it calls lowered (callees first; no function calls itself, the checker's invariant).
 pub(crate) fn lower(p: &Program) -> Module {
+    let mut functions: Vec<Option<Option<Func>>> = (0..p.functions.len()).map(|_| None).collect();
+    for id in 0..p.functions.len() {
+        lower::lower_into(p, id, &mut functions);
+    }
     Module {
-        functions: (0..p.functions.len())
-            .map(|id| lower::function(p, id))
-            .collect(),
+        functions: functions.into_iter().map(Option::flatten).collect(),
     }
 }

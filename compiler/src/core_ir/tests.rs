@@ -103,20 +103,20 @@ fn run(p: &Program, name: &str, args: &[Value], vm: bool, traced: bool, seed: u6
     let (id, f) = p.function(name).unwrap_or_else(|| panic!("{name}"));
     let args = args.iter().map(Value::deep_clone);
     if vm {
-        let lowered = eval::compile::code(p)
-            .lowered(id)
-            .unwrap_or_else(|| panic!("{name} does not lower"));
+        let code = eval::compile::code(p);
+        assert!(code.lowered(id).is_some(), "{name} does not lower");
+        let lowered = &code.lowered;
         if traced {
             let mut env = Env::new(
                 SeededDice::new(seed),
                 Cycle(seed as u32),
                 VecTrace::default(),
             );
-            let (r, steps) = super::vm::run_counted(p, lowered, &mut env, args, false);
+            let (r, steps) = super::vm::run_counted(p, lowered, id, &mut env, args, false);
             return (r, steps, env.trace.events);
         }
         let mut env = Env::new(SeededDice::new(seed), Cycle(seed as u32), NoTrace);
-        let (r, steps) = super::vm::run_counted(p, lowered, &mut env, args, false);
+        let (r, steps) = super::vm::run_counted(p, lowered, id, &mut env, args, false);
         return (r, steps, Vec::new());
     }
     let mut env = Env::new(
@@ -274,5 +274,104 @@ fn a_call_from_outside_runs_the_vm_for_a_procedure_that_lowers_and_the_closures_
     assert_eq!(
         eval::call(&p, &mut env, id, [Value::Int(4)]),
         Ok(Value::Int(7))
+    );
+}
+
+const CALLS_YAML: &str = r#"ruleset: { name: calls }
+enums:
+  Skill: [Blade, Axe]
+scales:
+  Wound: [Scratch, Light, Serious, Grave]
+types:
+  Weapon:
+    skill: Skill
+    base: Wound
+  Fighter:
+    skills: { type: "map<Skill, int>", default: {} }
+    weapon: Weapon
+tables:
+  bonus:
+    key: Skill
+    value: int
+    rows: { Blade: 1, Axe: 3 }
+  hits:
+    die: d4
+    value: Wound
+    rows: { "1-2": Light, "3-4": Serious }
+"#;
+
+const CALLS_RULES: &str = r#"
+outcome Blow {
+  Graze(margin: int, by: Wound, close: bool, with: Weapon),
+}
+
+formula bonus_of(s: Skill) = bonus[s]
+formula total(f: Fighter) = f.skills[f.weapon.skill] + bonus_of(f.weapon.skill)
+formula severity(n: int) = hits[n]
+formula pick(a: int, b: int) = if a > b then a else b
+
+// Formulas, a table read off its die's faces (a rule error past them, recorded by the
+// procedure), records copied and shared.
+procedure hit(f: Fighter, n: int) -> Blow {
+  let w = f.weapon
+  let t = total(f) + pick(n, 2)
+  let s = severity(n)
+  let again = w
+  again = f.weapon
+  return Graze(margin: t, by: max(s, w.base), close: again.skill == Axe, with: w)
+}
+
+procedure inner(f: Fighter) -> int {
+  let x = roll d6
+  return x + f.skills[Blade]
+}
+
+// Procedures calling procedures, each traced.
+procedure outer(f: Fighter) -> int {
+  let a = inner(f)
+  let b = inner(f) + a
+  return b
+}
+"#;
+
+fn calls_fighter(p: &Program, blade: i64, axe: i64, skill: u16, base: u16) -> Value {
+    let weapon = eval::record(
+        p,
+        "Weapon",
+        &[
+            ("skill", Value::Choice(skill)),
+            ("base", Value::Choice(base)),
+        ],
+    )
+    .expect("Weapon");
+    let skills = Value::Map(std::rc::Rc::new(vec![Value::Int(blade), Value::Int(axe)]));
+    eval::record(p, "Fighter", &[("skills", skills), ("weapon", weapon)]).expect("Fighter")
+}
+
+#[test]
+fn calls_tables_maps_and_records_run_on_the_vm_as_the_walker_runs_them() {
+    let p = eval::test_program(CALLS_YAML, CALLS_RULES);
+    let mut errors = 0;
+    for n in [0, 1, 2, 3, 4, 5] {
+        for (skill, base) in [(0, 0), (1, 2), (1, 3)] {
+            let f = calls_fighter(&p, 2, 5, skill, base);
+            for seed in 0..3 {
+                for traced in [false, true] {
+                    let args = [f.clone(), Value::Int(n)];
+                    let vm = run(&p, "hit", &args, true, traced, seed);
+                    let walked = run(&p, "hit", &args, false, traced, seed);
+                    assert_eq!(vm, walked, "hit {n} {skill} {base} traced {traced}");
+                    errors += usize::from(vm.0.is_err());
+                }
+            }
+        }
+    }
+    // n = 0 and 5 are off the d4's faces: the table's rule error, every time.
+    assert_eq!(errors, 2 * 3 * 3 * 2);
+    let f = calls_fighter(&p, 2, 5, 0, 0);
+    let got = same(&p, "outer", &[f]);
+    assert!(
+        got.iter().all(|v| matches!(v, Value::Int(4..=16))),
+        "{got:?}"
     );
 }

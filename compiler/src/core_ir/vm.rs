@@ -4,8 +4,10 @@
 //! decisions and trace are reached through the generic `Env`, not a trait object.
 
 use super::code::{Func, Inst, Part};
-use crate::eval::{show_traced_in, Value, MAX_STEPS};
-use crate::ir::{CmpOp, IntOp, Program, Ty};
+use super::Module;
+use crate::eval::expr::{field_of, map_entry};
+use crate::eval::{leak_name, lookup, privatize, show_traced_in, weight, Value, MAX_STEPS};
+use crate::ir::{CmpOp, IntOp, Program, TableKey, Ty};
 use rulesc_runtime::{
     arith, error, rolls, Decide, DiceSource, Env, NoTrace, Roll, RuleError, RuleErrorKind,
     TraceEvent, TraceSink,
@@ -20,43 +22,50 @@ thread_local! {
     static NO_FIELDS: Rc<[Value]> = Rc::new([]);
 }
 
-/// Runs `f` (function `id` of `p`) with `args`, one per parameter, as `eval::call` does.
+/// Runs function `id` of `p` (which lowered into `module`) with `args`, one per
+/// parameter, as `eval::call` does.
 pub(crate) fn run<D: DiceSource, X: Decide, T: TraceSink>(
     p: &Program,
-    f: &Func,
+    module: &Module,
+    id: usize,
     env: &mut Env<D, X, T>,
     args: impl IntoIterator<Item = Value>,
     may_stop: bool,
 ) -> Result<Value, RuleError> {
-    run_counted(p, f, env, args, may_stop).0
+    run_counted(p, module, id, env, args, may_stop).0
 }
 
 /// [`run`], also giving the steps the run took.
 pub(crate) fn run_counted<D: DiceSource, X: Decide, T: TraceSink>(
     p: &Program,
-    f: &Func,
+    module: &Module,
+    id: usize,
     env: &mut Env<D, X, T>,
     args: impl IntoIterator<Item = Value>,
     may_stop: bool,
 ) -> (Result<Value, RuleError>, u64) {
+    let f = module.functions[id].as_ref().unwrap_or_else(|| {
+        unreachable!("`eval::run` calls the VM only for a function that lowered")
+    });
     let (mut ints, mut vals) = REGISTERS.with(|r| r.take());
     ints.clear();
-    ints.resize(f.ints as usize, 0);
+    ints.resize(f.frame_ints as usize, 0);
     vals.clear();
-    vals.resize_with(f.vals as usize, || Value::Unit);
+    vals.resize_with(f.frame_vals as usize, || Value::Unit);
     for (part, v) in f.params.iter().zip(args) {
         bind(*part, v, &mut ints, &mut vals);
     }
     let mut vm = Vm {
         p,
-        f,
+        module,
         env,
-        ints: &mut ints,
-        vals: &mut vals,
-        steps: 0,
+        // The call's own step (`Interpreter::call_frame`), which cannot be past the budget.
+        steps: 1,
         may_stop,
     };
-    let result = vm.run();
+    let result = vm
+        .exec(f, &mut ints, &mut vals)
+        .map(|ret| value(ret, &ints, &mut vals));
     let steps = vm.steps;
     vals.clear();
     REGISTERS.with(|r| r.set((ints, vals)));
@@ -73,26 +82,107 @@ fn bind(part: Part, v: Value, ints: &mut [i64], vals: &mut [Value]) {
             ints[total as usize] = roll.total;
             ints[natural as usize] = roll.natural;
         }
-        (Part::Val(r), v @ Value::Record(_)) => vals[r as usize] = v,
+        (Part::Val(r), v @ (Value::Record(_) | Value::Map(_) | Value::List(_) | Value::Outcome { .. })) => {
+            vals[r as usize] = v
+        }
         (part, v) => unreachable!(
             "an argument of the wrong kind ({v:?} for {part:?}): `eval::call`'s callers pass values of the parameters' types"
         ),
     }
 }
 
+/// The value held in `part`'s registers (a value register's taken).
+fn value(part: Part, ints: &[i64], vals: &mut [Value]) -> Value {
+    let int = |r: u32| ints[r as usize];
+    match part {
+        Part::Int(r) => Value::Int(int(r)),
+        Part::Bool(r) => Value::Bool(int(r) != 0),
+        Part::Level(r) => Value::Choice(level(int(r))),
+        Part::Roll { total, natural } => Value::Roll(Roll {
+            total: int(total),
+            natural: int(natural),
+        }),
+        Part::Val(r) => std::mem::replace(&mut vals[r as usize], Value::Unit),
+        Part::Unit => Value::Unit,
+    }
+}
+
+/// The value held in `part`'s registers, left there.
+fn peek(part: Part, ints: &[i64], vals: &[Value]) -> Value {
+    match part {
+        Part::Val(r) => vals[r as usize].clone(),
+        scalar => value(scalar, ints, &mut []),
+    }
+}
+
+/// A level's index, as its register holds it.
+fn level(i: i64) -> u16 {
+    u16::try_from(i)
+        .unwrap_or_else(|_| unreachable!("a level register holds a level's index (levels are u16)"))
+}
+
+/// `v` put into `part`'s registers (the value of a field, an entry, a row).
+fn store(part: Part, v: Value, ints: &mut [i64], vals: &mut [Value]) {
+    match part {
+        Part::Val(r) => vals[r as usize] = v,
+        Part::Int(r) | Part::Bool(r) | Part::Level(r) => ints[r as usize] = scalar(&v),
+        Part::Roll { .. } | Part::Unit => {
+            unreachable!("lowering stores no roll or nothing from data ({v:?} for {part:?})")
+        }
+    }
+}
+
+/// Copies `from` (in `src`'s registers) into `to` (in `dst`'s): a call's argument or its
+/// result. A value is moved when `take`.
+fn transfer(
+    to: Part,
+    from: Part,
+    take: bool,
+    (dst_i, dst_v): (&mut [i64], &mut [Value]),
+    (src_i, src_v): (&[i64], &mut [Value]),
+) {
+    match (to, from) {
+        (Part::Int(d), Part::Int(s))
+        | (Part::Bool(d), Part::Bool(s))
+        | (Part::Level(d), Part::Level(s)) => dst_i[d as usize] = src_i[s as usize],
+        (
+            Part::Roll { total, natural },
+            Part::Roll {
+                total: t,
+                natural: n,
+            },
+        ) => {
+            dst_i[total as usize] = src_i[t as usize];
+            dst_i[natural as usize] = src_i[n as usize];
+        }
+        (Part::Val(d), Part::Val(s)) => {
+            dst_v[d as usize] = if take {
+                std::mem::replace(&mut src_v[s as usize], Value::Unit)
+            } else {
+                src_v[s as usize].clone()
+            }
+        }
+        (Part::Unit, _) | (_, Part::Unit) => {}
+        (to, from) => unreachable!("lowering passes parts of one type ({from:?} into {to:?})"),
+    }
+}
+
 struct Vm<'a, D, X, T> {
     p: &'a Program,
-    f: &'a Func,
+    module: &'a Module,
     env: &'a mut Env<D, X, T>,
-    ints: &'a mut [i64],
-    vals: &'a mut [Value],
     steps: u64,
     may_stop: bool,
 }
 
 impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
-    fn run(&mut self) -> Result<Value, RuleError> {
-        let code = &self.f.code;
+    /// Runs `f` in the register window `ints`/`vals` (its own registers first, then the
+    /// windows of its calls); the registers holding its result.
+    fn exec(&mut self, f: &Func, ints: &mut [i64], vals: &mut [Value]) -> Result<Part, RuleError> {
+        let (regs, rest) = ints.split_at_mut(f.ints as usize);
+        let (vregs, vrest) = vals.split_at_mut(f.vals as usize);
+        let traced = T::ENABLED && f.traced;
+        let code = &f.code;
         let mut pc = 0usize;
         loop {
             let inst = &code[pc];
@@ -101,33 +191,114 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 Inst::Step(n) => {
                     self.steps += u64::from(*n);
                     if self.steps > MAX_STEPS {
-                        return Err(self.fail(RuleErrorKind::TooManySteps { max: MAX_STEPS }));
+                        let kind = RuleErrorKind::TooManySteps { max: MAX_STEPS };
+                        return Err(self.fail(f.site, kind, traced));
                     }
                 }
                 Inst::Stop => {
                     if self.may_stop && self.env.dice.stopped() {
-                        return Ok(Value::Unit);
+                        return Ok(Part::Unit);
                     }
                 }
-                Inst::Const { dst, value } => self.ints[*dst as usize] = *value,
-                Inst::Move { dst, src } => self.ints[*dst as usize] = self.ints[*src as usize],
+                Inst::Const { dst, value } => regs[*dst as usize] = *value,
+                Inst::Move { dst, src } => regs[*dst as usize] = regs[*src as usize],
                 Inst::Field { dst, rec, field } => {
-                    let Value::Record(r) = &self.vals[*rec as usize] else {
+                    let Value::Record(r) = &vregs[*rec as usize] else {
                         unreachable!(
                             "a record register holds a record (lowering binds only records there)"
                         )
                     };
-                    self.ints[*dst as usize] = scalar(&r.borrow()[*field as usize]);
+                    regs[*dst as usize] = scalar(&r.borrow()[*field as usize]);
                 }
-                Inst::Neg { dst, a } => {
-                    self.ints[*dst as usize] = arith::neg(self.ints[*a as usize])
+                Inst::FieldVal { dst, rec, field } => {
+                    let v = field_of(&vregs[*rec as usize], *field as usize);
+                    vregs[*dst as usize] = v;
                 }
-                Inst::Not { dst, a } => {
-                    self.ints[*dst as usize] = i64::from(self.ints[*a as usize] == 0)
+                Inst::MapGet { dst, map, key } => {
+                    let k = level(regs[*key as usize]);
+                    let v = map_entry(&vregs[*map as usize], k);
+                    store(*dst, v, regs, vregs);
                 }
+                Inst::MoveVal { dst, src, take } => {
+                    vregs[*dst as usize] = if *take {
+                        std::mem::replace(&mut vregs[*src as usize], Value::Unit)
+                    } else {
+                        vregs[*src as usize].clone()
+                    };
+                }
+                Inst::CopyVal { dst, src, take } => {
+                    let mut v = if *take {
+                        std::mem::replace(&mut vregs[*src as usize], Value::Unit)
+                    } else {
+                        vregs[*src as usize].clone()
+                    };
+                    self.steps = self.steps.saturating_add(weight(&v));
+                    if self.steps > MAX_STEPS {
+                        let kind = RuleErrorKind::TooManySteps { max: MAX_STEPS };
+                        return Err(self.fail(f.site, kind, traced));
+                    }
+                    privatize(&mut v);
+                    vregs[*dst as usize] = v;
+                }
+                Inst::Lookup {
+                    dst,
+                    table,
+                    key,
+                    site,
+                } => {
+                    let t = &self.p.tables[*table as usize];
+                    let k = peek(*key, regs, vregs);
+                    let key_ty = match t.key {
+                        TableKey::Choice(c) => Ty::Choice(c),
+                        _ => Ty::Int,
+                    };
+                    let Some(v) = lookup(t, k.int()) else {
+                        let kind = RuleErrorKind::NoRow {
+                            table: leak_name(&t.name),
+                            key: show_traced_in(self.p, None, &k, &key_ty),
+                        };
+                        return Err(self.fail(*site, kind, traced));
+                    };
+                    if traced {
+                        let key = show_traced_in(self.p, None, &k, &key_ty);
+                        let value = show_traced_in(self.p, None, &v, &t.value);
+                        self.env.trace.event(TraceEvent::Lookup {
+                            site: *site,
+                            key,
+                            value,
+                        });
+                    }
+                    store(*dst, v, regs, vregs);
+                }
+                Inst::Call { func, args, ret } => {
+                    let callee = self.module.functions[*func as usize]
+                        .as_ref()
+                        .unwrap_or_else(|| {
+                            unreachable!("a function calls only functions that lowered")
+                        });
+                    for (param, (arg, take)) in callee.params.iter().zip(args.iter()) {
+                        transfer(
+                            *param,
+                            *arg,
+                            *take,
+                            (&mut *rest, &mut *vrest),
+                            (regs, vregs),
+                        );
+                    }
+                    match self.exec(callee, rest, vrest) {
+                        Ok(got) => transfer(*ret, got, true, (regs, vregs), (rest, vrest)),
+                        // A formula's rule error is recorded by the procedure calling it.
+                        Err(e) if traced && !callee.traced => {
+                            return Err(error::fail(&mut self.env.trace, e))
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+                Inst::Neg { dst, a } => regs[*dst as usize] = arith::neg(regs[*a as usize]),
+                Inst::Not { dst, a } => regs[*dst as usize] = i64::from(regs[*a as usize] == 0),
                 Inst::Arith { op, dst, a, b } => {
-                    let (a, b) = (self.ints[*a as usize], self.ints[*b as usize]);
-                    self.ints[*dst as usize] = match op {
+                    let (a, b) = (regs[*a as usize], regs[*b as usize]);
+                    regs[*dst as usize] = match op {
                         IntOp::Add => arith::add(a, b),
                         IntOp::Sub => arith::sub(a, b),
                         IntOp::Mul => arith::mul(a, b),
@@ -136,16 +307,14 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     };
                 }
                 Inst::Pick { max, dst, a, b } => {
-                    let (a, b) = (self.ints[*a as usize], self.ints[*b as usize]);
-                    self.ints[*dst as usize] = if *max { a.max(b) } else { a.min(b) };
+                    let (a, b) = (regs[*a as usize], regs[*b as usize]);
+                    regs[*dst as usize] = if *max { a.max(b) } else { a.min(b) };
                 }
                 Inst::Clamp { dst, x, lo, hi } => {
-                    let r = |i: &u32| self.ints[*i as usize];
-                    self.ints[*dst as usize] = arith::clamp(r(x), r(lo), r(hi));
+                    let r = |i: &u32| regs[*i as usize];
+                    regs[*dst as usize] = arith::clamp(r(x), r(lo), r(hi));
                 }
-                Inst::Abs { dst, a } => {
-                    self.ints[*dst as usize] = self.ints[*a as usize].saturating_abs()
-                }
+                Inst::Abs { dst, a } => regs[*dst as usize] = regs[*a as usize].saturating_abs(),
                 Inst::LevelStep {
                     dst,
                     level,
@@ -153,10 +322,10 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     negate,
                     len,
                 } => {
-                    let d = self.ints[*delta as usize];
+                    let d = regs[*delta as usize];
                     let d = if *negate { arith::neg(d) } else { d };
-                    let l = self.ints[*level as usize].clamp(0, i64::from(u8::MAX)) as u8;
-                    self.ints[*dst as usize] = i64::from(arith::step_level(l, d, *len));
+                    let l = regs[*level as usize].clamp(0, i64::from(u8::MAX)) as u8;
+                    regs[*dst as usize] = i64::from(arith::step_level(l, d, *len));
                 }
                 Inst::Decide {
                     dst,
@@ -170,8 +339,8 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                         .decide
                         .decide(name, *options)
                         .min(options.saturating_sub(1));
-                    self.ints[*dst as usize] = i64::from(i);
-                    if T::ENABLED {
+                    regs[*dst as usize] = i64::from(i);
+                    if traced {
                         let v = match **ty {
                             Ty::Bool => Value::Bool(i == 1),
                             _ => Value::Choice(i as u16),
@@ -184,8 +353,8 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     }
                 }
                 Inst::Compare { op, dst, a, b } => {
-                    let (a, b) = (self.ints[*a as usize], self.ints[*b as usize]);
-                    self.ints[*dst as usize] = i64::from(match op {
+                    let (a, b) = (regs[*a as usize], regs[*b as usize]);
+                    regs[*dst as usize] = i64::from(match op {
                         CmpOp::Eq => a == b,
                         CmpOp::Ne => a != b,
                         CmpOp::Lt => a < b,
@@ -201,104 +370,80 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     site,
                 } => {
                     let env = &mut *self.env;
-                    let r = if T::ENABLED {
+                    let r = if traced {
                         rolls::known(&mut env.dice, *spec, &mut env.trace, *site)
                     } else {
                         rolls::known(&mut env.dice, *spec, &mut NoTrace, *site)
                     };
-                    self.ints[*total as usize] = r.total;
-                    self.ints[*natural as usize] = r.natural;
+                    regs[*total as usize] = r.total;
+                    regs[*natural as usize] = r.natural;
                 }
                 Inst::Outcome { dst, tag, fields } => {
                     let fields = if fields.is_empty() {
                         NO_FIELDS.with(Rc::clone)
                     } else {
-                        fields.iter().map(|part| self.value(*part)).collect()
+                        fields.iter().map(|part| peek(*part, regs, vregs)).collect()
                     };
-                    self.vals[*dst as usize] = Value::Outcome { tag: *tag, fields };
+                    vregs[*dst as usize] = Value::Outcome { tag: *tag, fields };
                 }
                 Inst::Jump(to) => pc = *to as usize,
                 Inst::JumpIfNot { cond, to } => {
-                    if self.ints[*cond as usize] == 0 {
+                    if regs[*cond as usize] == 0 {
                         pc = *to as usize;
                     }
                 }
                 Inst::JumpIf { cond, to } => {
-                    if self.ints[*cond as usize] != 0 {
+                    if regs[*cond as usize] != 0 {
                         pc = *to as usize;
                     }
                 }
                 Inst::TraceCall { site } => {
-                    if T::ENABLED {
+                    if traced {
                         self.env.trace.event(TraceEvent::Call { site: *site });
                     }
                 }
                 Inst::TraceAssign { site, value, ty } => {
-                    if T::ENABLED {
-                        let value = self.shown(*value, ty);
+                    if traced {
+                        let value = show_traced_in(self.p, None, &peek(*value, regs, vregs), ty);
                         self.env
                             .trace
                             .event(TraceEvent::Assign { site: *site, value });
                     }
                 }
                 Inst::TraceBranch { site, cond } => {
-                    if T::ENABLED {
-                        let taken = self.ints[*cond as usize] != 0;
+                    if traced {
+                        let taken = regs[*cond as usize] != 0;
                         self.env
                             .trace
                             .event(TraceEvent::Branch { site: *site, taken });
                     }
                 }
                 Inst::Return { value, ty, site } => {
-                    let v = self.value(*value);
-                    if T::ENABLED {
+                    if traced {
                         // A procedure falling off its end traces an empty value.
                         let value = match value {
                             Part::Unit => String::new(),
-                            _ => show_traced_in(self.p, None, &v, ty),
+                            _ => show_traced_in(self.p, None, &peek(*value, regs, vregs), ty),
                         };
                         self.env
                             .trace
                             .event(TraceEvent::Return { site: *site, value });
                     }
-                    return Ok(v);
+                    return Ok(*value);
                 }
             }
         }
     }
 
-    /// A rule error at the function's site, recorded in the trace as `Interpreter::fail`
-    /// records it.
-    fn fail(&mut self, kind: RuleErrorKind) -> RuleError {
-        let e = RuleError::new(self.f.site, kind);
-        if T::ENABLED {
+    /// A rule error at `site`, recorded in the trace when the function is traced, as
+    /// `Interpreter::fail` records it.
+    fn fail(&mut self, site: u32, kind: RuleErrorKind, traced: bool) -> RuleError {
+        let e = RuleError::new(site, kind);
+        if traced {
             error::fail(&mut self.env.trace, e)
         } else {
             e
         }
-    }
-
-    /// The value held in `part`'s registers.
-    fn value(&self, part: Part) -> Value {
-        let int = |r: u32| self.ints[r as usize];
-        match part {
-            Part::Int(r) => Value::Int(int(r)),
-            Part::Bool(r) => Value::Bool(int(r) != 0),
-            Part::Level(r) => Value::Choice(u16::try_from(int(r)).unwrap_or_else(|_| {
-                unreachable!("a level register holds a level's index (levels are u16)")
-            })),
-            Part::Roll { total, natural } => Value::Roll(Roll {
-                total: int(total),
-                natural: int(natural),
-            }),
-            Part::Val(r) => self.vals[r as usize].clone(),
-            Part::Unit => Value::Unit,
-        }
-    }
-
-    /// How `part` reads in a trace event.
-    fn shown(&self, part: Part, ty: &Ty) -> String {
-        show_traced_in(self.p, None, &self.value(part), ty)
     }
 }
 

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 /// How many values `v` holds (itself included): what copying it costs.
 #[inline]
-pub(super) fn weight(v: &Value) -> u64 {
+pub(crate) fn weight(v: &Value) -> u64 {
     match v {
         Value::List(_)
         | Value::Map(_)
@@ -40,7 +40,7 @@ fn weight_holding(v: &Value) -> u64 {
 /// or map that only `v` holds is kept (nothing else can see it change) and its parts made
 /// private in turn; one held elsewhere too is copied whole. A value just made (a new
 /// record, a list literal, a call's result) is then kept as it is, with no allocation.
-pub(super) fn privatize(v: &mut Value) {
+pub(crate) fn privatize(v: &mut Value) {
     let kept = match v {
         Value::Record(r) => Rc::get_mut(r).map(|r| r.get_mut().iter_mut().for_each(privatize)),
         Value::List(items) => Rc::get_mut(items).map(|items| items.iter_mut().for_each(privatize)),

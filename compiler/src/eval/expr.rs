@@ -514,7 +514,7 @@ thread_local! {
 
 /// Field `i` of a record (`Unit` for anything else).
 #[inline]
-pub(super) fn field_of(v: &Value, i: usize) -> Value {
+pub(crate) fn field_of(v: &Value, i: usize) -> Value {
     match v {
         Value::Record(r) => r.borrow().get(i).cloned().unwrap_or(Value::Unit),
         _ => Value::Unit,
@@ -530,7 +530,7 @@ pub(super) fn rewrap(v: i64, ty: &Ty) -> Value {
 
 /// Entry `k` of a map keyed by a scale or enum (every key has one); `Unit` for what is
 /// no such map.
-pub(super) fn map_entry(m: &Value, k: u16) -> Value {
+pub(crate) fn map_entry(m: &Value, k: u16) -> Value {
     match m {
         Value::Map(items) => items.get(usize::from(k)).cloned().unwrap_or(Value::Unit),
         _ => Value::Unit,

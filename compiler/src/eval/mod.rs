@@ -10,12 +10,12 @@
 pub(crate) mod compile;
 mod copy;
 mod effects;
-mod expr;
+pub(crate) mod expr;
 mod lists;
 mod show;
 mod stmt;
 
-use copy::{privatize, weight};
+pub(crate) use copy::{privatize, weight};
 pub(crate) use effects::dice_steps;
 pub use effects::{lookup, table_roll_faces};
 pub use show::{show, show_result, show_traced, show_traced_in};
@@ -433,8 +433,8 @@ fn run<D: DiceSource, X: Decide, T: TraceSink>(
     let code = compile::code(prog);
     // A procedure the core IR takes runs on its VM (outside fights, formulas untraced:
     // what the VM has so far); the closures run the rest.
-    if let (false, false, Some(f)) = (in_fight, options.trace_formulas, code.lowered(id)) {
-        return crate::core_ir::vm::run(prog, f, env, args, may_stop);
+    if !in_fight && !options.trace_formulas && code.lowered(id).is_some() {
+        return crate::core_ir::vm::run(prog, &code.lowered, id, env, args, may_stop);
     }
     let mut it = Interpreter {
         prog,

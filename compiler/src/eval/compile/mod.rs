@@ -46,7 +46,7 @@ pub(crate) struct Code {
     pub(super) functions: Vec<Function>,
     /// The functions the core IR takes so far, lowered (see [`crate::core_ir`]): the
     /// VM runs those at a call from outside (`eval::call`).
-    pub(super) lowered: crate::core_ir::Module,
+    pub(crate) lowered: crate::core_ir::Module,
 }
 
 /// One function compiled.
