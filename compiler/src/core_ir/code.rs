@@ -49,7 +49,11 @@ pub(crate) struct Func {
     pub(crate) traced: bool,
     /// The declaration's site: where a spent step budget is reported.
     pub(crate) site: u32,
+    /// Its code with its trace points and, before each statement, a stop.
     pub(crate) code: Vec<Inst>,
+    /// Its code for an untraced run no enumeration can stop: no trace points, no stops,
+    /// the steps between two effects in one `Step`.
+    pub(crate) plain: Vec<Inst>,
 }
 
 /// One instruction. Jumps name an index into [`Func::code`].

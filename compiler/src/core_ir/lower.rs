@@ -31,6 +31,37 @@ pub(super) fn lower_into(p: &Program, id: usize, done: &mut Vec<Option<Option<Fu
 fn function(p: &Program, id: usize, done: &mut Vec<Option<Option<Func>>>) -> Option<Func> {
     let f = &p.functions[id];
     let traced = f.is_procedure();
+    let (full, regs) = body(p, id, done, false)?;
+    let (plain, plain_regs) = body(p, id, done, true)?;
+    debug_assert_eq!(regs, plain_regs, "both forms allocate the same registers");
+    let (params, ints, vals, deepest) = regs;
+    Some(Func {
+        params,
+        ints,
+        vals,
+        frame_ints: ints + deepest.0,
+        frame_vals: vals + deepest.1,
+        traced,
+        site: f.site,
+        code: full,
+        plain,
+    })
+}
+
+/// The registers a body allocates: its parameters' parts, its `i64` and value registers,
+/// and the largest windows of the functions it calls.
+type Registers = (Vec<Part>, u32, u32, (u32, u32));
+
+/// Function `id`'s body in one of its two forms: with its trace points and stops
+/// (`plain` false), or without them, for an untraced run no enumeration can stop, where
+/// the steps between two effects are charged as one.
+fn body(
+    p: &Program,
+    id: usize,
+    done: &mut Vec<Option<Option<Func>>>,
+    plain: bool,
+) -> Option<(Vec<Inst>, Registers)> {
+    let f = &p.functions[id];
     let mut l = Lower {
         p,
         done,
@@ -41,7 +72,8 @@ fn function(p: &Program, id: usize, done: &mut Vec<Option<Option<Func>>>) -> Opt
         slots: vec![None; f.locals.len()],
         pending: 0,
         label: 0,
-        traced,
+        traced: f.is_procedure() && !plain,
+        plain,
     };
     let mut params = Vec::with_capacity(f.params.len());
     for (slot, param) in f.params.iter().enumerate() {
@@ -51,7 +83,7 @@ fn function(p: &Program, id: usize, done: &mut Vec<Option<Option<Func>>>) -> Opt
     }
     match &f.body {
         Body::Procedure(stmts) => {
-            l.code.push(Inst::TraceCall { site: f.site });
+            l.trace(Inst::TraceCall { site: f.site });
             l.block(stmts).ok()?;
             // Falling off the end returns nothing, traced with an empty value.
             l.flush();
@@ -71,16 +103,7 @@ fn function(p: &Program, id: usize, done: &mut Vec<Option<Option<Func>>>) -> Opt
             });
         }
     }
-    Some(Func {
-        params,
-        ints: l.ints,
-        vals: l.vals,
-        frame_ints: l.ints + l.deepest.0,
-        frame_vals: l.vals + l.deepest.1,
-        traced,
-        site: f.site,
-        code: l.code,
-    })
+    Some((l.code, (params, l.ints, l.vals, l.deepest)))
 }
 
 struct Lower<'p, 'd> {
@@ -89,8 +112,12 @@ struct Lower<'p, 'd> {
     done: &'d mut Vec<Option<Option<Func>>>,
     /// The largest register windows of the functions this one calls.
     deepest: (u32, u32),
-    /// A procedure: its trace points are lowered; a formula has none.
+    /// A procedure's full form: its trace points are lowered (a formula has none, nor
+    /// has the plain form).
     traced: bool,
+    /// The plain form: no trace points and no stops, so steps gather up to the next
+    /// effect.
+    plain: bool,
     code: Vec<Inst>,
     ints: u32,
     vals: u32,
@@ -147,8 +174,10 @@ impl Lower<'_, '_> {
 
     fn block(&mut self, stmts: &[Stmt]) -> Lowered<()> {
         for s in stmts {
-            self.flush();
-            self.code.push(Inst::Stop);
+            if !self.plain {
+                self.flush();
+                self.code.push(Inst::Stop);
+            }
             // The statement's step (`Interpreter::block`).
             self.pending += 1;
             self.stmt(s)?;
@@ -265,8 +294,8 @@ impl Lower<'_, '_> {
 
     /// A trace point, in a procedure (a formula has none), after the steps before it.
     fn trace(&mut self, inst: Inst) {
-        self.flush();
         if self.traced {
+            self.flush();
             self.code.push(inst);
         }
     }

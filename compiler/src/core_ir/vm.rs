@@ -62,6 +62,7 @@ pub(crate) fn run_counted<D: DiceSource, X: Decide, T: TraceSink>(
         // The call's own step (`Interpreter::call_frame`), which cannot be past the budget.
         steps: 1,
         may_stop,
+        plain: !T::ENABLED && !may_stop,
     };
     let result = vm
         .exec(f, &mut ints, &mut vals)
@@ -173,6 +174,8 @@ struct Vm<'a, D, X, T> {
     env: &'a mut Env<D, X, T>,
     steps: u64,
     may_stop: bool,
+    /// Nothing is traced and nothing stops the run: each function's plain code runs.
+    plain: bool,
 }
 
 impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
@@ -182,7 +185,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
         let (regs, rest) = ints.split_at_mut(f.ints as usize);
         let (vregs, vrest) = vals.split_at_mut(f.vals as usize);
         let traced = T::ENABLED && f.traced;
-        let code = &f.code;
+        let code = if self.plain { &f.plain } else { &f.code };
         let mut pc = 0usize;
         loop {
             let inst = &code[pc];
