@@ -16,6 +16,7 @@ mod bounded;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+mod lost_output;
 mod reading;
 mod reporting;
 mod strict;
@@ -70,6 +71,8 @@ struct Case {
     file: &'static str,
     /// The one path (relative to `proj/`) the run may change, with what is under it.
     output: Option<&'static str>,
+    /// Where its standard output goes.
+    stdout: bounded::Sink,
 }
 
 fn case(
@@ -88,6 +91,7 @@ fn case(
         code,
         file,
         output: None,
+        stdout: bounded::Sink::Pipe,
     }
 }
 
@@ -96,6 +100,14 @@ impl Case {
     fn writes(self, path: &'static str) -> Case {
         Case {
             output: Some(path),
+            ..self
+        }
+    }
+
+    /// Its standard output goes to `sink` instead of a pipe read whole.
+    fn stdout(self, sink: bounded::Sink) -> Case {
+        Case {
+            stdout: sink,
             ..self
         }
     }
@@ -180,7 +192,7 @@ fn run(c: &Case) -> Option<String> {
     let before = snapshot(&root);
     let mut args = vec!["--format", "json"];
     args.extend_from_slice(c.args);
-    let out = bounded::rulesc(&args, Some(&proj));
+    let out = bounded::rulesc_to(&args, Some(&proj), c.stdout);
     let after = snapshot(&root);
     let stderr = String::from_utf8_lossy(&out.stderr);
     let stdout = String::from_utf8_lossy(&out.stdout);
