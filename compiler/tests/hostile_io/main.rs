@@ -20,6 +20,7 @@ mod lost_output;
 mod reading;
 mod reporting;
 mod strict;
+mod test_links;
 mod writing;
 
 const RULESET: &str = "ruleset: { name: sandbox }
