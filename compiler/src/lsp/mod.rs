@@ -289,7 +289,8 @@ impl Server<'_> {
     /// naming a request already answered, or none, does nothing).
     fn cancel_queued(&mut self) -> Result<(), Error> {
         use lsp::notification::{Cancel, Notification as _};
-        let is_cancel = |m: &Message| matches!(m, Message::Notification(n) if n.method == Cancel::METHOD);
+        let is_cancel =
+            |m: &Message| matches!(m, Message::Notification(n) if n.method == Cancel::METHOD);
         if !self.queue.iter().any(is_cancel) {
             return Ok(());
         }

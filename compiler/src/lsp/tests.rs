@@ -156,7 +156,10 @@ fn a_burst_of_edits_is_published_once_for_its_last_version() {
     assert_eq!(diags.len(), 1, "{diags:?}");
     assert_eq!(diags[0]["code"], "E0306");
     assert!(diags[0]["message"].as_str().unwrap().contains("`n2000`"));
-    assert_eq!(diags[0]["range"]["start"], json!({"line": 1, "character": 11}));
+    assert_eq!(
+        diags[0]["range"]["start"],
+        json!({"line": 1, "character": 11})
+    );
 }
 
 #[test]
