@@ -348,7 +348,10 @@ fn a_second_out_clause_is_named_as_written_not_as_its_hidden_formula() {
     );
     assert_eq!(
         d,
-        [("E0350", "the fight's `out(x)` is declared twice".to_string())]
+        [(
+            "E0350",
+            "the fight's `out(x)` is declared twice".to_string()
+        )]
     );
     let d = fight_diagnostics(
         "fight_order_twice",
@@ -357,7 +360,10 @@ fn a_second_out_clause_is_named_as_written_not_as_its_hidden_formula() {
     );
     assert_eq!(
         d,
-        [("E0350", "the fight's `order(c)` is declared twice".to_string())]
+        [(
+            "E0350",
+            "the fight's `order(c)` is declared twice".to_string()
+        )]
     );
 }
 
@@ -398,8 +404,7 @@ fn a_fight_rule_asking_itself_through_a_built_in_is_a_cycle() {
         d,
         [(
             "E0330",
-            "a cycle of calls: `alone` asks the fight's `out(c)`, which calls `alone`"
-                .to_string()
+            "a cycle of calls: `alone` asks the fight's `out(c)`, which calls `alone`".to_string()
         )]
     );
     // `in_order` reads the turn-order key.

@@ -28,7 +28,12 @@ fn mapping<'y>(
     shape: &str,
 ) -> &'y [(YNode, YNode)] {
     node.as_map().unwrap_or_else(|| {
-        err(diags, node.span, format!("{what} is a mapping"), format!("write {shape}"));
+        err(
+            diags,
+            node.span,
+            format!("{what} is a mapping"),
+            format!("write {shape}"),
+        );
         &[]
     })
 }
@@ -36,7 +41,12 @@ fn mapping<'y>(
 /// The items of `node`, a list; anything else is E0404 at it, as [`mapping`].
 fn sequence<'y>(diags: &mut Diagnostics, node: &'y YNode, what: &str, shape: &str) -> &'y [YNode] {
     node.as_seq().unwrap_or_else(|| {
-        err(diags, node.span, format!("{what} is a list"), format!("write {shape}"));
+        err(
+            diags,
+            node.span,
+            format!("{what} is a list"),
+            format!("write {shape}"),
+        );
         &[]
     })
 }
@@ -114,7 +124,12 @@ fn read_node(
     let title = match root.get("title") {
         None => "fight".into(),
         Some(t) => t.scalar_text().unwrap_or_else(|| {
-            err(diags, t.span, "`title` is text", "write `title: a veteran against two recruits`");
+            err(
+                diags,
+                t.span,
+                "`title` is text",
+                "write `title: a veteran against two recruits`",
+            );
             "fight".into()
         }),
     };

@@ -49,10 +49,14 @@ fn class_8_fight_file_values_of_the_wrong_shape_are_diagnostics() {
             "",
             "",
         ),
-        fails("a group is a number", |p| fight_file(p, "report: { g: 5 }\n")),
+        fails("a group is a number", |p| {
+            fight_file(p, "report: { g: 5 }\n")
+        }),
         fails("a group is empty", |p| fight_file(p, "report:\n  g:\n")),
         fails("report is a list", |p| fight_file(p, "report: [g]\n")),
-        fails("decisions is a list", |p| fight_file(p, "decisions: [first]\n")),
+        fails("decisions is a list", |p| {
+            fight_file(p, "decisions: [first]\n")
+        }),
         fails("an answer is a list", |p| {
             fight_file(p, "decisions: { swing: [yes] }\n")
         }),

@@ -77,7 +77,10 @@ fn class_3_a_hook_advancing_into_itself_stops_with_a_rule_error() {
         .iter()
         .filter(|l| l.as_str().is_some_and(|l| l.trim_end().ends_with("tick()")))
         .count();
-    assert_eq!(ticks, 8, "the hook ran 8 deep, then the ninth advance stopped: {traced}");
+    assert_eq!(
+        ticks, 8,
+        "the hook ran 8 deep, then the ninth advance stopped: {traced}"
+    );
 }
 
 #[test]
@@ -85,13 +88,21 @@ fn class_3_a_fight_rule_asking_itself_is_a_cycle() {
     fn cycle(p: &Path) {
         fight_project(
             p,
-            &ADVANCING
-                .replace("  advance 1 minute\n", "")
-                .replace("out(c) = c.hp <= 0", "out(c) = c.hp <= 0 or len(enemies(c)) == 0"),
+            &ADVANCING.replace("  advance 1 minute\n", "").replace(
+                "out(c) = c.hp <= 0",
+                "out(c) = c.hp <= 0 or len(enemies(c)) == 0",
+            ),
         );
     }
     check_all(&[
-        case("out asks enemies: check", cycle, &["check", "f"], 1, "E0330", "f/fight.rules"),
+        case(
+            "out asks enemies: check",
+            cycle,
+            &["check", "f"],
+            1,
+            "E0330",
+            "f/fight.rules",
+        ),
         case(
             "out asks enemies: simulate",
             cycle,

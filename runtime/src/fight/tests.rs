@@ -513,7 +513,12 @@ fn an_advance_nested_past_max_advance_depth_is_a_rule_error_not_a_stack_overflow
     let mut r = advancing(10);
     let mut env = Env::new(ScriptedDice::new(&[]), FirstOption, VecTrace::default());
     let e = f.advance(&mut r, &mut env, 10).unwrap_err();
-    assert_eq!(e.kind, RuleErrorKind::TooDeep { max: MAX_ADVANCE_DEPTH });
+    assert_eq!(
+        e.kind,
+        RuleErrorKind::TooDeep {
+            max: MAX_ADVANCE_DEPTH
+        }
+    );
     assert_eq!(e.site, 4);
     assert_eq!(r.hooks, MAX_ADVANCE_DEPTH);
     let traced = env.trace.events.iter().filter(|e| {
@@ -523,7 +528,12 @@ fn an_advance_nested_past_max_advance_depth_is_a_rule_error_not_a_stack_overflow
     assert_eq!(traced.count(), 1, "traced once: {:?}", env.trace.events);
     // Every level has unwound: the fight can advance again (and meets the same bound).
     let e = f.advance(&mut r, &mut env, 10).unwrap_err();
-    assert_eq!(e.kind, RuleErrorKind::TooDeep { max: MAX_ADVANCE_DEPTH });
+    assert_eq!(
+        e.kind,
+        RuleErrorKind::TooDeep {
+            max: MAX_ADVANCE_DEPTH
+        }
+    );
     assert_eq!(r.hooks, 2 * MAX_ADVANCE_DEPTH);
     // A hook moving time less than its period nests once and ends.
     let mut f: Fight<C> = fight(&[("A", "Ann", 5)]);
