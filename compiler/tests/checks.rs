@@ -309,3 +309,116 @@ fn a_type_that_is_not_text_is_an_error_where_it_is_written() {
         );
     }
 }
+
+/// A small fight ruleset: `Unit` fights, with `clauses` inside its declaration (after
+/// `order(c) = [c.hp]` unless they start with their own `order`) and
+/// `rules` beside it. The diagnostics' codes and messages, sorted.
+fn fight_diagnostics(dir: &str, rules: &str, clauses: &str) -> Vec<(&'static str, String)> {
+    let root = write(
+        dir,
+        &[
+            (
+                "ruleset.yaml",
+                "ruleset: { name: f }\ntypes:\n  Unit:\n    hp: { type: int, default: 3 }\n  Gear:\n    weight: int\n",
+            ),
+            (
+                "fight.rules",
+                &format!(
+                    "procedure take_turn(me: fighter) {{\n  me.hp -= 1\n}}\n{rules}\nfight of Unit {{\n{}{clauses}\n}}\n",
+                    if clauses.starts_with("  order") { "" } else { "  order(c) = [c.hp]\n" }
+                ),
+            ),
+        ],
+    );
+    let (p, diags, _) = rulesc::compile_dir(&root);
+    assert!(p.is_none(), "{dir} should not check");
+    diags
+        .sorted()
+        .iter()
+        .map(|d| (d.code, d.message.clone()))
+        .collect()
+}
+
+#[test]
+fn a_second_out_clause_is_named_as_written_not_as_its_hidden_formula() {
+    let d = fight_diagnostics(
+        "fight_out_twice",
+        "",
+        "  out(c) = c.hp <= 0\n  out(x) = x.hp < 0\n  on turn = take_turn",
+    );
+    assert_eq!(
+        d,
+        [(
+            "E0350",
+            "the fight's `out(x)` is declared twice".to_string()
+        )]
+    );
+    let d = fight_diagnostics(
+        "fight_order_twice",
+        "",
+        "  order(c) = [c.hp]\n  order(c) = [0]\n  on turn = take_turn",
+    );
+    assert_eq!(
+        d,
+        [(
+            "E0350",
+            "the fight's `order(c)` is declared twice".to_string()
+        )]
+    );
+}
+
+#[test]
+fn an_on_turn_procedure_taking_a_record_is_one_diagnostic() {
+    let d = fight_diagnostics(
+        "fight_turn_record",
+        "procedure act(g: Gear) {\n  g.weight += 1\n}\n",
+        "  on turn = act",
+    );
+    assert_eq!(
+        d,
+        [(
+            "E0327",
+            "`act` must take nothing or one fighter".to_string()
+        )]
+    );
+    // With no `on turn` clause at all, the fight is told so.
+    let d = fight_diagnostics("fight_no_turn", "", "");
+    assert_eq!(
+        d,
+        [(
+            "E0351",
+            "the fight says nothing of what a turn is".to_string()
+        )]
+    );
+}
+
+#[test]
+fn a_fight_rule_asking_itself_through_a_built_in_is_a_cycle() {
+    // `enemies` asks `out` of every fighter: `out` asking `enemies` never ends.
+    let d = fight_diagnostics(
+        "fight_out_cycle",
+        "formula alone(c: fighter) = len(enemies(c)) == 0\n",
+        "  out(c) = c.hp <= 0 or alone(c)\n  on turn = take_turn",
+    );
+    assert_eq!(
+        d,
+        [(
+            "E0330",
+            "a cycle of calls: `alone` asks the fight's `out(c)`, which calls `alone`".to_string()
+        )]
+    );
+    // `in_order` reads the turn-order key.
+    let d = fight_diagnostics(
+        "fight_order_cycle",
+        "",
+        "  order(c) = [len(in_order(fighters()))]\n  on turn = take_turn",
+    );
+    assert_eq!(
+        d,
+        [(
+            "E0330",
+            "a cycle of calls: `order(c)` calls `in_order`, which asks the fight's `order(c)`"
+                .to_string()
+        )]
+    );
+}

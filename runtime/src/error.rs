@@ -50,6 +50,10 @@ pub enum RuleErrorKind {
     /// fight, or in one `advance` ([`crate::fight::MAX_FIRES`]): a rule that keeps
     /// scheduling itself for now, or world time moved past more than the engine runs.
     TooManyFires { max: u32 },
+    /// An `advance` made while `max` were under way ([`crate::fight::MAX_ADVANCE_DEPTH`]):
+    /// a hook or timer that `advance` runs moves world time again, and what that runs
+    /// does the same. Nothing of that `advance` ran.
+    TooDeep { max: u32 },
 }
 
 impl RuleError {
@@ -96,6 +100,12 @@ impl fmt::Display for RuleErrorKind {
                 write!(
                     f,
                     "more than {max} timers, hooks and triggers fired at one moment or in one advance"
+                )
+            }
+            RuleErrorKind::TooDeep { max } => {
+                write!(
+                    f,
+                    "advance nested more than {max} deep: what an advance runs advances again"
                 )
             }
         }

@@ -108,3 +108,10 @@ pub mod documented {
 pub mod arena {
     include!(concat!(env!("OUT_DIR"), "/arena.rs"));
 }
+
+/// `fixtures/codegen/edges`: not a game; triggers toggled within one pass and an `on
+/// every` hook advancing world time into itself, for the fight engine's differential
+/// tests.
+pub mod edges {
+    include!(concat!(env!("OUT_DIR"), "/edges.rs"));
+}

@@ -16,6 +16,8 @@ mod bounded;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+mod fight_files;
+mod fight_nesting;
 mod lost_output;
 mod overwrite;
 mod reading;
