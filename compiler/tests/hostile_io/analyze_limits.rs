@@ -142,14 +142,14 @@ fn class_4_the_states_memory_is_bounded_in_bytes() {
     adds_up(&r.results[0]);
 }
 
-/// Each case rolls 200 dice one by one: far more work than a second allows.
+/// Each case rolls 1,000 dice one by one: far more work than a second allows.
 const SLOW: &str = "procedure p(n: int) -> int {
   let x = n
   let a = decide a: bool
   if a {
     x = x + 1
   }
-  for i in 0..200 {
+  for i in 0..1000 {
     x = x + roll d6
   }
   return x
