@@ -16,6 +16,7 @@ mod bounded;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+mod analyze_limits;
 mod fight_files;
 mod fight_nesting;
 mod lost_output;
