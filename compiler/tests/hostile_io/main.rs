@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 
 mod reading;
 mod reporting;
+mod shapes;
 mod strict;
 mod writing;
 
