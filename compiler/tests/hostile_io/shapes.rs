@@ -67,3 +67,77 @@ fn class_8_a_copy_names_a_record_read_before_it() {
         ),
     ]);
 }
+
+#[test]
+fn class_8_and_9_shapes_in_a_ruleset_are_one_diagnostic_where_written() {
+    // Another file of the ruleset: a section may be split across files.
+    fn ruleset(p: &Path, extra: &str) {
+        write(&p.join("r/extra.yaml"), extra);
+    }
+    fn rules(p: &Path, extra: &str) {
+        write(&p.join("r/attack.rules"), &format!("{RULES}{extra}"));
+    }
+    let check = &["check", "r"][..];
+    let build = &["build", "r", "-o", "out.rs"][..];
+    let fails = |name, setup, args, code, file| case(name, setup, args, 1, code, file);
+    check_all(&[
+        // Accepted, then shadowed by the built-in type ("cannot compare bool with bool").
+        fails(
+            "an enum named bool",
+            |p| ruleset(p, "scales:\n  bool: [Low, High]\n"),
+            check,
+            "E0302",
+            "r/extra.yaml",
+        ),
+        fails(
+            "a record type named int, built",
+            |p| ruleset(p, "types:\n  int:\n    n: int\n"),
+            build,
+            "E0302",
+            "r/extra.yaml",
+        ),
+        fails(
+            "an outcome named dice",
+            |p| rules(p, "outcome dice { Hit, Miss }\n"),
+            check,
+            "E0302",
+            "r/attack.rules",
+        ),
+        // More dice than a roll throws, known before running.
+        fails(
+            "constant dice times a constant past 1,000",
+            |p| {
+                rules(
+                    p,
+                    "procedure volley() -> int {\n  return roll (d6 * 1001)\n}\n",
+                )
+            },
+            build,
+            "E0332",
+            "r/attack.rules",
+        ),
+        fails(
+            "constant dice times a negative constant",
+            |p| {
+                rules(
+                    p,
+                    "procedure volley() -> int {\n  return roll (2d6 * -1)\n}\n",
+                )
+            },
+            check,
+            "E0332",
+            "r/attack.rules",
+        ),
+        fails(
+            "a scale past 255 levels",
+            |p| {
+                let levels: Vec<String> = (0..256).map(|i| format!("L{i}")).collect();
+                ruleset(p, &format!("scales:\n  Rank: [{}]\n", levels.join(", ")));
+                rules(p, "formula top() = L255\n");
+            },
+            check,
+            "E0360",
+            "r/extra.yaml",
+        ),
+    ]);
+}
