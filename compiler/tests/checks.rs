@@ -421,4 +421,78 @@ fn a_fight_rule_asking_itself_through_a_built_in_is_a_cycle() {
                 .to_string()
         )]
     );
+
+/// Issue 28: a type of the rules' own named like a built-in type was accepted, then
+/// shadowed by the built-in one ("expected bool, found bool"). Now one `E0302` at the
+/// name, and nothing written with the name is reported again.
+#[test]
+fn a_type_named_like_a_built_in_type_is_refused_at_its_name() {
+    let cases = [
+        (
+            "enum_bool",
+            "enums:\n  bool: [Yes, No]\ntypes:\n  W:\n    g: bool\nrecords:\n  W:\n    a: { g: Yes }\n",
+            "formula f(w: W, x: bool) = w.g == Yes\n",
+        ),
+        (
+            "scale_int",
+            "scales:\n  int: [Low, High]\n",
+            "formula f(x: int) = x == High\n",
+        ),
+        (
+            "record_dice",
+            "types:\n  dice:\n    n: int\n",
+            "formula f(d: dice) = d.n\n",
+        ),
+        (
+            "track_map",
+            "scales:\n  Harm: [Light, Grave]\ntracks:\n  map: { scale: Harm, boxes: [{ level: Light }] }\n",
+            "",
+        ),
+        ("enum_side", "enums:\n  side: [Left, Right]\n", ""),
+        ("outcome_list", "", "outcome list { Hit, Miss }\n"),
+    ];
+    for (name, yaml, rules) in cases {
+        let dir = write(
+            &format!("builtin_{name}"),
+            &[
+                ("ruleset.yaml", &format!("ruleset: {{ name: n }}\n{yaml}")),
+                ("a.rules", rules),
+            ],
+        );
+        let (p, diags, _) = rulesc::compile_dir(&dir);
+        let found: Vec<_> = diags
+            .sorted()
+            .iter()
+            .map(|d| (d.code, d.message.clone()))
+            .collect();
+        assert!(p.is_none(), "{name}");
+        assert_eq!(found.len(), 1, "{name}: {found:?}");
+        assert_eq!(found[0].0, "E0302", "{name}: {found:?}");
+        assert!(
+            found[0].1.contains("is a built-in type"),
+            "{name}: {found:?}"
+        );
+    }
+}
+
+/// Issue 28: a scale past 255 levels (`E0360`) was followed by an `E0306` for every
+/// level the rules named ("there are no names"): one cause, one diagnostic.
+#[test]
+fn a_scale_past_255_levels_is_one_diagnostic() {
+    let levels: Vec<String> = (0..300).map(|i| format!("L{i}")).collect();
+    let yaml = format!(
+        "ruleset: {{ name: big }}\nscales:\n  Harm: [{}]\ntypes:\n  W:\n    h: Harm\nrecords:\n  W:\n    a: {{ h: L3 }}\n",
+        levels.join(", ")
+    );
+    let dir = write(
+        "scale_300",
+        &[
+            ("ruleset.yaml", &yaml),
+            (
+                "a.rules",
+                "formula f(w: W) = w.h >= L2\nformula g() = L299\n",
+            ),
+        ],
+    );
+    assert_eq!(codes(&dir), (false, vec!["E0360"]));
 }

@@ -43,6 +43,9 @@ pub enum RuleErrorKind {
     /// A range `lo..hi` whose bounds the rules do not fix holds more than `max`
     /// ([`crate::MAX_LOOP`]) numbers (`len`: how many it would hold). Nothing ran.
     RangeTooLong { len: u64, max: u64 },
+    /// `dice * n` that would throw `count` dice: fewer than 0, or more than `max`
+    /// ([`crate::dice::MAX_DICE`]). Nothing was rolled.
+    DiceCount { count: i64, max: i64 },
     /// The interpreter's budget of steps for one run was spent (`rulesc` only: generated
     /// code runs the rules, which always end, to the end).
     TooManySteps { max: u64 },
@@ -92,6 +95,9 @@ impl fmt::Display for RuleErrorKind {
             }
             RuleErrorKind::RangeTooLong { len, max } => {
                 write!(f, "the range holds {len} numbers, more than {max}")
+            }
+            RuleErrorKind::DiceCount { count, max } => {
+                write!(f, "a roll of {count} dice: a roll throws 0 to {max} dice")
             }
             RuleErrorKind::TooManySteps { max } => {
                 write!(f, "the run took more than {max} steps")
@@ -178,6 +184,17 @@ pub fn known<T>(x: Option<T>) -> T {
     match x {
         Some(v) => v,
         None => unreachable!("rulesc proved this optional value is not none"),
+    }
+}
+
+/// The value of a step that may fail (a rule error) where the checker proved it does
+/// not (`d6 * rank` with `rank` an `int(0..5)` field): generated code reads it through
+/// this.
+#[inline]
+pub fn proven<T>(r: Result<T, RuleError>) -> T {
+    match r {
+        Ok(v) => v,
+        Err(_) => unreachable!("rulesc proved this step meets no rule error"),
     }
 }
 

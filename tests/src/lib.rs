@@ -65,6 +65,12 @@ pub mod limits {
     include!(concat!(env!("OUT_DIR"), "/limits.rs"));
 }
 
+/// `fixtures/codegen/dice_count`: not a game; `dice * n` throws 0 to 1,000 dice, fewer
+/// or more a rule error, in both backends.
+pub mod dice_count {
+    include!(concat!(env!("OUT_DIR"), "/dice_count.rs"));
+}
+
 /// `fixtures/codegen/hostile_names`: not a game; a ruleset built with a content pack
 /// (`Builder::pack`) whose record names and enum labels are hostile text (quotes, a
 /// string breakout, comment markers, keywords, digits, non-ASCII, emoji, collisions).

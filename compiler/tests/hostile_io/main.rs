@@ -23,6 +23,7 @@ mod lost_output;
 mod overwrite;
 mod reading;
 mod reporting;
+mod shapes;
 mod strict;
 mod test_links;
 mod writing;
