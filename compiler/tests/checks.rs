@@ -421,6 +421,7 @@ fn a_fight_rule_asking_itself_through_a_built_in_is_a_cycle() {
                 .to_string()
         )]
     );
+}
 
 /// Issue 28: a type of the rules' own named like a built-in type was accepted, then
 /// shadowed by the built-in one ("expected bool, found bool"). Now one `E0302` at the
