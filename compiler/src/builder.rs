@@ -154,7 +154,7 @@ impl Builder {
             let dir = dir.as_ref();
             if self.rerun_if_changed {
                 // The folder itself: a file added or removed changes the ruleset.
-                println!("cargo:rerun-if-changed={}", dir.display());
+                cargo(format_args!("cargo:rerun-if-changed={}", dir.display()))?;
             }
             match self.compile_one(dir, &out_dir) {
                 Ok(m) if matched.is_empty() => matched = m,
@@ -190,10 +190,10 @@ impl Builder {
             inputs.sort();
             inputs.dedup();
             for path in inputs {
-                println!("cargo:rerun-if-changed={}", path.display());
+                cargo(format_args!("cargo:rerun-if-changed={}", path.display()))?;
             }
         }
-        let text = self.render(&diags, &sources);
+        let text = self.render(&diags, &sources)?;
         let Some(p) = program else {
             return Err(format!(
                 "{}: {} error(s)\n{text}",
@@ -211,11 +211,11 @@ impl Builder {
                 // files, in the order read).
                 for f in sources.files.iter().skip(ruleset_files) {
                     if !f.path.as_os_str().is_empty() {
-                        println!("cargo:rerun-if-changed={}", f.path.display());
+                        cargo(format_args!("cargo:rerun-if-changed={}", f.path.display()))?;
                     }
                 }
             }
-            let text = self.render(&diags, &sources);
+            let text = self.render(&diags, &sources)?;
             match extended {
                 Some(p) => p,
                 None => {
@@ -236,18 +236,33 @@ impl Builder {
     }
 
     /// The errors, rendered as `rulesc check` shows them; warnings go to Cargo (they do
-    /// not fail the build).
-    fn render(&self, diags: &diag::Diagnostics, sources: &crate::source::Sources) -> String {
+    /// not fail the build, but a warning that cannot be printed does).
+    fn render(
+        &self,
+        diags: &diag::Diagnostics,
+        sources: &crate::source::Sources,
+    ) -> Result<String, String> {
         let mut text = String::new();
         for d in diags.sorted() {
             if d.severity == diag::Severity::Error {
                 text.push_str(&diag::render(d, sources, false, 100));
             } else if self.rerun_if_changed {
                 for line in diag::render(d, sources, false, 100).lines() {
-                    println!("cargo:warning={line}");
+                    cargo(format_args!("cargo:warning={line}"))?;
                 }
             }
         }
-        text
+        Ok(text)
     }
+}
+
+/// Prints one line for Cargo on standard output. A line that cannot be printed is an
+/// error of the build (Cargo would miss an input to watch, or a warning), not a panic
+/// and not a line quietly lost.
+fn cargo(line: std::fmt::Arguments<'_>) -> Result<(), String> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}")
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("cannot print `{line}` to standard output for Cargo: {e}\n"))
 }

@@ -173,7 +173,12 @@ impl Comparer<'_, '_> {
                 continue;
             }
             let actual: Prob = matching.into_iter().fold(Prob::zero(), |a, b| a + b);
-            let text = self.sources.slice(v.span).trim().to_string();
+            // A string's text is its value, quoted or not; a number's is as written
+            // (`0.10` read as a float would lose what was written).
+            let text = match &v.value {
+                YValue::Str(s) => s.trim().to_string(),
+                _ => self.sources.slice(v.span).trim().to_string(),
+            };
             let Some((want, tolerance)) = probability(&text) else {
                 self.wrong(
                     v,

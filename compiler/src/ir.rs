@@ -490,7 +490,10 @@ pub enum ExprKind {
     Clamp(Box<Expr>, Box<Expr>, Box<Expr>),
     Abs(Box<Expr>),
     Len(Box<Expr>),
-    DiceTimes(Box<Expr>, Box<Expr>),
+    /// `dice * n` (`rulesc_runtime::DiceSpec::times`). With a site, the count may fall
+    /// outside `0..=MAX_DICE`, a rule error there; none where the checker proved it
+    /// inside (constant dice times a number of known bounds).
+    DiceTimes(Box<Expr>, Box<Expr>, Option<u32>),
     /// Rolls dice (type `Roll`), traced at `site`. With `faces`, also keeps every die of
     /// the roll in that (hidden, `Ty::Faces`) local, for `faces(r)` to read.
     Roll {

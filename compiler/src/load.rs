@@ -539,7 +539,7 @@ fn skipped(entries: &[PathBuf]) -> Vec<(PathBuf, String, String)> {
 /// symbolic link its resolved target, which must be inside `root`. The error says why
 /// a link is refused (its target is never opened, so its text cannot reach a
 /// diagnostic).
-fn resolve_entry(path: &Path, root: &Path) -> Result<PathBuf, &'static str> {
+pub(crate) fn resolve_entry(path: &Path, root: &Path) -> Result<PathBuf, &'static str> {
     let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
     if !is_link {
         return Ok(path.to_path_buf());

@@ -133,6 +133,10 @@ pub fn write(path: &Path, text: &str, inputs: &[PathBuf]) -> Result<bool, Output
     }
     let mut tmp = builder.tempfile_in(dir).map_err(OutputError::Io)?;
     tmp.write_all(text.as_bytes()).map_err(OutputError::Io)?;
+    // On the disk before it replaces the output: a file system that reports a full disk
+    // or a quota only when the data is written back (NFS, for one) reports it here, so
+    // the output is never replaced by a truncated file.
+    tmp.as_file().sync_all().map_err(OutputError::Io)?;
     // The rename replaces whatever is at `path` now (a file, a link), atomically; a
     // folder put there since the checks makes it fail, and the temporary file goes.
     tmp.persist(path).map_err(|e| OutputError::Io(e.error))?;

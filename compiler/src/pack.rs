@@ -386,6 +386,15 @@ fn check_one(
         ),
         None => empty,
     };
+    // Where this pack defines each record (first): a `_copy` of one further down than
+    // the record copying it names a record not read yet (`E0411`).
+    let mut defined: HashMap<String, Span> = HashMap::new();
+    for (_, by_name) in sections {
+        for (rkey, _) in by_name.as_map().unwrap_or(&[]) {
+            let rname = rkey.scalar_text().unwrap_or_default();
+            defined.entry(rname).or_insert(rkey.span);
+        }
+    }
     for (tkey, by_name) in sections {
         let tname = tkey.scalar_text().unwrap_or_default();
         let Some(&rid) = known.types.get(&tname) else {
@@ -435,7 +444,14 @@ fn check_one(
             known.seen.insert(rname.clone(), rkey.span);
             reader.declare_record(&rname, &tname, rkey.span);
             let read = match value.get(COPY) {
-                Some(from) => copy(p, reader, value, from, rid, diags),
+                Some(from) => {
+                    let at = Copying {
+                        name: &rname,
+                        span: rkey.span,
+                        defined: &defined,
+                    };
+                    copy(p, reader, value, from, rid, at, diags)
+                }
                 None => reader.read(value, &Ty::Record(rid), diags),
             };
             if let Some(v) = read {
@@ -451,15 +467,26 @@ fn check_one(
     })
 }
 
+/// Where a `_copy` is read: the record being written (its name's span), and where its
+/// pack defines each of its records.
+struct Copying<'a> {
+    name: &'a str,
+    span: Span,
+    defined: &'a HashMap<String, Span>,
+}
+
 /// A record written with `_copy: <record>`: the named record of the same type (the
 /// ruleset's, or one read before, as from a required pack), with the fields given
-/// beside `_copy` in place of its own.
+/// beside `_copy` in place of its own. A record copies only records read before it, so
+/// copies never form a cycle: one that names itself, or a record further down its pack,
+/// is `E0411`.
 fn copy(
     p: &Program,
     reader: &mut check::Reader,
     value: &YNode,
     from: &YNode,
     rid: usize,
+    at: Copying,
     diags: &mut Diagnostics,
 ) -> Option<Const> {
     let tname = &p.records[rid].name;
@@ -475,6 +502,36 @@ fn copy(
         );
         return None;
     };
+    if base == at.name {
+        diags.push(
+            Diagnostic::error(
+                "E0411",
+                from.span,
+                format!("the record `{base}` copies itself"),
+            )
+            .label("this record")
+            .help(format!(
+                "`_copy` names another {tname} record, read before this one (the ruleset's, a required pack's, or one above in this pack); to change one of the ruleset's records, give the changed copy a name of its own"
+            )),
+        );
+        return None;
+    }
+    if let Some(&later) = at.defined.get(base).filter(|d| d.start > at.span.start) {
+        diags.push(
+            Diagnostic::error(
+                "E0411",
+                from.span,
+                format!("`{base}` is defined further down this pack, after the record copying it"),
+            )
+            .label("not read yet")
+            .note(later, format!("`{base}` is defined here"))
+            .help(format!(
+                "a record copies only records read before it: move `{base}` above `{}`",
+                at.name
+            )),
+        );
+        return None;
+    }
     let copied = match reader.instance(base) {
         Some(i) if i.record == rid => i.value.clone(),
         Some(i) => {

@@ -6,6 +6,11 @@
 //! names (relative to the file), or the one given with `--ruleset`, with the content
 //! packs its `packs:` names, from seed 0. Scripts are strict: a face never rolled, dice
 //! rolled past the script, or an answer never asked for is an error (`E0405`).
+//!
+//! Nothing is left out quietly: a link in a folder is followed inside the project and
+//! refused out of it (`E0008`), a folder that cannot be read is `E0001`, more files or
+//! deeper folders than the limits are `E0003`, and a path named that gives no scenario
+//! is `E0412`.
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::expect::{self, Mismatch};
@@ -198,92 +203,247 @@ impl Case {
 }
 
 /// Runs every scenario under `paths` (folders, searched in name order, or files).
+///
+/// A link found in a folder is followed when it leads inside the project folder (as a
+/// ruleset's links are, [`load::project_root`]) and refused (`E0008`) when it leads out
+/// or nowhere. A path named that gives no scenario at all is an error (`E0412`), so a
+/// run that tested nothing never reads as a pass.
 pub fn run(paths: &[PathBuf], opts: &Options) -> Report {
     let mut report = Report::default();
     let mut files = Vec::new();
-    for p in paths {
-        let mut problems = (Diagnostics::default(), Sources::default());
-        collect(p, 0, &mut files, &mut problems.0, &mut problems.1);
-        if !problems.0.items.is_empty() {
-            report.problems.push(problems);
+    // Which path named each file came from, and whether that path's search failed.
+    let mut searched = Vec::new();
+    for (named, p) in paths.iter().enumerate() {
+        let mut search = Search {
+            named,
+            root: load::project_root(p),
+            visited: Vec::new(),
+            files: &mut files,
+            diags: Diagnostics::default(),
+            sources: Sources::default(),
+        };
+        search.collect(p, p, 0);
+        let failed = search.diags.has_errors();
+        let (diags, sources) = (search.diags, search.sources);
+        if !diags.items.is_empty() {
+            report.problems.push((diags, sources));
         }
+        searched.push(failed);
     }
+    if files.len() > MAX_FILES {
+        let mut sources = Sources::default();
+        let at = output::file_span(&paths[files[MAX_FILES].named], &mut sources);
+        let d = Diagnostic::error(
+            "E0003",
+            at,
+            format!("more than {MAX_FILES} YAML files to test: the rest were not run"),
+        )
+        .help("give fewer folders, or folders with fewer files");
+        report
+            .problems
+            .push((Diagnostics { items: vec![d] }, sources));
+        files.truncate(MAX_FILES);
+    }
+    let mut found = vec![0usize; paths.len()];
     let mut rulesets: HashMap<PathBuf, Option<Program>> = HashMap::new();
-    for file in files.into_iter().take(MAX_FILES) {
-        match run_file(&file, opts, &mut rulesets, &mut report.problems) {
-            Some(case) => report.cases.push(case),
+    for file in files {
+        match run_file(&file.read, opts, &mut rulesets, &mut report.problems) {
+            Some(mut case) => {
+                case.path = file.shown;
+                found[file.named] += 1;
+                report.cases.push(case);
+            }
             None => report.skipped += 1,
         }
+    }
+    // A path named that gave no scenario (and no error of its own): nothing was tested.
+    for ((p, failed), n) in paths.iter().zip(searched).zip(found) {
+        if n > 0 || failed {
+            continue;
+        }
+        let mut sources = Sources::default();
+        let at = output::file_span(p, &mut sources);
+        let what = if p.is_dir() {
+            format!("no scenario under the folder {}", output::shown(p))
+        } else {
+            format!("{} is not a scenario (it has no `run:`)", output::shown(p))
+        };
+        let d = Diagnostic::error("E0412", at, format!("{what}: nothing was tested"))
+            .label("this path")
+            .help("a scenario is a `.yaml` file with `run:`; give the folders (or files) that hold them");
+        report
+            .problems
+            .push((Diagnostics { items: vec![d] }, sources));
     }
     report
 }
 
-/// `.yaml` files under `path` (or `path` itself), sorted; `.yml` files are warned about.
-fn collect(
-    path: &Path,
-    depth: usize,
-    out: &mut Vec<PathBuf>,
-    diags: &mut Diagnostics,
-    sources: &mut Sources,
-) {
-    let meta = match std::fs::symlink_metadata(path) {
-        Ok(m) => m,
-        Err(e) => {
-            let at = output::file_span(path, sources);
-            diags.push(
-                Diagnostic::error(
-                    "E0001",
-                    at,
-                    format!("cannot read {}: {e}", output::shown(path)),
-                )
-                .help("give folders (or files) of scenarios"),
+/// A YAML file found to test: the path it was found by (a link's own path), and the
+/// file read (the link's target).
+struct Found {
+    named: usize,
+    shown: PathBuf,
+    read: PathBuf,
+}
+
+/// The search of one path named on the command line.
+struct Search<'a> {
+    /// Its place on the command line.
+    named: usize,
+    /// The project folder: where links found in its folders may lead.
+    root: PathBuf,
+    /// The folders searched (resolved), so that a loop of links is searched once.
+    visited: Vec<PathBuf>,
+    files: &'a mut Vec<Found>,
+    diags: Diagnostics,
+    sources: Sources,
+}
+
+impl Search<'_> {
+    /// `.yaml` files under `path` (or `path` itself, when named), sorted; `.yml` files
+    /// are warned about. `read` is where `path` is read: itself, or under the target of
+    /// a link to a folder.
+    fn collect(&mut self, path: &Path, read: &Path, depth: usize) {
+        // A path named is taken as given (through a link too); an entry found in a
+        // folder is looked at itself, and a link followed only inside the project.
+        let meta = if depth == 0 {
+            std::fs::metadata(read)
+        } else {
+            std::fs::symlink_metadata(read)
+        };
+        let meta = match meta {
+            Ok(m) => m,
+            Err(e) => {
+                let at = output::file_span(path, &mut self.sources);
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0001",
+                        at,
+                        format!("cannot read {}: {e}", output::shown(path)),
+                    )
+                    .help("give folders (or files) of scenarios"),
+                );
+                return;
+            }
+        };
+        let mut read = read.to_path_buf();
+        let mut is_dir = meta.is_dir();
+        if meta.file_type().is_symlink() {
+            let is_yaml = matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("yaml" | "yml")
             );
+            match load::resolve_entry(&read, &self.root) {
+                Ok(target) => {
+                    is_dir = target.is_dir();
+                    read = from_here(target);
+                }
+                // A link that could lead to scenarios (a `.yaml` name, or a folder) and
+                // leads out of the project, or nowhere: refused, as `check` refuses it.
+                Err(why) if is_yaml || read.is_dir() => {
+                    let name = output::shown(path);
+                    let at = output::file_span(path, &mut self.sources);
+                    self.diags.push(
+                        Diagnostic::error("E0008", at, format!("{name} is {why}"))
+                            .label("this link")
+                            .help(format!(
+                                "rulesc test reads only scenarios inside {}; put the file itself in the folder, or give `rulesc --root <folder>` holding both",
+                                self.root.display()
+                            )),
+                    );
+                    return;
+                }
+                Err(_) => return,
+            }
+        }
+        if !is_dir {
+            let ext = path.extension().and_then(|e| e.to_str());
+            if depth == 0 || ext == Some("yaml") {
+                self.files.push(Found {
+                    named: self.named,
+                    shown: path.to_path_buf(),
+                    read,
+                });
+            } else if ext == Some("yml") {
+                let at = output::file_span(path, &mut self.sources);
+                self.diags.push(
+                    Diagnostic::warning(
+                        "W0005",
+                        at,
+                        format!(
+                            "{} is skipped: scenarios end in `.yaml`",
+                            output::shown(path)
+                        ),
+                    )
+                    .help("rename it to `.yaml` to run it"),
+                );
+            }
             return;
         }
-    };
-    if meta.is_file() || (depth == 0 && !meta.is_dir()) {
-        if depth == 0 || path.extension().is_some_and(|e| e == "yaml") {
-            out.push(path.to_path_buf());
-        } else if path.extension().is_some_and(|e| e == "yml") {
-            let at = output::file_span(path, sources);
-            diags.push(
-                Diagnostic::warning(
-                    "W0005",
+        let resolved = std::fs::canonicalize(&read).unwrap_or_else(|_| read.clone());
+        if self.visited.contains(&resolved) {
+            // Searched already: a loop of links, or a second link to one folder.
+            return;
+        }
+        if depth >= MAX_DEPTH {
+            let at = output::file_span(path, &mut self.sources);
+            self.diags.push(
+                Diagnostic::error(
+                    "E0003",
                     at,
                     format!(
-                        "{} is skipped: scenarios end in `.yaml`",
+                        "{} is more than {MAX_DEPTH} folders deep: it was not searched",
                         output::shown(path)
                     ),
                 )
-                .help("rename it to `.yaml` to run it"),
+                .help("keep scenarios in shallower folders, or name this folder itself"),
             );
-        }
-        return;
-    }
-    // Links to folders are not followed (a loop of links cannot trap the search).
-    if !meta.is_dir() || depth >= MAX_DEPTH {
-        return;
-    }
-    let Ok(rd) = std::fs::read_dir(path) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = rd
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| {
-            let name = p
-                .file_name()
-                .map(|n| n.to_string_lossy())
-                .unwrap_or_default();
-            !name.starts_with('.') && name != "target"
-        })
-        .collect();
-    entries.sort();
-    for e in entries {
-        if out.len() >= MAX_FILES {
             return;
         }
-        collect(&e, depth + 1, out, diags, sources);
+        self.visited.push(resolved);
+        let rd = match std::fs::read_dir(&read) {
+            Ok(rd) => rd,
+            Err(e) => {
+                let at = output::file_span(path, &mut self.sources);
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0001",
+                        at,
+                        format!("cannot read the folder {}: {e}", output::shown(path)),
+                    )
+                    .help("give folders (or files) of scenarios that rulesc can read"),
+                );
+                return;
+            }
+        };
+        let mut names: Vec<std::ffi::OsString> = rd
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name())
+            .filter(|n| {
+                let name = n.to_string_lossy();
+                !name.starts_with('.') && name != "target"
+            })
+            .collect();
+        names.sort();
+        for name in names {
+            if self.files.len() > MAX_FILES {
+                return;
+            }
+            self.collect(&path.join(&name), &read.join(&name), depth + 1);
+        }
+    }
+}
+
+/// A resolved path, from the current folder when it is under it (as a path given
+/// relative to it is shown).
+fn from_here(path: PathBuf) -> PathBuf {
+    match std::env::current_dir() {
+        Ok(here) => match path.strip_prefix(&here) {
+            Ok(rel) if rel.as_os_str().is_empty() => PathBuf::from("."),
+            Ok(rel) => rel.to_path_buf(),
+            Err(_) => path,
+        },
+        Err(_) => path,
     }
 }
 

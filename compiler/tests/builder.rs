@@ -99,3 +99,75 @@ fn attribute_paths_must_name_something_and_attributes_must_parse() {
     assert!(err.contains("not a path"), "{err}");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// What a build script sees on a full disk: the Builder's error, not `Ok` over a
+/// truncated module. The disk is made "full" for a child process (this test binary run
+/// again, with `RULESC_BUILDER_CHILD` saying what to do) by a file size limit
+/// (`ulimit -f`, SIGXFSZ ignored): past it, `write` fails as on a full disk (`EFBIG`
+/// instead of `ENOSPC`), in the middle of the file, whoever runs the test, root too.
+/// The child exits 0 when the Builder returned the error expected, 3 when it did not;
+/// a panic is the test harness's 101.
+#[test]
+fn a_full_disk_is_an_error_of_the_build() {
+    if let Some(mode) = std::env::var_os("RULESC_BUILDER_CHILD") {
+        return builder_child(&mode.to_string_lossy());
+    }
+    for mode in ["module", "cargo lines"] {
+        let out = scratch(&format!("full-{}", mode.replace(' ', "-")));
+        // Standard output, a regular file, is held to the limit too (where Cargo reads
+        // the `cargo:` lines from).
+        let stdout = std::fs::File::create(out.join("stdout.txt")).unwrap();
+        let status = std::process::Command::new("sh")
+            .arg("-c")
+            .arg("trap '' XFSZ; ulimit -f 1 && exec \"$0\" \"$@\"")
+            .arg(std::env::current_exe().unwrap())
+            .args([
+                "a_full_disk_is_an_error_of_the_build",
+                "--exact",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env("RULESC_BUILDER_CHILD", mode)
+            .env("RULESC_BUILDER_OUT", out.join("gen"))
+            .stdout(stdout)
+            .status()
+            .unwrap();
+        assert_eq!(
+            status.code(),
+            Some(0),
+            "{mode}: the Builder did not return the error (see the test's output)"
+        );
+        // Neither the module nor its temporary file is left behind.
+        let left: Vec<_> = std::fs::read_dir(out.join("gen"))
+            .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+            .unwrap_or_default();
+        assert!(left.is_empty(), "{mode}: left {left:?}");
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}
+
+/// The child of [`a_full_disk_is_an_error_of_the_build`], under the file size limit.
+fn builder_child(mode: &str) {
+    let out = std::env::var_os("RULESC_BUILDER_OUT").expect("RULESC_BUILDER_OUT");
+    let mut b = rulesc::Builder::new();
+    b.out_dir(PathBuf::from(out));
+    let kingsmark = repo("rules/kingsmark");
+    let result = match mode {
+        // The module (well over the limit) cannot be written.
+        "module" => b
+            .emit_rerun_if_changed(false)
+            .compile(&[kingsmark.as_path()]),
+        // The `cargo:rerun-if-changed` lines pass the limit first.
+        _ => b.compile(&[kingsmark.as_path(), &kingsmark, &kingsmark]),
+    };
+    let expected = match mode {
+        "module" => "cannot write",
+        _ => "for Cargo",
+    };
+    let code = match &result {
+        Err(e) if e.contains(expected) && e.contains("too large") => 0,
+        _ => 3,
+    };
+    eprintln!("{mode}: {result:?}");
+    std::process::exit(code);
+}

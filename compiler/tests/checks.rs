@@ -309,3 +309,191 @@ fn a_type_that_is_not_text_is_an_error_where_it_is_written() {
         );
     }
 }
+
+/// A small fight ruleset: `Unit` fights, with `clauses` inside its declaration (after
+/// `order(c) = [c.hp]` unless they start with their own `order`) and
+/// `rules` beside it. The diagnostics' codes and messages, sorted.
+fn fight_diagnostics(dir: &str, rules: &str, clauses: &str) -> Vec<(&'static str, String)> {
+    let root = write(
+        dir,
+        &[
+            (
+                "ruleset.yaml",
+                "ruleset: { name: f }\ntypes:\n  Unit:\n    hp: { type: int, default: 3 }\n  Gear:\n    weight: int\n",
+            ),
+            (
+                "fight.rules",
+                &format!(
+                    "procedure take_turn(me: fighter) {{\n  me.hp -= 1\n}}\n{rules}\nfight of Unit {{\n{}{clauses}\n}}\n",
+                    if clauses.starts_with("  order") { "" } else { "  order(c) = [c.hp]\n" }
+                ),
+            ),
+        ],
+    );
+    let (p, diags, _) = rulesc::compile_dir(&root);
+    assert!(p.is_none(), "{dir} should not check");
+    diags
+        .sorted()
+        .iter()
+        .map(|d| (d.code, d.message.clone()))
+        .collect()
+}
+
+#[test]
+fn a_second_out_clause_is_named_as_written_not_as_its_hidden_formula() {
+    let d = fight_diagnostics(
+        "fight_out_twice",
+        "",
+        "  out(c) = c.hp <= 0\n  out(x) = x.hp < 0\n  on turn = take_turn",
+    );
+    assert_eq!(
+        d,
+        [(
+            "E0350",
+            "the fight's `out(x)` is declared twice".to_string()
+        )]
+    );
+    let d = fight_diagnostics(
+        "fight_order_twice",
+        "",
+        "  order(c) = [c.hp]\n  order(c) = [0]\n  on turn = take_turn",
+    );
+    assert_eq!(
+        d,
+        [(
+            "E0350",
+            "the fight's `order(c)` is declared twice".to_string()
+        )]
+    );
+}
+
+#[test]
+fn an_on_turn_procedure_taking_a_record_is_one_diagnostic() {
+    let d = fight_diagnostics(
+        "fight_turn_record",
+        "procedure act(g: Gear) {\n  g.weight += 1\n}\n",
+        "  on turn = act",
+    );
+    assert_eq!(
+        d,
+        [(
+            "E0327",
+            "`act` must take nothing or one fighter".to_string()
+        )]
+    );
+    // With no `on turn` clause at all, the fight is told so.
+    let d = fight_diagnostics("fight_no_turn", "", "");
+    assert_eq!(
+        d,
+        [(
+            "E0351",
+            "the fight says nothing of what a turn is".to_string()
+        )]
+    );
+}
+
+#[test]
+fn a_fight_rule_asking_itself_through_a_built_in_is_a_cycle() {
+    // `enemies` asks `out` of every fighter: `out` asking `enemies` never ends.
+    let d = fight_diagnostics(
+        "fight_out_cycle",
+        "formula alone(c: fighter) = len(enemies(c)) == 0\n",
+        "  out(c) = c.hp <= 0 or alone(c)\n  on turn = take_turn",
+    );
+    assert_eq!(
+        d,
+        [(
+            "E0330",
+            "a cycle of calls: `alone` asks the fight's `out(c)`, which calls `alone`".to_string()
+        )]
+    );
+    // `in_order` reads the turn-order key.
+    let d = fight_diagnostics(
+        "fight_order_cycle",
+        "",
+        "  order(c) = [len(in_order(fighters()))]\n  on turn = take_turn",
+    );
+    assert_eq!(
+        d,
+        [(
+            "E0330",
+            "a cycle of calls: `order(c)` calls `in_order`, which asks the fight's `order(c)`"
+                .to_string()
+        )]
+    );
+}
+
+/// Issue 28: a type of the rules' own named like a built-in type was accepted, then
+/// shadowed by the built-in one ("expected bool, found bool"). Now one `E0302` at the
+/// name, and nothing written with the name is reported again.
+#[test]
+fn a_type_named_like_a_built_in_type_is_refused_at_its_name() {
+    let cases = [
+        (
+            "enum_bool",
+            "enums:\n  bool: [Yes, No]\ntypes:\n  W:\n    g: bool\nrecords:\n  W:\n    a: { g: Yes }\n",
+            "formula f(w: W, x: bool) = w.g == Yes\n",
+        ),
+        (
+            "scale_int",
+            "scales:\n  int: [Low, High]\n",
+            "formula f(x: int) = x == High\n",
+        ),
+        (
+            "record_dice",
+            "types:\n  dice:\n    n: int\n",
+            "formula f(d: dice) = d.n\n",
+        ),
+        (
+            "track_map",
+            "scales:\n  Harm: [Light, Grave]\ntracks:\n  map: { scale: Harm, boxes: [{ level: Light }] }\n",
+            "",
+        ),
+        ("enum_side", "enums:\n  side: [Left, Right]\n", ""),
+        ("outcome_list", "", "outcome list { Hit, Miss }\n"),
+    ];
+    for (name, yaml, rules) in cases {
+        let dir = write(
+            &format!("builtin_{name}"),
+            &[
+                ("ruleset.yaml", &format!("ruleset: {{ name: n }}\n{yaml}")),
+                ("a.rules", rules),
+            ],
+        );
+        let (p, diags, _) = rulesc::compile_dir(&dir);
+        let found: Vec<_> = diags
+            .sorted()
+            .iter()
+            .map(|d| (d.code, d.message.clone()))
+            .collect();
+        assert!(p.is_none(), "{name}");
+        assert_eq!(found.len(), 1, "{name}: {found:?}");
+        assert_eq!(found[0].0, "E0302", "{name}: {found:?}");
+        assert!(
+            found[0].1.contains("is a built-in type"),
+            "{name}: {found:?}"
+        );
+    }
+}
+
+/// Issue 28: a scale past 255 levels (`E0360`) was followed by an `E0306` for every
+/// level the rules named ("there are no names"): one cause, one diagnostic.
+#[test]
+fn a_scale_past_255_levels_is_one_diagnostic() {
+    let levels: Vec<String> = (0..300).map(|i| format!("L{i}")).collect();
+    let yaml = format!(
+        "ruleset: {{ name: big }}\nscales:\n  Harm: [{}]\ntypes:\n  W:\n    h: Harm\nrecords:\n  W:\n    a: {{ h: L3 }}\n",
+        levels.join(", ")
+    );
+    let dir = write(
+        "scale_300",
+        &[
+            ("ruleset.yaml", &yaml),
+            (
+                "a.rules",
+                "formula f(w: W) = w.h >= L2\nformula g() = L299\n",
+            ),
+        ],
+    );
+    assert_eq!(codes(&dir), (false, vec!["E0360"]));
+}

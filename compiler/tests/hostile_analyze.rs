@@ -105,6 +105,8 @@ fn cases() -> Vec<Case> {
         ("--max-steps", "0"),
         ("--max-seconds", "0"),
         ("--max-seconds", "86401"),
+        ("--max-memory", "0"),
+        ("--max-memory", "1048577"),
     ] {
         let name: &'static str = Box::leak(format!("{flag} {value}").into_boxed_str());
         let args: Vec<&'static str> = [flag, value]

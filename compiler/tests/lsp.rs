@@ -23,11 +23,16 @@ struct Client {
 
 impl Client {
     fn start() -> Client {
+        Client::start_with(Stdio::inherit())
+    }
+
+    /// A server whose standard error goes to `stderr` ([`ended`] reads it when piped).
+    fn start_with(stderr: Stdio) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_rulesc"))
             .arg("lsp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(stderr)
             .spawn()
             .expect("start rulesc lsp");
         let stdin = child.stdin.take().unwrap();
@@ -775,4 +780,174 @@ fn an_unreadable_frame_ends_the_server_with_its_reason() {
         );
         drop(stdin);
     }
+}
+
+/// How a server ended (waiting at most [`PATIENCE`]): its exit code and standard error.
+fn ended(child: &mut Child) -> (Option<i32>, String) {
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > PATIENCE {
+            let _ = child.kill();
+            panic!("the server still runs");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    if let Some(mut stderr) = child.stderr.take() {
+        stderr.read_to_string(&mut err).unwrap();
+    }
+    (status.code(), err)
+}
+
+/// 2,000 edits sent without waiting, then a hover: the server checks the last version
+/// (not every edit: it did, publishing 2,000 times and taking minutes in a debug build),
+/// publishes each version's own diagnostics, and answers the hover on the last text.
+#[test]
+fn a_burst_of_edits_is_checked_for_its_last_version() {
+    const EDITS: i32 = 2000;
+    let dir = project();
+    let attack = uri(&dir.path().join("attack.rules"));
+    let mut c = Client::start();
+    initialize(&mut c, dir.path());
+    c.open(&attack, ATTACK);
+    assert_eq!(c.diagnostics(&attack), Vec::<Value>::new());
+    // Version v names `b<v>` where `bonus` was, after v % 4 empty lines.
+    let text = |v: i32| {
+        let name = if v == EDITS + 1 {
+            "bonsu".to_string()
+        } else {
+            format!("b{v}")
+        };
+        let lines = "\n".repeat(v as usize % 4);
+        format!(
+            "{lines}{}",
+            ATTACK.replace("d12! + bonus", &format!("d12! + {name}"))
+        )
+    };
+    for v in 2..=EDITS + 1 {
+        c.change(&attack, v, &text(v));
+    }
+    let last = text(EDITS + 1);
+    let h = hover_text(&mut c, &attack, pos(&last, "hit_locations", 0, 3));
+    assert!(h.contains("table hit_locations: d4 -> HitLocation"), "{h}");
+
+    // Every publication until the last version's.
+    let mut seen = Vec::new();
+    loop {
+        let m = match c
+            .pending
+            .iter()
+            .position(|m| m["method"] == "textDocument/publishDiagnostics")
+        {
+            Some(i) => c.pending.remove(i),
+            None => c.recv(),
+        };
+        if m["method"] != "textDocument/publishDiagnostics" {
+            continue;
+        }
+        assert_eq!(m["params"]["uri"], attack.as_str());
+        let version = m["params"]["version"].as_i64().unwrap() as i32;
+        seen.push(m);
+        if version == EDITS + 1 {
+            break;
+        }
+    }
+    assert!(
+        seen.len() < 50,
+        "{} publications for {EDITS} edits",
+        seen.len()
+    );
+    for m in &seen {
+        // A version's diagnostics are its own: its unknown name, on its line.
+        let version = m["params"]["version"].as_i64().unwrap() as i32;
+        let diags = m["params"]["diagnostics"].as_array().unwrap();
+        assert_eq!(diags.len(), 1, "{m}");
+        let name = if version == EDITS + 1 {
+            "bonsu".to_string()
+        } else {
+            format!("b{version}")
+        };
+        assert_eq!(diags[0]["code"], "E0306", "{m}");
+        assert!(
+            diags[0]["message"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("`{name}`")),
+            "{m}"
+        );
+        let line = 3 + version as usize % 4;
+        assert_eq!(
+            diags[0]["range"]["start"],
+            json!({"line": line, "character": 26}),
+            "{m}"
+        );
+    }
+    c.shutdown();
+}
+
+/// The editor going away without `shutdown` (its end of stdin closed) is the error the
+/// reference says, E0014 with exit code 1: it was a silent exit 0.
+#[test]
+fn stdin_closed_without_shutdown_is_e0014() {
+    let dir = project();
+    let mut c = Client::start_with(Stdio::piped());
+    initialize(&mut c, dir.path());
+    let Client {
+        mut child, stdin, ..
+    } = c;
+    drop(stdin);
+    let (code, err) = ended(&mut child);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("E0014"), "{err}");
+    assert!(
+        err.contains("the editor closed the connection without `shutdown`"),
+        "{err}"
+    );
+}
+
+/// `exit` without `shutdown` first stops the server (stdin still open) with exit code 1.
+#[test]
+fn exit_without_shutdown_is_e0014() {
+    let dir = project();
+    let attack = uri(&dir.path().join("attack.rules"));
+    let mut c = Client::start_with(Stdio::piped());
+    initialize(&mut c, dir.path());
+    c.open(&attack, ATTACK);
+    c.diagnostics(&attack);
+    c.notify("exit", Value::Null);
+    let (code, err) = ended(&mut c.child);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("E0014"), "{err}");
+    assert!(err.contains("`exit` without `shutdown`"), "{err}");
+}
+
+/// `shutdown`, then a request (refused: only `exit` is left), then `exit`: exit code 0.
+/// (lsp-server's shutdown took any message but `exit` after it as an error, exit 1.)
+#[test]
+fn shutdown_then_exit_stops_cleanly() {
+    let dir = project();
+    let attack = uri(&dir.path().join("attack.rules"));
+    let mut c = Client::start_with(Stdio::piped());
+    initialize(&mut c, dir.path());
+    c.open(&attack, ATTACK);
+    c.diagnostics(&attack);
+    assert_eq!(c.request("shutdown", Value::Null), Value::Null);
+    c.next_id += 1;
+    let id = c.next_id;
+    let params = doc_pos(&attack, pos(ATTACK, "hit_locations", 0, 3));
+    c.send(json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/hover", "params": params}));
+    let answer = loop {
+        let m = c.recv();
+        if m["id"] == json!(id) {
+            break m;
+        }
+    };
+    assert_eq!(answer["error"]["code"], -32600, "{answer}");
+    c.notify("exit", Value::Null);
+    let (code, err) = ended(&mut c.child);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.is_empty(), "{err}");
 }

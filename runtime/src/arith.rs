@@ -1,6 +1,9 @@
 //! Integer arithmetic of the rules language. Every operation is total: overflow saturates
-//! at the bounds of `i64`, division and remainder by zero give 0. The interpreter and the
-//! generated code both call these, so they cannot disagree.
+//! at the bounds of `i64`. The interpreter and the generated code both call these, so
+//! they cannot disagree. The rules never divide by zero here: a divisor that may be 0
+//! goes through [`crate::error::div`] and [`crate::error::rem`] (a rule error), and a
+//! written `0` is refused by the checker; `div` and `rem` still give 0 for it rather than
+//! panic.
 
 // `add` and `sub` take the overflow as a cold branch (an add and a jump the predictor
 // never takes) rather than `saturating_*`'s select, which costs a few instructions on

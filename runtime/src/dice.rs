@@ -8,14 +8,15 @@
 //! [`roll`] is the one implementation of `NdM`, exploding dice and keep-highest/lowest;
 //! the interpreter and generated code both call it.
 
+use crate::error::{RuleError, RuleErrorKind};
 use crate::trace::{TraceEvent, TraceSink};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-/// Most dice one roll may throw; the compiler rejects larger literals, and a count
-/// computed at run time is clamped to this.
+/// Most dice one roll may throw: the compiler rejects larger literals, and dice
+/// multiplied past it ([`DiceSpec::times`]) are a rule error.
 pub const MAX_DICE: i64 = 1_000;
 /// Most faces a die may have.
 pub const MAX_SIDES: i64 = 1_000_000;
@@ -105,11 +106,28 @@ impl DiceSpec {
         }
     }
 
-    /// The same dice, `factor` times as many (a critical "doubles the damage dice").
-    /// The count is clamped to `0..=MAX_DICE`.
-    pub fn times(self, factor: i64) -> Self {
-        let count = (i64::from(self.count).saturating_mul(factor)).clamp(0, MAX_DICE) as u32;
-        DiceSpec { count, ..self }
+    /// The same dice, `factor` times as many (`dice * n`: a critical "doubles the damage
+    /// dice"), or [`RuleErrorKind::DiceCount`] at `site` when that is fewer than 0 or
+    /// more than [`MAX_DICE`] dice. No dice (`d6 * 0`) is a roll that totals 0. The one
+    /// place a count computed while the rules run becomes dice: the interpreter and
+    /// generated code both call it.
+    pub fn times(self, factor: i64, site: u32) -> Result<Self, RuleError> {
+        let count = i128::from(self.count) * i128::from(factor);
+        if (0..=i128::from(MAX_DICE)).contains(&count) {
+            Ok(DiceSpec {
+                count: count as u32,
+                ..self
+            })
+        } else {
+            let count = count.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64;
+            Err(RuleError::new(
+                site,
+                RuleErrorKind::DiceCount {
+                    count,
+                    max: MAX_DICE,
+                },
+            ))
+        }
     }
 
     /// Lowest and highest total this roll can give without explosions.
@@ -693,6 +711,62 @@ mod tests {
             .to_string(),
             "2d20kh1"
         );
-        assert_eq!(DiceSpec::new(2, 10).times(2).to_string(), "4d10");
+        assert_eq!(
+            DiceSpec::new(2, 10).times(2, 0).unwrap().to_string(),
+            "4d10"
+        );
+    }
+
+    #[test]
+    fn dice_times_n_throws_0_to_max_dice_and_errs_past_either_end() {
+        let d6 = DiceSpec::new(1, 6);
+        assert_eq!(d6.times(MAX_DICE, 0).unwrap().count, 1_000);
+        assert_eq!(d6.times(0, 0).unwrap().count, 0);
+        let err = |spec: DiceSpec, n: i64| spec.times(n, 5).unwrap_err();
+        assert_eq!(
+            err(d6, 1_001),
+            RuleError::new(
+                5,
+                RuleErrorKind::DiceCount {
+                    count: 1_001,
+                    max: 1_000
+                }
+            )
+        );
+        assert_eq!(
+            err(d6, -1).to_string(),
+            "a roll of -1 dice: a roll throws 0 to 1000 dice"
+        );
+        // The count of the dice multiplied, not the factor, is held to the limit.
+        assert_eq!(
+            err(DiceSpec::new(3, 6), 334).kind,
+            RuleErrorKind::DiceCount {
+                count: 1_002,
+                max: 1_000
+            }
+        );
+        assert_eq!(
+            err(DiceSpec::new(1_000, 6), i64::MAX).kind,
+            RuleErrorKind::DiceCount {
+                count: i64::MAX,
+                max: 1_000
+            }
+        );
+        // No dice stay no dice, whatever they are multiplied by.
+        assert_eq!(DiceSpec::default().times(-5, 0).unwrap().count, 0);
+        // A roll of no dice totals 0, with no natural face.
+        let r = roll(
+            &mut ScriptedDice::new(&[]),
+            d6.times(0, 0).unwrap(),
+            &mut NoTrace,
+            0,
+        );
+        assert_eq!(
+            r,
+            Roll {
+                total: 0,
+                natural: 0
+            }
+        );
     }
 }

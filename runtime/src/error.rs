@@ -43,6 +43,9 @@ pub enum RuleErrorKind {
     /// A range `lo..hi` whose bounds the rules do not fix holds more than `max`
     /// ([`crate::MAX_LOOP`]) numbers (`len`: how many it would hold). Nothing ran.
     RangeTooLong { len: u64, max: u64 },
+    /// `dice * n` that would throw `count` dice: fewer than 0, or more than `max`
+    /// ([`crate::dice::MAX_DICE`]). Nothing was rolled.
+    DiceCount { count: i64, max: i64 },
     /// The interpreter's budget of steps for one run was spent (`rulesc` only: generated
     /// code runs the rules, which always end, to the end).
     TooManySteps { max: u64 },
@@ -50,6 +53,10 @@ pub enum RuleErrorKind {
     /// fight, or in one `advance` ([`crate::fight::MAX_FIRES`]): a rule that keeps
     /// scheduling itself for now, or world time moved past more than the engine runs.
     TooManyFires { max: u32 },
+    /// An `advance` made while `max` were under way ([`crate::fight::MAX_ADVANCE_DEPTH`]):
+    /// a hook or timer that `advance` runs moves world time again, and what that runs
+    /// does the same. Nothing of that `advance` ran.
+    TooDeep { max: u32 },
 }
 
 impl RuleError {
@@ -89,6 +96,9 @@ impl fmt::Display for RuleErrorKind {
             RuleErrorKind::RangeTooLong { len, max } => {
                 write!(f, "the range holds {len} numbers, more than {max}")
             }
+            RuleErrorKind::DiceCount { count, max } => {
+                write!(f, "a roll of {count} dice: a roll throws 0 to {max} dice")
+            }
             RuleErrorKind::TooManySteps { max } => {
                 write!(f, "the run took more than {max} steps")
             }
@@ -96,6 +106,12 @@ impl fmt::Display for RuleErrorKind {
                 write!(
                     f,
                     "more than {max} timers, hooks and triggers fired at one moment or in one advance"
+                )
+            }
+            RuleErrorKind::TooDeep { max } => {
+                write!(
+                    f,
+                    "advance nested more than {max} deep: what an advance runs advances again"
                 )
             }
         }
@@ -168,6 +184,17 @@ pub fn known<T>(x: Option<T>) -> T {
     match x {
         Some(v) => v,
         None => unreachable!("rulesc proved this optional value is not none"),
+    }
+}
+
+/// The value of a step that may fail (a rule error) where the checker proved it does
+/// not (`d6 * rank` with `rank` an `int(0..5)` field): generated code reads it through
+/// this.
+#[inline]
+pub fn proven<T>(r: Result<T, RuleError>) -> T {
+    match r {
+        Ok(v) => v,
+        Err(_) => unreachable!("rulesc proved this step meets no rule error"),
     }
 }
 

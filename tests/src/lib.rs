@@ -65,6 +65,12 @@ pub mod limits {
     include!(concat!(env!("OUT_DIR"), "/limits.rs"));
 }
 
+/// `fixtures/codegen/dice_count`: not a game; `dice * n` throws 0 to 1,000 dice, fewer
+/// or more a rule error, in both backends.
+pub mod dice_count {
+    include!(concat!(env!("OUT_DIR"), "/dice_count.rs"));
+}
+
 /// `fixtures/codegen/hostile_names`: not a game; a ruleset built with a content pack
 /// (`Builder::pack`) whose record names and enum labels are hostile text (quotes, a
 /// string breakout, comment markers, keywords, digits, non-ASCII, emoji, collisions).
@@ -107,4 +113,11 @@ pub mod documented {
 /// the fight engine's differential tests.
 pub mod arena {
     include!(concat!(env!("OUT_DIR"), "/arena.rs"));
+}
+
+/// `fixtures/codegen/edges`: not a game; triggers toggled within one pass and an `on
+/// every` hook advancing world time into itself, for the fight engine's differential
+/// tests.
+pub mod edges {
+    include!(concat!(env!("OUT_DIR"), "/edges.rs"));
 }

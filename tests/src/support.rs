@@ -117,7 +117,7 @@ macro_rules! shown_by_display {
     ($($t:ty),* $(,)?) => {$(impl Shown for $t { fn shown(&self) -> String { self.to_string() } })*};
 }
 
-shown_by_display!(i64, bool);
+shown_by_display!(i64, bool, rulesc_runtime::DiceSpec);
 
 // The generated results the tests print, ruleset by ruleset (the trait is this crate's
 // and so are the types, so the impls live here).

@@ -162,3 +162,88 @@ fn the_wilson_interval_holds_the_rate_and_narrows_with_runs() {
     assert_eq!(rulesc::simulate::wilson(0, 10).0, 0.0);
     assert_eq!(rulesc::simulate::wilson(10, 10).1, 1.0);
 }
+
+/// One fight of `fixtures/codegen/edges` (Ann, deep or not, against Bob) for 4 rounds
+/// in both backends, compared: the same trace, end, state and rule error. The
+/// interpreter's run, and its rule error.
+fn edges_fight(deep: bool) -> (rulesc_tests::differential::FightRun, Option<String>) {
+    use rulesc_runtime::Fight;
+    use rulesc_tests::differential::fight_env;
+    use rulesc_tests::edges;
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/codegen/edges");
+    let (p, diags, _) = rulesc::compile_dir(std::path::Path::new(dir));
+    let p = p.unwrap_or_else(|| panic!("{diags:?}"));
+    let value = |u: &edges::Unit| {
+        eval::record(
+            &p,
+            "Unit",
+            &[
+                ("hp", Value::Int(u.hp)),
+                ("x", Value::Int(u.x)),
+                ("y", Value::Int(u.y)),
+                ("a_fired", Value::Int(u.a_fired)),
+                ("b_fired", Value::Int(u.b_fired)),
+                ("deep", Value::Bool(u.deep)),
+            ],
+        )
+        .expect("Unit's fields")
+    };
+    let ann = edges::Unit {
+        deep,
+        ..Default::default()
+    };
+    let bob = edges::Unit::default();
+    let sides = [
+        ("A", vec![("Ann", value(&ann))]),
+        ("B", vec![("Bob", value(&bob))]),
+    ];
+    let interp = interpret_fight(&p, &sides, 0, 4);
+    // The rule error, which `interpret_fight` does not keep: the same fight again.
+    let mut fight: Fight<Value> = Fight::new();
+    for (side, members) in &sides {
+        for (name, v) in members {
+            fight.join(side, name, v.deep_clone());
+        }
+    }
+    let mut rules = rulesc::fight::EvalRules::new(&p).expect("a fight");
+    fight.run(&mut rules, &mut fight_env(0), 4);
+    let interp_error = fight.rule_error().cloned();
+    let mut gen_error = None;
+    let gen = generated_fight(0, |env| {
+        let mut fight = edges::Fight::new();
+        fight.join("A", "Ann", ann.clone());
+        fight.join("B", "Bob", bob.clone());
+        let end = fight.run(&mut edges::Rules, env, 4);
+        gen_error = fight.rule_error().cloned();
+        let state = fight.combatants.iter().map(&value).collect();
+        (end, fight.round(), state)
+    });
+    compare_fights(&p, "edges", 0, &interp, &gen);
+    assert_eq!(interp_error, gen_error, "the same rule error");
+    (interp, interp_error.map(|e| e.kind.to_string()))
+}
+
+#[test]
+fn a_trigger_fires_on_each_rising_edge_the_engine_sees_in_both_backends() {
+    let (run, error) = edges_fight(false);
+    assert_eq!(error, None);
+    assert_eq!(run.end, rulesc_runtime::FightEnd::Undecided);
+    // Rounds 1 and 3 raise `x`: `a` fires each time, once, though `a` lowered `x` and
+    // `b` raised it again in the same pass; rounds 2 and 4 lower it.
+    for c in &run.combatants {
+        let Value::Record(r) = c else { panic!("{c:?}") };
+        let fields = r.borrow();
+        assert_eq!((fields[3].int(), fields[4].int()), (2, 2), "{c:?}");
+    }
+}
+
+#[test]
+fn an_advance_nested_too_deep_is_the_same_rule_error_in_both_backends() {
+    let (run, error) = edges_fight(true);
+    assert_eq!(run.end, rulesc_runtime::FightEnd::RuleError);
+    assert_eq!(run.rounds, 1, "the first round's minute");
+    assert_eq!(
+        error.as_deref(),
+        Some("advance nested more than 8 deep: what an advance runs advances again")
+    );
+}

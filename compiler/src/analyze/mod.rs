@@ -62,11 +62,19 @@ pub struct Limits {
     pub max_paths: u64,
     /// Most steps (statements run and dice drawn, over the whole analysis) (`W0102`).
     pub max_steps: u64,
-    /// Most wall-clock seconds (`W0103`).
+    /// Most wall-clock seconds of the whole run, counted from [`Limits::started`]: every
+    /// case, scenario and ruleset of one command together (`W0103`).
     pub max_seconds: u64,
     /// Most states the merged engine holds at once, and most distinct totals one roll
     /// may have (`W0104`).
     pub max_states: u64,
+    /// Most memory, in MiB, the states of one distribution may take (estimated from
+    /// their canonical encodings, [`state::BYTES_PER_WORD`] bytes a word), and the
+    /// distinct outcomes of one case (`W0104`).
+    pub max_memory: u64,
+    /// When the run began: `--max-seconds` counts from here (set when the limits are
+    /// made, once per command).
+    pub started: Instant,
 }
 
 /// The path walker's dice per path when `--max-dice` is not given.
@@ -82,24 +90,39 @@ impl Default for Limits {
             max_steps: 200_000_000,
             max_seconds: 60,
             max_states: 250_000,
+            max_memory: 128,
+            started: Instant::now(),
         }
     }
 }
 
 /// The accepted range of each limit flag: (flag, lowest, highest).
-pub const RANGES: [(&str, u64, u64); 6] = [
+pub const RANGES: [(&str, u64, u64); 7] = [
     ("max-dice", 1, 1_000),
     ("explode-depth", 0, 100),
     ("max-paths", 1, 1_000_000_000_000),
     ("max-steps", 1, 1_000_000_000_000),
     ("max-seconds", 1, 86_400),
     ("max-states", 1, 100_000_000),
+    ("max-memory", 1, 1_048_576),
 ];
 
 impl Limits {
-    /// When the analysis must stop, counted from now.
+    /// When the run must stop: `max_seconds` after it began, whatever the cases,
+    /// scenarios and rulesets it analyzes.
     pub fn deadline(&self) -> Option<Instant> {
-        Instant::now().checked_add(Duration::from_secs(self.max_seconds))
+        self.started
+            .checked_add(Duration::from_secs(self.max_seconds))
+    }
+
+    /// Whether the run's time is up.
+    pub fn out_of_time(&self) -> bool {
+        self.deadline().is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// The most words of state encodings one distribution may hold.
+    pub fn max_words(&self) -> u64 {
+        self.max_memory.saturating_mul(1 << 20) / state::BYTES_PER_WORD
     }
 
     /// Dice per path for the walker.
@@ -114,7 +137,12 @@ pub enum Stop {
     Paths,
     Steps,
     Time,
+    /// More states (or distinct outcomes) at once than `--max-states`.
     States,
+    /// A roll with more distinct totals than `--max-states`.
+    Totals,
+    /// States (or outcomes) taking more memory than `--max-memory`.
+    Memory,
 }
 
 impl Stop {
@@ -124,34 +152,74 @@ impl Stop {
             Stop::Paths => "W0101",
             Stop::Steps => "W0102",
             Stop::Time => "W0103",
-            Stop::States => "W0104",
+            Stop::States | Stop::Totals | Stop::Memory => "W0104",
         }
     }
 
-    /// The warning saying so, pointing at the scenario.
-    fn diagnostic(self, limits: &Limits, file: u32) -> Diagnostic {
-        let (code, message, help) = match self {
+    /// The limit reached, said with its value and flag: what the warning, the header
+    /// and the unexplored line all name.
+    pub fn limit(self, limits: &Limits) -> String {
+        match self {
+            Stop::Paths => format!("the limit of {} paths (--max-paths)", limits.max_paths),
+            Stop::Steps => format!("the limit of {} steps (--max-steps)", limits.max_steps),
+            Stop::Time => format!(
+                "the time limit of {} s for the whole run (--max-seconds)",
+                limits.max_seconds
+            ),
+            Stop::States => format!(
+                "the limit of {} states or outcomes held at once (--max-states)",
+                limits.max_states
+            ),
+            Stop::Totals => format!(
+                "the limit of {} distinct totals of one roll (--max-states)",
+                limits.max_states
+            ),
+            Stop::Memory => format!(
+                "the limit of {} MiB for the states or outcomes held at once (--max-memory)",
+                limits.max_memory
+            ),
+        }
+    }
+
+    /// The warning saying so, pointing at the scenario; `done` says how much of the
+    /// work asked was done ("12 of 100 cases analyzed in full", "4096 of 3000000
+    /// samples drawn"), when that is more than one case's odds say.
+    fn diagnostic(self, limits: &Limits, file: u32, done: Option<String>) -> Diagnostic {
+        let (code, what, help) = match self {
             Stop::Paths => (
                 "W0101",
-                format!("the enumeration stopped after {} paths", limits.max_paths),
+                "the enumeration stopped at",
                 "the odds shown are exact for the paths reached; raise --max-paths, or lower --max-dice, to reach more",
             ),
             Stop::Steps => (
                 "W0102",
-                format!("the analysis stopped after {} steps", limits.max_steps),
+                "the analysis stopped at",
                 "the odds shown are exact for the part reached; raise --max-steps, or lower --explode-depth, to reach more",
             ),
             Stop::Time => (
                 "W0103",
-                format!("the analysis stopped after {} seconds", limits.max_seconds),
-                "the odds shown are exact for the part reached; raise --max-seconds, or lower --explode-depth, to reach more",
+                "the analysis stopped at",
+                "the odds shown are exact for the part reached (sampled odds: from the samples drawn); raise --max-seconds, or lower --explode-depth, to reach more",
             ),
-            Stop::States => (
+            Stop::States | Stop::Totals => (
                 "W0104",
-                format!("the analysis needed more than {} states at once", limits.max_states),
+                "the analysis needed more than",
                 "the odds shown are exact for the part reached; raise --max-states, or lower --explode-depth",
             ),
+            Stop::Memory => (
+                "W0104",
+                "the analysis needed more than",
+                "the odds shown are exact for the part reached; raise --max-memory, or keep fewer or smaller values alive across rolls",
+            ),
         };
+        let limit = self.limit(limits);
+        // "needed more than the limit of N states": the limit's own words follow.
+        let limit = limit.strip_prefix("the limit of ").unwrap_or(&limit);
+        let mut message = format!("{what} {limit}");
+        if let Some(done) = done {
+            message.push_str(": ");
+            message.push_str(&done);
+        }
         Diagnostic::warning(code, Span::new(file, 0, 0), message)
             .label("this scenario")
             .help(help)
@@ -167,8 +235,12 @@ pub struct Distribution {
     /// What was cut off (exploding chains past the depth, paths past the dice budget)
     /// or not reached (a limit stopped the engine).
     pub unexplored: Prob,
+    /// Whether some of the unexplored mass is dice cut off (exploding chains past the
+    /// depth, paths past the dice budget), not only what a limit left unreached.
+    pub cut: bool,
     pub stop: Option<Stop>,
-    /// The work done, for the header line ("45431 paths", "at most 312 states").
+    /// The work done, for the header line ("45431 paths", "at most 312 states"), and
+    /// the limit that stopped it.
     pub work: String,
     /// An answer that was not one of its decision's options on some path: the figures
     /// are not to be shown ([`bad_answer`] says why).
@@ -247,6 +319,18 @@ pub fn distribution_in(
 ) -> Distribution {
     let f = &p.functions[s.function];
     let dec = decisions(s, fixed);
+    if limits.out_of_time() {
+        // The run's time is up (an earlier case, scenario or ruleset took it): this case
+        // is not begun, all of it unexplored.
+        return Distribution {
+            outcomes: Vec::new(),
+            unexplored: Prob::from_integer(1.into()),
+            cut: false,
+            stop: Some(Stop::Time),
+            work: work(limits, "not begun".to_string(), Some(Stop::Time)),
+            bad_answer: None,
+        };
+    }
     match limits.engine {
         EngineKind::Paths => {
             let mut cursor = vec![0u32; dec.script.len()];
@@ -261,8 +345,9 @@ pub fn distribution_in(
             Distribution {
                 outcomes: w.outcomes.into_iter().map(|(k, p)| (k.1, p)).collect(),
                 unexplored: w.unexplored,
+                cut: w.cut,
                 stop: w.stop,
-                work: format!("{} paths", w.paths),
+                work: work(limits, format!("{} paths", w.paths), w.stop),
                 bad_answer: dec.bad.get().cloned(),
             }
         }
@@ -274,6 +359,7 @@ pub fn distribution_in(
                     None => engine::Truncation::Depth(limits.explode_depth as u32),
                 },
                 max_states: limits.max_states,
+                max_words: limits.max_words(),
                 max_steps: limits.max_steps,
                 deadline: limits.deadline(),
                 fast: true,
@@ -281,17 +367,36 @@ pub fn distribution_in(
                 memo,
             };
             let o = engine::run(p, &plan, s.function, s.args.clone(), &dec, &opts);
+            // Stopped, the figure is what the finished statements held, beside the
+            // limit the next one passed.
+            let between = if o.stop.is_some() {
+                " between statements"
+            } else {
+                ""
+            };
+            let held = match o.peak_states.max(1) {
+                1 => format!("at most 1 state{between}"),
+                n => format!("at most {n} states{between}"),
+            };
             Distribution {
                 outcomes: o.outcomes,
                 unexplored: o.unexplored,
+                cut: o.cut,
                 stop: o.stop,
-                work: match o.peak_states.max(1) {
-                    1 => "at most 1 state".to_string(),
-                    n => format!("at most {n} states"),
-                },
+                work: work(limits, held, o.stop),
                 bad_answer: dec.bad.get().cloned(),
             }
         }
+    }
+}
+
+/// The header's account of the work done (`done`: "at most 312 states", "45431
+/// paths"), with the limit that stopped it, named: the figure before it is what was
+/// held or walked, the one in it the limit.
+pub(crate) fn work(limits: &Limits, done: String, stop: Option<Stop>) -> String {
+    match stop {
+        Some(stop) => format!("{done}; stopped by {}", stop.limit(limits)),
+        None => done,
     }
 }
 
@@ -374,11 +479,18 @@ pub(crate) fn finish(
             interval: None,
         })
         .collect();
-    let unexplored_why = match (limits.engine, limits.max_dice) {
+    // What the unexplored mass is: dice cut off, and what the limit that stopped the
+    // analysis left unreached, each named.
+    let cut = match (limits.engine, limits.max_dice) {
         (EngineKind::Merged, None) => {
             format!("exploding dice past {} explosions", limits.explode_depth)
         }
         _ => format!("paths longer than {} dice", limits.walker_dice()),
+    };
+    let unexplored_why = match d.stop {
+        Some(stop) if d.cut => format!("{cut}, and what {} left unreached", stop.limit(limits)),
+        Some(stop) => format!("not reached before {}", stop.limit(limits)),
+        None => cut,
     };
     Report {
         scenario,
@@ -393,6 +505,7 @@ pub(crate) fn finish(
         stats,
         goal: None,
         stop: d.stop,
+        samples: None,
     }
 }
 
@@ -578,7 +691,27 @@ pub fn reports(
         reports.push(r?);
     }
     if let Some(stop) = reports.iter().find_map(|r| r.stop) {
-        diags.push(stop.diagnostic(limits, scenario_file));
+        // How much of what was asked was done: the samples drawn, or the cases
+        // analyzed in full (a case the limit reached is partly or wholly unexplored).
+        let sampled = reports
+            .iter()
+            .filter_map(|r| r.samples)
+            .fold(None, |a, (d, n)| {
+                let (x, y) = a.unwrap_or((0, 0));
+                Some((x + d, y + n))
+            });
+        let done = match sampled {
+            Some((drawn, asked)) => Some(format!("{drawn} of {asked} samples drawn")),
+            None if reports.len() > 1 => {
+                let full = reports.iter().filter(|r| r.stop.is_none()).count();
+                Some(format!(
+                    "{full} of {} cases analyzed in full",
+                    reports.len()
+                ))
+            }
+            None => None,
+        };
+        diags.push(stop.diagnostic(limits, scenario_file, done));
     }
     Ok((reports, diags, sources))
 }

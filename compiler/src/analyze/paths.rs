@@ -24,6 +24,9 @@ pub struct Walk<R> {
     pub outcomes: Vec<(R, Prob)>,
     /// Paths cut at `max_dice`, and every path not visited when the walk stopped early.
     pub unexplored: Prob,
+    /// Whether some paths were cut at `max_dice` (some of `unexplored` is not only what
+    /// a limit left unvisited).
+    pub cut: bool,
     /// Paths run to the end or cut (an interrupted last run is not counted).
     pub paths: u64,
     /// Why the walk stopped before visiting every path, if it did.
@@ -67,7 +70,8 @@ impl Walker {
         }
         if n > self.max_steps {
             self.out.set(Some(Stop::Steps));
-        } else if n % 4096 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        } else if n % 4096 == 1 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            // On the first step too: the run's time may be up before this walk begins.
             self.out.set(Some(Stop::Time));
         }
         self.out.get().is_some()
@@ -128,6 +132,7 @@ pub fn walk<R: Hash + Eq>(limits: &Limits, mut resolve: impl FnMut(&mut Walker) 
         }
     };
     let mut unexplored = cut.value();
+    let was_cut = !unexplored.is_zero();
     if stop.is_some() {
         unexplored += Prob::one() - explored.value();
     }
@@ -139,6 +144,7 @@ pub fn walk<R: Hash + Eq>(limits: &Limits, mut resolve: impl FnMut(&mut Walker) 
     Walk {
         outcomes: outcomes.into_iter().map(|(_, r, p)| (r, p)).collect(),
         unexplored,
+        cut: was_cut,
         paths,
         stop,
     }

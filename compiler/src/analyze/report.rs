@@ -37,6 +37,9 @@ pub struct Report {
     /// The chance of the `--best` goal.
     pub goal: Option<Prob>,
     pub stop: Option<Stop>,
+    /// Sampled odds (`--samples`): the samples drawn, of those asked (fewer when the
+    /// time limit stopped the sampling).
+    pub samples: Option<(u64, u64)>,
 }
 
 /// One group (or outcome) of a report.
@@ -124,7 +127,7 @@ impl Report {
             if !self.unexplored.is_zero() {
                 let _ = writeln!(
                     out,
-                    "  {:>9}  {:>14}  (unexplored: {}, or past a limit)",
+                    "  {:>9}  {:>14}  (unexplored: {})",
                     pct(&self.unexplored),
                     fraction(&self.unexplored),
                     self.unexplored_why
@@ -162,7 +165,7 @@ impl Report {
                 };
                 let _ = writeln!(
                     out,
-                    "  {unexplored:<width$}  {:>9}{blank}  {}  ({}, or past a limit)",
+                    "  {unexplored:<width$}  {:>9}{blank}  {}  ({})",
                     pct(&self.unexplored),
                     fraction(&self.unexplored),
                     self.unexplored_why

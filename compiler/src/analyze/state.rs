@@ -346,6 +346,12 @@ impl std::hash::Hasher for Words {
 
 pub type WordsBuild = std::hash::BuildHasherDefault<Words>;
 
+/// The bytes one word of a state's encoding stands for, in the memory budget
+/// (`--max-memory`): the word itself, kept to merge the state, and the values it
+/// encodes (a map entry of two numbers is four words, and about twice their bytes as
+/// values), measured on distributions of large maps.
+pub const BYTES_PER_WORD: u64 = 24;
+
 /// A distribution over states: each state's weight over the common denominator `den`.
 /// Equal states are merged as they are added: each state's encoding is kept, and found
 /// again through its hash.
@@ -357,6 +363,8 @@ pub struct Dist {
     index: HashMap<u64, usize, PrehashedBuild>,
     next: Vec<usize>,
     keys: Vec<Box<[u64]>>,
+    /// The words of `keys` together (what the memory budget counts).
+    words: u64,
     scratch: Vec<u64>,
     records: RecordCache,
 }
@@ -369,6 +377,7 @@ impl Dist {
             index: HashMap::default(),
             next: Vec::new(),
             keys: Vec::new(),
+            words: 0,
             scratch: Vec::new(),
             records: RecordCache::default(),
         }
@@ -389,6 +398,11 @@ impl Dist {
         self.states.is_empty()
     }
 
+    /// The words of the states' encodings, together.
+    pub fn words(&self) -> u64 {
+        self.words
+    }
+
     /// Adds `w` (over `den`) to state `s`.
     pub fn push(&mut self, s: State, w: W) {
         if w.is_zero() {
@@ -407,6 +421,7 @@ impl Dist {
         let i = self.states.len();
         let head = self.index.insert(h, i).unwrap_or(usize::MAX);
         self.next.push(head);
+        self.words += self.scratch.len() as u64;
         self.keys.push(self.scratch.as_slice().into());
         self.states.push((s, w));
     }
@@ -416,6 +431,7 @@ impl Dist {
         self.index.clear();
         self.next.clear();
         self.keys.clear();
+        self.words = 0;
         self.records.clear();
         std::mem::take(&mut self.states)
     }

@@ -40,7 +40,20 @@ pub(crate) enum DefKind {
     Function(usize),
 }
 
+/// The names of the built-in types (`int`, `bool`, `dice`; `list<T>` and `map<K, V>`;
+/// a fight's `fighter` and `side`): no scale, enum, record type, track or outcome may
+/// take one (`E0302`), since a type written with it would be the built-in one.
+pub const BUILTIN_TYPES: &[&str] = &["int", "bool", "dice", "list", "map", "fighter", "side"];
+
 impl DefKind {
+    /// Whether the name is a type's (and may be written where a type is).
+    fn is_type(self) -> bool {
+        matches!(
+            self,
+            DefKind::Choice(_) | DefKind::Record(_) | DefKind::Track(_) | DefKind::Outcome(_)
+        )
+    }
+
     fn describe(self) -> &'static str {
         match self {
             DefKind::Choice(_) => "scale or enum",
@@ -185,6 +198,20 @@ impl<'a> Checker<'a> {
                 format!("`{name}` is not a valid name"),
                 "not a name",
                 "names use ASCII letters, digits and `_`, and do not start with a digit",
+            );
+        } else if kind.is_type() && BUILTIN_TYPES.contains(&name) {
+            // Defined all the same, so nothing naming it is reported again: a type
+            // written with this name reads as no type (`resolve_type`).
+            self.error(
+                "E0302",
+                span,
+                format!("`{name}` is a built-in type"),
+                "a built-in type's name",
+                format!(
+                    "the built-in types ({}) keep their names: give this {} another name",
+                    BUILTIN_TYPES.join(", "),
+                    kind.describe()
+                ),
             );
         }
         self.names.insert(name.to_string(), Def { kind, span });
@@ -333,6 +360,13 @@ impl<'a> Checker<'a> {
                 }
             }
             ast::TypeKind::Named(id) => {
+                // A built-in type's name the rules gave to a type of their own
+                // (`E0302` there): no type, so nothing written with it is reported again.
+                if BUILTIN_TYPES.contains(&id.name.as_str())
+                    && self.names.get(&id.name).is_some_and(|d| d.kind.is_type())
+                {
+                    return (Ty::Error, None);
+                }
                 if let Some(ty) = exprs::fight::named_type(self, id) {
                     return (ty, None);
                 }

@@ -311,11 +311,11 @@ impl<'p> Interpreter<'p, '_> {
             K::Abs(a) => Value::Int(self.int(a, locals)?.saturating_abs()),
             K::Len(a) => Value::Int(self.list(a, locals)?.len() as i64),
             // `dice * n`
-            K::DiceTimes(d, n) => {
+            K::DiceTimes(d, n, site) => {
                 let d = self.expr(d, locals)?;
                 let n = self.int(n, locals)?;
                 match d {
-                    Value::Dice(d) => Value::Dice(d.times(n)),
+                    Value::Dice(d) => Value::Dice(self.dice_times(d, n, *site)?),
                     other => other,
                 }
             }

@@ -543,6 +543,19 @@ impl<'p> Interpreter<'p, '_> {
         }
     }
 
+    /// `dice * n` (`DiceSpec::times`, the one rule): fewer than 0 or more than
+    /// `MAX_DICE` dice is a rule error at `site` (none where the checker proved the count
+    /// inside, so this never fails there).
+    pub(crate) fn dice_times(
+        &mut self,
+        d: rulesc_runtime::DiceSpec,
+        n: i64,
+        site: Option<u32>,
+    ) -> Run<rulesc_runtime::DiceSpec> {
+        d.times(n, site.unwrap_or(0))
+            .map_err(|e| self.fail(e.site, e.kind))
+    }
+
     /// Takes `n` steps of the run's budget; past it, the run stops with a rule error.
     fn step(&mut self, n: u64) -> Run<()> {
         self.steps = self.steps.saturating_add(n);

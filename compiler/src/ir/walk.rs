@@ -49,7 +49,7 @@ pub fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         | K::And(a, b)
         | K::Or(a, b)
         | K::In(a, b)
-        | K::DiceTimes(a, b) => {
+        | K::DiceTimes(a, b, _) => {
             f(a);
             f(b)
         }
@@ -145,7 +145,7 @@ pub fn for_each_child_mut(e: &mut Expr, g: &mut dyn FnMut(&mut Expr)) {
         | K::And(a, b)
         | K::Or(a, b)
         | K::In(a, b)
-        | K::DiceTimes(a, b)
+        | K::DiceTimes(a, b, _)
         | K::ListGet(a, b, _)
         | K::CheckedDiv(_, a, b, _) => {
             g(a);
@@ -333,7 +333,7 @@ pub fn stmt_returns(s: &Stmt) -> bool {
 pub fn may_fail(e: &Expr) -> bool {
     match &e.kind {
         K::Range(_, _, site) => site.is_some(),
-        K::ListGet(_, _, check) => check.is_some(),
+        K::ListGet(_, _, check) | K::DiceTimes(_, _, check) => check.is_some(),
         K::Lookup { checked, .. } => *checked,
         K::CheckedDiv(..) | K::InRange { .. } => true,
         K::Decide {

@@ -4,11 +4,23 @@
 //! The server keeps the text of every open document and checks, with the same
 //! [`crate::compile_dir_with`] as `rulesc check`, each ruleset folder that holds an open
 //! document (and those whose `extends` chain reads one), the open documents replacing
-//! the files on disk. A burst of edits is checked once: checking waits until no message
-//! is queued, or until a request needs the answer.
+//! the files on disk.
+//!
+//! Messages are handled in rounds. A round takes every message queued (the transport
+//! reads ahead of the server, up to [`transport::QUEUED_MESSAGES`]) and handles them in
+//! order: an edit only updates its document; a request is answered against the documents
+//! as the messages before it left them (the folders they changed checked first); a
+//! `$/cancelRequest` answers a request still queued `RequestCancelled` instead. Then each
+//! folder changed is checked, once, and its diagnostics published, unless messages came
+//! in meanwhile: newer edits would make them stale, so the next round checks again and
+//! publishes that. A burst of edits is so checked a few times and published once, for
+//! its last version.
 //!
 //! Diagnostics are published per file. A file's diagnostics come from the check of its
 //! own ruleset folder when that is open, else from a ruleset that extends it.
+//!
+//! The server stops at `exit` after `shutdown` (requests between them are refused). An
+//! `exit` without `shutdown`, or the client's input ending before it, is an error.
 
 pub mod convert;
 mod features;
@@ -23,7 +35,8 @@ use crate::source::Sources;
 use convert::canonical;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types as lsp;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
@@ -31,13 +44,29 @@ type Error = Box<dyn std::error::Error + Send + Sync>;
 /// Serves the protocol on stdin and stdout until the client says `exit`.
 pub fn run_stdio() -> Result<(), Error> {
     let (conn, io) = transport::stdio()?;
-    let served = serve(conn);
+    finish(serve(conn), io)
+}
+
+/// Serves the protocol on any input and output, as [`run_stdio`] does on stdin and
+/// stdout (the fuzz target runs the server in-process through it).
+pub fn run<R, W>(input: R, output: W) -> Result<(), Error>
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send + 'static,
+{
+    let (conn, io) = transport::spawn(input, output)?;
+    finish(serve(conn), io)
+}
+
+fn finish(served: Result<(), Error>, io: transport::IoThreads) -> Result<(), Error> {
     // A message the transport could not read ends the reader, which closes the connection
-    // under the server: the reader's reason, not the server's "disconnected channel", is
-    // the error. (A server that failed otherwise does not wait for a reader still waiting
-    // on stdin.)
+    // under the server: the reader's reason, not the server's "closed without shutdown",
+    // is the error. (A server that failed otherwise does not wait for a reader still
+    // waiting on its input, only for the writer to write its last answers.)
     if served.is_err() {
-        return match io.unread() {
+        let reason = io.unread();
+        io.join_writer();
+        return match reason {
             Some(reason) => Err(reason.into()),
             None => served,
         };
@@ -46,58 +75,83 @@ pub fn run_stdio() -> Result<(), Error> {
     Ok(())
 }
 
+fn closed_early() -> Error {
+    "the editor closed the connection without `shutdown`".into()
+}
+
+fn exit_early() -> Error {
+    "the editor said `exit` without `shutdown` first".into()
+}
+
 /// Serves the protocol on a connection: the initialize handshake, then messages until
 /// `shutdown` and `exit`.
 pub fn serve(conn: Connection) -> Result<(), Error> {
-    let (id, params) = conn.initialize_start()?;
-    let params: lsp::InitializeParams = serde_json::from_value(params)?;
-    let offers_utf8 = params
-        .capabilities
-        .general
-        .as_ref()
-        .and_then(|g| g.position_encodings.as_ref())
-        .is_some_and(|encs| encs.contains(&lsp::PositionEncodingKind::UTF8));
-    let (enc, kind) = if offers_utf8 {
-        (Encoding::Utf8, lsp::PositionEncodingKind::UTF8)
-    } else {
-        (Encoding::Utf16, lsp::PositionEncodingKind::UTF16)
-    };
-    let result = lsp::InitializeResult {
-        capabilities: capabilities(kind),
-        server_info: Some(lsp::ServerInfo {
-            name: "rulesc".into(),
-            version: Some(env!("CARGO_PKG_VERSION").into()),
-        }),
-    };
-    conn.initialize_finish(id, serde_json::to_value(result)?)?;
+    let enc = initialize(&conn)?;
     let mut server = Server {
         conn: &conn,
         enc,
         docs: BTreeMap::new(),
         analyses: BTreeMap::new(),
         dirty: BTreeSet::new(),
+        checked: BTreeSet::new(),
         published: BTreeMap::new(),
+        queue: VecDeque::new(),
+        shut_down: false,
     };
-    while let Ok(msg) = conn.receiver.recv() {
-        match msg {
-            Message::Request(req) => {
-                if conn.handle_shutdown(&req)? {
-                    return Ok(());
-                }
-                server.refresh()?;
-                let resp = server.request(req);
-                conn.sender.send(Message::Response(resp))?;
-            }
-            Message::Notification(n) => {
-                server.notification(n);
-                if conn.receiver.is_empty() {
-                    server.refresh()?;
-                }
-            }
-            Message::Response(_) => {}
+    server.serve()
+}
+
+/// Waits for `initialize` and answers it, refusing any other request meanwhile; the
+/// position encoding agreed on.
+fn initialize(conn: &Connection) -> Result<Encoding, Error> {
+    use lsp::notification::{Exit, Notification as _};
+    use lsp::request::{Initialize, Request as _};
+    loop {
+        let req = match conn.receiver.recv().map_err(|_| closed_early())? {
+            Message::Request(req) => req,
+            Message::Notification(n) if n.method == Exit::METHOD => return Err(exit_early()),
+            _ => continue,
+        };
+        if req.method != Initialize::METHOD {
+            let refused = Response::new_err(
+                req.id,
+                ErrorCode::ServerNotInitialized as i32,
+                format!("`{}` before `initialize`", req.method),
+            );
+            conn.sender.send(refused.into())?;
+            continue;
         }
+        let params: lsp::InitializeParams = match serde_json::from_value(req.params) {
+            Ok(params) => params,
+            Err(e) => {
+                let refused =
+                    Response::new_err(req.id, ErrorCode::InvalidParams as i32, e.to_string());
+                conn.sender.send(refused.into())?;
+                continue;
+            }
+        };
+        let offers_utf8 = params
+            .capabilities
+            .general
+            .as_ref()
+            .and_then(|g| g.position_encodings.as_ref())
+            .is_some_and(|encs| encs.contains(&lsp::PositionEncodingKind::UTF8));
+        let (enc, kind) = if offers_utf8 {
+            (Encoding::Utf8, lsp::PositionEncodingKind::UTF8)
+        } else {
+            (Encoding::Utf16, lsp::PositionEncodingKind::UTF16)
+        };
+        let result = lsp::InitializeResult {
+            capabilities: capabilities(kind),
+            server_info: Some(lsp::ServerInfo {
+                name: "rulesc".into(),
+                version: Some(env!("CARGO_PKG_VERSION").into()),
+            }),
+        };
+        let answer = Response::new_ok(req.id, serde_json::to_value(result)?);
+        conn.sender.send(answer.into())?;
+        return Ok(enc);
     }
-    Ok(())
 }
 
 fn capabilities(encoding: lsp::PositionEncodingKind) -> lsp::ServerCapabilities {
@@ -150,11 +204,135 @@ struct Server<'c> {
     analyses: BTreeMap<PathBuf, Analysis>,
     /// Ruleset folders to check again before the next answer.
     dirty: BTreeSet<PathBuf>,
+    /// Ruleset folders checked since diagnostics were last published.
+    checked: BTreeSet<PathBuf>,
     /// What was last published for each file.
     published: BTreeMap<PathBuf, Vec<lsp::Diagnostic>>,
+    /// Messages taken from the connection, not yet handled.
+    queue: VecDeque<Message>,
+    /// `shutdown` was answered: only `exit` is left.
+    shut_down: bool,
 }
 
 impl Server<'_> {
+    /// The rounds (see the module's documentation), until `exit`.
+    fn serve(&mut self) -> Result<(), Error> {
+        loop {
+            match self.conn.receiver.recv() {
+                Ok(msg) => self.queue.push_back(msg),
+                Err(_) if self.shut_down => return Ok(()),
+                Err(_) => return Err(closed_early()),
+            }
+            while self.queue.len() < transport::QUEUED_MESSAGES {
+                let Ok(msg) = self.conn.receiver.try_recv() else {
+                    break;
+                };
+                self.queue.push_back(msg);
+            }
+            self.cancel_queued()?;
+            while let Some(msg) = self.queue.pop_front() {
+                if self.handle(msg)? {
+                    return Ok(());
+                }
+            }
+            if self.shut_down {
+                continue;
+            }
+            self.check();
+            if self.conn.receiver.is_empty() {
+                self.publish_checked()?;
+            }
+        }
+    }
+
+    /// Handles one message; `true` at `exit` after `shutdown`.
+    fn handle(&mut self, msg: Message) -> Result<bool, Error> {
+        use lsp::notification::{Exit, Notification as _};
+        use lsp::request::{Request as _, Shutdown};
+        match msg {
+            Message::Notification(n) if n.method == Exit::METHOD => {
+                return if self.shut_down {
+                    Ok(true)
+                } else {
+                    Err(exit_early())
+                };
+            }
+            Message::Notification(n) => {
+                if !self.shut_down {
+                    self.notification(n);
+                }
+            }
+            Message::Request(req) if self.shut_down => {
+                let refused = Response::new_err(
+                    req.id,
+                    ErrorCode::InvalidRequest as i32,
+                    format!("`{}` after `shutdown`: only `exit` is left", req.method),
+                );
+                self.send(refused)?;
+            }
+            Message::Request(req) if req.method == Shutdown::METHOD => {
+                self.shut_down = true;
+                self.send(Response::new_ok(req.id, ()))?;
+            }
+            Message::Request(req) => {
+                self.check();
+                let answer = self.request(req);
+                self.send(answer)?;
+            }
+            Message::Response(_) => {}
+        }
+        Ok(false)
+    }
+
+    /// Answers `RequestCancelled` each queued request that a `$/cancelRequest` queued
+    /// after it names, in place of running it. The cancellations are then done with (one
+    /// naming a request already answered, or none, does nothing).
+    fn cancel_queued(&mut self) -> Result<(), Error> {
+        use lsp::notification::{Cancel, Notification as _};
+        let is_cancel =
+            |m: &Message| matches!(m, Message::Notification(n) if n.method == Cancel::METHOD);
+        if !self.queue.iter().any(is_cancel) {
+            return Ok(());
+        }
+        let mut kept = VecDeque::with_capacity(self.queue.len());
+        for msg in std::mem::take(&mut self.queue) {
+            let Message::Notification(n) = &msg else {
+                kept.push_back(msg);
+                continue;
+            };
+            if n.method != Cancel::METHOD {
+                kept.push_back(msg);
+                continue;
+            }
+            let Ok(p) = serde_json::from_value::<lsp::CancelParams>(n.params.clone()) else {
+                continue;
+            };
+            let id: RequestId = match p.id {
+                lsp::NumberOrString::Number(n) => n.into(),
+                lsp::NumberOrString::String(s) => s.into(),
+            };
+            let queued = kept
+                .iter()
+                .position(|m| matches!(m, Message::Request(r) if r.id == id));
+            if let Some(i) = queued {
+                kept.remove(i);
+                let cancelled = Response::new_err(
+                    id,
+                    ErrorCode::RequestCanceled as i32,
+                    "cancelled by the editor".into(),
+                );
+                self.send(cancelled)?;
+            }
+        }
+        self.queue = kept;
+        Ok(())
+    }
+
+    fn send(&self, msg: impl Into<Message>) -> Result<(), Error> {
+        self.conn.sender.send(msg.into())?;
+        Ok(())
+    }
+
     fn notification(&mut self, n: Notification) {
         use lsp::notification::{
             DidChangeTextDocument, DidChangeWatchedFiles, DidCloseTextDocument,
@@ -250,14 +428,15 @@ impl Server<'_> {
             .collect()
     }
 
-    /// Checks the dirty rulesets and publishes what changed.
-    fn refresh(&mut self) -> Result<(), Error> {
+    /// Checks the ruleset folders changed since their last check. What the checks find
+    /// is published by [`Self::publish_checked`].
+    fn check(&mut self) {
         if self.dirty.is_empty() {
-            return Ok(());
+            return;
         }
         let overlay = self.overlay();
-        let checked = std::mem::take(&mut self.dirty);
-        for dir in &checked {
+        let dirty = std::mem::take(&mut self.dirty);
+        for dir in &dirty {
             let checked = crate::check_dir(dir, &overlay);
             let loaded = !checked.index.symbols.is_empty();
             let previous = self.analyses.remove(dir).and_then(|a| a.index);
@@ -273,6 +452,15 @@ impl Server<'_> {
             };
             self.analyses.insert(dir.clone(), analysis);
         }
+        self.checked.extend(dirty);
+    }
+
+    /// Publishes what changed since the last publication.
+    fn publish_checked(&mut self) -> Result<(), Error> {
+        if self.checked.is_empty() {
+            return Ok(());
+        }
+        let checked = std::mem::take(&mut self.checked);
         // An open document of a ruleset just checked hears the result even when it is
         // unchanged (an empty list says "checked, clean").
         let fresh: BTreeSet<PathBuf> = self
@@ -364,9 +552,7 @@ impl Server<'_> {
     }
 
     fn notify<N: lsp::notification::Notification>(&self, params: N::Params) -> Result<(), Error> {
-        let n = Notification::new(N::METHOD.to_string(), params);
-        self.conn.sender.send(Message::Notification(n))?;
-        Ok(())
+        self.send(Notification::new(N::METHOD.to_string(), params))
     }
 
     fn request(&mut self, req: Request) -> Response {
@@ -416,3 +602,6 @@ fn not_supported(id: RequestId, method: &str) -> Response {
         format!("rulesc lsp does not handle `{method}`"),
     )
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,12 +1,12 @@
-//! The JSON-RPC transport on stdin and stdout: lsp-server's framing and messages, read
-//! within limits. lsp-server's own `Connection::stdio` allocates whatever a
+//! The JSON-RPC transport on stdin and stdout (or any input and output): lsp-server's
+//! framing and messages, read within limits, on queues of [`QUEUED_MESSAGES`] each way. lsp-server's own `Connection::stdio` allocates whatever a
 //! `Content-Length` header announces and reads a header line of any length, so one
 //! corrupt or hostile header (`Content-Length: 99999999999`) aborted the process on a
 //! failed allocation. Here a message past [`MAX_MESSAGE_BYTES`] or a header line past
 //! [`MAX_HEADER_BYTES`] ends the server with an error instead.
 
 use lsp_server::{Connection, Message};
-use std::io::{self, BufRead, Read};
+use std::io::{self, BufRead, Read, Write};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 
@@ -17,7 +17,13 @@ pub const MAX_MESSAGE_BYTES: usize = 64 << 20;
 /// The longest header line read (`Content-Length: ...` and the like), its CR LF included.
 pub const MAX_HEADER_BYTES: usize = 1024;
 
-/// The threads reading stdin and writing stdout.
+/// How many messages the reader may read ahead of the server, and the server write ahead
+/// of the writer. Reading ahead is what lets the server see a burst of edits at once and
+/// check only the last (see [`super`]); the bound keeps a client that writes without end
+/// (or reads nothing) waiting rather than filling memory.
+pub const QUEUED_MESSAGES: usize = 512;
+
+/// The threads reading the client's messages and writing the server's.
 pub struct IoThreads {
     reader: JoinHandle<io::Result<()>>,
     writer: JoinHandle<io::Result<()>>,
@@ -33,7 +39,7 @@ impl IoThreads {
     }
 
     /// Waits for both threads; the first error either met (a message it could not read,
-    /// a closed stdout) is the result.
+    /// a closed output) is the result.
     pub fn join(self) -> io::Result<()> {
         let reader = self.reader.join();
         let writer = self.writer.join();
@@ -42,30 +48,39 @@ impl IoThreads {
         }
         Ok(())
     }
+
+    /// Waits for the writer only (once the connection is dropped it writes what is left
+    /// and stops), leaving a reader that may still wait on its input: what a server that
+    /// stopped on an error does, so that its last answers are not lost.
+    pub fn join_writer(self) {
+        let _ = self.writer.join();
+    }
 }
 
-/// A connection over stdin and stdout, as `Connection::stdio` makes one (channels of no
-/// capacity: a client sending faster than the server reads waits, queues nothing), its
-/// messages read by [`read`].
+/// A connection over stdin and stdout.
 pub fn stdio() -> io::Result<(Connection, IoThreads)> {
-    let (to_client, outgoing) = crossbeam_channel::bounded::<Message>(0);
+    spawn(io::BufReader::new(io::stdin()), io::stdout())
+}
+
+/// A connection over any input and output: a thread reads messages from `input` by
+/// [`read`] until it ends, fails or says `exit`; another writes the server's to `output`.
+pub fn spawn<R, W>(mut input: R, mut output: W) -> io::Result<(Connection, IoThreads)>
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send + 'static,
+{
+    let (to_client, outgoing) = crossbeam_channel::bounded::<Message>(QUEUED_MESSAGES);
     let writer = thread::Builder::new()
         .name("rulesc-lsp-writer".into())
-        .spawn(move || {
-            let stdout = io::stdout();
-            let mut out = stdout.lock();
-            outgoing.into_iter().try_for_each(|m| m.write(&mut out))
-        })?;
-    let (incoming, from_client) = crossbeam_channel::bounded::<Message>(0);
+        .spawn(move || outgoing.into_iter().try_for_each(|m| m.write(&mut output)))?;
+    let (incoming, from_client) = crossbeam_channel::bounded::<Message>(QUEUED_MESSAGES);
     let unread = Arc::new(Mutex::new(None));
     let reason = Arc::clone(&unread);
     let reader = thread::Builder::new()
         .name("rulesc-lsp-reader".into())
         .spawn(move || {
-            let stdin = io::stdin();
-            let mut inp = stdin.lock();
             let result = loop {
-                match read(&mut inp) {
+                match read(&mut input) {
                     Ok(Some(msg)) => {
                         let exit = matches!(&msg, Message::Notification(n) if n.method == "exit");
                         if incoming.send(msg).is_err() || exit {

@@ -19,6 +19,38 @@ fn err(diags: &mut Diagnostics, span: Span, msg: impl Into<String>, help: impl I
     );
 }
 
+/// The entries of `node`, a mapping; anything else is E0404 at it (`what` names the key,
+/// `shape` shows what it holds) and reads as no entries.
+fn mapping<'y>(
+    diags: &mut Diagnostics,
+    node: &'y YNode,
+    what: &str,
+    shape: &str,
+) -> &'y [(YNode, YNode)] {
+    node.as_map().unwrap_or_else(|| {
+        err(
+            diags,
+            node.span,
+            format!("{what} is a mapping"),
+            format!("write {shape}"),
+        );
+        &[]
+    })
+}
+
+/// The items of `node`, a list; anything else is E0404 at it, as [`mapping`].
+fn sequence<'y>(diags: &mut Diagnostics, node: &'y YNode, what: &str, shape: &str) -> &'y [YNode] {
+    node.as_seq().unwrap_or_else(|| {
+        err(
+            diags,
+            node.span,
+            format!("{what} is a list"),
+            format!("write {shape}"),
+        );
+        &[]
+    })
+}
+
 /// The decisions a program can ask for, with what they choose from.
 fn decisions(p: &Program) -> Vec<(String, Option<DecideOptions>)> {
     let mut out: Vec<(String, Option<DecideOptions>)> = Vec::new();
@@ -89,10 +121,18 @@ fn read_node(
         "report",
     ];
     crate::yaml::unknown_keys(map, KEYS, "a fight file", diags);
-    let title = root
-        .get("title")
-        .and_then(|t| t.scalar_text())
-        .unwrap_or_else(|| "fight".into());
+    let title = match root.get("title") {
+        None => "fight".into(),
+        Some(t) => t.scalar_text().unwrap_or_else(|| {
+            err(
+                diags,
+                t.span,
+                "`title` is text",
+                "write `title: a veteran against two recruits`",
+            );
+            "fight".into()
+        }),
+    };
     let rounds = match root.get("rounds") {
         None => 100,
         Some(n) => match n.value {
@@ -154,21 +194,43 @@ fn read_node(
             "add another side under `sides:`",
         ),
         None => {
-            err(
-                diags,
-                root.span,
-                "the fight file has no `sides:`",
-                "add `sides:` with two sides, each a mapping of combatants",
-            );
+            match root.get("sides") {
+                Some(node) => err(
+                    diags,
+                    node.span,
+                    "`sides` is a mapping of sides",
+                    "write `sides: { Guild: { Vera: veteran }, Recruits: { Ike: {} } }`",
+                ),
+                None => err(
+                    diags,
+                    root.span,
+                    "the fight file has no `sides:`",
+                    "add `sides:` with two sides, each a mapping of combatants",
+                ),
+            }
             return None;
         }
     }
     let known = decisions(p);
     let mut policy = Policy::new(Answer::Random, 0);
     if let Some(d) = root.get("decisions") {
-        for (k, v) in d.as_map().unwrap_or(&[]) {
+        let answers = mapping(
+            diags,
+            d,
+            "`decisions`",
+            "`decisions: { default: random, raise_guard: no }`: a decision's name, then its answer",
+        );
+        for (k, v) in answers {
             let key = k.scalar_text().unwrap_or_default();
-            let text = v.scalar_text().unwrap_or_default();
+            let Some(text) = v.scalar_text() else {
+                err(
+                    diags,
+                    v.span,
+                    format!("the answer to `{key}` is one word"),
+                    format!("write `{key}: first` (or `last`, `random`, a level or variant, `yes`/`no`)"),
+                );
+                continue;
+            };
             let plain = match text.as_str() {
                 "first" => Some(Answer::First),
                 "last" => Some(Answer::Last),
@@ -238,16 +300,36 @@ fn read_node(
     let mut groups = Vec::new();
     let fighter_index = |n: &str| names.iter().position(|x| x == n).map(|i| i as u32);
     if let Some(r) = root.get("report") {
-        for (k, v) in r.as_map().unwrap_or(&[]) {
+        let report = mapping(
+            diags,
+            r,
+            "`report`",
+            "`report: { Vera stands: { standing: [Vera] } }`: a group's name, then its conditions",
+        );
+        for (k, v) in report {
             let mut g = Group {
                 name: k.scalar_text().unwrap_or_default(),
                 ..Group::default()
             };
-            for (ck, cv) in v.as_map().unwrap_or(&[]) {
+            let conditions = mapping(
+                diags,
+                v,
+                &format!("group `{}`", g.name),
+                "its conditions: `{ winner: Guild, standing: [Vera], rounds: \"..3\" }`",
+            );
+            for (ck, cv) in conditions {
                 let key = ck.scalar_text().unwrap_or_default();
                 match key.as_str() {
                     "winner" => {
-                        let t = cv.scalar_text().unwrap_or_default();
+                        let Some(t) = cv.scalar_text() else {
+                            err(
+                                diags,
+                                cv.span,
+                                "`winner` is one side's name",
+                                "write `winner: Guild` (or `draw`, `undecided`)",
+                            );
+                            continue;
+                        };
                         g.winner = match t.as_str() {
                             "draw" => Some(GroupEnd::Draw),
                             "undecided" => Some(GroupEnd::Undecided),
@@ -269,7 +351,8 @@ fn read_node(
                     }
                     "standing" | "out" => {
                         let mut list = Vec::new();
-                        for item in cv.as_seq().unwrap_or(&[]) {
+                        let shape = format!("`{key}: [Vera, Ike]`: combatants' names");
+                        for item in sequence(diags, cv, &format!("`{key}`"), &shape) {
                             let t = item.scalar_text().unwrap_or_default();
                             match fighter_index(&t) {
                                 Some(i) => list.push(i),

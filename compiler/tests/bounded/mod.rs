@@ -7,17 +7,45 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+/// Where a run's standard output goes (only `hostile_io` sends it anywhere but a pipe).
+#[allow(dead_code)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sink {
+    /// A pipe read whole (what [`Output::stdout`] holds).
+    Pipe,
+    /// `/dev/full`: every write fails with "no space left on device".
+    Full,
+    /// Closed before rulesc starts (`>&-`).
+    Closed,
+    /// A pipe whose reader has gone (`| head` after its lines): writes fail with EPIPE.
+    ClosedPipe,
+}
+
 /// `rulesc <args>` in `cwd` (the current folder when `None`), bounded as above. Panics
 /// if it hangs.
 pub fn rulesc(args: &[&str], cwd: Option<&Path>) -> Output {
+    rulesc_to(args, cwd, Sink::Pipe)
+}
+
+/// [`rulesc`], with standard output going to `sink` (its output is empty unless it is
+/// [`Sink::Pipe`]).
+pub fn rulesc_to(args: &[&str], cwd: Option<&Path>, sink: Sink) -> Output {
+    let script = match sink {
+        Sink::Closed => "ulimit -v 524288 && exec \"$0\" \"$@\" >&-",
+        _ => "ulimit -v 524288 && exec \"$0\" \"$@\"",
+    };
+    let stdout = match sink {
+        Sink::Full => Stdio::from(std::fs::File::create("/dev/full").unwrap()),
+        _ => Stdio::piped(),
+    };
     let mut cmd = Command::new("sh");
     cmd.arg("-c")
-        .arg("ulimit -v 524288 && exec \"$0\" \"$@\"")
+        .arg(script)
         .arg(env!("CARGO_BIN_EXE_rulesc"))
         .args(args)
         .env("NO_COLOR", "1")
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
+        .stdout(stdout)
         .stderr(Stdio::piped());
     if let Some(dir) = cwd {
         cmd.current_dir(dir);
@@ -31,7 +59,15 @@ pub fn rulesc(args: &[&str], cwd: Option<&Path>) -> Output {
             buf
         })
     };
-    let out = drain(Box::new(child.stdout.take().unwrap()));
+    let out = match child.stdout.take() {
+        // The reader goes before rulesc writes anything.
+        Some(pipe) if sink == Sink::ClosedPipe => {
+            drop(pipe);
+            std::thread::spawn(Vec::new)
+        }
+        Some(pipe) => drain(Box::new(pipe)),
+        None => std::thread::spawn(Vec::new),
+    };
     let err = drain(Box::new(child.stderr.take().unwrap()));
     let start = Instant::now();
     let status = loop {

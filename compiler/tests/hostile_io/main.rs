@@ -16,10 +16,16 @@ mod bounded;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+mod analyze_limits;
+mod fight_files;
+mod fight_nesting;
+mod lost_output;
 mod overwrite;
 mod reading;
 mod reporting;
+mod shapes;
 mod strict;
+mod test_links;
 mod writing;
 
 const RULESET: &str = "ruleset: { name: sandbox }
@@ -71,6 +77,8 @@ struct Case {
     file: &'static str,
     /// The one path (relative to `proj/`) the run may change, with what is under it.
     output: Option<&'static str>,
+    /// Where its standard output goes.
+    stdout: bounded::Sink,
 }
 
 fn case(
@@ -89,6 +97,7 @@ fn case(
         code,
         file,
         output: None,
+        stdout: bounded::Sink::Pipe,
     }
 }
 
@@ -97,6 +106,14 @@ impl Case {
     fn writes(self, path: &'static str) -> Case {
         Case {
             output: Some(path),
+            ..self
+        }
+    }
+
+    /// Its standard output goes to `sink` instead of a pipe read whole.
+    fn stdout(self, sink: bounded::Sink) -> Case {
+        Case {
+            stdout: sink,
             ..self
         }
     }
@@ -181,7 +198,7 @@ fn run(c: &Case) -> Option<String> {
     let before = snapshot(&root);
     let mut args = vec!["--format", "json"];
     args.extend_from_slice(c.args);
-    let out = bounded::rulesc(&args, Some(&proj));
+    let out = bounded::rulesc_to(&args, Some(&proj), c.stdout);
     let after = snapshot(&root);
     let stderr = String::from_utf8_lossy(&out.stderr);
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -76,6 +76,11 @@ pub const MAX_TIE_ROLLS: u32 = 16;
 /// fired by one `advance`: one more is [`RuleErrorKind::TooManyFires`] (a rule that keeps
 /// scheduling itself for "now" stops there, never silently).
 pub const MAX_FIRES: u32 = 10_000;
+/// Most `advance`s under way at once: an `advance` made while this many are running (a
+/// hook or timer that `advance` runs moving world time again, and so on) is
+/// [`RuleErrorKind::TooDeep`] instead of nesting deeper (a hook that moves world time
+/// past its own next period would call itself until the stack ran out).
+pub const MAX_ADVANCE_DEPTH: u32 = 8;
 
 /// The hooks a fight can declare.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -218,6 +223,8 @@ pub struct Fight<C> {
     time: i64,
     /// World time up to which the `on every` hooks have run.
     every_done: i64,
+    /// `advance`s under way (see [`MAX_ADVANCE_DEPTH`]).
+    advancing: u32,
     acted: Vec<bool>,
     /// Turns begun per fighter (its current turn included).
     turns: Vec<u32>,
@@ -248,6 +255,7 @@ impl<C> Default for Fight<C> {
             round: 0,
             time: 0,
             every_done: 0,
+            advancing: 0,
             acted: Vec::new(),
             turns: Vec::new(),
             acting: Vec::new(),

@@ -441,8 +441,37 @@ impl<C> Fight<C> {
 
     /// Moves world time forward by `amount`: the timers and `on every` hooks due on the
     /// way fire in time order (at one instant: timers in scheduling order, then the
-    /// `every` hooks in declaration order).
+    /// `every` hooks in declaration order). What they run may `advance` again, at most
+    /// [`MAX_ADVANCE_DEPTH`] deep: one more is [`RuleErrorKind::TooDeep`], before
+    /// anything moves.
     pub fn advance<D, X, T, R>(
+        &mut self,
+        rules: &mut R,
+        env: &mut Env<D, X, T>,
+        amount: i64,
+    ) -> Res<()>
+    where
+        D: DiceSource,
+        X: Decide,
+        T: TraceSink,
+        R: FightRules<C, D, X, T>,
+    {
+        if self.advancing >= MAX_ADVANCE_DEPTH {
+            let e = RuleError::new(
+                rules.shape().site,
+                RuleErrorKind::TooDeep {
+                    max: MAX_ADVANCE_DEPTH,
+                },
+            );
+            return Err(crate::error::fail(&mut env.trace, e));
+        }
+        self.advancing += 1;
+        let done = self.advance_by(rules, env, amount);
+        self.advancing -= 1;
+        done
+    }
+
+    fn advance_by<D, X, T, R>(
         &mut self,
         rules: &mut R,
         env: &mut Env<D, X, T>,

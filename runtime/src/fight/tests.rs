@@ -443,3 +443,102 @@ fn a_timer_setting_itself_for_now_past_max_fires_is_a_rule_error() {
         }
     }
 }
+
+/// Rules whose `on every 10` hook moves world time `by` itself (the host's own rules, or
+/// a ruleset's hook calling `advance`).
+struct Advancing {
+    shape: FightShape,
+    by: i64,
+    hooks: u32,
+}
+
+impl<D: DiceSource, X: Decide, T: TraceSink> FightRules<C, D, X, T> for Advancing {
+    fn shape(&self) -> &FightShape {
+        &self.shape
+    }
+    fn key(&mut self, _: &mut Env<D, X, T>, _: &mut Fight<C>, _: Fighter) -> Res<Vec<i64>> {
+        Ok(vec![0])
+    }
+    fn is_out(&mut self, _: &mut Env<D, X, T>, _: &mut Fight<C>, _: Fighter) -> Res<bool> {
+        Ok(false)
+    }
+    fn hook(
+        &mut self,
+        env: &mut Env<D, X, T>,
+        f: &mut Fight<C>,
+        _: Hook,
+        _: Option<Fighter>,
+    ) -> Res<()> {
+        self.hooks += 1;
+        let by = self.by;
+        f.advance(self, env, by)
+    }
+    fn fire(&mut self, _: &mut Env<D, X, T>, _: &mut Fight<C>, _: u32, _: &[i64]) -> Res<()> {
+        Ok(())
+    }
+    fn condition(
+        &mut self,
+        _: &mut Env<D, X, T>,
+        _: &mut Fight<C>,
+        _: usize,
+        _: Option<Fighter>,
+    ) -> Res<bool> {
+        Ok(false)
+    }
+    fn trigger(
+        &mut self,
+        _: &mut Env<D, X, T>,
+        _: &mut Fight<C>,
+        _: usize,
+        _: Option<Fighter>,
+    ) -> Res<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn an_advance_nested_past_max_advance_depth_is_a_rule_error_not_a_stack_overflow() {
+    let advancing = |by| Advancing {
+        shape: FightShape {
+            every: Cow::Borrowed(&[(10, false)]),
+            site: 4,
+            ..shape(Ties::Together)
+        },
+        by,
+        hooks: 0,
+    };
+    // A hook moving time past its own next period runs itself inside itself, forever:
+    // the advance MAX_ADVANCE_DEPTH deep stops it (each level ran the hook once).
+    let mut f: Fight<C> = fight(&[("A", "Ann", 5)]);
+    let mut r = advancing(10);
+    let mut env = Env::new(ScriptedDice::new(&[]), FirstOption, VecTrace::default());
+    let e = f.advance(&mut r, &mut env, 10).unwrap_err();
+    assert_eq!(
+        e.kind,
+        RuleErrorKind::TooDeep {
+            max: MAX_ADVANCE_DEPTH
+        }
+    );
+    assert_eq!(e.site, 4);
+    assert_eq!(r.hooks, MAX_ADVANCE_DEPTH);
+    let traced = env.trace.events.iter().filter(|e| {
+        matches!(e, TraceEvent::RuleError { message, .. }
+            if message == "advance nested more than 8 deep: what an advance runs advances again")
+    });
+    assert_eq!(traced.count(), 1, "traced once: {:?}", env.trace.events);
+    // Every level has unwound: the fight can advance again (and meets the same bound).
+    let e = f.advance(&mut r, &mut env, 10).unwrap_err();
+    assert_eq!(
+        e.kind,
+        RuleErrorKind::TooDeep {
+            max: MAX_ADVANCE_DEPTH
+        }
+    );
+    assert_eq!(r.hooks, 2 * MAX_ADVANCE_DEPTH);
+    // A hook moving time less than its period nests once and ends.
+    let mut f: Fight<C> = fight(&[("A", "Ann", 5)]);
+    let mut r = advancing(3);
+    f.advance(&mut r, &mut env, 30).unwrap();
+    assert_eq!(r.hooks, 3);
+    assert_eq!(f.time(), 33);
+}

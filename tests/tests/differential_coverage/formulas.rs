@@ -61,7 +61,7 @@ fn formulas_match_the_interpreter() {
             (
                 "f_dice",
                 vec![hv(), Value::Int(n)],
-                cv::f_dice(&h, n).to_string(),
+                cv::f_dice(&h, n).shown(),
             ),
             ("f_outcome", vec![hv()], r.to_string()),
             (

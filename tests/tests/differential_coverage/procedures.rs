@@ -11,7 +11,7 @@ fn procedures_match_the_interpreter() {
         let hv = || hero_value(&p, &h);
 
         same(&p, "p_rolls", seed, vec![hv()], |e| {
-            (cv::p_rolls(e, &h).to_string(), vec![hero_value(&p, &h)])
+            (cv::p_rolls(e, &h).shown(), vec![hero_value(&p, &h)])
         });
         same(&p, "p_tables", seed, vec![hv(), colors_value(&cs)], |e| {
             (
@@ -50,7 +50,7 @@ fn procedures_match_the_interpreter() {
                 let mut x = h.clone();
                 let r = cv::p_outer(e, &mut x, &other, n);
                 (
-                    r.to_string(),
+                    r.shown(),
                     vec![hero_value(&p, &x), hero_value(&p, &other), Value::Int(n)],
                 )
             },

@@ -63,6 +63,9 @@ pub enum Truncation {
 pub struct Options {
     pub truncation: Truncation,
     pub max_states: u64,
+    /// Most words of state encodings one distribution holds, and of outcome encodings
+    /// ([`super::Limits::max_words`]).
+    pub max_words: u64,
     pub max_steps: u64,
     pub deadline: Option<Instant>,
     /// Runs straight-line pieces itself, per roll path ([`super::fast`]); off, every
@@ -97,6 +100,9 @@ pub struct Outcomes {
     /// Exploding chains cut at the depth (or paths past the dice budget), and everything
     /// not reached when a limit stopped the engine.
     pub unexplored: Prob,
+    /// Whether dice were cut off (some of `unexplored` is not only what a limit left
+    /// unreached).
+    pub cut: bool,
     pub stop: Option<Stop>,
     /// The most states alive at once.
     pub peak_states: usize,
@@ -124,6 +130,7 @@ pub fn run(
         peak: Cell::new(0),
         column_states: Cell::new(0),
         outcomes: RefCell::new((Vec::new(), HashMap::new())),
+        outcome_words: Cell::new(0),
         unexplored: RefCell::new(Prob::zero()),
     };
     let mut frame = vec![Value::Unit; plan.frame.get(f).copied().unwrap_or(0)];
@@ -142,6 +149,7 @@ pub fn run(
     let stop = e.top(f, Dist::single(start)).err();
     let (outcomes, _) = e.outcomes.into_inner();
     let mut unexplored = e.unexplored.into_inner();
+    let cut = !unexplored.is_zero();
     if stop.is_some() {
         // Everything not reached is unexplored.
         let reached = outcomes.iter().fold(unexplored.clone(), |a, (_, p)| a + p);
@@ -150,6 +158,7 @@ pub fn run(
     Outcomes {
         outcomes,
         unexplored,
+        cut,
         stop,
         peak_states: e.peak.get(),
         column_states: e.column_states.get(),
@@ -186,6 +195,8 @@ struct Engine<'a> {
     peak: Cell<usize>,
     column_states: Cell<u64>,
     outcomes: RefCell<Reached>,
+    /// Words of the outcomes' keys (bounded by `max_words`, as a distribution's states).
+    outcome_words: Cell<u64>,
     unexplored: RefCell<Prob>,
 }
 
@@ -216,6 +227,7 @@ struct Builder<'c> {
     parts: Vec<(W, Dist)>,
     clear: &'c [usize],
     max: u64,
+    max_words: u64,
 }
 
 impl<'c> Builder<'c> {
@@ -224,6 +236,7 @@ impl<'c> Builder<'c> {
             parts: Vec::new(),
             clear,
             max: eng.opts.max_states,
+            max_words: eng.opts.max_words,
         }
     }
 
@@ -248,6 +261,10 @@ impl<'c> Builder<'c> {
         let n: usize = self.parts.iter().map(|(_, d)| d.len()).sum();
         if n as u64 > self.max {
             return Err(Stop::States);
+        }
+        let words: u64 = self.parts.iter().map(|(_, d)| d.words()).sum();
+        if words > self.max_words {
+            return Err(Stop::Memory);
         }
         Ok(())
     }
@@ -275,7 +292,7 @@ impl<'c> Builder<'c> {
         if dist.den.big().bits() > 64 {
             dist.reduce();
         }
-        eng.check_states(dist.len())?;
+        eng.check_states(&dist)?;
         Ok(dist)
     }
 }
@@ -287,18 +304,24 @@ impl<'a> Engine<'a> {
         if n > self.opts.max_steps {
             return Err(Stop::Steps);
         }
-        if n % 1024 == 0 && self.opts.deadline.is_some_and(|d| Instant::now() >= d) {
+        // The clock is read on the first step (the run's time may be up before this
+        // analysis begins: an earlier case took it) and every 64th after.
+        if n % 64 == 1 && self.opts.deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(Stop::Time);
         }
         Ok(())
     }
 
-    fn check_states(&self, n: usize) -> Res<()> {
+    fn check_states(&self, d: &Dist) -> Res<()> {
+        let n = d.len();
         if n > self.peak.get() {
             self.peak.set(n);
         }
         if n as u64 > self.opts.max_states {
             return Err(Stop::States);
+        }
+        if d.words() > self.opts.max_words {
+            return Err(Stop::Memory);
         }
         Ok(())
     }
@@ -309,7 +332,7 @@ impl<'a> Engine<'a> {
             return Ok(d.clone());
         }
         let max = usize::try_from(self.opts.max_states).unwrap_or(usize::MAX);
-        let d = Rc::new(roll_dist(spec, bound, natural, max).map_err(|_| Stop::States)?);
+        let d = Rc::new(roll_dist(spec, bound, natural, max).map_err(|_| Stop::Totals)?);
         self.cache.borrow_mut().insert(key, d.clone());
         Ok(d)
     }
@@ -325,6 +348,11 @@ impl<'a> Engine<'a> {
                 if list.len() as u64 >= self.opts.max_states {
                     return Err(Stop::States);
                 }
+                let words = self.outcome_words.get() + key.len() as u64;
+                if words > self.opts.max_words {
+                    return Err(Stop::Memory);
+                }
+                self.outcome_words.set(words);
                 index.insert(key, list.len());
                 list.push((v, p));
             }

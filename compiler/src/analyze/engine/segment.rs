@@ -512,6 +512,7 @@ mod tests {
         let opts = Options {
             truncation: t,
             max_states: 20_000,
+            max_words: u64::MAX,
             max_steps: 200_000_000,
             deadline: None,
             fast,

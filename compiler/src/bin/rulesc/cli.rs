@@ -271,13 +271,19 @@ pub struct AnalyzeLimits {
     /// Most steps, statements run and dice drawn over the whole analysis (W0102).
     #[arg(long, default_value_t = Limits::default().max_steps, value_parser = limit("max-steps"))]
     pub max_steps: u64,
-    /// Most seconds of wall-clock time (W0103).
+    /// Most seconds of wall-clock time for the whole run: every case, scenario and
+    /// sample together (W0103; what was not reached by then is reported unexplored,
+    /// sampled odds come from the samples drawn).
     #[arg(long, default_value_t = Limits::default().max_seconds, value_parser = limit("max-seconds"))]
     pub max_seconds: u64,
     /// Most program states the merged engine holds at once, and most distinct totals of
     /// one roll (W0104).
     #[arg(long, default_value_t = Limits::default().max_states, value_parser = limit("max-states"))]
     pub max_states: u64,
+    /// Most memory, in MiB, the program states the merged engine holds at once may take,
+    /// estimated from their size (W0104).
+    #[arg(long, value_name = "MIB", default_value_t = Limits::default().max_memory, value_parser = limit("max-memory"))]
+    pub max_memory: u64,
 }
 
 /// How `rulesc analyze` shows the odds.
@@ -332,6 +338,8 @@ impl From<AnalyzeLimits> for Limits {
             max_steps: a.max_steps,
             max_seconds: a.max_seconds,
             max_states: a.max_states,
+            max_memory: a.max_memory,
+            ..Limits::default()
         }
     }
 }

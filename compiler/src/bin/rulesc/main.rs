@@ -2,26 +2,26 @@
 //!
 //! Exit codes: 0 success, 1 diagnostics (errors), 2 usage. A panic (101) is a bug.
 //!
-//! `cli` is the command line's shape; `report` how diagnostics and summaries print; one
+//! `cli` is the command line's shape; `report` how diagnostics and summaries print;
+//! `stdout` the one writer of standard output (a write that fails is `E0011`); one
 //! module per family of commands runs them: `project` (check, build, all, export,
 //! schema), `run` (trace, test, simulate, explain), `odds` (analyze, diff), `tools`
 //! (completions, man, lsp).
 
-/// `print!` to standard output, ignoring a pipe closed early (`rulesc ... | head`): the
-/// reader has what it wanted, and that is not a bug to panic on.
+/// `print!` to standard output, through its one checked writer ([`stdout`]): a write
+/// that fails is an error at the end of the command, a pipe closed early
+/// (`rulesc ... | head`) is not.
 macro_rules! out {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = write!(std::io::stdout(), $($arg)*);
-    }};
+    ($($arg:tt)*) => {
+        $crate::stdout::print(format_args!($($arg)*))
+    };
 }
 
 /// `println!`, as [`out!`] is `print!`.
 macro_rules! outln {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stdout(), $($arg)*);
-    }};
+    ($($arg:tt)*) => {
+        $crate::stdout::print(format_args!("{}\n", format_args!($($arg)*)))
+    };
 }
 
 mod cli;
@@ -29,6 +29,7 @@ mod odds;
 mod project;
 mod report;
 mod run;
+mod stdout;
 mod tools;
 
 use clap::Parser;
@@ -52,9 +53,14 @@ fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) if !e.use_stderr() => {
-            // `--help`, `--version`: not errors.
-            let _ = e.print();
-            return ExitCode::SUCCESS;
+            // `--help`, `--version`: not errors (coloured on a terminal, as clap prints
+            // them; through the checked writer otherwise).
+            if std::io::stdout().is_terminal() {
+                let _ = e.print();
+            } else {
+                out!("{}", e.render());
+            }
+            return finish(ExitCode::SUCCESS, json_requested_format());
         }
         Err(e) if json_requested() => {
             let rendered = e.render().to_string();
@@ -115,7 +121,7 @@ fn run() -> ExitCode {
             "give `--format human` or `--format json` to this command",
         );
     }
-    match cli.command {
+    let code = match cli.command {
         Command::Check { paths, ruleset } => project::check(paths, ruleset, format),
         Command::Build {
             ruleset,
@@ -178,5 +184,33 @@ fn run() -> ExitCode {
         Command::Completions { shell } => tools::completions(shell),
         Command::Man => tools::man(format),
         Command::Lsp => tools::lsp(format),
+    };
+    finish(code, format)
+}
+
+/// The command's exit code, unless something it printed did not reach standard output:
+/// then `E0011` and exit code 1 (a pipe closed by its reader is not an error).
+fn finish(code: ExitCode, format: Format) -> ExitCode {
+    match stdout::finish() {
+        None => code,
+        Some(e) => {
+            report::report_error(
+                format,
+                "E0011",
+                None,
+                format!("cannot write to standard output: {e}"),
+                "what rulesc printed did not all get there: check the disk or the file standard output goes to",
+            );
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `--format json` as the raw command line asks for it (before clap has parsed it).
+fn json_requested_format() -> Format {
+    if json_requested() {
+        Format::Json
+    } else {
+        Format::Human
     }
 }

@@ -5,15 +5,15 @@
 use crate::cli::{Cli, Format};
 use crate::report::report_error;
 use clap::CommandFactory;
-use std::io::Write;
 use std::process::ExitCode;
 
 /// `rulesc completions <shell>`: the completion script.
 pub fn completions(shell: clap_complete::Shell) -> ExitCode {
-    // Written whole, so that a closed pipe (`| head`) is not a panic.
+    // Rendered whole, then written through the checked writer (clap_complete panics on
+    // a failed write of its own).
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "rulesc", &mut out);
-    let _ = std::io::stdout().write_all(&out);
+    crate::stdout::print_bytes(&out);
     ExitCode::SUCCESS
 }
 
@@ -22,7 +22,7 @@ pub fn man(format: Format) -> ExitCode {
     let mut out = Vec::new();
     match clap_mangen::Man::new(Cli::command()).render(&mut out) {
         Ok(()) => {
-            let _ = std::io::stdout().write_all(&out);
+            crate::stdout::print_bytes(&out);
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -51,13 +51,15 @@ pub(super) fn build_choice(c: &mut Checker, e: &Entry) {
                 "an enum has at most 65,535 variants; use records for more"
             },
         );
-        return;
+        // The program is not built, but its levels are still read (as many as an index
+        // holds), so the rules naming them are checked without reporting each name as
+        // unknown: one diagnostic for one cause.
     }
     let mut variants: Vec<ir::Variant> = Vec::new();
     let mut spans: Vec<Span> = Vec::new();
     // Variant name → index, so a duplicate is found without scanning the list.
     let mut listed: HashMap<String, usize> = HashMap::new();
-    for item in items {
+    for item in items.iter().take(MAX_VARIANTS) {
         let (vname, label, span) = match &item.value {
             YValue::Str(s) => (s.clone(), s.clone(), item.span),
             YValue::Map(m) if m.len() == 1 => {
@@ -128,11 +130,11 @@ pub fn build_outcome_tags(c: &mut Checker, items: &[(usize, Vec<ast::TagDef>)]) 
                 "too many",
                 "an outcome has at most 65,535 tags",
             );
-            continue;
+            // As many tags as an index holds are still read (see `build_choice`).
         }
         let mut out = Vec::new();
         let mut listed = HashSet::new();
-        for t in tags {
+        for t in tags.iter().take(MAX_VARIANTS) {
             if !listed.insert(t.name.name.as_str()) {
                 c.error(
                     "E0301",

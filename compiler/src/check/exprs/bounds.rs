@@ -335,6 +335,18 @@ fn offset(
     })
 }
 
+/// What the checker knows of the number of dice `dice * n` throws: the lowest and
+/// highest counts when the dice are constant and `n` has bounds (`d6 * rank`, `rank` an
+/// `int(0..5)` field: 0 to 5 dice).
+pub(super) fn dice_count(c: &Checker, dice: &ir::Expr, n: &ir::Expr) -> Option<(i64, i64)> {
+    let K::Const(Const::Dice(d)) = &dice.kind else {
+        return None;
+    };
+    let b = bounds(c, n)?;
+    let count = i64::from(d.count);
+    Some((count.saturating_mul(b.lo), count.saturating_mul(b.hi)))
+}
+
 /// How many elements a list has, when the checker knows: a literal, a constant, or the
 /// dice of a roll of fixed dice.
 pub(super) fn list_len(e: &ir::Expr) -> Option<i64> {

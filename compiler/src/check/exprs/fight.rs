@@ -62,12 +62,16 @@ pub(crate) fn formulas(items: &[ast::Item]) -> Vec<ast::Item> {
     };
     let mut out = Vec::new();
     let mut whens = 0;
+    // A second `order` or `out` clause defines nothing (`declare` reports it).
+    let (mut order, mut out_rule) = (false, false);
     for clause in &def.clauses {
         match clause {
-            ast::FightClause::Order { var, key, span } => {
+            ast::FightClause::Order { var, key, span } if !std::mem::replace(&mut order, true) => {
                 out.push(formula(ORDER, vec![fighter_param(var)], key, *span));
             }
-            ast::FightClause::Out { var, cond, span } => {
+            ast::FightClause::Out { var, cond, span }
+                if !std::mem::replace(&mut out_rule, true) =>
+            {
                 out.push(formula(OUT, vec![fighter_param(var)], cond, *span));
             }
             ast::FightClause::When {
@@ -198,6 +202,7 @@ pub(crate) fn declare(c: &mut Checker, items: &[ast::Item]) {
         .clauses
         .iter()
         .any(|cl| matches!(cl, ast::FightClause::Order { .. }));
+    twice(c, def);
     if !has_order {
         c.error(
             "E0351",
@@ -206,6 +211,31 @@ pub(crate) fn declare(c: &mut Checker, items: &[ast::Item]) {
             "no `order(c) = ...`",
             "add `order(c) = [initiative(c)]`: the key the engine orders turns by, highest first",
         );
+    }
+}
+
+/// A second `order(c) = ..` or `out(c) = ..` clause, named as the writer wrote it.
+fn twice(c: &mut Checker, def: &ast::FightDef) {
+    let (mut order, mut out) = (None, None);
+    for clause in &def.clauses {
+        let (first, what, var, span) = match clause {
+            ast::FightClause::Order { var, span, .. } => (&mut order, "order", var, span),
+            ast::FightClause::Out { var, span, .. } => (&mut out, "out", var, span),
+            _ => continue,
+        };
+        let Some(at) = *first else {
+            *first = Some(*span);
+            continue;
+        };
+        let d = crate::diag::Diagnostic::error(
+            "E0350",
+            *span,
+            format!("the fight's `{what}({})` is declared twice", var.name),
+        )
+        .label("second")
+        .note(at, "first declared here")
+        .help(format!("keep one `{what}(..) = ...` clause"));
+        c.diags.push(d);
     }
 }
 
@@ -394,7 +424,17 @@ pub(crate) fn finish(c: &mut Checker, items: &[ast::Item]) {
             _ => {}
         }
     }
-    if fd.hooks[2].is_none() {
+    // An `on turn` clause whose procedure was refused has its own diagnostic.
+    let turn_clause = def.clauses.iter().any(|cl| {
+        matches!(
+            cl,
+            ast::FightClause::Hook {
+                hook: ast::HookName::Turn,
+                ..
+            }
+        )
+    });
+    if fd.hooks[2].is_none() && !turn_clause {
         c.error(
             "E0351",
             def.span,
@@ -605,6 +645,9 @@ pub(super) fn builtin(
         );
         return Some(err_expr(span));
     }
+    if !through_engine(c, q, name) {
+        return Some(err_expr(span));
+    }
     if q == FightQuery::MarkActed && fcx.formula {
         c.error(
             "E0324",
@@ -633,4 +676,70 @@ pub(super) fn builtin(
         xs.push(x);
     }
     Some(mk(K::Fight(q, xs), ty, span))
+}
+
+/// The fight's own formula built-in `q` runs: `out`, `allies` and `enemies` ask the `out`
+/// rule, `in_order` the `order` key. Checked as a call is (E0330 when it closes a cycle:
+/// `out(c) = len(enemies(c)) == 0` would ask itself forever); false then.
+fn through_engine(c: &mut Checker, q: FightQuery, via: &ast::Ident) -> bool {
+    let rule = match q {
+        FightQuery::Out | FightQuery::Allies | FightQuery::Enemies => OUT,
+        FightQuery::InOrder => ORDER,
+        _ => return true,
+    };
+    let Some(DefKind::Function(f)) = c.names.get(rule).map(|d| d.kind) else {
+        return true;
+    };
+    // Too deep to follow here: the rule is checked on its own, from the top.
+    if c.fn_state[f] == 0 && c.fn_stack.len() >= super::MAX_CALL_DEPTH {
+        return true;
+    }
+    if super::ensure_checked(c, f) {
+        return true;
+    }
+    let start = c.fn_stack.iter().position(|&g| g == f).unwrap_or(0);
+    let chain: Vec<String> = c.fn_stack[start..]
+        .iter()
+        .map(|&g| format!("`{}`", shown(c, g)))
+        .collect();
+    let rule = shown(c, f);
+    let msg = format!(
+        "a cycle of calls: {} calls `{}`, which asks the fight's `{rule}`",
+        chain.join(" calls "),
+        via.name
+    );
+    let def = c.prog.functions[f].span;
+    let d = crate::diag::Diagnostic::error("E0330", via.span, msg)
+        .label(format!("`{}` asks `{rule}`", via.name))
+        .note(def, format!("`{rule}` is declared here"))
+        .help("formulas and procedures may not call themselves, directly, through others or through the fight's built-ins");
+    c.diags.push(d);
+    false
+}
+
+/// Whether function `id` is the fight's `out` rule or `order` key, which the fight's
+/// built-ins call.
+pub(super) fn is_rule(c: &Checker, id: usize) -> bool {
+    matches!(c.prog.functions[id].name.as_str(), ORDER | OUT)
+}
+
+/// A function as the writer names it: the fight's formulas by their clause
+/// (`out(c)`, `order(c)`, `when(c) ...`).
+pub(super) fn shown(c: &Checker, id: usize) -> String {
+    let name = &c.prog.functions[id].name;
+    let var = || match c.fn_syntax.get(id) {
+        Some(ast::Item::Function { params, .. }) => params
+            .first()
+            .map_or(String::new(), |p| p.name.name.clone()),
+        _ => String::new(),
+    };
+    match name.as_str() {
+        ORDER => format!("order({})", var()),
+        OUT => format!("out({})", var()),
+        n if n.starts_with("fight_when_") => match var() {
+            v if v.is_empty() => "when".to_string(),
+            v => format!("when({v})"),
+        },
+        n => n.to_string(),
+    }
 }

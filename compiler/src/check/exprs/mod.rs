@@ -239,15 +239,21 @@ fn ensure_checked(c: &mut Checker, id: usize) -> bool {
 /// Reports a call that closes a cycle, naming every function on it.
 fn cycle_error(c: &mut Checker, f: usize, fname: &ast::Ident) {
     let start = c.fn_stack.iter().position(|&g| g == f).unwrap_or(0);
-    let mut chain: Vec<String> = c.fn_stack[start..]
-        .iter()
-        .map(|&g| format!("`{}`", c.prog.functions[g].name))
-        .collect();
-    chain.push(format!("`{}`", fname.name));
-    let msg = if chain.len() <= 2 {
+    // The fight's own formulas are entered through its built-ins (`enemies` asks `out`).
+    let mut chain = String::new();
+    for (i, &g) in c.fn_stack[start..].iter().enumerate() {
+        let shown = fight::shown(c, g);
+        match (i, fight::is_rule(c, g)) {
+            (0, _) => chain = format!("`{shown}`"),
+            (_, true) => chain.push_str(&format!(" asks the fight's `{shown}`, which")),
+            (_, false) => chain.push_str(&format!(" calls `{shown}`")),
+        }
+    }
+    chain.push_str(&format!(" calls `{}`", fname.name));
+    let msg = if c.fn_stack.len() - start <= 1 {
         format!("`{}` calls itself", fname.name)
     } else {
-        format!("a cycle of calls: {}", chain.join(" calls "))
+        format!("a cycle of calls: {chain}")
     };
     let def = c
         .names

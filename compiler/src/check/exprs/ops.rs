@@ -183,7 +183,7 @@ pub(super) fn binary(
                     (rx, lx)
                 };
                 let n = as_int(c, n);
-                return mk(K::DiceTimes(Box::new(d), Box::new(n)), Ty::Dice, span);
+                return dice_times(c, d, n, span);
             }
             let (lx, rx) = (as_int(c, lx), as_int(c, rx));
             let iop = match op {
@@ -213,6 +213,30 @@ pub(super) fn binary(
             mk(K::Int(iop, Box::new(lx), Box::new(rx)), Ty::Int, span)
         }
     }
+}
+
+/// `dice * n`: a roll throws 0 to `MAX_DICE` dice. Where the checker knows every count
+/// it can give falls outside, `E0332`; where it knows every one falls inside, nothing
+/// is checked when it runs; elsewhere a rule error there when it does
+/// (`DiceSpec::times`, the one rule for both backends).
+fn dice_times(c: &mut Checker, d: ir::Expr, n: ir::Expr, span: Span) -> ir::Expr {
+    let max = rulesc_runtime::dice::MAX_DICE;
+    let site = match super::bounds::dice_count(c, &d, &n) {
+        Some((lo, hi)) if hi < 0 || lo > max => {
+            let what = super::bounds::Bounds::show(lo, hi);
+            c.error(
+                "E0332",
+                n.span,
+                format!("this throws {what} dice: a roll throws 0 to {max} dice"),
+                format!("always outside 0..{max}"),
+                format!("multiply the dice by a number that keeps them within 0 to {max}"),
+            );
+            return err_expr(span);
+        }
+        Some((lo, hi)) if lo >= 0 && hi <= max => None,
+        _ => Some(c.site(span)),
+    };
+    mk(K::DiceTimes(Box::new(d), Box::new(n), site), Ty::Dice, span)
 }
 
 /// `x == none`, `x != none` (either side `none`).

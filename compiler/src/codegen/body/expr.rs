@@ -402,14 +402,24 @@ impl BodyGen<'_, '_> {
                 let le = self.expr(l, Dest::Val)?;
                 Ex::new(format!("{}.len() as i64", le.recv()), P_CAST).with_pre(le.pre)
             }
-            K::DiceTimes(d, n) => {
+            // `dice * n`: `DiceSpec::times`, a rule error past its limits, read through
+            // `proven` where the checker proved the count inside them.
+            K::DiceTimes(d, n, site) => {
                 let mut parts = vec![self.expr(d, Dest::Val)?, self.expr(n, Dest::Val)?];
-                let pre = self.seq(&mut parts);
-                Ex::new(
-                    format!("{}.times({})", parts[0].recv(), parts[1].val),
-                    P_ATOM,
-                )
-                .with_pre(pre)
+                let mut pre = self.seq(&mut parts);
+                let call = format!(
+                    "{}.times({}, {})",
+                    parts[0].recv(),
+                    parts[1].val,
+                    site.unwrap_or(0)
+                );
+                match site {
+                    Some(_) => {
+                        let rhs = self.try_(&call, false);
+                        self.bind(&mut pre, rhs, "dice", &dest, false).with_pre(pre)
+                    }
+                    None => Ex::new(format!("{RT}::error::proven({call})"), P_ATOM).with_pre(pre),
+                }
             }
             K::Roll {
                 dice,

@@ -319,13 +319,13 @@ impl Cx<'_> {
                 Box::new(move |it, l| Ok(rewrap(f(it, l)?, &ty)))
             }
             // `dice * n`
-            K::DiceTimes(d, n) => {
-                let (d, n) = (self.value(d), self.int(n));
+            K::DiceTimes(d, n, site) => {
+                let (d, n, site) = (self.value(d), self.int(n), *site);
                 Box::new(move |it, l| {
                     let d = d(it, l)?;
                     let n = n(it, l)?;
                     Ok(match d {
-                        Value::Dice(d) => Value::Dice(d.times(n)),
+                        Value::Dice(d) => Value::Dice(it.dice_times(d, n, site)?),
                         other => other,
                     })
                 })

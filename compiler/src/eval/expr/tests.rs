@@ -37,9 +37,9 @@ const DICE: [(&str, u64); 9] = [
     // Explosions are not charged: each die adds at most MAX_EXPLOSIONS more.
     ("2d10!", 1),
     ("1000d1000", 999),
-    // Counts computed at run time: 3 * 2 dice, and 5000 clamped to MAX_DICE.
+    // Counts computed at run time: 3 * 2 dice, and MAX_DICE (more is a rule error).
     ("(3d6 * k)", 5),
-    ("(d6 * k * 2500)", 999),
+    ("(d6 * k * 500)", 999),
 ];
 
 /// For each of [`DICE`], `roll_i` rolls them and `dice_i` binds them; `faces_*` keep the

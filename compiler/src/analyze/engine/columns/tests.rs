@@ -79,6 +79,7 @@ fn analyze(p: &Program, name: &str, args: &[i64], mode: (bool, bool)) -> Outcome
     let opts = Options {
         truncation: Truncation::Depth(3),
         max_states: 20_000,
+        max_words: u64::MAX,
         max_steps: 10_000_000,
         deadline: None,
         fast: mode.0,
@@ -201,6 +202,7 @@ fn a_sweep_forgets_its_memo_on_every_thread() {
     let opts = Options {
         truncation: Truncation::Depth(3),
         max_states: 20_000,
+        max_words: u64::MAX,
         max_steps: 10_000_000,
         deadline: None,
         fast: true,

@@ -1,0 +1,82 @@
+//! Issue 28, classes 8 and 9: a fight file's values of the wrong shape are diagnostics at
+//! the value (`E0404`, the expected shape in the message), never read as nothing.
+
+use super::*;
+
+const FIGHT_RULESET: &str = "ruleset: { name: duel }
+types:
+  Unit:
+    hp: { type: int, default: 3 }
+";
+
+const FIGHT_RULES: &str = "procedure take_turn(me: fighter) {
+  if decide swing: bool {
+    me.hp -= 1
+  }
+}
+
+fight of Unit {
+  order(c) = [c.hp]
+  out(c) = c.hp <= 0
+  on turn = take_turn
+}
+";
+
+const SIDES: &str = "sides:\n  A: { Ann: {} }\n  B: { Bob: {} }\n";
+
+fn fight_file(p: &Path, rest: &str) {
+    write(&p.join("f/ruleset.yaml"), FIGHT_RULESET);
+    write(&p.join("f/fight.rules"), FIGHT_RULES);
+    write(&p.join("fight.yaml"), &format!("{SIDES}{rest}"));
+}
+
+#[test]
+fn class_8_fight_file_values_of_the_wrong_shape_are_diagnostics() {
+    let simulate = &["simulate", "f", "fight.yaml", "-n", "3"][..];
+    let fails = |name, setup| case(name, setup, simulate, 1, "E0404", "fight.yaml");
+    check_all(&[
+        // A control: the same file with its values in shape runs.
+        case(
+            "in shape",
+            |p| {
+                fight_file(
+                    p,
+                    "decisions: { default: first, swing: yes }\nreport: { g: { winner: A, out: [Bob], rounds: \"..9\" } }\n",
+                )
+            },
+            simulate,
+            0,
+            "",
+            "",
+        ),
+        fails("a group is a number", |p| {
+            fight_file(p, "report: { g: 5 }\n")
+        }),
+        fails("a group is empty", |p| fight_file(p, "report:\n  g:\n")),
+        fails("report is a list", |p| fight_file(p, "report: [g]\n")),
+        fails("decisions is a list", |p| {
+            fight_file(p, "decisions: [first]\n")
+        }),
+        fails("an answer is a list", |p| {
+            fight_file(p, "decisions: { swing: [yes] }\n")
+        }),
+        fails("out is one name", |p| {
+            fight_file(p, "report: { g: { out: Bob } }\n")
+        }),
+        fails("winner is a list", |p| {
+            fight_file(p, "report: { g: { winner: [A] } }\n")
+        }),
+        fails("title is a mapping", |p| fight_file(p, "title: { a: 1 }\n")),
+        case(
+            "sides is a list",
+            |p| {
+                fight_file(p, "");
+                write(&p.join("fight.yaml"), "sides: [A, B]\n");
+            },
+            simulate,
+            1,
+            "E0404",
+            "fight.yaml",
+        ),
+    ]);
+}
