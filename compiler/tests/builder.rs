@@ -117,6 +117,9 @@ fn a_full_disk_is_an_error_of_the_build() {
         // Standard output, a regular file, is held to the limit too (where Cargo reads
         // the `cargo:` lines from).
         let stdout = std::fs::File::create(out.join("stdout.txt")).unwrap();
+        // Its own standard error, a new file: one inherited from this test could be a file
+        // already past the limit (`cargo test > log`), and the child's report would fail.
+        let stderr = std::fs::File::create(out.join("stderr.txt")).unwrap();
         let status = std::process::Command::new("sh")
             .arg("-c")
             .arg("trap '' XFSZ; ulimit -f 1 && exec \"$0\" \"$@\"")
@@ -130,12 +133,14 @@ fn a_full_disk_is_an_error_of_the_build() {
             .env("RULESC_BUILDER_CHILD", mode)
             .env("RULESC_BUILDER_OUT", out.join("gen"))
             .stdout(stdout)
+            .stderr(stderr)
             .status()
             .unwrap();
         assert_eq!(
             status.code(),
             Some(0),
-            "{mode}: the Builder did not return the error (see the test's output)"
+            "{mode}: the Builder did not return the error: {}",
+            std::fs::read_to_string(out.join("stderr.txt")).unwrap_or_default()
         );
         // Neither the module nor its temporary file is left behind.
         let left: Vec<_> = std::fs::read_dir(out.join("gen"))
