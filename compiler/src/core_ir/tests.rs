@@ -375,3 +375,58 @@ fn calls_tables_maps_and_records_run_on_the_vm_as_the_walker_runs_them() {
         "{got:?}"
     );
 }
+
+/// Dice that stop the run after `left` faces (as an enumeration cuts a path off).
+struct StopAfter {
+    left: u32,
+}
+
+impl rulesc_runtime::DiceSource for StopAfter {
+    fn face(&mut self, sides: u32) -> u32 {
+        self.left = self.left.saturating_sub(1);
+        sides.min(2)
+    }
+
+    fn stopped(&self) -> bool {
+        self.left == 0
+    }
+
+    fn may_stop(&self) -> bool {
+        true
+    }
+}
+
+#[test]
+fn a_path_cut_off_inside_a_call_ends_the_run_with_nothing() {
+    let p = eval::test_program(
+        CALLS_YAML,
+        &format!(
+            "{CALLS_RULES}\nprocedure arm(f: Fighter) -> Weapon {{\n  let x = roll d6\n  let y = roll d6\n  return f.weapon\n}}\n\nprocedure wield(f: Fighter) -> int {{\n  let w = arm(f)\n  if w.skill == Axe {{\n    return 1\n  }}\n  return 2\n}}\n"
+        ),
+    );
+    let id = p.function("wield").expect("wield").0;
+    assert!(
+        eval::compile::code(&p).lowered(id).is_some(),
+        "wield lowers"
+    );
+    let f = calls_fighter(&p, 1, 1, 1, 0);
+    // Cut off after the first die (inside `arm`), or never (a thousand faces).
+    for (left, expected) in [(1, Value::Unit), (1000, Value::Int(1))] {
+        let mut env = Env::new(StopAfter { left }, FirstOption, NoTrace);
+        let got = eval::call(&p, &mut env, id, [f.clone()]);
+        assert_eq!(got, Ok(expected.clone()), "{left} faces");
+        // The walker gives the same.
+        let mut env = Env::new(StopAfter { left }, FirstOption, VecTrace::default());
+        let mut it = Interpreter::untraced(&p, &mut env);
+        let Body::Procedure(body) = &p.functions[id].body else {
+            panic!("a procedure")
+        };
+        let mut locals = vec![f.clone()];
+        locals.resize(p.functions[id].locals.len(), Value::Unit);
+        let walked = it.block(body, &mut locals).map(|flow| match flow {
+            eval::Flow::Return(v) => v,
+            eval::Flow::Normal => Value::Unit,
+        });
+        assert_eq!(walked, Ok(expected), "{left} faces, walked");
+    }
+}

@@ -62,6 +62,7 @@ pub(crate) fn run_counted<D: DiceSource, X: Decide, T: TraceSink>(
         // The call's own step (`Interpreter::call_frame`), which cannot be past the budget.
         steps: 1,
         may_stop,
+        stopped: false,
         plain: !T::ENABLED && !may_stop,
     };
     let result = vm
@@ -174,6 +175,8 @@ struct Vm<'a, D, X, T> {
     env: &'a mut Env<D, X, T>,
     steps: u64,
     may_stop: bool,
+    /// An enumeration cut this path off (a `Stop` met it): the run ends, giving nothing.
+    stopped: bool,
     /// Nothing is traced and nothing stops the run: each function's plain code runs.
     plain: bool,
 }
@@ -200,6 +203,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 }
                 Inst::Stop => {
                     if self.may_stop && self.env.dice.stopped() {
+                        self.stopped = true;
                         return Ok(Part::Unit);
                     }
                 }
@@ -289,6 +293,9 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                         );
                     }
                     match self.exec(callee, rest, vrest) {
+                        // A path cut off in the callee ends the whole run: its result is
+                        // discarded, and the caller's registers would hold no value.
+                        Ok(_) if self.stopped => return Ok(Part::Unit),
                         Ok(got) => transfer(*ret, got, true, (regs, vregs), (rest, vrest)),
                         // A formula's rule error is recorded by the procedure calling it.
                         Err(e) if traced && !callee.traced => {
