@@ -401,7 +401,7 @@ fn a_path_cut_off_inside_a_call_ends_the_run_with_nothing() {
     let p = eval::test_program(
         CALLS_YAML,
         &format!(
-            "{CALLS_RULES}\nprocedure arm(f: Fighter) -> Weapon {{\n  let x = roll d6\n  let y = roll d6\n  return f.weapon\n}}\n\nprocedure wield(f: Fighter) -> int {{\n  let w = arm(f)\n  if w.skill == Axe {{\n    return 1\n  }}\n  return 2\n}}\n"
+            "{CALLS_RULES}\nprocedure arm(f: Fighter) -> Weapon {{\n  let x = roll d6\n  let y = roll d6\n  return f.weapon\n}}\n\nprocedure wield(f: Fighter) -> int {{\n  let s = arm(f).skill\n  if s == Axe {{\n    return 1\n  }}\n  return 2\n}}\n"
         ),
     );
     let id = p.function("wield").expect("wield").0;
