@@ -391,6 +391,38 @@ pub enum CmpOp {
     Ge,
 }
 
+impl IntOp {
+    /// `a op b` on ints: saturating (`arith`); a division or remainder by zero here is
+    /// by a constant the checker proved is not 0 (a divisor that may be 0 is a
+    /// [`ExprKind::CheckedDiv`]).
+    #[inline]
+    pub fn apply(self, a: i64, b: i64) -> i64 {
+        use rulesc_runtime::arith;
+        match self {
+            IntOp::Add => arith::add(a, b),
+            IntOp::Sub => arith::sub(a, b),
+            IntOp::Mul => arith::mul(a, b),
+            IntOp::Div => arith::div(a, b),
+            IntOp::Rem => arith::rem(a, b),
+        }
+    }
+}
+
+impl CmpOp {
+    /// Whether `a op b` holds, of ints, truths or levels read as ints.
+    #[inline]
+    pub fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Agg {
     Sum,

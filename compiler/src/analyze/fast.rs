@@ -498,13 +498,7 @@ impl<D: Rolls> Run<'_, D> {
             F::Neg(a) => arith::neg(self.int(a)?),
             F::Int(op, a, b) => {
                 let (a, b) = (self.int(a)?, self.int(b)?);
-                match op {
-                    IntOp::Add => arith::add(a, b),
-                    IntOp::Sub => arith::sub(a, b),
-                    IntOp::Mul => arith::mul(a, b),
-                    IntOp::Div => arith::div(a, b),
-                    IntOp::Rem => arith::rem(a, b),
-                }
+                op.apply(a, b)
             }
             F::CheckedDiv(op, a, b) => {
                 let (a, b) = (self.int(a)?, self.int(b)?);
@@ -556,14 +550,7 @@ impl<D: Rolls> Run<'_, D> {
             F::Not(a) => !self.truth(a)?,
             F::Compare(op, a, b) => {
                 let (a, b) = (self.int(a)?, self.int(b)?);
-                match op {
-                    CmpOp::Eq => a == b,
-                    CmpOp::Ne => a != b,
-                    CmpOp::Lt => a < b,
-                    CmpOp::Le => a <= b,
-                    CmpOp::Gt => a > b,
-                    CmpOp::Ge => a >= b,
-                }
+                op.holds(a, b)
             }
             F::And(a, b) => self.truth(a)? && self.truth(b)?,
             F::Or(a, b) => self.truth(a)? || self.truth(b)?,

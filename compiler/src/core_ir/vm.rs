@@ -7,7 +7,7 @@ use super::code::{Func, Inst, Part};
 use super::Module;
 use crate::eval::expr::{field_of, map_entry};
 use crate::eval::{leak_name, lookup, privatize, show_traced_in, weight, Value, MAX_STEPS};
-use crate::ir::{CmpOp, IntOp, Program, TableKey, Ty};
+use crate::ir::{Program, TableKey, Ty};
 use rulesc_runtime::{
     arith, error, rolls, Decide, DiceSource, Env, NoTrace, Roll, RuleError, RuleErrorKind,
     TraceEvent, TraceSink,
@@ -308,13 +308,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 Inst::Not { dst, a } => regs[*dst as usize] = i64::from(regs[*a as usize] == 0),
                 Inst::Arith { op, dst, a, b } => {
                     let (a, b) = (regs[*a as usize], regs[*b as usize]);
-                    regs[*dst as usize] = match op {
-                        IntOp::Add => arith::add(a, b),
-                        IntOp::Sub => arith::sub(a, b),
-                        IntOp::Mul => arith::mul(a, b),
-                        IntOp::Div => arith::div(a, b),
-                        IntOp::Rem => arith::rem(a, b),
-                    };
+                    regs[*dst as usize] = op.apply(a, b);
                 }
                 Inst::Pick { max, dst, a, b } => {
                     let (a, b) = (regs[*a as usize], regs[*b as usize]);
@@ -364,14 +358,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 }
                 Inst::Compare { op, dst, a, b } => {
                     let (a, b) = (regs[*a as usize], regs[*b as usize]);
-                    regs[*dst as usize] = i64::from(match op {
-                        CmpOp::Eq => a == b,
-                        CmpOp::Ne => a != b,
-                        CmpOp::Lt => a < b,
-                        CmpOp::Le => a <= b,
-                        CmpOp::Gt => a > b,
-                        CmpOp::Ge => a >= b,
-                    });
+                    regs[*dst as usize] = i64::from(op.holds(a, b));
                 }
                 Inst::Roll {
                     total,

@@ -2,7 +2,7 @@
 //! conditions) in [`Interpreter::expr`], the others in `Interpreter::expr_more`.
 
 use super::{weight, Interpreter, Run, Value};
-use crate::ir::{self, BoxPart, CmpOp, Const, ExprKind as K, FacesPart, IntOp, Ty};
+use crate::ir::{self, BoxPart, Const, ExprKind as K, FacesPart, IntOp, Ty};
 use rulesc_runtime::{arith, DiceSpec, Roll, RuleErrorKind};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -82,13 +82,7 @@ impl<'p> Interpreter<'p, '_> {
             K::Neg(a) => arith::neg(self.int(a, locals)?),
             K::Int(op, a, b) => {
                 let (a, b) = (self.int(a, locals)?, self.int(b, locals)?);
-                match op {
-                    IntOp::Add => arith::add(a, b),
-                    IntOp::Sub => arith::sub(a, b),
-                    IntOp::Mul => arith::mul(a, b),
-                    IntOp::Div => arith::div(a, b),
-                    IntOp::Rem => arith::rem(a, b),
-                }
+                op.apply(a, b)
             }
             K::ToInt(a) => self.int(a, locals)?,
             K::Natural(a) => match &a.kind {
@@ -119,14 +113,7 @@ impl<'p> Interpreter<'p, '_> {
             K::Not(a) => !self.truth(a, locals)?,
             K::Compare(op, a, b) => {
                 let (a, b) = (self.int(a, locals)?, self.int(b, locals)?);
-                match op {
-                    CmpOp::Eq => a == b,
-                    CmpOp::Ne => a != b,
-                    CmpOp::Lt => a < b,
-                    CmpOp::Le => a <= b,
-                    CmpOp::Gt => a > b,
-                    CmpOp::Ge => a >= b,
-                }
+                op.holds(a, b)
             }
             K::And(a, b) => self.truth(a, locals)? && self.truth(b, locals)?,
             K::Or(a, b) => self.truth(a, locals)? || self.truth(b, locals)?,
