@@ -189,6 +189,18 @@ fn check_exits_1_naming_what_would_change_and_writes_nothing() {
     assert!(!out.contains("b.rules"), "{out}");
     assert!(out.contains("1 file would be reformatted"), "{out}");
     assert_eq!(std::fs::read_to_string(dir.path().join("sub/a.rules")).unwrap(), UNTIDY);
+    // As JSON: one object per file that would change, then the summary.
+    let (code, out, err) = rulesc(&["fmt", "--check", ".", "--format", "json"], dir.path());
+    assert_eq!(code, 1, "{out}{err}");
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines[0]["file"], "./sub/a.rules");
+    assert_eq!(lines[0]["line"], 2);
+    assert_eq!(lines[0]["new"], "  let x = 1");
+    assert_eq!(
+        lines[1],
+        serde_json::json!({"ok": false, "files": 2, "changed": 1, "check": true})
+    );
     // Tidy files only: exit 0, nothing printed.
     let (code, out, err) = rulesc(&["fmt", "--check", "b.rules"], dir.path());
     assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));

@@ -12,7 +12,8 @@ use std::process::ExitCode;
 /// Deepest folder `fmt` searches below one it was given.
 const MAX_DEPTH: usize = 32;
 
-/// `rulesc fmt [--check] <paths>...`.
+/// `rulesc fmt [--check] <paths>...`. With `--format json`: one object per file that
+/// changed (or would), then `{"ok", "files", "changed", "check"}`.
 pub fn fmt(paths: &[PathBuf], check: bool, format: Format) -> ExitCode {
     let mut files = Vec::new();
     let mut failed = false;
@@ -53,7 +54,15 @@ pub fn fmt(paths: &[PathBuf], check: bool, format: Format) -> ExitCode {
             Err(()) => failed = true,
         }
     }
-    if check && changed > 0 {
+    if matches!(format, Format::Json) {
+        let summary = serde_json::json!({
+            "ok": !failed && !(check && changed > 0),
+            "files": files.len(),
+            "changed": changed,
+            "check": check,
+        });
+        outln!("{summary}");
+    } else if check && changed > 0 {
         outln!(
             "{} would be reformatted: run `rulesc fmt` on {}",
             rulesc::diag::count(changed, "file", "files"),
@@ -115,9 +124,16 @@ fn fmt_file(path: &Path, check: bool, format: Format) -> Result<bool, ()> {
     }
     if check {
         let (n, old_line, new_line) = first_difference(&text, &new);
-        outln!("{shown}:{n}: would change");
-        outln!("  - {old_line}");
-        outln!("  + {new_line}");
+        if matches!(format, Format::Json) {
+            let line = serde_json::json!({
+                "file": shown, "would_change": true, "line": n, "old": old_line, "new": new_line,
+            });
+            outln!("{line}");
+        } else {
+            outln!("{shown}:{n}: would change");
+            outln!("  - {old_line}");
+            outln!("  + {new_line}");
+        }
         return Ok(true);
     }
     // A link is not replaced by a file: format the file it points to.
@@ -133,7 +149,11 @@ fn fmt_file(path: &Path, check: bool, format: Format) -> Result<bool, ()> {
     }
     match rulesc::output::write(path, &new, &[]) {
         Ok(_) => {
-            outln!("formatted {shown}");
+            if matches!(format, Format::Json) {
+                outln!("{}", serde_json::json!({ "file": shown, "formatted": true }));
+            } else {
+                outln!("formatted {shown}");
+            }
             Ok(true)
         }
         Err(e) => {
