@@ -102,9 +102,21 @@ fn collect(dir: &Path, depth: usize, files: &mut Vec<PathBuf>) -> bool {
 
 /// Formats one file: `Ok(true)` when it changed (or would, with `check`).
 fn fmt_file(path: &Path, check: bool, format: Format) -> Result<bool, ()> {
+    let shown = rulesc::output::shown(path);
+    // A link is neither read nor replaced (it may lead out of the project): format the
+    // file it points to. A folder's links are not even listed.
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        report_error(
+            format,
+            "E0009",
+            Some(path),
+            format!("{shown} is a link, not a regular file"),
+            "give the path of the file the link points to",
+        );
+        return Err(());
+    }
     let mut sources = Sources::default();
     let mut diags = Diagnostics::default();
-    let shown = rulesc::output::shown(path);
     let Some(id) = rulesc::load::read_file(&mut sources, shown.clone(), path, &mut diags) else {
         report(&diags, &sources, format);
         return Err(());
@@ -135,17 +147,6 @@ fn fmt_file(path: &Path, check: bool, format: Format) -> Result<bool, ()> {
             outln!("  + {new_line}");
         }
         return Ok(true);
-    }
-    // A link is not replaced by a file: format the file it points to.
-    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
-        report_error(
-            format,
-            "E0010",
-            Some(path),
-            format!("cannot write {shown}: it is a link"),
-            "give the path of the file the link points to",
-        );
-        return Err(());
     }
     match rulesc::output::write(path, &new, &[]) {
         Ok(_) => {
