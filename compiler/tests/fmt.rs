@@ -149,6 +149,53 @@ fn every_rules_example_of_the_docs_formats_to_the_same_program() {
     assert!(n >= 10, "{n} examples parsed");
 }
 
+/// `text` with every line moved right, the spaces around every symbolic operator taken
+/// out, trailing spaces added and blank lines doubled: lines holding a label or a comment keep their code
+/// (they are only given trailing spaces).
+fn messed(text: &str) -> String {
+    const OPS: [&str; 16] = [
+        "+=", "-=", "==", "!=", "<=", ">=", "=>", "->", "+", "-", "*", "/", "%", "<", ">", "=",
+    ];
+    let mut out = String::new();
+    for line in text.lines() {
+        let code = line.trim_start();
+        let mut code = code.to_string();
+        if !code.contains('"') && !code.contains("//") {
+            for op in OPS {
+                code = code.replace(&format!(" {op} "), op);
+            }
+        }
+        // Every line moved right by three columns (a tab counts two): each construct
+        // moves back, its continuation lines with it.
+        if !code.is_empty() {
+            out.push_str(" \t");
+        }
+        out.push_str(&line[..line.len() - line.trim_start().len()]);
+        out.push_str(&code);
+        out.push_str(if code.trim().is_empty() { "\n\n" } else { "  \n" });
+    }
+    out
+}
+
+#[test]
+fn every_shipped_rules_file_messed_up_formats_back_to_itself() {
+    let mut files = Vec::new();
+    rules_files(&root(), &mut files);
+    let mut n = 0;
+    for path in &files {
+        let name = path.strip_prefix(root()).unwrap().display().to_string();
+        if name.starts_with("tests/fixtures/broken") {
+            continue;
+        }
+        let text = std::fs::read_to_string(path).unwrap();
+        let mess = messed(&text);
+        assert_ne!(mess, text, "{name}");
+        assert_eq!(holds(&name, &mess).as_deref(), Some(text.as_str()), "{name}");
+        n += 1;
+    }
+    assert!(n >= 40, "{n}");
+}
+
 /// Untidy input mixing every rule, with its formatted form (the same number of lines
 /// but for blank ones).
 #[test]

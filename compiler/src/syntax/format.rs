@@ -15,7 +15,7 @@
 //! - a comment alone on its line takes the indent of the code that follows it (inside
 //!   the block when what follows is the block's `}`);
 //! - binary operators (`+`, `-`, `*`, `/`, `%`, comparisons, `and`, `or`), the `=` of
-//!   a definition, `let`, assignment or fight clause, `+=`, `-=`, `=>` and `->` have one
+//!   a definition, `let`, assignment, fight clause or time unit, `+=`, `-=`, `=>` and `->` have one
 //!   space either side within a line;
 //! - trailing whitespace goes, runs of blank lines become one, blank lines at the start
 //!   and the end go, and the file ends with one newline.
@@ -89,7 +89,12 @@ impl Marks {
         // The `=`, `=>` and `->` written as plain tokens of the grammar: each follows
         // one of the node's children.
         let tokens: &[&str] = match rule {
-            Rule::let_stmt | Rule::order_clause | Rule::out_clause | Rule::when_clause => &["="],
+            Rule::let_stmt
+            | Rule::order_clause
+            | Rule::out_clause
+            | Rule::when_clause
+            | Rule::hook_clause
+            | Rule::time_unit => &["="],
             Rule::formula_def => &["=", "->"],
             Rule::procedure_def => &["->"],
             Rule::stmt_arm | Rule::expr_arm => &["=>"],
