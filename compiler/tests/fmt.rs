@@ -66,7 +66,10 @@ fn holds(name: &str, text: &str) -> Option<String> {
     let formatted = format_rules(text, origin(), &mut d);
     let before = program(text);
     let Some(formatted) = formatted else {
-        assert!(before.is_none(), "{name}: parses, yet fmt refused it: {d:?}");
+        assert!(
+            before.is_none(),
+            "{name}: parses, yet fmt refused it: {d:?}"
+        );
         assert!(d.has_errors(), "{name}: refused without a diagnostic");
         return None;
     };
@@ -117,7 +120,10 @@ fn every_rules_file_in_the_repository_formats_to_the_same_program_and_is_formatt
             Some(out) => {
                 formatted += 1;
                 if !name.starts_with("tests/fixtures/broken") {
-                    assert_eq!(out, text, "{name} is not formatted: run `rulesc fmt {name}`");
+                    assert_eq!(
+                        out, text,
+                        "{name} is not formatted: run `rulesc fmt {name}`"
+                    );
                 }
             }
             None => {
@@ -172,7 +178,11 @@ fn messed(text: &str) -> String {
         }
         out.push_str(&line[..line.len() - line.trim_start().len()]);
         out.push_str(&code);
-        out.push_str(if code.trim().is_empty() { "\n\n" } else { "  \n" });
+        out.push_str(if code.trim().is_empty() {
+            "\n\n"
+        } else {
+            "  \n"
+        });
     }
     out
 }
@@ -190,7 +200,11 @@ fn every_shipped_rules_file_messed_up_formats_back_to_itself() {
         let text = std::fs::read_to_string(path).unwrap();
         let mess = messed(&text);
         assert_ne!(mess, text, "{name}");
-        assert_eq!(holds(&name, &mess).as_deref(), Some(text.as_str()), "{name}");
+        assert_eq!(
+            holds(&name, &mess).as_deref(),
+            Some(text.as_str()),
+            "{name}"
+        );
         n += 1;
     }
     assert!(n >= 40, "{n}");
@@ -232,14 +246,23 @@ fn check_exits_1_naming_what_would_change_and_writes_nothing() {
     let (code, out, err) = rulesc(&["fmt", "--check", "."], dir.path());
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("sub/a.rules:2: would change"), "{out}");
-    assert!(out.contains("  - let x=1") && out.contains("  +   let x = 1"), "{out}");
+    assert!(
+        out.contains("  - let x=1") && out.contains("  +   let x = 1"),
+        "{out}"
+    );
     assert!(!out.contains("b.rules"), "{out}");
     assert!(out.contains("1 file would be reformatted"), "{out}");
-    assert_eq!(std::fs::read_to_string(dir.path().join("sub/a.rules")).unwrap(), UNTIDY);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("sub/a.rules")).unwrap(),
+        UNTIDY
+    );
     // As JSON: one object per file that would change, then the summary.
     let (code, out, err) = rulesc(&["fmt", "--check", ".", "--format", "json"], dir.path());
     assert_eq!(code, 1, "{out}{err}");
-    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 2, "{out}");
     assert_eq!(lines[0]["file"], "./sub/a.rules");
     assert_eq!(lines[0]["line"], 2);
@@ -275,9 +298,16 @@ fn fmt_rewrites_only_what_changes_and_leaves_yaml_alone() {
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(out, "formatted ./a.rules\n");
     assert_eq!(std::fs::read_to_string(&a).unwrap(), TIDY);
-    assert_eq!(std::fs::metadata(&b).unwrap().modified().unwrap(), old, "b was written");
+    assert_eq!(
+        std::fs::metadata(&b).unwrap().modified().unwrap(),
+        old,
+        "b was written"
+    );
     assert_eq!(std::fs::read_to_string(&c).unwrap(), "a:   1\n");
-    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(names.len(), 3, "{names:?}");
     // Again: nothing to do.
     let (code, out, _) = rulesc(&["fmt", "--check", "."], dir.path());
@@ -291,14 +321,24 @@ fn a_file_that_does_not_parse_is_refused_and_left_as_it_is() {
     std::fs::write(dir.path().join("bad.rules"), bad).unwrap();
     std::fs::write(dir.path().join("good.rules"), UNTIDY).unwrap();
     for check in [true, false] {
-        let args: &[&str] = if check { &["fmt", "--check", "."] } else { &["fmt", "."] };
+        let args: &[&str] = if check {
+            &["fmt", "--check", "."]
+        } else {
+            &["fmt", "."]
+        };
         let (code, _, err) = rulesc(args, dir.path());
         assert_eq!(code, 1, "{err}");
         assert!(err.contains("E0201") && err.contains("bad.rules"), "{err}");
     }
-    assert_eq!(std::fs::read_to_string(dir.path().join("bad.rules")).unwrap(), bad);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("bad.rules")).unwrap(),
+        bad
+    );
     // The file that parses was formatted all the same.
-    assert_eq!(std::fs::read_to_string(dir.path().join("good.rules")).unwrap(), TIDY);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("good.rules")).unwrap(),
+        TIDY
+    );
 }
 
 #[test]
@@ -309,10 +349,16 @@ fn usage_errors_exit_2_and_a_missing_file_exits_1() {
     assert_eq!(code, 2, "{err}");
     let (code, _, err) = rulesc(&["fmt", "r.yaml"], dir.path());
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("E0012") && err.contains("YAML files are left alone"), "{err}");
+    assert!(
+        err.contains("E0012") && err.contains("YAML files are left alone"),
+        "{err}"
+    );
     let (code, _, err) = rulesc(&["fmt", "--check", "missing.rules"], dir.path());
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("E0001") && err.contains("missing.rules"), "{err}");
+    assert!(
+        err.contains("E0001") && err.contains("missing.rules"),
+        "{err}"
+    );
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
 
@@ -325,10 +371,19 @@ fn a_link_is_neither_read_nor_replaced() {
     let (code, _, err) = rulesc(&["fmt", "link.rules"], dir.path());
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("E0009") && err.contains("is a link"), "{err}");
-    assert!(std::fs::symlink_metadata(dir.path().join("link.rules")).unwrap().file_type().is_symlink());
-    assert_eq!(std::fs::read_to_string(dir.path().join("real.rules")).unwrap(), UNTIDY);
+    assert!(std::fs::symlink_metadata(dir.path().join("link.rules"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("real.rules")).unwrap(),
+        UNTIDY
+    );
     // A folder's links are not followed.
     let (code, out, err) = rulesc(&["fmt", "--check", "."], dir.path());
     assert_eq!(code, 1, "{err}");
-    assert!(out.contains("real.rules") && !out.contains("link.rules"), "{out}");
+    assert!(
+        out.contains("real.rules") && !out.contains("link.rules"),
+        "{out}"
+    );
 }

@@ -476,35 +476,6 @@ pub(crate) fn rename(
     }))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn comments_above_a_definition_are_its_doc() {
-        let text =
-            "# yaml-language-server: $schema=x\n# The d4 table.\n# Rolled on a hit.\ntables:\n";
-        assert_eq!(
-            comments_above(text, text.find("tables").unwrap()).as_deref(),
-            Some("The d4 table.\nRolled on a hit.")
-        );
-        let text = "x = 1\n\n// Bonus.\nformula f() = 1";
-        assert_eq!(
-            comments_above(text, text.find("formula").unwrap()).as_deref(),
-            Some("Bonus.")
-        );
-        assert_eq!(comments_above("a\nformula f() = 1", 2), None);
-    }
-
-    #[test]
-    fn the_enclosing_function_is_the_last_declared_before() {
-        let text = "formula a(x: int) = x\nprocedure attack(c: C) {\n  let y = c.";
-        assert_eq!(enclosing_function(text, text.len()), Some("attack"));
-        assert_eq!(enclosing_function(text, 5), None);
-        assert_eq!(enclosing_function("myformula x", 11), None);
-    }
-}
-
 /// `textDocument/formatting` of an open `.rules` document: one edit replacing the whole
 /// text with `rulesc fmt`'s layout, none when it is already formatted or does not parse
 /// (its diagnostics say why). YAML documents are left alone.
@@ -536,4 +507,33 @@ pub(crate) fn formatting(
     }
     let whole = convert::range(&doc.text, 0, doc.text.len(), w.enc);
     Ok(Some(vec![lsp::TextEdit::new(whole, new)]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comments_above_a_definition_are_its_doc() {
+        let text =
+            "# yaml-language-server: $schema=x\n# The d4 table.\n# Rolled on a hit.\ntables:\n";
+        assert_eq!(
+            comments_above(text, text.find("tables").unwrap()).as_deref(),
+            Some("The d4 table.\nRolled on a hit.")
+        );
+        let text = "x = 1\n\n// Bonus.\nformula f() = 1";
+        assert_eq!(
+            comments_above(text, text.find("formula").unwrap()).as_deref(),
+            Some("Bonus.")
+        );
+        assert_eq!(comments_above("a\nformula f() = 1", 2), None);
+    }
+
+    #[test]
+    fn the_enclosing_function_is_the_last_declared_before() {
+        let text = "formula a(x: int) = x\nprocedure attack(c: C) {\n  let y = c.";
+        assert_eq!(enclosing_function(text, text.len()), Some("attack"));
+        assert_eq!(enclosing_function(text, 5), None);
+        assert_eq!(enclosing_function("myformula x", 11), None);
+    }
 }

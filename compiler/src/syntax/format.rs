@@ -83,7 +83,8 @@ impl Marks {
         ) || rule == Rule::assign_op
         {
             // Without the whitespace pest takes in (`=` before a `!"="`).
-            self.ops.push((start, start + text[start..end].trim_end().len()));
+            self.ops
+                .push((start, start + text[start..end].trim_end().len()));
             return;
         }
         // The `=`, `=>` and `->` written as plain tokens of the grammar: each follows
@@ -106,15 +107,18 @@ impl Marks {
                     continue;
                 };
                 // `order(c) = ...`: past the parameter's `)`.
-                if matches!(rule, Rule::order_clause | Rule::out_clause) && text[at..].starts_with(')') {
+                if matches!(rule, Rule::order_clause | Rule::out_clause)
+                    && text[at..].starts_with(')')
+                {
                     match next_code(text, at + 1) {
                         Some(next) => at = next,
                         None => continue,
                     }
                 }
                 if let Some(t) = tokens.iter().find(|t| text[at..].starts_with(**t)) {
-                    // Not the first character of `==` (a comparison inside the child).
-                    if !(*t == "=" && text[at..].starts_with("==") || *t == "=" && text[at..].starts_with("=>")) {
+                    // Not the first character of `==` or `=>` (inside the child).
+                    let longer = text[at..].starts_with("==") || text[at..].starts_with("=>");
+                    if *t != "=" || !longer {
                         self.ops.push((at, at + t.len()));
                     }
                 }
@@ -125,11 +129,17 @@ impl Marks {
             Rule::block => Some(start),
             Rule::outcome_def | Rule::fight_def => {
                 // After the name (the first identifier child).
-                let name = pair.clone().into_inner().find(|p| p.as_rule() == Rule::ident);
+                let name = pair
+                    .clone()
+                    .into_inner()
+                    .find(|p| p.as_rule() == Rule::ident);
                 name.and_then(|n| next_code(text, n.as_span().end()))
             }
             Rule::match_stmt | Rule::match_expr => {
-                let scrutinee = pair.clone().into_inner().find(|p| p.as_rule() == Rule::expr);
+                let scrutinee = pair
+                    .clone()
+                    .into_inner()
+                    .find(|p| p.as_rule() == Rule::expr);
                 scrutinee.and_then(|n| next_code(text, n.as_span().end()))
             }
             _ => None,
@@ -325,7 +335,10 @@ fn layout(text: &str, marks: &Marks) -> String {
             if s < line.first {
                 continue;
             }
-            let before = text[..s].trim_end_matches([' ', '\t']).len().max(line.first);
+            let before = text[..s]
+                .trim_end_matches([' ', '\t'])
+                .len()
+                .max(line.first);
             out.push_str(&text[at..before]);
             if before > line.first {
                 out.push(' ');

@@ -65,7 +65,11 @@ fn fmt_writes_only_the_rules_files_that_change_and_follows_no_link() {
         case(
             "fmt a file nested too deep",
             |p| {
-                let deep = format!("formula f() -> int = {}1{}\n", "(".repeat(500), ")".repeat(500));
+                let deep = format!(
+                    "formula f() -> int = {}1{}\n",
+                    "(".repeat(500),
+                    ")".repeat(500)
+                );
                 write(&p.join("deep.rules"), &deep)
             },
             &["fmt", "deep.rules"],

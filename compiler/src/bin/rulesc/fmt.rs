@@ -54,9 +54,11 @@ pub fn fmt(paths: &[PathBuf], check: bool, format: Format) -> ExitCode {
             Err(()) => failed = true,
         }
     }
+    // `--check` fails when anything would change.
+    let fails = failed || (check && changed > 0);
     if matches!(format, Format::Json) {
         let summary = serde_json::json!({
-            "ok": !failed && !(check && changed > 0),
+            "ok": !fails,
             "files": files.len(),
             "changed": changed,
             "check": check,
@@ -69,7 +71,7 @@ pub fn fmt(paths: &[PathBuf], check: bool, format: Format) -> ExitCode {
             if changed == 1 { "it" } else { "them" }
         );
     }
-    if failed || (check && changed > 0) {
+    if fails {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -151,7 +153,10 @@ fn fmt_file(path: &Path, check: bool, format: Format) -> Result<bool, ()> {
     match rulesc::output::write(path, &new, &[]) {
         Ok(_) => {
             if matches!(format, Format::Json) {
-                outln!("{}", serde_json::json!({ "file": shown, "formatted": true }));
+                outln!(
+                    "{}",
+                    serde_json::json!({ "file": shown, "formatted": true })
+                );
             } else {
                 outln!("formatted {shown}");
             }
