@@ -342,6 +342,20 @@ fn a_file_that_does_not_parse_is_refused_and_left_as_it_is() {
 }
 
 #[test]
+fn check_prints_no_control_character_of_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "formula f() -> int = 1+1 // \u{1b}[2J\u{1b}]0;owned\u{7}\n";
+    std::fs::write(dir.path().join("a.rules"), text).unwrap();
+    let (code, out, err) = rulesc(&["fmt", "--check", "a.rules"], dir.path());
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        out.contains("  + formula f() -> int = 1 + 1 // \\u{1b}[2J"),
+        "{out}"
+    );
+    assert!(!out.contains(['\u{1b}', '\u{7}']), "{out:?}");
+}
+
+#[test]
 fn usage_errors_exit_2_and_a_missing_file_exits_1() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("r.yaml"), "a: 1\n").unwrap();

@@ -86,6 +86,14 @@ fn fmt_writes_only_the_rules_files_that_change_and_follows_no_link() {
             "r/attack.rules",
         ),
         case(
+            "fmt a hidden folder's files are not searched",
+            |p| write(&p.join("r/.hidden/x.rules"), UNTIDY),
+            &["fmt", "--check", "r"],
+            0,
+            "",
+            "",
+        ),
+        case(
             "fmt YAML",
             nothing,
             &["fmt", "r/ruleset.yaml"],

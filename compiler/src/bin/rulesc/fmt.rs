@@ -3,7 +3,7 @@
 
 use crate::cli::Format;
 use crate::report::{report, report_error, report_output_error, usage_error};
-use rulesc::diag::Diagnostics;
+use rulesc::diag::{escape_controls, Diagnostics};
 use rulesc::source::Sources;
 use rulesc::syntax::{format::format_rules, Origin};
 use std::path::{Path, PathBuf};
@@ -78,8 +78,8 @@ pub fn fmt(paths: &[PathBuf], check: bool, format: Format) -> ExitCode {
     }
 }
 
-/// The `.rules` files under `dir`, in name order; links are not followed. False when a
-/// folder could not be read or is too deep.
+/// The `.rules` files under `dir`, in name order; links and hidden folders are not
+/// followed. False when a folder could not be read or is too deep.
 fn collect(dir: &Path, depth: usize, files: &mut Vec<PathBuf>) -> bool {
     if depth > MAX_DEPTH {
         return false;
@@ -92,6 +92,10 @@ fn collect(dir: &Path, depth: usize, files: &mut Vec<PathBuf>) -> bool {
     let mut ok = true;
     for e in entries {
         let Ok(kind) = e.file_type() else { continue };
+        // Hidden folders (`.git`) are not searched.
+        if kind.is_dir() && e.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
         let path = e.path();
         if kind.is_dir() {
             ok &= collect(&path, depth + 1, files);
@@ -144,6 +148,12 @@ fn fmt_file(path: &Path, check: bool, format: Format) -> Result<bool, ()> {
             });
             outln!("{line}");
         } else {
+            // The file's text, so that it cannot drive the terminal.
+            let (shown, old_line, new_line) = (
+                escape_controls(&shown),
+                escape_controls(old_line),
+                escape_controls(new_line),
+            );
             outln!("{shown}:{n}: would change");
             outln!("  - {old_line}");
             outln!("  + {new_line}");
