@@ -15,8 +15,8 @@
 //! - a comment alone on its line takes the indent of the code that follows it (inside
 //!   the block when what follows is the block's `}`);
 //! - binary operators (`+`, `-`, `*`, `/`, `%`, comparisons, `and`, `or`), the `=` of
-//!   a definition, `let`, assignment, fight clause or time unit, `+=`, `-=`, `=>` and `->` have one
-//!   space either side within a line;
+//!   a definition, `let`, assignment, fight clause or time unit, `+=`, `-=`, `=>` and
+//!   `->` have one space either side within a line;
 //! - trailing whitespace goes, runs of blank lines become one, blank lines at the start
 //!   and the end go, and the file ends with one newline.
 //!
@@ -29,6 +29,10 @@ use pest::iterators::Pair;
 
 /// Spaces per level.
 const INDENT: usize = 2;
+
+/// The whitespace the formatter touches (the grammar's, but for the newline): other
+/// characters, even Unicode spaces in a comment, stay.
+const SPACE: [char; 3] = [' ', '\t', '\r'];
 
 /// `text` formatted, or `None` (with the parser's diagnostics in `diags`) when it does
 /// not parse.
@@ -220,7 +224,8 @@ struct Line<'t> {
     start: usize,
     /// Its text without the newline.
     text: &'t str,
-    /// Width of its leading whitespace (a tab counts as [`INDENT`]).
+    /// Width of its leading whitespace (a tab counts as [`INDENT`], a carriage return as
+    /// nothing).
     indent: usize,
     /// Byte position of its first character that is not whitespace.
     first: usize,
@@ -228,10 +233,10 @@ struct Line<'t> {
 
 impl Line<'_> {
     fn is_blank(&self) -> bool {
-        self.text.trim().is_empty()
+        self.text.trim_matches(SPACE).is_empty()
     }
     fn is_comment(&self) -> bool {
-        let t = self.text.trim_start();
+        let t = self.text.trim_start_matches(SPACE);
         t.starts_with("//") || t.starts_with('#')
     }
 }
@@ -240,10 +245,14 @@ fn lines(text: &str) -> Vec<Line<'_>> {
     let mut out = Vec::new();
     let mut start = 0;
     for raw in text.split('\n') {
-        let lead = raw.len() - raw.trim_start_matches([' ', '\t']).len();
+        let lead = raw.len() - raw.trim_start_matches(SPACE).len();
         let indent = raw[..lead]
             .bytes()
-            .map(|b| if b == b'\t' { INDENT } else { 1 })
+            .map(|b| match b {
+                b'\t' => INDENT,
+                b'\r' => 0,
+                _ => 1,
+            })
             .sum();
         out.push(Line {
             start,
@@ -323,7 +332,7 @@ fn layout(text: &str, marks: &Marks) -> String {
             out.push('\n');
             blank_run = false;
         }
-        let body_end = line.start + line.text.trim_end().len();
+        let body_end = line.start + line.text.trim_end_matches(SPACE).len();
         out.push_str(&" ".repeat(indent[i].unwrap_or(line.indent)));
         // The line's code and comment, with one space around each operator in it.
         let mut at = line.first;
@@ -335,16 +344,13 @@ fn layout(text: &str, marks: &Marks) -> String {
             if s < line.first {
                 continue;
             }
-            let before = text[..s]
-                .trim_end_matches([' ', '\t'])
-                .len()
-                .max(line.first);
+            let before = text[..s].trim_end_matches(SPACE).len().max(line.first);
             out.push_str(&text[at..before]);
             if before > line.first {
                 out.push(' ');
             }
             out.push_str(&text[s..e]);
-            let after = e + text[e..body_end].len() - text[e..body_end].trim_start().len();
+            let after = body_end - text[e..body_end].trim_start_matches(SPACE).len();
             if after < body_end {
                 out.push(' ');
             }

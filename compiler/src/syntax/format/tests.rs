@@ -150,7 +150,16 @@ fn blank_lines_and_whitespace_are_normalised() {
             "formula a() -> int = 1\n\nformula b() -> int = 2\n",
         ),
         ("procedure p() {\n\tp()\n}\n", "procedure p() {\n  p()\n}\n"),
+        (
+            "procedure p() {\n\r p()\r\r\n}\r",
+            "procedure p() {\n  p()\n}\n",
+        ),
         ("", ""),
+        // Only ASCII whitespace is layout: a no-break space ending a comment stays.
+        (
+            "// note\u{a0}\nformula a() -> int = 1 // x\u{a0}\u{a0}  \n",
+            "// note\u{a0}\nformula a() -> int = 1 // x\u{a0}\u{a0}\n",
+        ),
         ("// only a comment", "// only a comment\n"),
     ]);
 }
