@@ -65,6 +65,7 @@ fn every_command_prints_json_with_format_json() {
             ],
         ),
         ("test", vec!["test".into(), "examples/kingsmark".into()]),
+        ("fmt", vec!["fmt".into(), "--check".into(), k.into()]),
         (
             "analyze",
             vec![

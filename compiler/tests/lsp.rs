@@ -1,6 +1,6 @@
 //! `rulesc lsp` driven as an editor drives it: the binary is started, and the test speaks
 //! JSON-RPC to it over its stdin and stdout (initialize, didOpen, didChange, hover,
-//! definition, completion, rename, shutdown, exit), asserting the answers.
+//! definition, completion, rename, formatting, shutdown, exit), asserting the answers.
 
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -950,4 +950,49 @@ fn shutdown_then_exit_stops_cleanly() {
     let (code, err) = ended(&mut c.child);
     assert_eq!(code, Some(0), "{err}");
     assert!(err.is_empty(), "{err}");
+}
+
+#[test]
+fn formatting_replaces_the_document_with_rulesc_fmts_layout() {
+    let dir = project();
+    let rules = uri(&dir.path().join("attack.rules"));
+    let manifest = uri(&dir.path().join("ruleset.yaml"));
+    let mut c = Client::start();
+    let init = initialize(&mut c, dir.path());
+    assert_eq!(init["capabilities"]["documentFormattingProvider"], true);
+    let untidy =
+        "// é: one edit, whatever the encoding\nprocedure p() {\nlet x=1   \n\n\n  return\n}";
+    c.open(&rules, untidy);
+    c.diagnostics(&rules);
+    let params = |uri: &str| json!({"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": true}});
+    let r = c.request("textDocument/formatting", params(&rules));
+    let edits = r.as_array().unwrap();
+    assert_eq!(edits.len(), 1, "{r}");
+    assert_eq!(
+        edits[0]["newText"],
+        "// é: one edit, whatever the encoding\nprocedure p() {\n  let x = 1\n\n  return\n}\n"
+    );
+    assert_eq!(
+        edits[0]["range"]["start"],
+        json!({"line": 0, "character": 0})
+    );
+    assert_eq!(edits[0]["range"]["end"], json!({"line": 6, "character": 1}));
+    // Formatted already: no edit. Not parsing: no edit (its diagnostics say why).
+    c.change(&rules, 2, "procedure p() {\n  return\n}\n");
+    assert_eq!(
+        c.request("textDocument/formatting", params(&rules)),
+        json!([])
+    );
+    c.change(&rules, 3, "procedure p( {\nlet x=1\n");
+    assert_eq!(
+        c.request("textDocument/formatting", params(&rules)),
+        Value::Null
+    );
+    // YAML is left alone.
+    c.open(&manifest, MANIFEST);
+    assert_eq!(
+        c.request("textDocument/formatting", params(&manifest)),
+        Value::Null
+    );
+    c.shutdown();
 }

@@ -1,4 +1,5 @@
-//! The requests: hover, go to definition, completion, rename. Each reads the index of
+//! The requests: hover, go to definition, completion, rename (and formatting, which
+//! reads only the open document). Each other reads the index of
 //! the last check ([`crate::check::index`]): what a name at a position refers to is what
 //! the checker resolved it to.
 
@@ -473,6 +474,39 @@ pub(crate) fn rename(
         changes: Some(changes),
         ..Default::default()
     }))
+}
+
+/// `textDocument/formatting` of an open `.rules` document: one edit replacing the whole
+/// text with `rulesc fmt`'s layout, none when it is already formatted or does not parse
+/// (its diagnostics say why). YAML documents are left alone.
+pub(crate) fn formatting(
+    w: &World,
+    p: lsp::DocumentFormattingParams,
+) -> Result<Option<Vec<lsp::TextEdit>>, String> {
+    let Some(path) = convert::uri_to_path(&p.text_document.uri) else {
+        return Ok(None);
+    };
+    let path = canonical(&path);
+    if path.extension().is_none_or(|e| e != "rules") {
+        return Ok(None);
+    }
+    let Some(doc) = w.docs.get(&path) else {
+        return Ok(None);
+    };
+    let origin = crate::syntax::Origin {
+        file: 0,
+        base: 0,
+        fixed: None,
+    };
+    let mut diags = crate::diag::Diagnostics::default();
+    let Some(new) = crate::syntax::format::format_rules(&doc.text, origin, &mut diags) else {
+        return Ok(None);
+    };
+    if new == doc.text {
+        return Ok(Some(Vec::new()));
+    }
+    let whole = convert::range(&doc.text, 0, doc.text.len(), w.enc);
+    Ok(Some(vec![lsp::TextEdit::new(whole, new)]))
 }
 
 #[cfg(test)]

@@ -175,6 +175,7 @@ fn capabilities(encoding: lsp::PositionEncodingKind) -> lsp::ServerCapabilities 
             prepare_provider: Some(true),
             work_done_progress_options: Default::default(),
         })),
+        document_formatting_provider: Some(lsp::OneOf::Left(true)),
         ..Default::default()
     }
 }
@@ -557,7 +558,8 @@ impl Server<'_> {
 
     fn request(&mut self, req: Request) -> Response {
         use lsp::request::{
-            Completion, GotoDefinition, HoverRequest, PrepareRenameRequest, Rename, Request as _,
+            Completion, Formatting, GotoDefinition, HoverRequest, PrepareRenameRequest, Rename,
+            Request as _,
         };
         let id = req.id.clone();
         let result = match req.method.as_str() {
@@ -566,6 +568,7 @@ impl Server<'_> {
             Completion::METHOD => self.answer(req, features::completion),
             PrepareRenameRequest::METHOD => self.answer(req, features::prepare_rename),
             Rename::METHOD => self.answer(req, features::rename),
+            Formatting::METHOD => self.answer(req, features::formatting),
             _ => return not_supported(id, &req.method),
         };
         match result {

@@ -7,6 +7,7 @@
 pub mod ast;
 mod expr;
 mod fight;
+pub mod format;
 pub use expr::parse_dice_text;
 mod help;
 

@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 mod analyze_limits;
 mod fight_files;
 mod fight_nesting;
+mod fmt;
 mod lost_output;
 mod overwrite;
 mod reading;

@@ -211,6 +211,18 @@ pub enum Command {
         #[arg(long)]
         update: bool,
     },
+    /// Lay out `.rules` files: indentation by block, one space around operators, no
+    /// trailing whitespace, at most one blank line; lines are never joined or split and
+    /// comments are kept. Files that change are rewritten; YAML files are left alone.
+    Fmt {
+        /// `.rules` files, or folders searched (recursively) for them.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Change nothing: print each file that would change (its first differing line)
+        /// and exit 1 if any would.
+        #[arg(long)]
+        check: bool,
+    },
     /// Print a shell completion script, for example
     /// `rulesc completions bash > ~/.local/share/bash-completion/completions/rulesc`.
     Completions {

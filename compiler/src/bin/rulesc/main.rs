@@ -5,8 +5,8 @@
 //! `cli` is the command line's shape; `report` how diagnostics and summaries print;
 //! `stdout` the one writer of standard output (a write that fails is `E0011`); one
 //! module per family of commands runs them: `project` (check, build, all, export,
-//! schema), `run` (trace, test, simulate, explain), `odds` (analyze, diff), `tools`
-//! (completions, man, lsp).
+//! schema), `run` (trace, test, simulate, explain), `odds` (analyze, diff), `fmt`,
+//! `tools` (completions, man, lsp).
 
 /// `print!` to standard output, through its one checked writer ([`stdout`]): a write
 /// that fails is an error at the end of the command, a pipe closed early
@@ -25,6 +25,7 @@ macro_rules! outln {
 }
 
 mod cli;
+mod fmt;
 mod odds;
 mod project;
 mod report;
@@ -181,6 +182,7 @@ fn run() -> ExitCode {
             view,
         } => odds::analyze(&ruleset, &scenarios, &packs, &limits.into(), view, format),
         Command::Diff(args) => odds::diff(args, format),
+        Command::Fmt { paths, check } => fmt::fmt(&paths, check, format),
         Command::Completions { shell } => tools::completions(shell),
         Command::Man => tools::man(format),
         Command::Lsp => tools::lsp(format),
