@@ -330,3 +330,20 @@ fn a_misspelled_top_level_key_is_e0103_with_the_key_meant() {
         );
     }
 }
+
+#[test]
+fn format_text_is_the_default_output() {
+    for (dir, exit) in [
+        ("rules/kingsmark", 0),
+        ("tests/fixtures/broken/e0101_yaml_syntax", 1),
+    ] {
+        let dir = root().join(dir);
+        let dir = dir.to_str().unwrap();
+        let default = rulesc(&["check", dir]);
+        assert_eq!(default.0, exit, "{dir}: {}", default.2);
+        let text = rulesc(&["check", dir, "--format", "text"]);
+        let human = rulesc(&["check", dir, "--format", "human"]);
+        assert_eq!(text, default, "{dir}");
+        assert_eq!(human, default, "{dir}");
+    }
+}

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 pub struct Cli {
     /// Output: text, or JSON (one object per line: diagnostics on standard error, what the
     /// command prints on standard output); `csv` for the tables of `analyze` and `diff`.
-    #[arg(long, value_enum, default_value = "human", global = true)]
+    #[arg(long, value_enum, default_value = "text", global = true)]
     pub format: Format,
     /// When to colour diagnostics: `auto` colours a terminal, unless `NO_COLOR` is set or
     /// `TERM=dumb`; `CLICOLOR_FORCE=1` colours even a pipe.
@@ -36,9 +36,11 @@ pub struct Cli {
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum Format {
+    /// Text for people (the default; `human` is its older name).
+    #[value(name = "text", alias = "human")]
     Human,
     Json,
-    /// Tables as CSV (`analyze`, `diff`; diagnostics print as `human`).
+    /// Tables as CSV (`analyze`, `diff`; diagnostics print as `text`).
     Csv,
 }
 

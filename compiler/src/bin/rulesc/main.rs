@@ -118,7 +118,7 @@ fn run() -> ExitCode {
         return usage_error(
             format,
             "`--format csv` is for the tables of `analyze` and `diff`".into(),
-            "give `--format human` or `--format json` to this command",
+            "give `--format text` or `--format json` to this command",
         );
     }
     let code = match cli.command {
