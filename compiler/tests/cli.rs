@@ -347,3 +347,49 @@ fn format_text_is_the_default_output() {
         assert_eq!(human, default, "{dir}");
     }
 }
+
+/// Every page `rulesc man` refers to (`rulesc-check(1)`, ...) is one `rulesc man --out`
+/// writes, and the page on standard output is the one it writes as `rulesc.1`.
+#[test]
+fn man_out_writes_every_page_the_manual_refers_to() {
+    let dir = std::env::temp_dir().join(format!("rulesc-man-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (code, out, err) = rulesc(&["man", "--out", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(err, "");
+    let main = std::fs::read_to_string(dir.join("rulesc.1")).unwrap();
+    let (code, stdout, _) = rulesc(&["man"]);
+    assert_eq!(code, 0);
+    assert_eq!(stdout, main);
+    let mut pages: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    pages.sort();
+    assert_eq!(out.lines().count(), pages.len(), "{out}");
+    // Each `rulesc-<command>(1)` the pages name (roff may escape the `-` as `\-`).
+    let mut named = 0;
+    for page in &pages {
+        let text = std::fs::read_to_string(dir.join(page))
+            .unwrap()
+            .replace("\\-", "-");
+        for (i, _) in text.match_indices("(1)") {
+            let start = text[..i]
+                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .map_or(0, |s| s + 1);
+            let name = &text[start..i];
+            if name.starts_with("rulesc") {
+                assert!(
+                    pages.contains(&format!("{name}.1")),
+                    "{page} names {name}(1)"
+                );
+                named += 1;
+            }
+        }
+    }
+    assert!(named >= 10, "{named}");
+    assert!(pages.contains(&"rulesc-check.1".to_string()), "{pages:?}");
+    let check = std::fs::read_to_string(dir.join("rulesc-check.1")).unwrap();
+    assert!(check.contains("rulesc\\-check") || check.contains("rulesc-check"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -220,8 +220,13 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff), for example `rulesc man > ~/.local/share/man/man1/rulesc.1`.
-    Man,
+    /// Print the manual page (roff), for example `rulesc man > ~/.local/share/man/man1/rulesc.1`;
+    /// with `--out`, write it and one page per command (`rulesc-check.1`, ...) to a folder.
+    Man {
+        /// The folder to write every page to.
+        #[arg(long, value_name = "FOLDER")]
+        out: Option<PathBuf>,
+    },
     /// Run the language server on stdin and stdout, for editors (diagnostics as you
     /// type, hover, go to definition, completion, rename).
     Lsp,

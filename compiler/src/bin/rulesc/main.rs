@@ -182,7 +182,7 @@ fn run() -> ExitCode {
         } => odds::analyze(&ruleset, &scenarios, &packs, &limits.into(), view, format),
         Command::Diff(args) => odds::diff(args, format),
         Command::Completions { shell } => tools::completions(shell),
-        Command::Man => tools::man(format),
+        Command::Man { out } => tools::man(out.as_deref(), format),
         Command::Lsp => tools::lsp(format),
     };
     finish(code, format)
