@@ -393,3 +393,45 @@ fn man_out_writes_every_page_the_manual_refers_to() {
     assert!(check.contains("rulesc\\-check") || check.contains("rulesc-check"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `rulesc` run in `dir` (the current folder the paths it prints are relative to).
+fn rulesc_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_rulesc"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+/// One rule for the paths the command line prints: from the current folder, in JSON
+/// diagnostics as in text, in `explain` and in `export`.
+#[test]
+fn every_printed_path_is_from_the_current_folder() {
+    let here = root().join("tests");
+    let dir = "fixtures/broken/e0101_yaml_syntax";
+    let (code, _, text) = rulesc_in(&here, &["check", dir]);
+    assert_eq!(code, 1, "{text}");
+    let (code, _, json) = rulesc_in(&here, &["--format", "json", "check", dir]);
+    assert_eq!(code, 1, "{json}");
+    let first: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    let file = first["spans"][0]["file_name"].as_str().unwrap();
+    assert_eq!(file, format!("{dir}/ruleset.yaml"));
+    assert!(text.contains(&format!("[{file}:")), "{text}");
+
+    let (code, out, err) = rulesc_in(&root(), &["explain", "rules/kingsmark", "hit_locations"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("defined at rules/kingsmark/"), "{out}");
+    let (code, out, err) = rulesc_in(&root(), &["export", "rules/kingsmark", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let export: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let at = export["tables"]["hit_locations"]["defined_at"]
+        .as_str()
+        .unwrap();
+    assert!(at.starts_with("rules/kingsmark/"), "{at}");
+}
