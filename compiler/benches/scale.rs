@@ -1,7 +1,7 @@
 //! How `check` and `build` grow with the ruleset (issue 8, class 7): synthetic rulesets
 //! at 1x, 10x and 100x, up to 100,000 records, 10,000 procedures, a 10,000-arm `match`,
-//! 16,000 record names that collide once made Rust identifiers, and 100,000 records in
-//! a homebrew pack. For each, the time to load and check (`rulesc::compile_dir`, then
+//! 16,000 record names that collide once made Rust identifiers, 100,000 records in
+//! a homebrew pack, and a table keyed by an enum of 20,000 variants. For each, the time to load and check (`rulesc::compile_dir`, then
 //! `rulesc::pack::apply` for the pack) and to generate Rust
 //! (`rulesc::codegen::generate`), and the growth exponent `k` of `time ~ size^k`, fitted
 //! over the three sizes (1.0 is linear; the README reports these, and each must be at
@@ -92,6 +92,21 @@ fn match_arms(n: usize) -> Vec<(String, String)> {
         ("ruleset.yaml".to_string(), yaml),
         ("m.rules".to_string(), rules),
     ]
+}
+
+/// A table keyed by an enum of `200 n` variants, a row for each (in reverse order, so
+/// the rows' keys are not already sorted).
+fn enum_table(n: usize) -> Vec<(String, String)> {
+    let count = 200 * n;
+    let variants: Vec<String> = (0..count).map(|i| format!("V{i}")).collect();
+    let mut yaml = format!(
+        "{MANIFEST}enums:\n  Big: [{}]\ntables:\n  big:\n    key: Big\n    value: int\n    rows:\n",
+        variants.join(", ")
+    );
+    for i in (0..count).rev() {
+        let _ = writeln!(yaml, "      V{i}: {}", i % 7);
+    }
+    vec![("ruleset.yaml".to_string(), yaml)]
 }
 
 /// `160 n` record names that all become the identifier `a_b_c_d_e_f_g_h_i_j_k_l_m_n_o`
@@ -212,6 +227,10 @@ fn main() {
         Shape {
             name: "colliding names",
             files: colliding,
+        },
+        Shape {
+            name: "enum table",
+            files: enum_table,
         },
     ];
     let clock = if cpu_time().is_some() {

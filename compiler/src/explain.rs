@@ -103,12 +103,25 @@ impl Definition {
 pub fn definitions(
     dir: &Path,
 ) -> Result<(crate::ir::Program, Vec<Definition>), (Diagnostics, Sources)> {
+    definitions_named(dir, &|_| {})
+}
+
+/// How a caller names the files it prints (the command line: from the current folder);
+/// applied to the sources before any origin is written.
+pub type Names<'a> = &'a dyn Fn(&mut Sources);
+
+/// [`definitions`], each origin named by `names`.
+fn definitions_named(
+    dir: &Path,
+    names: Names<'_>,
+) -> Result<(crate::ir::Program, Vec<Definition>), (Diagnostics, Sources)> {
     let (program, diags, sources) = crate::compile_dir(dir);
     let Some(program) = program else {
         return Err((diags, sources));
     };
     let mut ignored = Diagnostics::default();
-    let (sources, roots, items) = check::merged(load::load_dir(dir, &mut ignored));
+    let (mut sources, roots, items) = check::merged(load::load_dir(dir, &mut ignored));
+    names(&mut sources);
     let mut out = Vec::new();
     for root in &roots {
         for (section_key, section) in root.as_map().unwrap_or(&[]) {
@@ -178,17 +191,28 @@ pub fn explain_with_packs(
     name: &str,
     packs: &[std::path::PathBuf],
 ) -> Result<String, (Diagnostics, Sources)> {
+    explain_named(dir, name, packs, &|_| {})
+}
+
+/// [`explain_with_packs`], each origin (`defined at`, a line's file) named by `names`.
+pub fn explain_named(
+    dir: &Path,
+    name: &str,
+    packs: &[std::path::PathBuf],
+    names: Names<'_>,
+) -> Result<String, (Diagnostics, Sources)> {
     if packs.is_empty() {
-        return explain(dir, name);
+        return explain_in(dir, name, names);
     }
     let (program, diags, sources) = crate::compile_dir(dir);
     let Some(program) = program else {
         return Err((diags, sources));
     };
-    let (checked, diags, read) = crate::pack::check_packs(&program, packs);
+    let (checked, diags, mut read) = crate::pack::check_packs(&program, packs);
     if diags.has_errors() {
         return Err((diags, read));
     }
+    names(&mut read);
     let mut sources = Sources::default();
     let mut ignored = Diagnostics::default();
     // Every record of every pack read (those the packs given require as well, by the
@@ -232,14 +256,14 @@ pub fn explain_with_packs(
         }
     }
     let Some((_, def, copy)) = found.iter().find(|(n, ..)| n == name) else {
-        return explain(dir, name);
+        return explain_in(dir, name, names);
     };
     let mut def = def.clone();
     // A copy shows the fields it keeps too, each where the record it copies (or the one
     // that copies) has it.
     let mut from = copy.clone();
     let ruleset = match from {
-        Some(_) => definitions(dir)?.1,
+        Some(_) => definitions_named(dir, names)?.1,
         None => Vec::new(),
     };
     for _ in 0..found.len() + 1 {
@@ -288,7 +312,12 @@ fn keep_missing(lines: &mut Vec<(String, String)>, base: &[(String, String)]) {
 
 /// Explains `name` in the ruleset at `dir`.
 pub fn explain(dir: &Path, name: &str) -> Result<String, (Diagnostics, Sources)> {
-    let (program, defs) = definitions(dir)?;
+    explain_in(dir, name, &|_| {})
+}
+
+/// [`explain`], each origin named by `names`.
+fn explain_in(dir: &Path, name: &str, names: Names<'_>) -> Result<String, (Diagnostics, Sources)> {
+    let (program, defs) = definitions_named(dir, names)?;
     let found: String = defs
         .iter()
         .filter(|d| d.name == name)

@@ -162,16 +162,17 @@ impl Sources {
             .unwrap_or("")
     }
 
-    /// The text a trace shows for `span`: its first line, trimmed, at most 100
-    /// characters (without the `{` that opens a block cut off after it).
+    /// The text a trace shows for `span`: its first line, trimmed (without the `{` that
+    /// opens a block cut off after it), cut as traces cut text: after
+    /// `show::MAX_CITED` bytes, with `…`.
     pub fn snippet(&self, span: Span) -> String {
         let whole = self.slice(span);
         let first = whole.lines().next().unwrap_or("").trim();
-        let mut text: String = first.chars().take(100).collect();
-        if first.chars().count() > 100 || text.len() < whole.trim().len() && text.ends_with('{') {
-            text = text.trim_end_matches('{').trim_end().to_string();
-        }
-        text
+        let first = match first.strip_suffix('{') {
+            Some(opening) if first.len() < whole.trim().len() => opening.trim_end(),
+            _ => first,
+        };
+        rulesc_runtime::show::cut_to(first.to_string(), rulesc_runtime::show::MAX_CITED)
     }
 
     /// `file:line:col` of a span's start.
@@ -183,5 +184,38 @@ impl Sources {
             }
             None => (String::from("?"), 0, 0),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{SourceFile, Sources, Span};
+    use rulesc_runtime::show::MAX_CITED;
+
+    fn snippet(text: &str) -> String {
+        let mut sources = Sources::default();
+        let id = sources.add(SourceFile::new(
+            "r/a.rules".into(),
+            "a.rules".into(),
+            text.into(),
+        ));
+        sources.snippet(Span::new(id, 0, text.len()))
+    }
+
+    /// The rule's text a trace cites is cut as values are: whole at the limit, with `…`
+    /// one byte over, never inside a character; a block's `{` is not shown.
+    #[test]
+    fn cited_text_is_cut_with_an_ellipsis_at_a_character_boundary() {
+        let at_limit = "x".repeat(MAX_CITED);
+        assert_eq!(snippet(&at_limit), at_limit);
+        let over = "x".repeat(MAX_CITED + 1);
+        assert_eq!(snippet(&over), "x".repeat(MAX_CITED) + "…");
+        // `é` (two bytes) across the limit: cut before it.
+        let accent = "x".repeat(MAX_CITED - 1) + "é";
+        assert_eq!(snippet(&accent), "x".repeat(MAX_CITED - 1) + "…");
+        // A block's first line: its `{` goes, and what is left fits.
+        let block = format!("{} {{\n  return 1\n}}", "y".repeat(MAX_CITED));
+        assert_eq!(snippet(&block), "y".repeat(MAX_CITED));
+        assert_eq!(snippet("if x > 3 {\n  return 1\n}"), "if x > 3");
     }
 }

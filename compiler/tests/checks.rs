@@ -497,3 +497,56 @@ fn a_scale_past_255_levels_is_one_diagnostic() {
     );
     assert_eq!(codes(&dir), (false, vec!["E0360"]));
 }
+
+/// A table keyed by an enum (its rows placed through one map from name to variant):
+/// an unknown key and the variants no row gives, as before, in order. (A key given
+/// twice is the YAML's E0104 before the table sees it.)
+#[test]
+fn an_enum_table_reports_unknown_and_missing_keys() {
+    let dir = write(
+        "enum_table_keys",
+        &[(
+            "ruleset.yaml",
+            "ruleset: { name: keys }\nenums:\n  Big: [A, B, C, D, E]\ntables:\n  t:\n    key: Big\n    value: int\n    rows: { D: 1, A: 2, Q: 3, B: 5 }\n",
+        )],
+    );
+    let (p, diags, _) = rulesc::compile_dir(&dir);
+    assert!(p.is_none());
+    // Sorted by position: the gap is reported at the table's name.
+    let got: Vec<(&str, String)> = diags
+        .sorted()
+        .iter()
+        .map(|d| (d.code, d.message.clone()))
+        .collect();
+    let want = |code, m: &str| (code, m.to_string());
+    assert_eq!(
+        got,
+        [
+            want("E0310", "table `t` has a gap: no row for C, E"),
+            want("E0306", "`Q` is not a variant of `Big`"),
+        ]
+    );
+    // Clean, each row sits at its variant's index.
+    let dir = write(
+        "enum_table_rows",
+        &[(
+            "ruleset.yaml",
+            "ruleset: { name: rows }\nenums:\n  Abc: [A, B, C]\ntables:\n  t:\n    key: Abc\n    value: int\n    rows: { C: 30, A: 10, B: 20 }\n",
+        )],
+    );
+    let (p, diags, _) = rulesc::compile_dir(&dir);
+    let p = p.unwrap_or_else(|| panic!("{:?}", diags.items));
+    let rows: Vec<(i64, i64, String)> = p.tables[0]
+        .rows
+        .iter()
+        .map(|r| (r.lo, r.hi, format!("{:?}", r.value)))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (0, 0, "Int(10)".to_string()),
+            (1, 1, "Int(20)".to_string()),
+            (2, 2, "Int(30)".to_string())
+        ]
+    );
+}

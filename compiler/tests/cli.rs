@@ -330,3 +330,108 @@ fn a_misspelled_top_level_key_is_e0103_with_the_key_meant() {
         );
     }
 }
+
+#[test]
+fn format_text_is_the_default_output() {
+    for (dir, exit) in [
+        ("rules/kingsmark", 0),
+        ("tests/fixtures/broken/e0101_yaml_syntax", 1),
+    ] {
+        let dir = root().join(dir);
+        let dir = dir.to_str().unwrap();
+        let default = rulesc(&["check", dir]);
+        assert_eq!(default.0, exit, "{dir}: {}", default.2);
+        let text = rulesc(&["check", dir, "--format", "text"]);
+        let human = rulesc(&["check", dir, "--format", "human"]);
+        assert_eq!(text, default, "{dir}");
+        assert_eq!(human, default, "{dir}");
+    }
+}
+
+/// Every page `rulesc man` refers to (`rulesc-check(1)`, ...) is one `rulesc man --out`
+/// writes, and the page on standard output is the one it writes as `rulesc.1`.
+#[test]
+fn man_out_writes_every_page_the_manual_refers_to() {
+    let dir = std::env::temp_dir().join(format!("rulesc-man-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (code, out, err) = rulesc(&["man", "--out", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(err, "");
+    let main = std::fs::read_to_string(dir.join("rulesc.1")).unwrap();
+    let (code, stdout, _) = rulesc(&["man"]);
+    assert_eq!(code, 0);
+    assert_eq!(stdout, main);
+    let mut pages: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    pages.sort();
+    assert_eq!(out.lines().count(), pages.len(), "{out}");
+    // Each `rulesc-<command>(1)` the pages name (roff may escape the `-` as `\-`).
+    let mut named = 0;
+    for page in &pages {
+        let text = std::fs::read_to_string(dir.join(page))
+            .unwrap()
+            .replace("\\-", "-");
+        for (i, _) in text.match_indices("(1)") {
+            let start = text[..i]
+                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .map_or(0, |s| s + 1);
+            let name = &text[start..i];
+            if name.starts_with("rulesc") {
+                assert!(
+                    pages.contains(&format!("{name}.1")),
+                    "{page} names {name}(1)"
+                );
+                named += 1;
+            }
+        }
+    }
+    assert!(named >= 10, "{named}");
+    assert!(pages.contains(&"rulesc-check.1".to_string()), "{pages:?}");
+    let check = std::fs::read_to_string(dir.join("rulesc-check.1")).unwrap();
+    assert!(check.contains("rulesc\\-check") || check.contains("rulesc-check"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `rulesc` run in `dir` (the current folder the paths it prints are relative to).
+fn rulesc_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_rulesc"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+/// One rule for the paths the command line prints: from the current folder, in JSON
+/// diagnostics as in text, in `explain` and in `export`.
+#[test]
+fn every_printed_path_is_from_the_current_folder() {
+    let here = root().join("tests");
+    let dir = "fixtures/broken/e0101_yaml_syntax";
+    let (code, _, text) = rulesc_in(&here, &["check", dir]);
+    assert_eq!(code, 1, "{text}");
+    let (code, _, json) = rulesc_in(&here, &["--format", "json", "check", dir]);
+    assert_eq!(code, 1, "{json}");
+    let first: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    let file = first["spans"][0]["file_name"].as_str().unwrap();
+    assert_eq!(file, format!("{dir}/ruleset.yaml"));
+    assert!(text.contains(&format!("[{file}:")), "{text}");
+
+    let (code, out, err) = rulesc_in(&root(), &["explain", "rules/kingsmark", "hit_locations"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("defined at rules/kingsmark/"), "{out}");
+    let (code, out, err) = rulesc_in(&root(), &["export", "rules/kingsmark", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let export: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let at = export["tables"]["hit_locations"]["defined_at"]
+        .as_str()
+        .unwrap();
+    assert!(at.starts_with("rules/kingsmark/"), "{at}");
+}

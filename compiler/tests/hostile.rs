@@ -125,8 +125,11 @@ fn cases() -> Vec<Case> {
 }
 
 /// `rulesc --format json check <dir>`, bounded in memory and time.
+/// Run from the folder above the case's, so that files are named `caseNN/<file>`
+/// (every path printed is from the current folder).
 fn run_bounded(dir: &Path) -> std::process::Output {
-    bounded::rulesc(&["--format", "json", "check", dir.to_str().unwrap()], None)
+    let name = dir.file_name().unwrap().to_str().unwrap();
+    bounded::rulesc(&["--format", "json", "check", name], dir.parent())
 }
 
 /// Every file of a case's folder with its bytes, to show `check` changed nothing.

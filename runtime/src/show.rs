@@ -45,10 +45,21 @@ where
 /// list is never reprinted whole at every step.
 pub const MAX_SHOWN: usize = 1024;
 
+/// Most bytes of a rule's source text a trace line cites (the first line of the
+/// statement or expression); a longer one is cut as a value is, with `…`.
+pub const MAX_CITED: usize = 100;
+
 /// `text` as a trace shows it: cut after [`MAX_SHOWN`] bytes.
-pub fn cut(mut text: String) -> String {
-    if text.len() > MAX_SHOWN {
-        let mut end = MAX_SHOWN;
+pub fn cut(text: String) -> String {
+    cut_to(text, MAX_SHOWN)
+}
+
+/// `text` cut after `max` bytes, at a character boundary (never inside one), and
+/// ended with `…` to say so; text of at most `max` bytes is left whole. Every cut a
+/// trace shows (values, the rules' source text) is made here.
+pub fn cut_to(mut text: String, max: usize) -> String {
+    if text.len() > max {
+        let mut end = max;
         while !text.is_char_boundary(end) {
             end -= 1;
         }
@@ -85,5 +96,23 @@ mod tests {
         assert_eq!(long, String::from("é").repeat(super::MAX_SHOWN / 2) + "…");
         let odd = super::cut(String::from("x") + &String::from("é").repeat(super::MAX_SHOWN));
         assert_eq!(odd.len(), super::MAX_SHOWN - 1 + "…".len());
+    }
+
+    #[test]
+    fn a_cut_is_one_byte_past_the_limit_and_never_splits_a_character() {
+        use super::cut_to;
+        use alloc::string::String;
+        // At the limit: whole. One byte over: cut there, with `…`.
+        assert_eq!(cut_to(String::from("abcde"), 5), "abcde");
+        assert_eq!(cut_to(String::from("abcdef"), 5), "abcde…");
+        // `é` is two bytes: a limit inside it cuts before it.
+        assert_eq!(cut_to(String::from("abcdé"), 5), "abcd…");
+        assert_eq!(cut_to(String::from("abcdé"), 6), "abcdé");
+        // A four-byte character across the limit, at every offset.
+        for max in 1..4 {
+            assert_eq!(cut_to(String::from("🎲x"), max), "…");
+        }
+        assert_eq!(cut_to(String::from("🎲x"), 4), "🎲…");
+        assert_eq!(cut_to(String::new(), 0), "");
     }
 }

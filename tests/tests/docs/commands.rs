@@ -93,7 +93,7 @@ pub(super) fn odds_command(root: &Path, line: &str) -> Result<String, Failed> {
                 style = match value()?.as_str() {
                     "json" => Style::Json,
                     "csv" => Style::Csv,
-                    "human" => Style::Text,
+                    "text" | "human" => Style::Text,
                     other => return Err(Failed::Usage(format!("unknown format `{other}`"))),
                 }
             }

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 pub struct Cli {
     /// Output: text, or JSON (one object per line: diagnostics on standard error, what the
     /// command prints on standard output); `csv` for the tables of `analyze` and `diff`.
-    #[arg(long, value_enum, default_value = "human", global = true)]
+    #[arg(long, value_enum, default_value = "text", global = true)]
     pub format: Format,
     /// When to colour diagnostics: `auto` colours a terminal, unless `NO_COLOR` is set or
     /// `TERM=dumb`; `CLICOLOR_FORCE=1` colours even a pipe.
@@ -36,9 +36,11 @@ pub struct Cli {
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum Format {
+    /// Text for people (the default; `human` is its older name).
+    #[value(name = "text", alias = "human")]
     Human,
     Json,
-    /// Tables as CSV (`analyze`, `diff`; diagnostics print as `human`).
+    /// Tables as CSV (`analyze`, `diff`; diagnostics print as `text`).
     Csv,
 }
 
@@ -230,8 +232,13 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff), for example `rulesc man > ~/.local/share/man/man1/rulesc.1`.
-    Man,
+    /// Print the manual page (roff), for example `rulesc man > ~/.local/share/man/man1/rulesc.1`;
+    /// with `--out`, write it and one page per command (`rulesc-check.1`, ...) to a folder.
+    Man {
+        /// The folder to write every page to.
+        #[arg(long, value_name = "FOLDER")]
+        out: Option<PathBuf>,
+    },
     /// Run the language server on stdin and stdout, for editors (diagnostics as you
     /// type, hover, go to definition, completion, rename).
     Lsp,

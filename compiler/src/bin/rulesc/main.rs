@@ -119,7 +119,7 @@ fn run() -> ExitCode {
         return usage_error(
             format,
             "`--format csv` is for the tables of `analyze` and `diff`".into(),
-            "give `--format human` or `--format json` to this command",
+            "give `--format text` or `--format json` to this command",
         );
     }
     let code = match cli.command {
@@ -184,7 +184,7 @@ fn run() -> ExitCode {
         Command::Diff(args) => odds::diff(args, format),
         Command::Fmt { paths, check } => fmt::fmt(&paths, check, format),
         Command::Completions { shell } => tools::completions(shell),
-        Command::Man => tools::man(format),
+        Command::Man { out } => tools::man(out.as_deref(), format),
         Command::Lsp => tools::lsp(format),
     };
     finish(code, format)

@@ -93,9 +93,11 @@ pub fn build(ruleset: &Path, out: &Path, packs: &[PathBuf], format: Format) -> E
 /// `rulesc export`: the merged ruleset as JSON, to standard output or a file. The output
 /// is JSON whatever `--format` says (`--format` is for the diagnostics).
 pub fn export(ruleset: &Path, packs: &[PathBuf], out: Option<PathBuf>, format: Format) -> ExitCode {
-    let Some(p) = load(ruleset, packs, format) else {
+    let Some(mut p) = load(ruleset, packs, format) else {
         return ExitCode::from(1);
     };
+    // `defined_at` names files as every path the command line prints.
+    crate::report::name_from_here(&mut p.sources);
     let value = rulesc::export::export(&p);
     let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
     match out {

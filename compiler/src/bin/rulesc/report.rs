@@ -11,17 +11,17 @@ use std::process::ExitCode;
 /// Whether diagnostics are coloured (decided once, from `--color` and the environment).
 pub static COLOR: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
 
-/// Prints diagnostics to standard error: rendered (paths from the current folder) with
-/// a count, or one JSON object per line.
+/// Prints diagnostics to standard error: rendered with a count, or one JSON object per
+/// line; either way each file is named by its path from the current folder.
 pub fn report(diags: &Diagnostics, sources: &Sources, format: Format) {
     let stderr = std::io::stderr();
     let mut out = stderr.lock();
     let color = *COLOR.get().unwrap_or(&false);
-    // A terminal's reader gets paths to open; JSON keeps the stable names tools match.
+    // A terminal's reader and a tool (a CI problem matcher) get the same paths to open.
     let here = from_here(sources);
     for d in diags.sorted() {
         let text = match format {
-            Format::Json => diag::to_json(d, sources) + "\n",
+            Format::Json => diag::to_json(d, &here) + "\n",
             Format::Human | Format::Csv => diag::render(d, &here, color, 100),
         };
         let _ = out.write_all(text.as_bytes());
@@ -36,8 +36,15 @@ pub fn report(diags: &Diagnostics, sources: &Sources, format: Format) {
 /// (`rules/kingsmark/melee.rules`), so that a terminal or an editor can open it; a file
 /// outside the current folder keeps its full path.
 pub fn from_here(sources: &Sources) -> Sources {
-    let here = std::env::current_dir().ok();
     let mut s = sources.clone();
+    name_from_here(&mut s);
+    s
+}
+
+/// [`from_here`] in place: the one rule for every file name the command line prints
+/// (diagnostics, `explain`'s origins, `export`'s `defined_at`).
+pub fn name_from_here(s: &mut Sources) {
+    let here = std::env::current_dir().ok();
     for f in &mut s.files {
         if f.path.as_os_str().is_empty() {
             continue;
@@ -48,7 +55,6 @@ pub fn from_here(sources: &Sources) -> Sources {
             .unwrap_or(&f.path);
         f.name = output::shown(path);
     }
-    s
 }
 
 /// An output that could not be written, reported as a diagnostic naming it.

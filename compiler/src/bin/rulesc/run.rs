@@ -125,7 +125,7 @@ pub fn simulate(
 
 /// `rulesc explain`: a definition (or a pack's record) with each part's origin.
 pub fn explain(ruleset: &Path, name: &str, packs: &[PathBuf], format: Format) -> ExitCode {
-    match rulesc::explain::explain_with_packs(ruleset, name, packs) {
+    match rulesc::explain::explain_named(ruleset, name, packs, &crate::report::name_from_here) {
         Ok(text) => {
             match format {
                 Format::Human | Format::Csv => out!("{}", diag::escape_controls(&text)),

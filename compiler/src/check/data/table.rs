@@ -93,8 +93,9 @@ pub(super) fn build_table(c: &mut Checker, e: &Entry) {
                 return;
             };
             let mut keyed = Vec::new();
+            let names = variants(c, &ck);
             for h in list {
-                if let Some((lo, hi)) = key_range(c, &ck, h) {
+                if let Some((lo, hi)) = key_range(c, &ck, &names, h) {
                     keyed.push((lo, hi, h.span));
                 }
             }
@@ -148,8 +149,9 @@ pub(super) fn build_table(c: &mut Checker, e: &Entry) {
     };
     // Every key written counts for overlaps and gaps, even where its value is wrong.
     let mut keyed: Vec<(i64, i64, Span)> = Vec::new();
+    let names = variants(c, &key);
     for (k, v) in entries(c, row_nodes, "a mapping of keys to values") {
-        let Some((lo, hi)) = key_range(c, &key, k) else {
+        let Some((lo, hi)) = key_range(c, &key, &names, k) else {
             continue;
         };
         keyed.push((lo, hi, k.span));
@@ -296,7 +298,12 @@ fn key_type(c: &mut Checker, k: &YNode) -> Option<ir::TableKey> {
 }
 
 /// A row's or column's key as written: a variant (its index), a number or a range.
-fn key_range(c: &mut Checker, key: &ir::TableKey, k: &YNode) -> Option<(i64, i64)> {
+fn key_range(
+    c: &mut Checker,
+    key: &ir::TableKey,
+    variants: &Variants,
+    k: &YNode,
+) -> Option<(i64, i64)> {
     let Some(text) = k.scalar_text() else {
         wrong(c, k, "a key");
         return None;
@@ -304,12 +311,8 @@ fn key_range(c: &mut Checker, key: &ir::TableKey, k: &YNode) -> Option<(i64, i64
     let range = match key {
         ir::TableKey::Choice(ch) => {
             let ch = *ch;
-            match c.prog.choices[ch]
-                .variants
-                .iter()
-                .position(|v| v.name == text)
-            {
-                Some(i) => Some((i as i64, i as i64)),
+            match variants.get(text.as_str()) {
+                Some(&i) => Some((i, i)),
                 None => {
                     let cands: Vec<&str> = c.prog.choices[ch]
                         .variants
@@ -352,6 +355,21 @@ fn key_range(c: &mut Checker, key: &ir::TableKey, k: &YNode) -> Option<(i64, i64
         return None;
     }
     Some((lo, hi))
+}
+
+/// An enum key's variants by name, each at its index (the first, for a name written
+/// twice): built once per table, so that placing its rows is linear in them, not
+/// rows times variants. Empty for a die or `int` key.
+type Variants = std::collections::HashMap<String, i64>;
+
+fn variants(c: &Checker, key: &ir::TableKey) -> Variants {
+    let mut index = Variants::new();
+    if let ir::TableKey::Choice(ch) = key {
+        for (i, v) in c.prog.choices[*ch].variants.iter().enumerate() {
+            index.entry(v.name.clone()).or_insert(i as i64);
+        }
+    }
+    index
 }
 
 /// One row of a grid: a value per column, in the columns' order.
