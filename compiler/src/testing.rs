@@ -300,6 +300,14 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
+    /// `E0001` at `path`: `cannot read {what}`.
+    fn unreadable(&mut self, path: &Path, what: String, help: &str) {
+        let at = output::file_span(path, &mut self.sources);
+        self.diags.push(
+            Diagnostic::error("E0001", at, format!("cannot read {what}")).help(help.to_string()),
+        );
+    }
+
     /// `.yaml` files under `path` (or `path` itself, when named), sorted; `.yml` files
     /// are warned about. `read` is where `path` is read: itself, or under the target of
     /// a link to a folder.
@@ -314,16 +322,8 @@ impl Search<'_> {
         let meta = match meta {
             Ok(m) => m,
             Err(e) => {
-                let at = output::file_span(path, &mut self.sources);
-                self.diags.push(
-                    Diagnostic::error(
-                        "E0001",
-                        at,
-                        format!("cannot read {}: {e}", output::shown(path)),
-                    )
-                    .help("give folders (or files) of scenarios"),
-                );
-                return;
+                let what = format!("{}: {e}", output::shown(path));
+                return self.unreadable(path, what, "give folders (or files) of scenarios");
             }
         };
         let mut read = read.to_path_buf();
@@ -404,16 +404,9 @@ impl Search<'_> {
         let rd = match std::fs::read_dir(&read) {
             Ok(rd) => rd,
             Err(e) => {
-                let at = output::file_span(path, &mut self.sources);
-                self.diags.push(
-                    Diagnostic::error(
-                        "E0001",
-                        at,
-                        format!("cannot read the folder {}: {e}", output::shown(path)),
-                    )
-                    .help("give folders (or files) of scenarios that rulesc can read"),
-                );
-                return;
+                let what = format!("the folder {}: {e}", output::shown(path));
+                let help = "give folders (or files) of scenarios that rulesc can read";
+                return self.unreadable(path, what, help);
             }
         };
         let mut names: Vec<std::ffi::OsString> = rd

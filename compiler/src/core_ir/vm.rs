@@ -23,20 +23,8 @@ thread_local! {
 }
 
 /// Runs function `id` of `p` (which lowered into `module`) with `args`, one per
-/// parameter, as `eval::call` does.
+/// parameter, as `eval::call` does; its result, and the steps the run took.
 pub(crate) fn run<D: DiceSource, X: Decide, T: TraceSink>(
-    p: &Program,
-    module: &Module,
-    id: usize,
-    env: &mut Env<D, X, T>,
-    args: impl IntoIterator<Item = Value>,
-    may_stop: bool,
-) -> Result<Value, RuleError> {
-    run_counted(p, module, id, env, args, may_stop).0
-}
-
-/// [`run`], also giving the steps the run took.
-pub(crate) fn run_counted<D: DiceSource, X: Decide, T: TraceSink>(
     p: &Program,
     module: &Module,
     id: usize,

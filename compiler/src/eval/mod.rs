@@ -434,7 +434,7 @@ fn run<D: DiceSource, X: Decide, T: TraceSink>(
     // A procedure the core IR takes runs on its VM (outside fights, formulas untraced:
     // what the VM has so far); the closures run the rest.
     if !in_fight && !options.trace_formulas && code.lowered(id).is_some() {
-        return crate::core_ir::vm::run(prog, &code.lowered, id, env, args, may_stop);
+        return crate::core_ir::vm::run(prog, &code.lowered, id, env, args, may_stop).0;
     }
     let mut it = Interpreter {
         prog,
