@@ -74,6 +74,15 @@ pub fn rem(a: i64, b: i64) -> i64 {
     }
 }
 
+/// `level + delta` (`level - delta` when `negate`) of a level held as an index of any
+/// width, on a scale of `len` levels: the one place every interpreter path steps a level
+/// (a scale has at most 255 levels, E0360, so an index past that is read as the last byte).
+#[inline]
+pub fn level_plus(index: i64, delta: i64, negate: bool, len: u8) -> u8 {
+    let delta = if negate { neg(delta) } else { delta };
+    step_level(index.clamp(0, i64::from(u8::MAX)) as u8, delta, len)
+}
+
 /// Moves a level index by `delta` steps and saturates inside `0..len`. Scales ("Minor <
 /// Moderate < Severe < Critical") step this way: one more than the top is the top.
 #[inline]

@@ -12,6 +12,13 @@ pub trait Decide {
     fn decide(&mut self, name: &'static str, options: u32) -> u32;
 }
 
+/// `decider`'s answer to `name` among `options`, one out of range read as the last option
+/// (see [`Decide`]): the one place the interpreter's paths apply that clamp.
+#[inline]
+pub fn answer<X: Decide + ?Sized>(decider: &mut X, name: &'static str, options: u32) -> u32 {
+    decider.decide(name, options).min(options.saturating_sub(1))
+}
+
 /// Always takes the first option.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct FirstOption;

@@ -457,8 +457,7 @@ impl<D: Rolls> Run<'_, D> {
                     _ => 0,
                 };
                 let d = self.int(delta)?;
-                let d = if *negate { arith::neg(d) } else { d };
-                Value::Choice(arith::step_level(l.min(u16::from(u8::MAX)) as u8, d, *len).into())
+                Value::Choice(arith::level_plus(l.into(), d, *negate, *len).into())
             }
             F::Outcome(tag, fields) => Value::Outcome {
                 tag: *tag,

@@ -168,7 +168,7 @@ pub(crate) enum Inst {
         len: u8,
     },
     /// A decision among `options` answers (a bool's is two), traced at `site`. The
-    /// answer is clamped to the last option, as `eval::effects` does today.
+    /// answer is clamped to the last option (`rulesc_runtime::decide::answer`).
     Decide {
         dst: IReg,
         name: &'static str,

@@ -5,7 +5,7 @@
 
 use super::code::{Func, Inst, Part};
 use super::Module;
-use crate::eval::expr::{field_of, map_entry};
+use crate::eval::expr::{field_of, map_entry, NO_FIELDS};
 use crate::eval::{leak_name, lookup, privatize, show_traced_in, weight, Value, MAX_STEPS};
 use crate::ir::{Program, TableKey, Ty};
 use rulesc_runtime::{
@@ -18,8 +18,6 @@ thread_local! {
     /// Register files kept for the next run on this thread: steady runs allocate none.
     static REGISTERS: std::cell::Cell<(Vec<i64>, Vec<Value>)> =
         const { std::cell::Cell::new((Vec::new(), Vec::new())) };
-    /// One empty field list for every outcome tag without fields (never changed).
-    static NO_FIELDS: Rc<[Value]> = Rc::new([]);
 }
 
 /// Runs function `id` of `p` (which lowered into `module`) with `args`, one per
@@ -314,10 +312,8 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     negate,
                     len,
                 } => {
-                    let d = regs[*delta as usize];
-                    let d = if *negate { arith::neg(d) } else { d };
-                    let l = regs[*level as usize].clamp(0, i64::from(u8::MAX)) as u8;
-                    regs[*dst as usize] = i64::from(arith::step_level(l, d, *len));
+                    let (l, d) = (regs[*level as usize], regs[*delta as usize]);
+                    regs[*dst as usize] = i64::from(arith::level_plus(l, d, *negate, *len));
                 }
                 Inst::Decide {
                     dst,
@@ -326,11 +322,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     ty,
                     site,
                 } => {
-                    let i = self
-                        .env
-                        .decide
-                        .decide(name, *options)
-                        .min(options.saturating_sub(1));
+                    let i = rulesc_runtime::decide::answer(&mut self.env.decide, name, *options);
                     regs[*dst as usize] = i64::from(i);
                     if traced {
                         let v = match **ty {

@@ -153,11 +153,11 @@ impl<'p> Interpreter<'p, '_> {
         let (v, elem_ty) = match options {
             DecideOptions::Choice(c) => {
                 let n = self.prog.choices[*c].variants.len() as u32;
-                let i = self.env.decide(name, n).min(n.saturating_sub(1));
+                let i = self.env.decide(name, n);
                 (Value::Choice(i as u16), Ty::Choice(*c))
             }
             DecideOptions::Bool => {
-                let i = self.env.decide(name, 2).min(1);
+                let i = self.env.decide(name, 2);
                 (Value::Bool(i == 1), Ty::Bool)
             }
             DecideOptions::List(l) => {
@@ -181,7 +181,7 @@ impl<'p> Interpreter<'p, '_> {
             return Err(self.fail(site, RuleErrorKind::NoOptions { decision: name }));
         }
         let n = items.len() as u32;
-        let i = self.env.decide(name, n).min(n - 1);
+        let i = self.env.decide(name, n);
         Ok(self.decided(items[i as usize].clone(), elem, site))
     }
 

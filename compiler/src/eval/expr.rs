@@ -258,15 +258,12 @@ impl<'p> Interpreter<'p, '_> {
             } => {
                 let l = self.expr(level, locals)?.choice();
                 let d = self.int(delta, locals)?;
-                let d = if *negate { arith::neg(d) } else { d };
                 let len = match &e.ty {
                     Ty::Choice(c) => self.prog.choices[*c].variants.len(),
                     _ => 1,
                 };
-                Value::Choice(
-                    arith::step_level(l.min(u16::from(u8::MAX)) as u8, d, len.min(255) as u8)
-                        .into(),
-                )
+                let len = len.min(255) as u8;
+                Value::Choice(arith::level_plus(l.into(), d, *negate, len).into())
             }
             // `x in list`
             K::In(x, l) => {
@@ -496,7 +493,7 @@ impl<'p> Interpreter<'p, '_> {
 
 thread_local! {
     /// The fields of an outcome tag that has none.
-    pub(super) static NO_FIELDS: Rc<[Value]> = Rc::new([]);
+    pub(crate) static NO_FIELDS: Rc<[Value]> = Rc::new([]);
 }
 
 /// Field `i` of a record (`Unit` for anything else).

@@ -261,6 +261,8 @@ pub(crate) trait Host {
     fn roll_known(&mut self, spec: DiceSpec, site: u32, traced: bool) -> Roll;
     /// `dice::roll_faces`, into the trace when `traced`.
     fn roll_faces(&mut self, spec: DiceSpec, site: u32, traced: bool) -> (Roll, Faces);
+    /// The decider's answer, within the options (`rulesc_runtime::decide::answer`).
+    /// The decider's answer within the options (`rulesc_runtime::decide::answer`).
     fn decide(&mut self, name: &'static str, options: u32) -> u32;
     fn event(&mut self, e: TraceEvent);
     /// `error::fail`: the rule error recorded in the trace.
@@ -311,7 +313,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Host for Env<D, X, T> {
     }
 
     fn decide(&mut self, name: &'static str, options: u32) -> u32 {
-        self.decide.decide(name, options)
+        rulesc_runtime::decide::answer(&mut self.decide, name, options)
     }
 
     fn event(&mut self, e: TraceEvent) {

@@ -307,9 +307,8 @@ impl Cx<'_> {
                 Box::new(move |it, l| {
                     let lv = level(it, l)?.choice();
                     let d = delta(it, l)?;
-                    let d = if negate { arith::neg(d) } else { d };
                     Ok(Value::Choice(
-                        arith::step_level(lv.min(u16::from(u8::MAX)) as u8, d, len).into(),
+                        arith::level_plus(lv.into(), d, negate, len).into(),
                     ))
                 })
             }

@@ -378,12 +378,12 @@ impl Cx<'_> {
                 let n = self.p.choices[*c].variants.len() as u32;
                 let ty = Ty::Choice(*c);
                 Box::new(move |it, _| {
-                    let i = it.env.decide(name, n).min(n.saturating_sub(1));
+                    let i = it.env.decide(name, n);
                     Ok(it.decided(Value::Choice(i as u16), &ty, site))
                 })
             }
             DecideOptions::Bool => Box::new(move |it, _| {
-                let i = it.env.decide(name, 2).min(1);
+                let i = it.env.decide(name, 2);
                 Ok(it.decided(Value::Bool(i == 1), &Ty::Bool, site))
             }),
             DecideOptions::List(list) => {

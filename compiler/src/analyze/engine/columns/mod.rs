@@ -340,10 +340,7 @@ impl Lanes<'_> {
                     _ => Ints::S(0),
                 };
                 let d = self.ints(delta, m)?;
-                let d = if *negate { d.map(arith::neg) } else { d };
-                let step = |l: i64, d: i64| {
-                    i64::from(arith::step_level(l.min(i64::from(u8::MAX)) as u8, d, *len))
-                };
+                let step = |l: i64, d: i64| i64::from(arith::level_plus(l, d, *negate, *len));
                 match l.zip(d, step) {
                     Ints::S(x) => Col::S(Value::Choice(x as u16)),
                     Ints::V(v) => Col::L(v.iter().map(|&x| x as u16).collect()),
