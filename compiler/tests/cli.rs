@@ -1,6 +1,10 @@
 //! The command line's contract: exit 0 when clean, 1 with diagnostics, 2 on usage errors;
 //! never 101 (a panic).
 
+// The shared runner (`run::rulesc_in`); its `root` is this file's own, below.
+#[allow(dead_code)]
+mod run;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -396,17 +400,7 @@ fn man_out_writes_every_page_the_manual_refers_to() {
 
 /// `rulesc` run in `dir` (the current folder the paths it prints are relative to).
 fn rulesc_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rulesc"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    )
+    run::rulesc_in(dir, args, &[("NO_COLOR", "1")])
 }
 
 /// One rule for the paths the command line prints: from the current folder, in JSON

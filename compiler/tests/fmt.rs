@@ -3,14 +3,12 @@
 //! every file that parses is already formatted (only files of `tests/fixtures/broken`
 //! may not parse); the command line's exit codes and writes.
 
+mod run;
+
 use rulesc::diag::Diagnostics;
 use rulesc::syntax::{format::format_rules, parse_file, Origin};
+use run::{root, rulesc_in};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 fn origin() -> Origin {
     Origin {
@@ -218,17 +216,7 @@ fn an_untidy_file_is_tidied_and_stays_the_same_program() {
 }
 
 fn rulesc(args: &[&str], dir: &Path) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rulesc"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    )
+    rulesc_in(dir, args, &[("NO_COLOR", "1")])
 }
 
 const UNTIDY: &str = "procedure p() {\nlet x=1   \n}\n";
