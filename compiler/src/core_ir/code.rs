@@ -9,8 +9,11 @@
 use crate::ir::{CmpOp, Ty};
 use rulesc_runtime::DiceSpec;
 
-/// An `i64` register.
-pub(crate) type IReg = u32;
+/// An `i64` register: an index into a call's fixed frame of [`FRAME`] registers, so the
+/// VM reads and writes them with no bounds check (a function needing more does not lower).
+pub(crate) type IReg = u8;
+/// How many `i64` registers a call's frame has.
+pub(crate) const FRAME: usize = 1 << IReg::BITS;
 /// A value register.
 pub(crate) type VReg = u32;
 
@@ -36,14 +39,8 @@ pub(crate) enum Part {
 pub(crate) struct Func {
     /// How each parameter is held, in order: its first registers.
     pub(crate) params: Vec<Part>,
-    /// Its own registers.
-    pub(crate) ints: u32,
+    /// How many value registers it has (its `i64` registers are a fixed frame).
     pub(crate) vals: u32,
-    /// Its registers and those of the deepest chain of calls it makes (no function calls
-    /// itself, so this is finite): a run's register files are this big, and a call's
-    /// window is what lies past the caller's own registers.
-    pub(crate) frame_ints: u32,
-    pub(crate) frame_vals: u32,
     /// A procedure (traced) or a formula (untraced: formulas are traced only with
     /// `--trace-formulas`, which the VM does not run yet).
     pub(crate) traced: bool,
@@ -140,6 +137,13 @@ pub(crate) enum Inst {
         a: IReg,
         b: IReg,
     },
+    /// [`Inst::Arith`] with a constant second operand.
+    ArithImm {
+        op: crate::ir::IntOp,
+        dst: IReg,
+        a: IReg,
+        b: i64,
+    },
     /// The lower (`max`: higher) of two ints or levels.
     Pick {
         max: bool,
@@ -182,6 +186,13 @@ pub(crate) enum Inst {
         a: IReg,
         b: IReg,
     },
+    /// [`Inst::Compare`] with a constant second operand.
+    CompareImm {
+        op: CmpOp,
+        dst: IReg,
+        a: IReg,
+        b: i64,
+    },
     /// Rolls dice known when lowering (`rolls::known`, as generated code rolls them),
     /// traced at `site` when the run is traced.
     Roll {
@@ -203,6 +214,20 @@ pub(crate) enum Inst {
     },
     JumpIf {
         cond: IReg,
+        to: u32,
+    },
+    /// Jumps when `a op b` does not hold (an untraced `if` on a comparison).
+    JumpUnless {
+        op: CmpOp,
+        a: IReg,
+        b: IReg,
+        to: u32,
+    },
+    /// [`Inst::JumpUnless`] with a constant second operand.
+    JumpUnlessImm {
+        op: CmpOp,
+        a: IReg,
+        b: i64,
         to: u32,
     },
     /// The procedure was entered (`TraceEvent::Call`).

@@ -12,6 +12,12 @@ use crate::ir::{Body, Const, Expr, ExprKind as K, Program, Stmt, Ty};
 /// Not (yet) in the core IR.
 struct Unsupported;
 
+/// An operand of an instruction that takes a constant in place.
+enum Operand {
+    Reg(IReg),
+    Imm(i64),
+}
+
 type Lowered<T> = Result<T, Unsupported>;
 
 /// Lowers function `id` into `done` (`Some(None)`: it does not lower), its callees
@@ -33,14 +39,17 @@ fn function(p: &Program, id: usize, done: &mut Vec<Option<Option<Func>>>) -> Opt
     let traced = f.is_procedure();
     let (full, regs) = body(p, id, done, false)?;
     let (plain, plain_regs) = body(p, id, done, true)?;
-    debug_assert_eq!(regs, plain_regs, "both forms allocate the same registers");
-    let (params, ints, vals, deepest) = regs;
+    // The plain form may need fewer `i64` registers (a comparison jumping on its
+    // operands makes no truth); its parameters and value registers are the same.
+    debug_assert_eq!((&regs.0, regs.2), (&plain_regs.0, plain_regs.2));
+    let (params, ints, vals) = regs;
+    // A function's `i64` registers are indexed by a `u8`, into a fixed frame.
+    if ints.max(plain_regs.1) as usize > super::code::FRAME {
+        return None;
+    }
     Some(Func {
         params,
-        ints,
         vals,
-        frame_ints: ints + deepest.0,
-        frame_vals: vals + deepest.1,
         traced,
         site: f.site,
         code: full,
@@ -48,9 +57,8 @@ fn function(p: &Program, id: usize, done: &mut Vec<Option<Option<Func>>>) -> Opt
     })
 }
 
-/// The registers a body allocates: its parameters' parts, its `i64` and value registers,
-/// and the largest windows of the functions it calls.
-type Registers = (Vec<Part>, u32, u32, (u32, u32));
+/// The registers a body allocates: its parameters' parts, its `i64` and value registers.
+type Registers = (Vec<Part>, u32, u32);
 
 /// Function `id`'s body in one of its two forms: with its trace points and stops
 /// (`plain` false), or without them, for an untraced run no enumeration can stop, where
@@ -68,7 +76,6 @@ fn body(
         code: Vec::new(),
         ints: 0,
         vals: 0,
-        deepest: (0, 0),
         slots: vec![None; f.locals.len()],
         pending: 0,
         label: 0,
@@ -103,15 +110,13 @@ fn body(
             });
         }
     }
-    Some((l.code, (params, l.ints, l.vals, l.deepest)))
+    Some((l.code, (params, l.ints, l.vals)))
 }
 
 struct Lower<'p, 'd> {
     p: &'p Program,
     /// The functions lowered so far (callees are lowered on demand).
     done: &'d mut Vec<Option<Option<Func>>>,
-    /// The largest register windows of the functions this one calls.
-    deepest: (u32, u32),
     /// A procedure's full form: its trace points are lowered (a formula has none, nor
     /// has the plain form).
     traced: bool,
@@ -131,9 +136,11 @@ struct Lower<'p, 'd> {
 }
 
 impl Lower<'_, '_> {
+    /// A fresh `i64` register (past the frame's last, the function does not lower:
+    /// [`function`] checks the count).
     fn int(&mut self) -> IReg {
         self.ints += 1;
-        self.ints - 1
+        IReg::try_from(self.ints - 1).unwrap_or(IReg::MAX)
     }
 
     fn val(&mut self) -> VReg {
@@ -192,6 +199,21 @@ impl Lower<'_, '_> {
                 let v = self.expr(value)?;
                 let at = match self.slots[*slot] {
                     Some(at) => at,
+                    // A fresh scalar or roll no local holds becomes the local itself
+                    // (registers are never reused): the copy's step, and no `Move`.
+                    None if !matches!(value.kind, K::Local(_))
+                        && !matches!(v, Part::Val(_) | Part::Unit)
+                        && !self.slots.iter().flatten().any(|p| shares(*p, v)) =>
+                    {
+                        self.slots[*slot] = Some(v);
+                        self.pending += 1;
+                        self.trace(Inst::TraceAssign {
+                            site: *site,
+                            value: v,
+                            ty: Box::new(value.ty.clone()),
+                        });
+                        return Ok(());
+                    }
                     None => {
                         let at = self.fresh(&value.ty)?;
                         self.slots[*slot] = Some(at);
@@ -218,18 +240,14 @@ impl Lower<'_, '_> {
             } => {
                 let mut ends = Vec::new();
                 for (cond, body, site) in branches {
-                    let c = self.truth(cond)?;
-                    self.flush();
-                    self.code.push(Inst::TraceBranch {
-                        site: *site,
-                        cond: c,
-                    });
-                    let skip = self.code.len();
-                    self.code.push(Inst::JumpIfNot { cond: c, to: 0 });
+                    let skip = self.unless(cond, *site)?;
                     self.block(body)?;
                     self.flush();
-                    ends.push(self.code.len());
-                    self.code.push(Inst::Jump(0));
+                    // A branch ending in `return` does not fall through to the end.
+                    if !matches!(self.code.last(), Some(Inst::Return { .. })) {
+                        ends.push(self.code.len());
+                        self.code.push(Inst::Jump(0));
+                    }
                     let next = self.here();
                     self.patch(skip, next);
                 }
@@ -292,6 +310,54 @@ impl Lower<'_, '_> {
         Ok(())
     }
 
+    /// An `if`'s condition, traced at `site`, and the jump past its branch when it does
+    /// not hold (to be patched). Untraced, a comparison jumps on its operands (the truth
+    /// it would make is read by nothing else).
+    fn unless(&mut self, cond: &Expr, site: u32) -> Lowered<usize> {
+        if let (false, K::Compare(op, a, b)) = (self.traced, &cond.kind) {
+            let a = self.scalar(a)?;
+            let b = self.operand(b)?;
+            self.flush();
+            let at = self.code.len();
+            self.code.push(match b {
+                Operand::Reg(b) => Inst::JumpUnless {
+                    op: *op,
+                    a,
+                    b,
+                    to: 0,
+                },
+                Operand::Imm(b) => Inst::JumpUnlessImm {
+                    op: *op,
+                    a,
+                    b,
+                    to: 0,
+                },
+            });
+            return Ok(at);
+        }
+        let c = self.truth(cond)?;
+        self.flush();
+        self.trace(Inst::TraceBranch { site, cond: c });
+        let at = self.code.len();
+        self.code.push(Inst::JumpIfNot { cond: c, to: 0 });
+        Ok(at)
+    }
+
+    /// An int, truth or level operand: a constant as it is (its step charged, as
+    /// [`Self::expr`] charges it), anything else in its register.
+    fn operand(&mut self, e: &Expr) -> Lowered<Operand> {
+        if let K::Const(c @ (Const::Int(_) | Const::Bool(_) | Const::Choice(_))) = &e.kind {
+            self.pending += 1;
+            return Ok(Operand::Imm(match c {
+                Const::Int(i) => *i,
+                Const::Bool(b) => i64::from(*b),
+                Const::Choice(c) => i64::from(*c),
+                _ => unreachable!("matched above"),
+            }));
+        }
+        Ok(Operand::Reg(self.scalar(e)?))
+    }
+
     /// A trace point, in a procedure (a formula has none), after the steps before it.
     fn trace(&mut self, inst: Inst) {
         if self.traced {
@@ -325,7 +391,11 @@ impl Lower<'_, '_> {
 
     fn patch(&mut self, at: usize, to: u32) {
         match &mut self.code[at] {
-            Inst::Jump(t) | Inst::JumpIfNot { to: t, .. } | Inst::JumpIf { to: t, .. } => *t = to,
+            Inst::Jump(t)
+            | Inst::JumpIfNot { to: t, .. }
+            | Inst::JumpIf { to: t, .. }
+            | Inst::JumpUnless { to: t, .. }
+            | Inst::JumpUnlessImm { to: t, .. } => *t = to,
             other => unreachable!("only jumps are patched, not {other:?}"),
         }
     }
@@ -483,10 +553,9 @@ impl Lower<'_, '_> {
             // A call: the arguments in order, the call's step, then the callee.
             K::Call(fid, args) => {
                 lower_into(self.p, *fid, self.done);
-                let Some(Some(callee)) = &self.done[*fid] else {
+                let Some(Some(_)) = &self.done[*fid] else {
                     return Err(Unsupported);
                 };
-                let window = (callee.frame_ints, callee.frame_vals);
                 let mut parts = Vec::with_capacity(args.len());
                 for a in args {
                     let part = self.expr(a)?;
@@ -497,7 +566,6 @@ impl Lower<'_, '_> {
                     Ty::Unit => Part::Unit,
                     ref ty => self.fresh(ty)?,
                 };
-                self.deepest = (self.deepest.0.max(window.0), self.deepest.1.max(window.1));
                 self.pending += 1;
                 self.flush();
                 self.code.push(Inst::Call {
@@ -535,9 +603,12 @@ impl Lower<'_, '_> {
             }
             K::Int(op, a, b) => {
                 let a = self.scalar(a)?;
-                let b = self.scalar(b)?;
+                let b = self.operand(b)?;
                 let dst = self.int();
-                self.code.push(Inst::Arith { op: *op, dst, a, b });
+                self.code.push(match b {
+                    Operand::Reg(b) => Inst::Arith { op: *op, dst, a, b },
+                    Operand::Imm(b) => Inst::ArithImm { op: *op, dst, a, b },
+                });
                 Part::Int(dst)
             }
             K::ToInt(a) => Part::Int(self.scalar(a)?),
@@ -553,9 +624,12 @@ impl Lower<'_, '_> {
             }
             K::Compare(op, a, b) => {
                 let a = self.scalar(a)?;
-                let b = self.scalar(b)?;
+                let b = self.operand(b)?;
                 let dst = self.int();
-                self.code.push(Inst::Compare { op: *op, dst, a, b });
+                self.code.push(match b {
+                    Operand::Reg(b) => Inst::Compare { op: *op, dst, a, b },
+                    Operand::Imm(b) => Inst::CompareImm { op: *op, dst, a, b },
+                });
                 Part::Bool(dst)
             }
             // `a and b`, `a or b`: `b` (and its steps) only when `a` does not decide.
@@ -742,6 +816,15 @@ fn holds(part: Part, r: IReg) -> bool {
     }
 }
 
+/// Whether `a` and `b` hold an `i64` register in common.
+fn shares(a: Part, b: Part) -> bool {
+    match b {
+        Part::Int(x) | Part::Bool(x) | Part::Level(x) => holds(a, x),
+        Part::Roll { total, natural } => holds(a, total) || holds(a, natural),
+        Part::Val(_) | Part::Unit => false,
+    }
+}
+
 /// The `i64` register an instruction writes, when it writes exactly one.
 fn written(i: &mut Inst) -> Option<&mut IReg> {
     match i {
@@ -751,6 +834,8 @@ fn written(i: &mut Inst) -> Option<&mut IReg> {
         | Inst::Neg { dst, .. }
         | Inst::Not { dst, .. }
         | Inst::Arith { dst, .. }
+        | Inst::ArithImm { dst, .. }
+        | Inst::CompareImm { dst, .. }
         | Inst::Pick { dst, .. }
         | Inst::Clamp { dst, .. }
         | Inst::Abs { dst, .. }

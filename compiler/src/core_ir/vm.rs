@@ -3,7 +3,7 @@
 //! (steps, trace points, the order of effects) were placed by lowering. The host's dice,
 //! decisions and trace are reached through the generic `Env`, not a trait object.
 
-use super::code::{Func, Inst, Part};
+use super::code::{Func, IReg, Inst, Part, FRAME};
 use super::Module;
 use crate::eval::expr::{field_of, map_entry, NO_FIELDS};
 use crate::eval::{leak_name, lookup, privatize, show_traced_in, weight, Value, MAX_STEPS};
@@ -14,10 +14,41 @@ use rulesc_runtime::{
 };
 use std::rc::Rc;
 
+/// The registers of one call: its `i64` registers, indexed by a `u8` (so no bounds
+/// check), and its value registers.
+struct Frame {
+    ints: [i64; FRAME],
+    vals: Vec<Value>,
+}
+
+impl Frame {
+    /// A frame for `f` from `pool` (a new one when the pool is empty). Its `i64`
+    /// registers hold what the last call left: lowering writes a register before
+    /// reading it.
+    fn take(pool: &mut Vec<Box<Frame>>, f: &Func) -> Box<Frame> {
+        let mut frame = pool.pop().unwrap_or_else(|| {
+            Box::new(Frame {
+                ints: [0; FRAME],
+                vals: Vec::new(),
+            })
+        });
+        // Each slot made, not cloned from one (`resize` clones).
+        frame
+            .vals
+            .extend(std::iter::repeat_with(|| Value::Unit).take(f.vals as usize));
+        frame
+    }
+
+    /// Back to `pool`, its values dropped.
+    fn give_back(mut self: Box<Self>, pool: &mut Vec<Box<Frame>>) {
+        self.vals.clear();
+        pool.push(self);
+    }
+}
+
 thread_local! {
-    /// Register files kept for the next run on this thread: steady runs allocate none.
-    static REGISTERS: std::cell::Cell<(Vec<i64>, Vec<Value>)> =
-        const { std::cell::Cell::new((Vec::new(), Vec::new())) };
+    /// Frames kept for the next run on this thread: steady runs allocate none.
+    static FRAMES: std::cell::Cell<Vec<Box<Frame>>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// Runs function `id` of `p` (which lowered into `module`) with `args`, one per
@@ -33,18 +64,16 @@ pub(crate) fn run<D: DiceSource, X: Decide, T: TraceSink>(
     let f = module.functions[id].as_ref().unwrap_or_else(|| {
         unreachable!("`eval::run` calls the VM only for a function that lowered")
     });
-    let (mut ints, mut vals) = REGISTERS.with(|r| r.take());
-    ints.clear();
-    ints.resize(f.frame_ints as usize, 0);
-    vals.clear();
-    vals.resize_with(f.frame_vals as usize, || Value::Unit);
+    let mut pool = FRAMES.with(std::cell::Cell::take);
+    let mut frame = Frame::take(&mut pool, f);
     for (part, v) in f.params.iter().zip(args) {
-        bind(*part, v, &mut ints, &mut vals);
+        bind(*part, v, &mut frame);
     }
     let mut vm = Vm {
         p,
         module,
         env,
+        pool,
         // The call's own step (`Interpreter::call_frame`), which cannot be past the budget.
         steps: 1,
         may_stop,
@@ -52,23 +81,24 @@ pub(crate) fn run<D: DiceSource, X: Decide, T: TraceSink>(
         plain: !T::ENABLED && !may_stop,
     };
     let result = vm
-        .exec(f, &mut ints, &mut vals)
-        .map(|ret| value(ret, &ints, &mut vals));
-    let steps = vm.steps;
-    vals.clear();
-    REGISTERS.with(|r| r.set((ints, vals)));
+        .exec(f, &mut frame)
+        .map(|ret| value(ret, &frame.ints, &mut frame.vals));
+    let (steps, mut pool) = (vm.steps, vm.pool);
+    frame.give_back(&mut pool);
+    FRAMES.with(|r| r.set(pool));
     (result, steps)
 }
 
 /// An argument put into the registers of its parameter.
-fn bind(part: Part, v: Value, ints: &mut [i64], vals: &mut [Value]) {
+fn bind(part: Part, v: Value, frame: &mut Frame) {
+    let (ints, vals) = (&mut frame.ints, &mut frame.vals);
     match (part, v) {
-        (Part::Int(r), Value::Int(i)) => ints[r as usize] = i,
-        (Part::Bool(r), Value::Bool(b)) => ints[r as usize] = i64::from(b),
-        (Part::Level(r), Value::Choice(c)) => ints[r as usize] = i64::from(c),
+        (Part::Int(r), Value::Int(i)) => ints[usize::from(r)] = i,
+        (Part::Bool(r), Value::Bool(b)) => ints[usize::from(r)] = i64::from(b),
+        (Part::Level(r), Value::Choice(c)) => ints[usize::from(r)] = i64::from(c),
         (Part::Roll { total, natural }, Value::Roll(roll)) => {
-            ints[total as usize] = roll.total;
-            ints[natural as usize] = roll.natural;
+            ints[usize::from(total)] = roll.total;
+            ints[usize::from(natural)] = roll.natural;
         }
         (Part::Val(r), v @ (Value::Record(_) | Value::Map(_) | Value::List(_) | Value::Outcome { .. })) => {
             vals[r as usize] = v
@@ -80,8 +110,8 @@ fn bind(part: Part, v: Value, ints: &mut [i64], vals: &mut [Value]) {
 }
 
 /// The value held in `part`'s registers (a value register's taken).
-fn value(part: Part, ints: &[i64], vals: &mut [Value]) -> Value {
-    let int = |r: u32| ints[r as usize];
+fn value(part: Part, ints: &[i64; FRAME], vals: &mut [Value]) -> Value {
+    let int = |r: IReg| ints[usize::from(r)];
     match part {
         Part::Int(r) => Value::Int(int(r)),
         Part::Bool(r) => Value::Bool(int(r) != 0),
@@ -96,7 +126,7 @@ fn value(part: Part, ints: &[i64], vals: &mut [Value]) -> Value {
 }
 
 /// The value held in `part`'s registers, left there.
-fn peek(part: Part, ints: &[i64], vals: &[Value]) -> Value {
+fn peek(part: Part, ints: &[i64; FRAME], vals: &[Value]) -> Value {
     match part {
         Part::Val(r) => vals[r as usize].clone(),
         scalar => value(scalar, ints, &mut []),
@@ -110,10 +140,10 @@ fn level(i: i64) -> u16 {
 }
 
 /// `v` put into `part`'s registers (the value of a field, an entry, a row).
-fn store(part: Part, v: Value, ints: &mut [i64], vals: &mut [Value]) {
+fn store(part: Part, v: Value, ints: &mut [i64; FRAME], vals: &mut [Value]) {
     match part {
         Part::Val(r) => vals[r as usize] = v,
-        Part::Int(r) | Part::Bool(r) | Part::Level(r) => ints[r as usize] = scalar(&v),
+        Part::Int(r) | Part::Bool(r) | Part::Level(r) => ints[usize::from(r)] = scalar(&v),
         Part::Roll { .. } | Part::Unit => {
             unreachable!("lowering stores no roll or nothing from data ({v:?} for {part:?})")
         }
@@ -126,13 +156,13 @@ fn transfer(
     to: Part,
     from: Part,
     take: bool,
-    (dst_i, dst_v): (&mut [i64], &mut [Value]),
-    (src_i, src_v): (&[i64], &mut [Value]),
+    (dst_i, dst_v): (&mut [i64; FRAME], &mut [Value]),
+    (src_i, src_v): (&[i64; FRAME], &mut [Value]),
 ) {
     match (to, from) {
         (Part::Int(d), Part::Int(s))
         | (Part::Bool(d), Part::Bool(s))
-        | (Part::Level(d), Part::Level(s)) => dst_i[d as usize] = src_i[s as usize],
+        | (Part::Level(d), Part::Level(s)) => dst_i[usize::from(d)] = src_i[usize::from(s)],
         (
             Part::Roll { total, natural },
             Part::Roll {
@@ -140,8 +170,8 @@ fn transfer(
                 natural: n,
             },
         ) => {
-            dst_i[total as usize] = src_i[t as usize];
-            dst_i[natural as usize] = src_i[n as usize];
+            dst_i[usize::from(total)] = src_i[usize::from(t)];
+            dst_i[usize::from(natural)] = src_i[usize::from(n)];
         }
         (Part::Val(d), Part::Val(s)) => {
             dst_v[d as usize] = if take {
@@ -159,6 +189,8 @@ struct Vm<'a, D, X, T> {
     p: &'a Program,
     module: &'a Module,
     env: &'a mut Env<D, X, T>,
+    /// Frames for calls, kept between them.
+    pool: Vec<Box<Frame>>,
     steps: u64,
     may_stop: bool,
     /// An enumeration cut this path off (a `Stop` met it): the run ends, giving nothing.
@@ -168,11 +200,12 @@ struct Vm<'a, D, X, T> {
 }
 
 impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
-    /// Runs `f` in the register window `ints`/`vals` (its own registers first, then the
-    /// windows of its calls); the registers holding its result.
-    fn exec(&mut self, f: &Func, ints: &mut [i64], vals: &mut [Value]) -> Result<Part, RuleError> {
-        let (regs, rest) = ints.split_at_mut(f.ints as usize);
-        let (vregs, vrest) = vals.split_at_mut(f.vals as usize);
+    /// Runs `f` in `frame`; the registers holding its result.
+    fn exec(&mut self, f: &Func, frame: &mut Frame) -> Result<Part, RuleError> {
+        let Frame {
+            ints: regs,
+            vals: vregs,
+        } = frame;
         let traced = T::ENABLED && f.traced;
         let code = if self.plain { &f.plain } else { &f.code };
         let mut pc = 0usize;
@@ -269,20 +302,27 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                         .unwrap_or_else(|| {
                             unreachable!("a function calls only functions that lowered")
                         });
+                    let mut inner = Frame::take(&mut self.pool, callee);
                     for (param, (arg, take)) in callee.params.iter().zip(args.iter()) {
-                        transfer(
-                            *param,
-                            *arg,
-                            *take,
-                            (&mut *rest, &mut *vrest),
-                            (regs, vregs),
-                        );
+                        let to = (&mut inner.ints, &mut inner.vals[..]);
+                        transfer(*param, *arg, *take, to, (regs, vregs));
                     }
-                    match self.exec(callee, rest, vrest) {
+                    let got = self.exec(callee, &mut inner);
+                    let got = match got {
                         // A path cut off in the callee ends the whole run: its result is
                         // discarded, and the caller's registers would hold no value.
-                        Ok(_) if self.stopped => return Ok(Part::Unit),
-                        Ok(got) => transfer(*ret, got, true, (regs, vregs), (rest, vrest)),
+                        Ok(_) if self.stopped => Ok(None),
+                        Ok(got) => {
+                            let from = (&inner.ints, &mut inner.vals[..]);
+                            transfer(*ret, got, true, (regs, vregs), from);
+                            Ok(Some(()))
+                        }
+                        Err(e) => Err(e),
+                    };
+                    inner.give_back(&mut self.pool);
+                    match got {
+                        Ok(Some(())) => {}
+                        Ok(None) => return Ok(Part::Unit),
                         // A formula's rule error is recorded by the procedure calling it.
                         Err(e) if traced && !callee.traced => {
                             return Err(error::fail(&mut self.env.trace, e))
@@ -296,12 +336,15 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     let (a, b) = (regs[*a as usize], regs[*b as usize]);
                     regs[*dst as usize] = op.apply(a, b);
                 }
+                Inst::ArithImm { op, dst, a, b } => {
+                    regs[*dst as usize] = op.apply(regs[*a as usize], *b);
+                }
                 Inst::Pick { max, dst, a, b } => {
                     let (a, b) = (regs[*a as usize], regs[*b as usize]);
                     regs[*dst as usize] = if *max { a.max(b) } else { a.min(b) };
                 }
                 Inst::Clamp { dst, x, lo, hi } => {
-                    let r = |i: &u32| regs[*i as usize];
+                    let r = |i: &IReg| regs[usize::from(*i)];
                     regs[*dst as usize] = arith::clamp(r(x), r(lo), r(hi));
                 }
                 Inst::Abs { dst, a } => regs[*dst as usize] = regs[*a as usize].saturating_abs(),
@@ -340,6 +383,9 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     let (a, b) = (regs[*a as usize], regs[*b as usize]);
                     regs[*dst as usize] = i64::from(op.holds(a, b));
                 }
+                Inst::CompareImm { op, dst, a, b } => {
+                    regs[*dst as usize] = i64::from(op.holds(regs[*a as usize], *b));
+                }
                 Inst::Roll {
                     total,
                     natural,
@@ -371,6 +417,16 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 }
                 Inst::JumpIf { cond, to } => {
                     if regs[*cond as usize] != 0 {
+                        pc = *to as usize;
+                    }
+                }
+                Inst::JumpUnless { op, a, b, to } => {
+                    if !op.holds(regs[*a as usize], regs[*b as usize]) {
+                        pc = *to as usize;
+                    }
+                }
+                Inst::JumpUnlessImm { op, a, b, to } => {
+                    if !op.holds(regs[*a as usize], *b) {
                         pc = *to as usize;
                     }
                 }
