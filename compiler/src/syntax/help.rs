@@ -86,13 +86,24 @@ fn closer_of(open: char) -> char {
 
 /// A bracket left open before the parser stopped, reported where it was opened; or a
 /// closing bracket that closes nothing, where the parser stopped at it.
+///
+/// When a `}` is missing inside a block, the brackets still pair up, one level off: the
+/// outer block's `}` closes the inner block, and the outermost `{` is left open. The
+/// indentation tells which one lacks its `}`: a `}` that begins its line, indented less
+/// than the line of the `{` it pairs with, belongs to an outer block, so that `{` is the
+/// one never closed.
 fn unbalanced(text: &str, pos: usize, origin: Origin) -> Option<Diagnostic> {
     let mut open: Vec<(usize, char)> = Vec::new();
+    // The first `{` closed by a `}` indented as an outer block's, and that `}`.
+    let mut misfit: Option<((usize, char), usize)> = None;
     let mut chars = text.char_indices().peekable();
     let unclosed = loop {
         let Some((i, c)) = chars.next() else {
-            // The end: the innermost bracket still open.
-            break open.last().copied();
+            // The end: the bracket whose `}` went missing, or the innermost still open.
+            break match (misfit, open.last()) {
+                (Some((o, _)), Some(_)) => Some(o),
+                (_, last) => last.copied(),
+            };
         };
         match c {
             '#' => while chars.next_if(|(_, c)| *c != '\n').is_some() {},
@@ -101,7 +112,11 @@ fn unbalanced(text: &str, pos: usize, origin: Origin) -> Option<Diagnostic> {
             }
             '(' | '[' | '{' => open.push((i, c)),
             ')' | ']' | '}' => match open.last() {
-                Some(&(_, o)) if closer_of(o) == c => {
+                Some(&(o, b)) if closer_of(b) == c => {
+                    if misfit.is_none() && starts_line(text, i) && indent(text, i) < indent(text, o)
+                    {
+                        misfit = Some(((o, b), i));
+                    }
                     open.pop();
                 }
                 Some(&top) => break Some(top),
@@ -127,29 +142,51 @@ fn unbalanced(text: &str, pos: usize, origin: Origin) -> Option<Diagnostic> {
     }
     let close = closer_of(bracket);
     let token = token_at(text, pos);
-    let (note, found) = if token.is_empty() {
-        (
-            "the text ends here".to_string(),
-            "the end of the text".to_string(),
-        )
-    } else {
-        (
-            format!("expected `{close}` before this"),
-            format!("`{token}`"),
-        )
-    };
-    Some(
-        Diagnostic::error(
-            "E0201",
-            origin.at(at, 1),
-            format!("syntax error: this `{bracket}` is never closed"),
-        )
-        .label("opened here")
-        .note(origin.at(pos, token.len()), note)
-        .help(format!(
-            "close it with `{close}`; the parser reached {found} while it was still open"
-        )),
+    let d = Diagnostic::error(
+        "E0201",
+        origin.at(at, 1),
+        format!("syntax error: this `{bracket}` is never closed"),
     )
+    .label("opened here");
+    Some(match misfit {
+        Some((o, closer)) if o.0 == at => d
+            .note(
+                origin.at(closer, 1),
+                "this `}` is indented as an outer block's end",
+            )
+            .help(format!(
+                "add the `{close}` of the block opened here, indented as its first line is"
+            )),
+        // At the end there is nothing to show but the end: no second snippet.
+        _ if token.is_empty() => d.help(format!(
+            "close it with `{close}`; the definition ends while it is still open"
+        )),
+        _ => d
+            .note(
+                origin.at(pos, token.len()),
+                format!("expected `{close}` before this"),
+            )
+            .help(format!(
+                "close it with `{close}`; the parser reached `{token}` while it was still open"
+            )),
+    })
+}
+
+/// Whether only spaces and tabs stand before `i` on its line.
+fn starts_line(text: &str, i: usize) -> bool {
+    text[..i]
+        .rsplit('\n')
+        .next()
+        .is_some_and(|l| l.chars().all(|c| c == ' ' || c == '\t'))
+}
+
+/// The indentation of the line holding `i`, in characters.
+fn indent(text: &str, i: usize) -> usize {
+    let start = text[..i].rfind('\n').map_or(0, |n| n + 1);
+    text[start..]
+        .chars()
+        .take_while(|&c| c == ' ' || c == '\t')
+        .count()
 }
 
 /// `if location = Head`: a single `=` where an expression goes on.

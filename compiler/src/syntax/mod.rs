@@ -10,6 +10,7 @@ mod fight;
 pub mod format;
 pub use expr::parse_dice_text;
 mod help;
+pub mod recover;
 
 pub use help::{BUILTINS, KEYWORDS};
 

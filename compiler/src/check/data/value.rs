@@ -383,6 +383,11 @@ pub fn record_of(
             {
                 out.push(c.zero(&f.ty))
             }
+            // Its default was refused, and reported: not missing, but not built.
+            None if c.broken_defaults.contains(&(r, i)) => {
+                ok = false;
+                out.push(c.zero(&f.ty));
+            }
             None => {
                 missing.push(f.name.clone());
                 out.push(c.zero(&f.ty));
