@@ -228,3 +228,90 @@ fn a_refused_default_is_not_reported_again_as_a_missing_field() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+const MINI: &str = "ruleset: { name: mini }\nscales:\n  Harm: [Graze, Wound, Down]\n\
+    enums:\n  Location: [Legs, Body, Arms, Head]\n\
+    types:\n  Weapon:\n    damage: Harm\n    bonus: int\n\
+    records:\n  Weapon:\n    sword: { damage: Wound, bonus: 1 }\n";
+
+const MINI_RULES: &str = "outcome Attack { Miss, Hit(harm: Harm) }\n\
+    procedure attack(w: Weapon) -> Attack {\n  if roll d6 + w.bonus < 4 { return Miss }\n  return Hit(harm: w.damage)\n}\n";
+
+/// The one error a mistake gives, as (message, label, help), `yaml` added to `MINI`'s
+/// manifest and `rules` to its rules.
+fn one_error(name: &str, yaml: &str, rules: &str) -> (String, String, String) {
+    let manifest = format!("{MINI}{yaml}");
+    let rules = format!("{MINI_RULES}{rules}");
+    let dir = ruleset(name, &[("ruleset.yaml", &manifest), ("a.rules", &rules)]);
+    let (_, diags, _) = rulesc::compile_dir(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(diags.items.len(), 1, "{name}: {:#?}", diags.items);
+    let d = &diags.items[0];
+    (
+        d.message.clone(),
+        d.label.clone(),
+        d.help.clone().unwrap_or_default(),
+    )
+}
+
+/// Sharper messages (issue 29): each mistake gives one error, in the writer's words.
+#[test]
+fn mistakes_are_named_in_the_writers_words() {
+    // (name, yaml, rules, message, help), each a part of the text it must hold.
+    let cases: &[(&str, &str, &str, &str, &str)] = &[
+        // A value of the wrong kind names the field and its declared type, and the help
+        // leads to how values are written, in the reference (not the language index).
+        (
+            "wrong_type",
+            "    club: { damage: Graze, bonus: one }\n",
+            "",
+            "`bonus` is declared `int`: expected an integer, found text",
+            "docs/reference.md#values-in-yaml",
+        ),
+        (
+            "wrong_type_list",
+            "    club: { damage: Graze, bonus: [1] }\n",
+            "",
+            "`bonus` is declared `int`: expected an integer, found a list",
+            "docs/reference.md#values-in-yaml",
+        ),
+        // Levels are listed in the scale's order, lowest first; an enum's as declared.
+        (
+            "scale_order",
+            "    club: { damage: Bruised, bonus: 0 }\n",
+            "",
+            "`Bruised` is not a Harm",
+            "expected one of the levels, lowest first: `Graze`, `Wound`, `Down`",
+        ),
+        (
+            "enum_order",
+            "",
+            "formula f() -> Location = Location.Chest\n",
+            "`Chest` is not a Location",
+            "expected one of the variants: `Legs`, `Body`, `Arms`, `Head`",
+        ),
+        // A bare `return` ending a match arm is blamed, not the next arm's `=>`.
+        (
+            "bare_return",
+            "",
+            "procedure p(w: Weapon) -> int {\n  match attack(w) {\n    Miss => return\n    Hit(harm) => { return 2 }\n  }\n  return 1\n}\n",
+            "a bare `return` at the end of a match arm",
+            "`=> { return }`",
+        ),
+        // A chained comparison: one short message, not every rule that could follow.
+        (
+            "chained",
+            "",
+            "formula f(x: int) = 1 < x < 3\n",
+            "comparisons do not chain",
+            "`a < b and b < c`",
+        ),
+    ];
+    for (name, yaml, rules, message, help) in cases {
+        // `yaml` is another record of `Weapon`: the manifest ends inside `Weapon:`.
+        let (m, _, h) = one_error(name, yaml, rules);
+        assert!(m.contains(message), "{name}: {m}");
+        assert!(h.contains(help), "{name}: {h}");
+        assert!(!m.contains(" or "), "{name}: a short message: {m}");
+    }
+}

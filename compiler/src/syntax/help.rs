@@ -74,6 +74,59 @@ pub fn hand_made(text: &str, pos: usize, expected: &[Rule], origin: Origin) -> O
     unbalanced(text, pos, origin)
         .or_else(|| assign_for_compare(text, pos, expected, origin))
         .or_else(|| keyword_as_name(text, pos, expected, origin))
+        .or_else(|| chained_compare(text, pos, expected, origin))
+        .or_else(|| bare_return(text, pos, origin))
+}
+
+const COMPARISONS: &[&str] = &["<", ">", "<=", ">=", "==", "!="];
+
+/// `1 < x < 3`: a second comparison where none may follow the first.
+fn chained_compare(
+    text: &str,
+    pos: usize,
+    expected: &[Rule],
+    origin: Origin,
+) -> Option<Diagnostic> {
+    let op = token_at(text, pos);
+    if !COMPARISONS.contains(&op) || expected.contains(&Rule::compare_op) {
+        return None;
+    }
+    Some(
+        Diagnostic::error(
+            "E0201",
+            origin.at(pos, op.len()),
+            "syntax error: comparisons do not chain",
+        )
+        .label("a second comparison")
+        .help(format!(
+            "compare twice and join with `and`: `a < b and b {op} c`"
+        )),
+    )
+}
+
+/// `Miss => return` on a line of its own, then the next arm: the bare `return` took the
+/// next arm's pattern as its value, and the parser stopped at that arm's `=>`.
+fn bare_return(text: &str, pos: usize, origin: Origin) -> Option<Diagnostic> {
+    if token_at(text, pos) != "=>" {
+        return None;
+    }
+    let line_start = text[..pos].rfind('\n')?;
+    let before = text[..line_start].trim_end();
+    let at = before.len().checked_sub("return".len())?;
+    let word_start = at == 0 || !before[..at].ends_with(|c: char| ident_char(c));
+    if !before.ends_with("return") || !word_start {
+        return None;
+    }
+    Some(
+        Diagnostic::error(
+            "E0201",
+            origin.at(at, "return".len()),
+            "syntax error: a bare `return` at the end of a match arm takes the next line as its value",
+        )
+        .label("this `return` reads on into the next arm")
+        .note(origin.at(pos, 2), "so this arm's `=>` is out of place")
+        .help("put the arm's body in braces, `=> { return }`, or give `return` a value"),
+    )
 }
 
 fn closer_of(open: char) -> char {
