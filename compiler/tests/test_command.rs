@@ -263,11 +263,12 @@ fn a_scenario_without_a_ruleset_says_how_to_give_one() {
 /// record's field.)
 #[test]
 fn a_failures_trace_holds_the_line_that_made_the_difference() {
-    for (expect, line, after) in [(
-        "result: { Hit: { level: Severe } }",
-        "let wound = level + armor_rating(",
-        "if wound < Minor: no",
-    )] {
+    {
+        let (expect, line, after) = (
+            "result: { Hit: { level: Severe } }",
+            "let wound = level + armor_rating(",
+            "if wound < Minor: no",
+        );
         let text = aldren_with(&format!("expect:\n  {expect}\n"));
         let dir = scratch(&text);
         let (code, out, err) = rulesc_in(dir.path(), &["test", "."]);
