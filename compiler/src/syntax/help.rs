@@ -112,9 +112,12 @@ fn bare_return(text: &str, pos: usize, origin: Origin) -> Option<Diagnostic> {
     }
     let line_start = text[..pos].rfind('\n')?;
     let before = text[..line_start].trim_end();
-    let at = before.len().checked_sub("return".len())?;
-    let word_start = at == 0 || !before[..at].ends_with(|c: char| ident_char(c));
-    if !before.ends_with("return") || !word_start {
+    // (`ends_with` first: only then is `at` a character boundary.)
+    if !before.ends_with("return") {
+        return None;
+    }
+    let at = before.len() - "return".len();
+    if before[..at].ends_with(|c: char| ident_char(c)) {
         return None;
     }
     Some(

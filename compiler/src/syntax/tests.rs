@@ -132,3 +132,19 @@ fn a_deleted_brace_blames_the_block_that_lacks_it() {
     );
     assert!(d.items[0].message.contains("this `(` is never closed"));
 }
+
+/// The hand-made messages read the text around the error without slicing inside a
+/// character (a multi-byte character just before the parser's stop once could).
+#[test]
+fn hand_made_help_is_safe_around_multibyte_text() {
+    for text in [
+        "procedure p() {\n  let x = 1 é\n  Hit(a) => 1\n}\n",
+        "procedure p() {\n  let y = 1 // éxxxxx\n  => 1\n}\n",
+        "formula f() = 1 < 2 é < 3\n",
+        "procedure p() {\n  match x {\n    Miss => return\n    Hit(a) => { return }\n  }\n}\n",
+    ] {
+        let mut d = Diagnostics::default();
+        parse_file(text, origin(), &mut d);
+        assert!(d.has_errors(), "{text}");
+    }
+}
