@@ -144,7 +144,18 @@ pub fn did_you_mean<'a>(
 pub fn suggest(name: &str, candidates: &[&str], what: &str) -> String {
     let mut candidates: Vec<&str> = candidates.to_vec();
     candidates.sort_unstable();
-    candidates.dedup();
+    suggest_ordered(name, &candidates, what)
+}
+
+/// [`suggest`] listing the candidates in the order given (a scale's levels lowest
+/// first, an enum's variants as declared), not alphabetically.
+pub fn suggest_ordered(name: &str, candidates: &[&str], what: &str) -> String {
+    let mut seen = std::collections::HashSet::new();
+    let candidates: Vec<&str> = candidates
+        .iter()
+        .copied()
+        .filter(|c| seen.insert(*c))
+        .collect();
     match did_you_mean(name, candidates.iter().copied()) {
         Some(s) => format!("did you mean `{s}`?"),
         None if candidates.is_empty() => format!("there are no {what}"),

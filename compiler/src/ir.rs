@@ -150,6 +150,20 @@ pub struct Choice {
     pub span: Span,
 }
 
+impl Choice {
+    /// The help for `name`, which is none of this scale's levels or enum's variants:
+    /// the closest one, or all of them in their order (a scale's lowest first).
+    pub fn suggest(&self, name: &str) -> String {
+        let cands: Vec<&str> = self.variants.iter().map(|v| v.name.as_str()).collect();
+        let what = if self.ordered {
+            "levels, lowest first"
+        } else {
+            "variants"
+        };
+        crate::diag::suggest_ordered(name, &cands, what)
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Field {
     pub name: String,

@@ -38,11 +38,12 @@ pub struct Checked {
 /// [`load::Overlay`]), and the index the language server reads.
 pub fn check_dir(dir: &Path, overlay: &load::Overlay) -> Checked {
     let mut diags = diag::Diagnostics::default();
-    let loaded = load::load_dir_with(dir, overlay, &mut diags);
+    let mut loaded = load::load_dir_with(dir, overlay, &mut diags);
     let sources = loaded.sources.clone();
     // A file that could not be read would make every later check report names it
-    // defines as missing: stop at the load stage's own errors.
-    if diags.has_errors() {
+    // defines as missing: stop at the load stage's own errors, unless they are all syntax
+    // errors recovered from, whose lost names are known.
+    if diags.error_count() > loaded.recovered {
         return Checked {
             program: None,
             diags,
@@ -50,7 +51,10 @@ pub fn check_dir(dir: &Path, overlay: &load::Overlay) -> Checked {
             index: Default::default(),
         };
     }
+    let lost = std::mem::take(&mut loaded.lost);
+    let found = diags.items.len();
     let (program, index) = check::check_indexed(loaded, &mut diags);
+    drop_cascades(&mut diags, found, &lost, &sources);
     Checked {
         program,
         diags,
@@ -58,6 +62,33 @@ pub fn check_dir(dir: &Path, overlay: &load::Overlay) -> Checked {
         index,
     }
 }
+/// Drops the checker's problems (those from `from` on) that are cascades of a syntax
+/// error: each one reported exactly at a use of a name that a broken definition would
+/// have defined. The syntax error is their one root cause, and is reported.
+fn drop_cascades(
+    diags: &mut diag::Diagnostics,
+    from: usize,
+    lost: &[syntax::ast::Ident],
+    sources: &source::Sources,
+) {
+    if lost.is_empty() {
+        return;
+    }
+    let names: std::collections::HashSet<&str> = lost.iter().map(|n| n.name.as_str()).collect();
+    let mut k = 0;
+    diags.items.retain(|d| {
+        k += 1;
+        if k <= from {
+            return true;
+        }
+        let text = sources
+            .file(d.span.file)
+            .text
+            .get(d.span.start as usize..d.span.end as usize);
+        !text.is_some_and(|t| names.contains(t))
+    });
+}
+
 pub mod analyze;
 pub mod builder;
 pub mod codegen;

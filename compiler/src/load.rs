@@ -29,6 +29,13 @@ pub struct Loaded {
     pub item_layer: Vec<u8>,
     /// The manifest of the ruleset being compiled (the top layer).
     pub manifest: Option<Span>,
+    /// The names that definitions broken by a syntax error would have defined (see
+    /// [`syntax::recover`]): the checker runs without them, and a problem reported at a
+    /// use of one is not reported.
+    pub lost: Vec<ast::Ident>,
+    /// How many of the load's errors were syntax errors recovered from: when they are all
+    /// its errors, the checker runs on the rest.
+    pub recovered: usize,
 }
 
 /// Most rulesets in one chain of `extends`.
@@ -460,11 +467,16 @@ fn load_layer(
                 base: 0,
                 fixed: None,
             };
-            items.extend(syntax::parse_file(
+            let parsed = syntax::recover::parse_file_recovering(
                 &loaded.sources.file(id).text,
                 origin,
                 diags,
-            ));
+            );
+            if !parsed.whole {
+                loaded.recovered += parsed.errors;
+            }
+            loaded.lost.extend(parsed.lost);
+            items.extend(parsed.items);
         } else if let Some(node) = parse_yaml(&mut loaded.sources, id, diags) {
             if is_manifest {
                 manifest = Some((Span::new(id, 0, 0), node.clone()));

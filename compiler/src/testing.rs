@@ -663,26 +663,121 @@ fn write_back(case: &mut Case, path: &Path, text: &str) -> bool {
     }
 }
 
-/// The lines of the trace around where `m` went its own way: the last line that
-/// names its field (a few lines before it and one after), or the lines leading to the
-/// result.
+/// The lines of the trace around where `m` went its own way (a few lines before it and
+/// one after): the line that gave its field the value it ended with, else the last that
+/// names it, or the lines leading to the result.
 fn context(trace: &str, m: &Mismatch) -> Vec<String> {
     let lines: Vec<&str> = trace.lines().collect();
     if lines.is_empty() {
         return Vec::new();
     }
-    // Where the field was last set: an assignment to it, or a `let` of its name.
     let at = m
         .field
         .as_ref()
         .and_then(|f| {
-            let (member, local) = (format!(".{f} "), format!("let {f} "));
+            // The last line that set the field to what it ended as; else the last that
+            // gave that value (`let wound = level + armor  ->  Moderate` before
+            // `return Hit(level: wound, ..)`); else the last that set the field.
+            let gave = format!("  ->  {}", m.actual);
+            let set = |l: &&str| sets(statement(l), f);
             lines
                 .iter()
-                .rposition(|l| l.contains(&member) || l.contains(&local))
+                .rposition(|l| set(l) && l.ends_with(&gave))
+                .or_else(|| lines.iter().rposition(|l| l.ends_with(&gave)))
+                .or_else(|| lines.iter().rposition(set))
+                .or_else(|| {
+                    let (member, local) = (format!(".{f} "), format!("let {f} "));
+                    lines
+                        .iter()
+                        .rposition(|l| l.contains(&member) || l.contains(&local))
+                })
         })
         .unwrap_or(lines.len() - 1);
     let from = at.saturating_sub(5);
     let to = (at + 2).min(lines.len());
     lines[from..to].iter().map(|l| l.to_string()).collect()
+}
+
+/// A trace line's statement: the text after its `file:line` and the spaces after it.
+fn statement(line: &str) -> &str {
+    line.split_once(char::is_whitespace)
+        .map_or(line, |(_, rest)| rest.trim_start())
+}
+
+/// Whether a traced statement sets `field`: `let field = ..`, `field = ..` (or `+=`,
+/// `-=`), or the same of a record's field, `x.field = ..`.
+fn sets(stmt: &str, field: &str) -> bool {
+    let target = match stmt.strip_prefix("let ") {
+        Some(rest) => rest,
+        None => stmt,
+    };
+    let Some(end) = target.find([' ', ':']) else {
+        return false;
+    };
+    let (place, rest) = target.split_at(end);
+    let rest = rest.trim_start();
+    let assigns =
+        stmt.starts_with("let ") || ["= ", "+= ", "-= "].iter().any(|op| rest.starts_with(op));
+    let named = place == field || place.ends_with(&format!(".{field}"));
+    assigns && named
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mismatch(field: &str, actual: &str) -> Mismatch {
+        Mismatch {
+            at: format!("result.{field}"),
+            expected: String::new(),
+            actual: actual.to_string(),
+            fix: None,
+            field: Some(field.to_string()),
+        }
+    }
+
+    const TRACE: &str = "\
+a.rules:1    let level = base + 2  ->  Critical
+a.rules:2    if attack < threshold: yes
+a.rules:3    level = min(level, Severe)  ->  Severe
+a.rules:4    c.hp -= 2  ->  5
+a.rules:5    let hpx = 1  ->  1
+a.rules:6    let wound = level + armor  ->  Moderate
+a.rules:7    if wound < Minor: no
+a.rules:8    result: Hit(level: Moderate)";
+
+    /// The window's last line but one is the line that made the difference.
+    #[test]
+    fn the_window_holds_the_line_that_made_the_difference() {
+        for (field, actual, line) in [
+            // Set last by an assignment after its `let` (the old window stopped at the `let`).
+            ("level", "Severe", "a.rules:3"),
+            // Given its value by a local of another name.
+            ("level", "Moderate", "a.rules:6"),
+            // A record's field, by `-=`; `hpx` is another name.
+            ("hp", "5", "a.rules:4"),
+            // Set, but to another value than it ended with: still the line that set it.
+            ("hpx", "7", "a.rules:5"),
+        ] {
+            let window = context(TRACE, &mismatch(field, actual));
+            let made = &window[window.len() - 2];
+            assert!(made.starts_with(line), "{field} {actual}: {window:#?}");
+        }
+    }
+
+    #[test]
+    fn only_assignments_set_a_field() {
+        for (stmt, field, want) in [
+            ("let level = 1  ->  1", "level", true),
+            ("level = 1  ->  1", "level", true),
+            ("level += 1  ->  2", "level", true),
+            ("c.level -= 1  ->  2", "level", true),
+            ("level == 1: yes", "level", false),
+            ("levels = 1  ->  1", "level", false),
+            ("if level < 2: no", "level", false),
+            ("let wound = level + 1  ->  2", "level", false),
+        ] {
+            assert_eq!(sets(stmt, field), want, "{stmt}");
+        }
+    }
 }

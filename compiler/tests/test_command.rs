@@ -255,3 +255,40 @@ fn a_scenario_without_a_ruleset_says_how_to_give_one() {
     );
     assert_eq!(code, 0, "{out}\n{err}");
 }
+
+/// The trace shown on a failure holds the line that made the difference (issue 29 §5):
+/// the line that gave the field the value it ended with, even when it is a local of
+/// another name (`let wound = level + armor..` before `Hit(level: wound, ..)`), with
+/// the line after it. (`testing::tests` holds the other cases: a later assignment, a
+/// record's field.)
+#[test]
+fn a_failures_trace_holds_the_line_that_made_the_difference() {
+    {
+        let (expect, line, after) = (
+            "result: { Hit: { level: Severe } }",
+            "let wound = level + armor_rating(",
+            "if wound < Minor: no",
+        );
+        let text = aldren_with(&format!("expect:\n  {expect}\n"));
+        let dir = scratch(&text);
+        let (code, out, err) = rulesc_in(dir.path(), &["test", "."]);
+        assert_eq!(code, 1, "{expect}:\n{out}\n{err}");
+        let window: Vec<&str> = out
+            .lines()
+            .skip_while(|l| !l.contains("the trace around"))
+            .skip(1)
+            .take_while(|l| l.starts_with("      "))
+            .collect();
+        let at = window.iter().position(|l| l.contains(line));
+        assert!(
+            at.is_some(),
+            "{expect}: no `{line}` in\n{}",
+            window.join("\n")
+        );
+        assert!(
+            window[at.unwrap() + 1].contains(after),
+            "{expect}:\n{}",
+            window.join("\n")
+        );
+    }
+}

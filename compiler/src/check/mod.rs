@@ -99,6 +99,10 @@ pub(crate) struct Checker<'a> {
     /// Each record type's default value, once computed: shared by every value that
     /// leaves a field of that type out (cleared when a default changes).
     pub zeros: HashMap<usize, ir::Const>,
+    /// The fields (record type, field index) whose written `default:` was refused: a
+    /// record that leaves one out is not built, and not reported again as missing it
+    /// (the refused default is the one cause).
+    pub broken_defaults: std::collections::HashSet<(usize, usize)>,
     /// Definitions and resolved names, for the language server.
     pub index: index::Recorder,
 }
@@ -452,6 +456,7 @@ pub fn check_indexed(loaded: Loaded, diags: &mut Diagnostics) -> (Option<Program
         manifest,
         yaml_layer,
         item_layer,
+        ..
     } = loaded;
     let mut file_layer: HashMap<u32, u8> = HashMap::new();
     for (root, &l) in yaml.iter().zip(&yaml_layer) {
@@ -480,6 +485,7 @@ pub fn check_indexed(loaded: Loaded, diags: &mut Diagnostics) -> (Option<Program
         file_layer,
         instance_ids: HashMap::new(),
         zeros: HashMap::new(),
+        broken_defaults: Default::default(),
         index: index::Recorder::default(),
     };
     let yaml = layers::merge_yaml(&mut c, yaml, &yaml_layer);
@@ -702,6 +708,7 @@ impl Reader {
             file_layer: HashMap::new(),
             instance_ids: p.instance_ids,
             zeros: p.zeros,
+            broken_defaults: Default::default(),
             index: p.index,
         };
         let out = f(&mut c);

@@ -282,7 +282,7 @@ fn read_node(
                     let help = match options {
                         Some(DecideOptions::Choice(c)) => {
                             let cands: Vec<&str> = p.choices[*c].variants.iter().map(|x| x.name.as_str()).collect();
-                            suggest(&text, &cands, "answers (or first, last, random)")
+                            crate::diag::suggest_ordered(&text, &cands, "answers (or first, last, random)")
                         }
                         Some(DecideOptions::Bool) => "answer `yes`, `no`, `first`, `last` or `random`".into(),
                         _ => "answer `first`, `last` or `random` (the options are known only when it is asked)".into(),

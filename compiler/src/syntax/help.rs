@@ -74,6 +74,62 @@ pub fn hand_made(text: &str, pos: usize, expected: &[Rule], origin: Origin) -> O
     unbalanced(text, pos, origin)
         .or_else(|| assign_for_compare(text, pos, expected, origin))
         .or_else(|| keyword_as_name(text, pos, expected, origin))
+        .or_else(|| chained_compare(text, pos, expected, origin))
+        .or_else(|| bare_return(text, pos, origin))
+}
+
+const COMPARISONS: &[&str] = &["<", ">", "<=", ">=", "==", "!="];
+
+/// `1 < x < 3`: a second comparison where none may follow the first.
+fn chained_compare(
+    text: &str,
+    pos: usize,
+    expected: &[Rule],
+    origin: Origin,
+) -> Option<Diagnostic> {
+    let op = token_at(text, pos);
+    if !COMPARISONS.contains(&op) || expected.contains(&Rule::compare_op) {
+        return None;
+    }
+    Some(
+        Diagnostic::error(
+            "E0201",
+            origin.at(pos, op.len()),
+            "syntax error: comparisons do not chain",
+        )
+        .label("a second comparison")
+        .help(format!(
+            "compare twice and join with `and`: `a < b and b {op} c`"
+        )),
+    )
+}
+
+/// `Miss => return` on a line of its own, then the next arm: the bare `return` took the
+/// next arm's pattern as its value, and the parser stopped at that arm's `=>`.
+fn bare_return(text: &str, pos: usize, origin: Origin) -> Option<Diagnostic> {
+    if token_at(text, pos) != "=>" {
+        return None;
+    }
+    let line_start = text[..pos].rfind('\n')?;
+    let before = text[..line_start].trim_end();
+    // (`ends_with` first: only then is `at` a character boundary.)
+    if !before.ends_with("return") {
+        return None;
+    }
+    let at = before.len() - "return".len();
+    if before[..at].ends_with(|c: char| ident_char(c)) {
+        return None;
+    }
+    Some(
+        Diagnostic::error(
+            "E0201",
+            origin.at(at, "return".len()),
+            "syntax error: a bare `return` at the end of a match arm takes the next line as its value",
+        )
+        .label("this `return` reads on into the next arm")
+        .note(origin.at(pos, 2), "so this arm's `=>` is out of place")
+        .help("put the arm's body in braces, `=> { return }`, or give `return` a value"),
+    )
 }
 
 fn closer_of(open: char) -> char {
@@ -86,13 +142,24 @@ fn closer_of(open: char) -> char {
 
 /// A bracket left open before the parser stopped, reported where it was opened; or a
 /// closing bracket that closes nothing, where the parser stopped at it.
+///
+/// When a `}` is missing inside a block, the brackets still pair up, one level off: the
+/// outer block's `}` closes the inner block, and the outermost `{` is left open. The
+/// indentation tells which one lacks its `}`: a `}` that begins its line, indented less
+/// than the line of the `{` it pairs with, belongs to an outer block, so that `{` is the
+/// one never closed.
 fn unbalanced(text: &str, pos: usize, origin: Origin) -> Option<Diagnostic> {
     let mut open: Vec<(usize, char)> = Vec::new();
+    // The first `{` closed by a `}` indented as an outer block's, and that `}`.
+    let mut misfit: Option<((usize, char), usize)> = None;
     let mut chars = text.char_indices().peekable();
     let unclosed = loop {
         let Some((i, c)) = chars.next() else {
-            // The end: the innermost bracket still open.
-            break open.last().copied();
+            // The end: the bracket whose `}` went missing, or the innermost still open.
+            break match (misfit, open.last()) {
+                (Some((o, _)), Some(_)) => Some(o),
+                (_, last) => last.copied(),
+            };
         };
         match c {
             '#' => while chars.next_if(|(_, c)| *c != '\n').is_some() {},
@@ -101,7 +168,11 @@ fn unbalanced(text: &str, pos: usize, origin: Origin) -> Option<Diagnostic> {
             }
             '(' | '[' | '{' => open.push((i, c)),
             ')' | ']' | '}' => match open.last() {
-                Some(&(_, o)) if closer_of(o) == c => {
+                Some(&(o, b)) if closer_of(b) == c => {
+                    if misfit.is_none() && starts_line(text, i) && indent(text, i) < indent(text, o)
+                    {
+                        misfit = Some(((o, b), i));
+                    }
                     open.pop();
                 }
                 Some(&top) => break Some(top),
@@ -127,29 +198,51 @@ fn unbalanced(text: &str, pos: usize, origin: Origin) -> Option<Diagnostic> {
     }
     let close = closer_of(bracket);
     let token = token_at(text, pos);
-    let (note, found) = if token.is_empty() {
-        (
-            "the text ends here".to_string(),
-            "the end of the text".to_string(),
-        )
-    } else {
-        (
-            format!("expected `{close}` before this"),
-            format!("`{token}`"),
-        )
-    };
-    Some(
-        Diagnostic::error(
-            "E0201",
-            origin.at(at, 1),
-            format!("syntax error: this `{bracket}` is never closed"),
-        )
-        .label("opened here")
-        .note(origin.at(pos, token.len()), note)
-        .help(format!(
-            "close it with `{close}`; the parser reached {found} while it was still open"
-        )),
+    let d = Diagnostic::error(
+        "E0201",
+        origin.at(at, 1),
+        format!("syntax error: this `{bracket}` is never closed"),
     )
+    .label("opened here");
+    Some(match misfit {
+        Some((o, closer)) if o.0 == at => d
+            .note(
+                origin.at(closer, 1),
+                "this `}` is indented as an outer block's end",
+            )
+            .help(format!(
+                "add the `{close}` of the block opened here, indented as its first line is"
+            )),
+        // At the end there is nothing to show but the end: no second snippet.
+        _ if token.is_empty() => d.help(format!(
+            "close it with `{close}`; the definition ends while it is still open"
+        )),
+        _ => d
+            .note(
+                origin.at(pos, token.len()),
+                format!("expected `{close}` before this"),
+            )
+            .help(format!(
+                "close it with `{close}`; the parser reached `{token}` while it was still open"
+            )),
+    })
+}
+
+/// Whether only spaces and tabs stand before `i` on its line.
+fn starts_line(text: &str, i: usize) -> bool {
+    text[..i]
+        .rsplit('\n')
+        .next()
+        .is_some_and(|l| l.chars().all(|c| c == ' ' || c == '\t'))
+}
+
+/// The indentation of the line holding `i`, in characters.
+fn indent(text: &str, i: usize) -> usize {
+    let start = text[..i].rfind('\n').map_or(0, |n| n + 1);
+    text[start..]
+        .chars()
+        .take_while(|&c| c == ' ' || c == '\t')
+        .count()
 }
 
 /// `if location = Head`: a single `=` where an expression goes on.

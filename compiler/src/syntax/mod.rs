@@ -10,6 +10,7 @@ mod fight;
 pub mod format;
 pub use expr::parse_dice_text;
 mod help;
+pub mod recover;
 
 pub use help::{BUILTINS, KEYWORDS};
 
@@ -310,7 +311,7 @@ fn syntax_error(e: pest::error::Error<Rule>, origin: Origin, text: &str) -> Diag
     };
     Diagnostic::error("E0201", span, format!("syntax error: {message}"))
         .label(label)
-        .help("see docs/language.md for the forms of formulas, procedures and statements")
+        .help("see the forms of definitions and statements in docs/reference.md#declarations-outcome-formula-procedure")
 }
 
 struct Builder<'d> {

@@ -98,3 +98,53 @@ fn dice_literals() {
     parse_expr("99999d99999", origin(), &mut d);
     assert_eq!(d.items.len(), 1);
 }
+
+/// A deleted `}` is blamed on the block that lacks it, found by indentation, not on the
+/// procedure's `{` that the brackets leave open; at the end of the text nothing but the
+/// `{` is shown (no empty second snippet).
+#[test]
+fn a_deleted_brace_blames_the_block_that_lacks_it() {
+    let inner = "procedure p(x: int) -> int {\n  if x > 1 {\n    return 1\n\n  return 2\n}\n";
+    let outer = "procedure p(x: int) -> int {\n  if x > 1 {\n    return 1\n  }\n  return 2\n";
+    let at = |text: &str, d: &Diagnostics| {
+        let s = d.items[0].span.start as usize;
+        let line = text[..s].matches('\n').count() + 1;
+        let notes: Vec<usize> = d.items[0]
+            .notes
+            .iter()
+            .map(|n| text[..n.span.start as usize].matches('\n').count() + 1)
+            .collect();
+        (line, notes)
+    };
+    for (text, line, notes) in [(inner, 2, vec![6]), (outer, 1, vec![])] {
+        let mut d = Diagnostics::default();
+        parse_file(text, origin(), &mut d);
+        assert_eq!(d.items.len(), 1, "{:?}", d.items);
+        assert!(d.items[0].message.contains("this `{` is never closed"));
+        assert_eq!(at(text, &d), (line, notes), "{text}");
+    }
+    // Brackets that pair up as they are indented blame nothing by indentation.
+    let mut d = Diagnostics::default();
+    parse_file(
+        "procedure p(x: int) -> int {\n  if x > 1 { return 1 }\n  return (2\n}\n",
+        origin(),
+        &mut d,
+    );
+    assert!(d.items[0].message.contains("this `(` is never closed"));
+}
+
+/// The hand-made messages read the text around the error without slicing inside a
+/// character (a multi-byte character just before the parser's stop once could).
+#[test]
+fn hand_made_help_is_safe_around_multibyte_text() {
+    for text in [
+        "procedure p() {\n  let x = 1 é\n  Hit(a) => 1\n}\n",
+        "procedure p() {\n  let y = 1 // éxxxxx\n  => 1\n}\n",
+        "formula f() = 1 < 2 é < 3\n",
+        "procedure p() {\n  match x {\n    Miss => return\n    Hit(a) => { return }\n  }\n}\n",
+    ] {
+        let mut d = Diagnostics::default();
+        parse_file(text, origin(), &mut d);
+        assert!(d.has_errors(), "{text}");
+    }
+}

@@ -286,3 +286,46 @@ fn links_between_the_docs_lead_somewhere() {
     }
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
 }
+
+/// Every `docs/<file>.md#anchor` the compiler's help lines name leads to a heading that
+/// exists (a help pointing into the reference is only as good as its anchor).
+#[test]
+fn the_compilers_help_links_lead_somewhere() {
+    let dir = docs_dir();
+    let mut stack = vec![dir.join("../compiler/src")];
+    let mut broken = Vec::new();
+    let mut seen = 0;
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().filter_map(|e| e.ok()) {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            if p.extension().is_none_or(|x| x != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&p).unwrap();
+            for (i, _) in text.match_indices("docs/") {
+                let rest = &text[i + 5..];
+                let end = rest
+                    .find(|c: char| !(c.is_alphanumeric() || "-_.#".contains(c)))
+                    .unwrap_or(rest.len());
+                let Some((file, anchor)) = rest[..end].split_once('#') else {
+                    continue;
+                };
+                seen += 1;
+                let linked = std::fs::read_to_string(dir.join(file)).unwrap_or_default();
+                if !anchors(&linked).iter().any(|a| a == anchor) {
+                    broken.push(format!("{}: docs/{file}#{anchor}", p.display()));
+                }
+            }
+        }
+    }
+    assert!(seen >= 3, "{seen}");
+    assert!(
+        broken.is_empty(),
+        "broken help links:\n{}",
+        broken.join("\n")
+    );
+}

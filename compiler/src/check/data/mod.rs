@@ -57,7 +57,27 @@ pub fn wrong(c: &mut Checker, node: &YNode, expected: &str) {
         node.span,
         format!("expected {expected}, found {}", node.kind()),
         format!("expected {expected}"),
-        "see docs/language.md for the form of this section",
+        "see the form of each section in docs/reference.md#rulesets-and-files",
+    );
+}
+
+/// `E0102` for a value of the wrong kind for its type `ty`: named with the type (and
+/// the record field it is for), the help pointing at how each type is written.
+pub fn wrong_value(c: &mut Checker, node: &YNode, ty: &Ty, field: Option<&str>, expected: &str) {
+    let tn = c.ty_name(ty);
+    let message = match field {
+        Some(f) => format!(
+            "`{f}` is declared `{tn}`: expected {expected}, found {}",
+            node.kind()
+        ),
+        None => format!("expected {expected} (type `{tn}`), found {}", node.kind()),
+    };
+    c.error(
+        "E0102",
+        node.span,
+        message,
+        format!("expected {expected}"),
+        format!("see how `{tn}` values are written in docs/reference.md#values-in-yaml"),
     );
 }
 

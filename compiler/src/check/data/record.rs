@@ -125,9 +125,14 @@ pub(super) fn build_record_defaults(c: &mut Checker, e: &Entry, records: bool) {
         if names_a_record(&field.ty, d) != records {
             continue;
         }
-        if let Some(value) = value_of(c, d, &field.ty, field.range) {
-            c.prog.records[id].fields[i].default = Some(value);
-            c.zeros.clear();
+        match value_of(c, d, &field.ty, field.range) {
+            Some(value) => {
+                c.prog.records[id].fields[i].default = Some(value);
+                c.zeros.clear();
+            }
+            None => {
+                c.broken_defaults.insert((id, i));
+            }
         }
     }
 }

@@ -4,7 +4,7 @@ use super::record::{parse_type_node, parse_type_node_as};
 use super::value::value_of;
 use super::{check_keys, entries, lookup, wrong};
 use crate::check::{Checker, DefKind, Entry};
-use crate::diag::{suggest, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::ir::Ty;
 use crate::source::Span;
 use crate::yaml::YNode;
@@ -314,12 +314,7 @@ fn key_range(
             match variants.get(text.as_str()) {
                 Some(&i) => Some((i, i)),
                 None => {
-                    let cands: Vec<&str> = c.prog.choices[ch]
-                        .variants
-                        .iter()
-                        .map(|v| v.name.as_str())
-                        .collect();
-                    let help = suggest(&text, &cands, "variants");
+                    let help = c.prog.choices[ch].suggest(&text);
                     let cname = c.prog.choices[ch].name.clone();
                     c.error(
                         "E0306",

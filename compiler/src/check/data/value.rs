@@ -72,12 +72,27 @@ pub fn value_of(
     ty: &Ty,
     range: Option<(i64, i64)>,
 ) -> Option<Const> {
+    value_in(c, node, ty, range, None)
+}
+
+/// [`value_of`] for the value of the record field `field`, which a value of the wrong
+/// kind names with its declared type.
+fn value_in(
+    c: &mut Checker,
+    node: &YNode,
+    ty: &Ty,
+    range: Option<(i64, i64)>,
+    field: Option<&str>,
+) -> Option<Const> {
+    let wrong = |c: &mut Checker, node: &YNode, expected: &str| {
+        super::wrong_value(c, node, ty, field, expected)
+    };
     match ty {
         Ty::Error | Ty::Faces => None,
         Ty::Option(inner) => match &node.value {
             YValue::Null => Some(Const::Opt(None)),
             YValue::Str(s) if s == "none" => Some(Const::Opt(None)),
-            _ => value_of(c, node, inner, range).map(|v| Const::Opt(Some(Box::new(v)))),
+            _ => value_in(c, node, inner, range, field).map(|v| Const::Opt(Some(Box::new(v)))),
         },
         Ty::Int => match &node.value {
             YValue::Int(i) => {
@@ -154,12 +169,7 @@ pub fn value_of(
                     Some(Const::Choice(i as u16))
                 }
                 None => {
-                    let cands: Vec<&str> = c.prog.choices[ch]
-                        .variants
-                        .iter()
-                        .map(|v| v.name.as_str())
-                        .collect();
-                    let help = suggest(&s, &cands, "values");
+                    let help = c.prog.choices[ch].suggest(&s);
                     let n = c.prog.choices[ch].name.clone();
                     c.error(
                         "E0306",
@@ -283,7 +293,7 @@ fn sorted_map_of(c: &mut Checker, node: &YNode, k: &Ty, v: &Ty) -> Option<Const>
                 let (Some(key), Some(value), Some(map)) =
                     (item.get("key"), item.get("value"), item.as_map())
                 else {
-                    wrong(c, item, "an entry `{ key: .., value: .. }`");
+                    super::wrong(c, item, "an entry `{ key: .., value: .. }`");
                     continue;
                 };
                 if map.len() > 2 {
@@ -348,7 +358,7 @@ pub fn record_of(
             Some(i) => {
                 let tn = c.prog.records[r].name.clone();
                 c.refer(k.span, Key::Field(tn, key.clone()));
-                values[i] = value_of(c, v, &fields[i].ty, fields[i].range);
+                values[i] = value_in(c, v, &fields[i].ty, fields[i].range, Some(&key));
                 ok &= values[i].is_some();
             }
             None => {
@@ -382,6 +392,11 @@ pub fn record_of(
             ) =>
             {
                 out.push(c.zero(&f.ty))
+            }
+            // Its default was refused, and reported: not missing, but not built.
+            None if c.broken_defaults.contains(&(r, i)) => {
+                ok = false;
+                out.push(c.zero(&f.ty));
             }
             None => {
                 missing.push(f.name.clone());

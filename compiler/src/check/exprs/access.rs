@@ -35,12 +35,7 @@ pub(super) fn field(
                         mk(K::Const(Const::Choice(i as u16)), Ty::Choice(ch), span)
                     }
                     None => {
-                        let cands: Vec<&str> = c.prog.choices[ch]
-                            .variants
-                            .iter()
-                            .map(|v| v.name.as_str())
-                            .collect();
-                        let help = suggest(&f.name, &cands, "values");
+                        let help = c.prog.choices[ch].suggest(&f.name);
                         c.error(
                             "E0306",
                             f.span,

@@ -72,7 +72,10 @@ pub(super) fn pattern(
         let Some((i, fields)) = found else {
             let cands = case_names(c, sty).unwrap_or_default();
             let cands: Vec<&str> = cands.iter().map(String::as_str).collect();
-            let help = suggest(&name.name, &cands, "values");
+            let help = match sty {
+                Ty::Choice(ch) => c.prog.choices[*ch].suggest(&name.name),
+                _ => crate::diag::suggest_ordered(&name.name, &cands, "tags"),
+            };
             let n = c.ty_name(sty);
             c.error(
                 "E0306",
