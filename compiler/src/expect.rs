@@ -95,6 +95,28 @@ pub fn compare(
     c.out
 }
 
+/// Holds one value (of type `ty`) to the expectation `node`, at `at` (a fight's
+/// combatant at the end of a scripted fight: `state.Aldren`), as `state:` holds an
+/// argument: part by part.
+pub fn compare_value(
+    p: &Program,
+    sources: &Sources,
+    (at, node): (&str, &YNode),
+    actual: &Value,
+    ty: &Ty,
+    diags: &mut Diagnostics,
+) -> Vec<Mismatch> {
+    let mut c = Comparer {
+        p,
+        sources,
+        reader: Reader::new(p, sources),
+        diags,
+        out: Vec::new(),
+    };
+    c.value(at, node, actual, ty);
+    c.out
+}
+
 struct Comparer<'a, 'd> {
     p: &'a Program,
     sources: &'a Sources,

@@ -59,11 +59,34 @@ pub const KEYS: &[&str] = &[
 pub const MAX_TRACE_BYTES: usize = 16 << 20;
 
 /// A trace that stops recording at [`MAX_TRACE_BYTES`].
-struct BoundedTrace<'s> {
-    events: VecTrace,
+pub(crate) struct BoundedTrace<'s> {
+    pub(crate) events: VecTrace,
     sites: &'s [Site],
     bytes: usize,
-    dropped: u64,
+    pub(crate) dropped: u64,
+}
+
+impl<'s> BoundedTrace<'s> {
+    pub(crate) fn new(sites: &'s [Site]) -> Self {
+        BoundedTrace {
+            events: VecTrace::default(),
+            sites,
+            bytes: 0,
+            dropped: 0,
+        }
+    }
+
+    /// The trace rendered, with a note if it was cut.
+    pub(crate) fn render(&self) -> String {
+        let mut trace = self.events.render(self.sites);
+        if self.dropped > 0 {
+            trace.push_str(&format!(
+                "note: the trace stopped after {MAX_TRACE_BYTES} bytes; {} more event(s) were not recorded\n",
+                self.dropped
+            ));
+        }
+        trace
+    }
 }
 
 impl TraceSink for BoundedTrace<'_> {
@@ -97,15 +120,27 @@ impl TraceSink for BoundedTrace<'_> {
 }
 
 /// Faces from the script first, then from a seeded source.
-struct ScriptThenSeed {
+pub(crate) struct ScriptThenSeed {
     faces: Vec<u32>,
-    next: usize,
+    pub(crate) next: usize,
     seeded: SeededDice,
     /// Faces rolled after the script ran out.
-    rolled: usize,
+    pub(crate) rolled: usize,
     /// Scripted faces the die did not have: which face (0-based) and the die's sides.
     /// The run is an error then (its result is not shown).
-    problems: Vec<(usize, u32)>,
+    pub(crate) problems: Vec<(usize, u32)>,
+}
+
+impl ScriptThenSeed {
+    pub(crate) fn new(faces: Vec<u32>, seed: u64) -> Self {
+        ScriptThenSeed {
+            faces,
+            next: 0,
+            seeded: SeededDice::new(seed),
+            rolled: 0,
+            problems: Vec::new(),
+        }
+    }
 }
 
 impl DiceSource for ScriptThenSeed {
@@ -524,19 +559,8 @@ pub fn execute(p: &Program, s: &Scenario, seed: u64) -> Ran {
 
 /// [`execute`], traced as `options` say.
 pub fn execute_with(p: &Program, s: &Scenario, seed: u64, options: eval::Options) -> Ran {
-    let dice = ScriptThenSeed {
-        faces: s.dice.clone().unwrap_or_default(),
-        next: 0,
-        seeded: SeededDice::new(seed),
-        rolled: 0,
-        problems: Vec::new(),
-    };
-    let trace = BoundedTrace {
-        events: VecTrace::default(),
-        sites: &p.sites,
-        bytes: 0,
-        dropped: 0,
-    };
+    let dice = ScriptThenSeed::new(s.dice.clone().unwrap_or_default(), seed);
+    let trace = BoundedTrace::new(&p.sites);
     let mut env = Env::new(dice, s.decisions.clone(), trace);
     let before: Vec<Value> = s.args.iter().map(Value::deep_clone).collect();
     let args: Vec<Value> = s.args.iter().map(Value::deep_clone).collect();
@@ -581,13 +605,7 @@ pub fn execute_with(p: &Program, s: &Scenario, seed: u64, options: eval::Options
             },
         ));
     }
-    let mut trace = env.trace.events.render(&p.sites);
-    if env.trace.dropped > 0 {
-        trace.push_str(&format!(
-            "note: the trace stopped after {MAX_TRACE_BYTES} bytes; {} more event(s) were not recorded\n",
-            env.trace.dropped
-        ));
-    }
+    let trace = env.trace.render();
     Ran {
         result,
         args,

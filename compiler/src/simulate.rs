@@ -25,13 +25,19 @@
 use crate::eval::{Options, Value};
 use crate::fight::EvalRules;
 use crate::ir::{Const, Program};
+use crate::source::Span;
 use rayon::prelude::*;
-use rulesc_runtime::{Env, Fight, FightEnd, FightRules, Fighter, Policy, SeededDice, TraceSink};
+use rulesc_runtime::{
+    Env, Fight, FightEnd, FightRules, Fighter, Policy, ScriptedDecisions, SeededDice, TraceSink,
+};
 use std::fmt::Write as _;
 
+pub mod expect;
 mod read;
+mod replay;
 
 pub use read::read;
+pub use replay::{replay, Replayed};
 
 /// Most runs one simulation may ask for.
 pub const MAX_RUNS: u64 = 10_000_000;
@@ -50,6 +56,28 @@ pub struct FightFile {
     pub groups: Vec<Group>,
     /// The fight file among the sources (for a diagnostic about the whole file).
     pub file: crate::source::FileId,
+    /// What `rulesc test` holds the fight to (`expect:`, [`expect`]).
+    pub expect: Option<crate::yaml::YNode>,
+    /// The scripted dice and answers of a fight that replays a worked example
+    /// (`dice:`): `None` for a fight left to chance.
+    pub script: Option<Script>,
+}
+
+/// A scripted fight's dice and answers (see [`replay`]).
+#[derive(Debug, Clone, Default)]
+pub struct Script {
+    pub faces: Vec<u32>,
+    /// Where each face is written, in order.
+    pub face_spans: Vec<Span>,
+    /// Where the `dice:` list is.
+    pub dice_at: Option<Span>,
+    /// Answers given as lists under `decisions:`, taken in order.
+    pub decisions: ScriptedDecisions,
+    pub answer_spans: Vec<(String, Vec<Span>)>,
+    /// Decisions given one word (the policy answers them every time).
+    pub answered: Vec<String>,
+    /// Whether `decisions:` names a `default:`.
+    pub default_given: bool,
 }
 
 /// A named outcome group: every condition given must hold at the end of a run.

@@ -19,15 +19,33 @@ impl<C> Fight<C> {
         R: FightRules<C, D, X, T>,
     {
         loop {
-            if self.phase == Phase::BetweenRounds && self.round >= max_rounds {
-                let site = rules.shape().site;
-                trace(env, site, || format!("round limit {max_rounds}: undecided"));
-                self.end_with(FightEnd::Undecided);
-            }
-            if let Step::Ended(end) = self.step(rules, env) {
+            if let Step::Ended(end) = self.step_within(rules, env, max_rounds) {
                 return end;
             }
         }
+    }
+
+    /// [`Fight::step`], the fight ending undecided instead of starting a round past
+    /// `max_rounds` (what [`Fight::run`] does step by step, for a caller that watches
+    /// each step).
+    pub fn step_within<D, X, T, R>(
+        &mut self,
+        rules: &mut R,
+        env: &mut Env<D, X, T>,
+        max_rounds: u32,
+    ) -> Step
+    where
+        D: DiceSource,
+        X: Decide,
+        T: TraceSink,
+        R: FightRules<C, D, X, T>,
+    {
+        if self.phase == Phase::BetweenRounds && self.round >= max_rounds {
+            let site = rules.shape().site;
+            trace(env, site, || format!("round limit {max_rounds}: undecided"));
+            return self.end_with(FightEnd::Undecided);
+        }
+        self.step(rules, env)
     }
 
     /// Plays the next step: the start, a round's start, one turn (or one group acting
@@ -397,6 +415,9 @@ impl<C> Fight<C> {
         };
         *n = n.saturating_add(1);
         let n = *n;
+        if let Some(log) = &mut self.turn_log {
+            log.push(f);
+        }
         self.acting.push(f);
         self.fire_due(rules, env, |m| m == Moment::TurnStart(f, n))?;
         self.run_hook(rules, env, Hook::Turn, Some(f))?;
