@@ -37,7 +37,7 @@ mod read;
 mod replay;
 
 pub use read::read;
-pub use replay::{replay, Replayed};
+pub use replay::{replay, replay_ending, Replayed};
 
 /// Most runs one simulation may ask for.
 pub const MAX_RUNS: u64 = 10_000_000;

@@ -306,4 +306,38 @@ fn a_fight_file_without_expect_is_not_a_test() {
 fn shipped_fight_examples_pass() {
     let (code, out, err) = run::rulesc_in(&root(), &["test", "examples"], &[]);
     assert_eq!(code, 0, "{out}\n{err}");
+    for fight in [
+        "examples/kingsmark/johan_wounded_fight.yaml",
+        "examples/d20-armor-slots/assisted_longsword_fight.yaml",
+    ] {
+        assert!(
+            out.lines().any(|l| l == format!("ok      {fight}")),
+            "{fight} did not pass:\n{out}"
+        );
+    }
+}
+
+/// K4x's order is what the fight file holds: with the wound, Johan (9, then 7) acts
+/// after Tomas (8); held to the order without it, the test fails.
+#[test]
+fn k4x_a_wounded_johan_acts_after_the_8_in_the_replayed_fight() {
+    let text = std::fs::read_to_string(root().join("examples/kingsmark/johan_wounded_fight.yaml"))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let wrong = text
+        .replace(
+            "ruleset: ../../rules/kingsmark",
+            &format!("ruleset: {}", root().join("rules/kingsmark").display()),
+        )
+        .replace(
+            "turns: [Raider, Tomas, Johan]",
+            "turns: [Raider, Johan, Tomas]",
+        );
+    std::fs::write(dir.path().join("johan.yaml"), wrong).unwrap();
+    let (code, out, _) = run::rulesc_in(dir.path(), &["test", "johan.yaml"], &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("turns: expected [Raider, Johan, Tomas], got [Raider, Tomas, Johan]"),
+        "{out}"
+    );
 }
