@@ -1,8 +1,9 @@
 //! `rulesc test <dir>...`: every scenario under the folders, run strictly and held to
 //! its `expect:` ([`crate::expect`]).
 //!
-//! A scenario is a `.yaml` file with `run:`; other YAML files (rulesets, packs, fights)
-//! are counted and left alone. Each scenario runs against the ruleset its `ruleset:`
+//! A scenario is a `.yaml` file with `run:`, and a fight file (`sides:`) with `expect:`
+//! is a fight test ([`run_fight`], [`crate::simulate::expect`]); other YAML files
+//! (rulesets, packs, fights expecting nothing) are counted and left alone. Each scenario runs against the ruleset its `ruleset:`
 //! names (relative to the file), or the one given with `--ruleset`, with the content
 //! packs its `packs:` names, from seed 0. Scripts are strict: a face never rolled, dice
 //! rolled past the script, or an answer never asked for is an error (`E0405`).
