@@ -158,6 +158,12 @@ pub fn scenario() -> Value {
             "description": { "type": "string" },
             "ruleset": { "type": "string", "description": "The ruleset folder `rulesc test` runs this scenario against, relative to this file." },
             "packs": { "type": "array", "items": { "type": "string" }, "description": "Content packs (relative to this file) whose records the scenario names, for `rulesc test`." },
+            "fight": {
+                "type": "object",
+                "description": "The fight a procedure that takes fighters runs in: `sides:` as in a fight file; its `fighter` and `side` arguments are named.",
+                "properties": { "sides": { "type": "object", "minProperties": 2 } },
+                "additionalProperties": false
+            },
             "expect": {
                 "type": "object",
                 "description": "What the run must give, held by `rulesc test`.",

@@ -37,6 +37,7 @@ mod read;
 mod replay;
 
 pub use read::read;
+pub(crate) use read::read_sides;
 pub use replay::{replay, replay_ending, Replayed};
 
 /// Most runs one simulation may ask for.

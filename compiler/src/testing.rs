@@ -623,6 +623,19 @@ pub fn run_scenario(p: &Program, path: &Path, opts: &Options) -> Case {
         return case;
     };
     let mut diags = Diagnostics::default();
+    if let (Some(k), Some(_)) = (
+        expect
+            .as_map()
+            .and_then(|m| m.iter().find(|(k, _)| k.as_str() == Some("odds"))),
+        &s.fight,
+    ) {
+        case.diags.push(
+            Diagnostic::error("E0406", k.0.span, "exact odds inside a fight are not available yet: `rulesc analyze` does not run fights")
+                .label("exact odds")
+                .help("hold this run's `result:` and `state:`; for rates, test a fight file with `expect: { wins: ..., tolerance: ... }`"),
+        );
+        return case;
+    }
     // Odds only when asked for: an analysis runs every roll of the dice.
     let odds = expect
         .get("odds")

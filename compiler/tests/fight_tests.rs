@@ -341,3 +341,95 @@ fn k4x_a_wounded_johan_acts_after_the_8_in_the_replayed_fight() {
         "{out}"
     );
 }
+
+/// A scratch folder with the `bout` ruleset and `t/scenario.yaml` holding `text`.
+fn scratch_scenario(text: &str) -> tempfile::TempDir {
+    let dir = scratch(ONE_SIDED);
+    std::fs::remove_file(dir.path().join("t/fight.yaml")).unwrap();
+    std::fs::write(
+        dir.path().join("t/scenario.yaml"),
+        format!("ruleset: ../bout\n{text}"),
+    )
+    .unwrap();
+    dir
+}
+
+const IN_A_FIGHT: &str = "\
+fight:
+  sides:
+    Guild: { Vera: veteran }
+    Recruits: { Ike: {}, Jo: { hp: 3 } }
+";
+
+#[test]
+fn a_scenario_builds_a_fight_and_tests_one_turn_alone() {
+    // Vera's turn: she picks Jo (the second enemy), 9 + 3 = 12 hits, 4 damage.
+    let dir = scratch_scenario(&format!(
+        "run: take_turn\n{IN_A_FIGHT}args:\n  me: Vera\ndice: [9, 4]\ndecisions: {{ target: [1] }}\nexpect:\n  state:\n    me: {{ hp: 10 }}\n    Jo: {{ hp: -1 }}\n    Ike: {{ hp: 6 }}\n"
+    ));
+    let (code, out, err) = test_in(dir.path(), &[]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    // Just past it: a miss (6 + 3 = 9 < 10) leaves Jo at 3, and the test says so.
+    let text = std::fs::read_to_string(dir.path().join("t/scenario.yaml")).unwrap();
+    std::fs::write(
+        dir.path().join("t/scenario.yaml"),
+        text.replace("dice: [9, 4]", "dice: [6]"),
+    )
+    .unwrap();
+    let (code, out, _) = test_in(dir.path(), &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("state.Jo.hp: expected -1, got 3"), "{out}");
+}
+
+#[test]
+fn a_hook_procedure_is_tested_alone_and_update_records_the_fighter() {
+    // `on start = roll_initiative`: Vera rolls 4, + skill 3.
+    let dir = scratch_scenario(&format!(
+        "run: roll_initiative\n{IN_A_FIGHT}args:\n  c: Vera\ndice: [4]\n"
+    ));
+    let (code, out, _) = test_in(dir.path(), &["--update"]);
+    assert_eq!(code, 0, "{out}");
+    let text = std::fs::read_to_string(dir.path().join("t/scenario.yaml")).unwrap();
+    assert!(
+        text.ends_with("expect:\n  state:\n    c: { initiative: 7 }\n"),
+        "{text}"
+    );
+    let (code, out, _) = test_in(dir.path(), &[]);
+    assert_eq!(code, 0, "{out}");
+}
+
+#[test]
+fn mistakes_with_fighters_in_a_scenario_are_diagnostics() {
+    for (text, code, message) in [
+        (
+            "run: roll_initiative\nargs:\n  c: Vera\ndice: [4]\n".to_string(),
+            "E0401",
+            "`c` is a fighter: the procedure runs inside a fight",
+        ),
+        (
+            format!("run: roll_initiative\n{IN_A_FIGHT}args:\n  c: Vero\ndice: [4]\n"),
+            "E0306",
+            "the fight has no fighter named `Vero`",
+        ),
+        (
+            format!("run: roll_initiative\n{IN_A_FIGHT}dice: [4]\n"),
+            "E0401",
+            "no value for parameter `c`",
+        ),
+        (
+            format!("run: roll_initiative\n{IN_A_FIGHT}args:\n  c: Vera\nexpect:\n  odds: {{ }}\n"),
+            "E0406",
+            "exact odds inside a fight are not available yet",
+        ),
+    ] {
+        let dir = scratch_scenario(&text);
+        let (exit, out, err) = test_in(dir.path(), &[]);
+        assert_eq!(exit, 1, "{text}: {out}");
+        assert!(err.contains(code) && err.contains(message), "{text}: {err}");
+    }
+    // `rulesc analyze` refuses a scenario in a fight rather than run it outside one.
+    let dir = scratch_scenario(&format!("run: take_turn\n{IN_A_FIGHT}args:\n  me: Vera\n"));
+    let (exit, _, err) = run::rulesc_in(dir.path(), &["analyze", "bout", "t/scenario.yaml"], &[]);
+    assert_eq!(exit, 1, "{err}");
+    assert!(err.contains("E0512"), "{err}");
+}

@@ -151,69 +151,7 @@ fn read_node(
             }
         },
     };
-    let combatant = Ty::Record(def.combatant);
-    let mut sides: Vec<(String, Vec<(String, Const)>)> = Vec::new();
-    let mut names: Vec<String> = Vec::new();
-    match root.get("sides").and_then(|s| s.as_map().map(|m| (s, m))) {
-        Some((node, m)) if m.len() >= 2 => {
-            let _ = node;
-            for (k, v) in m {
-                let side = k.scalar_text().unwrap_or_default();
-                let mut members = Vec::new();
-                match v.as_map() {
-                    Some(ms) if !ms.is_empty() => {
-                        for (mk, mv) in ms {
-                            let who = mk.scalar_text().unwrap_or_default();
-                            if names.contains(&who) {
-                                err(
-                                    diags,
-                                    mk.span,
-                                    format!("two combatants are named `{who}`"),
-                                    "give each combatant its own name",
-                                );
-                            }
-                            names.push(who.clone());
-                            let value = match &mv.value {
-                                YValue::Null => Some(p.zero(&combatant)),
-                                _ => check::read_value(p, sources, mv, &combatant, diags),
-                            };
-                            members.push((who, value.unwrap_or_else(|| p.zero(&combatant))));
-                        }
-                    }
-                    _ => err(
-                        diags,
-                        v.span,
-                        format!("side `{side}` has no combatants"),
-                        "list them: `Name: record` or `Name: { field: value }`",
-                    ),
-                }
-                sides.push((side, members));
-            }
-        }
-        Some((node, _)) => err(
-            diags,
-            node.span,
-            "a fight needs at least two sides",
-            "add another side under `sides:`",
-        ),
-        None => {
-            match root.get("sides") {
-                Some(node) => err(
-                    diags,
-                    node.span,
-                    "`sides` is a mapping of sides",
-                    "write `sides: { Guild: { Vera: veteran }, Recruits: { Ike: {} } }`",
-                ),
-                None => err(
-                    diags,
-                    root.span,
-                    "the fight file has no `sides:`",
-                    "add `sides:` with two sides, each a mapping of combatants",
-                ),
-            }
-            return None;
-        }
-    }
+    let (sides, names) = read_sides(p, sources, root, def.combatant, diags)?;
     let known = decisions(p);
     let mut policy = Policy::new(Answer::Random, 0);
     let mut script = Script::default();
@@ -515,6 +453,83 @@ fn scripted_answers(
             None => script.answer_spans.push((key.to_string(), vec![a.span])),
         }
     }
+}
+
+/// A fight's sides under `root`'s `sides:` (a fight file, or a scenario's `fight:`): each
+/// side's name and combatants (name, record), and every combatant's name in joining
+/// order. `None` when there is no `sides:` mapping at all.
+#[allow(clippy::type_complexity)]
+pub(crate) fn read_sides(
+    p: &Program,
+    sources: &Sources,
+    root: &YNode,
+    combatant: usize,
+    diags: &mut Diagnostics,
+) -> Option<(Vec<(String, Vec<(String, Const)>)>, Vec<String>)> {
+    let combatant = Ty::Record(combatant);
+    let mut sides: Vec<(String, Vec<(String, Const)>)> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    match root.get("sides").and_then(|s| s.as_map().map(|m| (s, m))) {
+        Some((node, m)) if m.len() >= 2 => {
+            let _ = node;
+            for (k, v) in m {
+                let side = k.scalar_text().unwrap_or_default();
+                let mut members = Vec::new();
+                match v.as_map() {
+                    Some(ms) if !ms.is_empty() => {
+                        for (mk, mv) in ms {
+                            let who = mk.scalar_text().unwrap_or_default();
+                            if names.contains(&who) {
+                                err(
+                                    diags,
+                                    mk.span,
+                                    format!("two combatants are named `{who}`"),
+                                    "give each combatant its own name",
+                                );
+                            }
+                            names.push(who.clone());
+                            let value = match &mv.value {
+                                YValue::Null => Some(p.zero(&combatant)),
+                                _ => check::read_value(p, sources, mv, &combatant, diags),
+                            };
+                            members.push((who, value.unwrap_or_else(|| p.zero(&combatant))));
+                        }
+                    }
+                    _ => err(
+                        diags,
+                        v.span,
+                        format!("side `{side}` has no combatants"),
+                        "list them: `Name: record` or `Name: { field: value }`",
+                    ),
+                }
+                sides.push((side, members));
+            }
+        }
+        Some((node, _)) => err(
+            diags,
+            node.span,
+            "a fight needs at least two sides",
+            "add another side under `sides:`",
+        ),
+        None => {
+            match root.get("sides") {
+                Some(node) => err(
+                    diags,
+                    node.span,
+                    "`sides` is a mapping of sides",
+                    "write `sides: { Guild: { Vera: veteran }, Recruits: { Ike: {} } }`",
+                ),
+                None => err(
+                    diags,
+                    root.span,
+                    "the fight file has no `sides:`",
+                    "add `sides:` with two sides, each a mapping of combatants",
+                ),
+            }
+            return None;
+        }
+    }
+    Some((sides, names))
 }
 
 fn rounds_range(node: &YNode) -> Option<(u32, u32)> {
