@@ -60,8 +60,9 @@ impl Side {
 /// How fighters with equal turn-order keys are ordered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ties {
-    /// They act simultaneously: all are marked acted, then each takes its turn in the
-    /// order they joined; one put out by another's turn in the group still acts.
+    /// They act simultaneously: each takes its turn in the order they joined, marked
+    /// acted as its own turn begins; one put out by another's turn in the group still
+    /// acts.
     Together,
     /// Each rolls the die (higher first); those still tied roll again, at most
     /// [`MAX_TIE_ROLLS`] times, then the order they joined.

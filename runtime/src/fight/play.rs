@@ -378,9 +378,6 @@ impl<C> Fight<C> {
         T: TraceSink,
         R: FightRules<C, D, X, T>,
     {
-        for &f in group {
-            self.mark_acted(f);
-        }
         if T::ENABLED {
             let names: Vec<&str> = group.iter().map(|&f| self.name(f)).collect();
             let line = if names.len() > 1 {
@@ -390,7 +387,11 @@ impl<C> Fight<C> {
             };
             trace(env, rules.shape().site, || line);
         }
+        // Each is marked as its own turn begins, so `acted(c)` says whether `c` has had
+        // its turn: a member later in the group has not, while the others act. The
+        // group was chosen whole, so each still takes exactly this one turn.
         for &f in group {
+            self.mark_acted(f);
             self.take_turn(rules, env, f)?;
         }
         Ok(())
