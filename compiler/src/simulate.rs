@@ -27,9 +27,7 @@ use crate::fight::EvalRules;
 use crate::ir::{Const, Program};
 use crate::source::Span;
 use rayon::prelude::*;
-use rulesc_runtime::{
-    Env, Fight, FightEnd, FightRules, Fighter, Policy, ScriptedDecisions, SeededDice, TraceSink,
-};
+use rulesc_runtime::{Env, Fight, FightEnd, FightRules, Fighter, Policy, SeededDice, TraceSink};
 use std::fmt::Write as _;
 
 pub mod expect;
@@ -64,6 +62,14 @@ pub struct FightFile {
     pub script: Option<Script>,
 }
 
+/// One scripted answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scripted {
+    Index(u32),
+    /// The option of this name (a fighter's, for `decide target from enemies(me)`).
+    Named(String),
+}
+
 /// A scripted fight's dice and answers (see [`replay`]).
 #[derive(Debug, Clone, Default)]
 pub struct Script {
@@ -72,8 +78,9 @@ pub struct Script {
     pub face_spans: Vec<Span>,
     /// Where the `dice:` list is.
     pub dice_at: Option<Span>,
-    /// Answers given as lists under `decisions:`, taken in order.
-    pub decisions: ScriptedDecisions,
+    /// Answers given as lists under `decisions:`, per decision in order: an option's
+    /// index, or (a decision among a list) an option's name.
+    pub decisions: Vec<(String, Vec<Scripted>)>,
     pub answer_spans: Vec<(String, Vec<Span>)>,
     /// Decisions given one word (the policy answers them every time).
     pub answered: Vec<String>,

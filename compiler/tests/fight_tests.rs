@@ -262,7 +262,7 @@ fn a_scripted_fights_script_is_strict() {
         (
             "dice: [4, 2, 15, 6]\ndecisions: { target: [1] }\n",
             "E0403",
-            "answer 1 is not one of the 1 options `target` offered",
+            "answer `1` is not one of the 1 options `target` offered",
         ),
         // A d6 has no 7.
         (
@@ -432,4 +432,49 @@ fn mistakes_with_fighters_in_a_scenario_are_diagnostics() {
     let (exit, _, err) = run::rulesc_in(dir.path(), &["analyze", "bout", "t/scenario.yaml"], &[]);
     assert_eq!(exit, 1, "{err}");
     assert!(err.contains("E0512"), "{err}");
+}
+
+#[test]
+fn a_decision_among_fighters_is_answered_by_name() {
+    // Scripted: Vera picks Jo by name (the second enemy); one face more would be unrolled.
+    let sides =
+        "sides:\n  Guild: { Vera: veteran }\n  Recruits: { Ike: {}, Jo: { hp: 3 } }\nrounds: 1\n";
+    // Vera 6 + 3 = 9, Ike 2, Jo 1; Vera hits Jo (12 + 3) for 4: Jo is out; Ike misses.
+    let dir = scratch(&format!(
+        "{sides}dice: [6, 2, 1, 12, 4, 3]\ndecisions: {{ target: [Jo, Vera] }}\nexpect:\n  out: [Jo]\n  turns: [Vera, Ike]\n"
+    ));
+    let (code, out, err) = test_in(dir.path(), &[]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    // A name that is not among the options when asked: Jo is out by Ike's turn.
+    let dir = scratch(&format!(
+        "{sides}dice: [6, 2, 1, 12, 4, 3]\ndecisions: {{ target: [Jo, Jo] }}\nexpect:\n  out: [Jo]\n"
+    ));
+    let (code, _, err) = test_in(dir.path(), &[]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("answer `Jo` is not one of the 1 options `target` offered")
+            && err.contains("the options were: Vera"),
+        "{err}"
+    );
+    // A name no combatant has is refused when the file is read.
+    let dir = scratch(&format!(
+        "{sides}dice: [6]\ndecisions: {{ target: [Joe] }}\nexpect:\n  out: [Jo]\n"
+    ));
+    let (code, _, err) = test_in(dir.path(), &[]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("E0404") && err.contains("no combatant is named `Joe`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn simulate_answers_a_decision_among_fighters_by_name() {
+    // Everyone always targets Jo while Jo stands (hp 1: the first hit puts Jo out); then
+    // the default (`first`) answers. Jo is out in every run Vera hits first.
+    let dir = scratch(
+        "sides:\n  Guild: { Vera: { hp: 50, skill: 20 } }\n  Recruits: { Ike: { hp: 50 }, Jo: { hp: 1 } }\nrounds: 1\ndecisions: { default: first, target: Jo }\nreport:\n  Jo out: { out: [Jo] }\n  Ike hurt: { out: [Ike] }\nexpect:\n  runs: 200\n  tolerance: 0%\n  report: { Jo out: 100%, Ike hurt: 0% }\n",
+    );
+    let (code, out, err) = test_in(dir.path(), &[]);
+    assert_eq!(code, 0, "{out}\n{err}");
 }

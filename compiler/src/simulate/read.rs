@@ -1,7 +1,7 @@
 //! Reading a fight file (`sides:`, `rounds:`, `decisions:`, `report:`) against a
 //! program, with diagnostics (E0404) pointing into the file.
 
-use super::{FightFile, Group, GroupEnd, Script, MAX_ROUNDS};
+use super::{FightFile, Group, GroupEnd, Script, Scripted, MAX_ROUNDS};
 use crate::check;
 use crate::diag::{suggest, Diagnostic, Diagnostics};
 use crate::ir::{self, Const, DecideOptions, ExprKind as K, FightTies, Program, Ty};
@@ -165,7 +165,7 @@ fn read_node(
         for (k, v) in answers {
             let key = k.scalar_text().unwrap_or_default();
             if let Some(items) = v.as_seq() {
-                scripted_answers(p, &known, (&key, k), items, &mut script, diags);
+                scripted_answers(p, (&known, &names), (&key, k), items, &mut script, diags);
                 continue;
             }
             let Some(text) = v.scalar_text() else {
@@ -221,6 +221,13 @@ fn read_node(
                     .iter()
                     .position(|x| x.name == text)
                     .map(|i| Answer::Index(i as u32)),
+                (None, Some(DecideOptions::List(l))) => {
+                    if list_label(l, &text, &names, v, diags).is_some() {
+                        script.answered.push(key.clone());
+                        policy = policy.with_label(&key, &text);
+                    }
+                    continue;
+                }
                 (None, _) => None,
             };
             match answer {
@@ -391,7 +398,7 @@ fn read_node(
 /// list, the option's index.
 fn scripted_answers(
     p: &Program,
-    known: &[(String, Option<DecideOptions>)],
+    (known, names): (&[(String, Option<DecideOptions>)], &[String]),
     (key, k): (&str, &YNode),
     items: &[YNode],
     script: &mut Script,
@@ -413,19 +420,28 @@ fn scripted_answers(
     for a in items {
         let text = a.scalar_text().unwrap_or_default();
         let index = match (&a.value, options) {
-            (YValue::Int(i), Some(DecideOptions::List(_)) | None) => u32::try_from(*i).ok(),
+            (YValue::Int(i), Some(DecideOptions::List(_)) | None) => {
+                u32::try_from(*i).ok().map(Scripted::Index)
+            }
+            (_, Some(DecideOptions::List(l))) => {
+                if list_label(l, &text, names, a, diags).is_none() {
+                    continue; // reported
+                }
+                Some(Scripted::Named(text.clone()))
+            }
             (_, Some(DecideOptions::Bool)) => match text.as_str() {
-                "yes" | "true" => Some(1),
-                "no" | "false" => Some(0),
+                "yes" | "true" => Some(Scripted::Index(1)),
+                "no" | "false" => Some(Scripted::Index(0)),
                 _ => None,
             },
             (_, Some(DecideOptions::Choice(c))) => p.choices[*c]
                 .variants
                 .iter()
                 .position(|x| x.name == text)
-                .map(|i| i as u32),
+                .map(|i| Scripted::Index(i as u32)),
             _ => None,
         };
+
         let Some(i) = index else {
             let help = match options {
                 Some(DecideOptions::Choice(c)) => {
@@ -447,12 +463,39 @@ fn scripted_answers(
             );
             continue;
         };
-        script.decisions = std::mem::take(&mut script.decisions).answer(key, i);
+        match script.decisions.iter_mut().find(|(n, _)| n == key) {
+            Some((_, q)) => q.push(i),
+            None => script.decisions.push((key.to_string(), vec![i])),
+        }
         match script.answer_spans.iter_mut().find(|(n, _)| n == key) {
             Some((_, spans)) => spans.push(a.span),
             None => script.answer_spans.push((key.to_string(), vec![a.span])),
         }
     }
+}
+
+/// An answer by name to a decision among the list `l`: for a list of fighters, the name
+/// must be a combatant's (`E0404` otherwise, with the names); for other lists any name is
+/// taken, matched against the options' names when the decision is asked.
+fn list_label(
+    l: &ir::Expr,
+    text: &str,
+    names: &[String],
+    at: &YNode,
+    diags: &mut Diagnostics,
+) -> Option<()> {
+    let of_fighters = matches!(&l.ty, Ty::List(e) if matches!(**e, Ty::Fighter));
+    if of_fighters && !names.iter().any(|n| n == text) {
+        let cands: Vec<&str> = names.iter().map(String::as_str).collect();
+        err(
+            diags,
+            at.span,
+            format!("no combatant is named `{text}`"),
+            suggest(text, &cands, "combatants (or first, last, random)"),
+        );
+        return None;
+    }
+    Some(())
 }
 
 /// A fight's sides under `root`'s `sides:` (a fight file, or a scenario's `fight:`): each

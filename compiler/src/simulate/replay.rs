@@ -4,13 +4,13 @@
 //! answer never asked for, and a decision the file answers nowhere are errors (`E0405`),
 //! a face the die does not have or an answer past the options `E0403`.
 
-use super::{FightFile, Script};
+use super::{FightFile, Script, Scripted};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::eval::{Options, Value};
 use crate::fight::EvalRules;
 use crate::ir::Program;
 use crate::scenario::{BoundedTrace, ScriptThenSeed};
-use rulesc_runtime::{Decide, Env, FightEnd, FightRules, Fighter, Policy, ScriptedDecisions, Step};
+use rulesc_runtime::{Decide, Env, FightEnd, FightRules, Fighter, Policy, Step};
 
 /// What one scripted run gave.
 pub struct Replayed {
@@ -35,29 +35,87 @@ pub struct Replayed {
 /// left for a name, then the file's one-word answers; a decision with neither (and no
 /// `default:`) is remembered, for an error.
 struct Decider {
-    script: ScriptedDecisions,
+    /// Per decision: its scripted answers and how many were taken.
+    script: Vec<(String, Vec<Scripted>, usize)>,
     policy: Policy,
     answered: Vec<String>,
     default_given: bool,
     unanswered: Vec<String>,
+    /// Scripted answers that were not among the options: the decision, which of its
+    /// answers, the answer as written and the options offered (by name when known).
+    missed: Vec<(String, usize, String, Vec<String>)>,
 }
 
-impl Decide for Decider {
-    fn decide(&mut self, name: &'static str, options: u32) -> u32 {
-        if self
-            .script
-            .queues()
-            .any(|(n, q)| n == name && !q.is_empty())
-        {
-            return self.script.decide(name, options);
-        }
+impl Decider {
+    /// The next scripted answer to `name`, if one is left (taken).
+    fn next(&mut self, name: &str) -> Option<(usize, Scripted)> {
+        let (_, answers, taken) = self.script.iter_mut().find(|(n, _, _)| n == name)?;
+        let a = answers.get(*taken)?.clone();
+        *taken += 1;
+        Some((*taken - 1, a))
+    }
+
+    fn unscripted(&mut self, name: &'static str) {
         if !self.default_given
             && !self.answered.iter().any(|n| n == name)
             && !self.unanswered.iter().any(|n| n == name)
         {
             self.unanswered.push(name.to_string());
         }
+    }
+
+    fn scripted(
+        &mut self,
+        name: &'static str,
+        options: u32,
+        label: Option<&dyn Fn(u32) -> String>,
+    ) -> Option<u32> {
+        let (nth, a) = self.next(name)?;
+        let found = match &a {
+            Scripted::Index(i) => (*i < options).then_some(*i),
+            Scripted::Named(n) => label.and_then(|l| (0..options).find(|&i| l(i) == *n)),
+        };
+        if found.is_none() {
+            let written = match &a {
+                Scripted::Index(i) => i.to_string(),
+                Scripted::Named(n) => n.clone(),
+            };
+            let offered = match label {
+                Some(l) => (0..options).map(l).collect(),
+                None => (0..options).map(|i| i.to_string()).collect(),
+            };
+            self.missed.push((name.to_string(), nth, written, offered));
+        }
+        Some(found.unwrap_or(0))
+    }
+}
+
+impl Decide for Decider {
+    fn decide(&mut self, name: &'static str, options: u32) -> u32 {
+        if let Some(i) = self.scripted(name, options, None) {
+            return i;
+        }
+        self.unscripted(name);
         self.policy.decide(name, options)
+    }
+
+    fn wants_labels(&self, _name: &str) -> bool {
+        // Names make traces of the options' names only when a decision among a list is
+        // asked: cheap for one replay, and an index answer ignores them.
+        true
+    }
+
+    fn decide_among(
+        &mut self,
+        name: &'static str,
+        options: u32,
+        label: &dyn Fn(u32) -> String,
+    ) -> u32 {
+        if let Some(i) = self.scripted(name, options, Some(label)) {
+            return i;
+        }
+        self.unscripted(name);
+        self.policy.decide_among(name, options, label)
     }
 }
 
@@ -66,11 +124,16 @@ impl Decide for Decider {
 pub fn replay(p: &Program, file: &FightFile) -> Replayed {
     let script = file.script.clone().unwrap_or_default();
     let decider = Decider {
-        script: script.decisions.clone(),
+        script: script
+            .decisions
+            .iter()
+            .map(|(n, a)| (n.clone(), a.clone(), 0))
+            .collect(),
         policy: file.policy_for(0, 0),
         answered: script.answered.clone(),
         default_given: script.default_given,
         unanswered: Vec::new(),
+        missed: Vec::new(),
     };
     let dice = ScriptThenSeed::new(script.faces.clone(), 0);
     let mut env = Env::new(dice, decider, BoundedTrace::new(&p.sites));
@@ -181,30 +244,31 @@ fn strict(
             .map(|(_, s)| s.as_slice())
             .unwrap_or(&[])
     };
-    for (name, nth, answer, options) in &env.decide.script.out_of_range {
+    for (name, nth, answer, offered) in &env.decide.missed {
         diags.push(
             Diagnostic::error(
                 "E0403",
                 spans(name).get(*nth).copied().unwrap_or(whole),
-                format!("answer {answer} is not one of the {options} options `{name}` offered"),
+                format!(
+                    "answer `{answer}` is not one of the {} options `{name}` offered",
+                    offered.len()
+                ),
             )
-            .label("out of range")
-            .help(format!(
-                "the options are numbered 0 to {}",
-                options.saturating_sub(1)
-            )),
+            .label("not an option")
+            .help(format!("the options were: {}", offered.join(", "))),
         );
     }
-    for (name, left) in env.decide.script.queues() {
-        if left.is_empty() {
+    for (name, answers, taken) in &env.decide.script {
+        let left = answers.len().saturating_sub(*taken);
+        if left == 0 {
             continue;
         }
         let s = spans(name);
         diags.push(
             Diagnostic::error(
                 "E0405",
-                s.get(s.len().saturating_sub(left.len())).copied().unwrap_or(whole),
-                format!("{} scripted answer(s) to `{name}` were never asked for", left.len()),
+                s.get(*taken).copied().unwrap_or(whole),
+                format!("{left} scripted answer(s) to `{name}` were never asked for"),
             )
             .label("not asked")
             .help(format!("the fight asked `{name}` fewer times than it is answered; remove the answers it does not ask for")),
