@@ -150,11 +150,11 @@ mod tests {
     #[test]
     fn an_answer_by_name_picks_that_option_or_the_default_when_none_has_it() {
         let names = ["Vera", "Ike", "Jo"];
-        let label = |i: u32| names[i as usize].to_string();
+        let label = |i: u32| String::from(names[i as usize]);
         let mut p = Policy::new(Answer::Last, 1).with_label("target", "Ike");
         assert!(p.wants_labels("target") && !p.wants_labels("other"));
         assert_eq!(p.decide_among("target", 3, &label), 1);
-        let two = |i: u32| ["Vera", "Jo"][i as usize].to_string();
+        let two = |i: u32| String::from(["Vera", "Jo"][i as usize]);
         assert_eq!(
             p.decide_among("target", 2, &two),
             1,
