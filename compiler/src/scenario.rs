@@ -43,7 +43,7 @@ pub struct Scenario {
     /// The fight the procedure runs in (`fight: { sides: ... }`), for a procedure that
     /// takes fighters: each side's name and combatants. Its `fighter` arguments are
     /// `Value::Fighter`s of it.
-    pub fight: Option<Vec<(String, Vec<(String, crate::ir::Const)>)>>,
+    pub fight: Option<crate::simulate::Sides>,
 }
 
 /// The keys of a scenario.
@@ -407,13 +407,12 @@ fn read_node(
 
 /// The fight of a scenario (`fight: { sides: ... }`): its sides, and its combatants'
 /// names in joining order.
-#[allow(clippy::type_complexity)]
 fn fight_of(
     p: &Program,
     sources: &Sources,
     root: &YNode,
     diags: &mut Diagnostics,
-) -> Option<(Vec<(String, Vec<(String, crate::ir::Const)>)>, Vec<String>)> {
+) -> Option<(crate::simulate::Sides, Vec<String>)> {
     let node = root.get("fight")?;
     let Some(def) = &p.fight else {
         err(
@@ -448,7 +447,7 @@ fn fighter_arg(
     root: &YNode,
     args_node: &YNode,
     param: &crate::ir::Param,
-    fight: Option<&(Vec<(String, Vec<(String, crate::ir::Const)>)>, Vec<String>)>,
+    fight: Option<&(crate::simulate::Sides, Vec<String>)>,
     diags: &mut Diagnostics,
 ) -> Value {
     let is_side = matches!(param.ty, Ty::Side);

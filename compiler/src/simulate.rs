@@ -43,6 +43,9 @@ pub const MAX_RUNS: u64 = 10_000_000;
 /// Most rounds a fight file may allow.
 pub const MAX_ROUNDS: u32 = 10_000;
 
+/// A fight's sides: each side's name and its combatants (name, record value).
+pub type Sides = Vec<(String, Vec<(String, Const)>)>;
+
 /// A fight file, read against a program.
 #[derive(Debug, Clone)]
 pub struct FightFile {

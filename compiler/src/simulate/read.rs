@@ -501,14 +501,13 @@ fn list_label(
 /// A fight's sides under `root`'s `sides:` (a fight file, or a scenario's `fight:`): each
 /// side's name and combatants (name, record), and every combatant's name in joining
 /// order. `None` when there is no `sides:` mapping at all.
-#[allow(clippy::type_complexity)]
 pub(crate) fn read_sides(
     p: &Program,
     sources: &Sources,
     root: &YNode,
     combatant: usize,
     diags: &mut Diagnostics,
-) -> Option<(Vec<(String, Vec<(String, Const)>)>, Vec<String>)> {
+) -> Option<(super::Sides, Vec<String>)> {
     let combatant = Ty::Record(combatant);
     let mut sides: Vec<(String, Vec<(String, Const)>)> = Vec::new();
     let mut names: Vec<String> = Vec::new();
