@@ -79,7 +79,7 @@ pub fn compare(
                 Ok(value) => c.value("result", v, value, ret),
                 Err(e) => c.push_rule_error(p, v, e),
             },
-            "state" => c.state(v, params, &ran.args),
+            "state" => c.state(v, params, &ran.args, &ran.fighters),
             "odds" => {
                 if let Some(d) = odds {
                     c.odds(v, d, ret)
@@ -92,6 +92,28 @@ pub fn compare(
             ),
         }
     }
+    c.out
+}
+
+/// Holds one value (of type `ty`) to the expectation `node`, at `at` (a fight's
+/// combatant at the end of a scripted fight: `state.Aldren`), as `state:` holds an
+/// argument: part by part.
+pub fn compare_value(
+    p: &Program,
+    sources: &Sources,
+    (at, node): (&str, &YNode),
+    actual: &Value,
+    ty: &Ty,
+    diags: &mut Diagnostics,
+) -> Vec<Mismatch> {
+    let mut c = Comparer {
+        p,
+        sources,
+        reader: Reader::new(p, sources),
+        diags,
+        out: Vec::new(),
+    };
+    c.value(at, node, actual, ty);
     c.out
 }
 
@@ -204,7 +226,15 @@ impl Comparer<'_, '_> {
     }
 
     /// `state: { <parameter>: <value> }`: each argument after the run.
-    fn state(&mut self, node: &YNode, params: &[crate::ir::Param], args: &[Value]) {
+    /// `state: { <parameter>: <value> }`: each argument after the run; in a scenario's
+    /// fight, a combatant by its name too.
+    fn state(
+        &mut self,
+        node: &YNode,
+        params: &[crate::ir::Param],
+        args: &[Value],
+        fighters: &[(String, Value)],
+    ) {
         let Some(map) = node.as_map() else {
             self.wrong(
                 node,
@@ -218,11 +248,24 @@ impl Comparer<'_, '_> {
             match params.iter().position(|q| q.name == name) {
                 Some(i) => {
                     let at = format!("state.{name}");
-                    let ty = params[i].ty.clone();
+                    let ty = combatant_ty(self.p, &params[i].ty);
                     self.value(&at, v, &args[i], &ty);
                 }
+                None if fighters.iter().any(|(n, _)| *n == name) => {
+                    let at = format!("state.{name}");
+                    let ty = combatant_ty(self.p, &Ty::Fighter);
+                    let found = fighters
+                        .iter()
+                        .find(|(n, _)| *n == name)
+                        .map(|(_, x)| x.clone());
+                    self.value(&at, v, &found.unwrap_or(Value::Unit), &ty);
+                }
                 None => {
-                    let cands: Vec<&str> = params.iter().map(|q| q.name.as_str()).collect();
+                    let cands: Vec<&str> = params
+                        .iter()
+                        .map(|q| q.name.as_str())
+                        .chain(fighters.iter().map(|(n, _)| n.as_str()))
+                        .collect();
                     self.diags.push(
                         Diagnostic::error(
                             "E0406",
@@ -401,6 +444,15 @@ impl Comparer<'_, '_> {
     }
 }
 
+/// The type a parameter's value is held to: a fighter (in a scenario's fight) as its
+/// combatant's record.
+fn combatant_ty(p: &Program, ty: &Ty) -> Ty {
+    match (ty, &p.fight) {
+        (Ty::Fighter, Some(d)) => Ty::Record(d.combatant),
+        _ => ty.clone(),
+    }
+}
+
 fn is_none(node: &YNode) -> bool {
     matches!(&node.value, YValue::Null) || node.as_str() == Some("none")
 }
@@ -507,7 +559,9 @@ pub fn record(p: &Program, params: &[crate::ir::Param], ret: &Ty, ran: &Ran) -> 
     }
     let mut state = String::new();
     for ((param, before), after) in params.iter().zip(&ran.before).zip(&ran.args) {
-        let (Ty::Record(r), Value::Record(b), Value::Record(a)) = (&param.ty, before, after) else {
+        let (Ty::Record(r), Value::Record(b), Value::Record(a)) =
+            (&combatant_ty(p, &param.ty), before, after)
+        else {
             continue;
         };
         let (b, a) = (b.borrow(), a.borrow());

@@ -40,6 +40,10 @@ pub struct Scenario {
     pub dice_at: Option<Span>,
     /// What the run must give (`expect:`), held to it by `rulesc test`.
     pub expect: Option<YNode>,
+    /// The fight the procedure runs in (`fight: { sides: ... }`), for a procedure that
+    /// takes fighters: each side's name and combatants. Its `fighter` arguments are
+    /// `Value::Fighter`s of it.
+    pub fight: Option<crate::simulate::Sides>,
 }
 
 /// The keys of a scenario.
@@ -52,6 +56,7 @@ pub const KEYS: &[&str] = &[
     "ruleset",
     "packs",
     "expect",
+    "fight",
 ];
 
 /// Most bytes of one trace `rulesc trace` prints (events and the rules they cite):
@@ -59,11 +64,34 @@ pub const KEYS: &[&str] = &[
 pub const MAX_TRACE_BYTES: usize = 16 << 20;
 
 /// A trace that stops recording at [`MAX_TRACE_BYTES`].
-struct BoundedTrace<'s> {
-    events: VecTrace,
+pub(crate) struct BoundedTrace<'s> {
+    pub(crate) events: VecTrace,
     sites: &'s [Site],
     bytes: usize,
-    dropped: u64,
+    pub(crate) dropped: u64,
+}
+
+impl<'s> BoundedTrace<'s> {
+    pub(crate) fn new(sites: &'s [Site]) -> Self {
+        BoundedTrace {
+            events: VecTrace::default(),
+            sites,
+            bytes: 0,
+            dropped: 0,
+        }
+    }
+
+    /// The trace rendered, with a note if it was cut.
+    pub(crate) fn render(&self) -> String {
+        let mut trace = self.events.render(self.sites);
+        if self.dropped > 0 {
+            trace.push_str(&format!(
+                "note: the trace stopped after {MAX_TRACE_BYTES} bytes; {} more event(s) were not recorded\n",
+                self.dropped
+            ));
+        }
+        trace
+    }
 }
 
 impl TraceSink for BoundedTrace<'_> {
@@ -97,15 +125,27 @@ impl TraceSink for BoundedTrace<'_> {
 }
 
 /// Faces from the script first, then from a seeded source.
-struct ScriptThenSeed {
+pub(crate) struct ScriptThenSeed {
     faces: Vec<u32>,
-    next: usize,
+    pub(crate) next: usize,
     seeded: SeededDice,
     /// Faces rolled after the script ran out.
-    rolled: usize,
+    pub(crate) rolled: usize,
     /// Scripted faces the die did not have: which face (0-based) and the die's sides.
     /// The run is an error then (its result is not shown).
-    problems: Vec<(usize, u32)>,
+    pub(crate) problems: Vec<(usize, u32)>,
+}
+
+impl ScriptThenSeed {
+    pub(crate) fn new(faces: Vec<u32>, seed: u64) -> Self {
+        ScriptThenSeed {
+            faces,
+            next: 0,
+            seeded: SeededDice::new(seed),
+            rolled: 0,
+            problems: Vec::new(),
+        }
+    }
 }
 
 impl DiceSource for ScriptThenSeed {
@@ -255,8 +295,13 @@ fn read_node(
             );
         }
     }
+    let fight = fight_of(p, sources, root, diags);
     let mut reader = check::Reader::new(p, sources);
     for param in &f.params {
+        if matches!(param.ty, Ty::Fighter | Ty::Side) {
+            args.push(fighter_arg(root, args_node, param, fight.as_ref(), diags));
+            continue;
+        }
         let value = match args_node.get(&param.name) {
             Some(node) => reader.read(node, &param.ty, diags),
             None => {
@@ -356,6 +401,112 @@ fn read_node(
         at: Span::new(root.span.file, 0, 0),
         dice_at: root.get("dice").map(|d| d.span),
         expect: root.get("expect").cloned(),
+        fight: fight.map(|(sides, _)| sides),
+    })
+}
+
+/// The fight of a scenario (`fight: { sides: ... }`): its sides, and its combatants'
+/// names in joining order.
+fn fight_of(
+    p: &Program,
+    sources: &Sources,
+    root: &YNode,
+    diags: &mut Diagnostics,
+) -> Option<(crate::simulate::Sides, Vec<String>)> {
+    let node = root.get("fight")?;
+    let Some(def) = &p.fight else {
+        err(
+            diags,
+            node.span,
+            format!("ruleset `{}` declares no fight", p.name),
+            "a scenario's `fight:` is for procedures that take fighters; add `fight of <Combatant> { ... }` to the rules",
+        );
+        return None;
+    };
+    if node.as_map().is_none() {
+        err(
+            diags,
+            node.span,
+            "`fight` is a mapping",
+            "write `fight: { sides: { Guild: { Vera: veteran }, Recruits: { Ike: {} } } }`",
+        );
+        return None;
+    }
+    crate::yaml::unknown_keys(
+        node.as_map().unwrap_or(&[]),
+        &["sides"],
+        "a scenario's `fight`",
+        diags,
+    );
+    crate::simulate::read_sides(p, sources, node, def.combatant, diags)
+}
+
+/// A `fighter` argument (a combatant of the scenario's fight, by name) or a `side` one
+/// (a side, by name).
+fn fighter_arg(
+    root: &YNode,
+    args_node: &YNode,
+    param: &crate::ir::Param,
+    fight: Option<&(crate::simulate::Sides, Vec<String>)>,
+    diags: &mut Diagnostics,
+) -> Value {
+    let is_side = matches!(param.ty, Ty::Side);
+    let what = if is_side { "side" } else { "fighter" };
+    let Some((sides, names)) = fight else {
+        if root.get("fight").is_none() {
+            err(
+                diags,
+                args_node.get(&param.name).map_or(args_node.span, |n| n.span),
+                format!("`{}` is a {what}: the procedure runs inside a fight", param.name),
+                "add `fight: { sides: { <side>: { <name>: <record or fields> }, ... } }` and name the combatant here",
+            );
+        }
+        return Value::Unit;
+    };
+    let Some(node) = args_node.get(&param.name) else {
+        err(
+            diags,
+            args_node.span,
+            format!("no value for parameter `{}`", param.name),
+            format!(
+                "add `{}: <a {what} of the fight, by name>` under `args:`",
+                param.name
+            ),
+        );
+        return Value::Unit;
+    };
+    let name = node.scalar_text().unwrap_or_default();
+    let found = if is_side {
+        sides
+            .iter()
+            .position(|(s, _)| *s == name)
+            .map(|i| Value::Side(i as u16))
+    } else {
+        names
+            .iter()
+            .position(|n| *n == name)
+            .map(|i| Value::Fighter(i as u32))
+    };
+    found.unwrap_or_else(|| {
+        let cands: Vec<&str> = if is_side {
+            sides.iter().map(|(s, _)| s.as_str()).collect()
+        } else {
+            names.iter().map(String::as_str).collect()
+        };
+        diags.push(
+            Diagnostic::error(
+                "E0306",
+                node.span,
+                format!("the fight has no {what} named `{name}`"),
+            )
+            .label(format!("unknown {what}"))
+            .help(suggest(
+                &name,
+                &cands,
+                if is_side { "sides" } else { "combatants" },
+            )),
+        );
+        Value::Unit
     })
 }
 
@@ -502,6 +653,8 @@ pub struct Ran {
     pub args: Vec<Value>,
     /// The arguments before the run (copies).
     pub before: Vec<Value>,
+    /// In a scenario's fight, every combatant after the run, by name.
+    pub fighters: Vec<(String, Value)>,
     /// The trace, rendered (with a note if it was cut).
     pub trace: String,
     /// How many scripted faces were used, and how many dice were rolled after them.
@@ -524,23 +677,45 @@ pub fn execute(p: &Program, s: &Scenario, seed: u64) -> Ran {
 
 /// [`execute`], traced as `options` say.
 pub fn execute_with(p: &Program, s: &Scenario, seed: u64, options: eval::Options) -> Ran {
-    let dice = ScriptThenSeed {
-        faces: s.dice.clone().unwrap_or_default(),
-        next: 0,
-        seeded: SeededDice::new(seed),
-        rolled: 0,
-        problems: Vec::new(),
-    };
-    let trace = BoundedTrace {
-        events: VecTrace::default(),
-        sites: &p.sites,
-        bytes: 0,
-        dropped: 0,
-    };
+    let dice = ScriptThenSeed::new(s.dice.clone().unwrap_or_default(), seed);
+    let trace = BoundedTrace::new(&p.sites);
     let mut env = Env::new(dice, s.decisions.clone(), trace);
-    let before: Vec<Value> = s.args.iter().map(Value::deep_clone).collect();
-    let args: Vec<Value> = s.args.iter().map(Value::deep_clone).collect();
-    let result = eval::call_with(p, &mut env, s.function, args.clone(), options);
+    let mut fighters = Vec::new();
+    let mut before: Vec<Value> = s.args.iter().map(Value::deep_clone).collect();
+    let mut args: Vec<Value> = s.args.iter().map(Value::deep_clone).collect();
+    let result = match &s.fight {
+        None => eval::call_with(p, &mut env, s.function, args.clone(), options),
+        Some(sides) => {
+            let mut fight = rulesc_runtime::Fight::new();
+            for (side, members) in sides {
+                for (name, value) in members {
+                    fight.join(side, name, Value::from_const(value));
+                }
+            }
+            // A fighter argument is held to as its combatant, before and after.
+            let combatants = |fight: &rulesc_runtime::Fight<Value>, args: &[Value]| -> Vec<Value> {
+                args.iter()
+                    .map(|a| match a {
+                        Value::Fighter(i) => fight
+                            .combatants
+                            .get(*i as usize)
+                            .map_or(Value::Unit, Value::deep_clone),
+                        a => a.clone(),
+                    })
+                    .collect()
+            };
+            before = combatants(&fight, &before);
+            // The fight's calls share its step budget, counted from here.
+            let _ = crate::fight::EvalRules::new(p);
+            let result = eval::call_in(p, &mut env, &mut fight, s.function, args.clone(), options);
+            args = combatants(&fight, &args);
+            let names = sides
+                .iter()
+                .flat_map(|(_, m)| m.iter().map(|(n, _)| n.clone()));
+            fighters = names.zip(fight.combatants.iter().cloned()).collect();
+            result
+        }
+    };
     let mut diags = Diagnostics::default();
     if let Err(RuleError {
         kind: RuleErrorKind::TooManySteps { max },
@@ -581,17 +756,12 @@ pub fn execute_with(p: &Program, s: &Scenario, seed: u64, options: eval::Options
             },
         ));
     }
-    let mut trace = env.trace.events.render(&p.sites);
-    if env.trace.dropped > 0 {
-        trace.push_str(&format!(
-            "note: the trace stopped after {MAX_TRACE_BYTES} bytes; {} more event(s) were not recorded\n",
-            env.trace.dropped
-        ));
-    }
+    let trace = env.trace.render();
     Ran {
         result,
         args,
         before,
+        fighters,
         trace,
         faces_used: env.dice.next,
         rolled: env.dice.rolled,

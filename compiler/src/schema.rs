@@ -158,6 +158,12 @@ pub fn scenario() -> Value {
             "description": { "type": "string" },
             "ruleset": { "type": "string", "description": "The ruleset folder `rulesc test` runs this scenario against, relative to this file." },
             "packs": { "type": "array", "items": { "type": "string" }, "description": "Content packs (relative to this file) whose records the scenario names, for `rulesc test`." },
+            "fight": {
+                "type": "object",
+                "description": "The fight a procedure that takes fighters runs in: `sides:` as in a fight file; its `fighter` and `side` arguments are named.",
+                "properties": { "sides": { "type": "object", "minProperties": 2 } },
+                "additionalProperties": false
+            },
             "expect": {
                 "type": "object",
                 "description": "What the run must give, held by `rulesc test`.",
@@ -200,8 +206,27 @@ pub fn fight() -> Value {
             },
             "decisions": {
                 "type": "object",
-                "description": "`default:` then per decision name: first, last, random, a level or variant name, yes or no.",
-                "additionalProperties": { "type": ["string", "boolean"] }
+                "description": "`default:` then per decision name: first, last, random, a level or variant name, yes or no; in a scripted fight (`dice:`), a list of answers taken in order (option names, or indices for a decision among a list).",
+                "additionalProperties": { "type": ["string", "boolean", "array"] }
+            },
+            "ruleset": { "type": "string", "description": "The ruleset `rulesc test` runs the fight against (a folder, relative to this file)." },
+            "dice": { "type": "array", "items": { "type": "integer", "minimum": 1 }, "description": "A scripted fight: every face it rolls, in order (initiative included)." },
+            "expect": {
+                "type": "object",
+                "description": "What `rulesc test` holds the fight to: simulated rates within a tolerance (`runs`, `seed`, `tolerance`, `wins`, `report`), or for a scripted fight its ending and state (`winner`, `rounds`, `turns`, `out`, `state`).",
+                "properties": {
+                    "runs": { "type": "integer", "minimum": 1 },
+                    "seed": { "type": "integer", "minimum": 0 },
+                    "tolerance": { "type": ["string", "number"] },
+                    "wins": { "type": "object", "additionalProperties": { "type": ["string", "number"] } },
+                    "report": { "type": "object", "additionalProperties": { "type": ["string", "number"] } },
+                    "winner": { "type": "string" },
+                    "rounds": { "type": "integer", "minimum": 0 },
+                    "turns": names,
+                    "out": names,
+                    "state": { "type": "object", "additionalProperties": { "type": "object" } }
+                },
+                "additionalProperties": false
             },
             "report": {
                 "type": "object",

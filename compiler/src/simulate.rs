@@ -25,18 +25,26 @@
 use crate::eval::{Options, Value};
 use crate::fight::EvalRules;
 use crate::ir::{Const, Program};
+use crate::source::Span;
 use rayon::prelude::*;
 use rulesc_runtime::{Env, Fight, FightEnd, FightRules, Fighter, Policy, SeededDice, TraceSink};
 use std::fmt::Write as _;
 
+pub mod expect;
 mod read;
+mod replay;
 
 pub use read::read;
+pub(crate) use read::read_sides;
+pub use replay::{replay, replay_ending, Replayed};
 
 /// Most runs one simulation may ask for.
 pub const MAX_RUNS: u64 = 10_000_000;
 /// Most rounds a fight file may allow.
 pub const MAX_ROUNDS: u32 = 10_000;
+
+/// A fight's sides: each side's name and its combatants (name, record value).
+pub type Sides = Vec<(String, Vec<(String, Const)>)>;
 
 /// A fight file, read against a program.
 #[derive(Debug, Clone)]
@@ -50,6 +58,37 @@ pub struct FightFile {
     pub groups: Vec<Group>,
     /// The fight file among the sources (for a diagnostic about the whole file).
     pub file: crate::source::FileId,
+    /// What `rulesc test` holds the fight to (`expect:`, [`expect`]).
+    pub expect: Option<crate::yaml::YNode>,
+    /// The scripted dice and answers of a fight that replays a worked example
+    /// (`dice:`): `None` for a fight left to chance.
+    pub script: Option<Script>,
+}
+
+/// One scripted answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scripted {
+    Index(u32),
+    /// The option of this name (a fighter's, for `decide target from enemies(me)`).
+    Named(String),
+}
+
+/// A scripted fight's dice and answers (see [`replay`]).
+#[derive(Debug, Clone, Default)]
+pub struct Script {
+    pub faces: Vec<u32>,
+    /// Where each face is written, in order.
+    pub face_spans: Vec<Span>,
+    /// Where the `dice:` list is.
+    pub dice_at: Option<Span>,
+    /// Answers given as lists under `decisions:`, per decision in order: an option's
+    /// index, or (a decision among a list) an option's name.
+    pub decisions: Vec<(String, Vec<Scripted>)>,
+    pub answer_spans: Vec<(String, Vec<Span>)>,
+    /// Decisions given one word (the policy answers them every time).
+    pub answered: Vec<String>,
+    /// Whether `decisions:` names a `default:`.
+    pub default_given: bool,
 }
 
 /// A named outcome group: every condition given must hold at the end of a run.

@@ -1,8 +1,9 @@
 //! `rulesc test <dir>...`: every scenario under the folders, run strictly and held to
 //! its `expect:` ([`crate::expect`]).
 //!
-//! A scenario is a `.yaml` file with `run:`; other YAML files (rulesets, packs, fights)
-//! are counted and left alone. Each scenario runs against the ruleset its `ruleset:`
+//! A scenario is a `.yaml` file with `run:`, and a fight file (`sides:`) with `expect:`
+//! is a fight test ([`run_fight`], [`crate::simulate::expect`]); other YAML files
+//! (rulesets, packs, fights expecting nothing) are counted and left alone. Each scenario runs against the ruleset its `ruleset:`
 //! names (relative to the file), or the one given with `--ruleset`, with the content
 //! packs its `packs:` names, from seed 0. Scripts are strict: a face never rolled, dice
 //! rolled past the script, or an answer never asked for is an error (`E0405`).
@@ -127,7 +128,7 @@ impl Report {
         }
         if self.skipped > 0 {
             s.push_str(&format!(
-                "; {} YAML file(s) without `run:` are not scenarios",
+                "; {} YAML file(s) without `run:` are not scenarios (nor fight files with `expect:`)",
                 self.skipped
             ));
         }
@@ -266,11 +267,14 @@ pub fn run(paths: &[PathBuf], opts: &Options) -> Report {
         let what = if p.is_dir() {
             format!("no scenario under the folder {}", output::shown(p))
         } else {
-            format!("{} is not a scenario (it has no `run:`)", output::shown(p))
+            format!(
+                "{} is not a scenario (it has no `run:`) nor a fight file with `expect:`",
+                output::shown(p)
+            )
         };
         let d = Diagnostic::error("E0412", at, format!("{what}: nothing was tested"))
             .label("this path")
-            .help("a scenario is a `.yaml` file with `run:`; give the folders (or files) that hold them");
+            .help("a scenario is a `.yaml` file with `run:`, a fight test a fight file with `expect:`; give the folders (or files) that hold them");
         report
             .problems
             .push((Diagnostics { items: vec![d] }, sources));
@@ -462,7 +466,11 @@ fn run_file(
     let Some((_, root)) = load::read_yaml(&mut sources, name, path, &mut diags) else {
         return Some(error(diags, sources));
     };
-    root.get("run")?;
+    // A scenario has `run:`; a fight file (`sides:`) is a test when it expects something.
+    let fight = root.get("run").is_none();
+    if fight && (root.get("sides").is_none() || root.get("expect").is_none()) {
+        return None;
+    }
     let dir = path.parent().unwrap_or(Path::new(""));
     let ruleset = match root.get("ruleset") {
         Some(r) => match r.as_str() {
@@ -534,7 +542,11 @@ fn run_file(
             None => return Some(error(d, s)),
         }
     };
-    Some(run_scenario(p, path, opts))
+    Some(if fight {
+        run_fight(p, path, opts)
+    } else {
+        run_scenario(p, path, opts)
+    })
 }
 
 /// The `packs:` of a scenario, relative to its folder.
@@ -611,6 +623,19 @@ pub fn run_scenario(p: &Program, path: &Path, opts: &Options) -> Case {
         return case;
     };
     let mut diags = Diagnostics::default();
+    if let (Some(k), Some(_)) = (
+        expect
+            .as_map()
+            .and_then(|m| m.iter().find(|(k, _)| k.as_str() == Some("odds"))),
+        &s.fight,
+    ) {
+        case.diags.push(
+            Diagnostic::error("E0406", k.0.span, "exact odds inside a fight are not available yet: `rulesc analyze` does not run fights")
+                .label("exact odds")
+                .help("hold this run's `result:` and `state:`; for rates, test a fight file with `expect: { wins: ..., tolerance: ... }`"),
+        );
+        return case;
+    }
     // Odds only when asked for: an analysis runs every roll of the dice.
     let odds = expect
         .get("odds")
@@ -647,6 +672,56 @@ pub fn run_scenario(p: &Program, path: &Path, opts: &Options) -> Case {
     if let Some(m) = case.mismatches.iter().find(|m| !m.at.starts_with("odds.")) {
         case.context = context(&ran.trace, m);
     }
+    case
+}
+
+/// Runs one fight file (`sides:` with `expect:`) against its program and holds it to its
+/// expectations ([`crate::simulate::expect`]): simulated rates within their tolerance,
+/// or a scripted fight's ending and state.
+pub fn run_fight(p: &Program, path: &Path, opts: &Options) -> Case {
+    let mut case = Case {
+        path: path.to_path_buf(),
+        status: Status::Error,
+        nothing_expected: false,
+        mismatches: Vec::new(),
+        context: Vec::new(),
+        diags: Diagnostics::default(),
+        sources: Sources::default(),
+    };
+    let (file, sources) = match crate::simulate::read(p, path) {
+        Ok(r) => r,
+        Err((d, s)) => {
+            case.diags = d;
+            case.sources = s;
+            return case;
+        }
+    };
+    case.sources = sources;
+    let mut diags = Diagnostics::default();
+    let held = crate::simulate::expect::hold(p, &case.sources, &file, &mut diags);
+    case.diags.extend(diags);
+    if case.diags.has_errors() {
+        return case;
+    }
+    case.mismatches = held.mismatches;
+    if case.mismatches.is_empty() {
+        case.status = Status::Pass;
+        return case;
+    }
+    if opts.update && case.mismatches.iter().all(|m| m.fix.is_some()) {
+        let edits = case
+            .mismatches
+            .iter()
+            .filter_map(|m| m.fix.clone())
+            .collect();
+        let text = case.sources.file(file.file).text.clone();
+        if write_back(&mut case, path, &expect::rewrite(&text, edits)) {
+            case.status = Status::Updated;
+        }
+        return case;
+    }
+    case.status = Status::Fail;
+    case.context = held.context;
     case
 }
 

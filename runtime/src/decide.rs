@@ -10,6 +10,37 @@ use alloc::{format, vec};
 /// clamped to the last option, so a decider can never make a resolution fail.
 pub trait Decide {
     fn decide(&mut self, name: &'static str, options: u32) -> u32;
+
+    /// Whether this decider answers decision `name` by an option's name, when the options
+    /// are a list's items ([`Decide::decide_among`]); false unless it says so, so the
+    /// names are made only for a decider that reads them.
+    fn wants_labels(&self, _name: &str) -> bool {
+        false
+    }
+
+    /// Answers a decision among a list's items: `label(i)` is option `i`'s name (a
+    /// fighter's or side's name, a level's or variant's). By default, [`Decide::decide`].
+    fn decide_among(
+        &mut self,
+        name: &'static str,
+        options: u32,
+        _label: &dyn Fn(u32) -> String,
+    ) -> u32 {
+        self.decide(name, options)
+    }
+}
+
+/// [`answer`] among named options ([`Decide::decide_among`]): the same clamp.
+#[inline]
+pub fn answer_among<X: Decide + ?Sized>(
+    decider: &mut X,
+    name: &'static str,
+    options: u32,
+    label: &dyn Fn(u32) -> String,
+) -> u32 {
+    decider
+        .decide_among(name, options, label)
+        .min(options.saturating_sub(1))
 }
 
 /// `decider`'s answer to `name` among `options`, one out of range read as the last option
@@ -130,6 +161,19 @@ impl<D: Decide + ?Sized> Decide for &mut D {
     #[inline]
     fn decide(&mut self, name: &'static str, options: u32) -> u32 {
         (**self).decide(name, options)
+    }
+
+    fn wants_labels(&self, name: &str) -> bool {
+        (**self).wants_labels(name)
+    }
+
+    fn decide_among(
+        &mut self,
+        name: &'static str,
+        options: u32,
+        label: &dyn Fn(u32) -> String,
+    ) -> u32 {
+        (**self).decide_among(name, options, label)
     }
 }
 

@@ -26,6 +26,8 @@ pub enum Answer {
 pub struct Policy {
     default: Answer,
     named: Vec<(String, Answer)>,
+    /// Decisions among a list answered by an option's name ([`Policy::with_label`]).
+    labels: Vec<(String, String)>,
     rng: SeededDice,
 }
 
@@ -35,6 +37,7 @@ impl Policy {
         Policy {
             default,
             named: Vec::new(),
+            labels: Vec::new(),
             rng: SeededDice::new(seed),
         }
     }
@@ -54,6 +57,15 @@ impl Policy {
         self
     }
 
+    /// Decision `name`, among a list's items, is answered by the option named `label`
+    /// (a fighter, by name); when no option has that name (that fighter is out), the
+    /// default answers it.
+    pub fn with_label(mut self, name: &str, label: &str) -> Self {
+        self.labels.retain(|(n, _)| n != name);
+        self.labels.push((name.into(), label.into()));
+        self
+    }
+
     /// The same answers with a fresh random stream (one per simulated run).
     pub fn reseeded(&self, seed: u64) -> Self {
         Policy {
@@ -70,14 +82,48 @@ impl Policy {
     }
 }
 
-impl Decide for Policy {
-    fn decide(&mut self, name: &'static str, options: u32) -> u32 {
+impl Policy {
+    fn by(&mut self, answer: Answer, options: u32) -> u32 {
         let last = options.saturating_sub(1);
-        match self.answer(name) {
+        match answer {
             Answer::First => 0,
             Answer::Last => last,
             Answer::Random => self.rng.face(options.max(1)) - 1,
             Answer::Index(i) => i.min(last),
+        }
+    }
+}
+
+impl Decide for Policy {
+    fn decide(&mut self, name: &'static str, options: u32) -> u32 {
+        let answer = self.answer(name);
+        self.by(answer, options)
+    }
+
+    fn wants_labels(&self, name: &str) -> bool {
+        self.labels.iter().any(|(n, _)| n == name)
+    }
+
+    fn decide_among(
+        &mut self,
+        name: &'static str,
+        options: u32,
+        label: &dyn Fn(u32) -> String,
+    ) -> u32 {
+        let Some(wanted) = self
+            .labels
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, l)| l.clone())
+        else {
+            return self.decide(name, options);
+        };
+        match (0..options).find(|&i| label(i) == wanted) {
+            Some(i) => i,
+            None => {
+                let default = self.default;
+                self.by(default, options)
+            }
         }
     }
 }
@@ -99,6 +145,21 @@ mod tests {
         );
         assert_eq!(p.decide("defence", 9), 5);
         assert_eq!(p.decide("other", 7), 0);
+    }
+
+    #[test]
+    fn an_answer_by_name_picks_that_option_or_the_default_when_none_has_it() {
+        let names = ["Vera", "Ike", "Jo"];
+        let label = |i: u32| String::from(names[i as usize]);
+        let mut p = Policy::new(Answer::Last, 1).with_label("target", "Ike");
+        assert!(p.wants_labels("target") && !p.wants_labels("other"));
+        assert_eq!(p.decide_among("target", 3, &label), 1);
+        let two = |i: u32| String::from(["Vera", "Jo"][i as usize]);
+        assert_eq!(
+            p.decide_among("target", 2, &two),
+            1,
+            "no Ike: the default, last"
+        );
     }
 
     #[test]

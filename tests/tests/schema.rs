@@ -53,7 +53,7 @@ fn schema_of(path: &Path) -> &'static str {
         .unwrap_or(path)
         .to_string_lossy()
         .replace('\\', "/");
-    if rel.ends_with("/fight.yaml") {
+    if rel.ends_with("fight.yaml") {
         "fight.schema.json"
     } else if rel.starts_with("examples/homebrew/") {
         "pack.schema.json"

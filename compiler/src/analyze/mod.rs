@@ -537,6 +537,17 @@ pub fn reports(
     v: &View,
 ) -> Result<(Vec<Report>, Diagnostics, Sources), (Diagnostics, Sources)> {
     let (s, mut sources) = scenario::read(p, path)?;
+    if s.fight.is_some() {
+        // The engine runs one procedure outside any fight; a fighter needs one.
+        let d = Diagnostic::error(
+            "E0512",
+            s.at,
+            "this scenario runs inside a fight: exact odds inside a fight are not available yet",
+        )
+        .label("this scenario")
+        .help("run it with `rulesc trace` or `rulesc test` (its `result:` and `state:`); for rates, `rulesc simulate` a fight file");
+        return Err((Diagnostics { items: vec![d] }, sources));
+    }
     let scenario_file = sources.files.len().saturating_sub(1) as u32;
     let f = &p.functions[s.function];
     let mut diags = Diagnostics::default();

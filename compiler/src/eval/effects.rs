@@ -181,8 +181,28 @@ impl<'p> Interpreter<'p, '_> {
             return Err(self.fail(site, RuleErrorKind::NoOptions { decision: name }));
         }
         let n = items.len() as u32;
-        let i = self.env.decide(name, n);
+        let i = if self.env.wants_labels(name) {
+            // A decider answering by name (a fight file's `target: Ike`) reads each
+            // option's name: a fighter's or side's, a variant's as the rules write it.
+            let labels: Vec<String> = items.iter().map(|v| self.label(v, elem)).collect();
+            let label = |i: u32| labels.get(i as usize).cloned().unwrap_or_default();
+            self.env.decide_among(name, n, &label)
+        } else {
+            self.env.decide(name, n)
+        };
         Ok(self.decided(items[i as usize].clone(), elem, site))
+    }
+
+    /// An option's name, for a decider answering by name: a variant's name as the rules
+    /// write it, a fighter or side by name, anything else as the trace shows it.
+    fn label(&self, v: &Value, ty: &Ty) -> String {
+        match (v, ty) {
+            (Value::Choice(i), Ty::Choice(c)) => self.prog.choices[*c]
+                .variants
+                .get(*i as usize)
+                .map_or_else(String::new, |x| x.name.clone()),
+            _ => self.show(v, ty),
+        }
     }
 
     /// A decision's answer `v` (of type `ty`), traced.

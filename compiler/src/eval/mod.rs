@@ -264,6 +264,15 @@ pub(crate) trait Host {
     /// The decider's answer, within the options (`rulesc_runtime::decide::answer`).
     /// The decider's answer within the options (`rulesc_runtime::decide::answer`).
     fn decide(&mut self, name: &'static str, options: u32) -> u32;
+    /// `Decide::wants_labels` and `decide_among` (`rulesc_runtime::decide::answer_among`):
+    /// a decision among a list answered by an option's name.
+    fn wants_labels(&self, name: &str) -> bool;
+    fn decide_among(
+        &mut self,
+        name: &'static str,
+        options: u32,
+        label: &dyn Fn(u32) -> String,
+    ) -> u32;
     fn event(&mut self, e: TraceEvent);
     /// `error::fail`: the rule error recorded in the trace.
     fn fail(&mut self, e: RuleError) -> RuleError;
@@ -314,6 +323,19 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Host for Env<D, X, T> {
 
     fn decide(&mut self, name: &'static str, options: u32) -> u32 {
         rulesc_runtime::decide::answer(&mut self.decide, name, options)
+    }
+
+    fn wants_labels(&self, name: &str) -> bool {
+        self.decide.wants_labels(name)
+    }
+
+    fn decide_among(
+        &mut self,
+        name: &'static str,
+        options: u32,
+        label: &dyn Fn(u32) -> String,
+    ) -> u32 {
+        rulesc_runtime::decide::answer_among(&mut self.decide, name, options, label)
     }
 
     fn event(&mut self, e: TraceEvent) {

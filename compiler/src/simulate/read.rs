@@ -1,7 +1,7 @@
 //! Reading a fight file (`sides:`, `rounds:`, `decisions:`, `report:`) against a
 //! program, with diagnostics (E0404) pointing into the file.
 
-use super::{FightFile, Group, GroupEnd, MAX_ROUNDS};
+use super::{FightFile, Group, GroupEnd, Script, Scripted, MAX_ROUNDS};
 use crate::check;
 use crate::diag::{suggest, Diagnostic, Diagnostics};
 use crate::ir::{self, Const, DecideOptions, ExprKind as K, FightTies, Program, Ty};
@@ -108,7 +108,7 @@ fn read_node(
             diags,
             root.span,
             "a fight file is a mapping",
-            "write `sides:`, and optionally `title:`, `rounds:`, `decisions:`, `report:`",
+            "write `sides:`, and optionally `title:`, `rounds:`, `decisions:`, `report:`, `dice:`, `expect:`",
         );
         return None;
     };
@@ -119,6 +119,9 @@ fn read_node(
         "sides",
         "decisions",
         "report",
+        "ruleset",
+        "dice",
+        "expect",
     ];
     crate::yaml::unknown_keys(map, KEYS, "a fight file", diags);
     let title = match root.get("title") {
@@ -148,71 +151,10 @@ fn read_node(
             }
         },
     };
-    let combatant = Ty::Record(def.combatant);
-    let mut sides: Vec<(String, Vec<(String, Const)>)> = Vec::new();
-    let mut names: Vec<String> = Vec::new();
-    match root.get("sides").and_then(|s| s.as_map().map(|m| (s, m))) {
-        Some((node, m)) if m.len() >= 2 => {
-            let _ = node;
-            for (k, v) in m {
-                let side = k.scalar_text().unwrap_or_default();
-                let mut members = Vec::new();
-                match v.as_map() {
-                    Some(ms) if !ms.is_empty() => {
-                        for (mk, mv) in ms {
-                            let who = mk.scalar_text().unwrap_or_default();
-                            if names.contains(&who) {
-                                err(
-                                    diags,
-                                    mk.span,
-                                    format!("two combatants are named `{who}`"),
-                                    "give each combatant its own name",
-                                );
-                            }
-                            names.push(who.clone());
-                            let value = match &mv.value {
-                                YValue::Null => Some(p.zero(&combatant)),
-                                _ => check::read_value(p, sources, mv, &combatant, diags),
-                            };
-                            members.push((who, value.unwrap_or_else(|| p.zero(&combatant))));
-                        }
-                    }
-                    _ => err(
-                        diags,
-                        v.span,
-                        format!("side `{side}` has no combatants"),
-                        "list them: `Name: record` or `Name: { field: value }`",
-                    ),
-                }
-                sides.push((side, members));
-            }
-        }
-        Some((node, _)) => err(
-            diags,
-            node.span,
-            "a fight needs at least two sides",
-            "add another side under `sides:`",
-        ),
-        None => {
-            match root.get("sides") {
-                Some(node) => err(
-                    diags,
-                    node.span,
-                    "`sides` is a mapping of sides",
-                    "write `sides: { Guild: { Vera: veteran }, Recruits: { Ike: {} } }`",
-                ),
-                None => err(
-                    diags,
-                    root.span,
-                    "the fight file has no `sides:`",
-                    "add `sides:` with two sides, each a mapping of combatants",
-                ),
-            }
-            return None;
-        }
-    }
+    let (sides, names) = read_sides(p, sources, root, def.combatant, diags)?;
     let known = decisions(p);
     let mut policy = Policy::new(Answer::Random, 0);
+    let mut script = Script::default();
     if let Some(d) = root.get("decisions") {
         let answers = mapping(
             diags,
@@ -222,6 +164,10 @@ fn read_node(
         );
         for (k, v) in answers {
             let key = k.scalar_text().unwrap_or_default();
+            if let Some(items) = v.as_seq() {
+                scripted_answers(p, (&known, &names), (&key, k), items, &mut script, diags);
+                continue;
+            }
             let Some(text) = v.scalar_text() else {
                 err(
                     diags,
@@ -238,6 +184,7 @@ fn read_node(
                 _ => None,
             };
             if key == "default" {
+                script.default_given = true;
                 match plain {
                     Some(a) => policy = policy.with_default(a),
                     None => err(
@@ -274,10 +221,20 @@ fn read_node(
                     .iter()
                     .position(|x| x.name == text)
                     .map(|i| Answer::Index(i as u32)),
+                (None, Some(DecideOptions::List(l))) => {
+                    if list_label(l, &text, &names, v, diags).is_some() {
+                        script.answered.push(key.clone());
+                        policy = policy.with_label(&key, &text);
+                    }
+                    continue;
+                }
                 (None, _) => None,
             };
             match answer {
-                Some(a) => policy = policy.with(&key, a),
+                Some(a) => {
+                    script.answered.push(key.clone());
+                    policy = policy.with(&key, a)
+                }
                 None => {
                     let help = match options {
                         Some(DecideOptions::Choice(c)) => {
@@ -397,6 +354,33 @@ fn read_node(
             groups.push(g);
         }
     }
+    if let Some(d) = root.get("dice") {
+        script.dice_at = Some(d.span);
+        for i in sequence(diags, d, "`dice`", "`dice: [8, 6, 8]`: the faces, in order") {
+            match i.value {
+                YValue::Int(f) if (1..=1_000_000).contains(&f) => {
+                    script.faces.push(f as u32);
+                    script.face_spans.push(i.span);
+                }
+                _ => err(
+                    diags,
+                    i.span,
+                    "a die face is a positive number",
+                    "write faces as numbers: `dice: [8, 6, 8]`",
+                ),
+            }
+        }
+    }
+    if script.dice_at.is_none() {
+        if let Some((name, spans)) = script.answer_spans.first() {
+            err(
+                diags,
+                spans[0],
+                format!("scripted answers to `{name}` in a fight with no `dice:`"),
+                "a list of answers replays a scripted fight: give its `dice:` too, or answer with one word (`first`, `last`, `random`, an option)",
+            );
+        }
+    }
     Some(FightFile {
         title,
         rounds,
@@ -404,7 +388,190 @@ fn read_node(
         policy,
         groups,
         file: root.span.file,
+        expect: root.get("expect").cloned(),
+        script: script.dice_at.is_some().then_some(script),
     })
+}
+
+/// `name: [answer, ...]` under `decisions:`: answers a scripted fight takes in order. An
+/// answer is an option's name (a level, variant, `yes`/`no`) or, for a decision among a
+/// list, the option's index.
+fn scripted_answers(
+    p: &Program,
+    (known, names): (&[(String, Option<DecideOptions>)], &[String]),
+    (key, k): (&str, &YNode),
+    items: &[YNode],
+    script: &mut Script,
+    diags: &mut Diagnostics,
+) {
+    let Some((_, options)) = known.iter().find(|(n, _)| n == key) else {
+        let cands: Vec<&str> = known.iter().map(|(n, _)| n.as_str()).collect();
+        diags.push(
+            Diagnostic::error(
+                "E0306",
+                k.span,
+                format!("the rules ask no decision named `{key}`"),
+            )
+            .label("unknown decision")
+            .help(suggest(key, &cands, "decisions")),
+        );
+        return;
+    };
+    for a in items {
+        let text = a.scalar_text().unwrap_or_default();
+        let index = match (&a.value, options) {
+            (YValue::Int(i), Some(DecideOptions::List(_)) | None) => {
+                u32::try_from(*i).ok().map(Scripted::Index)
+            }
+            (_, Some(DecideOptions::List(l))) => {
+                if list_label(l, &text, names, a, diags).is_none() {
+                    continue; // reported
+                }
+                Some(Scripted::Named(text.clone()))
+            }
+            (_, Some(DecideOptions::Bool)) => match text.as_str() {
+                "yes" | "true" => Some(Scripted::Index(1)),
+                "no" | "false" => Some(Scripted::Index(0)),
+                _ => None,
+            },
+            (_, Some(DecideOptions::Choice(c))) => p.choices[*c]
+                .variants
+                .iter()
+                .position(|x| x.name == text)
+                .map(|i| Scripted::Index(i as u32)),
+            _ => None,
+        };
+
+        let Some(i) = index else {
+            let help = match options {
+                Some(DecideOptions::Choice(c)) => {
+                    let cands: Vec<&str> = p.choices[*c]
+                        .variants
+                        .iter()
+                        .map(|x| x.name.as_str())
+                        .collect();
+                    suggest(&text, &cands, "options")
+                }
+                Some(DecideOptions::Bool) => "answer `yes` or `no`".into(),
+                _ => "a decision among a list is answered by the option's index, from 0".into(),
+            };
+            err(
+                diags,
+                a.span,
+                format!("`{text}` does not answer `{key}`"),
+                help,
+            );
+            continue;
+        };
+        match script.decisions.iter_mut().find(|(n, _)| n == key) {
+            Some((_, q)) => q.push(i),
+            None => script.decisions.push((key.to_string(), vec![i])),
+        }
+        match script.answer_spans.iter_mut().find(|(n, _)| n == key) {
+            Some((_, spans)) => spans.push(a.span),
+            None => script.answer_spans.push((key.to_string(), vec![a.span])),
+        }
+    }
+}
+
+/// An answer by name to a decision among the list `l`: for a list of fighters, the name
+/// must be a combatant's (`E0404` otherwise, with the names); for other lists any name is
+/// taken, matched against the options' names when the decision is asked.
+fn list_label(
+    l: &ir::Expr,
+    text: &str,
+    names: &[String],
+    at: &YNode,
+    diags: &mut Diagnostics,
+) -> Option<()> {
+    let of_fighters = matches!(&l.ty, Ty::List(e) if matches!(**e, Ty::Fighter));
+    if of_fighters && !names.iter().any(|n| n == text) {
+        let cands: Vec<&str> = names.iter().map(String::as_str).collect();
+        err(
+            diags,
+            at.span,
+            format!("no combatant is named `{text}`"),
+            suggest(text, &cands, "combatants (or first, last, random)"),
+        );
+        return None;
+    }
+    Some(())
+}
+
+/// A fight's sides under `root`'s `sides:` (a fight file, or a scenario's `fight:`): each
+/// side's name and combatants (name, record), and every combatant's name in joining
+/// order. `None` when there is no `sides:` mapping at all.
+pub(crate) fn read_sides(
+    p: &Program,
+    sources: &Sources,
+    root: &YNode,
+    combatant: usize,
+    diags: &mut Diagnostics,
+) -> Option<(super::Sides, Vec<String>)> {
+    let combatant = Ty::Record(combatant);
+    let mut sides: Vec<(String, Vec<(String, Const)>)> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    match root.get("sides").and_then(|s| s.as_map().map(|m| (s, m))) {
+        Some((node, m)) if m.len() >= 2 => {
+            let _ = node;
+            for (k, v) in m {
+                let side = k.scalar_text().unwrap_or_default();
+                let mut members = Vec::new();
+                match v.as_map() {
+                    Some(ms) if !ms.is_empty() => {
+                        for (mk, mv) in ms {
+                            let who = mk.scalar_text().unwrap_or_default();
+                            if names.contains(&who) {
+                                err(
+                                    diags,
+                                    mk.span,
+                                    format!("two combatants are named `{who}`"),
+                                    "give each combatant its own name",
+                                );
+                            }
+                            names.push(who.clone());
+                            let value = match &mv.value {
+                                YValue::Null => Some(p.zero(&combatant)),
+                                _ => check::read_value(p, sources, mv, &combatant, diags),
+                            };
+                            members.push((who, value.unwrap_or_else(|| p.zero(&combatant))));
+                        }
+                    }
+                    _ => err(
+                        diags,
+                        v.span,
+                        format!("side `{side}` has no combatants"),
+                        "list them: `Name: record` or `Name: { field: value }`",
+                    ),
+                }
+                sides.push((side, members));
+            }
+        }
+        Some((node, _)) => err(
+            diags,
+            node.span,
+            "a fight needs at least two sides",
+            "add another side under `sides:`",
+        ),
+        None => {
+            match root.get("sides") {
+                Some(node) => err(
+                    diags,
+                    node.span,
+                    "`sides` is a mapping of sides",
+                    "write `sides: { Guild: { Vera: veteran }, Recruits: { Ike: {} } }`",
+                ),
+                None => err(
+                    diags,
+                    root.span,
+                    "the fight file has no `sides:`",
+                    "add `sides:` with two sides, each a mapping of combatants",
+                ),
+            }
+            return None;
+        }
+    }
+    Some((sides, names))
 }
 
 fn rounds_range(node: &YNode) -> Option<(u32, u32)> {

@@ -60,8 +60,9 @@ impl Side {
 /// How fighters with equal turn-order keys are ordered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ties {
-    /// They act simultaneously: all are marked acted, then each takes its turn in the
-    /// order they joined; one put out by another's turn in the group still acts.
+    /// They act simultaneously: each takes its turn in the order they joined, marked
+    /// acted as its own turn begins; one put out by another's turn in the group still
+    /// acts.
     Together,
     /// Each rolls the die (higher first); those still tied roll again, at most
     /// [`MAX_TIE_ROLLS`] times, then the order they joined.
@@ -230,6 +231,8 @@ pub struct Fight<C> {
     turns: Vec<u32>,
     /// Fighters whose turn is under way.
     acting: Vec<Fighter>,
+    /// Every turn begun, in order, when asked for ([`Fight::log_turns`]).
+    turn_log: Option<Vec<Fighter>>,
     timers: Vec<Timer>,
     seq: u64,
     /// Trigger conditions as last seen: `[trigger][0]` for a fight-wide trigger,
@@ -259,6 +262,7 @@ impl<C> Default for Fight<C> {
             acted: Vec::new(),
             turns: Vec::new(),
             acting: Vec::new(),
+            turn_log: None,
             timers: Vec::new(),
             seq: 0,
             seen: Vec::new(),
@@ -417,6 +421,17 @@ impl<C> Fight<C> {
     /// Turns the fighter has begun (its current one included).
     pub fn turns_taken(&self, f: Fighter) -> u32 {
         self.turns.get(f.index()).copied().unwrap_or(0)
+    }
+
+    /// Keeps, from now on, who began each turn, in order (interruptions' turns too):
+    /// what a replayed worked example is held to. Off unless asked for.
+    pub fn log_turns(&mut self) {
+        self.turn_log.get_or_insert_with(Vec::new);
+    }
+
+    /// The turns begun since [`Fight::log_turns`], in order (empty if not asked for).
+    pub fn turn_log(&self) -> &[Fighter] {
+        self.turn_log.as_deref().unwrap_or(&[])
     }
 
     /// The pending timers, in scheduling order.

@@ -19,15 +19,33 @@ impl<C> Fight<C> {
         R: FightRules<C, D, X, T>,
     {
         loop {
-            if self.phase == Phase::BetweenRounds && self.round >= max_rounds {
-                let site = rules.shape().site;
-                trace(env, site, || format!("round limit {max_rounds}: undecided"));
-                self.end_with(FightEnd::Undecided);
-            }
-            if let Step::Ended(end) = self.step(rules, env) {
+            if let Step::Ended(end) = self.step_within(rules, env, max_rounds) {
                 return end;
             }
         }
+    }
+
+    /// [`Fight::step`], the fight ending undecided instead of starting a round past
+    /// `max_rounds` (what [`Fight::run`] does step by step, for a caller that watches
+    /// each step).
+    pub fn step_within<D, X, T, R>(
+        &mut self,
+        rules: &mut R,
+        env: &mut Env<D, X, T>,
+        max_rounds: u32,
+    ) -> Step
+    where
+        D: DiceSource,
+        X: Decide,
+        T: TraceSink,
+        R: FightRules<C, D, X, T>,
+    {
+        if self.phase == Phase::BetweenRounds && self.round >= max_rounds {
+            let site = rules.shape().site;
+            trace(env, site, || format!("round limit {max_rounds}: undecided"));
+            return self.end_with(FightEnd::Undecided);
+        }
+        self.step(rules, env)
     }
 
     /// Plays the next step: the start, a round's start, one turn (or one group acting
@@ -360,9 +378,6 @@ impl<C> Fight<C> {
         T: TraceSink,
         R: FightRules<C, D, X, T>,
     {
-        for &f in group {
-            self.mark_acted(f);
-        }
         if T::ENABLED {
             let names: Vec<&str> = group.iter().map(|&f| self.name(f)).collect();
             let line = if names.len() > 1 {
@@ -372,7 +387,11 @@ impl<C> Fight<C> {
             };
             trace(env, rules.shape().site, || line);
         }
+        // Each is marked as its own turn begins, so `acted(c)` says whether `c` has had
+        // its turn: a member later in the group has not, while the others act. The
+        // group was chosen whole, so each still takes exactly this one turn.
         for &f in group {
+            self.mark_acted(f);
             self.take_turn(rules, env, f)?;
         }
         Ok(())
@@ -397,6 +416,9 @@ impl<C> Fight<C> {
         };
         *n = n.saturating_add(1);
         let n = *n;
+        if let Some(log) = &mut self.turn_log {
+            log.push(f);
+        }
         self.acting.push(f);
         self.fire_due(rules, env, |m| m == Moment::TurnStart(f, n))?;
         self.run_hook(rules, env, Hook::Turn, Some(f))?;

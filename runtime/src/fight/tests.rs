@@ -168,6 +168,36 @@ fn highest_key_first_and_a_lowered_key_moves_among_turns_not_taken() {
 }
 
 #[test]
+fn in_a_tied_group_acted_is_true_only_after_a_members_own_turn_began() {
+    // Ann and Bob tie; during Ann's turn Bob has not acted yet, during Bob's both have.
+    let mut f = fight(&[("A", "Ann", 5), ("B", "Bob", 5), ("B", "Cid", 1)]);
+    let mut r = rules(Ties::Together, |f, me, log| {
+        let seen: Vec<String> = f
+            .fighters()
+            .map(|o| format!("{}={}", f.name(o), f.acted(o)))
+            .collect();
+        log.push(format!("during {}: {}", f.name(me), seen.join(" ")));
+    });
+    let mut env = Env::new(ScriptedDice::new(&[]), FirstOption, VecTrace::default());
+    f.step(&mut r, &mut env);
+    f.step(&mut r, &mut env);
+    assert!(matches!(f.step(&mut r, &mut env), Step::Turn(g) if g.len() == 2));
+    let during: Vec<&String> = r.log.iter().filter(|l| l.starts_with("during")).collect();
+    assert_eq!(
+        during,
+        [
+            "during Ann: Ann=true Bob=false Cid=false",
+            "during Bob: Ann=true Bob=true Cid=false"
+        ]
+    );
+    // Each took one turn: the next is Cid's.
+    assert_eq!(
+        f.step(&mut r, &mut env),
+        Step::Turn(alloc::vec![Fighter(2)])
+    );
+}
+
+#[test]
 fn a_tied_group_acts_together_and_a_member_put_out_in_it_still_acts() {
     let mut f = fight(&[("A", "Ann", 5), ("B", "Bob", 5)]);
     let mut r = rules(Ties::Together, |f, me, log| {

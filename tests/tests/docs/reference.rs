@@ -40,6 +40,8 @@ const YAML_COVERAGE: &[(&str, &str)] = &[
     ("scenario ruleset", "ruleset: ../"),
     ("fight sides", "sides:"),
     ("fight report", "report:"),
+    ("fight expected rates", "tolerance:"),
+    ("scripted fight turns", "turns: ["),
 ];
 
 const RULES_COVERAGE: &[(&str, &str)] = &[

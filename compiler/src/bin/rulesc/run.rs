@@ -83,6 +83,16 @@ pub fn simulate(
     };
     let json = matches!(format, Format::Json);
     match trace {
+        // A scripted fight (`dice:`) has one run: the replay of its script.
+        Some(_) if file.script.is_some() && !json => {
+            let ran = rulesc::simulate::replay(&p, &file);
+            out!("{}", diag::escape_controls(&ran.trace));
+            outln!("replayed: {}", rulesc::simulate::replay_ending(&ran, &file));
+            if !ran.problems.items.is_empty() {
+                report(&ran.problems, &sources, format);
+                return ExitCode::from(1);
+            }
+        }
         Some(k) if json => outln!(
             "{}",
             rulesc::simulate::trace_json(&p, &file, seed, k, options)
