@@ -59,6 +59,8 @@ pub fn check_dir(dir: &Path, overlay: &load::Overlay) -> Checked {
     }
 }
 pub mod analyze;
+#[cfg(feature = "book")]
+pub mod book;
 pub mod builder;
 pub mod codegen;
 pub(crate) mod core_ir;
