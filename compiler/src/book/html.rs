@@ -99,20 +99,16 @@ pub fn markdown(text: &str) -> String {
         e => Some(e),
     });
     let mut out = String::new();
-    html::push_html(&mut out, events.map(no_control));
+    html::push_html(&mut out, events.map(escaped));
     out
 }
 
-/// Text events without control characters (a stray escape byte has no place in a page).
-fn no_control(e: Event<'_>) -> Event<'_> {
+/// Text and code escaped by [`esc`], the book's one escaping rule, before the Markdown
+/// writer sees them (it then writes them as they are).
+fn escaped(e: Event<'_>) -> Event<'_> {
     match e {
-        Event::Text(s) if s.chars().any(|c| c.is_control() && c != '\n' && c != '\t') => {
-            Event::Text(CowStr::from(
-                s.chars()
-                    .filter(|c| !c.is_control() || *c == '\n' || *c == '\t')
-                    .collect::<String>(),
-            ))
-        }
+        Event::Text(s) => Event::Html(CowStr::from(esc(&s))),
+        Event::Code(s) => Event::Html(CowStr::from(format!("<code>{}</code>", esc(&s)))),
         e => e,
     }
 }
