@@ -200,9 +200,11 @@ fn every_shipped_ruleset_renders_its_links_resolve_and_its_odds_are_analyzes() {
             })
             .collect()
     });
-    // Seconds, not minutes (a debug build on two shared cores).
+    // Seconds, not minutes: about half a minute for all five in a debug build, most of it
+    // Victory Stars' two scenarios, which reach `analyze`'s memory limit (a bound on a
+    // build gone slow, with room for a loaded machine running other tests).
     assert!(
-        started.elapsed() < std::time::Duration::from_secs(120),
+        started.elapsed() < std::time::Duration::from_secs(300),
         "{:?}",
         started.elapsed()
     );

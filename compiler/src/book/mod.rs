@@ -81,11 +81,15 @@ pub(crate) struct Ruleset {
 
 impl Ruleset {
     /// Loads and checks the ruleset at `dir`; its definitions as `explain` lists them.
-    fn read(dir: &Path, prefix: String) -> Result<Ruleset, Failure> {
+    /// The check's warnings (an unused definition) go to `warnings`.
+    fn read(dir: &Path, prefix: String, warnings: &mut Warnings) -> Result<Ruleset, Failure> {
         let checked = crate::check_dir(dir, &crate::load::Overlay::new());
         let Some(p) = checked.program else {
             return Err((checked.diags, checked.sources));
         };
+        if checked.diags.warning_count() > 0 {
+            warnings.push((checked.diags, checked.sources));
+        }
         let (_, defs) = crate::explain::definitions(dir)?;
         Ok(Ruleset {
             p,
@@ -165,7 +169,7 @@ pub(crate) fn slug(name: &str) -> String {
 /// Renders the book of the ruleset at `dir`.
 pub fn render(dir: &Path, options: &Options) -> Result<(Book, Warnings), Failure> {
     let mut warnings = Warnings::new();
-    let main = Ruleset::read(dir, String::new())?;
+    let main = Ruleset::read(dir, String::new(), &mut warnings)?;
     let mut inputs = crate::output::inputs(&main.p.sources);
     let mut index = search::Index::default();
     let mut files: Vec<(String, String)> = Vec::new();
@@ -215,7 +219,7 @@ pub fn render(dir: &Path, options: &Options) -> Result<(Book, Warnings), Failure
     // Variants: their own pages, and what they change against this ruleset.
     let mut variants = Vec::new();
     for v in &options.variants {
-        let probe = Ruleset::read(v, String::new())?;
+        let probe = Ruleset::read(v, String::new(), &mut warnings)?;
         let prefix = format!("variants/{}/", slug(&probe.p.name));
         let rs = Ruleset {
             prefix: prefix.clone(),

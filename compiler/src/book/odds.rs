@@ -213,9 +213,9 @@ fn fight(j: &serde_json::Value, name: &str) -> String {
         j["seed"],
         j["max_rounds"]
     );
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<table class=\"fight\" data-fight=\"{}\"><tr><th>end</th><th class=\"num\">runs</th><th class=\"num\">share</th><th class=\"num\">95% interval</th></tr>\n",
+        "<table class=\"fight\" data-fight=\"{}\"><tr><th>end</th><th class=\"num\">runs</th><th class=\"num\">share</th><th class=\"num\">95% interval</th></tr>",
         esc(name)
     );
     let mut labels = Vec::new();
