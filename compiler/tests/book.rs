@@ -602,3 +602,62 @@ fn the_book_is_written_only_into_a_new_folder_or_a_book() {
     );
     assert!(out.join("index.html").is_file());
 }
+
+/// The browser this machine has, if any (Debian's `chromium`).
+fn chromium() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .flat_map(|d| [d.join("chromium"), d.join("chromium-browser")])
+        .find(|p| p.is_file())
+}
+
+#[test]
+fn a_page_of_the_book_shows_in_a_browser() {
+    let Some(browser) = chromium() else {
+        eprintln!("skipped: no chromium on this machine (apt-get install chromium)");
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("book");
+    let (code, _, err) = run::rulesc_in(
+        &run::root(),
+        &[
+            "book",
+            "rules/hit-strength",
+            "-o",
+            &out.display().to_string(),
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    let shot = tmp.path().join("odds.png");
+    let status = std::process::Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--window-size=1000,2400",
+        ])
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg(format!("file://{}", out.join("odds.html").display()))
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let pixmap = resvg::tiny_skia::Pixmap::load_png(&shot).unwrap();
+    let pixels = pixmap.pixels();
+    // The page is not blank: the stylesheet's header colour (#2f3b4c) and the chart's
+    // bars (#4e79a7, drawn inline under the page's Content-Security-Policy) are there.
+    let has = |(r, g, b): (u8, u8, u8)| {
+        pixels
+            .iter()
+            .filter(|p| p.red() == r && p.green() == g && p.blue() == b)
+            .count()
+    };
+    assert!(
+        has((0x2f, 0x3b, 0x4c)) > 10_000,
+        "no header: the stylesheet did not load"
+    );
+    assert!(has((0x4e, 0x79, 0xa7)) > 1_000, "no chart bars");
+}
