@@ -661,3 +661,47 @@ fn a_page_of_the_book_shows_in_a_browser() {
     );
     assert!(has((0x4e, 0x79, 0xa7)) > 1_000, "no chart bars");
 }
+
+#[test]
+fn a_table_with_two_keys_is_printed_as_a_grid() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("grid");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(
+        dir.join("ruleset.yaml"),
+        "ruleset: { name: grid }\nenums:\n  Armor: [Cloth, Leather, Mail, Plate]\ntables:\n  to_wound:\n    key: [int, Armor]\n    value: int\n    columns: [Cloth, Leather, Mail, Plate]\n    rows:\n      \"..2\": [4, 5, 6, 6]\n      \"3-4\": [3, 4, 5, 6]\n      \"5..\": [2, 3, 4, 5]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("use.rules"),
+        "procedure wound(strength: int, armor: Armor) -> int {\n  return to_wound[strength, armor]\n}\n",
+    )
+    .unwrap();
+    let options = Options {
+        examples: Some(tmp.path().to_path_buf()),
+        ..Options::default()
+    };
+    let (book, _) = render(&dir, &options).unwrap_or_else(|(d, _)| panic!("{d:?}"));
+    links_resolve(&book);
+    let tables = &book
+        .files
+        .iter()
+        .find(|(n, _)| n == "tables.html")
+        .unwrap()
+        .1;
+    let grid = tables.split("id=\"table-to_wound\"").nth(1).unwrap();
+    let grid = &grid[grid.find("<table>").unwrap()..grid.find("</table>").unwrap()];
+    let rows: Vec<&str> = grid.split("<tr>").skip(1).collect();
+    // The head: the corner, then one column per armor, by its label (linked).
+    assert!(rows[0].starts_with("<th>key</th>"), "{}", rows[0]);
+    assert_eq!(texts(rows[0], "\">"), ["Cloth", "Leather", "Mail", "Plate"]);
+    // Each row: its strengths, then one cell per column, as written.
+    let cells = |r: &str| -> Vec<String> { texts(r, "<td>") };
+    assert_eq!(texts(rows[1], "<th>"), ["2 or less"]);
+    assert_eq!(cells(rows[1]), ["4", "5", "6", "6"]);
+    assert_eq!(texts(rows[2], "<th>"), ["3–4"]);
+    assert_eq!(cells(rows[2]), ["3", "4", "5", "6"]);
+    assert_eq!(texts(rows[3], "<th>"), ["5 or more"]);
+    assert_eq!(cells(rows[3]), ["2", "3", "4", "5"]);
+    assert_eq!(rows.len(), 4);
+}
