@@ -90,6 +90,8 @@ fn drop_cascades(
 }
 
 pub mod analyze;
+#[cfg(feature = "book")]
+pub mod book;
 pub mod builder;
 pub mod codegen;
 pub(crate) mod core_ir;

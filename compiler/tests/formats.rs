@@ -53,6 +53,15 @@ fn every_command_prints_json_with_format_json() {
         ),
         ("export", vec!["export".into(), k.into()]),
         (
+            "book",
+            vec![
+                "book".into(),
+                "rules/hit-strength".into(),
+                "-o".into(),
+                o("book"),
+            ],
+        ),
+        (
             "schema",
             vec!["schema".into(), "--out".into(), o("schemas")],
         ),

@@ -33,7 +33,7 @@
 //! through `get_mut`, and change nothing outside it.
 
 mod body;
-mod docs;
+pub(crate) mod docs;
 mod fight;
 pub mod ident;
 mod items;

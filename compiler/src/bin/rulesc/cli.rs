@@ -175,6 +175,31 @@ pub enum Command {
         #[arg(long = "pack", value_name = "PACK.yaml", num_args = 1..)]
         packs: Vec<PathBuf>,
     },
+    /// Render the ruleset as a static, offline HTML rulebook: a page per kind of
+    /// definition in the writer's order, the rules highlighted and linked, the exact odds
+    /// of every example scenario and the win rates of every fight file; a page per
+    /// content pack and per variant (with what it changes). Deterministic: the same input
+    /// gives the same bytes.
+    Book {
+        /// The ruleset folder (the one holding ruleset.yaml).
+        #[arg(value_name = "RULESET")]
+        ruleset: PathBuf,
+        /// The book's folder: new, empty, or one a previous `rulesc book` wrote (it holds
+        /// `.rulesc-book`); anything else is refused.
+        #[arg(short, long, value_name = "DIR")]
+        output: PathBuf,
+        /// Content packs: checked against the ruleset, a page each; the examples may
+        /// name their records.
+        #[arg(long = "pack", value_name = "PACK.yaml", num_args = 1..)]
+        packs: Vec<PathBuf>,
+        /// Variant rulesets: their own pages, and what each changes against this one.
+        #[arg(long = "variant", value_name = "DIR", num_args = 1..)]
+        variants: Vec<PathBuf>,
+        /// The folder of scenarios and fight files (default: `examples/<ruleset folder>`
+        /// in the nearest folder above the ruleset that has one).
+        #[arg(long, value_name = "DIR")]
+        examples: Option<PathBuf>,
+    },
     /// Resolve a scenario with the interpreter and print its trace.
     Trace {
         /// The ruleset folder (the one holding ruleset.yaml).

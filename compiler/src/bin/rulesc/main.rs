@@ -6,7 +6,7 @@
 //! `stdout` the one writer of standard output (a write that fails is `E0011`); one
 //! module per family of commands runs them: `project` (check, build, all, export,
 //! schema), `run` (trace, test, simulate, explain), `odds` (analyze, diff), `fmt`,
-//! `tools` (completions, man, lsp).
+//! `tools` (completions, man, lsp), `book` (the HTML rulebook).
 
 /// `print!` to standard output, through its one checked writer ([`stdout`]): a write
 /// that fails is an error at the end of the command, a pipe closed early
@@ -24,6 +24,7 @@ macro_rules! outln {
     };
 }
 
+mod book;
 mod cli;
 mod fmt;
 mod odds;
@@ -182,6 +183,18 @@ fn run() -> ExitCode {
             view,
         } => odds::analyze(&ruleset, &scenarios, &packs, &limits.into(), view, format),
         Command::Diff(args) => odds::diff(args, format),
+        Command::Book {
+            ruleset,
+            output,
+            packs,
+            variants,
+            examples,
+        } => book::book(
+            &ruleset,
+            book::options(packs, variants, examples),
+            &output,
+            format,
+        ),
         Command::Fmt { paths, check } => fmt::fmt(&paths, check, format),
         Command::Completions { shell } => tools::completions(shell),
         Command::Man { out } => tools::man(out.as_deref(), format),
