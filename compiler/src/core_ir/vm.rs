@@ -25,7 +25,7 @@ impl Frame {
     /// A frame for `f` from `pool` (a new one when the pool is empty). Its `i64`
     /// registers hold what the last call left: lowering writes a register before
     /// reading it.
-    fn take(pool: &mut Vec<Box<Frame>>, f: &Func) -> Box<Frame> {
+    fn take(pool: &mut Pool, f: &Func) -> Box<Frame> {
         let mut frame = pool.pop().unwrap_or_else(|| {
             Box::new(Frame {
                 ints: [0; FRAME],
@@ -40,15 +40,20 @@ impl Frame {
     }
 
     /// Back to `pool`, its values dropped.
-    fn give_back(mut self: Box<Self>, pool: &mut Vec<Box<Frame>>) {
+    fn give_back(mut self: Box<Self>, pool: &mut Pool) {
         self.vals.clear();
         pool.push(self);
     }
 }
 
+/// Frames kept between calls. Boxed: a frame moves in and out of the pool at each call,
+/// and a box moves in one word where the frame would copy its 2 KiB.
+#[allow(clippy::vec_box)]
+type Pool = Vec<Box<Frame>>;
+
 thread_local! {
     /// Frames kept for the next run on this thread: steady runs allocate none.
-    static FRAMES: std::cell::Cell<Vec<Box<Frame>>> = const { std::cell::Cell::new(Vec::new()) };
+    static FRAMES: std::cell::Cell<Pool> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// Runs function `id` of `p` (which lowered into `module`) with `args`, one per
@@ -190,7 +195,7 @@ struct Vm<'a, D, X, T> {
     module: &'a Module,
     env: &'a mut Env<D, X, T>,
     /// Frames for calls, kept between them.
-    pool: Vec<Box<Frame>>,
+    pool: Pool,
     steps: u64,
     may_stop: bool,
     /// An enumeration cut this path off (a `Stop` met it): the run ends, giving nothing.
