@@ -183,19 +183,52 @@ pub fn keep<const N: usize, D: DiceSource + ?Sized, T: TraceSink>(
     Roll { total, natural }
 }
 
-/// Whether [`known`] rolls `spec` by a shape of this module (`1dN`, `1dN!` inside the
-/// limits) rather than by the general `roll`.
-pub fn has_shape(spec: DiceSpec) -> bool {
-    spec.count == 1
-        && spec.keep == Keep::All
+/// Most dice a keep-highest/lowest pool may have to be rolled by [`keep`], into a fixed
+/// array.
+pub const SMALL_POOL: u32 = 8;
+
+/// How dice known before the roll are rolled: which function of this module (or the
+/// general [`roll`](crate::dice::roll)). The one choice, read by the interpreter's VM when
+/// it lowers a roll and by the code generator when it prints one, so the two cannot
+/// disagree on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// `1dN`: [`one`].
+    One,
+    /// `1dN!` with `N > 1`: [`exploding`].
+    Exploding,
+    /// `NdM` or `NdM!` without keep: [`sum`].
+    Sum,
+    /// `NdMkhK`/`NdMklK` with `N <= SMALL_POOL` and `K < MAX_KEPT`: [`keep`] with `N`.
+    Keep,
+    /// Anything else, and dice outside the limits `roll` clamps to: `roll`.
+    General,
+}
+
+/// The [`Shape`] that rolls `spec`.
+pub fn shape(spec: DiceSpec) -> Shape {
+    use crate::dice::{MAX_DICE, MAX_KEPT, MAX_SIDES};
+    let in_limits = spec.count >= 1
+        && i64::from(spec.count) <= MAX_DICE
         && spec.sides >= 1
-        && i64::from(spec.sides) <= crate::dice::MAX_SIDES
-        && (!spec.explode || spec.sides > 1)
+        && i64::from(spec.sides) <= MAX_SIDES;
+    if !in_limits {
+        return Shape::General;
+    }
+    match spec.keep {
+        Keep::All if spec.count == 1 && !spec.explode => Shape::One,
+        Keep::All if spec.count == 1 && spec.sides > 1 => Shape::Exploding,
+        Keep::All => Shape::Sum,
+        Keep::Highest(k) | Keep::Lowest(k) if spec.count <= SMALL_POOL && k < MAX_KEPT => {
+            Shape::Keep
+        }
+        Keep::Highest(_) | Keep::Lowest(_) => Shape::General,
+    }
 }
 
 /// What [`roll`](crate::dice::roll) gives for `spec`, for dice known before the roll (the
-/// interpreter's constant dice): a source that decides whole rolls decides it, as in
-/// `roll`; otherwise `1dN` is [`one`] and `1dN!` [`exploding`], anything else `roll`.
+/// interpreter's constant dice), by its [`Shape`]: a source that decides whole rolls
+/// decides it, as in `roll`.
 #[inline]
 pub fn known<D: DiceSource + ?Sized, T: TraceSink>(
     source: &mut D,
@@ -203,16 +236,38 @@ pub fn known<D: DiceSource + ?Sized, T: TraceSink>(
     trace: &mut T,
     site: u32,
 ) -> Roll {
-    if !has_shape(spec) {
-        return crate::dice::roll(source, spec, trace, site);
-    }
+    by_shape(shape(spec), source, spec, trace, site)
+}
+
+/// [`known`] with the shape chosen beforehand (`shape` must be [`shape`]`(spec)`): the
+/// interpreter's VM chooses it once, when it lowers the roll.
+#[inline(always)]
+pub fn by_shape<D: DiceSource + ?Sized, T: TraceSink>(
+    shape: Shape,
+    source: &mut D,
+    spec: DiceSpec,
+    trace: &mut T,
+    site: u32,
+) -> Roll {
     if let Some(r) = crate::dice::decided_whole(source, spec, trace, site) {
         return r;
     }
-    if spec.explode {
-        exploding(source, spec.sides, trace, site)
-    } else {
-        one(source, spec.sides, trace, site)
+    match shape {
+        Shape::One => one(source, spec.sides, trace, site),
+        Shape::Exploding => exploding(source, spec.sides, trace, site),
+        Shape::Sum => sum(source, spec, trace, site),
+        Shape::Keep => match spec.count {
+            1 => keep::<1, D, T>(source, spec, trace, site),
+            2 => keep::<2, D, T>(source, spec, trace, site),
+            3 => keep::<3, D, T>(source, spec, trace, site),
+            4 => keep::<4, D, T>(source, spec, trace, site),
+            5 => keep::<5, D, T>(source, spec, trace, site),
+            6 => keep::<6, D, T>(source, spec, trace, site),
+            7 => keep::<7, D, T>(source, spec, trace, site),
+            8 => keep::<8, D, T>(source, spec, trace, site),
+            n => unreachable!("`shape` gives `Keep` for at most SMALL_POOL = 8 dice, not {n}"),
+        },
+        Shape::General => crate::dice::roll(source, spec, trace, site),
     }
 }
 
@@ -299,29 +354,46 @@ mod tests {
     }
 
     #[test]
-    fn known_dice_roll_as_roll_does() {
+    fn known_dice_roll_as_roll_does_by_their_shape() {
+        use crate::dice::{MAX_KEPT, MAX_SIDES};
         let explode = |spec: DiceSpec| DiceSpec {
             explode: true,
             ..spec
         };
-        let keep = DiceSpec {
-            keep: Keep::Highest(1),
-            ..DiceSpec::new(2, 20)
+        let keep = |count, k| DiceSpec {
+            keep: Keep::Highest(k),
+            ..DiceSpec::new(count, 6)
         };
-        for spec in [
-            DiceSpec::new(1, 12),
-            DiceSpec::new(1, 1),
-            explode(DiceSpec::new(1, 12)),
-            // Not a shape: the general roll.
-            explode(DiceSpec::new(1, 1)),
-            DiceSpec::new(3, 6),
-            keep,
+        let lowest = DiceSpec {
+            keep: Keep::Lowest(2),
+            ..explode(DiceSpec::new(4, 6))
+        };
+        let max_sides = u32::try_from(MAX_SIDES).unwrap();
+        let max_dice = u32::try_from(crate::dice::MAX_DICE).unwrap();
+        for (spec, want) in [
+            (DiceSpec::new(1, 12), Shape::One),
+            (DiceSpec::new(1, 1), Shape::One),
+            (DiceSpec::new(1, max_sides), Shape::One),
+            (DiceSpec::new(1, max_sides + 1), Shape::General),
+            (DiceSpec::new(0, 6), Shape::General),
+            (explode(DiceSpec::new(1, 12)), Shape::Exploding),
+            (explode(DiceSpec::new(1, 2)), Shape::Exploding),
+            // A d1 cannot explode: summed as a plain die, as `roll` does.
+            (explode(DiceSpec::new(1, 1)), Shape::Sum),
+            (DiceSpec::new(3, 6), Shape::Sum),
+            (explode(DiceSpec::new(3, 6)), Shape::Sum),
+            (DiceSpec::new(max_dice, 6), Shape::Sum),
+            (DiceSpec::new(max_dice + 1, 6), Shape::General),
+            (keep(2, 1), Shape::Keep),
+            (keep(8, 3), Shape::Keep),
+            (keep(9, 3), Shape::General),
+            (keep(8, MAX_KEPT - 1), Shape::Keep),
+            (keep(8, MAX_KEPT), Shape::General),
+            (lowest, Shape::Keep),
         ] {
+            assert_eq!(shape(spec), want, "{spec}");
             same_as_roll(spec, |d, t| known(d, spec, t, 7));
         }
-        assert!(has_shape(DiceSpec::new(1, 12)) && has_shape(explode(DiceSpec::new(1, 12))));
-        assert!(!has_shape(explode(DiceSpec::new(1, 1))) && !has_shape(DiceSpec::new(2, 6)));
-        assert!(!has_shape(keep));
     }
 
     /// A source that decides whole rolls: every roll totals 5.

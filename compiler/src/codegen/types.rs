@@ -299,37 +299,21 @@ pub fn dice_expr(d: DiceSpec) -> String {
     )
 }
 
-/// Most dice a keep-highest/lowest pool may have to be rolled into a fixed-size array.
-const SMALL_POOL: u32 = 8;
-
-/// The call that rolls `d` from `env.dice`, traced at `site`: for dice known now, the
-/// runtime's specialised roll of that shape (`rolls::one` for `dN`, `rolls::exploding`
-/// for `dN!`, `rolls::sum` for `NdM`, `rolls::keep` over a fixed array for a small keep
-/// pool); otherwise, and outside the limits `roll` clamps to, the general `roll`.
+/// The call that rolls `d` from `env.dice`, traced at `site`: the runtime's function for
+/// the roll's [`Shape`] (the runtime's one choice, which the interpreter's VM reads too).
 pub fn roll_call(d: DiceSpec, site: u32) -> String {
-    use rulesc_runtime::dice::{MAX_DICE, MAX_KEPT, MAX_SIDES};
+    use rulesc_runtime::rolls::Shape;
     let args = |dice: String| format!("(&mut env.dice, {dice}, &mut env.trace, {site})");
-    let in_limits = d.count >= 1
-        && i64::from(d.count) <= MAX_DICE
-        && d.sides >= 1
-        && i64::from(d.sides) <= MAX_SIDES;
-    if !in_limits {
-        return format!("{RT}::roll{}", args(dice_expr(d)));
-    }
-    match d.keep {
-        Keep::All if d.count == 1 && !d.explode => {
-            format!("{RT}::rolls::one{}", args(d.sides.to_string()))
-        }
-        Keep::All if d.count == 1 && d.sides > 1 => {
-            format!("{RT}::rolls::exploding{}", args(d.sides.to_string()))
-        }
-        Keep::All => format!("{RT}::rolls::sum{}", args(dice_expr(d))),
-        Keep::Highest(k) | Keep::Lowest(k) if d.count <= SMALL_POOL && k < MAX_KEPT => format!(
+    match rulesc_runtime::rolls::shape(d) {
+        Shape::One => format!("{RT}::rolls::one{}", args(d.sides.to_string())),
+        Shape::Exploding => format!("{RT}::rolls::exploding{}", args(d.sides.to_string())),
+        Shape::Sum => format!("{RT}::rolls::sum{}", args(dice_expr(d))),
+        Shape::Keep => format!(
             "{RT}::rolls::keep::<{}, _, _>{}",
             d.count,
             args(dice_expr(d))
         ),
-        Keep::Highest(_) | Keep::Lowest(_) => format!("{RT}::roll{}", args(dice_expr(d))),
+        Shape::General => format!("{RT}::roll{}", args(dice_expr(d))),
     }
 }
 

@@ -7,7 +7,7 @@
 //! so the VM makes an `eval::Value` of it only at the edges (a trace event, the result).
 
 use crate::ir::{CmpOp, Ty};
-use rulesc_runtime::DiceSpec;
+use rulesc_runtime::{rolls, DiceSpec};
 
 /// An `i64` register: an index into a call's fixed frame of [`FRAME`] registers, so the
 /// VM reads and writes them with no bounds check (a function needing more does not lower).
@@ -193,11 +193,13 @@ pub(crate) enum Inst {
         a: IReg,
         b: i64,
     },
-    /// Rolls dice known when lowering (`rolls::known`, as generated code rolls them),
-    /// traced at `site` when the run is traced.
+    /// Rolls dice known when lowering by the runtime's function for their shape
+    /// (`rolls::by_shape`, the choice generated code makes too, made here once), traced
+    /// at `site` when the run is traced.
     Roll {
         total: IReg,
         natural: IReg,
+        shape: rolls::Shape,
         spec: DiceSpec,
         site: u32,
     },

@@ -8,6 +8,7 @@
 use super::code::{Func, IReg, Inst, Part, VReg};
 use crate::eval::dice_steps;
 use crate::ir::{Body, Const, Expr, ExprKind as K, Program, Stmt, Ty};
+use rulesc_runtime::rolls;
 
 /// Not (yet) in the core IR.
 struct Unsupported;
@@ -667,6 +668,7 @@ impl Lower<'_, '_> {
                 self.code.push(Inst::Roll {
                     total,
                     natural,
+                    shape: rolls::shape(spec),
                     spec,
                     site: *site,
                 });

@@ -24,14 +24,19 @@ struct Frame {
 impl Frame {
     /// A frame for `f` from `pool` (a new one when the pool is empty). Its `i64`
     /// registers hold what the last call left: lowering writes a register before
-    /// reading it.
+    /// reading it. Debug builds (every test) fill them with [`POISON`] instead, so a
+    /// lowering that read a register it never wrote gives a value no rule makes, and the
+    /// differential tests see it, rather than whatever the previous call left.
     fn take(pool: &mut Pool, f: &Func) -> Box<Frame> {
         let mut frame = pool.pop().unwrap_or_else(|| {
             Box::new(Frame {
-                ints: [0; FRAME],
+                ints: [POISON; FRAME],
                 vals: Vec::new(),
             })
         });
+        if cfg!(debug_assertions) {
+            frame.ints = [POISON; FRAME];
+        }
         // Each slot made, not cloned from one (`resize` clones).
         frame
             .vals
@@ -45,6 +50,10 @@ impl Frame {
         pool.push(self);
     }
 }
+
+/// What a debug build's fresh frame holds in every `i64` register: far from any total,
+/// level or flag a rule makes.
+const POISON: i64 = i64::MIN + 0x5a5a;
 
 /// Frames kept between calls. Boxed: a frame moves in and out of the pool at each call,
 /// and a box moves in one word where the frame would copy its 2 KiB.
@@ -394,14 +403,15 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 Inst::Roll {
                     total,
                     natural,
+                    shape,
                     spec,
                     site,
                 } => {
                     let env = &mut *self.env;
                     let r = if traced {
-                        rolls::known(&mut env.dice, *spec, &mut env.trace, *site)
+                        rolls::by_shape(*shape, &mut env.dice, *spec, &mut env.trace, *site)
                     } else {
-                        rolls::known(&mut env.dice, *spec, &mut NoTrace, *site)
+                        rolls::by_shape(*shape, &mut env.dice, *spec, &mut NoTrace, *site)
                     };
                     regs[*total as usize] = r.total;
                     regs[*natural as usize] = r.natural;
