@@ -106,4 +106,6 @@ pub mod pack;
 pub mod scenario;
 pub mod schema;
 pub mod simulate;
+#[cfg(feature = "studio")]
+pub mod studio;
 pub mod testing;

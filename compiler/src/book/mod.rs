@@ -21,7 +21,7 @@
 
 mod code;
 pub mod html;
-mod odds;
+pub(crate) mod odds;
 mod pages;
 mod search;
 mod write;
@@ -146,7 +146,7 @@ impl Ruleset {
 
 /// The examples folder of the ruleset at `dir`: `examples/<folder name>` in the nearest
 /// folder above it that has one.
-fn examples_near(dir: &Path) -> Option<PathBuf> {
+pub(crate) fn examples_near(dir: &Path) -> Option<PathBuf> {
     let dir = std::fs::canonicalize(dir).ok()?;
     let name = dir.file_name()?;
     dir.ancestors()

@@ -200,6 +200,19 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         examples: Option<PathBuf>,
     },
+    /// Serve a local web app to edit, check and run the ruleset in a browser: its files
+    /// with line numbers, diagnostics as you type (with did-you-mean fixes), the traces,
+    /// exact odds and simulations of its examples, and saves that refuse to overwrite a
+    /// file changed on disk. Listens on 127.0.0.1 only; open the address it prints, which
+    /// holds this run's token.
+    Studio {
+        /// The ruleset folder (the one holding ruleset.yaml).
+        #[arg(value_name = "RULESET")]
+        ruleset: PathBuf,
+        /// The port to listen on (0: any free port).
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+    },
     /// Resolve a scenario with the interpreter and print its trace.
     Trace {
         /// The ruleset folder (the one holding ruleset.yaml).

@@ -6,7 +6,8 @@
 //! `stdout` the one writer of standard output (a write that fails is `E0011`); one
 //! module per family of commands runs them: `project` (check, build, all, export,
 //! schema), `run` (trace, test, simulate, explain), `odds` (analyze, diff), `fmt`,
-//! `tools` (completions, man, lsp), `book` (the HTML rulebook).
+//! `tools` (completions, man, lsp), `book` (the HTML rulebook), `studio` (the local
+//! web app).
 
 /// `print!` to standard output, through its one checked writer ([`stdout`]): a write
 /// that fails is an error at the end of the command, a pipe closed early
@@ -32,6 +33,7 @@ mod project;
 mod report;
 mod run;
 mod stdout;
+mod studio;
 mod tools;
 
 use clap::Parser;
@@ -195,6 +197,7 @@ fn run() -> ExitCode {
             &output,
             format,
         ),
+        Command::Studio { ruleset, port } => studio::studio(&ruleset, port, format),
         Command::Fmt { paths, check } => fmt::fmt(&paths, check, format),
         Command::Completions { shell } => tools::completions(shell),
         Command::Man { out } => tools::man(out.as_deref(), format),
