@@ -24,6 +24,7 @@
 
 pub mod convert;
 mod features;
+mod navigation;
 pub mod transport;
 
 use convert::Encoding;
@@ -176,6 +177,9 @@ fn capabilities(encoding: lsp::PositionEncodingKind) -> lsp::ServerCapabilities 
             work_done_progress_options: Default::default(),
         })),
         document_formatting_provider: Some(lsp::OneOf::Left(true)),
+        document_symbol_provider: Some(lsp::OneOf::Left(true)),
+        references_provider: Some(lsp::OneOf::Left(true)),
+        workspace_symbol_provider: Some(lsp::OneOf::Left(true)),
         ..Default::default()
     }
 }
@@ -558,8 +562,8 @@ impl Server<'_> {
 
     fn request(&mut self, req: Request) -> Response {
         use lsp::request::{
-            Completion, Formatting, GotoDefinition, HoverRequest, PrepareRenameRequest, Rename,
-            Request as _,
+            Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest,
+            PrepareRenameRequest, References, Rename, Request as _, WorkspaceSymbolRequest,
         };
         let id = req.id.clone();
         let result = match req.method.as_str() {
@@ -569,6 +573,9 @@ impl Server<'_> {
             PrepareRenameRequest::METHOD => self.answer(req, features::prepare_rename),
             Rename::METHOD => self.answer(req, features::rename),
             Formatting::METHOD => self.answer(req, features::formatting),
+            DocumentSymbolRequest::METHOD => self.answer(req, navigation::document_symbol),
+            References::METHOD => self.answer(req, navigation::references),
+            WorkspaceSymbolRequest::METHOD => self.answer(req, navigation::workspace_symbol),
             _ => return not_supported(id, &req.method),
         };
         match result {
