@@ -22,6 +22,7 @@
 //! The server stops at `exit` after `shutdown` (requests between them are refused). An
 //! `exit` without `shutdown`, or the client's input ending before it, is an error.
 
+mod actions;
 pub mod convert;
 mod features;
 mod navigation;
@@ -180,6 +181,12 @@ fn capabilities(encoding: lsp::PositionEncodingKind) -> lsp::ServerCapabilities 
         document_symbol_provider: Some(lsp::OneOf::Left(true)),
         references_provider: Some(lsp::OneOf::Left(true)),
         workspace_symbol_provider: Some(lsp::OneOf::Left(true)),
+        code_action_provider: Some(lsp::CodeActionProviderCapability::Options(
+            lsp::CodeActionOptions {
+                code_action_kinds: Some(vec![lsp::CodeActionKind::QUICKFIX]),
+                ..Default::default()
+            },
+        )),
         ..Default::default()
     }
 }
@@ -562,8 +569,9 @@ impl Server<'_> {
 
     fn request(&mut self, req: Request) -> Response {
         use lsp::request::{
-            Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest,
-            PrepareRenameRequest, References, Rename, Request as _, WorkspaceSymbolRequest,
+            CodeActionRequest, Completion, DocumentSymbolRequest, Formatting, GotoDefinition,
+            HoverRequest, PrepareRenameRequest, References, Rename, Request as _,
+            WorkspaceSymbolRequest,
         };
         let id = req.id.clone();
         let result = match req.method.as_str() {
@@ -573,6 +581,7 @@ impl Server<'_> {
             PrepareRenameRequest::METHOD => self.answer(req, features::prepare_rename),
             Rename::METHOD => self.answer(req, features::rename),
             Formatting::METHOD => self.answer(req, features::formatting),
+            CodeActionRequest::METHOD => self.answer(req, actions::code_action),
             DocumentSymbolRequest::METHOD => self.answer(req, navigation::document_symbol),
             References::METHOD => self.answer(req, navigation::references),
             WorkspaceSymbolRequest::METHOD => self.answer(req, navigation::workspace_symbol),
