@@ -21,6 +21,15 @@ pub struct Note {
     pub label: String,
 }
 
+/// A change that would fix a diagnostic, for an editor to offer (the language server's
+/// code actions): each edit replaces a span's text (an empty span: inserts at it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fix {
+    /// What it does, as the editor's menu shows it.
+    pub title: String,
+    pub edits: Vec<(Span, String)>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     pub code: &'static str,
@@ -30,6 +39,8 @@ pub struct Diagnostic {
     pub label: String,
     pub help: Option<String>,
     pub notes: Vec<Note>,
+    /// Changes that would fix it (none shown on the command line).
+    pub fixes: Vec<Fix>,
 }
 
 impl Diagnostic {
@@ -42,6 +53,7 @@ impl Diagnostic {
             label: String::new(),
             help: None,
             notes: Vec::new(),
+            fixes: Vec::new(),
         }
     }
 
@@ -59,6 +71,11 @@ impl Diagnostic {
 
     pub fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
+        self
+    }
+
+    pub fn fix(mut self, fix: Fix) -> Self {
+        self.fixes.push(fix);
         self
     }
 
@@ -145,6 +162,13 @@ pub fn suggest(name: &str, candidates: &[&str], what: &str) -> String {
     let mut candidates: Vec<&str> = candidates.to_vec();
     candidates.sort_unstable();
     suggest_ordered(name, &candidates, what)
+}
+
+/// The name a "did you mean `x`?" help line (as [`suggest`] writes it) proposes.
+pub fn suggested_name(help: &str) -> Option<&str> {
+    let rest = help.strip_prefix("did you mean `")?;
+    let (name, after) = rest.split_once('`')?;
+    after.starts_with('?').then_some(name)
 }
 
 /// [`suggest`] listing the candidates in the order given (a scale's levels lowest

@@ -996,3 +996,9 @@ fn formatting_replaces_the_document_with_rulesc_fmts_layout() {
     );
     c.shutdown();
 }
+
+// Issue 29's language server beyond the basics, one module each (this file's client).
+#[path = "lsp/actions.rs"]
+mod actions;
+#[path = "lsp/navigation.rs"]
+mod navigation;

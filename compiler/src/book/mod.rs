@@ -122,7 +122,7 @@ impl Ruleset {
             SymbolKind::Formula | SymbolKind::Procedure => {
                 (pages::RULES, html::anchor("fn", &sym.name))
             }
-            SymbolKind::Local => return None,
+            SymbolKind::Local | SymbolKind::Fight => return None,
         };
         Some(format!("{page}#{id}"))
     }

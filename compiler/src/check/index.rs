@@ -30,6 +30,8 @@ pub enum SymbolKind {
     Procedure,
     /// A parameter or a local of a formula or procedure.
     Local,
+    /// The fight declaration (`fight of Combatant { ... }`), named `fight`.
+    Fight,
 }
 
 impl SymbolKind {
@@ -49,6 +51,7 @@ impl SymbolKind {
             SymbolKind::Formula => "formula",
             SymbolKind::Procedure => "procedure",
             SymbolKind::Local => "local",
+            SymbolKind::Fight => "fight",
         }
     }
 }
@@ -69,6 +72,8 @@ pub enum Key {
     Record(String),
     /// A parameter or local: (function id, slot).
     Local(usize, usize),
+    /// The fight declaration (one a ruleset).
+    Fight,
 }
 
 /// One definition.
@@ -163,6 +168,7 @@ impl Recorder {
             Key::Top(n) | Key::Record(n) => n.clone(),
             Key::Level(_, n) | Key::Field(_, n) | Key::Tag(_, n) => n.clone(),
             Key::Local(..) => String::new(),
+            Key::Fight => "fight".to_string(),
         };
         self.by_key.insert(key.clone(), self.symbols.len());
         self.symbols.push((
@@ -507,6 +513,15 @@ fn describe(
                 format!("{} {name}({}){ret}", sym.kind.word(), params.join(", "))
             }
             None => format!("{} {name}", sym.kind.word()),
+        },
+        (SymbolKind::Fight, _) => match &prog.fight {
+            Some(f) => format!(
+                "fight of {}",
+                prog.records
+                    .get(f.combatant)
+                    .map_or("?", |r| r.name.as_str())
+            ),
+            None => "fight".to_string(),
         },
         (SymbolKind::Local, Key::Local(f, slot)) => match local_types.get(&(*f, *slot)) {
             Some(t) => format!("{name}: {}", ty(t)),

@@ -14,6 +14,7 @@
 mod data;
 mod exprs;
 mod fallible;
+mod fixes;
 pub mod index;
 mod layers;
 mod mutated;

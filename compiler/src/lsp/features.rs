@@ -19,11 +19,11 @@ pub(crate) struct World<'a> {
 }
 
 /// A position resolved into one analysis: its index and sources, the file and offset.
-struct At<'a> {
-    index: &'a Index,
-    sources: &'a Sources,
-    file: u32,
-    offset: u32,
+pub(crate) struct At<'a> {
+    pub index: &'a Index,
+    pub sources: &'a Sources,
+    pub file: u32,
+    pub offset: u32,
 }
 
 impl<'a> World<'a> {
@@ -43,28 +43,43 @@ impl<'a> World<'a> {
         out
     }
 
-    fn at(&self, doc: &lsp::TextDocumentPositionParams) -> Option<At<'a>> {
-        let path = canonical(&convert::uri_to_path(&doc.text_document.uri)?);
-        for a in self.analyses_of(&path) {
+    /// The last index that read a file (its own ruleset's first), with its sources and
+    /// the file's id in them.
+    pub(crate) fn file_in(&self, path: &Path) -> Option<(&'a Sources, &'a Index, u32)> {
+        for a in self.analyses_of(path) {
             let Some((sources, index)) = &a.index else {
                 continue;
             };
             let Some(file) = sources.files.iter().position(|f| f.path == path) else {
                 continue;
             };
-            let offset = convert::offset(&sources.files[file].text, doc.position, self.enc);
-            return Some(At {
-                index,
-                sources,
-                file: file as u32,
-                offset: offset as u32,
-            });
+            return Some((sources, index, file as u32));
         }
         None
     }
 
+    pub(crate) fn at(&self, doc: &lsp::TextDocumentPositionParams) -> Option<At<'a>> {
+        let path = canonical(&convert::uri_to_path(&doc.text_document.uri)?);
+        let (sources, index, file) = self.file_in(&path)?;
+        let offset = convert::offset(&sources.files[file as usize].text, doc.position, self.enc);
+        Some(At {
+            index,
+            sources,
+            file,
+            offset: offset as u32,
+        })
+    }
+
+    /// The URI of a file: the editor's own for an open document.
+    pub(crate) fn uri_of(&self, path: &Path) -> Option<lsp::Uri> {
+        self.docs
+            .get(path)
+            .map(|d| d.uri.clone())
+            .or_else(|| convert::path_to_uri(path))
+    }
+
     /// The symbol named at a position, with where the position fell.
-    fn symbol(&self, doc: &lsp::TextDocumentPositionParams) -> Option<(At<'a>, usize)> {
+    pub(crate) fn symbol(&self, doc: &lsp::TextDocumentPositionParams) -> Option<(At<'a>, usize)> {
         let at = self.at(doc)?;
         let i = at.index.at(at.file, at.offset)?;
         Some((at, i))
@@ -201,6 +216,7 @@ fn item_kind(k: SymbolKind) -> lsp::CompletionItemKind {
         SymbolKind::Tag => C::ENUM_MEMBER,
         SymbolKind::Formula | SymbolKind::Procedure => C::FUNCTION,
         SymbolKind::Local => C::VARIABLE,
+        SymbolKind::Fight => C::EVENT,
     }
 }
 
@@ -318,7 +334,7 @@ pub(crate) fn completion(
     } else {
         chosen.extend(syms.iter().filter(|s| match s.kind {
             SymbolKind::Local => !is_yaml && s.parent.as_deref() == func,
-            SymbolKind::Field => false,
+            SymbolKind::Field | SymbolKind::Fight => false,
             _ => true,
         }));
         if !is_yaml {
@@ -376,7 +392,7 @@ pub(crate) fn prepare_rename(
 }
 
 /// The part of a span that is the name itself (a YAML key may be quoted).
-fn name_in(sources: &Sources, span: Span, name: &str) -> Option<Span> {
+pub(crate) fn name_in(sources: &Sources, span: Span, name: &str) -> Option<Span> {
     let text = sources.slice(span);
     let i = text.find(name)?;
     Some(Span {
@@ -403,6 +419,9 @@ pub(crate) fn rename(
     } else {
         crate::check::is_ident(new) && !KEYWORDS.contains(&new)
     };
+    if sym.kind == SymbolKind::Fight {
+        return Err("the fight declaration has no name to rename".into());
+    }
     if !valid {
         return Err(format!(
             "`{new}` is not a valid name for a {}",
@@ -423,51 +442,18 @@ pub(crate) fn rename(
         return Err(format!("`{new}` is already defined"));
     }
     // The same definition as every open check sees it (a base read by its variants).
-    let def_path = &at.sources.files[sym.span.file as usize].path;
-    let def_start = sym.span.start;
-    let mut edits: BTreeMap<PathBuf, Vec<lsp::Range>> = BTreeMap::new();
-    for a in w.analyses.values() {
-        let Some((sources, index)) = &a.index else {
-            continue;
-        };
-        let Some(j) = index.symbols.iter().position(|s| {
-            s.kind == sym.kind
-                && s.span.start == def_start
-                && sources
-                    .files
-                    .get(s.span.file as usize)
-                    .is_some_and(|f| &f.path == def_path)
-        }) else {
-            continue;
-        };
-        for span in index.occurrences(j) {
-            let Some(span) = name_in(sources, span, &sym.name) else {
-                continue;
-            };
-            let path = canonical(&sources.files[span.file as usize].path);
-            let range = convert::span_range(sources, span, w.enc);
-            let list = edits.entry(path).or_default();
-            if !list.contains(&range) {
-                list.push(range);
-            }
-        }
-    }
+    let found = super::navigation::occurrences(w, at.sources, at.index, i);
     // lsp-types keys edits by `Uri`, whose interior caching clippy flags; the map is
     // built once here and never mutated through a key.
     #[allow(clippy::mutable_key_type)]
-    let changes: HashMap<lsp::Uri, Vec<lsp::TextEdit>> = edits
+    let changes: HashMap<lsp::Uri, Vec<lsp::TextEdit>> = found
         .into_iter()
         .filter_map(|(path, ranges)| {
-            let uri = w
-                .docs
-                .get(&path)
-                .map(|d| d.uri.clone())
-                .or_else(|| convert::path_to_uri(&path))?;
             let edits = ranges
                 .into_iter()
-                .map(|r| lsp::TextEdit::new(r, new.to_string()))
+                .map(|(r, _)| lsp::TextEdit::new(r, new.to_string()))
                 .collect();
-            Some((uri, edits))
+            Some((w.uri_of(&path)?, edits))
         })
         .collect();
     Ok(Some(lsp::WorkspaceEdit {

@@ -22,8 +22,10 @@
 //! The server stops at `exit` after `shutdown` (requests between them are refused). An
 //! `exit` without `shutdown`, or the client's input ending before it, is an error.
 
+mod actions;
 pub mod convert;
 mod features;
+mod navigation;
 pub mod transport;
 
 use convert::Encoding;
@@ -176,6 +178,15 @@ fn capabilities(encoding: lsp::PositionEncodingKind) -> lsp::ServerCapabilities 
             work_done_progress_options: Default::default(),
         })),
         document_formatting_provider: Some(lsp::OneOf::Left(true)),
+        document_symbol_provider: Some(lsp::OneOf::Left(true)),
+        references_provider: Some(lsp::OneOf::Left(true)),
+        workspace_symbol_provider: Some(lsp::OneOf::Left(true)),
+        code_action_provider: Some(lsp::CodeActionProviderCapability::Options(
+            lsp::CodeActionOptions {
+                code_action_kinds: Some(vec![lsp::CodeActionKind::QUICKFIX]),
+                ..Default::default()
+            },
+        )),
         ..Default::default()
     }
 }
@@ -558,8 +569,9 @@ impl Server<'_> {
 
     fn request(&mut self, req: Request) -> Response {
         use lsp::request::{
-            Completion, Formatting, GotoDefinition, HoverRequest, PrepareRenameRequest, Rename,
-            Request as _,
+            CodeActionRequest, Completion, DocumentSymbolRequest, Formatting, GotoDefinition,
+            HoverRequest, PrepareRenameRequest, References, Rename, Request as _,
+            WorkspaceSymbolRequest,
         };
         let id = req.id.clone();
         let result = match req.method.as_str() {
@@ -569,6 +581,10 @@ impl Server<'_> {
             PrepareRenameRequest::METHOD => self.answer(req, features::prepare_rename),
             Rename::METHOD => self.answer(req, features::rename),
             Formatting::METHOD => self.answer(req, features::formatting),
+            CodeActionRequest::METHOD => self.answer(req, actions::code_action),
+            DocumentSymbolRequest::METHOD => self.answer(req, navigation::document_symbol),
+            References::METHOD => self.answer(req, navigation::references),
+            WorkspaceSymbolRequest::METHOD => self.answer(req, navigation::workspace_symbol),
             _ => return not_supported(id, &req.method),
         };
         match result {

@@ -3,8 +3,9 @@
 use super::record::{parse_type_node, parse_type_node_as};
 use super::value::value_of;
 use super::{check_keys, entries, lookup, wrong};
+use crate::check::fixes;
 use crate::check::{Checker, DefKind, Entry};
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Fix};
 use crate::ir::Ty;
 use crate::source::Span;
 use crate::yaml::YNode;
@@ -107,7 +108,7 @@ pub(super) fn build_table(c: &mut Checker, e: &Entry) {
             sorted.sort_by_key(|&(lo, hi, _)| (lo, hi));
             overlaps(c, &name, "column", &sorted);
             if default.is_none() {
-                gaps(c, e, &name, &ck, &sorted, "column");
+                gaps(c, e, &name, &ck, &sorted, None);
             }
             columns = Some(ir::Columns {
                 key: ck,
@@ -167,7 +168,7 @@ pub(super) fn build_table(c: &mut Checker, e: &Entry) {
     keyed.sort_by_key(|&(lo, hi, _)| (lo, hi));
     overlaps(c, &name, "row", &keyed);
     if default.is_none() || matches!(key, ir::TableKey::Die(_)) {
-        gaps(c, e, &name, &key, &keyed, "row");
+        gaps(c, e, &name, &key, &keyed, Some((row_nodes, &value_ty)));
     }
     // Rows outside the die's faces can never be rolled.
     if let ir::TableKey::Die(d) = &key {
@@ -422,8 +423,9 @@ fn gaps(
     name: &str,
     key: &ir::TableKey,
     keyed: &[(i64, i64, Span)],
-    what: &str,
+    rows: Option<(&YNode, &Ty)>,
 ) {
+    let what = if rows.is_some() { "row" } else { "column" };
     let (lo, hi, keys) = match key {
         ir::TableKey::Die(d) => {
             let (lo, hi) = d.range();
@@ -482,16 +484,70 @@ fn gaps(
         }
         _ => format!("every one of the {keys} needs exactly one {what}"),
     };
-    c.error(
+    let mut d = Diagnostic::error(
         "E0310",
         e.key.span,
         format!(
             "table `{name}` has a gap: no {what} for {}",
             list.join(", ")
         ),
-        format!("missing {}", list.join(", ")),
-        help,
-    );
+    )
+    .label(format!("missing {}", list.join(", ")))
+    .help(help);
+    if let Some(fix) =
+        rows.and_then(|(rows, ty)| missing_rows(c, name, (rows, ty), key, keyed, &gaps, &show))
+    {
+        d = d.fix(fix);
+    }
+    c.diags.push(d);
+}
+
+/// The fix of a gap in a table's rows: for each missing key (a range of faces or
+/// integers as one row, each variant of a scale or enum its own), a row copying the
+/// value of the row just below the gap (else just above it), written after that row.
+/// With no such row, or one written on several lines, the row holds a placeholder of
+/// the table's value type instead, which fails the check until filled in.
+fn missing_rows(
+    c: &Checker,
+    name: &str,
+    (rows, value_ty): (&YNode, &Ty),
+    key: &ir::TableKey,
+    keyed: &[(i64, i64, Span)],
+    gaps: &[(i64, i64)],
+    show: &dyn Fn(i64) -> String,
+) -> Option<Fix> {
+    let map = rows.as_map()?;
+    let entry_of = |span: Span| map.iter().position(|(k, _)| k.span == span);
+    let mut edits = Vec::new();
+    let mut added = Vec::new();
+    for &(a, b) in gaps {
+        let below = keyed.iter().find(|r| a > i64::MIN && r.1 == a - 1);
+        let above = keyed.iter().find(|r| b < i64::MAX && r.0 == b + 1);
+        let next_to = below.or(above).and_then(|r| entry_of(r.2));
+        let value = next_to
+            .and_then(|i| fixes::one_line(&c.prog.sources, &map[i].1))
+            .unwrap_or_else(|| fixes::placeholder(&c.prog.ty_name(value_ty)));
+        let keys: Vec<String> = match key {
+            ir::TableKey::Choice(_) => (a..=b).map(show).collect(),
+            _ => vec![show_range(a, b)],
+        };
+        let entries: Vec<String> = keys.iter().map(|k| format!("{k}: {value}")).collect();
+        added.extend(keys);
+        edits.push(fixes::add_entries(
+            &c.prog.sources,
+            rows,
+            next_to,
+            &entries,
+        )?);
+    }
+    Some(Fix {
+        title: format!(
+            "add the missing {} {} to `{name}` (check the values: each copies the row next to it)",
+            if added.len() == 1 { "row" } else { "rows" },
+            added.join(", ")
+        ),
+        edits,
+    })
 }
 
 /// A table key range as a writer wrote it: `7`, `3-5`, `..0`, `19..`.

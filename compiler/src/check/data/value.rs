@@ -4,7 +4,7 @@
 use super::{entries, lookup, wrong};
 use crate::check::index::Key;
 use crate::check::{Checker, DefKind, Entry};
-use crate::diag::suggest;
+use crate::diag::{suggest, Diagnostic, Fix};
 use crate::ir::{Const, RecordOrigin, Ty};
 use crate::syntax;
 use crate::yaml::{YNode, YValue};
@@ -399,24 +399,41 @@ pub fn record_of(
                 out.push(c.zero(&f.ty));
             }
             None => {
-                missing.push(f.name.clone());
+                missing.push(f);
                 out.push(c.zero(&f.ty));
             }
         }
     }
     if !missing.is_empty() && ok {
         let tn = c.prog.records[r].name.clone();
-        let list: Vec<String> = missing.iter().map(|m| format!("`{m}`")).collect();
-        c.error(
+        let list: Vec<String> = missing.iter().map(|f| format!("`{}`", f.name)).collect();
+        // A field that has a default is never missing: each gets a placeholder of its
+        // type, which fails the check until the writer fills it in.
+        let entries: Vec<String> = missing
+            .iter()
+            .map(|f| {
+                let ty = c.prog.ty_name(&f.ty);
+                format!("{}: {}", f.name, crate::check::fixes::placeholder(&ty))
+            })
+            .collect();
+        let mut d = Diagnostic::error(
             "E0106",
             node.span,
             format!("this {tn} is missing {}", list.join(", ")),
-            "missing fields",
-            format!(
-                "add {} (or give the field a `default` in `types:`)",
-                list.join(", ")
-            ),
-        );
+        )
+        .label("missing fields")
+        .help(format!(
+            "add {} (or give the field a `default` in `types:`)",
+            list.join(", ")
+        ));
+        if let Some(edit) = crate::check::fixes::add_entries(&c.prog.sources, node, None, &entries)
+        {
+            d = d.fix(Fix {
+                title: format!("add {} to this {tn}, to fill in", list.join(", ")),
+                edits: vec![edit],
+            });
+        }
+        c.diags.push(d);
         ok = false;
     }
     ok.then_some(Const::record(out, RecordOrigin::Written))

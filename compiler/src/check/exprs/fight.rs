@@ -101,6 +101,28 @@ pub(crate) fn declare(c: &mut Checker, items: &[ast::Item]) {
     let Some(def) = fights.first() else {
         return;
     };
+    // For the editor's outline: `fight of Combatant`, named `fight` (from the keyword:
+    // the item's span may start before it).
+    let head = crate::source::Span {
+        end: def.combatant.span.start,
+        ..def.span
+    };
+    let keyword = c
+        .prog
+        .sources
+        .slice(head)
+        .rfind("fight")
+        .map_or(def.span.start, |i| head.start + i as u32);
+    c.index.define(
+        crate::check::index::Key::Fight,
+        crate::check::index::SymbolKind::Fight,
+        None,
+        crate::source::Span {
+            start: keyword,
+            end: def.combatant.span.end,
+            ..def.span
+        },
+    );
     for extra in &fights[1..] {
         c.error(
             "E0350",
@@ -112,7 +134,7 @@ pub(crate) fn declare(c: &mut Checker, items: &[ast::Item]) {
     }
     let combatant = match c.names.get(&def.combatant.name).map(|d| d.kind) {
         Some(DefKind::Record(r)) => {
-            c.used(&def.combatant.name);
+            c.used_at(&def.combatant.name, def.combatant.span);
             r
         }
         _ => {
