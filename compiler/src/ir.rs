@@ -778,6 +778,9 @@ pub struct Program {
     /// The names of the rulesets this one `extends`, nearest first (a content pack for
     /// any of them applies to this one).
     pub bases: Vec<String>,
+    /// The folder it was checked from (by `compile_dir`): content packs that add to its
+    /// data check it again with their additions (`pack::apply`).
+    pub folder: Option<std::path::PathBuf>,
     /// What the interpreter compiles from this program on its first run (`eval`'s
     /// closures), kept for the next runs.
     pub compiled: Compiled,

@@ -53,7 +53,10 @@ pub fn check_dir(dir: &Path, overlay: &load::Overlay) -> Checked {
     }
     let lost = std::mem::take(&mut loaded.lost);
     let found = diags.items.len();
-    let (program, index) = check::check_indexed(loaded, &mut diags);
+    let (mut program, index) = check::check_indexed(loaded, &mut diags);
+    if let Some(p) = &mut program {
+        p.folder = Some(dir.to_path_buf());
+    }
     drop_cascades(&mut diags, found, &lost, &sources);
     Checked {
         program,

@@ -20,6 +20,7 @@
 //! [`MAX_REQUIRES`] deep.
 
 use crate::check;
+use crate::check::packs::{Added, PackLayer, MOD};
 use crate::diag::{suggest, Diagnostic, Diagnostics};
 use crate::ir::{Const, Program, Ty};
 use crate::load;
@@ -38,9 +39,32 @@ pub struct Pack {
     pub path: PathBuf,
     /// (record type, record name, value)
     pub records: Vec<(String, String, Const)>,
+    /// What it added to and changed in the ruleset's data (`enums:`, `scales:`,
+    /// `tables:`, `_mod`).
+    pub added: Added,
 }
 
-const KEYS: &[&str] = &["pack", "records"];
+impl Pack {
+    /// What it holds, as `rulesc check` reports it: `2 record(s), 1 variant(s)`.
+    pub fn summary(&self) -> String {
+        let a = &self.added;
+        let mut parts = vec![format!("{} record(s)", self.records.len())];
+        for (n, what) in [
+            (a.variants, "variant(s)"),
+            (a.levels, "level(s)"),
+            (a.rows, "row(s)"),
+            (a.new, "new definition(s)"),
+            (a.changes, "change(s)"),
+        ] {
+            if n > 0 {
+                parts.push(format!("{n} {what}"));
+            }
+        }
+        parts.join(", ")
+    }
+}
+
+const KEYS: &[&str] = &["pack", "records", "enums", "scales", "tables"];
 const PACK_KEYS: &[&str] = &[
     "name",
     "ruleset",
@@ -80,31 +104,10 @@ pub fn apply(p: &Program, paths: &[PathBuf]) -> (Option<Program>, Diagnostics, S
 
 fn check_into(p: &Program, paths: &[PathBuf]) -> (Program, Vec<Pack>, Diagnostics, Sources) {
     let mut diags = Diagnostics::default();
-    let mut sources = p.sources.clone();
-    let mut packs = Vec::new();
-    // The ruleset plus every record read so far, so a pack's records may name earlier
-    // ones (a creature wearing the pack's own armor).
-    let mut reader = check::Reader::new(p, &sources);
-    let mut known = Known {
-        types: p
-            .records
-            .iter()
-            .enumerate()
-            .map(|(i, r)| (r.name.clone(), i))
-            .collect(),
-        seen: p
-            .instances
-            .iter()
-            .map(|i| (i.name.clone(), i.span))
-            .collect(),
-    };
     let mut run = Run {
-        p,
-        sources: &mut sources,
-        reader: &mut reader,
-        known: &mut known,
+        sources: p.sources.clone(),
         diags: &mut diags,
-        packs: &mut packs,
+        read: Vec::new(),
         done: HashMap::new(),
         chain: Vec::new(),
     };
@@ -112,19 +115,183 @@ fn check_into(p: &Program, paths: &[PathBuf]) -> (Program, Vec<Pack>, Diagnostic
         let root = load::project_root_of_file(path);
         run.visit(path, output::shown(path), &root);
     }
+    let (read, mut sources) = (run.read, run.sources);
+    // Each pack's header, once; a pack for another ruleset goes no further.
+    let mut fits: Vec<(Read, String)> = Vec::new();
+    for r in read {
+        if let Some(name) = header(p, &r.node, &mut diags) {
+            fits.push((r, name));
+        }
+    }
+    let mut added = vec![Added::default(); fits.len()];
+    let mut base = None;
+    if fits.iter().any(|(r, _)| adds_to_data(&r.node)) {
+        match recheck(p, &fits, &sources, &mut diags) {
+            Some((prog, a)) => {
+                sources = prog.sources.clone();
+                added = a;
+                base = Some(prog);
+            }
+            // The packs' additions do not check: their records, which may name them,
+            // would only repeat that.
+            None => return (p.clone(), Vec::new(), diags, sources),
+        }
+    }
+    let base = base.as_ref().unwrap_or(p);
+    // The ruleset plus every record read so far, so a pack's records may name earlier
+    // ones (a creature wearing the pack's own armor).
+    let mut reader = check::Reader::new(base, &sources);
+    let mut known = Known {
+        types: base
+            .records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.name.clone(), i))
+            .collect(),
+        seen: base
+            .instances
+            .iter()
+            .map(|i| (i.name.clone(), i.span))
+            .collect(),
+    };
+    let mut packs = Vec::new();
+    for ((r, name), added) in fits.into_iter().zip(added) {
+        let records = records(base, &mut reader, &r.node, &mut known, &mut diags);
+        packs.push(Pack {
+            name,
+            path: r.path,
+            records,
+            added,
+        });
+    }
     let mut prog = reader.into_program();
     prog.sources = sources.clone();
+    prog.folder = p.folder.clone();
     (prog, packs, diags, sources)
 }
 
-/// Checking packs in order, each after the packs it `requires`.
+/// Whether a pack adds to or changes the ruleset's data (more than records).
+fn adds_to_data(node: &YNode) -> bool {
+    let sections = node.as_map().unwrap_or(&[]).iter().any(|(k, _)| {
+        check::packs::SECTIONS.contains(&k.scalar_text().unwrap_or_default().as_str())
+    });
+    let mods = node
+        .get("records")
+        .and_then(|r| r.as_map())
+        .unwrap_or(&[])
+        .iter()
+        .flat_map(|(_, by_name)| by_name.as_map().unwrap_or(&[]))
+        .any(|(_, v)| v.get(MOD).is_some());
+    sections || mods
+}
+
+/// The ruleset checked again from its folder with the packs' additions merged in
+/// ([`check::packs`]): the program, its sources (the ruleset's, then the packs' files as
+/// `sources` holds them), and what each pack added. Its errors are reported; of its
+/// warnings, those in the packs (the ruleset's own were reported by its first check).
+fn recheck(
+    p: &Program,
+    fits: &[(Read, String)],
+    sources: &Sources,
+    diags: &mut Diagnostics,
+) -> Option<(Program, Vec<Added>)> {
+    let first = fits
+        .iter()
+        .find(|(r, _)| adds_to_data(&r.node))
+        .map_or(Span::default(), |(r, _)| r.node.span);
+    let Some(folder) = p.folder.clone() else {
+        diags.push(
+            Diagnostic::error(
+                "E0414",
+                first,
+                "this pack adds to the ruleset's data, but the ruleset was not read from a folder",
+            )
+            .label("adds to the ruleset")
+            .help("check the ruleset with `rulesc::compile_dir` (or the command line) before applying packs that add enums, scales, tables or `_mod`"),
+        );
+        return None;
+    };
+    let mut found = Diagnostics::default();
+    let mut loaded = load::load_dir(&folder, &mut found);
+    let ruleset_files = p.sources.files.len();
+    let same = loaded.sources.files.len() == ruleset_files
+        && loaded
+            .sources
+            .files
+            .iter()
+            .zip(&p.sources.files)
+            .all(|(a, b)| a.path == b.path && a.text == b.text);
+    if found.has_errors() || !same {
+        diags.push(
+            Diagnostic::error(
+                "E0414",
+                first,
+                format!(
+                    "the ruleset in {} changed while its packs were read",
+                    folder.display()
+                ),
+            )
+            .label("adds to the ruleset")
+            .help("run the command again"),
+        );
+        return None;
+    }
+    // The packs' files after the ruleset's, with the ids the packs were read with.
+    loaded.sources = sources.clone();
+    let layers: Vec<PackLayer> = fits
+        .iter()
+        .map(|(r, name)| PackLayer {
+            name: name.clone(),
+            root: r.node.clone(),
+            requires: required_names(fits, r),
+        })
+        .collect();
+    let mut checked = Diagnostics::default();
+    let (prog, _, added) = check::check_with_packs(loaded, &layers, &mut checked);
+    let pack_files: Vec<u32> = fits.iter().map(|(r, _)| r.node.span.file).collect();
+    for d in checked.items {
+        if d.severity == crate::diag::Severity::Error || pack_files.contains(&d.span.file) {
+            diags.push(d);
+        }
+    }
+    let mut prog = prog?;
+    prog.folder = Some(folder);
+    Some((prog, added))
+}
+
+/// The names of the packs `r` requires, directly or through others.
+fn required_names(fits: &[(Read, String)], r: &Read) -> Vec<String> {
+    let mut seen: Vec<&PathBuf> = Vec::new();
+    let mut todo: Vec<&PathBuf> = r.requires.iter().collect();
+    while let Some(k) = todo.pop() {
+        if seen.contains(&k) {
+            continue;
+        }
+        seen.push(k);
+        if let Some((q, _)) = fits.iter().find(|(q, _)| &q.key == k) {
+            todo.extend(q.requires.iter());
+        }
+    }
+    fits.iter()
+        .filter(|(q, _)| seen.contains(&&q.key))
+        .map(|(_, n)| n.clone())
+        .collect()
+}
+
+/// A pack file read, with the packs it requires (by canonical path).
+struct Read {
+    path: PathBuf,
+    key: PathBuf,
+    node: YNode,
+    requires: Vec<PathBuf>,
+}
+
+/// Reading packs in order, each after the packs it `requires`.
 struct Run<'a> {
-    p: &'a Program,
-    sources: &'a mut Sources,
-    reader: &'a mut check::Reader,
-    known: &'a mut Known,
+    sources: Sources,
     diags: &'a mut Diagnostics,
-    packs: &'a mut Vec<Pack>,
+    /// The packs read, in the order they apply.
+    read: Vec<Read>,
     /// Packs read (by canonical path), each once, and whether it was read with every
     /// pack it requires.
     done: HashMap<PathBuf, bool>,
@@ -133,37 +300,37 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// Reads the pack at `path` (shown as `name`), the packs it requires (inside `root`),
-    /// and checks it after them. Whether it was read, with every pack it requires: a
-    /// pack whose required packs could not all be read is not checked, since its
-    /// records may name theirs (each missing record would only repeat the first error).
+    /// Reads the pack at `path` (shown as `name`), and before it the packs it requires
+    /// (inside `root`). Whether it was read, with every pack it requires: a pack whose
+    /// required packs could not all be read is not checked, since its records may name
+    /// theirs (each missing record would only repeat the first error).
     fn visit(&mut self, path: &Path, name: String, root: &Path) -> bool {
         let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
         if let Some(&read) = self.done.get(&key) {
             return read;
         }
         self.done.insert(key.clone(), false);
-        let Some((_, node)) = load::read_yaml(self.sources, name, path, self.diags) else {
+        let Some((_, node)) = load::read_yaml(&mut self.sources, name, path, self.diags) else {
             return false;
         };
         self.chain.push(key.clone());
         let folder = path.parent().unwrap_or(Path::new(""));
         let (required, mut complete) = self.required(&node, folder, root);
+        let requires = required.iter().map(|(t, _)| t.clone()).collect();
         for (target, shown) in required {
             complete &= self.visit(&target, shown, root);
         }
         self.chain.pop();
-        self.done.insert(key, complete);
+        self.done.insert(key.clone(), complete);
         if !complete {
             return false;
         }
-        self.reader.set_sources(self.sources);
-        if let Some(pack) = check_one(self.p, self.reader, &node, self.known, self.diags) {
-            self.packs.push(Pack {
-                path: path.to_path_buf(),
-                ..pack
-            });
-        }
+        self.read.push(Read {
+            path: path.to_path_buf(),
+            key,
+            node,
+            requires,
+        });
         true
     }
 
@@ -280,13 +447,9 @@ struct Known {
     seen: HashMap<String, Span>,
 }
 
-fn check_one(
-    p: &Program,
-    reader: &mut check::Reader,
-    root: &YNode,
-    known: &mut Known,
-    diags: &mut Diagnostics,
-) -> Option<Pack> {
+/// A pack's header (`pack:`, and the keys beside it): its name, or `None` when it is not
+/// a pack, or is for another ruleset.
+fn header(p: &Program, root: &YNode, diags: &mut Diagnostics) -> Option<String> {
     let Some(map) = root.as_map() else {
         diags.push(
             Diagnostic::error(
@@ -375,6 +538,18 @@ fn check_one(
             .help("add `pack: { name: my_pack, ruleset: <ruleset name> }`"),
         ),
     }
+    Some(name)
+}
+
+/// A pack's records, checked and added to `reader` (those with `_mod` change the
+/// ruleset's, and were merged before it was checked).
+fn records(
+    p: &Program,
+    reader: &mut check::Reader,
+    root: &YNode,
+    known: &mut Known,
+    diags: &mut Diagnostics,
+) -> Vec<(String, String, Const)> {
     let mut records = Vec::new();
     let empty: &[(YNode, YNode)] = &[];
     let sections = match root.get("records") {
@@ -414,6 +589,9 @@ fn check_one(
         let help = format!("write `{tname}: {{ <name>: <record> }}`");
         for (rkey, value) in yaml::mapping(by_name, &what, &help, diags) {
             let rname = rkey.scalar_text().unwrap_or_default();
+            if value.get(MOD).is_some() {
+                continue;
+            }
             if !check::is_record_name(&rname) {
                 diags.push(
                     Diagnostic::error(
@@ -460,11 +638,7 @@ fn check_one(
             }
         }
     }
-    Some(Pack {
-        name,
-        path: PathBuf::new(),
-        records,
-    })
+    records
 }
 
 /// Where a `_copy` is read: the record being written (its name's span), and where its

@@ -72,7 +72,10 @@ fn definitions() -> Value {
 
 fn sections(with_manifest: bool) -> Value {
     let mut props = json!({
-        "scales": { "type": "object", "additionalProperties": { "$ref": "#/definitions/variants" } },
+        "scales": { "type": "object", "additionalProperties": { "oneOf": [
+            { "$ref": "#/definitions/variants" },
+            { "type": "object", "properties": { "levels": { "$ref": "#/definitions/variants" }, "extensible": { "type": "boolean", "description": "Content packs may add levels above the top one." } }, "required": ["levels"], "additionalProperties": false }
+        ] } },
         "enums": { "type": "object", "additionalProperties": { "$ref": "#/definitions/variants" } },
         "constants": { "type": "object", "additionalProperties": { "type": ["integer", "boolean", "string"] } },
         "types": { "type": "object", "additionalProperties": { "type": "object", "additionalProperties": { "$ref": "#/definitions/field" } } },
@@ -118,7 +121,7 @@ pub fn pack() -> Value {
     json!({
         "$schema": "http://json-schema.org/draft-07/schema#",
         "title": "rulesc content pack",
-        "description": "Records checked against the record types of a ruleset: `rulesc check --ruleset <dir> <pack.yaml>`.",
+        "description": "Records checked against the record types of a ruleset, and additions to its enums, extensible scales and tables: `rulesc check --ruleset <dir> <pack.yaml>`.",
         "type": "object",
         "properties": {
             "pack": {
@@ -134,7 +137,10 @@ pub fn pack() -> Value {
                 "required": ["name"],
                 "additionalProperties": false
             },
-            "records": { "$ref": "#/definitions/records" }
+            "records": { "$ref": "#/definitions/records" },
+            "enums": { "type": "object", "additionalProperties": { "$ref": "#/definitions/variants" }, "description": "Variants added to the ruleset's enums (by name), or new enums." },
+            "scales": { "type": "object", "additionalProperties": { "$ref": "#/definitions/variants" }, "description": "Levels added above the top of the ruleset's extensible scales, or new scales." },
+            "tables": { "type": "object", "additionalProperties": { "type": "object" }, "description": "For a table of the ruleset, `rows:` added and `_mod: { replace, remove }`; for a new name, a new table." }
         },
         "required": ["pack"],
         "additionalProperties": false,

@@ -18,6 +18,7 @@ mod fixes;
 pub mod index;
 mod layers;
 mod mutated;
+pub mod packs;
 mod passing;
 
 use crate::diag::{suggest, Diagnostic, Diagnostics};
@@ -106,6 +107,9 @@ pub(crate) struct Checker<'a> {
     pub broken_defaults: std::collections::HashSet<(usize, usize)>,
     /// Definitions and resolved names, for the language server.
     pub index: index::Recorder,
+    /// The files of the content packs merged into the ruleset ([`packs`]), with their
+    /// packs' names.
+    pub pack_files: HashMap<u32, String>,
 }
 
 impl<'a> Checker<'a> {
@@ -450,6 +454,18 @@ pub fn check(loaded: Loaded, diags: &mut Diagnostics) -> Option<Program> {
 /// [`check`], and the index of every definition and resolved name (built whether or not
 /// there are errors).
 pub fn check_indexed(loaded: Loaded, diags: &mut Diagnostics) -> (Option<Program>, index::Index) {
+    let (program, index, _) = check_with_packs(loaded, &[], diags);
+    (program, index)
+}
+
+/// [`check_indexed`] with content packs' additions and changes merged into the ruleset
+/// before it is checked ([`packs`]; their files must be in `loaded.sources`), and what
+/// each pack added.
+pub fn check_with_packs(
+    loaded: Loaded,
+    packs: &[packs::PackLayer],
+    diags: &mut Diagnostics,
+) -> (Option<Program>, index::Index, Vec<packs::Added>) {
     let Loaded {
         sources,
         yaml,
@@ -488,8 +504,10 @@ pub fn check_indexed(loaded: Loaded, diags: &mut Diagnostics) -> (Option<Program
         zeros: HashMap::new(),
         broken_defaults: Default::default(),
         index: index::Recorder::default(),
+        pack_files: HashMap::new(),
     };
     let yaml = layers::merge_yaml(&mut c, yaml, &yaml_layer);
+    let (yaml, added) = packs::merge(&mut c, yaml, packs);
     let mut items = layers::merge_items(&mut c, items, &item_layer);
     items.extend(exprs::fight::formulas(&items));
     let sections = data::split_sections(&mut c, &yaml, manifest);
@@ -520,9 +538,9 @@ pub fn check_indexed(loaded: Loaded, diags: &mut Diagnostics) -> (Option<Program
     warn_unused(&mut c);
     let index = std::mem::take(&mut c.index).finish(&c.prog);
     if c.diags.has_errors() {
-        (None, index)
+        (None, index, added)
     } else {
-        (Some(c.prog), index)
+        (Some(c.prog), index, added)
     }
 }
 
@@ -535,7 +553,10 @@ fn warn_unused(c: &mut Checker) {
         .names
         .iter()
         .filter(|(n, d)| {
-            matches!(d.kind, DefKind::Table(_) | DefKind::Constant(_)) && !c.uses.contains_key(*n)
+            matches!(d.kind, DefKind::Table(_) | DefKind::Constant(_))
+                && !c.uses.contains_key(*n)
+                // A pack's table is data: no rule of the pack can name it.
+                && !c.pack_files.contains_key(&d.span.file)
         })
         .map(|(n, d)| (n.clone(), *d))
         .collect();
@@ -711,6 +732,7 @@ impl Reader {
             zeros: p.zeros,
             broken_defaults: Default::default(),
             index: p.index,
+            pack_files: HashMap::new(),
         };
         let out = f(&mut c);
         self.parts = Parts {

@@ -46,16 +46,16 @@ pub fn check(paths: Vec<PathBuf>, ruleset: Option<PathBuf>, format: Format) -> E
     }
     for pack in checked {
         match format {
-            Format::Human | Format::Csv => outln!(
-                "ok: pack {} for {}: {} record(s)",
-                pack.name,
-                p.name,
-                pack.records.len()
-            ),
-            Format::Json => outln!(
-                "{}",
-                serde_json::json!({ "ok": true, "pack": pack.name, "ruleset": p.name, "records": pack.records.len() })
-            ),
+            Format::Human | Format::Csv => {
+                outln!("ok: pack {} for {}: {}", pack.name, p.name, pack.summary())
+            }
+            Format::Json => {
+                let a = &pack.added;
+                outln!(
+                    "{}",
+                    serde_json::json!({ "ok": true, "pack": pack.name, "ruleset": p.name, "records": pack.records.len(), "variants": a.variants, "levels": a.levels, "rows": a.rows, "new": a.new, "changes": a.changes })
+                )
+            }
         }
     }
     ExitCode::SUCCESS

@@ -15,13 +15,58 @@ pub const MAX_SCALE_LEVELS: usize = 255;
 /// Most variants of an enum, and tags of an outcome: their index is a `u16`.
 pub const MAX_VARIANTS: usize = u16::MAX as usize;
 
+/// The keys of a scale written as a mapping: its levels, and whether content packs may
+/// add levels above its top (`crate::check::packs`).
+pub const SCALE_KEYS: &[&str] = &["levels", "extensible"];
+
+/// The levels or variants of a scale or enum: a list, or (a scale) a mapping with
+/// `levels:` and `extensible:`.
+fn choice_items<'y>(
+    c: &mut Checker,
+    value: &'y crate::yaml::YNode,
+    ordered: bool,
+) -> Option<&'y [crate::yaml::YNode]> {
+    if let Some(items) = value.as_seq() {
+        return Some(items);
+    }
+    if !ordered || value.as_map().is_none() {
+        wrong(c, value, "a list of levels or variants");
+        return None;
+    }
+    super::check_keys(c, value, SCALE_KEYS, "a scale");
+    if let Some(open) = value.get("extensible") {
+        if !matches!(open.value, YValue::Bool(_)) {
+            wrong(c, open, "`true` or `false`");
+        }
+    }
+    match value.get("levels") {
+        Some(levels) => match levels.as_seq() {
+            Some(items) => Some(items),
+            None => {
+                wrong(c, levels, "a list of levels");
+                None
+            }
+        },
+        None => {
+            c.error(
+                "E0106",
+                value.span,
+                "this scale has no `levels`",
+                "missing `levels`",
+                "write `{ levels: [Low, High], extensible: true }`, or the levels as a list",
+            );
+            None
+        }
+    }
+}
+
 pub(super) fn build_choice(c: &mut Checker, e: &Entry) {
     let Some(name) = e.key.as_str() else { return };
     let Some(DefKind::Choice(id)) = lookup(c, name) else {
         return;
     };
-    let Some(items) = e.value.as_seq() else {
-        wrong(c, e.value, "a list of levels or variants");
+    let ordered = c.prog.choices[id].ordered;
+    let Some(items) = choice_items(c, e.value, ordered) else {
         return;
     };
     if items.is_empty() {
@@ -33,7 +78,6 @@ pub(super) fn build_choice(c: &mut Checker, e: &Entry) {
             "list at least one",
         );
     }
-    let ordered = c.prog.choices[id].ordered;
     let (max, what) = if ordered {
         (MAX_SCALE_LEVELS, "levels")
     } else {

@@ -9,6 +9,7 @@ mod value;
 
 use self::choice::build_choice;
 pub use self::choice::build_outcome_tags;
+pub use self::choice::SCALE_KEYS;
 pub use self::record::check_map_keys;
 use self::record::{build_instances, build_record_defaults, build_record_fields};
 use self::shape::check_shapes;

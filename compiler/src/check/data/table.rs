@@ -106,7 +106,7 @@ pub(super) fn build_table(c: &mut Checker, e: &Entry) {
             }
             let mut sorted = keyed.clone();
             sorted.sort_by_key(|&(lo, hi, _)| (lo, hi));
-            overlaps(c, &name, "column", &sorted);
+            overlaps(c, &name, &ck, "column", &sorted);
             if default.is_none() {
                 gaps(c, e, &name, &ck, &sorted, None);
             }
@@ -166,7 +166,7 @@ pub(super) fn build_table(c: &mut Checker, e: &Entry) {
     }
     rows.sort_by_key(|(r, _)| (r.lo, r.hi));
     keyed.sort_by_key(|&(lo, hi, _)| (lo, hi));
-    overlaps(c, &name, "row", &keyed);
+    overlaps(c, &name, &key, "row", &keyed);
     if default.is_none() || matches!(key, ir::TableKey::Die(_)) {
         gaps(c, e, &name, &key, &keyed, Some((row_nodes, &value_ty)));
     }
@@ -392,16 +392,30 @@ fn row_cells(c: &mut Checker, v: &YNode, ty: &Ty, columns: usize) -> Option<ir::
 }
 
 /// Keys given twice: each range (sorted) against the one before it.
-fn overlaps(c: &mut Checker, name: &str, what: &str, keyed: &[(i64, i64, Span)]) {
+fn overlaps(
+    c: &mut Checker,
+    name: &str,
+    key: &ir::TableKey,
+    what: &str,
+    keyed: &[(i64, i64, Span)],
+) {
     for w in keyed.windows(2) {
         let (_, a_hi, sa) = w[0];
         let (b_lo, b_hi, sb) = w[1];
         if b_lo <= a_hi {
             let hi = a_hi.min(b_hi);
+            // A variant or level by its name, not its position.
+            let show = |i: i64| match key {
+                ir::TableKey::Choice(ch) => c.prog.choices[*ch]
+                    .variants
+                    .get(i as usize)
+                    .map_or_else(|| i.to_string(), |v| format!("`{}`", v.name)),
+                _ => i.to_string(),
+            };
             let keys = if b_lo == hi {
-                format!("{b_lo} is")
+                format!("{} is", show(b_lo))
             } else {
-                format!("{b_lo} to {hi} are")
+                format!("{} to {} are", show(b_lo), show(hi))
             };
             let d = Diagnostic::error(
                 "E0309",
@@ -477,6 +491,32 @@ fn gaps(
             }
         })
         .collect();
+    // A variant a content pack added, with no row: shown at the pack's variant.
+    if let ir::TableKey::Choice(ch) = key {
+        let choice = &c.prog.choices[*ch];
+        let added = gaps.iter().flat_map(|&(a, b)| a..=b).find_map(|i| {
+            let v = choice.variants.get(i as usize)?;
+            Some((v, c.pack_files.get(&v.span.file)?))
+        });
+        if let Some((v, pack)) = added {
+            let d = Diagnostic::error(
+                "E0310",
+                v.span,
+                format!(
+                    "table `{name}` has a gap: no {what} for {}",
+                    list.join(", ")
+                ),
+            )
+            .label(format!("`{}` is added by the pack `{pack}`", v.name))
+            .note(e.key.span, format!("`{name}` is keyed by `{}`", choice.name))
+            .help(format!(
+                "add its row in a pack loaded with it: `tables: {{ {name}: {{ rows: {{ {}: ... }} }} }}`, or give `{name}` a `default`",
+                v.name
+            ));
+            c.diags.push(d);
+            return;
+        }
+    }
     let help = match key {
         ir::TableKey::Int => {
             "cover every integer (use open ranges such as `..0` and `19..`) or add a `default`"
