@@ -14,7 +14,7 @@
 use crate::check;
 use crate::diag::{suggest, Diagnostic, Diagnostics};
 use crate::eval::{self, Value};
-use crate::ir::{Program, Ty};
+use crate::ir::{DecideOptions, Program, Ty};
 use crate::load;
 use crate::source::{Sources, Span};
 use crate::yaml::{self, YNode, YValue};
@@ -359,15 +359,11 @@ fn read_node(
     let mut decisions = ScriptedDecisions::new();
     let mut answer_spans: Vec<(String, Vec<Span>)> = Vec::new();
     if let Some(d) = root.get("decisions") {
-        let names = decision_points(p);
+        let names = crate::simulate::decisions(p);
         let help = "write `decisions: { <decision>: [<answer>, ...] }`";
         for (k, v) in yaml::mapping(d, "decisions", help, diags) {
             let key = k.scalar_text().unwrap_or_default();
-            let Some(ty) = names
-                .iter()
-                .find(|(n, _)| *n == key)
-                .map(|(_, t)| t.clone())
-            else {
+            let Some(options) = names.iter().find(|(n, _)| *n == key).map(|(_, o)| o) else {
                 let cands: Vec<&str> = names.iter().map(|(n, _)| n.as_str()).collect();
                 diags.push(
                     Diagnostic::error("E0103", k.span, format!("no decision is named `{key}`"))
@@ -381,7 +377,7 @@ fn read_node(
                 None => vec![v],
             };
             for a in answers {
-                if let Some(i) = answer(p, &ty, a, diags) {
+                if let Some(i) = answer(p, options.as_ref(), a, diags) {
                     decisions = decisions.answer(&key, i);
                     match answer_spans.iter_mut().find(|(n, _)| *n == key) {
                         Some((_, spans)) => spans.push(a.span),
@@ -510,23 +506,41 @@ fn fighter_arg(
     })
 }
 
-/// One scripted answer to a decision of type `ty` (`None`: picked from a list, whose
-/// length is known only when it runs): the option's index, checked against the options
-/// where they are known here. An answer out of range is an error, never clamped.
-fn answer(p: &Program, ty: &Option<Ty>, a: &YNode, diags: &mut Diagnostics) -> Option<u32> {
-    let options: Option<Vec<&str>> = match ty {
-        Some(Ty::Choice(c)) => Some(
+/// One scripted answer to a decision choosing among `options` (`List`: from a list,
+/// whose length is known only when it runs): the option's index, checked against the
+/// options where they are known here, or the option's name, read as fight files read it
+/// ([`crate::simulate::answer_by_name`]). An answer out of range is an error, never
+/// clamped.
+fn answer(
+    p: &Program,
+    options: Option<&DecideOptions>,
+    a: &YNode,
+    diags: &mut Diagnostics,
+) -> Option<u32> {
+    let names: Option<Vec<&str>> = match options {
+        Some(DecideOptions::Choice(c)) => Some(
             p.choices[*c]
                 .variants
                 .iter()
                 .map(|v| v.name.as_str())
                 .collect(),
         ),
-        Some(Ty::Bool) => Some(vec!["false", "true"]),
+        Some(DecideOptions::Bool) => Some(vec!["false", "true"]),
         _ => None,
     };
-    let out_of_range = |diags: &mut Diagnostics, what: String| {
-        let help = match &options {
+    if let YValue::Int(_) | YValue::BigInt(_) = a.value {
+        let shown = a.scalar_text().unwrap_or_default();
+        let index = match a.value {
+            YValue::Int(i) => u32::try_from(i).ok(),
+            _ => None,
+        };
+        let what = match (index, names.as_ref().map(Vec::len)) {
+            (Some(i), Some(n)) if (i as usize) < n => return Some(i),
+            (Some(i), None) => return Some(i),
+            (_, Some(n)) => format!("answer {shown} is not one of the {n} options"),
+            (None, None) => format!("answer {shown} cannot index a list"),
+        };
+        let help = match &names {
             Some(o) => format!(
                 "the options are numbered 0 to {}: {}",
                 o.len().saturating_sub(1),
@@ -539,85 +553,36 @@ fn answer(p: &Program, ty: &Option<Ty>, a: &YNode, diags: &mut Diagnostics) -> O
                 .label("out of range")
                 .help(help),
         );
-        None
-    };
-    match (&a.value, &options) {
-        (YValue::Int(_) | YValue::BigInt(_), _) => {
-            let index = match a.value {
-                YValue::Int(i) => u32::try_from(i).ok(),
-                _ => None,
-            };
-            let count = options.as_ref().map(Vec::len);
-            match (index, count) {
-                (Some(i), Some(n)) if (i as usize) < n => Some(i),
-                (Some(i), None) => Some(i),
-                (_, Some(n)) => out_of_range(
-                    diags,
-                    format!(
-                        "answer {} is not one of the {n} options",
-                        a.scalar_text().unwrap_or_default()
-                    ),
-                ),
-                (None, None) => out_of_range(
-                    diags,
-                    format!(
-                        "answer {} cannot index a list",
-                        a.scalar_text().unwrap_or_default()
-                    ),
-                ),
-            }
-        }
-        (YValue::Bool(b), Some(_)) if matches!(ty, Some(Ty::Bool)) => Some(u32::from(*b)),
-        (YValue::Str(s), Some(o)) if matches!(ty, Some(Ty::Choice(_))) => {
-            match o.iter().position(|v| v == s) {
-                Some(i) => Some(i as u32),
-                None => {
-                    let Some(Ty::Choice(c)) = ty else { return None };
-                    diags.push(
-                        Diagnostic::error(
-                            "E0306",
-                            a.span,
-                            format!("`{s}` is not a {}", p.choices[*c].name),
-                        )
-                        .label("unknown")
-                        .help(suggest(s, o, "options")),
-                    );
-                    None
-                }
-            }
-        }
+        return None;
+    }
+    let text = match (&a.value, options) {
+        (
+            YValue::Str(_) | YValue::Bool(_),
+            Some(DecideOptions::Bool | DecideOptions::Choice(_)),
+        ) => a.scalar_text().unwrap_or_default(),
         _ => {
             err(
                 diags,
                 a.span,
-                "a decision is answered with an option name, `true`/`false`, or an index",
-                "write the option as the rules name it",
+                "a decision among a list's items is answered here by the option's index",
+                "write the option's index, from 0 (a fight file answers by name)",
             );
-            None
+            return None;
         }
+    };
+    let found = crate::simulate::answer_by_name(p, options, &text);
+    if found.is_none() {
+        let what = match options {
+            Some(DecideOptions::Choice(c)) => format!("`{text}` is not a {}", p.choices[*c].name),
+            _ => format!("`{text}` does not answer a yes-or-no decision"),
+        };
+        diags.push(
+            Diagnostic::error("E0306", a.span, what)
+                .label("unknown")
+                .help(crate::simulate::answer_help(p, options, &text, false)),
+        );
     }
-}
-
-/// Every `decide` in the program: its name and the type it picks (None for a list).
-fn decision_points(p: &Program) -> Vec<(String, Option<Ty>)> {
-    let mut out = Vec::new();
-    fn walk(e: &crate::ir::Expr, out: &mut Vec<(String, Option<Ty>)>) {
-        if let crate::ir::ExprKind::Decide { name, options, .. } = &e.kind {
-            let ty = match options {
-                crate::ir::DecideOptions::Choice(c) => Some(Ty::Choice(*c)),
-                crate::ir::DecideOptions::Bool => Some(Ty::Bool),
-                crate::ir::DecideOptions::List(_) => None,
-            };
-            if !out.iter().any(|(n, _)| n == name) {
-                out.push((name.clone(), ty));
-            }
-        }
-        crate::ir::walk::for_each_child(e, &mut |c| walk(c, out));
-    }
-    for f in &p.functions {
-        crate::ir::walk::for_each_body_expr(f, &mut |e| walk(e, &mut out));
-    }
-    out
+    found
 }
 
 /// Runs a scenario file and renders its trace and result.

@@ -35,7 +35,7 @@ mod read;
 mod replay;
 
 pub use read::read;
-pub(crate) use read::read_sides;
+pub(crate) use read::{answer_by_name, answer_help, decisions, read_sides};
 pub use replay::{replay, replay_ending, Replayed};
 
 /// Most runs one simulation may ask for.
@@ -144,6 +144,17 @@ impl FightFile {
         f
     }
 
+    /// The name of side `s`. The engine's fight is built from [`FightFile::sides`]
+    /// ([`FightFile::fight`]), so every side it names is one of them: a side past them
+    /// would be a bug in the engine, not a fight file's mistake.
+    pub fn side_name(&self, s: rulesc_runtime::Side) -> &str {
+        &self
+            .sides
+            .get(s.index())
+            .expect("the fight engine names only the sides the fight file joined")
+            .0
+    }
+
     /// The decider of run `k`.
     pub fn policy_for(&self, seed: u64, k: u64) -> Policy {
         self.policy.reseeded(run_seed(seed, k, 1))
@@ -227,19 +238,15 @@ fn traced(p: &Program, file: &FightFile, seed: u64, k: u64, options: Options) ->
     (run, trace.render(&p.sites))
 }
 
-/// How a run ended, in words: `veterans wins`, `a draw`...
-fn ending(run: &Run, file: &FightFile) -> String {
-    match run.end {
-        FightEnd::Won(s) => format!(
-            "{} wins",
-            file.sides.get(s.index()).map_or("?", |x| x.0.as_str())
-        ),
+/// How a fight ended, in words: `Watch wins`, `a draw`, `stopped by a rule error at
+/// rules/duel.rules:4: ...` (`error`: the rule error, for a fight it stopped). One
+/// wording for a simulated run and a replay.
+pub fn ending(end: FightEnd, error: Option<&str>, file: &FightFile) -> String {
+    match end {
+        FightEnd::Won(s) => format!("{} wins", file.side_name(s)),
         FightEnd::Draw => "a draw".into(),
         FightEnd::Undecided => "undecided".into(),
-        FightEnd::RuleError => format!(
-            "stopped by a rule error at {}",
-            run.error.clone().unwrap_or_default()
-        ),
+        FightEnd::RuleError => format!("stopped by a rule error at {}", error.unwrap_or("")),
     }
 }
 
@@ -250,7 +257,7 @@ pub fn trace_run(p: &Program, file: &FightFile, seed: u64, k: u64, options: Opti
     let _ = writeln!(
         out,
         "run {k} of seed {seed}: {} after {} round(s)",
-        ending(&run, file),
+        ending(run.end, run.error.as_deref(), file),
         run.rounds
     );
     out
@@ -268,7 +275,7 @@ pub fn trace_json(
 ) -> serde_json::Value {
     let (run, text) = traced(p, file, seed, k, options);
     let (end, winner) = match run.end {
-        FightEnd::Won(s) => ("won", file.sides.get(s.index()).map(|x| x.0.clone())),
+        FightEnd::Won(s) => ("won", Some(file.side_name(s).to_string())),
         FightEnd::Draw => ("draw", None),
         FightEnd::Undecided => ("undecided", None),
         FightEnd::RuleError => ("rule_error", None),

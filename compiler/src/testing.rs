@@ -650,29 +650,12 @@ pub fn run_scenario(p: &Program, path: &Path, opts: &Options) -> Case {
         return case;
     }
     case.mismatches = mismatches;
-    if case.mismatches.is_empty() {
-        case.status = Status::Pass;
-        return case;
-    }
-    if opts.update && case.mismatches.iter().all(|m| m.fix.is_some()) {
-        let edits = case
-            .mismatches
-            .iter()
-            .filter_map(|m| m.fix.clone())
-            .collect();
-        let file = case.sources.file(s.at.file).text.clone();
-        if write_back(&mut case, path, &expect::rewrite(&file, edits)) {
-            case.status = Status::Updated;
-            return case;
-        }
-        return case;
-    }
-    case.status = Status::Fail;
-    // The trace shows one run: it says nothing of the odds.
-    if let Some(m) = case.mismatches.iter().find(|m| !m.at.starts_with("odds.")) {
-        case.context = context(&ran.trace, m);
-    }
-    case
+    settle(case, path, s.at.file, opts, |m| {
+        // The trace shows one run: it says nothing of the odds.
+        m.iter()
+            .find(|m| !m.at.starts_with("odds."))
+            .map_or_else(Vec::new, |m| context(&ran.trace, m))
+    })
 }
 
 /// Runs one fight file (`sides:` with `expect:`) against its program and holds it to its
@@ -704,6 +687,20 @@ pub fn run_fight(p: &Program, path: &Path, opts: &Options) -> Case {
         return case;
     }
     case.mismatches = held.mismatches;
+    settle(case, path, file.file, opts, |_| held.context)
+}
+
+/// The end of a case held to its `expect:` (a scenario or a fight file) once its
+/// mismatches are known: none passes; with `--update`, when every mismatch has a fix,
+/// the file (`file` among the case's sources) is rewritten; else it fails, with the
+/// trace's lines that `context` picks for the mismatches.
+fn settle(
+    mut case: Case,
+    path: &Path,
+    file: crate::source::FileId,
+    opts: &Options,
+    context: impl FnOnce(&[Mismatch]) -> Vec<String>,
+) -> Case {
     if case.mismatches.is_empty() {
         case.status = Status::Pass;
         return case;
@@ -714,14 +711,14 @@ pub fn run_fight(p: &Program, path: &Path, opts: &Options) -> Case {
             .iter()
             .filter_map(|m| m.fix.clone())
             .collect();
-        let text = case.sources.file(file.file).text.clone();
+        let text = case.sources.file(file).text.clone();
         if write_back(&mut case, path, &expect::rewrite(&text, edits)) {
             case.status = Status::Updated;
         }
         return case;
     }
     case.status = Status::Fail;
-    case.context = held.context;
+    case.context = context(&case.mismatches);
     case
 }
 

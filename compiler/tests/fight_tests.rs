@@ -478,3 +478,110 @@ fn simulate_answers_a_decision_among_fighters_by_name() {
     let (code, out, err) = test_in(dir.path(), &[]);
     assert_eq!(code, 0, "{out}\n{err}");
 }
+
+/// A duel whose turn asks a yes-or-no decision and an enum's: `lunge` (a hit takes 3,
+/// else 1) and `guard` (`High` keeps 1 hp off the next hit taken).
+const ASKING_RULESET: &str = "\
+ruleset:
+  name: asking
+enums:
+  Guard: [Low, High]
+types:
+  Fencer:
+    hp: { type: int, default: 6 }
+    guard: { type: Guard, default: Low }
+";
+
+const ASKING_RULES: &str = "\
+procedure take_turn(me: fighter) {
+  let lunge = decide lunge: bool
+  me.guard = decide guard: Guard
+  let foe = decide target from enemies(me)
+  let hit = if lunge then 3 else 1
+  foe.hp -= if foe.guard == High then hit - 1 else hit
+}
+
+fight of Fencer {
+  order(c) = [c.hp]
+  ties together
+  out(c) = c.hp <= 0
+  on turn = take_turn
+}
+";
+
+#[test]
+fn answers_by_name_read_the_same_in_fight_files_and_scenarios() {
+    // The same words answer `lunge` (yes/true: 3 damage, no/false: 1) and `guard` in
+    // a fight file's one-word answers, in its scripted lists and in a scenario. Ike
+    // (guard Low) takes 3 or 1 from Vera's one turn; round 1, Vera first (hp 7).
+    for (lunge, guard, ike_hp) in [
+        ("yes", "High", 3),
+        ("true", "Low", 3),
+        ("no", "High", 5),
+        ("false", "Low", 5),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("asking")).unwrap();
+        std::fs::create_dir_all(dir.path().join("t")).unwrap();
+        std::fs::write(dir.path().join("asking/ruleset.yaml"), ASKING_RULESET).unwrap();
+        std::fs::write(dir.path().join("asking/fight.rules"), ASKING_RULES).unwrap();
+        let sides =
+            "ruleset: ../asking\nsides:\n  Guild: { Vera: { hp: 7 } }\n  Recruits: { Ike: {} }\n";
+        std::fs::write(
+            dir.path().join("t/words.fight.yaml"),
+            format!("{sides}rounds: 1\ndecisions: {{ default: first, lunge: {lunge}, guard: {guard} }}\nreport:\n  Ike stands: {{ standing: [Ike] }}\nexpect:\n  runs: 10\n  tolerance: 0%\n  report: {{ Ike stands: 100% }}\n"),
+        )
+        .unwrap();
+        // Scripted: Vera's turn, then Ike's (who lunges back, answered the other way).
+        let other = if matches!(lunge, "yes" | "true") {
+            "no"
+        } else {
+            "yes"
+        };
+        std::fs::write(
+            dir.path().join("t/scripted.fight.yaml"),
+            format!("{sides}rounds: 1\ndice: []\ndecisions: {{ lunge: [{lunge}, {other}], guard: [{guard}, {guard}], target: [Ike, Vera] }}\nexpect:\n  state:\n    Ike: {{ hp: {ike_hp} }}\n"),
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("t/scenario.yaml"),
+            format!("ruleset: ../asking\nrun: take_turn\nfight:\n  sides:\n    Guild: {{ Vera: {{ hp: 7 }} }}\n    Recruits: {{ Ike: {{}} }}\nargs: {{ me: Vera }}\ndecisions: {{ lunge: [{lunge}], guard: [{guard}], target: [0] }}\nexpect:\n  state:\n    Ike: {{ hp: {ike_hp} }}\n    me: {{ guard: {guard} }}\n"),
+        )
+        .unwrap();
+        let (code, out, err) = test_in(dir.path(), &[]);
+        assert_eq!(code, 0, "{lunge} {guard}: {out}\n{err}");
+        assert!(out.contains("3 passed"), "{lunge} {guard}: {out}");
+    }
+}
+
+#[test]
+fn a_word_that_answers_no_option_is_refused_alike_in_fight_files_and_scenarios() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("asking")).unwrap();
+    std::fs::create_dir_all(dir.path().join("t")).unwrap();
+    std::fs::write(dir.path().join("asking/ruleset.yaml"), ASKING_RULESET).unwrap();
+    std::fs::write(dir.path().join("asking/fight.rules"), ASKING_RULES).unwrap();
+    for (file, text, message) in [
+        (
+            "t/a.fight.yaml",
+            "sides:\n  A: { Vera: {} }\n  B: { Ike: {} }\ndecisions: { lunge: maybe }\nexpect: { runs: 1, tolerance: 1%, wins: { A: 50% } }\n",
+            "`maybe` does not answer `lunge`",
+        ),
+        (
+            "t/b.fight.yaml",
+            "sides:\n  A: { Vera: {} }\n  B: { Ike: {} }\ndice: []\ndecisions: { guard: [Hihg] }\nexpect: { winner: A }\n",
+            "did you mean `High`",
+        ),
+        (
+            "t/scenario.yaml",
+            "run: take_turn\nfight:\n  sides:\n    A: { Vera: {} }\n    B: { Ike: {} }\nargs: { me: Vera }\ndecisions: { lunge: [maybe] }\nexpect: { state: { me: { hp: 6 } } }\n",
+            "`maybe` does not answer a yes-or-no decision",
+        ),
+    ] {
+        std::fs::write(dir.path().join(file), format!("ruleset: ../asking\n{text}")).unwrap();
+        let (code, out, err) = run::rulesc_in(dir.path(), &["test", file], &[]);
+        assert_eq!(code, 1, "{file}: {out}\n{err}");
+        assert!(err.contains(message), "{file}: {err}");
+        std::fs::remove_file(dir.path().join(file)).unwrap();
+    }
+}

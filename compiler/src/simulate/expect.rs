@@ -346,10 +346,8 @@ fn scripted_end(
             });
         };
     let ending = match ran.end {
-        FightEnd::Won(s) => file
-            .sides
-            .get(s.index())
-            .map_or("?".into(), |x| x.0.clone()),
+        // As `winner:` is written: a side's name, `draw`, `undecided`.
+        FightEnd::Won(s) => file.side_name(s).to_string(),
         FightEnd::Draw => "draw".into(),
         FightEnd::Undecided => "undecided".into(),
         FightEnd::RuleError => format!(

@@ -51,8 +51,9 @@ fn sequence<'y>(diags: &mut Diagnostics, node: &'y YNode, what: &str, shape: &st
     })
 }
 
-/// The decisions a program can ask for, with what they choose from.
-fn decisions(p: &Program) -> Vec<(String, Option<DecideOptions>)> {
+/// The decisions a program can ask for, with what they choose from (`None`: the tie
+/// decision of the fight declaration, whose options are the tied fighters).
+pub(crate) fn decisions(p: &Program) -> Vec<(String, Option<DecideOptions>)> {
     let mut out: Vec<(String, Option<DecideOptions>)> = Vec::new();
     fn go(e: &ir::Expr, out: &mut Vec<(String, Option<DecideOptions>)>) {
         if let K::Decide { name, options, .. } = &e.kind {
@@ -211,16 +212,6 @@ fn read_node(
             };
             let answer = match (plain, options) {
                 (Some(a), _) => Some(a),
-                (None, Some(DecideOptions::Bool)) => match text.as_str() {
-                    "yes" | "true" => Some(Answer::Index(1)),
-                    "no" | "false" => Some(Answer::Index(0)),
-                    _ => None,
-                },
-                (None, Some(DecideOptions::Choice(c))) => p.choices[*c]
-                    .variants
-                    .iter()
-                    .position(|x| x.name == text)
-                    .map(|i| Answer::Index(i as u32)),
                 (None, Some(DecideOptions::List(l))) => {
                     if list_label(l, &text, &names, v, diags).is_some() {
                         script.answered.push(key.clone());
@@ -228,7 +219,7 @@ fn read_node(
                     }
                     continue;
                 }
-                (None, _) => None,
+                (None, options) => answer_by_name(p, options.as_ref(), &text).map(Answer::Index),
             };
             match answer {
                 Some(a) => {
@@ -236,14 +227,7 @@ fn read_node(
                     policy = policy.with(&key, a)
                 }
                 None => {
-                    let help = match options {
-                        Some(DecideOptions::Choice(c)) => {
-                            let cands: Vec<&str> = p.choices[*c].variants.iter().map(|x| x.name.as_str()).collect();
-                            crate::diag::suggest_ordered(&text, &cands, "answers (or first, last, random)")
-                        }
-                        Some(DecideOptions::Bool) => "answer `yes`, `no`, `first`, `last` or `random`".into(),
-                        _ => "answer `first`, `last` or `random` (the options are known only when it is asked)".into(),
-                    };
+                    let help = answer_help(p, options.as_ref(), &text, true);
                     err(
                         diags,
                         v.span,
@@ -393,6 +377,64 @@ fn read_node(
     })
 }
 
+/// The option that `text` names of a decision choosing among `options`: `yes`/`true`
+/// (option 1) or `no`/`false` (option 0) for a yes-or-no decision, a variant's name for
+/// an enum's or scale's. A decision among a list's items (or the tie decision) is
+/// answered by name only when it is asked, as its options are known only then: `None`
+/// here. The one reading of an answer by name, for fight files and scenarios alike.
+pub(crate) fn answer_by_name(
+    p: &Program,
+    options: Option<&DecideOptions>,
+    text: &str,
+) -> Option<u32> {
+    match options? {
+        DecideOptions::Bool => match text {
+            "yes" | "true" => Some(1),
+            "no" | "false" => Some(0),
+            _ => None,
+        },
+        DecideOptions::Choice(c) => p.choices[*c]
+            .variants
+            .iter()
+            .position(|x| x.name == text)
+            .map(|i| i as u32),
+        DecideOptions::List(_) => None,
+    }
+}
+
+/// The help for `text`, which answers no option of a decision among `options`
+/// (`policies`: the one-word answers `first`, `last`, `random` are allowed too).
+pub(crate) fn answer_help(
+    p: &Program,
+    options: Option<&DecideOptions>,
+    text: &str,
+    policies: bool,
+) -> String {
+    match options {
+        Some(DecideOptions::Choice(c)) => {
+            let cands: Vec<&str> = p.choices[*c]
+                .variants
+                .iter()
+                .map(|x| x.name.as_str())
+                .collect();
+            if policies {
+                crate::diag::suggest_ordered(text, &cands, "answers (or first, last, random)")
+            } else {
+                suggest(text, &cands, "options")
+            }
+        }
+        Some(DecideOptions::Bool) if policies => {
+            "answer `yes`, `no`, `first`, `last` or `random`".into()
+        }
+        Some(DecideOptions::Bool) => "answer `yes` or `no`".into(),
+        _ if policies => {
+            "answer `first`, `last` or `random` (the options are known only when it is asked)"
+                .into()
+        }
+        _ => "a decision among a list is answered by the option's name or its index, from 0".into(),
+    }
+}
+
 /// `name: [answer, ...]` under `decisions:`: answers a scripted fight takes in order. An
 /// answer is an option's name (a level, variant, `yes`/`no`) or, for a decision among a
 /// list, the option's index.
@@ -429,32 +471,11 @@ fn scripted_answers(
                 }
                 Some(Scripted::Named(text.clone()))
             }
-            (_, Some(DecideOptions::Bool)) => match text.as_str() {
-                "yes" | "true" => Some(Scripted::Index(1)),
-                "no" | "false" => Some(Scripted::Index(0)),
-                _ => None,
-            },
-            (_, Some(DecideOptions::Choice(c))) => p.choices[*c]
-                .variants
-                .iter()
-                .position(|x| x.name == text)
-                .map(|i| Scripted::Index(i as u32)),
-            _ => None,
+            (_, options) => answer_by_name(p, options.as_ref(), &text).map(Scripted::Index),
         };
 
         let Some(i) = index else {
-            let help = match options {
-                Some(DecideOptions::Choice(c)) => {
-                    let cands: Vec<&str> = p.choices[*c]
-                        .variants
-                        .iter()
-                        .map(|x| x.name.as_str())
-                        .collect();
-                    suggest(&text, &cands, "options")
-                }
-                Some(DecideOptions::Bool) => "answer `yes` or `no`".into(),
-                _ => "a decision among a list is answered by the option's index, from 0".into(),
-            };
+            let help = answer_help(p, options.as_ref(), &text, false);
             err(
                 diags,
                 a.span,

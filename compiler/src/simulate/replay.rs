@@ -290,17 +290,6 @@ fn strict(
 
 /// How a replay ended, in words: `Watch wins after 2 round(s)`.
 pub fn replay_ending(ran: &Replayed, file: &FightFile) -> String {
-    let end = match ran.end {
-        FightEnd::Won(s) => format!(
-            "{} wins",
-            file.sides.get(s.index()).map_or("?", |x| x.0.as_str())
-        ),
-        FightEnd::Draw => "a draw".into(),
-        FightEnd::Undecided => "undecided".into(),
-        FightEnd::RuleError => format!(
-            "stopped by a rule error at {}",
-            ran.error.clone().unwrap_or_default()
-        ),
-    };
+    let end = super::ending(ran.end, ran.error.as_deref(), file);
     format!("{end} after {} round(s)", ran.rounds)
 }
