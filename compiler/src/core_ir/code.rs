@@ -86,6 +86,18 @@ pub(crate) enum Inst {
         rec: VReg,
         field: u32,
     },
+    /// `record.field.field op= value` through the record in register `place.root` (a
+    /// path of fields only): `eval::assign_value` at `eval::update`'s place, so the rule
+    /// (a list's room, an `int(lo..hi)` field's range, the field kept on an error) is the
+    /// walker's own. `value` is taken (a copy lowering made); the field's new value goes
+    /// to `out` when the assignment is traced. A rule error ends the run at `site`.
+    Assign {
+        place: Box<crate::ir::Place>,
+        op: crate::ir::AssignOp,
+        value: Part,
+        out: Option<Part>,
+        site: u32,
+    },
     /// `map[key]` of a map keyed by a scale or enum: the key's entry.
     MapGet {
         dst: Part,

@@ -303,6 +303,61 @@ impl Lower<'_, '_> {
                     ty: Box::new(place.ty.clone()),
                 });
             }
+            // `record.field = value`, `+=`, `-=`: a path of fields from a local record
+            Stmt::Assign {
+                place,
+                op,
+                value,
+                site,
+            } if place
+                .path
+                .iter()
+                .all(|st| matches!(st, crate::ir::PlaceStep::Field(_))) =>
+            {
+                let Some(Part::Val(root)) = self.slots[place.root] else {
+                    return Err(Unsupported);
+                };
+                let v = self.expr(value)?;
+                // The copy of the value stored (`Interpreter::copied`): a value with
+                // parts into a register of its own, taken by the assignment.
+                let v = match v {
+                    Part::Val(_) => {
+                        let to = self.fresh(&value.ty)?;
+                        self.copy_into(to, v)?;
+                        to
+                    }
+                    Part::Unit => return Err(Unsupported),
+                    scalar => {
+                        self.pending += 1;
+                        scalar
+                    }
+                };
+                // Made in both forms (they have the same value registers), written only
+                // when traced.
+                let out = match &place.ty {
+                    Ty::Roll => return Err(Unsupported),
+                    ty => self.fresh(ty)?,
+                };
+                let out = self.traced.then_some(out);
+                self.flush();
+                let ty = place.ty.clone();
+                let mut place = place.clone();
+                place.root = root as usize;
+                self.code.push(Inst::Assign {
+                    place: Box::new(place),
+                    op: *op,
+                    value: v,
+                    out,
+                    site: *site,
+                });
+                if let Some(out) = out {
+                    self.trace(Inst::TraceAssign {
+                        site: *site,
+                        value: out,
+                        ty: Box::new(ty),
+                    });
+                }
+            }
             Stmt::Expr(e) => {
                 self.expr(e)?;
             }

@@ -5,7 +5,7 @@
 use crate::eval::{self, Interpreter, Value};
 use crate::ir::{Body, Program};
 use rulesc_runtime::{
-    Decide, Env, FirstOption, NoTrace, RuleError, SeededDice, TraceEvent, VecTrace,
+    Decide, Env, FirstOption, NoTrace, RuleError, RuleErrorKind, SeededDice, TraceEvent, VecTrace,
 };
 
 /// Answers 0, 1, 2, .. from a start, past the options too (the answer is clamped).
@@ -27,6 +27,11 @@ types:
     skill: int
     ready: bool
     hurt: Wound
+  Wear:
+    dents: int
+  Guard:
+    grit: int(0..5)
+    wear: Wear
 "#;
 
 const RULES: &str = r#"
@@ -80,6 +85,24 @@ procedure tally(a: int, c: Fighter) -> Exchange {
   let pick = decide how: Wound
   let close = pick >= worst and best != Grave
   return Graze(margin: min(t, 9, max(a, 2)), natural: 0, by: worst - 1, close: close)
+}
+
+// Fields changed in place: set, added to and taken from, through a path of two fields,
+// and a ranged field whose new value is checked.
+procedure wounded(c: Fighter, a: int) -> Exchange {
+  c.skill += a
+  c.physical_performance -= roll d6
+  c.hurt = c.hurt + 1
+  c.ready = c.skill > 2
+  return Graze(margin: c.skill, natural: c.physical_performance, by: c.hurt, close: c.ready)
+}
+
+procedure brace(g: Guard, a: int) -> int {
+  g.wear.dents -= 1
+  g.grit += a
+  let w = g.wear
+  g.wear = w
+  return g.grit * 100 + g.wear.dents
 }
 
 // Falls off its end.
@@ -428,5 +451,59 @@ fn a_path_cut_off_inside_a_call_ends_the_run_with_nothing() {
             eval::Flow::Normal => Value::Unit,
         });
         assert_eq!(walked, Ok(expected), "{left} faces, walked");
+    }
+}
+
+#[test]
+fn fields_changed_in_place_run_on_the_vm_as_the_walker_runs_them() {
+    let p = program();
+    for a in [-2, 0, 1, 3] {
+        for hurt in 0..4 {
+            let c = fighter(&p, 1, 2, true, hurt);
+            for v in same(&p, "wounded", &[c.clone(), Value::Int(a)]) {
+                let Value::Outcome { fields, .. } = v else {
+                    panic!("an outcome")
+                };
+                // The skill added to, the level stepped (clamped at the top), the flag set.
+                assert_eq!(fields[0], Value::Int(2 + a));
+                assert_eq!(fields[2], Value::Choice((hurt + 1).min(3)));
+                assert_eq!(fields[3], Value::Bool(2 + a > 2));
+            }
+        }
+    }
+}
+
+#[test]
+fn a_ranged_field_refuses_a_value_past_either_bound_on_the_vm_as_in_the_walker() {
+    let p = program();
+    let guard = |grit| {
+        let wear = eval::record(&p, "Wear", &[("dents", Value::Int(4))]).expect("Wear");
+        eval::record(&p, "Guard", &[("grit", Value::Int(grit)), ("wear", wear)]).expect("Guard")
+    };
+    // grit is int(0..5): 0 and 5 are inside, -1 and 6 are not.
+    for (grit, a, want) in [
+        (2, 3, Ok(503)),
+        (2, 4, Err(6)),
+        (2, -2, Ok(3)),
+        (2, -3, Err(-1)),
+    ] {
+        for traced in [false, true] {
+            let vm = run(&p, "brace", &[guard(grit), Value::Int(a)], true, traced, 0);
+            let walked = run(&p, "brace", &[guard(grit), Value::Int(a)], false, traced, 0);
+            assert_eq!(vm, walked, "grit {grit} + {a} traced {traced}");
+            match (&vm.0, want) {
+                (Ok(v), Ok(w)) => assert_eq!(*v, Value::Int(w)),
+                (Err(e), Err(value)) => assert_eq!(
+                    e.kind,
+                    RuleErrorKind::OutOfRange {
+                        value,
+                        lo: 0,
+                        hi: 5
+                    },
+                    "grit {grit} + {a}"
+                ),
+                (got, _) => panic!("grit {grit} + {a}: {got:?}"),
+            }
+        }
     }
 }

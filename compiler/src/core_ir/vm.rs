@@ -6,7 +6,9 @@
 use super::code::{Func, IReg, Inst, Part, FRAME};
 use super::Module;
 use crate::eval::expr::{field_of, map_entry, NO_FIELDS};
-use crate::eval::{leak_name, lookup, privatize, show_traced_in, weight, Value, MAX_STEPS};
+use crate::eval::{
+    assign_value, leak_name, lookup, privatize, show_traced_in, update, weight, Value, MAX_STEPS,
+};
 use crate::ir::{Program, TableKey, Ty};
 use rulesc_runtime::{
     arith, error, rolls, Decide, DiceSource, Env, NoTrace, Roll, RuleError, RuleErrorKind,
@@ -253,6 +255,26 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 Inst::FieldVal { dst, rec, field } => {
                     let v = field_of(&vregs[*rec as usize], *field as usize);
                     vregs[*dst as usize] = v;
+                }
+                Inst::Assign {
+                    place,
+                    op,
+                    value: from,
+                    out,
+                    site,
+                } => {
+                    let v = value(*from, regs, vregs);
+                    let new = update(vregs, None, place, &[], |old| {
+                        assign_value(*op, old, v, place.range, *site)
+                    });
+                    match new {
+                        Ok(new) => {
+                            if let Some(out) = out {
+                                store(*out, new, regs, vregs);
+                            }
+                        }
+                        Err(kind) => return Err(self.fail(*site, kind, traced)),
+                    }
                 }
                 Inst::MapGet { dst, map, key } => {
                     let k = level(regs[*key as usize]);

@@ -14,6 +14,7 @@ pub(crate) mod expr;
 mod lists;
 mod show;
 mod stmt;
+pub(crate) use stmt::{assign_value, update};
 
 pub(crate) use copy::{privatize, weight};
 pub(crate) use effects::dice_steps;

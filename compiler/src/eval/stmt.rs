@@ -156,24 +156,7 @@ impl<'p> Interpreter<'p, '_> {
         locals: &mut [Value],
     ) -> Run<()> {
         let new = update(locals, self.fight.as_deref(), place, keys, |old| {
-            let new = match (op, &mut *old) {
-                (AssignOp::Set, _) => v,
-                (AssignOp::Add, Value::List(items)) => {
-                    if let Value::List(more) = v {
-                        error::room(items.len(), more.len(), site).map_err(|e| e.kind)?;
-                        Rc::make_mut(items).extend(more.iter().cloned());
-                    }
-                    return Ok(());
-                }
-                (AssignOp::Add, _) => Value::Int(arith::add(old.int(), v.int())),
-                (AssignOp::Sub, _) => Value::Int(arith::sub(old.int(), v.int())),
-            };
-            // An `int(lo..hi)` field: a number outside is a rule error, the field unchanged.
-            if let Some((lo, hi)) = place.range {
-                error::in_range(new.int(), lo, hi, site).map_err(|e| e.kind)?;
-            }
-            *old = new;
-            Ok(())
+            assign_value(op, old, v, place.range, site)
         });
         let new = match new {
             Ok(new) => new,
@@ -235,10 +218,40 @@ impl<'p> Interpreter<'p, '_> {
     }
 }
 
+/// `old op= v` at a place: `=` stores `v`, `+=`/`-=` add to or take from a number, `+=`
+/// appends to a list (a rule error past a list's room); at an `int(lo..hi)` field
+/// (`range`) a number outside is a rule error and the field keeps its value. The one
+/// statement of assignment's rule, for the walker, the closures and the VM.
+pub(crate) fn assign_value(
+    op: AssignOp,
+    old: &mut Value,
+    v: Value,
+    range: Option<(i64, i64)>,
+    site: u32,
+) -> Result<(), RuleErrorKind> {
+    let new = match (op, &mut *old) {
+        (AssignOp::Set, _) => v,
+        (AssignOp::Add, Value::List(items)) => {
+            if let Value::List(more) = v {
+                error::room(items.len(), more.len(), site).map_err(|e| e.kind)?;
+                Rc::make_mut(items).extend(more.iter().cloned());
+            }
+            return Ok(());
+        }
+        (AssignOp::Add, _) => Value::Int(arith::add(old.int(), v.int())),
+        (AssignOp::Sub, _) => Value::Int(arith::sub(old.int(), v.int())),
+    };
+    if let Some((lo, hi)) = range {
+        error::in_range(new.int(), lo, hi, site).map_err(|e| e.kind)?;
+    }
+    *old = new;
+    Ok(())
+}
+
 /// Applies `f` to the value at `place` (keys already evaluated: one per step, fields
 /// giving `Unit`, or none for a path of fields only) and returns the new value, or the
 /// rule error of a list index outside its list.
-pub(super) fn update(
+pub(crate) fn update(
     locals: &mut [Value],
     fight: Option<&Fight<Value>>,
     place: &ir::Place,
