@@ -98,6 +98,20 @@ pub(crate) enum Inst {
         out: Option<Part>,
         site: u32,
     },
+    /// The length of the list in `list`.
+    Len {
+        dst: IReg,
+        list: VReg,
+    },
+    /// Item `idx` (inside the list: lowering loops below its length) of the list in
+    /// `list` into `dst`, charged its weight in steps (`Interpreter::copy`): a copy of it,
+    /// or the item itself when `shared` (in a formula nothing can change a record).
+    Item {
+        dst: Part,
+        list: VReg,
+        idx: IReg,
+        shared: bool,
+    },
     /// `map[key]` of a map keyed by a scale or enum: the key's entry.
     MapGet {
         dst: Part,

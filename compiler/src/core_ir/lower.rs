@@ -82,6 +82,7 @@ fn body(
         label: 0,
         traced: f.is_procedure() && !plain,
         plain,
+        formula: !f.is_procedure(),
     };
     let mut params = Vec::with_capacity(f.params.len());
     for (slot, param) in f.params.iter().enumerate() {
@@ -124,6 +125,9 @@ struct Lower<'p, 'd> {
     /// The plain form: no trace points and no stops, so steps gather up to the next
     /// effect.
     plain: bool,
+    /// A formula's body: nothing can change a record in it, so a loop's items are
+    /// shared rather than copied (`Interpreter::pure`).
+    formula: bool,
     code: Vec<Inst>,
     ints: u32,
     vals: u32,
@@ -358,6 +362,13 @@ impl Lower<'_, '_> {
                     });
                 }
             }
+            // `for var in list { .. }`: over a copy of each item
+            Stmt::For { var, list, body } => {
+                self.each(*var, list, None, false, |l, _| {
+                    l.block(body)?;
+                    Ok(Vec::new())
+                })?;
+            }
             Stmt::Expr(e) => {
                 self.expr(e)?;
             }
@@ -443,6 +454,182 @@ impl Lower<'_, '_> {
                 self.move_part(to, from)
             }
         }
+    }
+
+    /// The loop of `for`, aggregates and comprehensions (`Interpreter::each`): `var`
+    /// bound to each item of `list` in turn (a copy, charged; the item itself when
+    /// `shared`), the items failing `cond` skipped, then what `body` lowers. `body`
+    /// returns the jumps it leaves to patch to the next item and gives the loop's way
+    /// out to `outs` (patched to the loop's end, as is the end of the items).
+    fn each(
+        &mut self,
+        var: usize,
+        list: &Expr,
+        cond: Option<&Expr>,
+        shared: bool,
+        body: impl FnOnce(&mut Self, &mut Vec<usize>) -> Lowered<Vec<usize>>,
+    ) -> Lowered<()> {
+        let Ty::List(item_ty) = &list.ty else {
+            return Err(Unsupported);
+        };
+        if matches!(**item_ty, Ty::Roll) {
+            return Err(Unsupported);
+        }
+        let Part::Val(l) = self.expr(list)? else {
+            return Err(Unsupported);
+        };
+        let (len, i) = (self.int(), self.int());
+        self.code.push(Inst::Len { dst: len, list: l });
+        self.code.push(Inst::Const { dst: i, value: 0 });
+        let top = self.here();
+        let exit = self.code.len();
+        self.code.push(Inst::JumpUnless {
+            op: crate::ir::CmpOp::Lt,
+            a: i,
+            b: len,
+            to: 0,
+        });
+        let item = match self.slots[var] {
+            Some(part) => part,
+            None => {
+                let part = self.fresh(item_ty)?;
+                self.slots[var] = Some(part);
+                part
+            }
+        };
+        self.code.push(Inst::Item {
+            dst: item,
+            list: l,
+            idx: i,
+            shared,
+        });
+        let mut nexts = Vec::new();
+        if let Some(c) = cond {
+            let c = self.truth(c)?;
+            self.flush();
+            nexts.push(self.code.len());
+            self.code.push(Inst::JumpIfNot { cond: c, to: 0 });
+        }
+        let mut outs = vec![exit];
+        nexts.extend(body(self, &mut outs)?);
+        let next = self.here();
+        for j in nexts {
+            self.patch(j, next);
+        }
+        self.code.push(Inst::ArithImm {
+            op: crate::ir::IntOp::Add,
+            dst: i,
+            a: i,
+            b: 1,
+        });
+        self.code.push(Inst::Jump(top));
+        let end = self.here();
+        for j in outs {
+            self.patch(j, end);
+        }
+        Ok(())
+    }
+
+    /// An aggregate: an accumulator (a count, a truth, a sum or the best so far) over
+    /// [`Self::each`]. `any`/`all` leave at the first item that settles them; `max`/`min`
+    /// of no item is 0, as `Interpreter::aggregate` gives.
+    fn aggregate(
+        &mut self,
+        kind: crate::ir::Agg,
+        var: usize,
+        list: &Expr,
+        cond: Option<&Expr>,
+        body: &Expr,
+        ty: &Ty,
+    ) -> Lowered<Part> {
+        use crate::ir::Agg;
+        let acc = self.int();
+        let part = match (kind, ty) {
+            (Agg::Any | Agg::All, _) => Part::Bool(acc),
+            (Agg::Count, _) | (_, Ty::Int) => Part::Int(acc),
+            (_, Ty::Choice(_)) => Part::Level(acc),
+            _ => return Err(Unsupported),
+        };
+        let start = match kind {
+            Agg::Count | Agg::Sum | Agg::Any => 0,
+            Agg::All => 1,
+            Agg::Max => i64::MIN,
+            Agg::Min => i64::MAX,
+        };
+        self.code.push(Inst::Const {
+            dst: acc,
+            value: start,
+        });
+        // How many items the best was taken over: none leaves 0.
+        let seen = matches!(kind, Agg::Max | Agg::Min).then(|| self.int());
+        if let Some(seen) = seen {
+            self.code.push(Inst::Const {
+                dst: seen,
+                value: 0,
+            });
+        }
+        let shared = self.formula;
+        self.each(var, list, cond, shared, |l, outs| {
+            let mut nexts = Vec::new();
+            match kind {
+                Agg::Count => l.code.push(Inst::ArithImm {
+                    op: crate::ir::IntOp::Add,
+                    dst: acc,
+                    a: acc,
+                    b: 1,
+                }),
+                Agg::Any | Agg::All => {
+                    let t = l.truth(body)?;
+                    l.flush();
+                    nexts.push(l.code.len());
+                    // `any` goes on while false, `all` while true.
+                    l.code.push(if kind == Agg::Any {
+                        Inst::JumpIfNot { cond: t, to: 0 }
+                    } else {
+                        Inst::JumpIf { cond: t, to: 0 }
+                    });
+                    l.code.push(Inst::Const {
+                        dst: acc,
+                        value: i64::from(kind == Agg::Any),
+                    });
+                    outs.push(l.code.len());
+                    l.code.push(Inst::Jump(0));
+                }
+                Agg::Sum => {
+                    let v = l.scalar(body)?;
+                    l.code.push(Inst::Arith {
+                        op: crate::ir::IntOp::Add,
+                        dst: acc,
+                        a: acc,
+                        b: v,
+                    });
+                }
+                Agg::Max | Agg::Min => {
+                    let v = l.scalar(body)?;
+                    l.code.push(Inst::Pick {
+                        max: kind == Agg::Max,
+                        dst: acc,
+                        a: acc,
+                        b: v,
+                    });
+                    if let Some(seen) = seen {
+                        l.code.push(Inst::Const {
+                            dst: seen,
+                            value: 1,
+                        });
+                    }
+                }
+            }
+            Ok(nexts)
+        })?;
+        if let Some(seen) = seen {
+            let done = self.code.len();
+            self.code.push(Inst::JumpIf { cond: seen, to: 0 });
+            self.code.push(Inst::Const { dst: acc, value: 0 });
+            let end = self.here();
+            self.patch(done, end);
+        }
+        Ok(part)
     }
 
     fn patch(&mut self, at: usize, to: u32) {
@@ -757,6 +944,26 @@ impl Lower<'_, '_> {
                 }
             }
             // `min(a, b, ..)`, `max(a, b, ..)` of ints or levels: every operand in order.
+            // `len(list)`
+            K::Len(list) => {
+                let Part::Val(l) = self.expr(list)? else {
+                    return Err(Unsupported);
+                };
+                if !matches!(list.ty, Ty::List(_)) {
+                    return Err(Unsupported);
+                }
+                let dst = self.int();
+                self.code.push(Inst::Len { dst, list: l });
+                Part::Int(dst)
+            }
+            // `sum`/`max`/`min`/`any`/`all`/`count` over a list (`Interpreter::aggregate`)
+            K::Aggregate {
+                kind,
+                var,
+                list,
+                cond,
+                body,
+            } => self.aggregate(*kind, *var, list, cond.as_deref(), body, &e.ty)?,
             K::Min(xs) | K::Max(xs) => {
                 let max = matches!(e.kind, K::Max(_));
                 let regs = xs

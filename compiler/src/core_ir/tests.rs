@@ -32,6 +32,9 @@ types:
   Guard:
     grit: int(0..5)
     wear: Wear
+  Band:
+    members: list<Fighter>
+    tally: int
 "#;
 
 const RULES: &str = r#"
@@ -104,6 +107,24 @@ procedure brace(g: Guard, a: int) -> int {
   g.wear = w
   return g.grit * 100 + g.wear.dents
 }
+
+// Lists walked: every aggregate, with and without a filter, `len`, and `for` over copies
+// of the items changing a parameter.
+procedure muster(b: Band, a: int) -> Exchange {
+  let ready = count(m in b.members if m.ready)
+  let total = sum(m.skill + a for m in b.members if m.skill > a)
+  let worst = max(m.hurt for m in b.members)
+  let least = min(m.skill for m in b.members if m.skill > a)
+  let brave = any(m.hurt == Scratch for m in b.members)
+  let fit = all(m.ready for m in b.members if m.skill > a)
+  for m in b.members {
+    b.tally += m.skill + roll d4
+  }
+  let r = readiness(b)
+  return Graze(margin: total * 100 + ready * 10 + len(b.members), natural: least + b.tally * 1000 + r * 100000, by: worst, close: brave and fit)
+}
+
+formula readiness(b: Band) = count(m in b.members if m.ready) + sum(m.skill for m in b.members)
 
 // Falls off its end.
 procedure quiet(a: int) {
@@ -504,6 +525,66 @@ fn a_ranged_field_refuses_a_value_past_either_bound_on_the_vm_as_in_the_walker()
                 ),
                 (got, _) => panic!("grit {grit} + {a}: {got:?}"),
             }
+        }
+    }
+}
+
+#[test]
+fn aggregates_len_and_for_over_a_list_run_on_the_vm_as_the_walker_runs_them() {
+    let p = program();
+    let band = |members: Vec<Value>| {
+        eval::record(
+            &p,
+            "Band",
+            &[
+                ("members", Value::List(std::rc::Rc::new(members))),
+                ("tally", Value::Int(0)),
+            ],
+        )
+        .expect("Band")
+    };
+    let three = || {
+        vec![
+            fighter(&p, 0, 1, true, 2),
+            fighter(&p, 0, 4, false, 0),
+            fighter(&p, 0, 3, true, 1),
+        ]
+    };
+    let graze = |v: &Value| match v {
+        Value::Outcome { fields, .. } => fields.to_vec(),
+        other => panic!("an outcome, not {other:?}"),
+    };
+    // No member: every aggregate's empty value (max the lowest level, min 0, all true).
+    for v in same(&p, "muster", &[band(Vec::new()), Value::Int(0)]) {
+        assert_eq!(
+            graze(&v),
+            [
+                Value::Int(0),
+                Value::Int(0),
+                Value::Choice(0),
+                Value::Bool(false)
+            ]
+        );
+    }
+    // Three members, filtered at skill > a with a just below, at and above a skill.
+    for (a, total, least, fit) in [
+        (2, 4 + 3 + 2 * 2, 3, false),
+        (3, 4 + 3, 4, false),
+        (4, 0, 0, true),
+    ] {
+        for v in same(&p, "muster", &[band(three()), Value::Int(a)]) {
+            let f = graze(&v);
+            assert_eq!(f[0], Value::Int(total * 100 + 2 * 10 + 3), "a {a}");
+            let Value::Int(natural) = f[1] else { panic!() };
+            // least, then the tally (8 of skill and 3 to 12 of d4s), then readiness.
+            assert_eq!(natural % 1000, least, "a {a}");
+            assert!(
+                (11..=20).contains(&(natural / 1000 % 100)),
+                "a {a}: {natural}"
+            );
+            assert_eq!(natural / 100_000, 2 + 8, "a {a}");
+            assert_eq!(f[2], Value::Choice(2));
+            assert_eq!(f[3], Value::Bool(fit), "a {a}");
         }
     }
 }

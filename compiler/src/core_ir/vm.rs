@@ -276,6 +276,29 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                         Err(kind) => return Err(self.fail(*site, kind, traced)),
                     }
                 }
+                Inst::Len { dst, list } => {
+                    regs[*dst as usize] = list_of(&vregs[*list as usize]).len() as i64;
+                }
+                Inst::Item {
+                    dst,
+                    list,
+                    idx,
+                    shared,
+                } => {
+                    let items = list_of(&vregs[*list as usize]);
+                    let item = &items[regs[*idx as usize] as usize];
+                    self.steps = self.steps.saturating_add(weight(item));
+                    if self.steps > MAX_STEPS {
+                        let kind = RuleErrorKind::TooManySteps { max: MAX_STEPS };
+                        return Err(self.fail(f.site, kind, traced));
+                    }
+                    let v = if *shared {
+                        item.clone()
+                    } else {
+                        item.deep_clone()
+                    };
+                    store(*dst, v, regs, vregs);
+                }
                 Inst::MapGet { dst, map, key } => {
                     let k = level(regs[*key as usize]);
                     let v = map_entry(&vregs[*map as usize], k);
@@ -513,6 +536,16 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
             error::fail(&mut self.env.trace, e)
         } else {
             e
+        }
+    }
+}
+
+/// The items of a list register.
+fn list_of(v: &Value) -> &[Value] {
+    match v {
+        Value::List(items) => items,
+        other => {
+            unreachable!("a list register holds a list (lowering checks types), not {other:?}")
         }
     }
 }
