@@ -112,6 +112,38 @@ pub(crate) enum Inst {
         idx: IReg,
         shared: bool,
     },
+    /// An empty list into `dst`, room for `cap` items.
+    NewList {
+        dst: VReg,
+        cap: u32,
+    },
+    /// `value` (taken: a copy lowering made) appended to the list in `list`.
+    Push {
+        list: VReg,
+        value: Part,
+    },
+    /// `list[idx]`: the item, shared; past either end the runtime's `error::index` at
+    /// `site`.
+    ListGet {
+        dst: Part,
+        list: VReg,
+        idx: IReg,
+        site: u32,
+    },
+    /// `x in list`: whether an item equals `x` (`eval::expr::scan`), charged a step per
+    /// item compared.
+    In {
+        dst: IReg,
+        x: Part,
+        list: VReg,
+    },
+    /// `lo..hi` of a loop the rules do not bound: the runtime's `error::range_room` at
+    /// `site`.
+    RangeRoom {
+        lo: IReg,
+        hi: IReg,
+        site: u32,
+    },
     /// `map[key]` of a map keyed by a scale or enum: the key's entry.
     MapGet {
         dst: Part,

@@ -4,11 +4,13 @@
 //! step is charged, which trace event fires, how a roll's total is shifted) is decided
 //! here, in [`lower`], once.
 //!
-//! This is step 2 of the plan's transition: lowering takes a procedure only when every
+//! This is step 2 of the plan's transition: lowering takes a function only when every
 //! node it holds is one the core IR has so far (constants, locals and their fields,
 //! integer arithmetic, comparisons, `and`/`or`/`not`, rolls of constant dice and their
-//! shifts, `let`, `if`, `return`, new outcomes); any other procedure, and every formula,
-//! still runs on the closures of `eval::compile`, which stay the reference until the VM
+//! shifts, levels stepped, decisions, calls, table lookups and map entries, `let`,
+//! assignment through a path of fields, `if`, `for` over a list or a range, aggregates,
+//! lists made, indexed, searched and measured, `return`, new outcomes); any other function
+//! runs on the closures of `eval::compile`, which stay the reference until the VM
 //! takes everything. `eval::call` runs a procedure on the VM when it lowered (outside
 //! fights, with formulas untraced), so the interpreter's differential and walker tests
 //! run the VM for those procedures against generated code and the walker.

@@ -126,6 +126,23 @@ procedure muster(b: Band, a: int) -> Exchange {
 
 formula readiness(b: Band) = count(m in b.members if m.ready) + sum(m.skill for m in b.members)
 
+// Lists made (a literal, a comprehension with a filter), read at an index, searched, and
+// a range loop whose local the body changes.
+procedure roster(b: Band, pick: int, n: int) -> Exchange {
+  let skills = [m.skill for m in b.members if m.ready]
+  let marks = [pick, n, pick + n]
+  let t = 0
+  for i in 0..n {
+    t += i
+    i += 10
+  }
+  for i in pick..n {
+    t += 100
+  }
+  let seen = n + 1 in marks and 7 in skills
+  return Graze(margin: skills[pick] + t * 10, natural: len(marks) + len(skills) * 10, by: b.members[0].hurt, close: seen)
+}
+
 // Falls off its end.
 procedure quiet(a: int) {
   let b = a + 1
@@ -300,7 +317,7 @@ fn a_procedure_falling_off_its_end_returns_nothing_on_the_vm_as_in_the_walker() 
 fn a_call_from_outside_runs_the_vm_for_a_procedure_that_lowers_and_the_closures_otherwise() {
     let p = eval::test_program(
         YAML,
-        &format!("{RULES}\nprocedure looped(n: int) -> int {{\n  let t = 0\n  for i in 0..3 {{\n    t += i\n  }}\n  return t + n\n}}\n"),
+        &format!("{RULES}\nprocedure looped(n: int) -> int {{\n  let t = 0\n  match Light {{\n    Light => {{ t = 3 }}\n    _ => {{}}\n  }}\n  return t + n\n}}\n"),
     );
     let code = eval::compile::code(&p);
     for (name, lowers) in [
@@ -585,6 +602,72 @@ fn aggregates_len_and_for_over_a_list_run_on_the_vm_as_the_walker_runs_them() {
             assert_eq!(natural / 100_000, 2 + 8, "a {a}");
             assert_eq!(f[2], Value::Choice(2));
             assert_eq!(f[3], Value::Bool(fit), "a {a}");
+        }
+    }
+}
+
+#[test]
+fn made_lists_indices_searches_and_range_loops_run_on_the_vm_as_the_walker_runs_them() {
+    let p = program();
+    let band = eval::record(
+        &p,
+        "Band",
+        &[
+            (
+                "members",
+                Value::List(std::rc::Rc::new(vec![
+                    fighter(&p, 0, 7, true, 2),
+                    fighter(&p, 0, 4, false, 0),
+                    fighter(&p, 0, 3, true, 1),
+                ])),
+            ),
+            ("tally", Value::Int(0)),
+        ],
+    )
+    .expect("Band");
+    // Two ready members' skills, [7, 3]: index 0 and 1 are inside, -1 and 2 are not.
+    for (at, n) in [(0, 3), (1, 0), (1, 4), (-1, 2), (2, 2), (0, 20_001)] {
+        for traced in [false, true] {
+            let vm = run(
+                &p,
+                "roster",
+                &[band.clone(), Value::Int(at), Value::Int(n)],
+                true,
+                traced,
+                0,
+            );
+            let walked = run(
+                &p,
+                "roster",
+                &[band.clone(), Value::Int(at), Value::Int(n)],
+                false,
+                traced,
+                0,
+            );
+            assert_eq!(vm, walked, "at {at} n {n} traced {traced}");
+            let turns = |lo: i64, hi: i64| (hi - lo).max(0);
+            match &vm.0 {
+                Ok(Value::Outcome { fields, .. }) => {
+                    let t = (0..n).sum::<i64>() + 100 * turns(at, n);
+                    let skill = [7, 3][at as usize];
+                    assert_eq!(fields[0], Value::Int(skill + t * 10), "at {at} n {n}");
+                    assert_eq!(fields[1], Value::Int(3 + 2 * 10));
+                    assert_eq!(fields[2], Value::Choice(2));
+                    assert_eq!(
+                        fields[3],
+                        Value::Bool(n + 1 == at || at == 1),
+                        "at {at} n {n}"
+                    );
+                }
+                Err(e) if !(0..2).contains(&at) => {
+                    assert_eq!(e.kind, RuleErrorKind::Index { index: at, len: 2 })
+                }
+                Err(e) if n > 10_000 => assert!(
+                    matches!(e.kind, RuleErrorKind::RangeTooLong { .. }),
+                    "{e:?}"
+                ),
+                other => panic!("at {at} n {n}: {other:?}"),
+            }
         }
     }
 }

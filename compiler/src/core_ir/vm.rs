@@ -5,7 +5,7 @@
 
 use super::code::{Func, IReg, Inst, Part, FRAME};
 use super::Module;
-use crate::eval::expr::{field_of, map_entry, NO_FIELDS};
+use crate::eval::expr::{field_of, map_entry, scan, NO_FIELDS};
 use crate::eval::{
     assign_value, leak_name, lookup, privatize, show_traced_in, update, weight, Value, MAX_STEPS,
 };
@@ -298,6 +298,47 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                         item.deep_clone()
                     };
                     store(*dst, v, regs, vregs);
+                }
+                Inst::NewList { dst, cap } => {
+                    vregs[*dst as usize] = Value::List(Rc::new(Vec::with_capacity(*cap as usize)));
+                }
+                Inst::Push { list, value: from } => {
+                    let v = value(*from, regs, vregs);
+                    let Value::List(items) = &mut vregs[*list as usize] else {
+                        unreachable!("a list register holds a list (lowering made it)")
+                    };
+                    Rc::make_mut(items).push(v);
+                }
+                Inst::ListGet {
+                    dst,
+                    list,
+                    idx,
+                    site,
+                } => {
+                    let items = list_of(&vregs[*list as usize]);
+                    match error::index(items, regs[*idx as usize], *site) {
+                        Ok(v) => {
+                            let v = v.clone();
+                            store(*dst, v, regs, vregs);
+                        }
+                        Err(e) => return Err(self.fail(*site, e.kind, traced)),
+                    }
+                }
+                Inst::In { dst, x, list } => {
+                    let x = peek(*x, regs, vregs);
+                    let (found, compared) = scan(list_of(&vregs[*list as usize]), &x);
+                    self.steps = self.steps.saturating_add(compared);
+                    if self.steps > MAX_STEPS {
+                        let kind = RuleErrorKind::TooManySteps { max: MAX_STEPS };
+                        return Err(self.fail(f.site, kind, traced));
+                    }
+                    regs[*dst as usize] = i64::from(found);
+                }
+                Inst::RangeRoom { lo, hi, site } => {
+                    let (lo, hi) = (regs[*lo as usize], regs[*hi as usize]);
+                    if let Err(e) = error::range_room(lo, hi, *site) {
+                        return Err(self.fail(*site, e.kind, traced));
+                    }
                 }
                 Inst::MapGet { dst, map, key } => {
                     let k = level(regs[*key as usize]);

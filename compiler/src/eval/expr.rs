@@ -523,7 +523,7 @@ pub(crate) fn map_entry(m: &Value, k: u16) -> Value {
 
 /// `x in items`: whether `items` holds `x`, and how many items were compared, the steps
 /// it costs (a long list costs its length, as walking it would).
-pub(super) fn scan(items: &[Value], x: &Value) -> (bool, u64) {
+pub(crate) fn scan(items: &[Value], x: &Value) -> (bool, u64) {
     match items.iter().position(|i| values_equal(i, x)) {
         Some(at) => (true, at as u64 + 1),
         None => (false, items.len() as u64),

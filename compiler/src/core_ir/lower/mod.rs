@@ -5,6 +5,9 @@
 //! A node the core IR does not have yet makes the whole function `None` (see the module
 //! docs of [`super`]).
 
+mod lists;
+mod stmt;
+
 use super::code::{Func, IReg, Inst, Part, VReg};
 use crate::eval::dice_steps;
 use crate::ir::{Body, Const, Expr, ExprKind as K, Program, Stmt, Ty};
@@ -197,186 +200,6 @@ impl Lower<'_, '_> {
         Ok(())
     }
 
-    fn stmt(&mut self, s: &Stmt) -> Lowered<()> {
-        match s {
-            // `let slot = value`
-            Stmt::Let { slot, value, site } => {
-                let v = self.expr(value)?;
-                let at = match self.slots[*slot] {
-                    Some(at) => at,
-                    // A fresh scalar or roll no local holds becomes the local itself
-                    // (registers are never reused): the copy's step, and no `Move`.
-                    None if !matches!(value.kind, K::Local(_))
-                        && !matches!(v, Part::Val(_) | Part::Unit)
-                        && !self.slots.iter().flatten().any(|p| shares(*p, v)) =>
-                    {
-                        self.slots[*slot] = Some(v);
-                        self.pending += 1;
-                        self.trace(Inst::TraceAssign {
-                            site: *site,
-                            value: v,
-                            ty: Box::new(value.ty.clone()),
-                        });
-                        return Ok(());
-                    }
-                    None => {
-                        let at = self.fresh(&value.ty)?;
-                        self.slots[*slot] = Some(at);
-                        at
-                    }
-                };
-                // A value read from elsewhere is a copy (`Interpreter::copied`); a local
-                // bound to another stays that local's value (`let me = c`).
-                if matches!(value.kind, K::Local(_)) {
-                    self.move_part(at, v)?;
-                } else {
-                    self.copy_into(at, v)?;
-                }
-                self.trace(Inst::TraceAssign {
-                    site: *site,
-                    value: at,
-                    ty: Box::new(value.ty.clone()),
-                });
-            }
-            // `if c { .. } else if c { .. } else { .. }`
-            Stmt::If {
-                branches,
-                otherwise,
-            } => {
-                let mut ends = Vec::new();
-                for (cond, body, site) in branches {
-                    let skip = self.unless(cond, *site)?;
-                    self.block(body)?;
-                    self.flush();
-                    // A branch ending in `return` does not fall through to the end.
-                    if !matches!(self.code.last(), Some(Inst::Return { .. })) {
-                        ends.push(self.code.len());
-                        self.code.push(Inst::Jump(0));
-                    }
-                    let next = self.here();
-                    self.patch(skip, next);
-                }
-                if let Some(o) = otherwise {
-                    self.block(o)?;
-                }
-                let end = self.here();
-                for j in ends {
-                    self.patch(j, end);
-                }
-            }
-            // `return value`
-            Stmt::Return { value, site } => {
-                let (v, ty) = match value {
-                    Some(e) => (self.expr(e)?, e.ty.clone()),
-                    None => (Part::Unit, Ty::Unit),
-                };
-                self.flush();
-                self.code.push(Inst::Return {
-                    value: v,
-                    ty: Box::new(ty),
-                    site: *site,
-                });
-            }
-            // `local = value`, `local += value`, `local -= value`
-            Stmt::Assign {
-                place,
-                op,
-                value,
-                site,
-            } if place.path.is_empty() && place.range.is_none() => {
-                let v = self.expr(value)?;
-                let at = self.slots[place.root].ok_or(Unsupported)?;
-                match (op, at) {
-                    (crate::ir::AssignOp::Set, _) => self.copy_into(at, v)?,
-                    (crate::ir::AssignOp::Add | crate::ir::AssignOp::Sub, Part::Int(dst)) => {
-                        // The copy of a plain value (`Interpreter::copied`).
-                        self.pending += 1;
-                        let b = self.scalar_of(v)?;
-                        let op = if *op == crate::ir::AssignOp::Add {
-                            crate::ir::IntOp::Add
-                        } else {
-                            crate::ir::IntOp::Sub
-                        };
-                        self.code.push(Inst::Arith { op, dst, a: dst, b });
-                    }
-                    _ => return Err(Unsupported),
-                }
-                self.trace(Inst::TraceAssign {
-                    site: *site,
-                    value: at,
-                    ty: Box::new(place.ty.clone()),
-                });
-            }
-            // `record.field = value`, `+=`, `-=`: a path of fields from a local record
-            Stmt::Assign {
-                place,
-                op,
-                value,
-                site,
-            } if place
-                .path
-                .iter()
-                .all(|st| matches!(st, crate::ir::PlaceStep::Field(_))) =>
-            {
-                let Some(Part::Val(root)) = self.slots[place.root] else {
-                    return Err(Unsupported);
-                };
-                let v = self.expr(value)?;
-                // The copy of the value stored (`Interpreter::copied`): a value with
-                // parts into a register of its own, taken by the assignment.
-                let v = match v {
-                    Part::Val(_) => {
-                        let to = self.fresh(&value.ty)?;
-                        self.copy_into(to, v)?;
-                        to
-                    }
-                    Part::Unit => return Err(Unsupported),
-                    scalar => {
-                        self.pending += 1;
-                        scalar
-                    }
-                };
-                // Made in both forms (they have the same value registers), written only
-                // when traced.
-                let out = match &place.ty {
-                    Ty::Roll => return Err(Unsupported),
-                    ty => self.fresh(ty)?,
-                };
-                let out = self.traced.then_some(out);
-                self.flush();
-                let ty = place.ty.clone();
-                let mut place = place.clone();
-                place.root = root as usize;
-                self.code.push(Inst::Assign {
-                    place: Box::new(place),
-                    op: *op,
-                    value: v,
-                    out,
-                    site: *site,
-                });
-                if let Some(out) = out {
-                    self.trace(Inst::TraceAssign {
-                        site: *site,
-                        value: out,
-                        ty: Box::new(ty),
-                    });
-                }
-            }
-            // `for var in list { .. }`: over a copy of each item
-            Stmt::For { var, list, body } => {
-                self.each(*var, list, None, false, |l, _| {
-                    l.block(body)?;
-                    Ok(Vec::new())
-                })?;
-            }
-            Stmt::Expr(e) => {
-                self.expr(e)?;
-            }
-            _ => return Err(Unsupported),
-        }
-        Ok(())
-    }
-
     /// An `if`'s condition, traced at `site`, and the jump past its branch when it does
     /// not hold (to be patched). Untraced, a comparison jumps on its operands (the truth
     /// it would make is read by nothing else).
@@ -454,182 +277,6 @@ impl Lower<'_, '_> {
                 self.move_part(to, from)
             }
         }
-    }
-
-    /// The loop of `for`, aggregates and comprehensions (`Interpreter::each`): `var`
-    /// bound to each item of `list` in turn (a copy, charged; the item itself when
-    /// `shared`), the items failing `cond` skipped, then what `body` lowers. `body`
-    /// returns the jumps it leaves to patch to the next item and gives the loop's way
-    /// out to `outs` (patched to the loop's end, as is the end of the items).
-    fn each(
-        &mut self,
-        var: usize,
-        list: &Expr,
-        cond: Option<&Expr>,
-        shared: bool,
-        body: impl FnOnce(&mut Self, &mut Vec<usize>) -> Lowered<Vec<usize>>,
-    ) -> Lowered<()> {
-        let Ty::List(item_ty) = &list.ty else {
-            return Err(Unsupported);
-        };
-        if matches!(**item_ty, Ty::Roll) {
-            return Err(Unsupported);
-        }
-        let Part::Val(l) = self.expr(list)? else {
-            return Err(Unsupported);
-        };
-        let (len, i) = (self.int(), self.int());
-        self.code.push(Inst::Len { dst: len, list: l });
-        self.code.push(Inst::Const { dst: i, value: 0 });
-        let top = self.here();
-        let exit = self.code.len();
-        self.code.push(Inst::JumpUnless {
-            op: crate::ir::CmpOp::Lt,
-            a: i,
-            b: len,
-            to: 0,
-        });
-        let item = match self.slots[var] {
-            Some(part) => part,
-            None => {
-                let part = self.fresh(item_ty)?;
-                self.slots[var] = Some(part);
-                part
-            }
-        };
-        self.code.push(Inst::Item {
-            dst: item,
-            list: l,
-            idx: i,
-            shared,
-        });
-        let mut nexts = Vec::new();
-        if let Some(c) = cond {
-            let c = self.truth(c)?;
-            self.flush();
-            nexts.push(self.code.len());
-            self.code.push(Inst::JumpIfNot { cond: c, to: 0 });
-        }
-        let mut outs = vec![exit];
-        nexts.extend(body(self, &mut outs)?);
-        let next = self.here();
-        for j in nexts {
-            self.patch(j, next);
-        }
-        self.code.push(Inst::ArithImm {
-            op: crate::ir::IntOp::Add,
-            dst: i,
-            a: i,
-            b: 1,
-        });
-        self.code.push(Inst::Jump(top));
-        let end = self.here();
-        for j in outs {
-            self.patch(j, end);
-        }
-        Ok(())
-    }
-
-    /// An aggregate: an accumulator (a count, a truth, a sum or the best so far) over
-    /// [`Self::each`]. `any`/`all` leave at the first item that settles them; `max`/`min`
-    /// of no item is 0, as `Interpreter::aggregate` gives.
-    fn aggregate(
-        &mut self,
-        kind: crate::ir::Agg,
-        var: usize,
-        list: &Expr,
-        cond: Option<&Expr>,
-        body: &Expr,
-        ty: &Ty,
-    ) -> Lowered<Part> {
-        use crate::ir::Agg;
-        let acc = self.int();
-        let part = match (kind, ty) {
-            (Agg::Any | Agg::All, _) => Part::Bool(acc),
-            (Agg::Count, _) | (_, Ty::Int) => Part::Int(acc),
-            (_, Ty::Choice(_)) => Part::Level(acc),
-            _ => return Err(Unsupported),
-        };
-        let start = match kind {
-            Agg::Count | Agg::Sum | Agg::Any => 0,
-            Agg::All => 1,
-            Agg::Max => i64::MIN,
-            Agg::Min => i64::MAX,
-        };
-        self.code.push(Inst::Const {
-            dst: acc,
-            value: start,
-        });
-        // How many items the best was taken over: none leaves 0.
-        let seen = matches!(kind, Agg::Max | Agg::Min).then(|| self.int());
-        if let Some(seen) = seen {
-            self.code.push(Inst::Const {
-                dst: seen,
-                value: 0,
-            });
-        }
-        let shared = self.formula;
-        self.each(var, list, cond, shared, |l, outs| {
-            let mut nexts = Vec::new();
-            match kind {
-                Agg::Count => l.code.push(Inst::ArithImm {
-                    op: crate::ir::IntOp::Add,
-                    dst: acc,
-                    a: acc,
-                    b: 1,
-                }),
-                Agg::Any | Agg::All => {
-                    let t = l.truth(body)?;
-                    l.flush();
-                    nexts.push(l.code.len());
-                    // `any` goes on while false, `all` while true.
-                    l.code.push(if kind == Agg::Any {
-                        Inst::JumpIfNot { cond: t, to: 0 }
-                    } else {
-                        Inst::JumpIf { cond: t, to: 0 }
-                    });
-                    l.code.push(Inst::Const {
-                        dst: acc,
-                        value: i64::from(kind == Agg::Any),
-                    });
-                    outs.push(l.code.len());
-                    l.code.push(Inst::Jump(0));
-                }
-                Agg::Sum => {
-                    let v = l.scalar(body)?;
-                    l.code.push(Inst::Arith {
-                        op: crate::ir::IntOp::Add,
-                        dst: acc,
-                        a: acc,
-                        b: v,
-                    });
-                }
-                Agg::Max | Agg::Min => {
-                    let v = l.scalar(body)?;
-                    l.code.push(Inst::Pick {
-                        max: kind == Agg::Max,
-                        dst: acc,
-                        a: acc,
-                        b: v,
-                    });
-                    if let Some(seen) = seen {
-                        l.code.push(Inst::Const {
-                            dst: seen,
-                            value: 1,
-                        });
-                    }
-                }
-            }
-            Ok(nexts)
-        })?;
-        if let Some(seen) = seen {
-            let done = self.code.len();
-            self.code.push(Inst::JumpIf { cond: seen, to: 0 });
-            self.code.push(Inst::Const { dst: acc, value: 0 });
-            let end = self.here();
-            self.patch(done, end);
-        }
-        Ok(part)
     }
 
     fn patch(&mut self, at: usize, to: u32) {
@@ -717,6 +364,31 @@ impl Lower<'_, '_> {
 
     fn truth(&mut self, e: &Expr) -> Lowered<IReg> {
         self.scalar(e)
+    }
+
+    /// A copy of `v` of type `ty` to be taken by what stores it (`Interpreter::copied`):
+    /// a plain value is itself, its step charged; a value with parts goes into a register
+    /// of its own, charged its weight.
+    fn copied(&mut self, v: Part, ty: &Ty) -> Lowered<Part> {
+        match v {
+            Part::Val(_) => {
+                let to = self.fresh(ty)?;
+                self.copy_into(to, v)?;
+                Ok(to)
+            }
+            Part::Unit => Err(Unsupported),
+            scalar => {
+                self.pending += 1;
+                Ok(scalar)
+            }
+        }
+    }
+
+    /// A copy of `v` appended to the list in `list`.
+    fn push_copy(&mut self, list: VReg, v: Part, ty: &Ty) -> Lowered<()> {
+        let value = self.copied(v, ty)?;
+        self.code.push(Inst::Push { list, value });
+        Ok(())
     }
 
     fn expr(&mut self, e: &Expr) -> Lowered<Part> {
@@ -944,26 +616,12 @@ impl Lower<'_, '_> {
                 }
             }
             // `min(a, b, ..)`, `max(a, b, ..)` of ints or levels: every operand in order.
-            // `len(list)`
-            K::Len(list) => {
-                let Part::Val(l) = self.expr(list)? else {
-                    return Err(Unsupported);
-                };
-                if !matches!(list.ty, Ty::List(_)) {
-                    return Err(Unsupported);
-                }
-                let dst = self.int();
-                self.code.push(Inst::Len { dst, list: l });
-                Part::Int(dst)
-            }
-            // `sum`/`max`/`min`/`any`/`all`/`count` over a list (`Interpreter::aggregate`)
-            K::Aggregate {
-                kind,
-                var,
-                list,
-                cond,
-                body,
-            } => self.aggregate(*kind, *var, list, cond.as_deref(), body, &e.ty)?,
+            K::List(_)
+            | K::Collect { .. }
+            | K::ListGet(..)
+            | K::In(..)
+            | K::Len(_)
+            | K::Aggregate { .. } => self.list_expr(e)?,
             K::Min(xs) | K::Max(xs) => {
                 let max = matches!(e.kind, K::Max(_));
                 let regs = xs
@@ -1081,7 +739,7 @@ fn holds(part: Part, r: IReg) -> bool {
 }
 
 /// Whether `a` and `b` hold an `i64` register in common.
-fn shares(a: Part, b: Part) -> bool {
+pub(super) fn shares(a: Part, b: Part) -> bool {
     match b {
         Part::Int(x) | Part::Bool(x) | Part::Level(x) => holds(a, x),
         Part::Roll { total, natural } => holds(a, total) || holds(a, natural),

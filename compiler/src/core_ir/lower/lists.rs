@@ -1,0 +1,274 @@
+//! Lists: the one loop over a list's items (`for`, aggregates, comprehensions), lists
+//! made, read at an index, searched and measured.
+
+use super::{Lower, Lowered, Unsupported};
+use crate::core_ir::code::{Inst, Part};
+use crate::ir::{Expr, ExprKind as K, Ty};
+
+impl Lower<'_, '_> {
+    /// A list expression: `[a, b]`, a comprehension, `list[i]`, `x in list`, `len(list)`
+    /// or an aggregate.
+    pub(super) fn list_expr(&mut self, e: &Expr) -> Lowered<Part> {
+        Ok(match &e.kind {
+            // `[a, b, c]`: a copy of each
+            K::List(items) => {
+                let dst = self.val();
+                self.code.push(Inst::NewList {
+                    dst,
+                    cap: u32::try_from(items.len()).map_err(|_| Unsupported)?,
+                });
+                for x in items {
+                    let v = self.expr(x)?;
+                    self.push_copy(dst, v, &x.ty)?;
+                }
+                Part::Val(dst)
+            }
+            // `[body for var in list if cond]`: a copy of each body
+            K::Collect {
+                var,
+                list,
+                cond,
+                body,
+            } => {
+                let dst = self.val();
+                self.code.push(Inst::NewList { dst, cap: 0 });
+                self.each(*var, list, cond.as_deref(), false, |l, _| {
+                    let v = l.expr(body)?;
+                    l.push_copy(dst, v, &body.ty)?;
+                    Ok(Vec::new())
+                })?;
+                Part::Val(dst)
+            }
+            // `list[i]`
+            K::ListGet(list, index, check) => {
+                let Part::Val(l) = self.expr(list)? else {
+                    return Err(Unsupported);
+                };
+                let idx = self.scalar(index)?;
+                let dst = self.fresh(&e.ty)?;
+                if matches!(dst, Part::Roll { .. }) {
+                    return Err(Unsupported);
+                }
+                self.flush();
+                self.code.push(Inst::ListGet {
+                    dst,
+                    list: l,
+                    idx,
+                    site: check.unwrap_or(0),
+                });
+                dst
+            }
+            // `x in list`
+            K::In(x, list) => {
+                let x = self.expr(x)?;
+                if matches!(x, Part::Unit) || !matches!(list.ty, Ty::List(_)) {
+                    return Err(Unsupported);
+                }
+                let Part::Val(l) = self.expr(list)? else {
+                    return Err(Unsupported);
+                };
+                let dst = self.int();
+                self.flush();
+                self.code.push(Inst::In { dst, x, list: l });
+                Part::Bool(dst)
+            }
+            // `len(list)`
+            K::Len(list) => {
+                let Part::Val(l) = self.expr(list)? else {
+                    return Err(Unsupported);
+                };
+                if !matches!(list.ty, Ty::List(_)) {
+                    return Err(Unsupported);
+                }
+                let dst = self.int();
+                self.code.push(Inst::Len { dst, list: l });
+                Part::Int(dst)
+            }
+            // `sum`/`max`/`min`/`any`/`all`/`count` over a list (`Interpreter::aggregate`)
+            K::Aggregate {
+                kind,
+                var,
+                list,
+                cond,
+                body,
+            } => self.aggregate(*kind, *var, list, cond.as_deref(), body, &e.ty)?,
+            _ => unreachable!("`Lower::expr` sends only list expressions here"),
+        })
+    }
+
+    /// The loop of `for`, aggregates and comprehensions (`Interpreter::each`): `var`
+    /// bound to each item of `list` in turn (a copy, charged; the item itself when
+    /// `shared`), the items failing `cond` skipped, then what `body` lowers. `body`
+    /// returns the jumps it leaves to patch to the next item and gives the loop's way
+    /// out to `outs` (patched to the loop's end, as is the end of the items).
+    pub(super) fn each(
+        &mut self,
+        var: usize,
+        list: &Expr,
+        cond: Option<&Expr>,
+        shared: bool,
+        body: impl FnOnce(&mut Self, &mut Vec<usize>) -> Lowered<Vec<usize>>,
+    ) -> Lowered<()> {
+        let Ty::List(item_ty) = &list.ty else {
+            return Err(Unsupported);
+        };
+        if matches!(**item_ty, Ty::Roll) {
+            return Err(Unsupported);
+        }
+        let Part::Val(l) = self.expr(list)? else {
+            return Err(Unsupported);
+        };
+        let (len, i) = (self.int(), self.int());
+        self.code.push(Inst::Len { dst: len, list: l });
+        self.code.push(Inst::Const { dst: i, value: 0 });
+        let top = self.here();
+        let exit = self.code.len();
+        self.code.push(Inst::JumpUnless {
+            op: crate::ir::CmpOp::Lt,
+            a: i,
+            b: len,
+            to: 0,
+        });
+        let item = match self.slots[var] {
+            Some(part) => part,
+            None => {
+                let part = self.fresh(item_ty)?;
+                self.slots[var] = Some(part);
+                part
+            }
+        };
+        self.code.push(Inst::Item {
+            dst: item,
+            list: l,
+            idx: i,
+            shared,
+        });
+        let mut nexts = Vec::new();
+        if let Some(c) = cond {
+            let c = self.truth(c)?;
+            self.flush();
+            nexts.push(self.code.len());
+            self.code.push(Inst::JumpIfNot { cond: c, to: 0 });
+        }
+        let mut outs = vec![exit];
+        nexts.extend(body(self, &mut outs)?);
+        let next = self.here();
+        for j in nexts {
+            self.patch(j, next);
+        }
+        self.code.push(Inst::ArithImm {
+            op: crate::ir::IntOp::Add,
+            dst: i,
+            a: i,
+            b: 1,
+        });
+        self.code.push(Inst::Jump(top));
+        let end = self.here();
+        for j in outs {
+            self.patch(j, end);
+        }
+        Ok(())
+    }
+
+    /// An aggregate: an accumulator (a count, a truth, a sum or the best so far) over
+    /// [`Self::each`]. `any`/`all` leave at the first item that settles them; `max`/`min`
+    /// of no item is 0, as `Interpreter::aggregate` gives.
+    pub(super) fn aggregate(
+        &mut self,
+        kind: crate::ir::Agg,
+        var: usize,
+        list: &Expr,
+        cond: Option<&Expr>,
+        body: &Expr,
+        ty: &Ty,
+    ) -> Lowered<Part> {
+        use crate::ir::Agg;
+        let acc = self.int();
+        let part = match (kind, ty) {
+            (Agg::Any | Agg::All, _) => Part::Bool(acc),
+            (Agg::Count, _) | (_, Ty::Int) => Part::Int(acc),
+            (_, Ty::Choice(_)) => Part::Level(acc),
+            _ => return Err(Unsupported),
+        };
+        let start = match kind {
+            Agg::Count | Agg::Sum | Agg::Any => 0,
+            Agg::All => 1,
+            Agg::Max => i64::MIN,
+            Agg::Min => i64::MAX,
+        };
+        self.code.push(Inst::Const {
+            dst: acc,
+            value: start,
+        });
+        // How many items the best was taken over: none leaves 0.
+        let seen = matches!(kind, Agg::Max | Agg::Min).then(|| self.int());
+        if let Some(seen) = seen {
+            self.code.push(Inst::Const {
+                dst: seen,
+                value: 0,
+            });
+        }
+        let shared = self.formula;
+        self.each(var, list, cond, shared, |l, outs| {
+            let mut nexts = Vec::new();
+            match kind {
+                Agg::Count => l.code.push(Inst::ArithImm {
+                    op: crate::ir::IntOp::Add,
+                    dst: acc,
+                    a: acc,
+                    b: 1,
+                }),
+                Agg::Any | Agg::All => {
+                    let t = l.truth(body)?;
+                    l.flush();
+                    nexts.push(l.code.len());
+                    // `any` goes on while false, `all` while true.
+                    l.code.push(if kind == Agg::Any {
+                        Inst::JumpIfNot { cond: t, to: 0 }
+                    } else {
+                        Inst::JumpIf { cond: t, to: 0 }
+                    });
+                    l.code.push(Inst::Const {
+                        dst: acc,
+                        value: i64::from(kind == Agg::Any),
+                    });
+                    outs.push(l.code.len());
+                    l.code.push(Inst::Jump(0));
+                }
+                Agg::Sum => {
+                    let v = l.scalar(body)?;
+                    l.code.push(Inst::Arith {
+                        op: crate::ir::IntOp::Add,
+                        dst: acc,
+                        a: acc,
+                        b: v,
+                    });
+                }
+                Agg::Max | Agg::Min => {
+                    let v = l.scalar(body)?;
+                    l.code.push(Inst::Pick {
+                        max: kind == Agg::Max,
+                        dst: acc,
+                        a: acc,
+                        b: v,
+                    });
+                    if let Some(seen) = seen {
+                        l.code.push(Inst::Const {
+                            dst: seen,
+                            value: 1,
+                        });
+                    }
+                }
+            }
+            Ok(nexts)
+        })?;
+        if let Some(seen) = seen {
+            let done = self.code.len();
+            self.code.push(Inst::JumpIf { cond: seen, to: 0 });
+            self.code.push(Inst::Const { dst: acc, value: 0 });
+            let end = self.here();
+            self.patch(done, end);
+        }
+        Ok(part)
+    }
+}

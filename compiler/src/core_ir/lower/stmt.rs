@@ -1,0 +1,230 @@
+//! Statements: `let`, assignment, `if`, loops, `return` and the rest.
+
+use super::{shares, Lower, Lowered, Unsupported};
+use crate::core_ir::code::{Inst, Part};
+use crate::ir::{ExprKind as K, Stmt, Ty};
+
+impl Lower<'_, '_> {
+    pub(super) fn stmt(&mut self, s: &Stmt) -> Lowered<()> {
+        match s {
+            // `let slot = value`
+            Stmt::Let { slot, value, site } => {
+                let v = self.expr(value)?;
+                let at = match self.slots[*slot] {
+                    Some(at) => at,
+                    // A fresh scalar or roll no local holds becomes the local itself
+                    // (registers are never reused): the copy's step, and no `Move`.
+                    None if !matches!(value.kind, K::Local(_))
+                        && !matches!(v, Part::Val(_) | Part::Unit)
+                        && !self.slots.iter().flatten().any(|p| shares(*p, v)) =>
+                    {
+                        self.slots[*slot] = Some(v);
+                        self.pending += 1;
+                        self.trace(Inst::TraceAssign {
+                            site: *site,
+                            value: v,
+                            ty: Box::new(value.ty.clone()),
+                        });
+                        return Ok(());
+                    }
+                    None => {
+                        let at = self.fresh(&value.ty)?;
+                        self.slots[*slot] = Some(at);
+                        at
+                    }
+                };
+                // A value read from elsewhere is a copy (`Interpreter::copied`); a local
+                // bound to another stays that local's value (`let me = c`).
+                if matches!(value.kind, K::Local(_)) {
+                    self.move_part(at, v)?;
+                } else {
+                    self.copy_into(at, v)?;
+                }
+                self.trace(Inst::TraceAssign {
+                    site: *site,
+                    value: at,
+                    ty: Box::new(value.ty.clone()),
+                });
+            }
+            // `if c { .. } else if c { .. } else { .. }`
+            Stmt::If {
+                branches,
+                otherwise,
+            } => {
+                let mut ends = Vec::new();
+                for (cond, body, site) in branches {
+                    let skip = self.unless(cond, *site)?;
+                    self.block(body)?;
+                    self.flush();
+                    // A branch ending in `return` does not fall through to the end.
+                    if !matches!(self.code.last(), Some(Inst::Return { .. })) {
+                        ends.push(self.code.len());
+                        self.code.push(Inst::Jump(0));
+                    }
+                    let next = self.here();
+                    self.patch(skip, next);
+                }
+                if let Some(o) = otherwise {
+                    self.block(o)?;
+                }
+                let end = self.here();
+                for j in ends {
+                    self.patch(j, end);
+                }
+            }
+            // `return value`
+            Stmt::Return { value, site } => {
+                let (v, ty) = match value {
+                    Some(e) => (self.expr(e)?, e.ty.clone()),
+                    None => (Part::Unit, Ty::Unit),
+                };
+                self.flush();
+                self.code.push(Inst::Return {
+                    value: v,
+                    ty: Box::new(ty),
+                    site: *site,
+                });
+            }
+            // `local = value`, `local += value`, `local -= value`
+            Stmt::Assign {
+                place,
+                op,
+                value,
+                site,
+            } if place.path.is_empty() && place.range.is_none() => {
+                let v = self.expr(value)?;
+                let at = self.slots[place.root].ok_or(Unsupported)?;
+                match (op, at) {
+                    (crate::ir::AssignOp::Set, _) => self.copy_into(at, v)?,
+                    (crate::ir::AssignOp::Add | crate::ir::AssignOp::Sub, Part::Int(dst)) => {
+                        // The copy of a plain value (`Interpreter::copied`).
+                        self.pending += 1;
+                        let b = self.scalar_of(v)?;
+                        let op = if *op == crate::ir::AssignOp::Add {
+                            crate::ir::IntOp::Add
+                        } else {
+                            crate::ir::IntOp::Sub
+                        };
+                        self.code.push(Inst::Arith { op, dst, a: dst, b });
+                    }
+                    _ => return Err(Unsupported),
+                }
+                self.trace(Inst::TraceAssign {
+                    site: *site,
+                    value: at,
+                    ty: Box::new(place.ty.clone()),
+                });
+            }
+            // `record.field = value`, `+=`, `-=`: a path of fields from a local record
+            Stmt::Assign {
+                place,
+                op,
+                value,
+                site,
+            } if place
+                .path
+                .iter()
+                .all(|st| matches!(st, crate::ir::PlaceStep::Field(_))) =>
+            {
+                let Some(Part::Val(root)) = self.slots[place.root] else {
+                    return Err(Unsupported);
+                };
+                let v = self.expr(value)?;
+                let v = self.copied(v, &value.ty)?;
+                // Made in both forms (they have the same value registers), written only
+                // when traced.
+                let out = match &place.ty {
+                    Ty::Roll => return Err(Unsupported),
+                    ty => self.fresh(ty)?,
+                };
+                let out = self.traced.then_some(out);
+                self.flush();
+                let ty = place.ty.clone();
+                let mut place = place.clone();
+                place.root = root as usize;
+                self.code.push(Inst::Assign {
+                    place: Box::new(place),
+                    op: *op,
+                    value: v,
+                    out,
+                    site: *site,
+                });
+                if let Some(out) = out {
+                    self.trace(Inst::TraceAssign {
+                        site: *site,
+                        value: out,
+                        ty: Box::new(ty),
+                    });
+                }
+            }
+            // `for var in lo..hi { .. }`: the local set from a counter of the loop's own
+            // at each turn (a body changing the local does not change the turns), a step
+            // a turn
+            Stmt::ForRange {
+                var,
+                lo,
+                hi,
+                body,
+                site,
+            } => {
+                let lo = self.scalar(lo)?;
+                let hi = self.scalar(hi)?;
+                if let Some(site) = site {
+                    self.flush();
+                    self.code.push(Inst::RangeRoom {
+                        lo,
+                        hi,
+                        site: *site,
+                    });
+                }
+                let turn = self.int();
+                self.mov(turn, lo);
+                let local = match self.slots[*var] {
+                    Some(Part::Int(r)) => r,
+                    Some(_) => return Err(Unsupported),
+                    None => {
+                        let r = self.int();
+                        self.slots[*var] = Some(Part::Int(r));
+                        r
+                    }
+                };
+                let top = self.here();
+                let exit = self.code.len();
+                self.code.push(Inst::JumpUnless {
+                    op: crate::ir::CmpOp::Lt,
+                    a: turn,
+                    b: hi,
+                    to: 0,
+                });
+                self.pending += 1;
+                self.code.push(Inst::Move {
+                    dst: local,
+                    src: turn,
+                });
+                self.block(body)?;
+                self.here();
+                self.code.push(Inst::ArithImm {
+                    op: crate::ir::IntOp::Add,
+                    dst: turn,
+                    a: turn,
+                    b: 1,
+                });
+                self.code.push(Inst::Jump(top));
+                let end = self.here();
+                self.patch(exit, end);
+            }
+            // `for var in list { .. }`: over a copy of each item
+            Stmt::For { var, list, body } => {
+                self.each(*var, list, None, false, |l, _| {
+                    l.block(body)?;
+                    Ok(Vec::new())
+                })?;
+            }
+            Stmt::Expr(e) => {
+                self.expr(e)?;
+            }
+            _ => return Err(Unsupported),
+        }
+        Ok(())
+    }
+}
