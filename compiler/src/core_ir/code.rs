@@ -86,13 +86,16 @@ pub(crate) enum Inst {
         rec: VReg,
         field: u32,
     },
-    /// `record.field.field op= value` through the record in register `place.root` (a
-    /// path of fields only): `eval::assign_value` at `eval::update`'s place, so the rule
-    /// (a list's room, an `int(lo..hi)` field's range, the field kept on an error) is the
-    /// walker's own. `value` is taken (a copy lowering made); the field's new value goes
-    /// to `out` when the assignment is traced. A rule error ends the run at `site`.
+    /// `place op= value` through the value in register `place.root` (a path of fields,
+    /// map keys and list indices, `keys` holding one part per step, `Unit` for a field,
+    /// or none for a path of fields only): `eval::assign_value` at `eval::update`'s
+    /// place, so the rule (a list's room, an index past the end, an `int(lo..hi)`
+    /// field's range, the field kept on an error) is the walker's own. `value` is taken
+    /// (a copy lowering made); the new value goes to `out` when the assignment is traced.
+    /// A rule error ends the run at `site`.
     Assign {
         place: Box<crate::ir::Place>,
+        keys: Box<[Part]>,
         op: crate::ir::AssignOp,
         value: Part,
         out: Option<Part>,
@@ -111,6 +114,18 @@ pub(crate) enum Inst {
         list: VReg,
         idx: IReg,
         shared: bool,
+    },
+    /// A constant with parts (a list, a record, a map) made anew into `dst`
+    /// (`Value::from_const`, as the walker makes it at each reading: a record made from it
+    /// and changed later does not change the constant).
+    ConstVal {
+        dst: VReg,
+        value: Box<crate::ir::Const>,
+    },
+    /// A new record from `fields` (taken: copies lowering made).
+    Record {
+        dst: VReg,
+        fields: Box<[Part]>,
     },
     /// An empty list into `dst`, room for `cap` items.
     NewList {

@@ -35,6 +35,7 @@ types:
   Band:
     members: list<Fighter>
     tally: int
+    marks: { type: "map<Wound, int>", default: {} }
 "#;
 
 const RULES: &str = r#"
@@ -141,6 +142,15 @@ procedure roster(b: Band, pick: int, n: int) -> Exchange {
   }
   let seen = n + 1 in marks and 7 in skills
   return Graze(margin: skills[pick] + t * 10, natural: len(marks) + len(skills) * 10, by: b.members[0].hurt, close: seen)
+}
+
+// Places with indices and keys changed, a new record stored, a constant list read.
+procedure drill(b: Band, g: Guard, i: int) -> int {
+  b.members[i].skill += 1
+  b.marks[Light] += i
+  g.wear = Wear(dents: i * 2)
+  let base = [4, 5]
+  return b.members[i].skill * 100 + b.marks[Light] * 10 + g.wear.dents + base[1]
 }
 
 // Falls off its end.
@@ -668,6 +678,54 @@ fn made_lists_indices_searches_and_range_loops_run_on_the_vm_as_the_walker_runs_
                 ),
                 other => panic!("at {at} n {n}: {other:?}"),
             }
+        }
+    }
+}
+
+#[test]
+fn indexed_and_keyed_places_and_new_records_run_on_the_vm_as_the_walker_runs_them() {
+    let p = program();
+    let band = || {
+        eval::record(
+            &p,
+            "Band",
+            &[
+                (
+                    "members",
+                    Value::List(std::rc::Rc::new(vec![
+                        fighter(&p, 0, 7, true, 2),
+                        fighter(&p, 0, 4, false, 0),
+                        fighter(&p, 0, 3, true, 1),
+                    ])),
+                ),
+                ("tally", Value::Int(0)),
+                (
+                    "marks",
+                    Value::Map(std::rc::Rc::new(vec![Value::Int(0); 4])),
+                ),
+            ],
+        )
+        .expect("Band")
+    };
+    let guard = || {
+        let wear = eval::record(&p, "Wear", &[("dents", Value::Int(4))]).expect("Wear");
+        eval::record(&p, "Guard", &[("grit", Value::Int(1)), ("wear", wear)]).expect("Guard")
+    };
+    // Three members: 0 and 2 are inside, -1 and 3 are not.
+    for i in [-1, 0, 2, 3] {
+        for traced in [false, true] {
+            let args = || [band(), guard(), Value::Int(i)];
+            let vm = run(&p, "drill", &args(), true, traced, 0);
+            let walked = run(&p, "drill", &args(), false, traced, 0);
+            assert_eq!(vm, walked, "i {i} traced {traced}");
+            match &vm.0 {
+                Ok(v) => {
+                    let skill = [7, 4, 3][i as usize];
+                    assert_eq!(*v, Value::Int((skill + 1) * 100 + i * 10 + 2 * i + 5));
+                }
+                Err(e) => assert_eq!(e.kind, RuleErrorKind::Index { index: i, len: 3 }),
+            }
+            assert_eq!(vm.0.is_ok(), (0..3).contains(&i), "i {i}");
         }
     }
 }

@@ -258,13 +258,15 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 }
                 Inst::Assign {
                     place,
+                    keys,
                     op,
                     value: from,
                     out,
                     site,
                 } => {
                     let v = value(*from, regs, vregs);
-                    let new = update(vregs, None, place, &[], |old| {
+                    let keys: Vec<Value> = keys.iter().map(|k| peek(*k, regs, vregs)).collect();
+                    let new = update(vregs, None, place, &keys, |old| {
                         assign_value(*op, old, v, place.range, *site)
                     });
                     match new {
@@ -298,6 +300,13 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                         item.deep_clone()
                     };
                     store(*dst, v, regs, vregs);
+                }
+                Inst::ConstVal { dst, value: c } => {
+                    vregs[*dst as usize] = Value::from_const(c);
+                }
+                Inst::Record { dst, fields } => {
+                    let fields = fields.iter().map(|p| value(*p, regs, vregs)).collect();
+                    vregs[*dst as usize] = Value::Record(Rc::new(std::cell::RefCell::new(fields)));
                 }
                 Inst::NewList { dst, cap } => {
                     vregs[*dst as usize] = Value::List(Rc::new(Vec::with_capacity(*cap as usize)));

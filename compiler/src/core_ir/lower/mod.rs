@@ -9,7 +9,7 @@ mod lists;
 mod stmt;
 
 use super::code::{Func, IReg, Inst, Part, VReg};
-use crate::eval::dice_steps;
+use crate::eval::{dice_steps, weight, Value};
 use crate::ir::{Body, Const, Expr, ExprKind as K, Program, Stmt, Ty};
 use rulesc_runtime::rolls;
 
@@ -398,7 +398,19 @@ impl Lower<'_, '_> {
                     Const::Int(i) => (*i, Part::Int),
                     Const::Bool(b) => (i64::from(*b), Part::Bool),
                     Const::Choice(c) => (i64::from(*c), Part::Level),
-                    _ => return Err(Unsupported),
+                    // A constant with parts: made anew at each reading, charged its weight.
+                    other => {
+                        let Part::Val(dst) = self.fresh(&e.ty)? else {
+                            return Err(Unsupported);
+                        };
+                        self.pending += u32::try_from(weight(&Value::from_const(other)))
+                            .map_err(|_| Unsupported)?;
+                        self.code.push(Inst::ConstVal {
+                            dst,
+                            value: Box::new(other.clone()),
+                        });
+                        return Ok(Part::Val(dst));
+                    }
                 };
                 self.pending += 1;
                 let dst = self.int();
@@ -708,6 +720,22 @@ impl Lower<'_, '_> {
                 part(dst)
             }
             // `Tag(field: value, ..)`: each field a copy (one step for a plain value).
+            // `Type(field: value, ..)`: a copy of each field
+            K::MakeRecord { fields, .. } => {
+                let parts = fields
+                    .iter()
+                    .map(|x| {
+                        let v = self.expr(x)?;
+                        self.copied(v, &x.ty)
+                    })
+                    .collect::<Lowered<Vec<_>>>()?;
+                let dst = self.val();
+                self.code.push(Inst::Record {
+                    dst,
+                    fields: parts.into(),
+                });
+                Part::Val(dst)
+            }
             K::MakeOutcome { tag, fields, .. } => {
                 let mut parts = Vec::with_capacity(fields.len());
                 for x in fields {

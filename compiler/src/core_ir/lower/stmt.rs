@@ -2,7 +2,7 @@
 
 use super::{shares, Lower, Lowered, Unsupported};
 use crate::core_ir::code::{Inst, Part};
-use crate::ir::{ExprKind as K, Stmt, Ty};
+use crate::ir::{ExprKind as K, PlaceStep, Stmt, Ty};
 
 impl Lower<'_, '_> {
     pub(super) fn stmt(&mut self, s: &Stmt) -> Lowered<()> {
@@ -121,16 +121,30 @@ impl Lower<'_, '_> {
                 op,
                 value,
                 site,
-            } if place
-                .path
-                .iter()
-                .all(|st| matches!(st, crate::ir::PlaceStep::Field(_))) =>
-            {
+            } => {
                 let Some(Part::Val(root)) = self.slots[place.root] else {
                     return Err(Unsupported);
                 };
                 let v = self.expr(value)?;
                 let v = self.copied(v, &value.ty)?;
+                // The keys and indices on the path, in order, after the value
+                // (`Interpreter::place_keys`); none for a path of fields only.
+                let keyed = place
+                    .path
+                    .iter()
+                    .any(|st| !matches!(st, PlaceStep::Field(_)));
+                let mut keys = Vec::new();
+                if keyed {
+                    for st in &place.path {
+                        keys.push(match st {
+                            PlaceStep::Field(_) => Part::Unit,
+                            PlaceStep::Key(k) | PlaceStep::Index(k) => match self.expr(k)? {
+                                Part::Unit => return Err(Unsupported),
+                                part => part,
+                            },
+                        });
+                    }
+                }
                 // Made in both forms (they have the same value registers), written only
                 // when traced.
                 let out = match &place.ty {
@@ -144,6 +158,7 @@ impl Lower<'_, '_> {
                 place.root = root as usize;
                 self.code.push(Inst::Assign {
                     place: Box::new(place),
+                    keys: keys.into(),
                     op: *op,
                     value: v,
                     out,
