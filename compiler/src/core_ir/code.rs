@@ -127,6 +127,17 @@ pub(crate) enum Inst {
         dst: VReg,
         fields: Box<[Part]>,
     },
+    /// The tag of the outcome in `src`.
+    Tag {
+        dst: IReg,
+        src: VReg,
+    },
+    /// Field `field` of the outcome in `src` (a `match` arm's binding), shared.
+    OutcomeField {
+        dst: Part,
+        src: VReg,
+        field: u32,
+    },
     /// An empty list into `dst`, room for `cap` items.
     NewList {
         dst: VReg,
@@ -311,6 +322,12 @@ pub(crate) enum Inst {
     },
     /// A value was bound (`TraceEvent::Assign`).
     TraceAssign {
+        site: u32,
+        value: Part,
+        ty: Box<Ty>,
+    },
+    /// A `match` arm was taken for `value` (`TraceEvent::Match`).
+    TraceMatch {
         site: u32,
         value: Part,
         ty: Box<Ty>,

@@ -153,6 +153,24 @@ procedure drill(b: Band, g: Guard, i: int) -> int {
   return b.members[i].skill * 100 + b.marks[Light] * 10 + g.wear.dents + base[1]
 }
 
+// `match` on a level (cases joined, a `return` in an arm, a wildcard) and on an outcome
+// (a field bound) as statements, and on a level as an expression.
+procedure judge(c: Fighter, a: int) -> int {
+  let t = 0
+  match c.hurt {
+    Scratch | Light => { t = 1 }
+    Grave => { return 99 }
+    _ => {}
+  }
+  match exchange(c, c) {
+    Hit(margin) => { t += margin * 10 }
+    Miss => { t += 5 }
+    _ => {}
+  }
+  let w = match c.hurt { Scratch => a, Serious => a * 2, _ => 0 }
+  return t + w * 100000
+}
+
 // Falls off its end.
 procedure quiet(a: int) {
   let b = a + 1
@@ -327,7 +345,10 @@ fn a_procedure_falling_off_its_end_returns_nothing_on_the_vm_as_in_the_walker() 
 fn a_call_from_outside_runs_the_vm_for_a_procedure_that_lowers_and_the_closures_otherwise() {
     let p = eval::test_program(
         YAML,
-        &format!("{RULES}\nprocedure looped(n: int) -> int {{\n  let t = 0\n  match Light {{\n    Light => {{ t = 3 }}\n    _ => {{}}\n  }}\n  return t + n\n}}\n"),
+        // Dice held in a local are not in the core IR yet.
+        &format!(
+            "{RULES}\nprocedure looped(n: int) -> int {{\n  let _d = d4\n  return n + 3\n}}\n"
+        ),
     );
     let code = eval::compile::code(&p);
     for (name, lowers) in [
@@ -728,4 +749,34 @@ fn indexed_and_keyed_places_and_new_records_run_on_the_vm_as_the_walker_runs_the
             assert_eq!(vm.0.is_ok(), (0..3).contains(&i), "i {i}");
         }
     }
+}
+
+#[test]
+fn matches_on_levels_and_outcomes_run_on_the_vm_as_the_walker_runs_them() {
+    let p = program();
+    let mut outs = std::collections::BTreeSet::new();
+    for hurt in 0..4u16 {
+        for a in [1, 2] {
+            let c = fighter(&p, 1, 2, true, hurt);
+            for v in same(&p, "judge", &[c, Value::Int(a)]) {
+                let Value::Int(r) = v else { panic!("an int") };
+                if hurt == 3 {
+                    assert_eq!(r, 99);
+                    continue;
+                }
+                let w = [a, 0, 2 * a][usize::from(hurt)];
+                assert_eq!(r / 100_000, w, "hurt {hurt} a {a}: {r}");
+                let t = r % 100_000 - i64::from(hurt <= 1);
+                // Hit adds ten times its margin, a miss 5, an epic failure nothing.
+                outs.insert(if t % 10 == 5 {
+                    "miss"
+                } else if t == 0 {
+                    "none"
+                } else {
+                    "hit"
+                });
+            }
+        }
+    }
+    assert_eq!(outs.len(), 3, "{outs:?}");
 }

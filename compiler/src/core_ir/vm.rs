@@ -308,6 +308,19 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     let fields = fields.iter().map(|p| value(*p, regs, vregs)).collect();
                     vregs[*dst as usize] = Value::Record(Rc::new(std::cell::RefCell::new(fields)));
                 }
+                Inst::Tag { dst, src } => {
+                    let Value::Outcome { tag, .. } = &vregs[*src as usize] else {
+                        unreachable!("an outcome register holds an outcome (lowering checks types)")
+                    };
+                    regs[*dst as usize] = i64::from(*tag);
+                }
+                Inst::OutcomeField { dst, src, field } => {
+                    let Value::Outcome { fields, .. } = &vregs[*src as usize] else {
+                        unreachable!("an outcome register holds an outcome (lowering checks types)")
+                    };
+                    let v = fields[*field as usize].clone();
+                    store(*dst, v, regs, vregs);
+                }
                 Inst::NewList { dst, cap } => {
                     vregs[*dst as usize] = Value::List(Rc::new(Vec::with_capacity(*cap as usize)));
                 }
@@ -551,6 +564,12 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                         self.env
                             .trace
                             .event(TraceEvent::Assign { site: *site, value });
+                    }
+                }
+                Inst::TraceMatch { site, value, ty } => {
+                    if traced {
+                        let arm = show_traced_in(self.p, None, &peek(*value, regs, vregs), ty);
+                        self.env.trace.event(TraceEvent::Match { site: *site, arm });
                     }
                 }
                 Inst::TraceBranch { site, cond } => {

@@ -5,6 +5,7 @@
 //! A node the core IR does not have yet makes the whole function `None` (see the module
 //! docs of [`super`]).
 
+mod cases;
 mod lists;
 mod stmt;
 
@@ -81,6 +82,7 @@ fn body(
         ints: 0,
         vals: 0,
         slots: vec![None; f.locals.len()],
+        locals: &f.locals,
         pending: 0,
         label: 0,
         traced: f.is_procedure() && !plain,
@@ -120,6 +122,8 @@ fn body(
 
 struct Lower<'p, 'd> {
     p: &'p Program,
+    /// The function's locals (their types).
+    locals: &'p [crate::ir::Local],
     /// The functions lowered so far (callees are lowered on demand).
     done: &'d mut Vec<Option<Option<Func>>>,
     /// A procedure's full form: its trace points are lowered (a formula has none, nor
@@ -720,6 +724,19 @@ impl Lower<'_, '_> {
                 part(dst)
             }
             // `Tag(field: value, ..)`: each field a copy (one step for a plain value).
+            // `match e { A => a, Tag(x) => b, _ => c }`: every case is covered (the checker's
+            // E0323), so the last arm takes what the others did not
+            K::Match { scrutinee, arms } => {
+                let dst = self.fresh(&e.ty)?;
+                if matches!(dst, Part::Unit) {
+                    return Err(Unsupported);
+                }
+                self.cases(scrutinee, arms, true, |l, body| {
+                    let v = l.expr(body)?;
+                    l.move_part(dst, v)
+                })?;
+                dst
+            }
             // `Type(field: value, ..)`: a copy of each field
             K::MakeRecord { fields, .. } => {
                 let parts = fields

@@ -172,6 +172,10 @@ impl Lower<'_, '_> {
                     });
                 }
             }
+            // `match e { Case => { .. } }`: no arm taken, nothing done
+            Stmt::Match { scrutinee, arms } => {
+                self.cases(scrutinee, arms, false, |l, body| l.block(body))?;
+            }
             // `for var in lo..hi { .. }`: the local set from a counter of the loop's own
             // at each turn (a body changing the local does not change the turns), a step
             // a turn

@@ -1,0 +1,105 @@
+//! `match`, as a statement and as an expression (`Interpreter::pick_arm`): the first arm
+//! whose cases hold the scrutinee's level, variant or tag (or a wildcard), its outcome
+//! fields bound, traced, then its body.
+
+use super::{Lower, Lowered, Unsupported};
+use crate::core_ir::code::{Inst, Part};
+use crate::ir::{CmpOp, Expr, MatchArm, Ty};
+
+impl Lower<'_, '_> {
+    /// The arms of a `match` on `scrutinee`, each lowered by `body`. With `total` (an
+    /// expression: the checker made its arms cover every case), the last arm takes what
+    /// the others did not; without, no arm taken does nothing, as in the walker.
+    pub(super) fn cases<B>(
+        &mut self,
+        scrutinee: &Expr,
+        arms: &[MatchArm<B>],
+        total: bool,
+        mut body: impl FnMut(&mut Self, &B) -> Lowered<()>,
+    ) -> Lowered<()> {
+        let s = self.expr(scrutinee)?;
+        let tag = match (s, &scrutinee.ty) {
+            (Part::Level(r), _) => r,
+            (Part::Val(v), Ty::Outcome(_)) => {
+                let t = self.int();
+                self.code.push(Inst::Tag { dst: t, src: v });
+                t
+            }
+            _ => return Err(Unsupported),
+        };
+        self.flush();
+        // The tests, in the arms' order: a jump to the arm at its first case that holds.
+        let mut to_arm: Vec<Vec<usize>> = vec![Vec::new(); arms.len()];
+        let mut unmatched = None;
+        for (k, arm) in arms.iter().enumerate() {
+            if arm.alts.is_empty() || (total && k + 1 == arms.len()) {
+                to_arm[k].push(self.code.len());
+                self.code.push(Inst::Jump(0));
+                break;
+            }
+            for &alt in &arm.alts {
+                let c = self.int();
+                self.code.push(Inst::CompareImm {
+                    op: CmpOp::Eq,
+                    dst: c,
+                    a: tag,
+                    b: i64::from(alt),
+                });
+                to_arm[k].push(self.code.len());
+                self.code.push(Inst::JumpIf { cond: c, to: 0 });
+            }
+            if k + 1 == arms.len() {
+                unmatched = Some(self.code.len());
+                self.code.push(Inst::Jump(0));
+            }
+        }
+        let mut ends: Vec<usize> = unmatched.into_iter().collect();
+        for (arm, jumps) in arms.iter().zip(&to_arm) {
+            // An arm after a wildcard is never taken.
+            if jumps.is_empty() {
+                continue;
+            }
+            let at = self.here();
+            for &j in jumps {
+                self.patch(j, at);
+            }
+            if let Part::Val(v) = s {
+                for (field, slot) in arm.binds.iter().enumerate() {
+                    let Some(slot) = *slot else { continue };
+                    let part = match self.slots[slot] {
+                        Some(part) => part,
+                        None => {
+                            let part = self.fresh(&self.locals[slot].ty)?;
+                            self.slots[slot] = Some(part);
+                            part
+                        }
+                    };
+                    if matches!(part, Part::Roll { .. } | Part::Unit) {
+                        return Err(Unsupported);
+                    }
+                    self.code.push(Inst::OutcomeField {
+                        dst: part,
+                        src: v,
+                        field: u32::try_from(field).map_err(|_| Unsupported)?,
+                    });
+                }
+            }
+            self.trace(Inst::TraceMatch {
+                site: arm.site,
+                value: s,
+                ty: Box::new(scrutinee.ty.clone()),
+            });
+            body(self, &arm.body)?;
+            self.flush();
+            if !matches!(self.code.last(), Some(Inst::Return { .. })) {
+                ends.push(self.code.len());
+                self.code.push(Inst::Jump(0));
+            }
+        }
+        let end = self.here();
+        for j in ends {
+            self.patch(j, end);
+        }
+        Ok(())
+    }
+}
