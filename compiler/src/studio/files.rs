@@ -55,7 +55,9 @@ pub fn version(text: &str) -> String {
 }
 
 impl Project {
-    pub fn new(dir: &Path) -> Result<Project, String> {
+    /// The project of the ruleset folder `dir`; its examples in `examples`, or by
+    /// default where `rulesc book` finds them.
+    pub fn new(dir: &Path, examples: Option<&Path>) -> Result<Project, String> {
         let shown = crate::output::shown(dir);
         let dir = std::fs::canonicalize(dir)
             .map_err(|e| format!("cannot open the ruleset folder {shown}: {e}"))?;
@@ -63,9 +65,23 @@ impl Project {
             return Err(format!("{shown} is not a folder: give a ruleset folder"));
         }
         let root = crate::load::project_root(&dir);
-        let examples = crate::book::examples_near(&dir)
-            .and_then(|e| std::fs::canonicalize(e).ok())
-            .filter(|e| e.starts_with(&root));
+        let examples = match examples {
+            Some(e) => {
+                let shown = crate::output::shown(e);
+                let abs = std::fs::canonicalize(e)
+                    .map_err(|err| format!("cannot open the examples folder {shown}: {err}"))?;
+                if !abs.starts_with(&root) {
+                    return Err(format!(
+                        "the examples folder {shown} is outside the project folder {}",
+                        root.display()
+                    ));
+                }
+                Some(abs)
+            }
+            None => crate::book::examples_near(&dir)
+                .and_then(|e| std::fs::canonicalize(e).ok())
+                .filter(|e| e.starts_with(&root)),
+        };
         Ok(Project {
             dir,
             root,

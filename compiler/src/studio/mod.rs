@@ -83,9 +83,10 @@ impl std::fmt::Display for StartError {
 }
 
 impl Studio {
-    /// Binds 127.0.0.1:`port` (0: any free port) for the ruleset folder `dir`.
-    pub fn bind(dir: &Path, port: u16) -> Result<Arc<Studio>, StartError> {
-        let project = files::Project::new(dir).map_err(StartError::Folder)?;
+    /// Binds 127.0.0.1:`port` (0: any free port) for the ruleset folder `dir` and its
+    /// examples folder (by default, where `rulesc book` finds it).
+    pub fn bind(dir: &Path, examples: Option<&Path>, port: u16) -> Result<Arc<Studio>, StartError> {
+        let project = files::Project::new(dir, examples).map_err(StartError::Folder)?;
         let mut bytes = [0u8; 16];
         getrandom::fill(&mut bytes).map_err(|e| StartError::Random(e.to_string()))?;
         let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 
 /// Starts the studio for `ruleset` on 127.0.0.1:`port`, prints the address to open (with
 /// the run's token), and serves until the process is stopped.
-pub fn studio(ruleset: &Path, port: u16, format: Format) -> ExitCode {
-    let studio = match rulesc::studio::Studio::bind(ruleset, port) {
+pub fn studio(ruleset: &Path, examples: Option<&Path>, port: u16, format: Format) -> ExitCode {
+    let studio = match rulesc::studio::Studio::bind(ruleset, examples, port) {
         Ok(s) => s,
         Err(e) => {
             let (path, help) = match e {
