@@ -509,10 +509,18 @@ fn in_a_browser_a_typo_is_shown_at_its_line_fixed_and_saved() {
     );
     // The line is marked in the gutter and behind the text.
     let marked = b.js(
-        "return [document.querySelectorAll('#gutter div')[arguments[0] - 1].className, document.querySelector('#marks div').dataset.line];",
+        "return [document.querySelectorAll('#gutter-lines div')[arguments[0] - 1].className, document.querySelector('#marks div').dataset.line];",
         vec![json!(line)],
     );
     assert_eq!(marked, json!(["error", line.to_string()]));
+    // Revealed (a click on the problem scrolls to it), the number and the mark are level
+    // with each other, and the text selected there is the typo.
+    b.click("#problems li");
+    let level = b.js(
+        "const n = document.querySelectorAll('#gutter-lines div')[arguments[0] - 1].getBoundingClientRect(); const m = document.querySelector('#marks div').getBoundingClientRect(); const t = document.getElementById('text'); return [Math.round(n.top - m.top), t.value.slice(t.selectionStart, t.selectionEnd)];",
+        vec![json!(line)],
+    );
+    assert_eq!(level, json!([0, "can_blck"]));
     // One click applies the did-you-mean, and the problem goes.
     b.click("#problems button.fix");
     b.wait(
@@ -592,6 +600,18 @@ fn in_a_browser_a_scenarios_odds_are_analyzes() {
         "const i = document.querySelector('#chart img'); return i.complete && i.naturalWidth;",
     );
     assert!(shown.as_u64().unwrap() > 100, "{shown}");
+    // For the picture: a typo beside the odds, its problem revealed in the editor.
+    open_file(&b, ATTACK);
+    b.js(
+        "const t = document.getElementById('text'); const i = t.value.indexOf('or can_block(c)') + 9; t.focus(); t.setSelectionRange(i, i);",
+        vec![],
+    );
+    b.type_into("#text", "\u{E017}");
+    b.wait(
+        "the diagnostic",
+        "return document.querySelectorAll('#problems li').length > 0;",
+    );
+    b.click("#problems li");
     screenshot(&b);
 }
 

@@ -66,8 +66,10 @@ pub struct Studio {
 /// Why a studio could not start.
 #[derive(Debug)]
 pub enum StartError {
-    /// The folder is not a readable folder.
+    /// The ruleset folder is not a readable folder.
     Folder(String),
+    /// The examples folder is not a readable folder inside the project folder.
+    Examples(String),
     /// The port could not be bound.
     Bind(String),
     /// No random token could be made.
@@ -77,7 +79,10 @@ pub enum StartError {
 impl std::fmt::Display for StartError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            StartError::Folder(s) | StartError::Bind(s) | StartError::Random(s) => f.write_str(s),
+            StartError::Folder(s)
+            | StartError::Examples(s)
+            | StartError::Bind(s)
+            | StartError::Random(s) => f.write_str(s),
         }
     }
 }
@@ -86,7 +91,7 @@ impl Studio {
     /// Binds 127.0.0.1:`port` (0: any free port) for the ruleset folder `dir` and its
     /// examples folder (by default, where `rulesc book` finds it).
     pub fn bind(dir: &Path, examples: Option<&Path>, port: u16) -> Result<Arc<Studio>, StartError> {
-        let project = files::Project::new(dir, examples).map_err(StartError::Folder)?;
+        let project = files::Project::new(dir, examples)?;
         let mut bytes = [0u8; 16];
         getrandom::fill(&mut bytes).map_err(|e| StartError::Random(e.to_string()))?;
         let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();

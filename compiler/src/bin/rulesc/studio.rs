@@ -11,12 +11,21 @@ pub fn studio(ruleset: &Path, examples: Option<&Path>, port: u16, format: Format
     let studio = match rulesc::studio::Studio::bind(ruleset, examples, port) {
         Ok(s) => s,
         Err(e) => {
+            use rulesc::studio::StartError;
             let (path, help) = match e {
-                rulesc::studio::StartError::Folder(_) => (
+                StartError::Folder(_) => (
                     Some(ruleset),
                     "give a ruleset folder (the one holding ruleset.yaml)",
                 ),
-                _ => (
+                StartError::Examples(_) => (
+                    examples,
+                    "give a folder inside the project folder (or a wider one with `rulesc --root`)",
+                ),
+                StartError::Random(_) => (
+                    None,
+                    "the system gave no random bytes for the token; try again",
+                ),
+                StartError::Bind(_) => (
                     None,
                     "give another port with --port, or --port 0 for any free one",
                 ),
