@@ -440,6 +440,41 @@ fn a_hostile_ruleset_is_served_as_text() {
     assert!(chart.contains("&lt;script&gt;"), "{chart}");
 }
 
+#[test]
+fn with_format_json_it_prints_one_object_then_serves() {
+    use std::io::BufRead;
+    let tmp = project(D20);
+    let mut child = serve::Killed(
+        std::process::Command::new(env!("CARGO_BIN_EXE_rulesc"))
+            .args(["studio", &format!("rules/{D20}"), "--format", "json"])
+            .current_dir(tmp.path())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let mut line = String::new();
+    std::io::BufReader::new(child.0.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+    let port = v["port"].as_u64().unwrap() as u16;
+    let token = v["url"].as_str().unwrap().split("token=").nth(1).unwrap();
+    let (status, _, _) = http(
+        port,
+        "GET",
+        "/api/files",
+        &[("X-Rulesc-Token", token)],
+        None,
+    );
+    assert_eq!(status, 200);
+    assert_eq!(v["ruleset"], json!(format!("rules/{D20}")));
+    assert!(
+        v["url"].as_str().unwrap().starts_with("http://127.0.0.1:"),
+        "{v}"
+    );
+}
+
 // ---- in a real browser -------------------------------------------------------------
 
 /// The browser and its driver, or `None` after saying why the test skips.

@@ -76,6 +76,16 @@ impl Drop for Studio {
     }
 }
 
+/// A child process killed (and reaped) when dropped, even when its test panics.
+pub struct Killed(pub Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// One request to 127.0.0.1:`port`: status, headers (lower-cased names) and body. A
 /// `Host` header is sent unless `headers` has one.
 pub fn http(
