@@ -190,11 +190,11 @@ impl Studio {
         }
         let me = self.clone();
         std::thread::spawn(move || {
-            let answer = match path.as_str() {
+            let answer = guarded(|| match path.as_str() {
                 "/api/trace" => api::trace(&me, &body),
                 "/api/odds" => api::odds(&me, &body),
                 _ => api::simulate(&me, &body),
-            };
+            });
             me.runs.fetch_sub(1, Ordering::SeqCst);
             respond(request, answer);
         });
@@ -255,6 +255,18 @@ impl Studio {
         let html = PAGE.replace("{{TOKEN}}", &t).replace("{{TITLE}}", &title);
         text(&html, "text/html; charset=utf-8")
     }
+}
+
+/// The answer `work` gives, or a 500 if it panicked (a bug in rulesc): the worker or
+/// run thread goes on, and the page says what happened instead of waiting forever.
+pub(crate) fn guarded(work: impl FnOnce() -> Answer) -> Answer {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or_else(|_| {
+        error(
+            500,
+            "rulesc failed on this request: a bug in rulesc; please report it with the ruleset"
+                .into(),
+        )
+    })
 }
 
 /// The `token` query parameter of a URL (hex digits only are kept as they are).
