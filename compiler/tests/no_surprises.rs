@@ -140,7 +140,7 @@ fn colour_follows_the_flag_and_the_environment() {
 #[test]
 fn ruleset_arguments_say_what_they_are() {
     for command in [
-        "trace", "build", "explain", "export", "simulate", "analyze", "book",
+        "trace", "build", "explain", "export", "simulate", "analyze", "book", "studio",
     ] {
         let (code, out, _) = rulesc_in(&root(), &[command, "--help"], &[]);
         assert_eq!(code, 0);

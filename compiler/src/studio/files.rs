@@ -55,17 +55,35 @@ pub fn version(text: &str) -> String {
 }
 
 impl Project {
-    pub fn new(dir: &Path) -> Result<Project, String> {
+    /// The project of the ruleset folder `dir`; its examples in `examples`, or by
+    /// default where `rulesc book` finds them.
+    pub fn new(dir: &Path, examples: Option<&Path>) -> Result<Project, super::StartError> {
+        use super::StartError::{Examples, Folder};
         let shown = crate::output::shown(dir);
         let dir = std::fs::canonicalize(dir)
-            .map_err(|e| format!("cannot open the ruleset folder {shown}: {e}"))?;
+            .map_err(|e| Folder(format!("cannot open the ruleset folder {shown}: {e}")))?;
         if !dir.is_dir() {
-            return Err(format!("{shown} is not a folder: give a ruleset folder"));
+            return Err(Folder(format!("{shown} is not a folder")));
         }
         let root = crate::load::project_root(&dir);
-        let examples = crate::book::examples_near(&dir)
-            .and_then(|e| std::fs::canonicalize(e).ok())
-            .filter(|e| e.starts_with(&root));
+        let examples = match examples {
+            Some(e) => {
+                let shown = crate::output::shown(e);
+                let abs = std::fs::canonicalize(e).map_err(|err| {
+                    Examples(format!("cannot open the examples folder {shown}: {err}"))
+                })?;
+                if !abs.starts_with(&root) {
+                    return Err(Examples(format!(
+                        "the examples folder {shown} is outside the project folder {}",
+                        root.display()
+                    )));
+                }
+                Some(abs)
+            }
+            None => crate::book::examples_near(&dir)
+                .and_then(|e| std::fs::canonicalize(e).ok())
+                .filter(|e| e.starts_with(&root)),
+        };
         Ok(Project {
             dir,
             root,

@@ -66,8 +66,10 @@ pub struct Studio {
 /// Why a studio could not start.
 #[derive(Debug)]
 pub enum StartError {
-    /// The folder is not a readable folder.
+    /// The ruleset folder is not a readable folder.
     Folder(String),
+    /// The examples folder is not a readable folder inside the project folder.
+    Examples(String),
     /// The port could not be bound.
     Bind(String),
     /// No random token could be made.
@@ -77,15 +79,19 @@ pub enum StartError {
 impl std::fmt::Display for StartError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            StartError::Folder(s) | StartError::Bind(s) | StartError::Random(s) => f.write_str(s),
+            StartError::Folder(s)
+            | StartError::Examples(s)
+            | StartError::Bind(s)
+            | StartError::Random(s) => f.write_str(s),
         }
     }
 }
 
 impl Studio {
-    /// Binds 127.0.0.1:`port` (0: any free port) for the ruleset folder `dir`.
-    pub fn bind(dir: &Path, port: u16) -> Result<Arc<Studio>, StartError> {
-        let project = files::Project::new(dir).map_err(StartError::Folder)?;
+    /// Binds 127.0.0.1:`port` (0: any free port) for the ruleset folder `dir` and its
+    /// examples folder (by default, where `rulesc book` finds it).
+    pub fn bind(dir: &Path, examples: Option<&Path>, port: u16) -> Result<Arc<Studio>, StartError> {
+        let project = files::Project::new(dir, examples)?;
         let mut bytes = [0u8; 16];
         getrandom::fill(&mut bytes).map_err(|e| StartError::Random(e.to_string()))?;
         let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
@@ -184,11 +190,11 @@ impl Studio {
         }
         let me = self.clone();
         std::thread::spawn(move || {
-            let answer = match path.as_str() {
+            let answer = guarded(|| match path.as_str() {
                 "/api/trace" => api::trace(&me, &body),
                 "/api/odds" => api::odds(&me, &body),
                 _ => api::simulate(&me, &body),
-            };
+            });
             me.runs.fetch_sub(1, Ordering::SeqCst);
             respond(request, answer);
         });
@@ -249,6 +255,18 @@ impl Studio {
         let html = PAGE.replace("{{TOKEN}}", &t).replace("{{TITLE}}", &title);
         text(&html, "text/html; charset=utf-8")
     }
+}
+
+/// The answer `work` gives, or a 500 if it panicked (a bug in rulesc): the worker or
+/// run thread goes on, and the page says what happened instead of waiting forever.
+pub(crate) fn guarded(work: impl FnOnce() -> Answer) -> Answer {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or_else(|_| {
+        error(
+            500,
+            "rulesc failed on this request: a bug in rulesc; please report it with the ruleset"
+                .into(),
+        )
+    })
 }
 
 /// The `token` query parameter of a URL (hex digits only are kept as they are).

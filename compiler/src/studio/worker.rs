@@ -61,10 +61,10 @@ pub fn run(s: &Studio) {
                 slot = s.checks.bell.wait(slot).unwrap_or_else(|e| e.into_inner());
             }
         };
-        let answer = match serde_json::from_slice::<CheckRequest>(&body) {
+        let answer = super::guarded(|| match serde_json::from_slice::<CheckRequest>(&body) {
             Ok(q) => api::check(s, &q),
             Err(e) => error(400, format!("a malformed request: {e}")),
-        };
+        });
         let newer = s
             .checks
             .slot

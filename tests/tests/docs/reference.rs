@@ -272,10 +272,12 @@ fn links_between_the_docs_lead_somewhere() {
             let (file, anchor) = target.split_once('#').unwrap_or((target, ""));
             let file = if file.is_empty() { name.as_str() } else { file };
             let path = dir.join(file);
-            let Ok(linked) = std::fs::read_to_string(&path) else {
+            // Read as bytes: a link may lead to a picture (a PNG is not UTF-8).
+            let Ok(linked) = std::fs::read(&path) else {
                 broken.push(format!("docs/{name}: `{target}`: no file {file}"));
                 continue;
             };
+            let linked = String::from_utf8_lossy(&linked);
             if !anchor.is_empty()
                 && file.ends_with(".md")
                 && !anchors(&linked).iter().any(|a| a == anchor)

@@ -209,6 +209,11 @@ pub enum Command {
         /// The ruleset folder (the one holding ruleset.yaml).
         #[arg(value_name = "RULESET")]
         ruleset: PathBuf,
+        /// The folder of scenarios and fight files to run (default: `examples/<ruleset
+        /// folder>` in the nearest folder above the ruleset that has one); inside the
+        /// project folder.
+        #[arg(long, value_name = "DIR")]
+        examples: Option<PathBuf>,
         /// The port to listen on (0: any free port).
         #[arg(long, default_value_t = 0)]
         port: u16,

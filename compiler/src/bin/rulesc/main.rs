@@ -197,7 +197,11 @@ fn run() -> ExitCode {
             &output,
             format,
         ),
-        Command::Studio { ruleset, port } => studio::studio(&ruleset, port, format),
+        Command::Studio {
+            ruleset,
+            examples,
+            port,
+        } => studio::studio(&ruleset, examples.as_deref(), port, format),
         Command::Fmt { paths, check } => fmt::fmt(&paths, check, format),
         Command::Completions { shell } => tools::completions(shell),
         Command::Man { out } => tools::man(out.as_deref(), format),

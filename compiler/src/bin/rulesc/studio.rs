@@ -7,16 +7,25 @@ use std::process::ExitCode;
 
 /// Starts the studio for `ruleset` on 127.0.0.1:`port`, prints the address to open (with
 /// the run's token), and serves until the process is stopped.
-pub fn studio(ruleset: &Path, port: u16, format: Format) -> ExitCode {
-    let studio = match rulesc::studio::Studio::bind(ruleset, port) {
+pub fn studio(ruleset: &Path, examples: Option<&Path>, port: u16, format: Format) -> ExitCode {
+    let studio = match rulesc::studio::Studio::bind(ruleset, examples, port) {
         Ok(s) => s,
         Err(e) => {
+            use rulesc::studio::StartError;
             let (path, help) = match e {
-                rulesc::studio::StartError::Folder(_) => (
+                StartError::Folder(_) => (
                     Some(ruleset),
                     "give a ruleset folder (the one holding ruleset.yaml)",
                 ),
-                _ => (
+                StartError::Examples(_) => (
+                    examples,
+                    "give a folder inside the project folder (or a wider one with `rulesc --root`)",
+                ),
+                StartError::Random(_) => (
+                    None,
+                    "the system gave no random bytes for the token; try again",
+                ),
+                StartError::Bind(_) => (
                     None,
                     "give another port with --port, or --port 0 for any free one",
                 ),

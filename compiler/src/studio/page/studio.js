@@ -139,8 +139,11 @@
       if (d.file !== state.current || !d.line) continue;
       if (worst[d.line] !== "error") worst[d.line] = d.severity;
     }
-    const gutter = $("gutter");
-    gutter.textContent = "";
+    // The numbers in one block, moved with the text as it scrolls.
+    const gutter = el("div");
+    gutter.id = "gutter-lines";
+    $("gutter").textContent = "";
+    $("gutter").appendChild(gutter);
     const marks = $("marks");
     marks.textContent = "";
     for (let i = 1; i <= lines; i++) {
@@ -158,7 +161,8 @@
 
   function scrolled() {
     const ta = $("text");
-    $("gutter").style.paddingTop = PAD - ta.scrollTop + "px";
+    const lines = $("gutter-lines");
+    if (lines) lines.style.transform = "translateY(" + -ta.scrollTop + "px)";
     $("marks").style.transform = "translateY(" + -ta.scrollTop + "px)";
   }
 
