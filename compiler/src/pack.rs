@@ -42,6 +42,8 @@ pub struct Pack {
     /// What it added to and changed in the ruleset's data (`enums:`, `scales:`,
     /// `tables:`, `_mod`).
     pub added: Added,
+    /// Where it does so: each of those sections' keys, and each record's `_mod`.
+    pub data_at: Vec<(String, Span)>,
 }
 
 impl Pack {
@@ -102,11 +104,36 @@ pub fn apply(p: &Program, paths: &[PathBuf]) -> (Option<Program>, Diagnostics, S
     (Some(prog), diags, sources)
 }
 
-fn check_into(p: &Program, paths: &[PathBuf]) -> (Program, Vec<Pack>, Diagnostics, Sources) {
-    let mut diags = Diagnostics::default();
+/// The packs at `paths` (and those they require) as read, in the order they apply, for
+/// [`check::merged_with_packs`] (`rulesc explain`): their files follow the ruleset's in
+/// the sources returned. Problems are ignored: explain runs on packs that check.
+pub fn layers(p: &Program, paths: &[PathBuf]) -> (Vec<PackLayer>, Sources) {
+    let mut ignored = Diagnostics::default();
+    let (fits, sources) = read_all(p, paths, &mut ignored);
+    (to_layers(&fits), sources)
+}
+
+fn to_layers(fits: &[(Read, String)]) -> Vec<PackLayer> {
+    fits.iter()
+        .map(|(r, name)| PackLayer {
+            name: name.clone(),
+            root: r.node.clone(),
+            requires: required_names(fits, r),
+        })
+        .collect()
+}
+
+/// Reads the packs at `paths` (each after those it requires) into a copy of the
+/// ruleset's sources: each with its name, but those that are not packs or are for
+/// another ruleset (reported).
+fn read_all(
+    p: &Program,
+    paths: &[PathBuf],
+    diags: &mut Diagnostics,
+) -> (Vec<(Read, String)>, Sources) {
     let mut run = Run {
         sources: p.sources.clone(),
-        diags: &mut diags,
+        diags,
         read: Vec::new(),
         done: HashMap::new(),
         chain: Vec::new(),
@@ -115,14 +142,20 @@ fn check_into(p: &Program, paths: &[PathBuf]) -> (Program, Vec<Pack>, Diagnostic
         let root = load::project_root_of_file(path);
         run.visit(path, output::shown(path), &root);
     }
-    let (read, mut sources) = (run.read, run.sources);
+    let (read, sources) = (run.read, run.sources);
     // Each pack's header, once; a pack for another ruleset goes no further.
     let mut fits: Vec<(Read, String)> = Vec::new();
     for r in read {
-        if let Some(name) = header(p, &r.node, &mut diags) {
+        if let Some(name) = header(p, &r.node, diags) {
             fits.push((r, name));
         }
     }
+    (fits, sources)
+}
+
+fn check_into(p: &Program, paths: &[PathBuf]) -> (Program, Vec<Pack>, Diagnostics, Sources) {
+    let mut diags = Diagnostics::default();
+    let (fits, mut sources) = read_all(p, paths, &mut diags);
     let mut added = vec![Added::default(); fits.len()];
     let mut base = None;
     if fits.iter().any(|(r, _)| adds_to_data(&r.node)) {
@@ -159,6 +192,7 @@ fn check_into(p: &Program, paths: &[PathBuf]) -> (Program, Vec<Pack>, Diagnostic
         let records = records(base, &mut reader, &r.node, &mut known, &mut diags);
         packs.push(Pack {
             name,
+            data_at: data_at(&r.node),
             path: r.path,
             records,
             added,
@@ -170,19 +204,67 @@ fn check_into(p: &Program, paths: &[PathBuf]) -> (Program, Vec<Pack>, Diagnostic
     (prog, packs, diags, sources)
 }
 
-/// Whether a pack adds to or changes the ruleset's data (more than records).
-fn adds_to_data(node: &YNode) -> bool {
-    let sections = node.as_map().unwrap_or(&[]).iter().any(|(k, _)| {
-        check::packs::SECTIONS.contains(&k.scalar_text().unwrap_or_default().as_str())
-    });
-    let mods = node
-        .get("records")
-        .and_then(|r| r.as_map())
+/// Where a pack adds to or changes the ruleset's data: its `enums:`, `scales:` and
+/// `tables:` keys, and its records' `_mod` keys.
+fn data_at(node: &YNode) -> Vec<(String, Span)> {
+    let mut out: Vec<(String, Span)> = node
+        .as_map()
         .unwrap_or(&[])
         .iter()
-        .flat_map(|(_, by_name)| by_name.as_map().unwrap_or(&[]))
-        .any(|(_, v)| v.get(MOD).is_some());
-    sections || mods
+        .filter_map(|(k, _)| {
+            let key = k.scalar_text()?;
+            check::packs::SECTIONS
+                .contains(&key.as_str())
+                .then_some((key, k.span))
+        })
+        .collect();
+    for (_, by_name) in node.get("records").and_then(|r| r.as_map()).unwrap_or(&[]) {
+        for (_, v) in by_name.as_map().unwrap_or(&[]) {
+            for (k, _) in v.as_map().unwrap_or(&[]) {
+                if k.as_str() == Some(MOD) {
+                    out.push((MOD.to_string(), k.span));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `rulesc check --compiled`: the packs are for a game already compiled from `p` without
+/// them. Records are data such a game reads (through serde); anything else a pack adds
+/// or changes (a variant of a closed enum, a level, a row, a table, a record changed in
+/// place) is in the generated code, so a game built without the pack would meet a
+/// variant its enum lacks, or run the ruleset's rows: `E0416` at each.
+pub fn for_compiled(p: &Program, packs: &[Pack]) -> Diagnostics {
+    let mut diags = Diagnostics::default();
+    for pack in packs {
+        for (section, span) in &pack.data_at {
+            let what = match section.as_str() {
+                "enums" => "adds enum variants or enums",
+                "scales" => "adds scale levels or scales",
+                "tables" => "adds or changes tables",
+                _ => "changes a record in place",
+            };
+            diags.push(
+                Diagnostic::error(
+                    "E0416",
+                    *span,
+                    format!(
+                        "the pack `{}` {what}, which a game compiled from `{}` holds in its code",
+                        pack.name, p.name
+                    ),
+                )
+                .label("not data a compiled game reads")
+                .help("build the game with the pack (`rulesc build --pack`, `Builder::pack`); a pack for a game already compiled holds only records"),
+            );
+        }
+    }
+    diags
+}
+
+/// Whether a pack adds to or changes the ruleset's data (more than records).
+fn adds_to_data(node: &YNode) -> bool {
+    !data_at(node).is_empty()
 }
 
 /// The ruleset checked again from its folder with the packs' additions merged in
@@ -238,14 +320,7 @@ fn recheck(
     }
     // The packs' files after the ruleset's, with the ids the packs were read with.
     loaded.sources = sources.clone();
-    let layers: Vec<PackLayer> = fits
-        .iter()
-        .map(|(r, name)| PackLayer {
-            name: name.clone(),
-            root: r.node.clone(),
-            requires: required_names(fits, r),
-        })
-        .collect();
+    let layers = to_layers(fits);
     let mut checked = Diagnostics::default();
     let (prog, _, added) = check::check_with_packs(loaded, &layers, &mut checked);
     let pack_files: Vec<u32> = fits.iter().map(|(r, _)| r.node.span.file).collect();
