@@ -674,3 +674,47 @@ fn a_pack_that_changes_the_code_is_refused_for_a_game_compiled_without_it() {
     let plain = std::fs::read_to_string(p.join("plain.rs")).unwrap();
     assert!(!plain.contains("Brine"));
 }
+
+/// The repository's root folder.
+fn repo() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .unwrap()
+}
+
+#[test]
+fn the_shipped_pack_adds_a_variant_a_level_a_row_and_a_table() {
+    let (code, out, err) = rulesc(
+        &repo(),
+        &[
+            "check",
+            "--ruleset",
+            "examples/homebrew/salt_coast",
+            "examples/homebrew/sea_raiders.yaml",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "ok: pack sea_raiders for salt_coast: 2 record(s), 1 variant(s), 1 level(s), 1 row(s), 2 new definition(s)\n"
+    );
+    // Its scenario: the harpoon (a record of the pack's damage type) reaches the pack's
+    // level, past the ruleset's top.
+    let (code, out, err) = rulesc(&repo(), &["test", "examples/salt-coast"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("1 passed, 0 failed"), "{out}");
+    let (code, out, err) = rulesc(
+        &repo(),
+        &[
+            "trace",
+            "examples/homebrew/salt_coast",
+            "examples/salt-coast/harpoon_strike.yaml",
+            "--pack",
+            "examples/homebrew/sea_raiders.yaml",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("look up Brine: 0"), "{out}");
+    assert!(out.ends_with("result: Drowned\n"), "{out}");
+}
