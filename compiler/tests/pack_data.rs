@@ -3,7 +3,6 @@
 //! records and rows in place (`_mod`); conflicts between two packs; a table missing the
 //! row of a pack's variant. Each through `rulesc::pack::apply`, as every command does.
 
-use rulesc::diag::Severity;
 use rulesc::ir::Program;
 use serde_json::Value;
 use std::path::Path;
@@ -77,12 +76,12 @@ struct Applied {
 fn apply(dir: &Path, packs: &[&str]) -> Applied {
     let (program, diags, sources) = rulesc::compile_dir(&dir.join("seas"));
     let p = program.unwrap_or_else(|| panic!("the ruleset checks: {:?}", diags.items));
+    drop(sources);
     let paths: Vec<_> = packs
         .iter()
         .map(|n| dir.join(format!("packs/{n}.yaml")))
         .collect();
     let (program, diags, sources2) = rulesc::pack::apply(&p, &paths);
-    let _ = sources;
     let mut out: Vec<(String, String, u32)> = diags
         .items
         .iter()
@@ -180,7 +179,10 @@ fn without_the_pack_the_ruleset_is_unchanged() {
 
 /// `(case, pack text, expected diagnostics (code, file, line))`: each mistake a pack
 /// writer makes, and where rulesc points.
-const MISTAKES: &[(&str, &str, &[(&str, &str, u32)])] = &[
+/// A diagnostic as `(code, file name, line)`.
+type At = (&'static str, &'static str, u32);
+
+const MISTAKES: &[(&str, &str, &[At])] = &[
     (
         "a level added to a closed scale",
         "pack: { name: p, ruleset: seas }\nscales:\n  Rank: [Captain]\n",
@@ -717,4 +719,47 @@ fn the_shipped_pack_adds_a_variant_a_level_a_row_and_a_table() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("look up Brine: 0"), "{out}");
     assert!(out.ends_with("result: Drowned\n"), "{out}");
+}
+
+/// `(pack body, codes)`: packs of odd shapes (a stranger's, or a fuzzer's) each get their
+/// diagnostics, never a panic, and nothing cascades into the ruleset's rules.
+const ODD_SHAPES: &[(&str, &[&str])] = &[
+    ("tables: { soak: [1] }", &["E0102"]),
+    ("tables: { soak: { _mod: 7 } }", &["E0102"]),
+    (
+        "tables: { soak: { _mod: { replace: 7, remove: { a: 1 } } } }",
+        &["E0102", "E0102"],
+    ),
+    ("tables: { soak: { rows: 5 } }", &["E0102"]),
+    ("records: { Weapon: { sword: { _mod: 7 } } }", &["E0102"]),
+    (
+        "records: { Weapon: { sword: { _mod: { replace: [1], append: { damage: 3 } } } } }",
+        &["E0102", "E0102"],
+    ),
+    (
+        "enums: { DamageType: 7, Nope: { a: 1 } }",
+        &["E0102", "E0102"],
+    ),
+    ("scales: { Harm: { levels: [X] } }", &["E0102"]),
+    ("enums: { soak: [X] }", &["E0301"]),
+    ("enums: { Harm: [X] }", &["E0301"]),
+    (
+        "records: { Nope: { sword: { _mod: { replace: { a: 1 } } } } }",
+        &["E0414"],
+    ),
+    ("enums: ~\ntables: ~\nscales: ~", &[]),
+];
+
+#[test]
+fn packs_of_odd_shapes_get_their_diagnostics() {
+    let mut failed = Vec::new();
+    for (body, want) in ODD_SHAPES {
+        let dir = project(&[("odd", &pack("odd", &[], &format!("{body}\n")))]);
+        let got = apply(dir.path(), &["odd"]);
+        let codes: Vec<&str> = got.diags.iter().map(|(c, ..)| c.as_str()).collect();
+        if codes != *want {
+            failed.push(format!("{body}: got {codes:?}\n{}", got.rendered));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n\n"));
 }

@@ -160,8 +160,23 @@ pub(crate) fn merge(
                             m.choice(&mut roots, loc, &section, &name, k, v);
                         }
                     }
-                    // A name of another kind: defined again, which the checker reports
-                    // with both definitions (`E0301`).
+                    // A name the ruleset gives something of another kind.
+                    Some((found, loc)) => {
+                        let first = def_ref(&roots, *loc).map_or(k.span, |(dk, _)| dk.span);
+                        let kind = found.trim_end_matches('s');
+                        m.c.diags.push(
+                            Diagnostic::error(
+                                "E0301",
+                                k.span,
+                                format!("`{name}` is already defined, as a {kind}"),
+                            )
+                            .label(format!("a new {} of this name", section.trim_end_matches('s')))
+                            .note(first, format!("the {kind} `{name}`"))
+                            .help(format!(
+                                "under `{section}:`, a pack adds to the {section} of that name, or defines a new one: give this one another name"
+                            )),
+                        );
+                    }
                     _ => {
                         if m.claim(&format!("`{name}`"), &format!("def {name}"), k.span) {
                             m.added.new += 1;
@@ -654,13 +669,11 @@ struct Change<'a> {
     fv: &'a YNode,
 }
 
-/// The `rows:` of the table at `loc` (made empty if the table writes none).
+/// The `rows:` of the table at `loc`; `None` for a table without a mapping of rows,
+/// which the ruleset's own check reports.
 fn table_rows(roots: &mut [YNode], loc: Loc) -> Option<&mut Vec<(YNode, YNode)>> {
     let def = entries_mut(def_mut(roots, loc)?)?;
-    let i = match def.iter().position(|(k, _)| key_of(k) == "rows") {
-        Some(i) => i,
-        None => return None,
-    };
+    let i = def.iter().position(|(k, _)| key_of(k) == "rows")?;
     entries_mut(&mut def[i].1)
 }
 
