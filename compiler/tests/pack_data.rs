@@ -354,8 +354,11 @@ fn a_new_variant_that_a_match_does_not_cover_is_the_rulesets_error() {
         .iter()
         .map(|(c, f, _)| (c.as_str(), f.as_str()))
         .collect();
+    assert_eq!(codes, [("E0323", "kind.rules")], "{}", a.rendered);
+    assert!(a.program.is_none());
+    // The note points at the pack's variant.
     assert!(
-        codes.iter().any(|(_, f)| *f == "kind.rules") && a.program.is_none(),
+        a.rendered.contains("`Fire` is added by the pack `p`"),
         "{}",
         a.rendered
     );
