@@ -163,15 +163,23 @@ pub(crate) fn merge(
                     // A name the ruleset gives something of another kind.
                     Some((found, loc)) => {
                         let first = def_ref(&roots, *loc).map_or(k.span, |(dk, _)| dk.span);
-                        let kind = found.trim_end_matches('s');
+                        let kind = match found.as_str() {
+                            "enums" => "an enum",
+                            "scales" => "a scale",
+                            "tables" => "a table",
+                            "constants" => "a constant",
+                            "types" => "a record type",
+                            "tracks" => "a track",
+                            _ => "an inline formula",
+                        };
                         m.c.diags.push(
                             Diagnostic::error(
                                 "E0301",
                                 k.span,
-                                format!("`{name}` is already defined, as a {kind}"),
+                                format!("`{name}` is already defined, as {kind}"),
                             )
                             .label(format!("a new {} of this name", section.trim_end_matches('s')))
-                            .note(first, format!("the {kind} `{name}`"))
+                            .note(first, format!("`{name}`, {kind}"))
                             .help(format!(
                                 "under `{section}:`, a pack adds to the {section} of that name, or defines a new one: give this one another name"
                             )),
