@@ -751,6 +751,7 @@ const ODD_SHAPES: &[(&str, &[&str])] = &[
         &["E0414"],
     ),
     ("enums: ~\ntables: ~\nscales: ~", &[]),
+    ("records: 7\nenums: { Tide: [Ebb] }", &["E0102"]),
 ];
 
 #[test]

@@ -136,7 +136,8 @@ pub(crate) fn merge(
                 continue;
             }
             let Some(items) = sv.as_map() else {
-                if !matches!(sv.value, YValue::Null) {
+                // (`records:` of the wrong kind is reported where records are read.)
+                if !matches!(sv.value, YValue::Null) && section != "records" {
                     super::data::wrong(m.c, sv, "a mapping of names to definitions");
                 }
                 continue;
