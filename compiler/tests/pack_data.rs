@@ -767,3 +767,37 @@ fn packs_of_odd_shapes_get_their_diagnostics() {
     }
     assert!(failed.is_empty(), "{}", failed.join("\n\n"));
 }
+
+#[test]
+fn a_packs_variant_missing_from_a_grids_columns_says_a_pack_adds_no_column() {
+    let dir = project(&[(
+        "a",
+        &pack(
+            "a",
+            &[],
+            "enums: { DamageType: [Fire] }\ntables: { soak: { rows: { Fire: 2 } } }\n",
+        ),
+    )]);
+    write(
+        dir.path(),
+        "seas/grid.yaml",
+        "tables:\n  bite:\n    key: [int, DamageType]\n    value: int\n    columns: [Cut, Blunt]\n    rows: { \"..0\": [0, 0], \"1..\": [1, 2] }\n",
+    );
+    let got = apply(dir.path(), &["a"]);
+    assert_eq!(
+        got.diags,
+        [("E0310".into(), "a.yaml".into(), 2)],
+        "{}",
+        got.rendered
+    );
+    assert!(
+        got.rendered.contains("no column for Fire"),
+        "{}",
+        got.rendered
+    );
+    assert!(
+        got.rendered.contains("a pack cannot add a column"),
+        "{}",
+        got.rendered
+    );
+}
