@@ -81,6 +81,16 @@ fn main() {
         eprintln!("{e}");
         std::process::exit(1);
     }
+    // A game built with a pack that adds to the ruleset's data (a variant, a level, a
+    // row, a table): its generated types hold them (`tests/salt_coast.rs`).
+    let homebrew = here.join("../examples/homebrew");
+    if let Err(e) = rulesc::Builder::new()
+        .pack(homebrew.join("sea_raiders.yaml"))
+        .compile(&[homebrew.join("salt_coast")])
+    {
+        eprintln!("{e}");
+        std::process::exit(1);
+    }
 }
 
 /// Writes each docs example ruleset that checks to `$OUT_DIR/docs/<group>/`, compiles it

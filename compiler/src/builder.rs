@@ -127,8 +127,11 @@ impl Builder {
 
     /// Adds a content pack: its records are checked against each ruleset this builder
     /// compiles and generated with the ruleset's own (`Weapon::flamberge()`,
-    /// `Weapon::named("flamberge")`). Packs apply in the order given; a pack with an
-    /// error fails the build with its diagnostics, as `rulesc check` shows them.
+    /// `Weapon::named("flamberge")`). What a pack adds to the ruleset's data (enum
+    /// variants, scale levels, rows, tables, `_mod` changes) is in the generated types
+    /// and functions too: a game gets a pack's variants only by being built with it.
+    /// Packs apply in the order given; a pack with an error fails the build with its
+    /// diagnostics, as `rulesc check` shows them.
     pub fn pack(&mut self, path: impl Into<PathBuf>) -> &mut Self {
         self.packs.push(path.into());
         self

@@ -1,5 +1,7 @@
 //! `rulesc explain <ruleset> <name>`: a definition after `extends` and `override` are
-//! merged, each part with the file and line it came from (base or variant).
+//! merged, each part with the file and line it came from (base or variant); with
+//! `--pack`, after the packs' additions and `_mod` changes too, a part from a pack
+//! naming it.
 
 use crate::check;
 use crate::diag::{suggest, Diagnostic, Diagnostics};
@@ -13,6 +15,32 @@ use std::path::Path;
 fn at(sources: &Sources, span: Span) -> String {
     let (file, line, _) = sources.position(span);
     format!("{file}:{line}")
+}
+
+/// The files of the content packs applied, with their packs' names.
+type PackFiles = std::collections::HashMap<u32, String>;
+
+/// Where `span` is, and the pack it is in, if it is in one: `packs/x.yaml:9 (pack x)`.
+fn origin(sources: &Sources, packs: &PackFiles, span: Span) -> String {
+    match packs.get(&span.file) {
+        Some(pack) => format!("{} (pack {pack})", at(sources, span)),
+        None => at(sources, span),
+    }
+}
+
+/// Where a value is: [`origin`], and for a list, the places of its items written
+/// elsewhere (a pack's `_mod` appended them).
+fn origins(sources: &Sources, packs: &PackFiles, n: &YNode) -> String {
+    let mut out = vec![origin(sources, packs, n.span)];
+    for item in n.as_seq().unwrap_or(&[]) {
+        if item.span.file != n.span.file {
+            let o = origin(sources, packs, item.span);
+            if !out.contains(&o) {
+                out.push(o);
+            }
+        }
+    }
+    out.join(", ")
 }
 
 /// A value on one line, as YAML flow text.
@@ -41,6 +69,7 @@ fn flow(n: &YNode) -> String {
 /// Lines `key: value    file:line`, going one level into `rows` and `fields`-like maps.
 fn lines(
     sources: &Sources,
+    packs: &PackFiles,
     node: &YNode,
     indent: usize,
     depth: usize,
@@ -51,17 +80,20 @@ fn lines(
         YValue::Map(m) if depth > 0 => {
             for (k, v) in m {
                 if matches!(v.value, YValue::Map(_)) && depth > 1 {
-                    out.push((format!("{pad}{}:", flow(k)), at(sources, k.span)));
-                    lines(sources, v, indent + 1, depth - 1, out);
+                    out.push((format!("{pad}{}:", flow(k)), origin(sources, packs, k.span)));
+                    lines(sources, packs, v, indent + 1, depth - 1, out);
                 } else {
                     out.push((
                         format!("{pad}{}: {}", flow(k), flow(v)),
-                        at(sources, v.span),
+                        origins(sources, packs, v),
                     ));
                 }
             }
         }
-        _ => out.push((format!("{pad}{}", flow(node)), at(sources, node.span))),
+        _ => out.push((
+            format!("{pad}{}", flow(node)),
+            origins(sources, packs, node),
+        )),
     }
 }
 
@@ -103,16 +135,18 @@ impl Definition {
 pub fn definitions(
     dir: &Path,
 ) -> Result<(crate::ir::Program, Vec<Definition>), (Diagnostics, Sources)> {
-    definitions_named(dir, &|_| {})
+    definitions_named(dir, &[], &|_| {})
 }
 
 /// How a caller names the files it prints (the command line: from the current folder);
 /// applied to the sources before any origin is written.
 pub type Names<'a> = &'a dyn Fn(&mut Sources);
 
-/// [`definitions`], each origin named by `names`.
+/// [`definitions`] with content packs applied (their additions and `_mod` changes
+/// merged, each origin in a pack naming it), each origin named by `names`.
 fn definitions_named(
     dir: &Path,
+    packs: &[std::path::PathBuf],
     names: Names<'_>,
 ) -> Result<(crate::ir::Program, Vec<Definition>), (Diagnostics, Sources)> {
     let (program, diags, sources) = crate::compile_dir(dir);
@@ -120,7 +154,22 @@ fn definitions_named(
         return Err((diags, sources));
     };
     let mut ignored = Diagnostics::default();
-    let (mut sources, roots, items) = check::merged(load::load_dir(dir, &mut ignored));
+    let mut loaded = load::load_dir(dir, &mut ignored);
+    let (program, pack_files, (mut sources, roots, items)) = if packs.is_empty() {
+        (program, PackFiles::new(), check::merged(loaded))
+    } else {
+        let (applied, diags, read) = crate::pack::apply(&program, packs);
+        let Some(applied) = applied else {
+            return Err((diags, read));
+        };
+        let (layers, read) = crate::pack::layers(&program, packs);
+        loaded.sources = read;
+        let files = layers
+            .iter()
+            .map(|l| (l.root.span.file, l.name.clone()))
+            .collect();
+        (applied, files, check::merged_with_packs(loaded, &layers))
+    };
     names(&mut sources);
     let mut out = Vec::new();
     for root in &roots {
@@ -146,11 +195,11 @@ fn definitions_named(
                         text.as_str()
                     };
                     let mut rows = Vec::new();
-                    lines(&sources, value, 1, 2, &mut rows);
+                    lines(&sources, &pack_files, value, 1, 2, &mut rows);
                     out.push(Definition {
                         kind: section_name.trim_end_matches('s').to_string(),
                         name: defined.to_string(),
-                        at: at(&sources, key.span),
+                        at: origin(&sources, &pack_files, key.span),
                         lines: rows,
                     });
                 }
@@ -202,7 +251,7 @@ pub fn explain_named(
     names: Names<'_>,
 ) -> Result<String, (Diagnostics, Sources)> {
     if packs.is_empty() {
-        return explain_in(dir, name, names);
+        return explain_in(dir, name, packs, names);
     }
     let (program, diags, sources) = crate::compile_dir(dir);
     let Some(program) = program else {
@@ -237,8 +286,12 @@ pub fn explain_named(
         let types = root.get("records").and_then(|r| r.as_map()).unwrap_or(&[]);
         for (ty, records) in types {
             for (key, value) in records.as_map().unwrap_or(&[]) {
+                // A change of the ruleset's record: explained with the ruleset's.
+                if value.get(crate::check::packs::MOD).is_some() {
+                    continue;
+                }
                 let mut rows = Vec::new();
-                lines(&sources, value, 1, 2, &mut rows);
+                lines(&sources, &PackFiles::new(), value, 1, 2, &mut rows);
                 let rname = key.scalar_text().unwrap_or_default();
                 let ty = ty.scalar_text().unwrap_or_default();
                 let copy = value
@@ -256,14 +309,14 @@ pub fn explain_named(
         }
     }
     let Some((_, def, copy)) = found.iter().find(|(n, ..)| n == name) else {
-        return explain_in(dir, name, names);
+        return explain_in(dir, name, packs, names);
     };
     let mut def = def.clone();
     // A copy shows the fields it keeps too, each where the record it copies (or the one
     // that copies) has it.
     let mut from = copy.clone();
     let ruleset = match from {
-        Some(_) => definitions_named(dir, names)?.1,
+        Some(_) => definitions_named(dir, packs, names)?.1,
         None => Vec::new(),
     };
     for _ in 0..found.len() + 1 {
@@ -312,12 +365,17 @@ fn keep_missing(lines: &mut Vec<(String, String)>, base: &[(String, String)]) {
 
 /// Explains `name` in the ruleset at `dir`.
 pub fn explain(dir: &Path, name: &str) -> Result<String, (Diagnostics, Sources)> {
-    explain_in(dir, name, &|_| {})
+    explain_in(dir, name, &[], &|_| {})
 }
 
-/// [`explain`], each origin named by `names`.
-fn explain_in(dir: &Path, name: &str, names: Names<'_>) -> Result<String, (Diagnostics, Sources)> {
-    let (program, defs) = definitions_named(dir, names)?;
+/// [`explain`] with `packs` applied, each origin named by `names`.
+fn explain_in(
+    dir: &Path,
+    name: &str,
+    packs: &[std::path::PathBuf],
+    names: Names<'_>,
+) -> Result<String, (Diagnostics, Sources)> {
+    let (program, defs) = definitions_named(dir, packs, names)?;
     let found: String = defs
         .iter()
         .filter(|d| d.name == name)

@@ -194,3 +194,131 @@ fn class_7_a_match_of_thousands_of_arms_names_what_it_misses_and_repeats() {
         assert_eq!(code.matches(&format!("Big::V{i} =>")).count(), 1, "V{i}");
     }
 }
+
+/// `rulesc --format json check --ruleset r pack.yaml` in a fresh project holding `files`
+/// (issue 29 §6: packs that add to a ruleset's data): the exit code, and the messages
+/// of the diagnostics with `code` naming `file`. Nothing may change.
+fn check_pack(
+    name: &str,
+    files: &[(&str, String)],
+    code: &str,
+    file: &str,
+) -> (Option<i32>, Vec<String>) {
+    let root = project(name, files);
+    let before = contents(&root);
+    let out = bounded::rulesc(
+        &["--format", "json", "check", "--ruleset", "r", "pack.yaml"],
+        Some(&root),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(contents(&root), before, "check changed the project");
+    let found = stderr
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|d| {
+            d["code"]["code"] == code
+                && d["spans"]
+                    .as_array()
+                    .is_some_and(|s| s.iter().any(|s| s["file_name"] == file))
+        })
+        .map(|d| d["message"].as_str().unwrap_or_default().to_string())
+        .collect();
+    (out.status.code(), found)
+}
+
+fn names(prefix: &str, n: usize) -> String {
+    (0..n)
+        .map(|i| format!("{prefix}{i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[test]
+fn class_7_packs_adding_past_the_limits_of_a_ruleset_are_stopped_by_them() {
+    let ruleset = format!(
+        "{MANIFEST}scales:\n  S: {{ levels: [L], extensible: true }}\nenums:\n  E: [A]\ntypes:\n  T: {{ items: \"list<int>\" }}\ntables:\n  t: {{ key: int, value: int, rows: {{ {}, \"50000..\": 0, \"..-1\": 0 }} }}\nrecords:\n  T:\n    big: {{ items: [{}] }}\n",
+        (0..50_000).map(|i| format!("{i}: {i}")).collect::<Vec<_>>().join(", "),
+        (0..50_000).map(|i| i.to_string()).collect::<Vec<_>>().join(", "),
+    );
+    let pack = |body: String| format!("pack: {{ name: p }}\n{body}");
+    // (case, pack, code, file, message): each limit of a ruleset holds for what packs add.
+    let cases: Vec<(&str, String, &str, &str, &str)> =
+        vec![
+            (
+                "70,000 variants added to an enum",
+                pack(format!("enums:\n  E: [{}]\n", names("V", 70_000))),
+                "E0360",
+                "r/ruleset.yaml",
+                "`E` has 70001 variants, more than 65535",
+            ),
+            (
+                "300 levels added to a scale",
+                pack(format!("scales:\n  S: [{}]\n", names("L", 300))),
+                "E0360",
+                "r/ruleset.yaml",
+                "`S` has 301 levels, more than 255",
+            ),
+            (
+                "50,000 rows replaced and one that is not there",
+                pack(format!(
+                    "tables:\n  t:\n    _mod:\n      replace: {{ {}, 99999: 1 }}\n",
+                    (0..50_000)
+                        .map(|i| format!("{i}: 1"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+                "E0414",
+                "pack.yaml",
+                "the table `t` has no row `99999` to change",
+            ),
+            (
+                "50,000 rows removed, leaving a gap",
+                pack(format!(
+                    "tables:\n  t:\n    _mod:\n      remove: [{}]\n",
+                    (0..50_000)
+                        .map(|i| i.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+                "E0310",
+                "r/ruleset.yaml",
+                "table `t` has a gap: no row for 0-49999",
+            ),
+            (
+                "50,000 list items removed and one that is not there",
+                pack(format!(
+                "records:\n  T:\n    big:\n      _mod:\n        remove: {{ items: [{}, -1] }}\n",
+                (0..50_000).map(|i| i.to_string()).collect::<Vec<_>>().join(", ")
+            )),
+                "E0414",
+                "pack.yaml",
+                "`items` of `big` holds no `-1` to remove",
+            ),
+            (
+                "a variant that is not a name",
+                pack("enums:\n  E: [\"🎲\"]\n".into()),
+                "E0302",
+                "pack.yaml",
+                "`🎲` is not a valid name",
+            ),
+            (
+                "sections that are numbers",
+                pack("enums: 7\ntables: 8\n".into()),
+                "E0102",
+                "pack.yaml",
+                "expected a mapping of names to definitions, found an integer",
+            ),
+        ];
+    let mut failed = Vec::new();
+    for (i, (case, text, code, file, message)) in cases.iter().enumerate() {
+        let files = [
+            ("r/ruleset.yaml", ruleset.clone()),
+            ("pack.yaml", text.clone()),
+        ];
+        let (exit, found) = check_pack(&format!("pack{i}"), &files, code, file);
+        if exit != Some(1) || !found.iter().any(|m| m == message) {
+            failed.push(format!("{case}: exit {exit:?}, {found:?}"));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}

@@ -3,7 +3,6 @@
 //! records and rows in place (`_mod`); conflicts between two packs; a table missing the
 //! row of a pack's variant. Each through `rulesc::pack::apply`, as every command does.
 
-use rulesc::diag::Severity;
 use rulesc::ir::Program;
 use serde_json::Value;
 use std::path::Path;
@@ -77,12 +76,12 @@ struct Applied {
 fn apply(dir: &Path, packs: &[&str]) -> Applied {
     let (program, diags, sources) = rulesc::compile_dir(&dir.join("seas"));
     let p = program.unwrap_or_else(|| panic!("the ruleset checks: {:?}", diags.items));
+    drop(sources);
     let paths: Vec<_> = packs
         .iter()
         .map(|n| dir.join(format!("packs/{n}.yaml")))
         .collect();
     let (program, diags, sources2) = rulesc::pack::apply(&p, &paths);
-    let _ = sources;
     let mut out: Vec<(String, String, u32)> = diags
         .items
         .iter()
@@ -180,7 +179,10 @@ fn without_the_pack_the_ruleset_is_unchanged() {
 
 /// `(case, pack text, expected diagnostics (code, file, line))`: each mistake a pack
 /// writer makes, and where rulesc points.
-const MISTAKES: &[(&str, &str, &[(&str, &str, u32)])] = &[
+/// A diagnostic as `(code, file name, line)`.
+type At = (&'static str, &'static str, u32);
+
+const MISTAKES: &[(&str, &str, &[At])] = &[
     (
         "a level added to a closed scale",
         "pack: { name: p, ruleset: seas }\nscales:\n  Rank: [Captain]\n",
@@ -352,9 +354,450 @@ fn a_new_variant_that_a_match_does_not_cover_is_the_rulesets_error() {
         .iter()
         .map(|(c, f, _)| (c.as_str(), f.as_str()))
         .collect();
+    assert_eq!(codes, [("E0323", "kind.rules")], "{}", a.rendered);
+    assert!(a.program.is_none());
+    // The note points at the pack's variant.
     assert!(
-        codes.iter().any(|(_, f)| *f == "kind.rules") && a.program.is_none(),
+        a.rendered.contains("`Fire` is added by the pack `p`"),
         "{}",
         a.rendered
+    );
+}
+
+/// A pack named `name`, requiring the packs `requires` (by name), with `body`.
+fn pack(name: &str, requires: &[&str], body: &str) -> String {
+    let req: Vec<String> = requires.iter().map(|r| format!("{r}.yaml")).collect();
+    format!(
+        "pack: {{ name: {name}, ruleset: seas, requires: [{}] }}\n{body}",
+        req.join(", ")
+    )
+}
+
+/// `(case, body of pack a, body of pack b, whether b requires a, expected codes)`:
+/// packs `a` then `b` applied. Two packs touching one thing conflict unless the later
+/// requires the earlier.
+const TWO_PACKS: &[(&str, &str, &str, bool, &[&str])] = &[
+    (
+        "the same variant, neither requiring the other",
+        "enums: { DamageType: [Fire] }\ntables: { soak: { rows: { Fire: 1 } } }\n",
+        "enums: { DamageType: [Fire] }\n",
+        false,
+        &["E0415"],
+    ),
+    (
+        "the same variant, b requiring a: listed twice, as in one ruleset",
+        "enums: { DamageType: [Fire] }\ntables: { soak: { rows: { Fire: 1 } } }\n",
+        "enums: { DamageType: [Fire] }\n",
+        true,
+        &["E0301"],
+    ),
+    (
+        "the same row replaced",
+        "tables: { soak: { _mod: { replace: { Cut: 2 } } } }\n",
+        "tables: { soak: { _mod: { replace: { Cut: 3 } } } }\n",
+        false,
+        &["E0415"],
+    ),
+    (
+        "the same row replaced, b requiring a",
+        "tables: { soak: { _mod: { replace: { Cut: 2 } } } }\n",
+        "tables: { soak: { _mod: { replace: { Cut: 3 } } } }\n",
+        true,
+        &[],
+    ),
+    (
+        "the same record field changed",
+        "records: { Weapon: { sword: { _mod: { replace: { damage: Down } } } } }\n",
+        "records: { Weapon: { sword: { _mod: { replace: { damage: Scratch } } } } }\n",
+        false,
+        &["E0415"],
+    ),
+    (
+        "different fields of one record",
+        "records: { Weapon: { sword: { _mod: { replace: { damage: Down } } } } }\n",
+        "records: { Weapon: { sword: { _mod: { replace: { kind: Blunt } } } } }\n",
+        false,
+        &[],
+    ),
+    (
+        "the same new enum",
+        "enums: { Tide: [Ebb] }\n",
+        "enums: { Tide: [Flood] }\n",
+        false,
+        &["E0415"],
+    ),
+    (
+        "rows added to the other pack's new table",
+        "enums: { Tide: [Ebb, Flood] }\ntables: { reach: { key: Tide, value: int, default: 0, rows: { Ebb: 1 } } }\n",
+        "tables: { reach: { rows: { Flood: 2 } } }\n",
+        false,
+        &["E0415"],
+    ),
+    (
+        "rows added to the other pack's new table, b requiring a",
+        "enums: { Tide: [Ebb, Flood] }\ntables: { reach: { key: Tide, value: int, default: 0, rows: { Ebb: 1 } } }\n",
+        "tables: { reach: { rows: { Flood: 2 } } }\n",
+        true,
+        &[],
+    ),
+    (
+        "a row the other pack's variant needs, from the other pack",
+        "enums: { DamageType: [Fire] }\n",
+        "tables: { soak: { rows: { Fire: 4 } } }\n",
+        true,
+        &[],
+    ),
+];
+
+#[test]
+fn two_packs_touching_one_thing_conflict_unless_the_later_requires_the_earlier() {
+    let mut failed = Vec::new();
+    for (case, a, b, requires, want) in TWO_PACKS {
+        let req: &[&str] = if *requires { &["a"] } else { &[] };
+        let dir = project(&[("a", &pack("a", &[], a)), ("b", &pack("b", req, b))]);
+        let got = apply(dir.path(), &["a", "b"]);
+        let codes: Vec<&str> = got.diags.iter().map(|(c, ..)| c.as_str()).collect();
+        if codes != *want || got.program.is_some() != want.is_empty() {
+            failed.push(format!("{case}: got {codes:?}\n{}", got.rendered));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n\n"));
+}
+
+#[test]
+fn a_conflict_is_shown_at_both_packs_and_names_both() {
+    let dir = project(&[
+        ("a", &pack("a", &[], TWO_PACKS[2].1)),
+        ("b", &pack("b", &[], TWO_PACKS[2].2)),
+    ]);
+    let (p, _, _) = rulesc::compile_dir(&dir.path().join("seas"));
+    let paths = [
+        dir.path().join("packs/a.yaml"),
+        dir.path().join("packs/b.yaml"),
+    ];
+    let (_, diags, sources) = rulesc::pack::apply(&p.unwrap(), &paths);
+    let d = &diags.items[0];
+    assert_eq!(d.code, "E0415");
+    assert!(d.message.contains("`a` and `b`"), "{}", d.message);
+    assert!(sources.position(d.span).0.ends_with("b.yaml"));
+    assert_eq!(d.notes.len(), 1);
+    assert!(sources.position(d.notes[0].span).0.ends_with("a.yaml"));
+}
+
+#[test]
+fn the_later_pack_wins_when_it_requires_the_earlier() {
+    for order in [["a", "b"], ["b", "a"]] {
+        let dir = project(&[
+            ("a", &pack("a", &[], TWO_PACKS[3].1)),
+            ("b", &pack("b", &["a"], TWO_PACKS[3].2)),
+        ]);
+        // Given in either order, `a` is read first: `b` requires it.
+        let got = apply(dir.path(), &order);
+        let v = export(&got.program.expect("applies"));
+        assert_eq!(rows(&v, "soak")[0], ("Cut".into(), 3.into()), "{order:?}");
+    }
+}
+
+#[test]
+fn the_missing_row_of_a_packs_variant_points_at_the_variant() {
+    let dir = project(&[("a", &pack("a", &[], "enums:\n  DamageType: [Fire, Ice]\n"))]);
+    let got = apply(dir.path(), &["a"]);
+    assert_eq!(got.diags, [("E0310".into(), "a.yaml".into(), 3)]);
+    assert!(
+        got.rendered.contains("`Fire` is added by the pack `a`"),
+        "{}",
+        got.rendered
+    );
+    assert!(
+        got.rendered.contains("no row for Fire-Ice"),
+        "{}",
+        got.rendered
+    );
+    assert!(
+        got.rendered.contains("`soak` is keyed by `DamageType`"),
+        "{}",
+        got.rendered
+    );
+}
+
+#[test]
+fn a_table_with_a_default_needs_no_row_for_a_packs_variant() {
+    let dir = project(&[(
+        "a",
+        &pack(
+            "a",
+            &[],
+            "enums: { Tide: [Ebb, Flood] }\ntables: { reach: { key: Tide, value: int, default: 0, rows: { Ebb: 1 } } }\n",
+        ),
+    )]);
+    let got = apply(dir.path(), &["a"]);
+    assert_eq!(got.diags, vec![], "{}", got.rendered);
+}
+
+/// `rulesc args...` in `dir`: exit code, standard output, standard error.
+fn rulesc(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rulesc"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+/// The line of `text` that starts (after its indent) with `start`.
+fn line<'t>(text: &'t str, start: &str) -> &'t str {
+    text.lines()
+        .find(|l| l.trim_start().starts_with(start))
+        .unwrap_or_else(|| panic!("no line `{start}` in\n{text}"))
+}
+
+#[test]
+fn explain_shows_which_pack_added_or_changed_what() {
+    let dir = project(&[
+        ("raiders", RAIDERS),
+        (
+            "worn",
+            &MODS.replace(
+                "ruleset: seas }",
+                "ruleset: seas, requires: [raiders.yaml] }",
+            ),
+        ),
+    ]);
+    let p = dir.path();
+    let packs = ["--pack", "packs/worn.yaml"];
+    let explain = |name: &str| {
+        let (code, out, err) = rulesc(p, &[&["explain", "seas", name][..], &packs].concat());
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    // A table: a row from the ruleset, one changed by `worn`, one added by `raiders`.
+    let soak = explain("soak");
+    assert!(
+        line(&soak, "table soak").ends_with("seas/ruleset.yaml:16"),
+        "{soak}"
+    );
+    assert!(
+        line(&soak, "Cut: 0").ends_with("packs/worn.yaml:5 (pack worn)"),
+        "{soak}"
+    );
+    assert!(
+        line(&soak, "Blunt: 0").ends_with("seas/ruleset.yaml:19"),
+        "{soak}"
+    );
+    assert!(
+        line(&soak, "Brine: 0").ends_with("packs/raiders.yaml:9 (pack raiders)"),
+        "{soak}"
+    );
+    // An enum with a variant added, a new table, and a record changed in place.
+    let kinds = explain("DamageType");
+    assert!(
+        kinds.contains("packs/raiders.yaml:3 (pack raiders)"),
+        "{kinds}"
+    );
+    let reach = explain("tide_reach");
+    assert!(
+        line(&reach, "table tide_reach").ends_with("packs/raiders.yaml:10 (pack raiders)"),
+        "{reach}"
+    );
+    let sword = explain("sword");
+    assert!(
+        line(&sword, "damage: Down").ends_with("packs/worn.yaml:13 (pack worn)"),
+        "{sword}"
+    );
+    assert!(
+        line(&sword, "kind: Cut").ends_with("seas/ruleset.yaml:26"),
+        "{sword}"
+    );
+    // A list with items appended: both places.
+    let crew = explain("deckhands");
+    assert!(
+        line(&crew, "arms:").ends_with("seas/ruleset.yaml:29, packs/worn.yaml:18 (pack worn)"),
+        "{crew}"
+    );
+    // Without the packs, the ruleset's own.
+    let (_, plain, _) = rulesc(p, &["explain", "seas", "soak"]);
+    assert!(!plain.contains("pack"), "{plain}");
+    assert!(
+        line(&plain, "Cut: 1").ends_with("seas/ruleset.yaml:19"),
+        "{plain}"
+    );
+}
+
+#[test]
+fn a_pack_that_changes_the_code_is_refused_for_a_game_compiled_without_it() {
+    let records_only = "pack: { name: armory, ruleset: seas }\nrecords:\n  Weapon:\n    axe: { damage: Down, kind: Cut }\n";
+    let dir = project(&[
+        ("raiders", RAIDERS),
+        ("worn", MODS),
+        ("armory", records_only),
+    ]);
+    let p = dir.path();
+    let check = |pack: &str, compiled: bool| {
+        let path = format!("packs/{pack}.yaml");
+        let mut args = vec!["check", "--ruleset", "seas"];
+        if compiled {
+            args.push("--compiled");
+        }
+        args.push(&path);
+        rulesc(p, &args)
+    };
+    // Records only: data a compiled game reads.
+    assert_eq!(check("armory", true).0, 0);
+    // Variants, levels, rows, a table: each section refused, with or without records.
+    for (pack, sections) in [("raiders", 3), ("worn", 3)] {
+        let (code, _, err) = check(pack, true);
+        assert_eq!(code, 1, "{err}");
+        assert_eq!(err.matches("E0416").count(), sections, "{pack}: {err}");
+        // Without `--compiled`, the same pack checks.
+        assert_eq!(check(pack, false).0, 0, "{pack}");
+    }
+    // Built with the pack, the game holds its variant.
+    let (code, _, err) = rulesc(
+        p,
+        &[
+            "build",
+            "seas",
+            "-o",
+            "seas.rs",
+            "--pack",
+            "packs/raiders.yaml",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let rust = std::fs::read_to_string(p.join("seas.rs")).unwrap();
+    assert!(
+        rust.contains("Brine"),
+        "the generated enum has the pack's variant"
+    );
+    let (_, _, _) = rulesc(p, &["build", "seas", "-o", "plain.rs"]);
+    let plain = std::fs::read_to_string(p.join("plain.rs")).unwrap();
+    assert!(!plain.contains("Brine"));
+}
+
+/// The repository's root folder.
+fn repo() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .unwrap()
+}
+
+#[test]
+fn the_shipped_pack_adds_a_variant_a_level_a_row_and_a_table() {
+    let (code, out, err) = rulesc(
+        &repo(),
+        &[
+            "check",
+            "--ruleset",
+            "examples/homebrew/salt_coast",
+            "examples/homebrew/sea_raiders.yaml",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "ok: pack sea_raiders for salt_coast: 2 record(s), 1 variant(s), 1 level(s), 1 row(s), 2 new definition(s)\n"
+    );
+    // Its scenario: the harpoon (a record of the pack's damage type) reaches the pack's
+    // level, past the ruleset's top.
+    let (code, out, err) = rulesc(&repo(), &["test", "examples/salt-coast"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("1 passed, 0 failed"), "{out}");
+    let (code, out, err) = rulesc(
+        &repo(),
+        &[
+            "trace",
+            "examples/homebrew/salt_coast",
+            "examples/salt-coast/harpoon_strike.yaml",
+            "--pack",
+            "examples/homebrew/sea_raiders.yaml",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("look up Brine: 0"), "{out}");
+    assert!(out.ends_with("result: Drowned\n"), "{out}");
+}
+
+/// `(pack body, codes)`: packs of odd shapes (a stranger's, or a fuzzer's) each get their
+/// diagnostics, never a panic, and nothing cascades into the ruleset's rules.
+const ODD_SHAPES: &[(&str, &[&str])] = &[
+    ("tables: { soak: [1] }", &["E0102"]),
+    ("tables: { soak: { _mod: 7 } }", &["E0102"]),
+    (
+        "tables: { soak: { _mod: { replace: 7, remove: { a: 1 } } } }",
+        &["E0102", "E0102"],
+    ),
+    ("tables: { soak: { rows: 5 } }", &["E0102"]),
+    ("records: { Weapon: { sword: { _mod: 7 } } }", &["E0102"]),
+    (
+        "records: { Weapon: { sword: { _mod: { replace: [1], append: { damage: 3 } } } } }",
+        &["E0102", "E0102"],
+    ),
+    (
+        "enums: { DamageType: 7, Nope: { a: 1 } }",
+        &["E0102", "E0102"],
+    ),
+    ("scales: { Harm: { levels: [X] } }", &["E0102"]),
+    ("enums: { soak: [X] }", &["E0301"]),
+    ("enums: { Harm: [X] }", &["E0301"]),
+    (
+        "records: { Nope: { sword: { _mod: { replace: { a: 1 } } } } }",
+        &["E0414"],
+    ),
+    ("enums: ~\ntables: ~\nscales: ~", &[]),
+    ("records: 7\nenums: { Tide: [Ebb] }", &["E0102"]),
+];
+
+#[test]
+fn packs_of_odd_shapes_get_their_diagnostics() {
+    let mut failed = Vec::new();
+    for (body, want) in ODD_SHAPES {
+        let dir = project(&[("odd", &pack("odd", &[], &format!("{body}\n")))]);
+        let got = apply(dir.path(), &["odd"]);
+        let codes: Vec<&str> = got.diags.iter().map(|(c, ..)| c.as_str()).collect();
+        if codes != *want {
+            failed.push(format!("{body}: got {codes:?}\n{}", got.rendered));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n\n"));
+}
+
+#[test]
+fn a_packs_variant_missing_from_a_grids_columns_says_a_pack_adds_no_column() {
+    let dir = project(&[(
+        "a",
+        &pack(
+            "a",
+            &[],
+            "enums: { DamageType: [Fire] }\ntables: { soak: { rows: { Fire: 2 } } }\n",
+        ),
+    )]);
+    write(
+        dir.path(),
+        "seas/grid.yaml",
+        "tables:\n  bite:\n    key: [int, DamageType]\n    value: int\n    columns: [Cut, Blunt]\n    rows: { \"..0\": [0, 0], \"1..\": [1, 2] }\n",
+    );
+    let got = apply(dir.path(), &["a"]);
+    assert_eq!(
+        got.diags,
+        [("E0310".into(), "a.yaml".into(), 2)],
+        "{}",
+        got.rendered
+    );
+    assert!(
+        got.rendered.contains("no column for Fire"),
+        "{}",
+        got.rendered
+    );
+    assert!(
+        got.rendered.contains("a pack cannot add a column"),
+        "{}",
+        got.rendered
     );
 }

@@ -78,6 +78,12 @@ pub mod hostile_names {
     include!(concat!(env!("OUT_DIR"), "/hostile_names.rs"));
 }
 
+/// `examples/homebrew/salt_coast` built with `examples/homebrew/sea_raiders.yaml`, a pack
+/// that adds a damage type, a harm level, a row and a table (`Builder::pack`).
+pub mod salt_coast {
+    include!(concat!(env!("OUT_DIR"), "/salt_coast.rs"));
+}
+
 /// `examples/variants/gritty_kingsmark`: Kingsmark with lower Critical Thresholds, Sprint
 /// at 3 and a harsher concealment table.
 pub mod gritty_kingsmark {

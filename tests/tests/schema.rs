@@ -55,6 +55,9 @@ fn schema_of(path: &Path) -> &'static str {
         .replace('\\', "/");
     if rel.ends_with("fight.yaml") {
         "fight.schema.json"
+    } else if path.with_file_name("ruleset.yaml").is_file() {
+        // A ruleset's folder (`examples/homebrew/salt_coast/`, a pack's ruleset).
+        "ruleset.schema.json"
     } else if rel.starts_with("examples/homebrew/") {
         "pack.schema.json"
     } else if rel.starts_with("rules/") || rel.starts_with("examples/variants/") {

@@ -810,6 +810,15 @@ fn reopen(prog: &Program) -> Parts {
 /// The YAML roots and DSL items of a loaded ruleset after its `extends` layers are
 /// merged (for `rulesc explain`). Problems are ignored: explain runs on checked rulesets.
 pub fn merged(loaded: Loaded) -> (crate::source::Sources, Vec<YNode>, Vec<ast::Item>) {
+    merged_with_packs(loaded, &[])
+}
+
+/// [`merged`], with content packs' additions and changes merged too (their files in
+/// `loaded.sources`).
+pub fn merged_with_packs(
+    loaded: Loaded,
+    packs: &[packs::PackLayer],
+) -> (crate::source::Sources, Vec<YNode>, Vec<ast::Item>) {
     let mut diags = Diagnostics::default();
     let Loaded {
         sources,
@@ -825,6 +834,7 @@ pub fn merged(loaded: Loaded) -> (crate::source::Sources, Vec<YNode>, Vec<ast::I
     };
     let (yaml, items) = Reader::new(&prog, &sources).with(&mut diags, |c| {
         let yaml = layers::merge_yaml(c, yaml, &yaml_layer);
+        let (yaml, _) = packs::merge(c, yaml, packs);
         (yaml, layers::merge_items(c, items, &item_layer))
     });
     (sources, yaml, items)

@@ -5,7 +5,7 @@
 //! covers its variants). `crate::pack` reads the packs and checks their records after.
 //!
 //! Two packs touching one thing (an added name, a row, a record field) conflict
-//! (`E0412`, at both, naming both packs) unless the later one requires the earlier one:
+//! (`E0415`, at both, naming both packs) unless the later one requires the earlier one:
 //! then the later one's change wins.
 
 use super::data::SCALE_KEYS;
@@ -136,7 +136,8 @@ pub(crate) fn merge(
                 continue;
             }
             let Some(items) = sv.as_map() else {
-                if !matches!(sv.value, YValue::Null) {
+                // (`records:` of the wrong kind is reported where records are read.)
+                if !matches!(sv.value, YValue::Null) && section != "records" {
                     super::data::wrong(m.c, sv, "a mapping of names to definitions");
                 }
                 continue;
@@ -160,8 +161,31 @@ pub(crate) fn merge(
                             m.choice(&mut roots, loc, &section, &name, k, v);
                         }
                     }
-                    // A name of another kind: defined again, which the checker reports
-                    // with both definitions (`E0301`).
+                    // A name the ruleset gives something of another kind.
+                    Some((found, loc)) => {
+                        let first = def_ref(&roots, *loc).map_or(k.span, |(dk, _)| dk.span);
+                        let kind = match found.as_str() {
+                            "enums" => "an enum",
+                            "scales" => "a scale",
+                            "tables" => "a table",
+                            "constants" => "a constant",
+                            "types" => "a record type",
+                            "tracks" => "a track",
+                            _ => "an inline formula",
+                        };
+                        m.c.diags.push(
+                            Diagnostic::error(
+                                "E0301",
+                                k.span,
+                                format!("`{name}` is already defined, as {kind}"),
+                            )
+                            .label(format!("a new {} of this name", section.trim_end_matches('s')))
+                            .note(first, format!("`{name}`, {kind}"))
+                            .help(format!(
+                                "under `{section}:`, a pack adds to the {section} of that name, or defines a new one: give this one another name"
+                            )),
+                        );
+                    }
                     _ => {
                         if m.claim(&format!("`{name}`"), &format!("def {name}"), k.span) {
                             m.added.new += 1;
@@ -204,7 +228,7 @@ struct Merge<'m, 'd> {
 
 impl Merge<'_, '_> {
     /// Whether this pack may touch `key` (touched by an earlier pack only if this one
-    /// requires it), reporting `E0412` otherwise; it does not claim it.
+    /// requires it), reporting `E0415` otherwise; it does not claim it.
     fn may_touch(&mut self, what: &str, key: &str, span: Span) -> bool {
         let Some(&(first, at)) = self.claims.by.get(key) else {
             return true;
@@ -219,14 +243,14 @@ impl Merge<'_, '_> {
         let (a, b) = (&self.packs[first].name, &self.packs[self.pi].name);
         self.c.diags.push(
             Diagnostic::error(
-                "E0412",
+                "E0415",
                 span,
                 format!("{what} is added or changed by two packs, `{a}` and `{b}`"),
             )
             .label(format!("`{b}` here"))
             .note(at, format!("`{a}` here"))
             .help(format!(
-                "make `{b}` require `{a}` (`requires:` under `pack:`), so that its change wins, or drop one of the two"
+                "make `{b}` require `{a}` (its change then wins), or drop one of the two"
             )),
         );
         false
@@ -440,11 +464,13 @@ impl Merge<'_, '_> {
         for (i, k, v) in replace {
             rows[i] = (k, v);
         }
-        remove.sort_unstable();
-        remove.dedup();
-        for i in remove.into_iter().rev() {
-            rows.remove(i);
-        }
+        // One pass, however many rows go.
+        let drop: std::collections::HashSet<usize> = remove.into_iter().collect();
+        let mut i = 0;
+        rows.retain(|_| {
+            i += 1;
+            !drop.contains(&(i - 1))
+        });
     }
 
     fn no_row(&mut self, rk: &YNode, name: &str, at: &HashMap<String, usize>) {
@@ -514,6 +540,8 @@ impl Merge<'_, '_> {
                 continue;
             }
             self.modes(modify, RECORD_MODES, &format!("`_mod` of `{rname}`"));
+            // The record's fields by name, made once (a record may write many).
+            let mut index: Option<HashMap<String, usize>> = None;
             for mode in RECORD_MODES {
                 let Some(fields) = modify.get(mode) else {
                     continue;
@@ -531,38 +559,54 @@ impl Merge<'_, '_> {
                     ) {
                         continue;
                     }
-                    self.record_field(roots, (loc, xi), &rname, mode, fk, fv);
+                    let Some(record) = def_mut(roots, loc)
+                        .and_then(entries_mut)
+                        .and_then(|m| m.get_mut(xi))
+                        .and_then(|(_, v)| entries_mut(v))
+                    else {
+                        // A record written otherwise is the ruleset's own problem.
+                        continue;
+                    };
+                    let at = index.get_or_insert_with(|| {
+                        let mut at = HashMap::new();
+                        for (i, (k, _)) in record.iter().enumerate() {
+                            at.entry(key_of(k)).or_insert(i);
+                        }
+                        at
+                    });
+                    let change = Change {
+                        rname: &rname,
+                        mode,
+                        fk,
+                        fv,
+                    };
+                    self.record_field(record, at, change);
                 }
             }
         }
     }
 
+    /// One field's change, in a record's fields (`at`: their positions by name).
     fn record_field(
         &mut self,
-        roots: &mut [YNode],
-        (loc, xi): (Loc, usize),
-        rname: &str,
-        mode: &str,
-        fk: &YNode,
-        fv: &YNode,
+        fields: &mut Vec<(YNode, YNode)>,
+        at: &mut HashMap<String, usize>,
+        change: Change,
     ) {
+        let Change {
+            rname,
+            mode,
+            fk,
+            fv,
+        } = change;
         let field = key_of(fk);
-        let Some(record) = def_mut(roots, loc)
-            .and_then(entries_mut)
-            .and_then(|m| m.get_mut(xi))
-            .map(|(_, v)| v)
-        else {
-            return;
-        };
-        let Some(fields) = entries_mut(record) else {
-            // A record written otherwise is reported as the ruleset's own problem.
-            return;
-        };
-        let slot = fields.iter_mut().find(|(k, _)| key_of(k) == field);
         if mode == "replace" {
-            match slot {
-                Some(s) => *s = (fk.clone(), fv.clone()),
-                None => fields.push((fk.clone(), fv.clone())),
+            match at.get(&field) {
+                Some(&i) => fields[i] = (fk.clone(), fv.clone()),
+                None => {
+                    at.insert(field, fields.len());
+                    fields.push((fk.clone(), fv.clone()));
+                }
             }
             self.added.changes += 1;
             return;
@@ -577,7 +621,7 @@ impl Merge<'_, '_> {
                 value: YValue::Seq(list),
                 ..
             },
-        )) = slot
+        )) = at.get(&field).and_then(|&i| fields.get_mut(i))
         else {
             self.c.error(
                 "E0414",
@@ -593,48 +637,91 @@ impl Merge<'_, '_> {
             self.added.changes += items.len();
             return;
         }
-        for item in items {
-            let text = key_of(item);
-            let before = list.len();
-            list.retain(|x| !same(x, item));
-            if list.len() == before {
-                self.c.error(
-                    "E0414",
-                    item.span,
-                    format!("`{field}` of `{rname}` holds no `{text}` to remove"),
-                    "not in the list",
-                    "remove only items the record's list holds, written as the record writes them",
-                );
-            } else {
-                self.added.changes += 1;
+        // Every item written as one given goes, in one pass over the list.
+        let gone: HashMap<String, usize> = items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| (canon(item), i))
+            .collect();
+        let mut found = vec![false; items.len()];
+        list.retain(|x| match gone.get(&canon(x)) {
+            Some(&i) => {
+                found[i] = true;
+                false
             }
+            None => true,
+        });
+        for (item, found) in items.iter().zip(found) {
+            if found {
+                self.added.changes += 1;
+                continue;
+            }
+            self.c.error(
+                "E0414",
+                item.span,
+                format!(
+                    "`{field}` of `{rname}` holds no `{}` to remove",
+                    canon(item)
+                ),
+                "not in the list",
+                "remove only items the record's list holds, written as the record writes them",
+            );
         }
     }
 }
 
-/// The `rows:` of the table at `loc` (made empty if the table writes none).
+/// One change of a record's field under `_mod`.
+struct Change<'a> {
+    rname: &'a str,
+    mode: &'a str,
+    fk: &'a YNode,
+    fv: &'a YNode,
+}
+
+/// The `rows:` of the table at `loc`; `None` for a table without a mapping of rows,
+/// which the ruleset's own check reports.
 fn table_rows(roots: &mut [YNode], loc: Loc) -> Option<&mut Vec<(YNode, YNode)>> {
     let def = entries_mut(def_mut(roots, loc)?)?;
-    let i = match def.iter().position(|(k, _)| key_of(k) == "rows") {
-        Some(i) => i,
-        None => return None,
-    };
+    let i = def.iter().position(|(k, _)| key_of(k) == "rows")?;
     entries_mut(&mut def[i].1)
 }
 
-/// Whether two YAML values are written alike (their places aside): the items `remove`
-/// takes out of a list.
-fn same(a: &YNode, b: &YNode) -> bool {
-    match (&a.value, &b.value) {
-        (YValue::Seq(x), YValue::Seq(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
+/// A YAML value as flow text, its places aside: items written alike read alike (what
+/// `remove` compares).
+fn canon(n: &YNode) -> String {
+    let mut out = String::new();
+    write_canon(n, &mut out);
+    out
+}
+
+fn write_canon(n: &YNode, out: &mut String) {
+    match &n.value {
+        YValue::Seq(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_canon(item, out);
+            }
+            out.push(']');
         }
-        (YValue::Map(x), YValue::Map(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .zip(y)
-                    .all(|((pk, pv), (qk, qv))| same(pk, qk) && same(pv, qv))
+        YValue::Map(m) => {
+            out.push('{');
+            for (i, (k, v)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_canon(k, out);
+                out.push_str(": ");
+                write_canon(v, out);
+            }
+            out.push('}');
         }
-        (x, y) => x == y,
+        YValue::Str(s) => out.push_str(s),
+        other => out.push_str(&key_of(&YNode {
+            span: n.span,
+            value: other.clone(),
+        })),
     }
 }

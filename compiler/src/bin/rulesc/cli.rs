@@ -62,6 +62,12 @@ pub enum Command {
         /// The ruleset the content packs are checked against.
         #[arg(long)]
         ruleset: Option<PathBuf>,
+        /// Check the packs for a game already compiled from the ruleset without them:
+        /// only records, which a game reads as data; a pack that adds to or changes the
+        /// ruleset's enums, scales, tables or records (compiled into the game's code)
+        /// is refused (E0416).
+        #[arg(long, requires = "ruleset")]
+        compiled: bool,
     },
     /// Compile a ruleset folder (and content packs) to a Rust module.
     Build {

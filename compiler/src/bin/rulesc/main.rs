@@ -126,7 +126,11 @@ fn run() -> ExitCode {
         );
     }
     let code = match cli.command {
-        Command::Check { paths, ruleset } => project::check(paths, ruleset, format),
+        Command::Check {
+            paths,
+            ruleset,
+            compiled,
+        } => project::check(paths, ruleset, compiled, format),
         Command::Build {
             ruleset,
             output,

@@ -10,7 +10,14 @@ use std::process::ExitCode;
 
 /// `rulesc check`: a ruleset, or with `--ruleset` content packs against it; one line
 /// (or JSON object) for what checked.
-pub fn check(paths: Vec<PathBuf>, ruleset: Option<PathBuf>, format: Format) -> ExitCode {
+/// With `compiled`, the packs are for a game compiled from the ruleset without them:
+/// one that adds to or changes its data is refused ([`rulesc::pack::for_compiled`]).
+pub fn check(
+    paths: Vec<PathBuf>,
+    ruleset: Option<PathBuf>,
+    compiled: bool,
+    format: Format,
+) -> ExitCode {
     let (dir, packs) = match ruleset {
         Some(dir) => (dir, paths),
         None if paths.len() == 1 => (paths[0].clone(), Vec::new()),
@@ -39,7 +46,10 @@ pub fn check(paths: Vec<PathBuf>, ruleset: Option<PathBuf>, format: Format) -> E
         }
         return ExitCode::SUCCESS;
     }
-    let (checked, diags, sources) = rulesc::pack::check_packs(&p, &packs);
+    let (checked, mut diags, sources) = rulesc::pack::check_packs(&p, &packs);
+    if compiled {
+        diags.extend(rulesc::pack::for_compiled(&p, &checked));
+    }
     report(&diags, &sources, format);
     if diags.has_errors() {
         return ExitCode::from(1);

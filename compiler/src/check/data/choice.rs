@@ -29,7 +29,13 @@ fn choice_items<'y>(
     if let Some(items) = value.as_seq() {
         return Some(items);
     }
-    if !ordered || value.as_map().is_none() {
+    // The mapping form is a scale's, with its own keys; any other mapping is a list
+    // written wrong.
+    let mapping_form = value.as_map().is_some_and(|m| {
+        m.iter()
+            .any(|(k, _)| k.as_str().is_some_and(|k| SCALE_KEYS.contains(&k)))
+    });
+    if !ordered || !mapping_form {
         wrong(c, value, "a list of levels or variants");
         return None;
     }

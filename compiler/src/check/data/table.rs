@@ -509,10 +509,15 @@ fn gaps(
             )
             .label(format!("`{}` is added by the pack `{pack}`", v.name))
             .note(e.key.span, format!("`{name}` is keyed by `{}`", choice.name))
-            .help(format!(
-                "add its row in a pack loaded with it: `tables: {{ {name}: {{ rows: {{ {}: ... }} }} }}`, or give `{name}` a `default`",
-                v.name
-            ));
+            .help(if what == "row" {
+                format!(
+                    "add its row in a pack loaded with it: `tables: {{ {name}: {{ rows: {{ {}: ... }} }} }}`, or give `{name}` a `default`",
+                    v.name
+                )
+            } else {
+                // A grid's columns are the ruleset's: a pack adds rows, not columns.
+                format!("a pack cannot add a column to the grid `{name}`; give `{name}` a `default` in the ruleset, which the new variant's column then reads")
+            });
             c.diags.push(d);
             return;
         }

@@ -153,15 +153,30 @@ pub(super) fn exhaustive(
         .filter(|(i, _)| !seen.contains(&(*i as u16)))
         .map(|(_, n)| format!("`{n}`"))
         .collect();
-    if !missing.is_empty() {
-        c.error(
-            "E0323",
-            span,
-            format!("this match does not cover {}", missing.join(", ")),
-            "not every case is covered",
-            "add an arm for each, or `_ => ...`",
-        );
+    if missing.is_empty() {
+        return;
     }
+    let mut d = crate::diag::Diagnostic::error(
+        "E0323",
+        span,
+        format!("this match does not cover {}", missing.join(", ")),
+    )
+    .label("not every case is covered")
+    .help("add an arm for each, or `_ => ...`");
+    // A variant or level a content pack added: where, and which pack.
+    if let Ty::Choice(ch) = sty {
+        for (i, v) in c.prog.choices[*ch].variants.iter().enumerate() {
+            if let (false, Some(pack)) =
+                (seen.contains(&(i as u16)), c.pack_files.get(&v.span.file))
+            {
+                d = d.note(
+                    v.span,
+                    format!("`{}` is added by the pack `{pack}`", v.name),
+                );
+            }
+        }
+    }
+    c.diags.push(d);
 }
 
 /// The span of a match arm's pattern (`Hit(level)`, `A | B`, `_`): the arm up to its

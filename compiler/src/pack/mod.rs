@@ -24,11 +24,16 @@ use crate::check::packs::{Added, PackLayer, MOD};
 use crate::diag::{suggest, Diagnostic, Diagnostics};
 use crate::ir::{Const, Program, Ty};
 use crate::load;
-use crate::output;
 use crate::source::{Sources, Span};
 use crate::yaml::{self, YNode};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+mod copy;
+mod read;
+
+use copy::{copy, Copying};
+use read::{read_all, to_layers, Read};
 
 /// What a checked pack holds.
 #[derive(Debug, Clone)]
@@ -42,6 +47,8 @@ pub struct Pack {
     /// What it added to and changed in the ruleset's data (`enums:`, `scales:`,
     /// `tables:`, `_mod`).
     pub added: Added,
+    /// Where it does so: each of those sections' keys, and each record's `_mod`.
+    pub data_at: Vec<(String, Span)>,
 }
 
 impl Pack {
@@ -78,7 +85,7 @@ const PACK_KEYS: &[&str] = &[
 pub const MAX_REQUIRES: usize = 8;
 
 /// The key of a pack record that copies another record.
-const COPY: &str = "_copy";
+pub(super) const COPY: &str = "_copy";
 
 /// Checks packs against a checked ruleset. Diagnostics point into the pack files (and,
 /// for a name clash with the ruleset, into the ruleset too).
@@ -102,27 +109,18 @@ pub fn apply(p: &Program, paths: &[PathBuf]) -> (Option<Program>, Diagnostics, S
     (Some(prog), diags, sources)
 }
 
+/// The packs at `paths` (and those they require) as read, in the order they apply, for
+/// [`check::merged_with_packs`] (`rulesc explain`): their files follow the ruleset's in
+/// the sources returned. Problems are ignored: explain runs on packs that check.
+pub fn layers(p: &Program, paths: &[PathBuf]) -> (Vec<PackLayer>, Sources) {
+    let mut ignored = Diagnostics::default();
+    let (fits, sources) = read_all(p, paths, &mut ignored);
+    (to_layers(&fits), sources)
+}
+
 fn check_into(p: &Program, paths: &[PathBuf]) -> (Program, Vec<Pack>, Diagnostics, Sources) {
     let mut diags = Diagnostics::default();
-    let mut run = Run {
-        sources: p.sources.clone(),
-        diags: &mut diags,
-        read: Vec::new(),
-        done: HashMap::new(),
-        chain: Vec::new(),
-    };
-    for path in paths {
-        let root = load::project_root_of_file(path);
-        run.visit(path, output::shown(path), &root);
-    }
-    let (read, mut sources) = (run.read, run.sources);
-    // Each pack's header, once; a pack for another ruleset goes no further.
-    let mut fits: Vec<(Read, String)> = Vec::new();
-    for r in read {
-        if let Some(name) = header(p, &r.node, &mut diags) {
-            fits.push((r, name));
-        }
-    }
+    let (fits, mut sources) = read_all(p, paths, &mut diags);
     let mut added = vec![Added::default(); fits.len()];
     let mut base = None;
     if fits.iter().any(|(r, _)| adds_to_data(&r.node)) {
@@ -159,6 +157,7 @@ fn check_into(p: &Program, paths: &[PathBuf]) -> (Program, Vec<Pack>, Diagnostic
         let records = records(base, &mut reader, &r.node, &mut known, &mut diags);
         packs.push(Pack {
             name,
+            data_at: data_at(&r.node),
             path: r.path,
             records,
             added,
@@ -170,19 +169,67 @@ fn check_into(p: &Program, paths: &[PathBuf]) -> (Program, Vec<Pack>, Diagnostic
     (prog, packs, diags, sources)
 }
 
-/// Whether a pack adds to or changes the ruleset's data (more than records).
-fn adds_to_data(node: &YNode) -> bool {
-    let sections = node.as_map().unwrap_or(&[]).iter().any(|(k, _)| {
-        check::packs::SECTIONS.contains(&k.scalar_text().unwrap_or_default().as_str())
-    });
-    let mods = node
-        .get("records")
-        .and_then(|r| r.as_map())
+/// Where a pack adds to or changes the ruleset's data: its `enums:`, `scales:` and
+/// `tables:` keys, and its records' `_mod` keys.
+fn data_at(node: &YNode) -> Vec<(String, Span)> {
+    let mut out: Vec<(String, Span)> = node
+        .as_map()
         .unwrap_or(&[])
         .iter()
-        .flat_map(|(_, by_name)| by_name.as_map().unwrap_or(&[]))
-        .any(|(_, v)| v.get(MOD).is_some());
-    sections || mods
+        .filter_map(|(k, _)| {
+            let key = k.scalar_text()?;
+            check::packs::SECTIONS
+                .contains(&key.as_str())
+                .then_some((key, k.span))
+        })
+        .collect();
+    for (_, by_name) in node.get("records").and_then(|r| r.as_map()).unwrap_or(&[]) {
+        for (_, v) in by_name.as_map().unwrap_or(&[]) {
+            for (k, _) in v.as_map().unwrap_or(&[]) {
+                if k.as_str() == Some(MOD) {
+                    out.push((MOD.to_string(), k.span));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `rulesc check --compiled`: the packs are for a game already compiled from `p` without
+/// them. Records are data such a game reads (through serde); anything else a pack adds
+/// or changes (a variant of a closed enum, a level, a row, a table, a record changed in
+/// place) is in the generated code, so a game built without the pack would meet a
+/// variant its enum lacks, or run the ruleset's rows: `E0416` at each.
+pub fn for_compiled(p: &Program, packs: &[Pack]) -> Diagnostics {
+    let mut diags = Diagnostics::default();
+    for pack in packs {
+        for (section, span) in &pack.data_at {
+            let what = match section.as_str() {
+                "enums" => "adds enum variants or enums",
+                "scales" => "adds scale levels or scales",
+                "tables" => "adds or changes tables",
+                _ => "changes a record in place",
+            };
+            diags.push(
+                Diagnostic::error(
+                    "E0416",
+                    *span,
+                    format!(
+                        "the pack `{}` {what}, which a game compiled from `{}` holds in its code",
+                        pack.name, p.name
+                    ),
+                )
+                .label("not data a compiled game reads")
+                .help("build the game with the pack (`rulesc build --pack`, `Builder::pack`); a pack for a game already compiled holds only records"),
+            );
+        }
+    }
+    diags
+}
+
+/// Whether a pack adds to or changes the ruleset's data (more than records).
+fn adds_to_data(node: &YNode) -> bool {
+    !data_at(node).is_empty()
 }
 
 /// The ruleset checked again from its folder with the packs' additions merged in
@@ -238,14 +285,7 @@ fn recheck(
     }
     // The packs' files after the ruleset's, with the ids the packs were read with.
     loaded.sources = sources.clone();
-    let layers: Vec<PackLayer> = fits
-        .iter()
-        .map(|(r, name)| PackLayer {
-            name: name.clone(),
-            root: r.node.clone(),
-            requires: required_names(fits, r),
-        })
-        .collect();
+    let layers = to_layers(fits);
     let mut checked = Diagnostics::default();
     let (prog, _, added) = check::check_with_packs(loaded, &layers, &mut checked);
     let pack_files: Vec<u32> = fits.iter().map(|(r, _)| r.node.span.file).collect();
@@ -259,187 +299,6 @@ fn recheck(
     Some((prog, added))
 }
 
-/// The names of the packs `r` requires, directly or through others.
-fn required_names(fits: &[(Read, String)], r: &Read) -> Vec<String> {
-    let mut seen: Vec<&PathBuf> = Vec::new();
-    let mut todo: Vec<&PathBuf> = r.requires.iter().collect();
-    while let Some(k) = todo.pop() {
-        if seen.contains(&k) {
-            continue;
-        }
-        seen.push(k);
-        if let Some((q, _)) = fits.iter().find(|(q, _)| &q.key == k) {
-            todo.extend(q.requires.iter());
-        }
-    }
-    fits.iter()
-        .filter(|(q, _)| seen.contains(&&q.key))
-        .map(|(_, n)| n.clone())
-        .collect()
-}
-
-/// A pack file read, with the packs it requires (by canonical path).
-struct Read {
-    path: PathBuf,
-    key: PathBuf,
-    node: YNode,
-    requires: Vec<PathBuf>,
-}
-
-/// Reading packs in order, each after the packs it `requires`.
-struct Run<'a> {
-    sources: Sources,
-    diags: &'a mut Diagnostics,
-    /// The packs read, in the order they apply.
-    read: Vec<Read>,
-    /// Packs read (by canonical path), each once, and whether it was read with every
-    /// pack it requires.
-    done: HashMap<PathBuf, bool>,
-    /// The packs being read, each requiring the next: one of them again is a cycle.
-    chain: Vec<PathBuf>,
-}
-
-impl Run<'_> {
-    /// Reads the pack at `path` (shown as `name`), and before it the packs it requires
-    /// (inside `root`). Whether it was read, with every pack it requires: a pack whose
-    /// required packs could not all be read is not checked, since its records may name
-    /// theirs (each missing record would only repeat the first error).
-    fn visit(&mut self, path: &Path, name: String, root: &Path) -> bool {
-        let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-        if let Some(&read) = self.done.get(&key) {
-            return read;
-        }
-        self.done.insert(key.clone(), false);
-        let Some((_, node)) = load::read_yaml(&mut self.sources, name, path, self.diags) else {
-            return false;
-        };
-        self.chain.push(key.clone());
-        let folder = path.parent().unwrap_or(Path::new(""));
-        let (required, mut complete) = self.required(&node, folder, root);
-        let requires = required.iter().map(|(t, _)| t.clone()).collect();
-        for (target, shown) in required {
-            complete &= self.visit(&target, shown, root);
-        }
-        self.chain.pop();
-        self.done.insert(key.clone(), complete);
-        if !complete {
-            return false;
-        }
-        self.read.push(Read {
-            path: path.to_path_buf(),
-            key,
-            node,
-            requires,
-        });
-        true
-    }
-
-    /// The packs a pack's `requires:` names that can be read, each with the name its
-    /// diagnostics give it, and whether that is all of them: every one that cannot be
-    /// read is reported (`E0407` to `E0409`, `E0102`).
-    fn required(
-        &mut self,
-        node: &YNode,
-        folder: &Path,
-        root: &Path,
-    ) -> (Vec<(PathBuf, String)>, bool) {
-        let Some(req) = node.get("pack").and_then(|m| m.get("requires")) else {
-            return (Vec::new(), true);
-        };
-        let items: Vec<&YNode> = match req.as_seq() {
-            Some(items) => items.iter().collect(),
-            None => vec![req],
-        };
-        let mut out = Vec::new();
-        let mut complete = true;
-        for r in items {
-            let Some(rel) = r.as_str() else {
-                self.diags.push(
-                    Diagnostic::error(
-                        "E0102",
-                        r.span,
-                        format!("expected the path of a pack file, found {}", r.kind()),
-                    )
-                    .label("not a path")
-                    .help("write `requires: [armory.yaml]` (relative to this pack's folder)"),
-                );
-                complete = false;
-                continue;
-            };
-            let target = folder.join(rel);
-            let Ok(abs) = std::fs::canonicalize(&target) else {
-                self.diags.push(
-                    Diagnostic::error("E0407", r.span, format!("there is no pack `{rel}`"))
-                        .label("not found")
-                        .help(format!(
-                            "the path is relative to this pack's folder ({})",
-                            output::shown(folder)
-                        )),
-                );
-                complete = false;
-                continue;
-            };
-            if !abs.starts_with(root) {
-                self.diags.push(
-                    Diagnostic::error(
-                        "E0408",
-                        r.span,
-                        format!("`{rel}` is outside the project folder"),
-                    )
-                    .label("leaves the project")
-                    .help(format!(
-                        "a pack may require only packs inside its project folder, {}; give `rulesc --root <folder>` holding both, or put an empty `rulesc.toml` in a folder above both",
-                        root.display()
-                    )),
-                );
-                complete = false;
-                continue;
-            }
-            if self.chain.contains(&abs) {
-                let msg = if self.chain.last() == Some(&abs) {
-                    format!("this pack requires itself (`{rel}`)")
-                } else {
-                    format!("`{rel}` requires this pack again: a cycle of `requires`")
-                };
-                self.diags.push(
-                    Diagnostic::error("E0409", r.span, msg)
-                    .label("cycle")
-                    .help("a pack cannot require itself, directly or through others; move the records both need into a third pack that both require"),
-                );
-                complete = false;
-                continue;
-            }
-            if self.chain.len() >= MAX_REQUIRES {
-                self.diags.push(
-                    Diagnostic::error(
-                        "E0409",
-                        r.span,
-                        format!("more than {MAX_REQUIRES} packs require one another"),
-                    )
-                    .label("too deep")
-                    .help("flatten the chain of `requires`: a pack may require several packs"),
-                );
-                complete = false;
-                continue;
-            }
-            out.push((abs.clone(), shown_from_here(&abs)));
-        }
-        (out, complete)
-    }
-}
-
-/// A path by its name from the current folder when it is inside it, else in full: how a
-/// required pack is named in diagnostics.
-fn shown_from_here(abs: &Path) -> String {
-    let here = std::env::current_dir()
-        .ok()
-        .and_then(|h| std::fs::canonicalize(h).ok());
-    match here.as_ref().and_then(|h| abs.strip_prefix(h).ok()) {
-        Some(rel) => output::shown(rel),
-        None => output::shown(abs),
-    }
-}
-
 /// What the packs checked so far know: record types by name, and every record name
 /// defined (by the ruleset or a pack) with where.
 struct Known {
@@ -449,7 +308,7 @@ struct Known {
 
 /// A pack's header (`pack:`, and the keys beside it): its name, or `None` when it is not
 /// a pack, or is for another ruleset.
-fn header(p: &Program, root: &YNode, diags: &mut Diagnostics) -> Option<String> {
+pub(super) fn header(p: &Program, root: &YNode, diags: &mut Diagnostics) -> Option<String> {
     let Some(map) = root.as_map() else {
         diags.push(
             Diagnostic::error(
@@ -639,115 +498,6 @@ fn records(
         }
     }
     records
-}
-
-/// Where a `_copy` is read: the record being written (its name's span), and where its
-/// pack defines each of its records.
-struct Copying<'a> {
-    name: &'a str,
-    span: Span,
-    defined: &'a HashMap<String, Span>,
-}
-
-/// A record written with `_copy: <record>`: the named record of the same type (the
-/// ruleset's, or one read before, as from a required pack), with the fields given
-/// beside `_copy` in place of its own. A record copies only records read before it, so
-/// copies never form a cycle: one that names itself, or a record further down its pack,
-/// is `E0411`.
-fn copy(
-    p: &Program,
-    reader: &mut check::Reader,
-    value: &YNode,
-    from: &YNode,
-    rid: usize,
-    at: Copying,
-    diags: &mut Diagnostics,
-) -> Option<Const> {
-    let tname = &p.records[rid].name;
-    let Some(base) = from.as_str() else {
-        diags.push(
-            Diagnostic::error(
-                "E0102",
-                from.span,
-                format!("`_copy` names a record, not {}", from.kind()),
-            )
-            .label("expected a record's name")
-            .help(format!("write `_copy: <a {tname} record>`")),
-        );
-        return None;
-    };
-    if base == at.name {
-        diags.push(
-            Diagnostic::error(
-                "E0411",
-                from.span,
-                format!("the record `{base}` copies itself"),
-            )
-            .label("this record")
-            .help(format!(
-                "`_copy` names another {tname} record, read before this one (the ruleset's, a required pack's, or one above in this pack); to change one of the ruleset's records, give the changed copy a name of its own"
-            )),
-        );
-        return None;
-    }
-    if let Some(&later) = at.defined.get(base).filter(|d| d.start > at.span.start) {
-        diags.push(
-            Diagnostic::error(
-                "E0411",
-                from.span,
-                format!("`{base}` is defined further down this pack, after the record copying it"),
-            )
-            .label("not read yet")
-            .note(later, format!("`{base}` is defined here"))
-            .help(format!(
-                "a record copies only records read before it: move `{base}` above `{}`",
-                at.name
-            )),
-        );
-        return None;
-    }
-    let copied = match reader.instance(base) {
-        Some(i) if i.record == rid => i.value.clone(),
-        Some(i) => {
-            let other = &p.records[i.record].name;
-            diags.push(
-                Diagnostic::error(
-                    "E0411",
-                    from.span,
-                    format!("`{base}` is a {other}, and this record is a {tname}"),
-                )
-                .label(format!("a {other}"))
-                .note(i.span, format!("`{base}` is defined here"))
-                .help(format!(
-                    "copy a {tname} record, or write this record under `{other}:`"
-                )),
-            );
-            return None;
-        }
-        // Declared, but invalid: its own error says why.
-        None if reader.declares_record(base) => return None,
-        None => {
-            let cands = reader.names_of_type(rid);
-            let cands: Vec<&str> = cands.iter().map(String::as_str).collect();
-            diags.push(
-                Diagnostic::error(
-                    "E0411",
-                    from.span,
-                    format!("there is no {tname} record `{base}` to copy"),
-                )
-                .label("unknown record")
-                .help(suggest(base, &cands, "records of this type")),
-            );
-            return None;
-        }
-    };
-    let map = value.as_map().unwrap_or(&[]);
-    let fields: Vec<(YNode, YNode)> = map
-        .iter()
-        .filter(|(k, _)| k.scalar_text().as_deref() != Some(COPY))
-        .cloned()
-        .collect();
-    reader.read_copy(value, &fields, rid, &copied, diags)
 }
 
 /// `ruleset:` of a pack header: the name of one ruleset, or a list of them. The pack
