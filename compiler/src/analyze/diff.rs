@@ -362,10 +362,12 @@ impl Diffed {
             super::svg::Series {
                 name: self.names.0.clone(),
                 values: pairs.iter().map(|p| to_f64(&p.base)).collect(),
+                intervals: Vec::new(),
             },
             super::svg::Series {
                 name: self.names.1.clone(),
                 values: pairs.iter().map(|p| to_f64(&p.variant)).collect(),
+                intervals: Vec::new(),
             },
         ];
         super::svg::bars(&self.base.chart_title(), &labels, &series)

@@ -174,6 +174,10 @@ pub enum Command {
         /// Content packs whose records the fight file may name.
         #[arg(long = "pack", value_name = "PACK.yaml", num_args = 1..)]
         packs: Vec<PathBuf>,
+        /// Also draw the win rates (with their 95% intervals) and the rounds played to
+        /// this SVG file.
+        #[arg(long, value_name = "FILE", conflicts_with = "trace")]
+        svg: Option<PathBuf>,
     },
     /// Render the ruleset as a static, offline HTML rulebook: a page per kind of
     /// definition in the writer's order, the rules highlighted and linked, the exact odds

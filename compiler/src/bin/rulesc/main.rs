@@ -165,10 +165,11 @@ fn run() -> ExitCode {
             trace_formulas,
             max_seconds,
             packs,
+            svg,
         } => {
             let options = rulesc::eval::Options { trace_formulas };
             let how = (runs, seed, trace, options, max_seconds);
-            run::simulate(&ruleset, &fight, &packs, how, format)
+            run::simulate(&ruleset, &fight, &packs, how, svg.as_deref(), format)
         }
         Command::Explain {
             ruleset,

@@ -69,6 +69,7 @@ pub fn simulate(
     fight: &Path,
     packs: &[PathBuf],
     (runs, seed, trace, options, max_seconds): (u64, u64, Option<u64>, rulesc::eval::Options, u64),
+    svg: Option<&Path>,
     format: Format,
 ) -> ExitCode {
     let Some(p) = load(ruleset, packs, format) else {
@@ -119,6 +120,17 @@ pub fn simulate(
                     .help("the numbers shown are for the runs made; raise --max-seconds, or ask for fewer runs (-n)"),
                 );
                 report(&diags, &sources, format);
+            }
+            if let Some(path) = svg {
+                let chart = summary.svg(&p, &file, seed);
+                if !crate::report::write_chart(
+                    path,
+                    &chart,
+                    &rulesc::output::inputs(&sources),
+                    format,
+                ) {
+                    return ExitCode::from(1);
+                }
             }
             if json {
                 outln!("{}", summary.json(&p, &file, seed));
