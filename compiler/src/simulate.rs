@@ -30,12 +30,14 @@ use rayon::prelude::*;
 use rulesc_runtime::{Env, Fight, FightEnd, FightRules, Fighter, Policy, SeededDice, TraceSink};
 use std::fmt::Write as _;
 
+pub mod diff;
 pub mod expect;
 mod read;
 mod replay;
+pub mod sweep;
 
-pub use read::read;
 pub(crate) use read::{answer_by_name, answer_help, decisions, read_sides};
+pub use read::{read, read_edited};
 pub use replay::{replay, replay_ending, Replayed};
 
 /// Most runs one simulation may ask for.
@@ -329,30 +331,102 @@ pub fn simulate_within(
     seed: u64,
     max: Option<std::time::Duration>,
 ) -> Summary {
-    let start = std::time::Instant::now();
-    let past = || max.is_some_and(|m| start.elapsed() >= m);
-    let mut s = Summary {
-        asked: n,
-        wins: vec![0; file.sides.len()],
-        rounds: vec![0; file.rounds as usize + 1],
-        groups: vec![0; file.groups.len()],
-        ..Summary::default()
-    };
+    let clock = Clock::new(max);
+    let mut s = Summary::new(file, n);
     while s.runs < n {
-        let runs: Vec<Option<Run>> = (s.runs..(s.runs + BATCH).min(n))
-            .into_par_iter()
-            .map(|k| {
-                let options = Options::default();
-                (!past()).then(|| run_once(p, file, seed, k, rulesc_runtime::NoTrace, options).0)
-            })
-            .collect();
-        for r in &runs {
-            let Some(r) = r else { return s };
-            s.add(r);
-            s.runs += 1;
+        let to = (s.runs + BATCH).min(n);
+        let runs = batch(p, file, seed, s.runs..to, &clock);
+        s.count(&runs);
+        if s.runs < to {
+            break;
         }
     }
     s
+}
+
+/// Runs `n` fights of `base` (read against program `bp`) and of `variant` (against
+/// `vp`), run `k` of each from the same seeds, so the two summaries count the same runs:
+/// when `max` passes, both stop after the same run (`rulesc diff` on a fight file).
+pub fn simulate_pair(
+    (bp, base): (&Program, &FightFile),
+    (vp, variant): (&Program, &FightFile),
+    n: u64,
+    seed: u64,
+    max: Option<std::time::Duration>,
+) -> (Summary, Summary) {
+    let clock = Clock::new(max);
+    let (mut a, mut b) = (Summary::new(base, n), Summary::new(variant, n));
+    while a.runs < n {
+        let to = (a.runs + BATCH).min(n);
+        let ra = batch(bp, base, seed, a.runs..to, &clock);
+        let rb = batch(vp, variant, seed, a.runs..to, &clock);
+        let both = ra.len().min(rb.len());
+        a.count(&ra[..both]);
+        b.count(&rb[..both]);
+        if a.runs < to {
+            break;
+        }
+    }
+    (a, b)
+}
+
+/// When a simulation stops starting runs.
+struct Clock {
+    start: std::time::Instant,
+    max: Option<std::time::Duration>,
+}
+
+impl Clock {
+    fn new(max: Option<std::time::Duration>) -> Self {
+        Clock {
+            start: std::time::Instant::now(),
+            max,
+        }
+    }
+
+    fn past(&self) -> bool {
+        self.max.is_some_and(|m| self.start.elapsed() >= m)
+    }
+}
+
+/// Runs `runs` of `file` in parallel: those started before the clock ran out, in order
+/// (the runs after the first one not started are dropped, finished or not).
+fn batch(
+    p: &Program,
+    file: &FightFile,
+    seed: u64,
+    runs: std::ops::Range<u64>,
+    clock: &Clock,
+) -> Vec<Run> {
+    let runs: Vec<Option<Run>> = runs
+        .into_par_iter()
+        .map(|k| {
+            let options = Options::default();
+            (!clock.past()).then(|| run_once(p, file, seed, k, rulesc_runtime::NoTrace, options).0)
+        })
+        .collect();
+    runs.into_iter().map_while(|r| r).collect()
+}
+
+impl Summary {
+    /// No run yet of `file`, `n` asked for.
+    fn new(file: &FightFile, n: u64) -> Self {
+        Summary {
+            asked: n,
+            wins: vec![0; file.sides.len()],
+            rounds: vec![0; file.rounds as usize + 1],
+            groups: vec![0; file.groups.len()],
+            ..Summary::default()
+        }
+    }
+
+    /// Counts `runs`.
+    fn count(&mut self, runs: &[Run]) {
+        for r in runs {
+            self.add(r);
+            self.runs += 1;
+        }
+    }
 }
 
 impl Summary {
@@ -397,20 +471,21 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64) {
     (lo, hi)
 }
 
-fn pct(x: f64) -> String {
+/// A share as a percentage with two decimals: `62.50%`.
+pub fn pct(x: f64) -> String {
     format!("{:.2}%", 100.0 * x)
 }
 
 /// The rounds the runs lasted, summed up.
-struct RoundStats {
-    mean: f64,
-    median: usize,
-    p90: usize,
-    most: usize,
+pub struct RoundStats {
+    pub mean: f64,
+    pub median: usize,
+    pub p90: usize,
+    pub most: usize,
 }
 
 /// A share of `n` runs with its 95% interval, as JSON.
-fn share_json(k: u64, n: u64) -> serde_json::Value {
+pub fn share_json(k: u64, n: u64) -> serde_json::Value {
     let (lo, hi) = wilson(k, n);
     let share = if n == 0 { 0.0 } else { k as f64 / n as f64 };
     serde_json::json!({ "runs": k, "share": share, "low": lo, "high": hi })
@@ -418,7 +493,7 @@ fn share_json(k: u64, n: u64) -> serde_json::Value {
 
 impl Summary {
     /// Mean, median, 90th percentile and most of the rounds; `None` when no run counted.
-    fn round_stats(&self) -> Option<RoundStats> {
+    pub fn round_stats(&self) -> Option<RoundStats> {
         let played: u64 = self.rounds.iter().sum();
         if played == 0 {
             return None;

@@ -76,12 +76,26 @@ pub(crate) fn decisions(p: &Program) -> Vec<(String, Option<DecideOptions>)> {
 
 /// Reads a fight file against a program. Diagnostics point into the file.
 pub fn read(p: &Program, path: &Path) -> Result<(FightFile, Sources), (Diagnostics, Sources)> {
+    read_edited(p, path, |_, _| {})
+}
+
+/// [`read`], with `edit` applied to the file's YAML before it is read (a sweep's value
+/// set); what `edit` reports stops the reading.
+pub fn read_edited(
+    p: &Program,
+    path: &Path,
+    edit: impl FnOnce(&mut YNode, &mut Diagnostics),
+) -> Result<(FightFile, Sources), (Diagnostics, Sources)> {
     let mut diags = Diagnostics::default();
     let mut sources = p.sources.clone();
     let name = path.display().to_string().replace('\\', "/");
-    let Some((_, root)) = load::read_yaml(&mut sources, name, path, &mut diags) else {
+    let Some((_, mut root)) = load::read_yaml(&mut sources, name, path, &mut diags) else {
         return Err((diags, sources));
     };
+    edit(&mut root, &mut diags);
+    if diags.has_errors() {
+        return Err((diags, sources));
+    }
     let file = read_node(p, &sources, &root, &mut diags);
     match file {
         Some(f) if !diags.has_errors() => Ok((f, sources)),

@@ -289,6 +289,15 @@ pub(super) fn run_command(
         ));
         return;
     }
+    // The codes it must report (`expect=`), each named on standard error.
+    for code in b.attr("expect").into_iter().flat_map(|e| e.split(',')) {
+        if !stderr.contains(code) {
+            fail.push(format!(
+                "{}: `{line}` does not report {code}:\n{stderr}",
+                b.at
+            ));
+        }
+    }
     // A chart it draws (`--svg PATH`) must be `docs/PATH`, as a `sh odds` one.
     let words: Vec<&str> = args.split_whitespace().collect();
     if let Some(path) = words.windows(2).find(|w| w[0] == "--svg").map(|w| w[1]) {

@@ -166,9 +166,13 @@ fn run() -> ExitCode {
             max_seconds,
             packs,
             svg,
+            sweep,
         } => {
             let options = rulesc::eval::Options { trace_formulas };
             let how = (runs, seed, trace, options, max_seconds);
+            if !sweep.is_empty() {
+                return run::sweep(&ruleset, &fight, &packs, &sweep, how, format);
+            }
             run::simulate(&ruleset, &fight, &packs, how, svg.as_deref(), format)
         }
         Command::Explain {

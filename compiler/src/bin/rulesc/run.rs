@@ -145,6 +145,52 @@ pub fn simulate(
     ExitCode::SUCCESS
 }
 
+/// `rulesc simulate --sweep`: the fight at every point of the sweeps, as one table (or
+/// one JSON object).
+pub fn sweep(
+    ruleset: &Path,
+    fight: &Path,
+    packs: &[PathBuf],
+    sweeps: &[rulesc::analyze::cases::Sweep],
+    (runs, seed, _, _, max_seconds): (u64, u64, Option<u64>, rulesc::eval::Options, u64),
+    format: Format,
+) -> ExitCode {
+    let Some(p) = load(ruleset, packs, format) else {
+        return ExitCode::from(1);
+    };
+    let max = Some(std::time::Duration::from_secs(max_seconds));
+    match rulesc::simulate::sweep::sweep(&p, fight, sweeps, runs, seed, max) {
+        Ok((swept, sources)) => {
+            let asked = swept.points.iter().map(|pt| pt.summary.asked).sum::<u64>();
+            let made = swept.points.iter().map(|pt| pt.summary.runs).sum::<u64>();
+            if made < asked {
+                let mut diags = diag::Diagnostics::default();
+                diags.push(
+                    diag::Diagnostic::warning(
+                        "W0105",
+                        rulesc::source::Span::new(swept.file.file, 0, 0),
+                        format!(
+                            "the simulation stopped after {max_seconds} seconds: {made} of {asked} runs"
+                        ),
+                    )
+                    .label("this fight")
+                    .help("the numbers shown are for the runs made; raise --max-seconds, or ask for fewer runs (-n) or points"),
+                );
+                report(&diags, &sources, format);
+            }
+            match format {
+                Format::Json => outln!("{}", swept.json(&p)),
+                _ => out!("{}", diag::escape_controls(&swept.render(&p))),
+            }
+            ExitCode::SUCCESS
+        }
+        Err((diags, sources)) => {
+            report(&diags, &sources, format);
+            ExitCode::from(1)
+        }
+    }
+}
+
 /// `rulesc explain`: a definition (or a pack's record) with each part's origin.
 pub fn explain(ruleset: &Path, name: &str, packs: &[PathBuf], format: Format) -> ExitCode {
     match rulesc::explain::explain_named(ruleset, name, packs, &crate::report::name_from_here) {
