@@ -67,13 +67,8 @@ pub struct FightFile {
     pub script: Option<Script>,
 }
 
-/// One scripted answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Scripted {
-    Index(u32),
-    /// The option of this name (a fighter's, for `decide target from enemies(me)`).
-    Named(String),
-}
+/// One scripted answer: an option's index, or its name (the runtime's, shared with scenarios).
+pub use rulesc_runtime::Scripted;
 
 /// A scripted fight's dice and answers (see [`replay`]).
 #[derive(Debug, Clone, Default)]
