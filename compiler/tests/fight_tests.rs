@@ -573,6 +573,16 @@ fn a_word_that_answers_no_option_is_refused_alike_in_fight_files_and_scenarios()
             "did you mean `High`",
         ),
         (
+            "t/c.fight.yaml",
+            "sides:\n  A: { Vera: {} }\n  B: { Ike: {} }\ndecisions: { lnuge: first }\nexpect: { runs: 1, tolerance: 1%, wins: { A: 50% } }\n",
+            "the rules ask no decision named `lnuge`",
+        ),
+        (
+            "t/d.fight.yaml",
+            "sides:\n  A: { Vera: {} }\n  B: { Ike: {} }\ndice: []\ndecisions: { trget: [Ike] }\nexpect: { winner: A }\n",
+            "did you mean `target`",
+        ),
+        (
             "t/scenario.yaml",
             "run: take_turn\nfight:\n  sides:\n    A: { Vera: {} }\n    B: { Ike: {} }\nargs: { me: Vera }\ndecisions: { lunge: [maybe] }\nexpect: { state: { me: { hp: 6 } } }\n",
             "`maybe` does not answer a yes-or-no decision",

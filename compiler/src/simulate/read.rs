@@ -211,17 +211,7 @@ fn read_node(
                 }
                 continue;
             }
-            let Some((_, options)) = known.iter().find(|(n, _)| *n == key) else {
-                let cands: Vec<&str> = known.iter().map(|(n, _)| n.as_str()).collect();
-                diags.push(
-                    Diagnostic::error(
-                        "E0306",
-                        k.span,
-                        format!("the rules ask no decision named `{key}`"),
-                    )
-                    .label("unknown decision")
-                    .help(suggest(&key, &cands, "decisions")),
-                );
+            let Some(options) = known_decision(&known, &key, k, diags) else {
                 continue;
             };
             let answer = match (plain, options) {
@@ -391,6 +381,30 @@ fn read_node(
     })
 }
 
+/// What decision `key` (written at `k` under `decisions:`) chooses among; one the rules
+/// never ask is `E0306`, with the nearest name.
+fn known_decision<'a>(
+    known: &'a [(String, Option<DecideOptions>)],
+    key: &str,
+    k: &YNode,
+    diags: &mut Diagnostics,
+) -> Option<&'a Option<DecideOptions>> {
+    let found = known.iter().find(|(n, _)| n == key).map(|(_, o)| o);
+    if found.is_none() {
+        let cands: Vec<&str> = known.iter().map(|(n, _)| n.as_str()).collect();
+        diags.push(
+            Diagnostic::error(
+                "E0306",
+                k.span,
+                format!("the rules ask no decision named `{key}`"),
+            )
+            .label("unknown decision")
+            .help(suggest(key, &cands, "decisions")),
+        );
+    }
+    found
+}
+
 /// The option that `text` names of a decision choosing among `options`: `yes`/`true`
 /// (option 1) or `no`/`false` (option 0) for a yes-or-no decision, a variant's name for
 /// an enum's or scale's. A decision among a list's items (or the tie decision) is
@@ -460,17 +474,7 @@ fn scripted_answers(
     script: &mut Script,
     diags: &mut Diagnostics,
 ) {
-    let Some((_, options)) = known.iter().find(|(n, _)| n == key) else {
-        let cands: Vec<&str> = known.iter().map(|(n, _)| n.as_str()).collect();
-        diags.push(
-            Diagnostic::error(
-                "E0306",
-                k.span,
-                format!("the rules ask no decision named `{key}`"),
-            )
-            .label("unknown decision")
-            .help(suggest(key, &cands, "decisions")),
-        );
+    let Some(options) = known_decision(known, key, k, diags) else {
         return;
     };
     for a in items {
