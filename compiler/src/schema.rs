@@ -513,10 +513,31 @@ pub fn simulate() -> Value {
         "required": ["fight", "ruleset", "seed", "run", "trace", "end", "winner", "error", "rounds"],
         "additionalProperties": false
     });
+    let sweep = json!({
+        "type": "object",
+        "description": "`rulesc simulate --sweep PATH=VALUES --format json`: the fight at every point of the sweeps.",
+        "properties": {
+            "fight": text,
+            "ruleset": text,
+            "seed": count,
+            "sweeps": { "type": "array", "items": text, "description": "The sweeps' paths (`Vera.armor`), in order." },
+            "points": { "type": "array", "items": {
+                "type": "object",
+                "properties": {
+                    "settings": { "type": "object", "additionalProperties": text, "description": "Each sweep's path and its value here, as text." },
+                    "report": report
+                },
+                "required": ["settings", "report"],
+                "additionalProperties": false
+            } }
+        },
+        "required": ["fight", "ruleset", "seed", "sweeps", "points"],
+        "additionalProperties": false
+    });
     json!({
         "$schema": "http://json-schema.org/draft-07/schema#",
         "title": "rulesc simulate --format json",
-        "oneOf": [report, run]
+        "oneOf": [report, run, sweep]
     })
 }
 
