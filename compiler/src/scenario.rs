@@ -19,8 +19,8 @@ use crate::load;
 use crate::source::{Sources, Span};
 use crate::yaml::{self, YNode, YValue};
 use rulesc_runtime::{
-    DiceSource, Env, RuleError, RuleErrorKind, ScriptedDecisions, SeededDice, Site, TraceEvent,
-    TraceSink, VecTrace,
+    DiceSource, Env, RuleError, RuleErrorKind, Scripted, ScriptedDecisions, SeededDice, Site,
+    TraceEvent, TraceSink, VecTrace,
 };
 use std::path::Path;
 
@@ -377,8 +377,11 @@ fn read_node(
                 None => vec![v],
             };
             for a in answers {
-                if let Some(i) = answer(p, options.as_ref(), a, diags) {
-                    decisions = decisions.answer(&key, i);
+                if let Some(scripted) = answer(p, options.as_ref(), a, diags) {
+                    decisions = match scripted {
+                        Scripted::Index(i) => decisions.answer(&key, i),
+                        Scripted::Named(label) => decisions.answer_named(&key, &label),
+                    };
                     match answer_spans.iter_mut().find(|(n, _)| *n == key) {
                         Some((_, spans)) => spans.push(a.span),
                         None => answer_spans.push((key.clone(), vec![a.span])),
@@ -516,7 +519,7 @@ fn answer(
     options: Option<&DecideOptions>,
     a: &YNode,
     diags: &mut Diagnostics,
-) -> Option<u32> {
+) -> Option<Scripted> {
     let names: Option<Vec<&str>> = match options {
         Some(DecideOptions::Choice(c)) => Some(
             p.choices[*c]
@@ -535,8 +538,8 @@ fn answer(
             _ => None,
         };
         let what = match (index, names.as_ref().map(Vec::len)) {
-            (Some(i), Some(n)) if (i as usize) < n => return Some(i),
-            (Some(i), None) => return Some(i),
+            (Some(i), Some(n)) if (i as usize) < n => return Some(Scripted::Index(i)),
+            (Some(i), None) => return Some(Scripted::Index(i)),
             (_, Some(n)) => format!("answer {shown} is not one of the {n} options"),
             (None, None) => format!("answer {shown} cannot index a list"),
         };
@@ -560,12 +563,16 @@ fn answer(
             YValue::Str(_) | YValue::Bool(_),
             Some(DecideOptions::Bool | DecideOptions::Choice(_)),
         ) => a.scalar_text().unwrap_or_default(),
+        // An option of a list by name: found among the options' names when it is asked.
+        (YValue::Str(name), Some(DecideOptions::List(_))) => {
+            return Some(Scripted::Named(name.clone()));
+        }
         _ => {
             err(
                 diags,
                 a.span,
-                "a decision among a list's items is answered here by the option's index",
-                "write the option's index, from 0 (a fight file answers by name)",
+                "a decision is answered with an option's name, `yes`/`no`, or an index",
+                "write the option as the rules name it, or its index from 0",
             );
             return None;
         }
@@ -582,7 +589,7 @@ fn answer(
                 .help(crate::simulate::answer_help(p, options, &text, false)),
         );
     }
-    found
+    found.map(Scripted::Index)
 }
 
 /// Runs a scenario file and renders its trace and result.
@@ -710,14 +717,15 @@ pub fn execute_with(p: &Program, s: &Scenario, seed: u64, options: eval::Options
             .help(format!("a d{sides} has the faces 1 to {sides}")),
         );
     }
-    for (name, nth, answer, options) in &env.decide.out_of_range {
+    for (name, nth, answer, options, offered) in &env.decide.missed {
         diags.push(answer_out_of_range(
             s,
             &BadAnswer {
                 name: name.clone(),
                 nth: Some(*nth),
-                answer: *answer,
+                answer: answer.clone(),
                 options: *options,
+                offered: offered.clone(),
             },
         ));
     }
@@ -867,14 +875,16 @@ pub fn run_with(
     Ok(out)
 }
 
-/// An answer out of range: the decision, which of its scripted answers (`None`: a
-/// fixed `--decide` answer), the answer and how many options there were.
+/// An answer not among the options: the decision, which of its scripted answers
+/// (`None`: a fixed `--decide` answer), the answer, how many options there were and,
+/// for an answer by name, the options' names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BadAnswer {
     pub name: String,
     pub nth: Option<usize>,
-    pub answer: u32,
+    pub answer: Scripted,
     pub options: u32,
+    pub offered: Vec<String>,
 }
 
 /// `E0403` for an answer that was not one of the options its decision offered when the
@@ -889,15 +899,36 @@ pub fn answer_out_of_range(s: &Scenario, b: &BadAnswer) -> Diagnostic {
                 .and_then(|(_, spans)| spans.get(nth).copied())
         })
         .unwrap_or(s.at);
-    let (name, answer, options) = (&b.name, b.answer, b.options);
-    Diagnostic::error(
-        "E0403",
-        span,
-        format!("answer {answer} is not one of the {options} options `{name}` offered"),
-    )
-    .label("out of range")
-    .help(format!(
-        "the options are numbered 0 to {}",
-        options.saturating_sub(1)
-    ))
+    missed_answer(span, &b.name, &b.answer, b.options, &b.offered)
+}
+
+/// `E0403` at `span` for `answer`, a scripted answer to decision `name` that was not
+/// among the `options` it offered (`offered`: their names, for an answer by name): one
+/// wording for scenarios and scripted fights.
+pub fn missed_answer(
+    span: Span,
+    name: &str,
+    answer: &Scripted,
+    options: u32,
+    offered: &[String],
+) -> Diagnostic {
+    match answer {
+        Scripted::Index(answer) => Diagnostic::error(
+            "E0403",
+            span,
+            format!("answer {answer} is not one of the {options} options `{name}` offered"),
+        )
+        .label("out of range")
+        .help(format!(
+            "the options are numbered 0 to {}",
+            options.saturating_sub(1)
+        )),
+        Scripted::Named(answer) => Diagnostic::error(
+            "E0403",
+            span,
+            format!("answer `{answer}` is not one of the {options} options `{name}` offered"),
+        )
+        .label("not an option")
+        .help(format!("the options were: {}", offered.join(", "))),
+    }
 }

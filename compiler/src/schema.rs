@@ -363,8 +363,81 @@ pub fn all() -> Vec<(&'static str, String)> {
         ("export.schema.json", text(export())),
         ("analyze.schema.json", text(analyze())),
         ("diff.schema.json", text(diff())),
+        ("diff-fight.schema.json", text(diff_fight())),
         ("simulate.schema.json", text(simulate())),
     ]
+}
+
+/// What `rulesc diff <base> <variant> <fight.yaml> --format json` prints: the
+/// definitions that differ, and each outcome of the fight simulated under both.
+pub fn diff_fight() -> Value {
+    let text = json!({ "type": "string" });
+    let count = json!({ "type": "integer", "minimum": 0 });
+    let unit =
+        |what: &str| json!({ "type": "number", "minimum": 0, "maximum": 1, "description": what });
+    let share = json!({
+        "type": "object",
+        "properties": {
+            "runs": count,
+            "share": unit("runs / all runs."),
+            "low": unit("The 95% interval's lower end (Wilson)."),
+            "high": unit("The 95% interval's upper end (Wilson).")
+        },
+        "required": ["runs", "share", "low", "high"],
+        "additionalProperties": false
+    });
+    let signed =
+        |what: &str| json!({ "type": "number", "minimum": -1, "maximum": 1, "description": what });
+    let outcome = json!({
+        "type": "object",
+        "properties": {
+            "outcome": { "type": "string", "description": "`<side> wins`, `draw`, `undecided`, `stopped by a rule error`, or a report group's name." },
+            "base": share,
+            "variant": share,
+            "change": {
+                "type": "object",
+                "properties": {
+                    "share": signed("The variant's share minus the base's."),
+                    "low": signed("The 95% interval's lower end (Newcombe's hybrid score)."),
+                    "high": signed("The 95% interval's upper end.")
+                },
+                "required": ["share", "low", "high"],
+                "additionalProperties": false
+            }
+        },
+        "required": ["outcome", "base", "variant", "change"],
+        "additionalProperties": false
+    });
+    let mean = json!({ "type": ["number", "null"] });
+    let mut definitions = diff()["properties"]["definitions"].clone();
+    definitions["description"] = "The definitions that differ, as for a scenario.".into();
+    json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "rulesc diff on a fight file",
+        "description": "What a variant changes in a whole fight (`rulesc diff <base> <variant> <fight.yaml> --format json`): the definitions that differ, and each outcome simulated under both rulesets on the same runs.",
+        "type": "object",
+        "properties": {
+            "format": { "const": "rulesc-diff-fight" },
+            "version": { "const": crate::analyze::report::FORMAT_VERSION },
+            "base": text,
+            "variant": text,
+            "fight": text,
+            "simulated": { "const": true, "description": "The shares are simulated, not exact." },
+            "runs": count,
+            "asked": count,
+            "seed": count,
+            "definitions": definitions,
+            "outcomes": { "type": "array", "items": outcome },
+            "mean_rounds": {
+                "type": "object",
+                "properties": { "base": mean, "variant": mean },
+                "required": ["base", "variant"],
+                "additionalProperties": false
+            }
+        },
+        "required": ["format", "version", "base", "variant", "fight", "simulated", "runs", "asked", "seed", "definitions", "outcomes", "mean_rounds"],
+        "additionalProperties": false
+    })
 }
 
 /// What `rulesc simulate --format json` prints: the report of many runs, or with
@@ -446,10 +519,31 @@ pub fn simulate() -> Value {
         "required": ["fight", "ruleset", "seed", "run", "trace", "end", "winner", "error", "rounds"],
         "additionalProperties": false
     });
+    let sweep = json!({
+        "type": "object",
+        "description": "`rulesc simulate --sweep PATH=VALUES --format json`: the fight at every point of the sweeps.",
+        "properties": {
+            "fight": text,
+            "ruleset": text,
+            "seed": count,
+            "sweeps": { "type": "array", "items": text, "description": "The sweeps' paths (`Vera.armor`), in order." },
+            "points": { "type": "array", "items": {
+                "type": "object",
+                "properties": {
+                    "settings": { "type": "object", "additionalProperties": text, "description": "Each sweep's path and its value here, as text." },
+                    "report": report
+                },
+                "required": ["settings", "report"],
+                "additionalProperties": false
+            } }
+        },
+        "required": ["fight", "ruleset", "seed", "sweeps", "points"],
+        "additionalProperties": false
+    });
     json!({
         "$schema": "http://json-schema.org/draft-07/schema#",
         "title": "rulesc simulate --format json",
-        "oneOf": [report, run]
+        "oneOf": [report, run, sweep]
     })
 }
 

@@ -30,12 +30,14 @@ use rayon::prelude::*;
 use rulesc_runtime::{Env, Fight, FightEnd, FightRules, Fighter, Policy, SeededDice, TraceSink};
 use std::fmt::Write as _;
 
+pub mod diff;
 pub mod expect;
 mod read;
 mod replay;
+pub mod sweep;
 
-pub use read::read;
 pub(crate) use read::{answer_by_name, answer_help, decisions, read_sides};
+pub use read::{read, read_edited};
 pub use replay::{replay, replay_ending, Replayed};
 
 /// Most runs one simulation may ask for.
@@ -65,13 +67,8 @@ pub struct FightFile {
     pub script: Option<Script>,
 }
 
-/// One scripted answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Scripted {
-    Index(u32),
-    /// The option of this name (a fighter's, for `decide target from enemies(me)`).
-    Named(String),
-}
+/// One scripted answer: an option's index, or its name (the runtime's, shared with scenarios).
+pub use rulesc_runtime::Scripted;
 
 /// A scripted fight's dice and answers (see [`replay`]).
 #[derive(Debug, Clone, Default)]
@@ -329,30 +326,102 @@ pub fn simulate_within(
     seed: u64,
     max: Option<std::time::Duration>,
 ) -> Summary {
-    let start = std::time::Instant::now();
-    let past = || max.is_some_and(|m| start.elapsed() >= m);
-    let mut s = Summary {
-        asked: n,
-        wins: vec![0; file.sides.len()],
-        rounds: vec![0; file.rounds as usize + 1],
-        groups: vec![0; file.groups.len()],
-        ..Summary::default()
-    };
+    let clock = Clock::new(max);
+    let mut s = Summary::new(file, n);
     while s.runs < n {
-        let runs: Vec<Option<Run>> = (s.runs..(s.runs + BATCH).min(n))
-            .into_par_iter()
-            .map(|k| {
-                let options = Options::default();
-                (!past()).then(|| run_once(p, file, seed, k, rulesc_runtime::NoTrace, options).0)
-            })
-            .collect();
-        for r in &runs {
-            let Some(r) = r else { return s };
-            s.add(r);
-            s.runs += 1;
+        let to = (s.runs + BATCH).min(n);
+        let runs = batch(p, file, seed, s.runs..to, &clock);
+        s.count(&runs);
+        if s.runs < to {
+            break;
         }
     }
     s
+}
+
+/// Runs `n` fights of `base` (read against program `bp`) and of `variant` (against
+/// `vp`), run `k` of each from the same seeds, so the two summaries count the same runs:
+/// when `max` passes, both stop after the same run (`rulesc diff` on a fight file).
+pub fn simulate_pair(
+    (bp, base): (&Program, &FightFile),
+    (vp, variant): (&Program, &FightFile),
+    n: u64,
+    seed: u64,
+    max: Option<std::time::Duration>,
+) -> (Summary, Summary) {
+    let clock = Clock::new(max);
+    let (mut a, mut b) = (Summary::new(base, n), Summary::new(variant, n));
+    while a.runs < n {
+        let to = (a.runs + BATCH).min(n);
+        let ra = batch(bp, base, seed, a.runs..to, &clock);
+        let rb = batch(vp, variant, seed, a.runs..to, &clock);
+        let both = ra.len().min(rb.len());
+        a.count(&ra[..both]);
+        b.count(&rb[..both]);
+        if a.runs < to {
+            break;
+        }
+    }
+    (a, b)
+}
+
+/// When a simulation stops starting runs.
+struct Clock {
+    start: std::time::Instant,
+    max: Option<std::time::Duration>,
+}
+
+impl Clock {
+    fn new(max: Option<std::time::Duration>) -> Self {
+        Clock {
+            start: std::time::Instant::now(),
+            max,
+        }
+    }
+
+    fn past(&self) -> bool {
+        self.max.is_some_and(|m| self.start.elapsed() >= m)
+    }
+}
+
+/// Runs `runs` of `file` in parallel: those started before the clock ran out, in order
+/// (the runs after the first one not started are dropped, finished or not).
+fn batch(
+    p: &Program,
+    file: &FightFile,
+    seed: u64,
+    runs: std::ops::Range<u64>,
+    clock: &Clock,
+) -> Vec<Run> {
+    let runs: Vec<Option<Run>> = runs
+        .into_par_iter()
+        .map(|k| {
+            let options = Options::default();
+            (!clock.past()).then(|| run_once(p, file, seed, k, rulesc_runtime::NoTrace, options).0)
+        })
+        .collect();
+    runs.into_iter().map_while(|r| r).collect()
+}
+
+impl Summary {
+    /// No run yet of `file`, `n` asked for.
+    fn new(file: &FightFile, n: u64) -> Self {
+        Summary {
+            asked: n,
+            wins: vec![0; file.sides.len()],
+            rounds: vec![0; file.rounds as usize + 1],
+            groups: vec![0; file.groups.len()],
+            ..Summary::default()
+        }
+    }
+
+    /// Counts `runs`.
+    fn count(&mut self, runs: &[Run]) {
+        for r in runs {
+            self.add(r);
+            self.runs += 1;
+        }
+    }
 }
 
 impl Summary {
@@ -397,20 +466,21 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64) {
     (lo, hi)
 }
 
-fn pct(x: f64) -> String {
+/// A share as a percentage with two decimals: `62.50%`.
+pub fn pct(x: f64) -> String {
     format!("{:.2}%", 100.0 * x)
 }
 
 /// The rounds the runs lasted, summed up.
-struct RoundStats {
-    mean: f64,
-    median: usize,
-    p90: usize,
-    most: usize,
+pub struct RoundStats {
+    pub mean: f64,
+    pub median: usize,
+    pub p90: usize,
+    pub most: usize,
 }
 
 /// A share of `n` runs with its 95% interval, as JSON.
-fn share_json(k: u64, n: u64) -> serde_json::Value {
+pub fn share_json(k: u64, n: u64) -> serde_json::Value {
     let (lo, hi) = wilson(k, n);
     let share = if n == 0 { 0.0 } else { k as f64 / n as f64 };
     serde_json::json!({ "runs": k, "share": share, "low": lo, "high": hi })
@@ -418,7 +488,7 @@ fn share_json(k: u64, n: u64) -> serde_json::Value {
 
 impl Summary {
     /// Mean, median, 90th percentile and most of the rounds; `None` when no run counted.
-    fn round_stats(&self) -> Option<RoundStats> {
+    pub fn round_stats(&self) -> Option<RoundStats> {
         let played: u64 = self.rounds.iter().sum();
         if played == 0 {
             return None;
@@ -508,6 +578,75 @@ impl Summary {
         })
     }
 
+    /// The report as `rulesc simulate --svg FILE` draws it: each side's win rate, the
+    /// draws, the undecided fights and the runs a rule error stopped, each with its 95%
+    /// interval as a whisker; under them the share of runs that lasted each number of
+    /// rounds (a bar per round up to 40 of them, else per span of rounds, so the chart
+    /// stays readable whatever the round limit). Deterministic: the same runs draw the
+    /// same bytes.
+    pub fn svg(&self, p: &Program, file: &FightFile, seed: u64) -> String {
+        use crate::analyze::svg::{chart, Panel, Series};
+        let n = self.runs;
+        let share = |k: u64| if n == 0 { 0.0 } else { k as f64 / n as f64 };
+        let mut labels: Vec<String> = file.sides.iter().map(|(s, _)| s.clone()).collect();
+        let mut counts: Vec<u64> = self.wins.clone();
+        labels.extend(["draw".to_string(), "undecided".to_string()]);
+        counts.extend([self.draws, self.undecided]);
+        let errors: u64 = self.errors.values().sum();
+        if errors > 0 {
+            labels.push("stopped by a rule error".into());
+            counts.push(errors);
+        }
+        let wins = Series {
+            name: file.title.clone(),
+            values: counts.iter().map(|&k| share(k)).collect(),
+            intervals: counts.iter().map(|&k| wilson(k, n)).collect(),
+        };
+        let (round_labels, round_counts) = self.round_buckets(40);
+        let rounds = Series {
+            name: file.title.clone(),
+            values: round_counts.iter().map(|&k| share(k)).collect(),
+            intervals: Vec::new(),
+        };
+        let title = format!("{} ({}): {n} runs, seed {seed}", file.title, p.name);
+        chart(&[
+            Panel {
+                title: &title,
+                labels: &labels,
+                series: &[wins],
+            },
+            Panel {
+                title: "rounds played",
+                labels: &round_labels,
+                series: &[rounds],
+            },
+        ])
+    }
+
+    /// The runs by rounds played, from the fewest any run lasted to the most, as at most
+    /// `bars` bars: one per number of rounds (`3`), or per span of them (`11-15`).
+    fn round_buckets(&self, bars: usize) -> (Vec<String>, Vec<u64>) {
+        let Some(first) = self.rounds.iter().position(|&c| c > 0) else {
+            return (Vec::new(), Vec::new());
+        };
+        let last = self.rounds.iter().rposition(|&c| c > 0).unwrap_or(first);
+        let width = (last - first + 1).div_ceil(bars.max(1));
+        let mut labels = Vec::new();
+        let mut counts = Vec::new();
+        let mut lo = first;
+        while lo <= last {
+            let hi = (lo + width - 1).min(last);
+            labels.push(if lo == hi {
+                lo.to_string()
+            } else {
+                format!("{lo}-{hi}")
+            });
+            counts.push(self.rounds[lo..=hi].iter().sum());
+            lo = hi + 1;
+        }
+        (labels, counts)
+    }
+
     /// The report `rulesc simulate` prints.
     pub fn render(&self, p: &Program, file: &FightFile, seed: u64) -> String {
         let mut out = String::new();
@@ -579,5 +718,40 @@ impl Summary {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Summary;
+
+    /// A summary whose runs lasted the rounds `first..=last`, one run each.
+    fn lasted(first: usize, last: usize) -> Summary {
+        let mut rounds = vec![0; last + 2];
+        for r in &mut rounds[first..=last] {
+            *r = 1;
+        }
+        Summary {
+            rounds,
+            ..Summary::default()
+        }
+    }
+
+    #[test]
+    fn rounds_are_drawn_one_bar_each_up_to_the_limit_then_in_spans() {
+        for (first, last, bars, label0, label_last) in [
+            (3, 42, 40, "3", "42"),
+            (3, 43, 21, "3-4", "43"),
+            (1, 1, 1, "1", "1"),
+            (0, 119, 40, "0-2", "117-119"),
+            (0, 120, 31, "0-3", "120"),
+        ] {
+            let (labels, counts) = lasted(first, last).round_buckets(40);
+            assert_eq!(labels.len(), bars, "{first}..{last}: {labels:?}");
+            assert_eq!(labels[0], label0);
+            assert_eq!(labels[bars - 1], label_last);
+            assert_eq!(counts.iter().sum::<u64>(), (last - first + 1) as u64);
+        }
+        assert!(Summary::default().round_buckets(40).0.is_empty());
     }
 }

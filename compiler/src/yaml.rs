@@ -92,6 +92,17 @@ impl YNode {
             .find(|(k, _)| k.as_str() == Some(key))
             .map(|(_, v)| v)
     }
+
+    /// Looks a key up in a mapping, to change its value.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut YNode> {
+        match &mut self.value {
+            YValue::Map(m) => m
+                .iter_mut()
+                .find(|(k, _)| k.as_str() == Some(key))
+                .map(|(_, v)| v),
+            _ => None,
+        }
+    }
 }
 
 /// Reports every key of `map` that is not one of `known` as `E0103` ("unknown key

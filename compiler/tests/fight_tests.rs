@@ -262,7 +262,7 @@ fn a_scripted_fights_script_is_strict() {
         (
             "dice: [4, 2, 15, 6]\ndecisions: { target: [1] }\n",
             "E0403",
-            "answer `1` is not one of the 1 options `target` offered",
+            "answer 1 is not one of the 1 options `target` offered",
         ),
         // A d6 has no 7.
         (
@@ -573,6 +573,16 @@ fn a_word_that_answers_no_option_is_refused_alike_in_fight_files_and_scenarios()
             "did you mean `High`",
         ),
         (
+            "t/c.fight.yaml",
+            "sides:\n  A: { Vera: {} }\n  B: { Ike: {} }\ndecisions: { lnuge: first }\nexpect: { runs: 1, tolerance: 1%, wins: { A: 50% } }\n",
+            "the rules ask no decision named `lnuge`",
+        ),
+        (
+            "t/d.fight.yaml",
+            "sides:\n  A: { Vera: {} }\n  B: { Ike: {} }\ndice: []\ndecisions: { trget: [Ike] }\nexpect: { winner: A }\n",
+            "did you mean `target`",
+        ),
+        (
             "t/scenario.yaml",
             "run: take_turn\nfight:\n  sides:\n    A: { Vera: {} }\n    B: { Ike: {} }\nargs: { me: Vera }\ndecisions: { lunge: [maybe] }\nexpect: { state: { me: { hp: 6 } } }\n",
             "`maybe` does not answer a yes-or-no decision",
@@ -583,5 +593,73 @@ fn a_word_that_answers_no_option_is_refused_alike_in_fight_files_and_scenarios()
         assert_eq!(code, 1, "{file}: {out}\n{err}");
         assert!(err.contains(message), "{file}: {err}");
         std::fs::remove_file(dir.path().join(file)).unwrap();
+    }
+}
+
+#[test]
+fn a_scenario_answers_a_decision_among_fighters_by_name() {
+    // As a fight file does: Vera picks Jo by name (the second enemy), 9 + 3 hits for 4.
+    let dir = scratch_scenario(&format!(
+        "run: take_turn\n{IN_A_FIGHT}args:\n  me: Vera\ndice: [9, 4]\ndecisions: {{ target: [Jo] }}\nexpect:\n  state:\n    Jo: {{ hp: -1 }}\n    Ike: {{ hp: 6 }}\n"
+    ));
+    let (code, out, err) = test_in(dir.path(), &[]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    // A name that is not among the options when asked is an error naming them.
+    let dir = scratch_scenario(&format!(
+        "run: take_turn\n{IN_A_FIGHT}args:\n  me: Vera\ndice: [9, 4]\ndecisions: {{ target: [Vera] }}\nexpect:\n  state:\n    Jo: {{ hp: -1 }}\n"
+    ));
+    let (code, _, err) = test_in(dir.path(), &[]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("E0403")
+            && err.contains("answer `Vera` is not one of the 2 options `target` offered")
+            && err.contains("the options were: Ike, Jo"),
+        "{err}"
+    );
+}
+
+#[test]
+fn analyze_and_trace_answer_a_decision_among_a_list_by_name() {
+    // `decide stance from [Low, High]` answered `High` by name: a d4 is rolled.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("asking")).unwrap();
+    std::fs::write(dir.path().join("asking/ruleset.yaml"), ASKING_RULESET).unwrap();
+    std::fs::write(
+        dir.path().join("asking/parry.rules"),
+        "procedure parry() -> int {\n  let g = decide stance from [Low, High]\n  if g == High {\n    return roll d4\n  }\n  return 0\n}\n",
+    )
+    .unwrap();
+    for (answer, odds) in [("High", "1/4"), ("Low", "1/1"), ("1", "1/4"), ("Hihg", "")] {
+        std::fs::write(
+            dir.path().join("s.yaml"),
+            format!("run: parry\nargs: {{}}\ndecisions: {{ stance: [{answer}] }}\n"),
+        )
+        .unwrap();
+        let (code, out, err) = run::rulesc_in(dir.path(), &["analyze", "asking", "s.yaml"], &[]);
+        if odds.is_empty() {
+            assert_eq!(code, 1, "{answer}: {out}");
+            assert!(
+                err.contains("answer `Hihg` is not one of the 2 options `stance` offered")
+                    && err.contains("the options were: Low, High"),
+                "{answer}: {err}"
+            );
+            let (code, _, err) =
+                run::rulesc_in(dir.path(), &["trace", "asking", "s.yaml", "--strict"], &[]);
+            assert_eq!(code, 1, "{err}");
+            assert!(
+                err.contains("answer `Hihg` is not one of the 2 options"),
+                "{err}"
+            );
+            continue;
+        }
+        assert_eq!(code, 0, "{answer}: {err}");
+        // High (by name or index): 1 to 4, a quarter each; Low: 0 always.
+        let rows: Vec<&str> = out.lines().skip(1).collect();
+        let want = if odds == "1/1" { 1 } else { 4 };
+        assert_eq!(rows.len(), want, "{answer}: {out}");
+        assert!(
+            rows.iter().all(|r| r.contains(&format!(" {odds} "))),
+            "{answer}: {out}"
+        );
     }
 }

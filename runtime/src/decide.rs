@@ -61,22 +61,33 @@ impl Decide for FirstOption {
     }
 }
 
-/// Answers from a script: for each decision name, a queue of indices taken in order.
+/// One scripted answer: an option's index, or (a decision among a list's items) the
+/// name of the option, found among the options' names when the decision is asked
+/// ([`Decide::decide_among`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scripted {
+    Index(u32),
+    Named(String),
+}
+
+/// Answers from a script: for each decision name, a queue of answers taken in order.
 /// A name with no answer left takes the first option and is remembered in `unanswered`.
 /// Every question is logged in `asked` (name and number of options, in the order asked),
 /// so a caller can check the decisions asked were exactly the scripted ones, in order.
 #[derive(Debug, Default, Clone)]
 pub struct ScriptedDecisions {
-    answers: Vec<(String, Vec<u32>)>,
+    answers: Vec<(String, Vec<Scripted>)>,
     /// The decision names in the order their answers were scripted.
     scripted: Vec<String>,
     pub unanswered: Vec<String>,
     /// Every decision asked, in order: its name and how many options it offered.
     pub asked: Vec<(String, u32)>,
-    /// Scripted answers past the options offered: the decision's name, which of its
-    /// answers (0-based), the answer and the number of options. The last option was
-    /// taken instead; a caller running a user's script reports these as errors.
-    pub out_of_range: Vec<(String, usize, u32, u32)>,
+    /// Scripted answers that were not among the options offered: the decision's name,
+    /// which of its answers (0-based), the answer, the number of options and (for an
+    /// answer by name) the options' names. The last option was taken instead of an index
+    /// past them, the first instead of a name not among them; a caller running a user's
+    /// script reports these as errors.
+    pub missed: Vec<(String, usize, Scripted, u32, Vec<String>)>,
 }
 
 impl ScriptedDecisions {
@@ -85,21 +96,79 @@ impl ScriptedDecisions {
     }
 
     /// Queues `index` as the next answer to the decision `name`.
-    pub fn answer(mut self, name: &str, index: u32) -> Self {
+    pub fn answer(self, name: &str, index: u32) -> Self {
+        self.queue(name, Scripted::Index(index))
+    }
+
+    /// Queues the option named `label` as the next answer to the decision `name` (a
+    /// decision among a list's items).
+    pub fn answer_named(self, name: &str, label: &str) -> Self {
+        self.queue(name, Scripted::Named(label.to_string()))
+    }
+
+    fn queue(mut self, name: &str, answer: Scripted) -> Self {
         self.scripted.push(name.to_string());
         match self.answers.iter_mut().find(|(n, _)| n == name) {
-            Some((_, queue)) => queue.push(index),
-            None => self.answers.push((name.to_string(), vec![index])),
+            Some((_, queue)) => queue.push(answer),
+            None => self.answers.push((name.to_string(), vec![answer])),
         }
         self
+    }
+
+    /// The next answer to `name`, taken, with which of its answers it is; `None` (the
+    /// question remembered as unanswered) when none is left. The question is logged.
+    fn next(&mut self, name: &str, options: u32) -> Option<(usize, Scripted)> {
+        // While answers are left, every earlier question of this name took one.
+        let nth = self.asked.iter().filter(|(n, _)| n == name).count();
+        self.asked.push((name.to_string(), options));
+        match self.answers.iter_mut().find(|(n, _)| n == name) {
+            Some((_, queue)) if !queue.is_empty() => Some((nth, queue.remove(0))),
+            _ => {
+                self.unanswered.push(name.to_string());
+                None
+            }
+        }
+    }
+
+    /// Scripted answer `a` (the `nth` to `name`) among `options` named by `label`.
+    fn pick(
+        &mut self,
+        name: &str,
+        (nth, a): (usize, Scripted),
+        options: u32,
+        label: Option<&dyn Fn(u32) -> String>,
+    ) -> u32 {
+        let last = options.saturating_sub(1);
+        let found = match &a {
+            Scripted::Index(i) => (*i <= last).then_some(*i),
+            Scripted::Named(n) => label.and_then(|l| (0..options).find(|&i| l(i) == *n)),
+        };
+        found.unwrap_or_else(|| {
+            let offered = match (&a, label) {
+                (Scripted::Named(_), Some(l)) => (0..options).map(l).collect(),
+                _ => Vec::new(),
+            };
+            let taken = match a {
+                Scripted::Index(_) => last,
+                Scripted::Named(_) => 0,
+            };
+            self.missed
+                .push((name.to_string(), nth, a, options, offered));
+            taken
+        })
     }
 }
 
 impl ScriptedDecisions {
     /// The answers still queued, per decision name (in the order the names were first
     /// scripted): what an enumeration replays on every path without copying the script.
-    pub fn queues(&self) -> impl Iterator<Item = (&str, &[u32])> {
+    pub fn queues(&self) -> impl Iterator<Item = (&str, &[Scripted])> {
         self.answers.iter().map(|(n, q)| (n.as_str(), q.as_slice()))
+    }
+
+    /// Whether an answer to `name` is left.
+    pub fn has_answer(&self, name: &str) -> bool {
+        self.answers.iter().any(|(n, q)| n == name && !q.is_empty())
     }
 
     /// The decision names with scripted answers that were never asked for.
@@ -136,23 +205,29 @@ impl ScriptedDecisions {
 
 impl Decide for ScriptedDecisions {
     fn decide(&mut self, name: &'static str, options: u32) -> u32 {
-        // While answers are left, every earlier question of this name took one.
-        let nth = self.asked.iter().filter(|(n, _)| n == name).count();
-        self.asked.push((name.to_string(), options));
-        let last = options.saturating_sub(1);
-        match self.answers.iter_mut().find(|(n, _)| n == name) {
-            Some((_, queue)) if !queue.is_empty() => {
-                let answer = queue.remove(0);
-                if answer > last {
-                    self.out_of_range
-                        .push((name.to_string(), nth, answer, options));
-                }
-                answer.min(last)
-            }
-            _ => {
-                self.unanswered.push(name.to_string());
-                0
-            }
+        match self.next(name, options) {
+            Some(a) => self.pick(name, a, options, None),
+            None => 0,
+        }
+    }
+
+    fn wants_labels(&self, name: &str) -> bool {
+        // Names are made only when the next answer is one.
+        self.answers
+            .iter()
+            .find(|(n, _)| n == name)
+            .is_some_and(|(_, q)| matches!(q.first(), Some(Scripted::Named(_))))
+    }
+
+    fn decide_among(
+        &mut self,
+        name: &'static str,
+        options: u32,
+        label: &dyn Fn(u32) -> String,
+    ) -> u32 {
+        match self.next(name, options) {
+            Some(a) => self.pick(name, a, options, Some(label)),
+            None => 0,
         }
     }
 }
@@ -201,6 +276,40 @@ mod tests {
             ]
         );
         assert!(d.fits_exactly() && d.asked_as_scripted());
+    }
+
+    #[test]
+    fn an_answer_by_name_is_found_among_the_options_or_missed() {
+        let names = ["Ike", "Jo"];
+        let label = |i: u32| names[i as usize].to_string();
+        let mut d = ScriptedDecisions::new()
+            .answer_named("target", "Jo")
+            .answer("target", 0)
+            .answer_named("target", "Vera")
+            .answer("target", 2);
+        assert!(d.wants_labels("target"));
+        assert_eq!(d.decide_among("target", 2, &label), 1);
+        assert!(!d.wants_labels("target"), "the next answer is an index");
+        assert_eq!(d.decide_among("target", 2, &label), 0);
+        assert!(d.missed.is_empty());
+        // A name not among the options takes the first, an index past them the last,
+        // and both are missed, with what was offered.
+        assert_eq!(d.decide_among("target", 2, &label), 0);
+        assert_eq!(d.decide("target", 2), 1);
+        assert_eq!(
+            d.missed,
+            [
+                (
+                    "target".to_string(),
+                    2,
+                    Scripted::Named("Vera".into()),
+                    2,
+                    vec!["Ike".to_string(), "Jo".to_string()]
+                ),
+                ("target".to_string(), 3, Scripted::Index(2), 2, vec![]),
+            ]
+        );
+        assert!(d.fits_exactly());
     }
 
     #[test]

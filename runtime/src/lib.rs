@@ -79,7 +79,7 @@ pub const MAX_LOOP: i64 = 10_000;
 /// ([`RuleErrorKind::ListTooLong`]), in the interpreter and in generated code alike.
 pub const MAX_LIST: usize = 100_000;
 
-pub use decide::{Decide, FirstOption, ScriptedDecisions};
+pub use decide::{Decide, FirstOption, Scripted, ScriptedDecisions};
 pub use dice::{
     roll, roll_faces, DiceSource, DiceSpec, Faces, Keep, Roll, ScriptedDice, SeededDice,
 };

@@ -147,9 +147,10 @@ fn decisions_fixed_by_name_change_only_what_they_answer() {
 }
 
 /// `rulesc analyze --format json` and `rulesc diff --format json` follow the schemas
-/// they are documented by (`schemas/analyze.schema.json`, `schemas/diff.schema.json`):
-/// a sweep with groups and cumulative columns, a sampled case with intervals, a mean,
-/// and the gritty Kingsmark diff.
+/// they are documented by (`schemas/analyze.schema.json`, `schemas/diff.schema.json`,
+/// `schemas/diff-fight.schema.json`): a sweep with groups and cumulative columns, a
+/// sampled case with intervals, a mean, and the gritty Kingsmark diff, on a scenario and
+/// on a fight.
 #[test]
 fn analyze_and_diff_json_follow_their_schemas() {
     use rulesc::analyze::report::{render, Style};
@@ -213,4 +214,22 @@ fn analyze_and_diff_json_follow_their_schemas() {
     .unwrap_or_else(|(d, _)| panic!("{:?}", d.items));
     let value = check(&diff, "gritty diff", &d.render(Style::Json));
     assert_eq!(value["definitions"].as_array().unwrap().len(), 4);
+    // The same variant on Kingsmark's fight: simulated under both.
+    let runs = rulesc::simulate::diff::Runs {
+        n: 40,
+        seed: 1,
+        max: None,
+    };
+    let (d, _) = rulesc::simulate::diff::compare(
+        &root().join("rules/kingsmark"),
+        &root().join("examples/variants/gritty_kingsmark"),
+        &root().join("examples/kingsmark/fight.yaml"),
+        &[],
+        runs,
+    )
+    .unwrap_or_else(|(d, _)| panic!("{:?}", d.items));
+    let fight = schema("diff-fight.schema.json");
+    let value = check(&fight, "gritty fight diff", &d.render(Style::Json));
+    assert_eq!(value["definitions"].as_array().unwrap().len(), 4);
+    assert_eq!(value["runs"], 40);
 }

@@ -123,7 +123,7 @@ fn every_shipped_yaml_file_names_and_follows_its_schema() {
 }
 
 /// `rulesc simulate --format json` follows `schemas/simulate.schema.json`: the report of
-/// Kingsmark's fight (its report groups, its rounds) and one run traced.
+/// Kingsmark's fight (its report groups, its rounds), one run traced, and a sweep.
 #[test]
 fn simulate_json_follows_its_schema() {
     let text = std::fs::read_to_string(root().join("schemas/simulate.schema.json")).unwrap();
@@ -135,7 +135,13 @@ fn simulate_json_follows_its_schema() {
         rulesc::simulate::read(&p, &root().join("examples/kingsmark/fight.yaml")).unwrap();
     let report = rulesc::simulate::simulate(&p, &file, 40, 1).json(&p, &file, 1);
     let run = rulesc::simulate::trace_json(&p, &file, 1, 4, Default::default());
-    for (what, value) in [("report", &report), ("run", &run)] {
+    let sweeps = [rulesc::analyze::cases::parse_sweep("Aldren.reflexes=0,2").unwrap()];
+    let path = root().join("examples/kingsmark/fight.yaml");
+    let (swept, _) = rulesc::simulate::sweep::sweep(&p, &path, &sweeps, 10, 1, None)
+        .unwrap_or_else(|(d, _)| panic!("{:?}", d.items));
+    let sweep = swept.json(&p);
+    assert_eq!(sweep["points"].as_array().unwrap().len(), 2);
+    for (what, value) in [("report", &report), ("run", &run), ("sweep", &sweep)] {
         let errors: Vec<String> = validator
             .iter_errors(value)
             .map(|e| format!("{e} at {}", e.instance_path()))

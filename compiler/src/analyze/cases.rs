@@ -232,9 +232,20 @@ pub fn shown(v: &YValue) -> String {
 /// missing); `Err` names the part of the path (`args.attacker.wounds`) that is not a
 /// mapping in the scenario.
 pub fn set(root: &mut YNode, path: &str, value: &YValue) -> Result<(), String> {
+    set_path(root, std::iter::once("args").chain(path.split('.')), value)
+}
+
+/// Sets the value at `keys` under `root` to `value` (maps on the way are made when
+/// missing); `Err` names the part of the path (`args.attacker.wounds`) that is not a
+/// mapping. What [`set`] and a fight's sweep share.
+pub fn set_path<'k>(
+    root: &mut YNode,
+    keys: impl IntoIterator<Item = &'k str>,
+    value: &YValue,
+) -> Result<(), String> {
     let mut node = root;
     let mut so_far = String::new();
-    for key in std::iter::once("args").chain(path.split('.')) {
+    for key in keys {
         let span = node.span;
         let YValue::Map(entries) = &mut node.value else {
             return Err(so_far);

@@ -144,8 +144,8 @@ pub fn pairs(base: &Report, variant: &Report) -> Vec<Pair> {
     out
 }
 
-/// The diff as text.
-pub fn text(names: (&str, &str), changes: &[Change], base: &Report, variant: &Report) -> String {
+/// The definitions that differ, as text (the first part of every `rulesc diff`).
+pub fn definitions_text(names: (&str, &str), changes: &[Change]) -> String {
     let mut out = String::new();
     if changes.is_empty() {
         let _ = writeln!(out, "no definition of {} differs from {}", names.1, names.0);
@@ -190,6 +190,12 @@ pub fn text(names: (&str, &str), changes: &[Change], base: &Report, variant: &Re
             let _ = writeln!(out, "{l}");
         }
     }
+    out
+}
+
+/// The diff as text.
+pub fn text(names: (&str, &str), changes: &[Change], base: &Report, variant: &Report) -> String {
+    let mut out = definitions_text(names, changes);
     let by = base
         .by
         .as_deref()
@@ -225,19 +231,7 @@ pub fn text(names: (&str, &str), changes: &[Change], base: &Report, variant: &Re
 
 /// The diff as JSON (`schemas/diff.schema.json`).
 pub fn json(names: (&str, &str), changes: &[Change], base: &Report, variant: &Report) -> String {
-    let defs: Vec<Json> = changes
-        .iter()
-        .map(|c| {
-            json!({
-                "kind": c.what,
-                "name": c.name,
-                "change": c.kind.word(),
-                "defined_at": c.at,
-                "removed": c.removed,
-                "added": c.added.iter().map(|(l, at)| json!({ "line": l, "at": at })).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
+    let defs = definitions_json(changes);
     let groups: Vec<Json> = pairs(base, variant)
         .iter()
         .map(|p| {
@@ -263,6 +257,23 @@ pub fn json(names: (&str, &str), changes: &[Change], base: &Report, variant: &Re
         "groups": groups,
     });
     serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+}
+
+/// The definitions that differ, as JSON (`definitions` of every `rulesc diff`).
+pub fn definitions_json(changes: &[Change]) -> Vec<Json> {
+    changes
+        .iter()
+        .map(|c| {
+            json!({
+                "kind": c.what,
+                "name": c.name,
+                "change": c.kind.word(),
+                "defined_at": c.at,
+                "removed": c.removed,
+                "added": c.added.iter().map(|(l, at)| json!({ "line": l, "at": at })).collect::<Vec<_>>(),
+            })
+        })
+        .collect()
 }
 
 /// The odds side by side as CSV, one row per group.
@@ -317,18 +328,7 @@ pub fn compare_with_packs(
     limits: &super::Limits,
     view: &super::View,
 ) -> Result<(Diffed, Warnings), (Diagnostics, Sources)> {
-    let with_packs = |p: crate::ir::Program| {
-        if packs.is_empty() {
-            return Ok(p);
-        }
-        match crate::pack::apply(&p, packs) {
-            (Some(extended), _, _) => Ok(extended),
-            (None, diags, sources) => Err((diags, sources)),
-        }
-    };
-    let (bp, bdefs) = crate::explain::definitions(base)?;
-    let (vp, vdefs) = crate::explain::definitions(variant)?;
-    let (bp, vp) = (with_packs(bp)?, with_packs(vp)?);
+    let ((bp, bdefs), (vp, vdefs)) = programs(base, variant, packs)?;
     let (mut b, bw, bs) = super::reports(&bp, scenario, limits, view)?;
     let (mut v, vw, vs) = super::reports(&vp, scenario, limits, view)?;
     let (Some(b), Some(v)) = (b.pop(), v.pop()) else {
@@ -341,6 +341,30 @@ pub fn compare_with_packs(
         variant: v,
     };
     Ok((d, vec![(bw, bs), (vw, vs)]))
+}
+
+/// A program and its definitions, as `rulesc explain` reads them.
+pub type Defined = (crate::ir::Program, Vec<Definition>);
+
+/// The rulesets at `base` and `variant`, each with its definitions and `packs` applied
+/// (a pack for the base fits its variants): what every `rulesc diff` compares.
+pub fn programs(
+    base: &std::path::Path,
+    variant: &std::path::Path,
+    packs: &[std::path::PathBuf],
+) -> Result<(Defined, Defined), (Diagnostics, Sources)> {
+    let with_packs = |p: crate::ir::Program| {
+        if packs.is_empty() {
+            return Ok(p);
+        }
+        match crate::pack::apply(&p, packs) {
+            (Some(extended), _, _) => Ok(extended),
+            (None, diags, sources) => Err((diags, sources)),
+        }
+    };
+    let (bp, bdefs) = crate::explain::definitions(base)?;
+    let (vp, vdefs) = crate::explain::definitions(variant)?;
+    Ok(((with_packs(bp)?, bdefs), (with_packs(vp)?, vdefs)))
 }
 
 impl Diffed {
@@ -362,10 +386,12 @@ impl Diffed {
             super::svg::Series {
                 name: self.names.0.clone(),
                 values: pairs.iter().map(|p| to_f64(&p.base)).collect(),
+                intervals: Vec::new(),
             },
             super::svg::Series {
                 name: self.names.1.clone(),
                 values: pairs.iter().map(|p| to_f64(&p.variant)).collect(),
+                intervals: Vec::new(),
             },
         ];
         super::svg::bars(&self.base.chart_title(), &labels, &series)

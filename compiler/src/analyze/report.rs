@@ -99,6 +99,7 @@ impl Report {
         let series = super::svg::Series {
             name: self.procedure.clone(),
             values,
+            intervals: Vec::new(),
         };
         super::svg::bars(&self.chart_title(), &labels, &[series])
     }

@@ -287,6 +287,7 @@ fn fight(j: &serde_json::Value, name: &str) -> String {
     let series = crate::analyze::svg::Series {
         name: name.to_string(),
         values,
+        intervals: Vec::new(),
     };
     let title = format!("{} ({runs} runs)", j["fight"].as_str().unwrap_or(""));
     let _ = writeln!(

@@ -76,12 +76,26 @@ pub(crate) fn decisions(p: &Program) -> Vec<(String, Option<DecideOptions>)> {
 
 /// Reads a fight file against a program. Diagnostics point into the file.
 pub fn read(p: &Program, path: &Path) -> Result<(FightFile, Sources), (Diagnostics, Sources)> {
+    read_edited(p, path, |_, _| {})
+}
+
+/// [`read`], with `edit` applied to the file's YAML before it is read (a sweep's value
+/// set); what `edit` reports stops the reading.
+pub fn read_edited(
+    p: &Program,
+    path: &Path,
+    edit: impl FnOnce(&mut YNode, &mut Diagnostics),
+) -> Result<(FightFile, Sources), (Diagnostics, Sources)> {
     let mut diags = Diagnostics::default();
     let mut sources = p.sources.clone();
     let name = path.display().to_string().replace('\\', "/");
-    let Some((_, root)) = load::read_yaml(&mut sources, name, path, &mut diags) else {
+    let Some((_, mut root)) = load::read_yaml(&mut sources, name, path, &mut diags) else {
         return Err((diags, sources));
     };
+    edit(&mut root, &mut diags);
+    if diags.has_errors() {
+        return Err((diags, sources));
+    }
     let file = read_node(p, &sources, &root, &mut diags);
     match file {
         Some(f) if !diags.has_errors() => Ok((f, sources)),
@@ -197,17 +211,7 @@ fn read_node(
                 }
                 continue;
             }
-            let Some((_, options)) = known.iter().find(|(n, _)| *n == key) else {
-                let cands: Vec<&str> = known.iter().map(|(n, _)| n.as_str()).collect();
-                diags.push(
-                    Diagnostic::error(
-                        "E0306",
-                        k.span,
-                        format!("the rules ask no decision named `{key}`"),
-                    )
-                    .label("unknown decision")
-                    .help(suggest(&key, &cands, "decisions")),
-                );
+            let Some(options) = known_decision(&known, &key, k, diags) else {
                 continue;
             };
             let answer = match (plain, options) {
@@ -377,6 +381,30 @@ fn read_node(
     })
 }
 
+/// What decision `key` (written at `k` under `decisions:`) chooses among; one the rules
+/// never ask is `E0306`, with the nearest name.
+fn known_decision<'a>(
+    known: &'a [(String, Option<DecideOptions>)],
+    key: &str,
+    k: &YNode,
+    diags: &mut Diagnostics,
+) -> Option<&'a Option<DecideOptions>> {
+    let found = known.iter().find(|(n, _)| n == key).map(|(_, o)| o);
+    if found.is_none() {
+        let cands: Vec<&str> = known.iter().map(|(n, _)| n.as_str()).collect();
+        diags.push(
+            Diagnostic::error(
+                "E0306",
+                k.span,
+                format!("the rules ask no decision named `{key}`"),
+            )
+            .label("unknown decision")
+            .help(suggest(key, &cands, "decisions")),
+        );
+    }
+    found
+}
+
 /// The option that `text` names of a decision choosing among `options`: `yes`/`true`
 /// (option 1) or `no`/`false` (option 0) for a yes-or-no decision, a variant's name for
 /// an enum's or scale's. A decision among a list's items (or the tie decision) is
@@ -446,17 +474,7 @@ fn scripted_answers(
     script: &mut Script,
     diags: &mut Diagnostics,
 ) {
-    let Some((_, options)) = known.iter().find(|(n, _)| n == key) else {
-        let cands: Vec<&str> = known.iter().map(|(n, _)| n.as_str()).collect();
-        diags.push(
-            Diagnostic::error(
-                "E0306",
-                k.span,
-                format!("the rules ask no decision named `{key}`"),
-            )
-            .label("unknown decision")
-            .help(suggest(key, &cands, "decisions")),
-        );
+    let Some(options) = known_decision(known, key, k, diags) else {
         return;
     };
     for a in items {

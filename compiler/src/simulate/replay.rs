@@ -10,7 +10,7 @@ use crate::eval::{Options, Value};
 use crate::fight::EvalRules;
 use crate::ir::Program;
 use crate::scenario::{BoundedTrace, ScriptThenSeed};
-use rulesc_runtime::{Decide, Env, FightEnd, FightRules, Fighter, Policy, Step};
+use rulesc_runtime::{Decide, Env, FightEnd, FightRules, Fighter, Policy, ScriptedDecisions, Step};
 
 /// What one scripted run gave.
 pub struct Replayed {
@@ -32,29 +32,18 @@ pub struct Replayed {
 }
 
 /// Answers a scripted fight's decisions: the scripted answers in order while any are
-/// left for a name, then the file's one-word answers; a decision with neither (and no
-/// `default:`) is remembered, for an error.
+/// left for a name (the runtime's [`ScriptedDecisions`], by index or by name), then the
+/// file's one-word answers; a decision with neither (and no `default:`) is remembered,
+/// for an error.
 struct Decider {
-    /// Per decision: its scripted answers and how many were taken.
-    script: Vec<(String, Vec<Scripted>, usize)>,
+    script: ScriptedDecisions,
     policy: Policy,
     answered: Vec<String>,
     default_given: bool,
     unanswered: Vec<String>,
-    /// Scripted answers that were not among the options: the decision, which of its
-    /// answers, the answer as written and the options offered (by name when known).
-    missed: Vec<(String, usize, String, Vec<String>)>,
 }
 
 impl Decider {
-    /// The next scripted answer to `name`, if one is left (taken).
-    fn next(&mut self, name: &str) -> Option<(usize, Scripted)> {
-        let (_, answers, taken) = self.script.iter_mut().find(|(n, _, _)| n == name)?;
-        let a = answers.get(*taken)?.clone();
-        *taken += 1;
-        Some((*taken - 1, a))
-    }
-
     fn unscripted(&mut self, name: &'static str) {
         if !self.default_given
             && !self.answered.iter().any(|n| n == name)
@@ -63,46 +52,23 @@ impl Decider {
             self.unanswered.push(name.to_string());
         }
     }
-
-    fn scripted(
-        &mut self,
-        name: &'static str,
-        options: u32,
-        label: Option<&dyn Fn(u32) -> String>,
-    ) -> Option<u32> {
-        let (nth, a) = self.next(name)?;
-        let found = match &a {
-            Scripted::Index(i) => (*i < options).then_some(*i),
-            Scripted::Named(n) => label.and_then(|l| (0..options).find(|&i| l(i) == *n)),
-        };
-        if found.is_none() {
-            let written = match &a {
-                Scripted::Index(i) => i.to_string(),
-                Scripted::Named(n) => n.clone(),
-            };
-            let offered = match label {
-                Some(l) => (0..options).map(l).collect(),
-                None => (0..options).map(|i| i.to_string()).collect(),
-            };
-            self.missed.push((name.to_string(), nth, written, offered));
-        }
-        Some(found.unwrap_or(0))
-    }
 }
 
 impl Decide for Decider {
     fn decide(&mut self, name: &'static str, options: u32) -> u32 {
-        if let Some(i) = self.scripted(name, options, None) {
-            return i;
+        if self.script.has_answer(name) {
+            return self.script.decide(name, options);
         }
         self.unscripted(name);
         self.policy.decide(name, options)
     }
 
-    fn wants_labels(&self, _name: &str) -> bool {
-        // Names make traces of the options' names only when a decision among a list is
-        // asked: cheap for one replay, and an index answer ignores them.
-        true
+    fn wants_labels(&self, name: &str) -> bool {
+        if self.script.has_answer(name) {
+            self.script.wants_labels(name)
+        } else {
+            self.policy.wants_labels(name)
+        }
     }
 
     fn decide_among(
@@ -111,8 +77,8 @@ impl Decide for Decider {
         options: u32,
         label: &dyn Fn(u32) -> String,
     ) -> u32 {
-        if let Some(i) = self.scripted(name, options, Some(label)) {
-            return i;
+        if self.script.has_answer(name) {
+            return self.script.decide_among(name, options, label);
         }
         self.unscripted(name);
         self.policy.decide_among(name, options, label)
@@ -127,13 +93,15 @@ pub fn replay(p: &Program, file: &FightFile) -> Replayed {
         script: script
             .decisions
             .iter()
-            .map(|(n, a)| (n.clone(), a.clone(), 0))
-            .collect(),
+            .flat_map(|(n, a)| a.iter().map(move |a| (n, a)))
+            .fold(ScriptedDecisions::new(), |d, (n, a)| match a {
+                Scripted::Index(i) => d.answer(n, *i),
+                Scripted::Named(l) => d.answer_named(n, l),
+            }),
         policy: file.policy_for(0, 0),
         answered: script.answered.clone(),
         default_given: script.default_given,
         unanswered: Vec::new(),
-        missed: Vec::new(),
     };
     let dice = ScriptThenSeed::new(script.faces.clone(), 0);
     let mut env = Env::new(dice, decider, BoundedTrace::new(&p.sites));
@@ -244,30 +212,23 @@ fn strict(
             .map(|(_, s)| s.as_slice())
             .unwrap_or(&[])
     };
-    for (name, nth, answer, offered) in &env.decide.missed {
-        diags.push(
-            Diagnostic::error(
-                "E0403",
-                spans(name).get(*nth).copied().unwrap_or(whole),
-                format!(
-                    "answer `{answer}` is not one of the {} options `{name}` offered",
-                    offered.len()
-                ),
-            )
-            .label("not an option")
-            .help(format!("the options were: {}", offered.join(", "))),
-        );
+    for (name, nth, answer, options, offered) in &env.decide.script.missed {
+        let at = spans(name).get(*nth).copied().unwrap_or(whole);
+        diags.push(crate::scenario::missed_answer(
+            at, name, answer, *options, offered,
+        ));
     }
-    for (name, answers, taken) in &env.decide.script {
-        let left = answers.len().saturating_sub(*taken);
+    for (name, left) in env.decide.script.queues() {
+        let left = left.len();
         if left == 0 {
             continue;
         }
         let s = spans(name);
+        let taken = s.len().saturating_sub(left);
         diags.push(
             Diagnostic::error(
                 "E0405",
-                s.get(*taken).copied().unwrap_or(whole),
+                s.get(taken).copied().unwrap_or(whole),
                 format!("{left} scripted answer(s) to `{name}` were never asked for"),
             )
             .label("not asked")

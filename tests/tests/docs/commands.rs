@@ -289,6 +289,23 @@ pub(super) fn run_command(
         ));
         return;
     }
+    // The codes it must report (`expect=`), each named on standard error.
+    for code in b.attr("expect").into_iter().flat_map(|e| e.split(',')) {
+        if !stderr.contains(code) {
+            fail.push(format!(
+                "{}: `{line}` does not report {code}:\n{stderr}",
+                b.at
+            ));
+        }
+    }
+    // A chart it draws (`--svg PATH`) must be `docs/PATH`, as a `sh odds` one.
+    let words: Vec<&str> = args.split_whitespace().collect();
+    if let Some(path) = words.windows(2).find(|w| w[0] == "--svg").map(|w| w[1]) {
+        let drawn = std::fs::read_to_string(root.join(path)).unwrap_or_default();
+        if let Err(Failed::Usage(why)) = chart(path, &drawn) {
+            fail.push(format!("{}: {why}", b.at));
+        }
+    }
     let Some(o) = output else { return };
     // Each line of the block, in order, in one stream or the other.
     let (out_lines, err_lines): (Vec<&str>, Vec<&str>) = (

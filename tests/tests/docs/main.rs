@@ -35,6 +35,8 @@
 //!   example rulesets (after every other example is written); it must exit with the code,
 //!   and the `text output` after it must be what it prints: every line of the block is a
 //!   line of its standard output or of its standard error, in order (`...` skips lines).
+//!   A chart it draws (`--svg PATH`) must be `docs/PATH`, as for `sh odds` below; with
+//!   `expect=E0513`, its standard error must name each code.
 //! - `fight=<group>`: a fight file, run as `rulesc simulate` does: `runs=<n>` times from
 //!   `seed=<s>` (1000 and 0 unless given), or with `trace=<k>` the trace of run `k`
 //!   (with the word `formulas`, as `--trace-formulas` traces it). The
@@ -83,6 +85,7 @@ fn is_tested(b: &Block) -> bool {
         .iter()
         .any(|k| b.attrs.contains_key(*k))
         || is_odds(b)
+        || (b.lang == "sh" && b.words.iter().any(|w| w == "run"))
 }
 
 /// An example ruleset: its files and what it must report.

@@ -83,7 +83,7 @@ pub struct Options {
 /// script for the rest (each name's answers in order, then the first option).
 #[derive(Debug, Clone, Default)]
 pub struct Decisions<'a> {
-    pub script: Vec<(&'a str, &'a [u32])>,
+    pub script: Vec<(&'a str, &'a [rulesc_runtime::Scripted])>,
     pub fixed: Vec<(String, u32)>,
     /// The first answer met that was not one of the options its decision offered on
     /// some path (a decision from a list, whose length only the run knows). The analysis

@@ -4,7 +4,7 @@
 use super::{BadAnswer, Decisions, Engine, Stop, Truncation};
 use crate::analyze::dice::{Bound, RollDist};
 use crate::analyze::exact::W;
-use rulesc_runtime::{Decide, DiceSource, DiceSpec, Roll};
+use rulesc_runtime::{Decide, DiceSource, DiceSpec, Roll, Scripted};
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -23,39 +23,87 @@ impl<'a> Cursor<'a> {
     }
 }
 
-impl Decide for Cursor<'_> {
-    fn decide(&mut self, name: &'static str, options: u32) -> u32 {
+impl Cursor<'_> {
+    /// The answer to `name` among `options` (named by `label` when the decider asked for
+    /// names): the fixed one, else the state's next scripted one, else the first option.
+    fn answer(
+        &mut self,
+        name: &'static str,
+        options: u32,
+        label: Option<&dyn Fn(u32) -> String>,
+    ) -> u32 {
         let last = options.saturating_sub(1);
-        // An answer past the options makes the analysis an error: the value the run goes
-        // on with is never reported.
-        let checked = |answer: u32, nth: Option<usize>| {
-            if answer > last {
-                let _ = self.dec.bad.set(BadAnswer {
-                    name: name.to_string(),
-                    nth,
-                    answer,
-                    options,
-                });
-            }
-            answer.min(last)
+        // An answer not among the options makes the analysis an error: the value the run
+        // goes on with is never reported.
+        let bad = |answer: Scripted, nth: Option<usize>| {
+            let offered = match (&answer, label) {
+                (Scripted::Named(_), Some(l)) => (0..options).map(l).collect(),
+                _ => Vec::new(),
+            };
+            let _ = self.dec.bad.set(BadAnswer {
+                name: name.to_string(),
+                nth,
+                answer,
+                options,
+                offered,
+            });
         };
         if let Some((_, a)) = self.dec.fixed.iter().find(|(n, _)| n == name) {
-            return checked(*a, None);
+            if *a > last {
+                bad(Scripted::Index(*a), None);
+            }
+            return (*a).min(last);
         }
         let Some(i) = self.dec.script.iter().position(|(n, _)| *n == name) else {
             return 0;
         };
         let queue = self.dec.script[i].1;
-        match (self.cursor.get(i), self.cursor.len() > i) {
-            (Some(&used), true) => match queue.get(used as usize) {
-                Some(&a) => {
-                    self.cursor[i] += 1;
-                    checked(a, Some(used as usize))
+        let Some(used) = self.cursor.get(i).copied() else {
+            return 0;
+        };
+        let Some(a) = queue.get(used as usize) else {
+            return 0;
+        };
+        self.cursor[i] += 1;
+        let nth = Some(used as usize);
+        match a {
+            Scripted::Index(x) if *x > last => {
+                bad(a.clone(), nth);
+                last
+            }
+            Scripted::Index(x) => *x,
+            Scripted::Named(n) => match label.and_then(|l| (0..options).find(|&o| l(o) == *n)) {
+                Some(o) => o,
+                None => {
+                    bad(a.clone(), nth);
+                    0
                 }
-                None => 0,
             },
-            _ => 0,
         }
+    }
+}
+
+impl Decide for Cursor<'_> {
+    fn decide(&mut self, name: &'static str, options: u32) -> u32 {
+        self.answer(name, options, None)
+    }
+
+    fn wants_labels(&self, name: &str) -> bool {
+        // Names are made only when the state's next answer is one.
+        let Some(i) = self.dec.script.iter().position(|(n, _)| *n == name) else {
+            return false;
+        };
+        let used = self.cursor.get(i).copied().unwrap_or(u32::MAX) as usize;
+        matches!(self.dec.script[i].1.get(used), Some(Scripted::Named(_)))
+    }
+
+    fn decide_among(
+        &mut self,
+        name: &'static str,
+        options: u32,
+        label: &dyn Fn(u32) -> String,
+    ) -> u32 {
+        self.answer(name, options, Some(label))
     }
 }
 

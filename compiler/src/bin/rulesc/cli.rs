@@ -180,6 +180,16 @@ pub enum Command {
         /// Content packs whose records the fight file may name.
         #[arg(long = "pack", value_name = "PACK.yaml", num_args = 1..)]
         packs: Vec<PathBuf>,
+        /// Also draw the win rates (with their 95% intervals) and the rounds played to
+        /// this SVG file.
+        #[arg(long, value_name = "FILE", conflicts_with = "trace")]
+        svg: Option<PathBuf>,
+        /// Simulate the fight once per value of a combatant's field, as one table:
+        /// `Vera.armor=0..4` (both ends included) or `Vera.stance=Open,Closed`.
+        /// Repeatable: every combination.
+        #[arg(long, value_name = "NAME.FIELD=VALUES", conflicts_with_all = ["trace", "svg"],
+              value_parser = rulesc::analyze::cases::parse_sweep)]
+        sweep: Vec<rulesc::analyze::cases::Sweep>,
     },
     /// Render the ruleset as a static, offline HTML rulebook: a page per kind of
     /// definition in the writer's order, the rules highlighted and linked, the exact odds
@@ -300,7 +310,7 @@ pub struct DiffArgs {
     pub base: PathBuf,
     /// The variant ruleset folder.
     pub variant: PathBuf,
-    /// The scenario, read against both.
+    /// The scenario, read against both; or a fight file (`sides:`), simulated under both.
     pub scenario: PathBuf,
     /// Content packs applied to both (a pack for the base fits its variants), whose
     /// records the scenario may name.
@@ -314,6 +324,13 @@ pub struct DiffArgs {
     /// Write the odds under both as paired bars to this SVG file.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// With a fight file: how many fights to run under each ruleset (1 to 10,000,000).
+    #[arg(short = 'n', long = "runs", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u64).range(1..=rulesc::simulate::MAX_RUNS))]
+    pub runs: u64,
+    /// With a fight file: the seed of both simulations (run k rolls alike under both).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
 }
 
 /// The engine and bounds of `rulesc analyze`; a value outside its range is a usage error

@@ -171,10 +171,15 @@ fn run() -> ExitCode {
             trace_formulas,
             max_seconds,
             packs,
+            svg,
+            sweep,
         } => {
             let options = rulesc::eval::Options { trace_formulas };
             let how = (runs, seed, trace, options, max_seconds);
-            run::simulate(&ruleset, &fight, &packs, how, format)
+            if !sweep.is_empty() {
+                return run::sweep(&ruleset, &fight, &packs, &sweep, how, format);
+            }
+            run::simulate(&ruleset, &fight, &packs, how, svg.as_deref(), format)
         }
         Command::Explain {
             ruleset,

@@ -93,8 +93,41 @@ pub fn diff(args: DiffArgs, format: Format) -> ExitCode {
         limits,
         by,
         svg,
+        runs,
+        seed,
     } = args;
     let limits: Limits = limits.into();
+    if rulesc::simulate::diff::is_fight_file(&scenario) {
+        if by.is_some() {
+            return usage_error(
+                format,
+                "`--by` groups a scenario's results, and this is a fight file".into(),
+                "a fight's outcomes are its sides' wins, draws, undecided fights and report groups: drop `--by`",
+            );
+        }
+        let runs = rulesc::simulate::diff::Runs {
+            n: runs,
+            seed,
+            max: Some(std::time::Duration::from_secs(limits.max_seconds)),
+        };
+        let compared = rulesc::simulate::diff::compare(&base, &variant, &scenario, &packs, runs);
+        return match compared {
+            Ok((d, read)) => {
+                let inputs: Vec<_> = read.iter().flat_map(|(_, s)| output::inputs(s)).collect();
+                if let Some(path) = &svg {
+                    if !write_chart(path, &d.svg(), &inputs, format) {
+                        return ExitCode::from(1);
+                    }
+                }
+                out!("{}", diag::escape_controls(&d.render(style(format))));
+                ExitCode::SUCCESS
+            }
+            Err((diags, sources)) => {
+                report(&diags, &sources, format);
+                ExitCode::from(1)
+            }
+        };
+    }
     let v = rulesc::analyze::View {
         by,
         ..Default::default()

@@ -69,6 +69,7 @@ pub fn simulate(
     fight: &Path,
     packs: &[PathBuf],
     (runs, seed, trace, options, max_seconds): (u64, u64, Option<u64>, rulesc::eval::Options, u64),
+    svg: Option<&Path>,
     format: Format,
 ) -> ExitCode {
     let Some(p) = load(ruleset, packs, format) else {
@@ -120,6 +121,17 @@ pub fn simulate(
                 );
                 report(&diags, &sources, format);
             }
+            if let Some(path) = svg {
+                let chart = summary.svg(&p, &file, seed);
+                if !crate::report::write_chart(
+                    path,
+                    &chart,
+                    &rulesc::output::inputs(&sources),
+                    format,
+                ) {
+                    return ExitCode::from(1);
+                }
+            }
             if json {
                 outln!("{}", summary.json(&p, &file, seed));
             } else {
@@ -131,6 +143,52 @@ pub fn simulate(
         }
     }
     ExitCode::SUCCESS
+}
+
+/// `rulesc simulate --sweep`: the fight at every point of the sweeps, as one table (or
+/// one JSON object).
+pub fn sweep(
+    ruleset: &Path,
+    fight: &Path,
+    packs: &[PathBuf],
+    sweeps: &[rulesc::analyze::cases::Sweep],
+    (runs, seed, _, _, max_seconds): (u64, u64, Option<u64>, rulesc::eval::Options, u64),
+    format: Format,
+) -> ExitCode {
+    let Some(p) = load(ruleset, packs, format) else {
+        return ExitCode::from(1);
+    };
+    let max = Some(std::time::Duration::from_secs(max_seconds));
+    match rulesc::simulate::sweep::sweep(&p, fight, sweeps, runs, seed, max) {
+        Ok((swept, sources)) => {
+            let asked = swept.points.iter().map(|pt| pt.summary.asked).sum::<u64>();
+            let made = swept.points.iter().map(|pt| pt.summary.runs).sum::<u64>();
+            if made < asked {
+                let mut diags = diag::Diagnostics::default();
+                diags.push(
+                    diag::Diagnostic::warning(
+                        "W0105",
+                        rulesc::source::Span::new(swept.file.file, 0, 0),
+                        format!(
+                            "the simulation stopped after {max_seconds} seconds: {made} of {asked} runs"
+                        ),
+                    )
+                    .label("this fight")
+                    .help("the numbers shown are for the runs made; raise --max-seconds, or ask for fewer runs (-n) or points"),
+                );
+                report(&diags, &sources, format);
+            }
+            match format {
+                Format::Json => outln!("{}", swept.json(&p)),
+                _ => out!("{}", diag::escape_controls(&swept.render(&p))),
+            }
+            ExitCode::SUCCESS
+        }
+        Err((diags, sources)) => {
+            report(&diags, &sources, format);
+            ExitCode::from(1)
+        }
+    }
 }
 
 /// `rulesc explain`: a definition (or a pack's record) with each part's origin.
