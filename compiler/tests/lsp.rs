@@ -1002,3 +1002,5 @@ fn formatting_replaces_the_document_with_rulesc_fmts_layout() {
 mod actions;
 #[path = "lsp/navigation.rs"]
 mod navigation;
+#[path = "lsp/signature.rs"]
+mod signature;

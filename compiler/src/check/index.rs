@@ -91,6 +91,8 @@ pub struct Symbol {
     pub detail: String,
     /// The writer's `doc:` text, if the YAML gives one.
     pub doc: Option<String>,
+    /// A formula's or procedure's parameters, each as `detail` writes it (`f: Fighter`).
+    pub params: Vec<String>,
     /// Other definitions it replaced or was replaced by through `override`: the names in
     /// the base and in the variant, with which is the base.
     pub overrides: Vec<Override>,
@@ -180,6 +182,7 @@ impl Recorder {
                 span,
                 detail: String::new(),
                 doc: None,
+                params: Vec::new(),
                 overrides: Vec::new(),
             },
         ));
@@ -265,6 +268,11 @@ impl Recorder {
                 _ => {}
             }
             sym.detail = describe(prog, &look, key, sym, &local_types);
+            if let (SymbolKind::Formula | SymbolKind::Procedure, Some(f)) =
+                (sym.kind, look.function(&sym.name))
+            {
+                sym.params = params_of(prog, f);
+            }
         }
         Index {
             refs: refs
@@ -501,11 +509,7 @@ fn describe(
         }
         (SymbolKind::Formula | SymbolKind::Procedure, _) => match look.function(name) {
             Some(f) => {
-                let params: Vec<String> = f
-                    .params
-                    .iter()
-                    .map(|p| format!("{}: {}", p.name, ty(&p.ty)))
-                    .collect();
+                let params = params_of(prog, f);
                 let ret = match f.ret {
                     Ty::Unit => String::new(),
                     ref r => format!(" -> {}", ty(r)),
@@ -529,6 +533,14 @@ fn describe(
         },
         (kind, _) => format!("{} {name}", kind.word()),
     }
+}
+
+/// A function's parameters as its description writes them.
+fn params_of(prog: &Program, f: &crate::ir::Function) -> Vec<String> {
+    f.params
+        .iter()
+        .map(|p| format!("{}: {}", p.name, prog.ty_name(&p.ty)))
+        .collect()
 }
 
 fn table_key(k: &crate::ir::TableKey) -> String {

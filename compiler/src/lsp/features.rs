@@ -121,7 +121,7 @@ fn comments_above(text: &str, offset: usize) -> Option<String> {
 }
 
 /// The writer's documentation of a symbol: its `doc:` text, else the comments above it.
-fn doc_of(sources: &Sources, sym: &Symbol) -> Option<String> {
+pub(crate) fn doc_of(sources: &Sources, sym: &Symbol) -> Option<String> {
     sym.doc.clone().or_else(|| {
         let file = sources.files.get(sym.span.file as usize)?;
         comments_above(&file.text, sym.span.start as usize)

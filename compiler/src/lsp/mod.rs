@@ -26,6 +26,7 @@ mod actions;
 pub mod convert;
 mod features;
 mod navigation;
+mod signature;
 pub mod transport;
 
 use convert::Encoding;
@@ -181,6 +182,10 @@ fn capabilities(encoding: lsp::PositionEncodingKind) -> lsp::ServerCapabilities 
         document_symbol_provider: Some(lsp::OneOf::Left(true)),
         references_provider: Some(lsp::OneOf::Left(true)),
         workspace_symbol_provider: Some(lsp::OneOf::Left(true)),
+        signature_help_provider: Some(lsp::SignatureHelpOptions {
+            trigger_characters: Some(vec!["(".into(), ",".into()]),
+            ..Default::default()
+        }),
         code_action_provider: Some(lsp::CodeActionProviderCapability::Options(
             lsp::CodeActionOptions {
                 code_action_kinds: Some(vec![lsp::CodeActionKind::QUICKFIX]),
@@ -571,7 +576,7 @@ impl Server<'_> {
         use lsp::request::{
             CodeActionRequest, Completion, DocumentSymbolRequest, Formatting, GotoDefinition,
             HoverRequest, PrepareRenameRequest, References, Rename, Request as _,
-            WorkspaceSymbolRequest,
+            SignatureHelpRequest, WorkspaceSymbolRequest,
         };
         let id = req.id.clone();
         let result = match req.method.as_str() {
@@ -581,6 +586,7 @@ impl Server<'_> {
             PrepareRenameRequest::METHOD => self.answer(req, features::prepare_rename),
             Rename::METHOD => self.answer(req, features::rename),
             Formatting::METHOD => self.answer(req, features::formatting),
+            SignatureHelpRequest::METHOD => self.answer(req, signature::signature_help),
             CodeActionRequest::METHOD => self.answer(req, actions::code_action),
             DocumentSymbolRequest::METHOD => self.answer(req, navigation::document_symbol),
             References::METHOD => self.answer(req, navigation::references),
