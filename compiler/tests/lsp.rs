@@ -1004,3 +1004,5 @@ mod actions;
 mod navigation;
 #[path = "lsp/signature.rs"]
 mod signature;
+#[path = "lsp/yaml_completion.rs"]
+mod yaml_completion;

@@ -93,6 +93,10 @@ pub struct Symbol {
     pub doc: Option<String>,
     /// A formula's or procedure's parameters, each as `detail` writes it (`f: Fighter`).
     pub params: Vec<String>,
+    /// What the value of a field or constant, or a table's values, is written as in YAML,
+    /// when it is one of some names: the scale, enum or record type (for a list or an
+    /// optional value, its items'), or `bool`.
+    pub named_by: Option<String>,
     /// Other definitions it replaced or was replaced by through `override`: the names in
     /// the base and in the variant, with which is the base.
     pub overrides: Vec<Override>,
@@ -183,6 +187,7 @@ impl Recorder {
                 detail: String::new(),
                 doc: None,
                 params: Vec::new(),
+                named_by: None,
                 overrides: Vec::new(),
             },
         ));
@@ -268,6 +273,7 @@ impl Recorder {
                 _ => {}
             }
             sym.detail = describe(prog, &look, key, sym, &local_types);
+            sym.named_by = value_type(prog, &look, key, sym).and_then(|t| named_by(prog, t));
             if let (SymbolKind::Formula | SymbolKind::Procedure, Some(f)) =
                 (sym.kind, look.function(&sym.name))
             {
@@ -532,6 +538,36 @@ fn describe(
             None => name.clone(),
         },
         (kind, _) => format!("{} {name}", kind.word()),
+    }
+}
+
+/// The type of a field's, constant's or table's values.
+fn value_type<'p>(prog: &'p Program, look: &Lookup<'p>, key: &Key, sym: &Symbol) -> Option<&'p Ty> {
+    match (sym.kind, key) {
+        (SymbolKind::Field, Key::Field(rec, _)) => {
+            let i = look.member(rec, &sym.name)?;
+            Some(&look.record(rec)?.fields.get(i)?.ty)
+        }
+        (SymbolKind::Table, _) => match look.other(&sym.name)? {
+            (1, i) => Some(&prog.tables[i].value),
+            _ => None,
+        },
+        (SymbolKind::Constant, _) => match look.other(&sym.name)? {
+            (2, i) => Some(&prog.constants[i].ty),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The names a value of type `ty` is written with (see [`Symbol::named_by`]).
+fn named_by(prog: &Program, ty: &Ty) -> Option<String> {
+    match ty {
+        Ty::Choice(i) => Some(prog.choices.get(*i)?.name.clone()),
+        Ty::Record(i) => Some(prog.records.get(*i)?.name.clone()),
+        Ty::Bool => Some("bool".into()),
+        Ty::List(t) | Ty::Option(t) => named_by(prog, t),
+        _ => None,
     }
 }
 

@@ -4,6 +4,7 @@
 //! the checker resolved it to.
 
 use super::convert::{self, canonical, Encoding};
+use super::yaml_values;
 use super::{Analysis, Doc};
 use crate::check::index::{Index, Symbol, SymbolKind};
 use crate::source::{Sources, Span};
@@ -283,6 +284,7 @@ pub(crate) fn completion(
     let func = enclosing_function(text, word_start);
     let mut chosen: Vec<&Symbol> = Vec::new();
     let mut words: &[&str] = &[];
+    let mut typed_words: Vec<&str> = Vec::new();
     if let Some(base_end) = lead
         .strip_suffix('.')
         .map(str::len)
@@ -329,6 +331,18 @@ pub(crate) fn completion(
             })),
             None => chosen.extend(syms.iter().filter(|s| s.kind == SymbolKind::Field)),
         }
+    } else if let Some(values) = is_yaml
+        .then(|| yaml_values::value_path(&before[..word_start]))
+        .flatten()
+        .and_then(|path| yaml_values::completions(at.index, &path))
+    {
+        // A YAML value whose type is known: only what that type's values may be.
+        for v in values {
+            match v {
+                yaml_values::Completion::Symbol(s) => chosen.push(s),
+                yaml_values::Completion::Word(w) => typed_words.push(w),
+            }
+        }
     } else if lead.ends_with("roll") && lead[..lead.len() - 4].ends_with(|c: char| !word_char(c)) {
         chosen.extend(syms.iter().filter(|s| s.kind == SymbolKind::Table));
     } else {
@@ -358,6 +372,11 @@ pub(crate) fn completion(
             ..Default::default()
         });
     }
+    items.extend(typed_words.into_iter().map(|w| lsp::CompletionItem {
+        label: w.to_string(),
+        kind: Some(lsp::CompletionItemKind::VALUE),
+        ..Default::default()
+    }));
     if !is_yaml && words == KEYWORDS {
         items.extend(BUILTINS.iter().map(|b| lsp::CompletionItem {
             label: b.to_string(),

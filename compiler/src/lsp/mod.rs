@@ -28,6 +28,7 @@ mod features;
 mod navigation;
 mod signature;
 pub mod transport;
+mod yaml_values;
 
 use convert::Encoding;
 
