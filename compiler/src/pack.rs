@@ -59,7 +59,17 @@ const COPY: &str = "_copy";
 /// Checks packs against a checked ruleset. Diagnostics point into the pack files (and,
 /// for a name clash with the ruleset, into the ruleset too).
 pub fn check_packs(p: &Program, paths: &[PathBuf]) -> (Vec<Pack>, Diagnostics, Sources) {
-    let (_, packs, diags, sources) = check_into(p, paths);
+    check_packs_with(p, paths, &load::Overlay::new())
+}
+
+/// [`check_packs`], reading a pack's text from `overlay` when it is there (the language
+/// server's unsaved buffers).
+pub fn check_packs_with(
+    p: &Program,
+    paths: &[PathBuf],
+    overlay: &load::Overlay,
+) -> (Vec<Pack>, Diagnostics, Sources) {
+    let (_, packs, diags, sources) = check_into(p, paths, overlay);
     (packs, diags, sources)
 }
 
@@ -71,14 +81,27 @@ pub fn check_packs(p: &Program, paths: &[PathBuf]) -> (Vec<Pack>, Diagnostics, S
 /// pack files too, so every span points into them), and the packs' diagnostics with the
 /// sources they point into either way.
 pub fn apply(p: &Program, paths: &[PathBuf]) -> (Option<Program>, Diagnostics, Sources) {
-    let (prog, _, diags, sources) = check_into(p, paths);
+    apply_with(p, paths, &load::Overlay::new())
+}
+
+/// [`apply`], reading a pack's text from `overlay` when it is there.
+pub fn apply_with(
+    p: &Program,
+    paths: &[PathBuf],
+    overlay: &load::Overlay,
+) -> (Option<Program>, Diagnostics, Sources) {
+    let (prog, _, diags, sources) = check_into(p, paths, overlay);
     if diags.has_errors() {
         return (None, diags, sources);
     }
     (Some(prog), diags, sources)
 }
 
-fn check_into(p: &Program, paths: &[PathBuf]) -> (Program, Vec<Pack>, Diagnostics, Sources) {
+fn check_into(
+    p: &Program,
+    paths: &[PathBuf],
+    overlay: &load::Overlay,
+) -> (Program, Vec<Pack>, Diagnostics, Sources) {
     let mut diags = Diagnostics::default();
     let mut sources = p.sources.clone();
     let mut packs = Vec::new();
@@ -107,6 +130,7 @@ fn check_into(p: &Program, paths: &[PathBuf]) -> (Program, Vec<Pack>, Diagnostic
         packs: &mut packs,
         done: HashMap::new(),
         chain: Vec::new(),
+        overlay,
     };
     for path in paths {
         let root = load::project_root_of_file(path);
@@ -130,6 +154,8 @@ struct Run<'a> {
     done: HashMap<PathBuf, bool>,
     /// The packs being read, each requiring the next: one of them again is a cycle.
     chain: Vec<PathBuf>,
+    /// Unsaved texts of packs (the language server's).
+    overlay: &'a load::Overlay,
 }
 
 impl Run<'_> {
@@ -143,7 +169,9 @@ impl Run<'_> {
             return read;
         }
         self.done.insert(key.clone(), false);
-        let Some((_, node)) = load::read_yaml(self.sources, name, path, self.diags) else {
+        let Some((_, node)) =
+            load::read_yaml_in(self.sources, name, path, self.overlay, self.diags)
+        else {
             return false;
         };
         self.chain.push(key.clone());

@@ -34,8 +34,8 @@ pub mod expect;
 mod read;
 mod replay;
 
-pub use read::read;
 pub(crate) use read::read_sides;
+pub use read::{read, read_with};
 pub use replay::{replay, replay_ending, Replayed};
 
 /// Most runs one simulation may ask for.

@@ -1000,6 +1000,8 @@ fn formatting_replaces_the_document_with_rulesc_fmts_layout() {
 // Issue 29's language server beyond the basics, one module each (this file's client).
 #[path = "lsp/actions.rs"]
 mod actions;
+#[path = "lsp/extras.rs"]
+mod extras;
 #[path = "lsp/navigation.rs"]
 mod navigation;
 #[path = "lsp/signature.rs"]

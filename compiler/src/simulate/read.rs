@@ -75,10 +75,20 @@ fn decisions(p: &Program) -> Vec<(String, Option<DecideOptions>)> {
 
 /// Reads a fight file against a program. Diagnostics point into the file.
 pub fn read(p: &Program, path: &Path) -> Result<(FightFile, Sources), (Diagnostics, Sources)> {
+    read_with(p, path, &load::Overlay::new())
+}
+
+/// [`read`], with the file's text from `overlay` when it is there (the language
+/// server's unsaved buffers).
+pub fn read_with(
+    p: &Program,
+    path: &Path,
+    overlay: &load::Overlay,
+) -> Result<(FightFile, Sources), (Diagnostics, Sources)> {
     let mut diags = Diagnostics::default();
     let mut sources = p.sources.clone();
     let name = path.display().to_string().replace('\\', "/");
-    let Some((_, root)) = load::read_yaml(&mut sources, name, path, &mut diags) else {
+    let Some((_, root)) = load::read_yaml_in(&mut sources, name, path, overlay, &mut diags) else {
         return Err((diags, sources));
     };
     let file = read_node(p, &sources, &root, &mut diags);
