@@ -33,6 +33,7 @@ mod report;
 mod run;
 mod stdout;
 mod tools;
+mod watch;
 
 use clap::Parser;
 use cli::{Cli, Color, Command, Format};
@@ -124,7 +125,14 @@ fn run() -> ExitCode {
         );
     }
     let code = match cli.command {
-        Command::Check { paths, ruleset } => project::check(paths, ruleset, format),
+        Command::Check {
+            paths,
+            ruleset,
+            watch: true,
+        } => watch::watch(&paths.clone(), format, || {
+            project::check_read(paths.clone(), ruleset.clone(), format)
+        }),
+        Command::Check { paths, ruleset, .. } => project::check(paths, ruleset, format),
         Command::Build {
             ruleset,
             output,
@@ -154,7 +162,16 @@ fn run() -> ExitCode {
         Command::Test {
             paths,
             ruleset,
+            watch: true,
+            ..
+        } => watch::watch(&paths, format, || {
+            run::test_read(&paths, ruleset.clone(), false, format)
+        }),
+        Command::Test {
+            paths,
+            ruleset,
             update,
+            ..
         } => run::test(&paths, ruleset, update, format),
         Command::Simulate {
             ruleset,

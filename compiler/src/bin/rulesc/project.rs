@@ -11,6 +11,26 @@ use std::process::ExitCode;
 /// `rulesc check`: a ruleset, or with `--ruleset` content packs against it; one line
 /// (or JSON object) for what checked.
 pub fn check(paths: Vec<PathBuf>, ruleset: Option<PathBuf>, format: Format) -> ExitCode {
+    check_read(paths, ruleset, format).0
+}
+
+/// [`check`], and the files it read (for `--watch`).
+pub fn check_read(
+    paths: Vec<PathBuf>,
+    ruleset: Option<PathBuf>,
+    format: Format,
+) -> (ExitCode, Vec<PathBuf>) {
+    let mut read = Vec::new();
+    let code = check_into(paths, ruleset, format, &mut read);
+    (code, read)
+}
+
+fn check_into(
+    paths: Vec<PathBuf>,
+    ruleset: Option<PathBuf>,
+    format: Format,
+    read: &mut Vec<PathBuf>,
+) -> ExitCode {
     let (dir, packs) = match ruleset {
         Some(dir) => (dir, paths),
         None if paths.len() == 1 => (paths[0].clone(), Vec::new()),
@@ -26,6 +46,7 @@ pub fn check(paths: Vec<PathBuf>, ruleset: Option<PathBuf>, format: Format) -> E
         }
     };
     let (program, diags, sources) = rulesc::compile_dir(&dir);
+    read.extend(sources.files.iter().map(|f| f.path.clone()));
     report(&diags, &sources, format);
     let Some(p) = program else {
         return ExitCode::from(1);
@@ -40,6 +61,7 @@ pub fn check(paths: Vec<PathBuf>, ruleset: Option<PathBuf>, format: Format) -> E
         return ExitCode::SUCCESS;
     }
     let (checked, diags, sources) = rulesc::pack::check_packs(&p, &packs);
+    read.extend(sources.files.iter().map(|f| f.path.clone()));
     report(&diags, &sources, format);
     if diags.has_errors() {
         return ExitCode::from(1);
