@@ -230,17 +230,16 @@ pub(crate) fn note_at_start(message: String, severity: lsp::DiagnosticSeverity) 
     }
 }
 
-/// Checks an open pack, scenario or fight file against its ruleset's program: the
-/// diagnostics in the file itself.
+/// Checks an open pack, scenario or fight file against its ruleset's program: what the
+/// reader found, with the sources it points into.
 pub(crate) fn check(
     kind: Kind,
     path: &Path,
     text: &str,
     program: &Program,
     overlay: &Overlay,
-    enc: Encoding,
-) -> Vec<lsp::Diagnostic> {
-    let (diags, sources): (Diagnostics, Sources) = match kind {
+) -> (Diagnostics, Sources) {
+    match kind {
         Kind::Pack => {
             let (_, d, s) = crate::pack::check_packs_with(program, &[path.to_path_buf()], overlay);
             (d, s)
@@ -256,34 +255,47 @@ pub(crate) fn check(
                         with_packs = extended;
                         &with_packs
                     }
-                    (None, d, _) => {
-                        let message = format!(
-                            "a pack of this scenario does not check ({} errors): open it to see them",
-                            d.error_count()
-                        );
-                        return vec![note_at_start(message, lsp::DiagnosticSeverity::ERROR)];
-                    }
+                    // Its packs' errors are theirs: the scenario is told of them.
+                    (None, d, s) => return (d, s),
                 }
             };
             match crate::scenario::read_with(p, path, overlay) {
-                Ok(_) => return Vec::new(),
+                Ok((_, sources)) => (Diagnostics::default(), sources),
                 Err(found) => found,
             }
         }
         Kind::Fight => match crate::simulate::read_with(program, path, overlay) {
-            Ok(_) => return Vec::new(),
+            Ok((_, sources)) => (Diagnostics::default(), sources),
             Err(found) => found,
         },
-    };
+    }
+}
+
+/// The diagnostics of a check in the file itself, as the protocol's; errors in the
+/// files it reads (a scenario's packs) counted in one diagnostic at its start.
+pub(crate) fn in_file(
+    diags: &Diagnostics,
+    sources: &Sources,
+    path: &Path,
+    enc: Encoding,
+) -> Vec<lsp::Diagnostic> {
     let mut out = Vec::new();
+    let mut elsewhere = 0;
     for d in diags.sorted() {
         let in_file = sources
             .files
             .get(d.span.file as usize)
             .is_some_and(|f| canonical(&f.path) == path);
         if in_file {
-            out.push(convert::diagnostic(d, &sources, enc));
+            out.push(convert::diagnostic(d, sources, enc));
+        } else if d.severity == crate::diag::Severity::Error {
+            elsewhere += 1;
         }
+    }
+    if elsewhere > 0 {
+        let message =
+            format!("{elsewhere} error(s) in the packs this file reads: open them to see them");
+        out.insert(0, note_at_start(message, lsp::DiagnosticSeverity::ERROR));
     }
     out
 }

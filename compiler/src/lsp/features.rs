@@ -5,7 +5,7 @@
 
 use super::convert::{self, canonical, Encoding};
 use super::yaml_values;
-use super::{Analysis, Doc};
+use super::{Analysis, Doc, Extra};
 use crate::check::index::{Index, Symbol, SymbolKind};
 use crate::source::{Sources, Span};
 use lsp_types as lsp;
@@ -17,6 +17,8 @@ pub(crate) struct World<'a> {
     pub enc: Encoding,
     pub docs: &'a BTreeMap<PathBuf, Doc>,
     pub analyses: &'a BTreeMap<PathBuf, Analysis>,
+    /// Open packs, scenarios and fight files, with their rulesets.
+    pub extras: &'a BTreeMap<PathBuf, Extra>,
 }
 
 /// A position resolved into one analysis: its index and sources, the file and offset.
@@ -69,6 +71,13 @@ impl<'a> World<'a> {
             file,
             offset: offset as u32,
         })
+    }
+
+    /// The index of the ruleset an open pack, scenario or fight file is read against.
+    pub(crate) fn ruleset_index_of(&self, path: &Path) -> Option<(&'a Sources, &'a Index)> {
+        let dir = self.extras.get(path)?.ruleset.as_ref()?;
+        let (sources, index) = self.analyses.get(dir)?.index.as_ref()?;
+        Some((sources, index))
     }
 
     /// The URI of a file: the editor's own for an open document.
@@ -259,14 +268,28 @@ pub(crate) fn completion(
     p: lsp::CompletionParams,
 ) -> Result<Option<lsp::CompletionResponse>, String> {
     let pos = &p.text_document_position;
-    let Some(at) = w.at(pos) else {
-        return Ok(None);
+    let path = convert::uri_to_path(&pos.text_document.uri).map(|p| canonical(&p));
+    // The names of the file's ruleset; for a pack, scenario or fight file, of the
+    // ruleset it is read against.
+    let (sources, index, checked_text) = match w.at(pos) {
+        Some(at) => (
+            at.sources,
+            at.index,
+            Some(at.sources.files[at.file as usize].text.as_ref()),
+        ),
+        None => match path.as_ref().and_then(|p| w.ruleset_index_of(p)) {
+            Some((sources, index)) => (sources, index, None),
+            None => return Ok(None),
+        },
     };
     // The text as typed (the index may be from the check before, if this does not parse).
-    let path = convert::uri_to_path(&pos.text_document.uri).map(|p| canonical(&p));
-    let text = match path.as_ref().and_then(|p| w.docs.get(p)) {
-        Some(d) => d.text.as_str(),
-        None => at.sources.files[at.file as usize].text.as_ref(),
+    let Some(text) = path
+        .as_ref()
+        .and_then(|p| w.docs.get(p))
+        .map(|d| d.text.as_str())
+        .or(checked_text)
+    else {
+        return Ok(None);
     };
     let offset = convert::offset(text, pos.position, w.enc);
     let before = &text[..offset];
@@ -277,7 +300,7 @@ pub(crate) fn completion(
         .last()
         .map_or(offset, |(i, _)| i);
     let lead = before[..word_start].trim_end_matches([' ', '\t']);
-    let syms = &at.index.symbols;
+    let syms = &index.symbols;
     let is_yaml = path
         .as_ref()
         .is_some_and(|p| p.extension().is_some_and(|e| e == "yaml"));
@@ -334,7 +357,7 @@ pub(crate) fn completion(
     } else if let Some(values) = is_yaml
         .then(|| yaml_values::value_path(&before[..word_start]))
         .flatten()
-        .and_then(|path| yaml_values::completions(at.index, &path))
+        .and_then(|path| yaml_values::completions(index, &path))
     {
         // A YAML value whose type is known: only what that type's values may be.
         for v in values {
@@ -362,7 +385,7 @@ pub(crate) fn completion(
             .insert((s.name.clone(), s.parent.clone()), ())
             .is_none()
         {
-            items.push(item(at.sources, s));
+            items.push(item(sources, s));
         }
     }
     for k in words {

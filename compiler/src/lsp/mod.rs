@@ -220,10 +220,12 @@ pub(crate) struct Analysis {
 }
 
 /// An open pack, scenario or fight file: its ruleset folder, and what its last check found.
-struct Extra {
+pub(crate) struct Extra {
     kind: extras::Kind,
     ruleset: Option<PathBuf>,
     diags: Vec<lsp::Diagnostic>,
+    /// What the last check found, with the sources it points into (for quick fixes).
+    found: Option<(Diagnostics, Sources)>,
 }
 
 struct Server<'c> {
@@ -432,6 +434,7 @@ impl Server<'_> {
                     kind,
                     ruleset: None,
                     diags: Vec::new(),
+                    found: None,
                 });
                 e.kind = kind;
             }
@@ -522,29 +525,33 @@ impl Server<'_> {
             };
             let text = doc.text.clone();
             let found = extras::ruleset_of(kind, &path, &text, &self.analyses, overlay);
-            let (ruleset, diags) = match found {
+            let (ruleset, diags, checked) = match found {
                 Ok(dir) => {
                     if !self.analyses.contains_key(&dir) {
                         self.check_folder(&dir, overlay);
                         self.checked.insert(dir.clone());
                     }
-                    let diags = match self.analyses.get(&dir).and_then(|a| a.program.clone()) {
-                        Some(p) => extras::check(kind, &path, &text, &p, overlay, self.enc),
-                        None => vec![extras::ruleset_broken(&dir)],
-                    };
-                    (Some(dir), diags)
+                    match self.analyses.get(&dir).and_then(|a| a.program.clone()) {
+                        Some(p) => {
+                            let (diags, found) = extras::check(kind, &path, &text, &p, overlay);
+                            let shown = extras::in_file(&diags, &found, &path, self.enc);
+                            (Some(dir), shown, Some((diags, found)))
+                        }
+                        None => {
+                            let broken = vec![extras::ruleset_broken(&dir)];
+                            (Some(dir), broken, None)
+                        }
+                    }
                 }
-                Err(why) => (
-                    None,
-                    vec![extras::note_at_start(
-                        why,
-                        lsp::DiagnosticSeverity::INFORMATION,
-                    )],
-                ),
+                Err(why) => {
+                    let note = extras::note_at_start(why, lsp::DiagnosticSeverity::INFORMATION);
+                    (None, vec![note], None)
+                }
             };
             if let Some(e) = self.extras.get_mut(&path) {
                 e.ruleset = ruleset;
                 e.diags = diags;
+                e.found = checked;
             }
         }
         self.extras_checked = true;
@@ -719,6 +726,7 @@ impl Server<'_> {
             enc: self.enc,
             docs: &self.docs,
             analyses: &self.analyses,
+            extras: &self.extras,
         };
         let answer = feature(&world, params)?;
         serde_json::to_value(answer).map_err(|e| e.to_string())

@@ -8,10 +8,13 @@ const RULESET: &str = "\
 ruleset:
   name: fx
   title: Fixture
+enums:
+  Stance: [Guard, Open]
 types:
   Fighter:
     skill: { type: int, default: 0 }
     hp: { type: int, default: 3 }
+    stance: { type: Stance, default: Guard }
 records:
   Fighter:
     mira: { skill: 2 }
@@ -127,7 +130,28 @@ fn packs_scenarios_and_fight_files_get_their_diagnostics() {
         .as_str()
         .unwrap()
         .contains("did you mean `skill`?"));
+    // Its quick fix, as in a ruleset's own YAML.
+    let at = pos(&bad, "skil", 0, 1);
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": pack}, "range": {"start": at, "end": at},
+            "context": {"diagnostics": diags}}),
+    );
+    assert_eq!(r[0]["title"], "replace `skil` with `skill`", "{r}");
+    assert_eq!(
+        r[0]["edit"]["changes"][&pack][0]["range"]["start"],
+        pos(&bad, "skil", 0, 0)
+    );
     c.change(&pack, 3, PACK);
+    assert_eq!(c.diagnostics(&pack), Vec::<Value>::new());
+    // Completing a field's value offers its type's values, from the pack's ruleset.
+    let typing = PACK.replace("{ skill: 4 }", "{ skill: 4, stance: ");
+    c.change(&pack, 4, &typing);
+    c.diagnostics(&pack);
+    let at = pos(&typing, "stance: ", 0, 8);
+    let r = c.request("textDocument/completion", doc_pos(&pack, at));
+    assert_eq!(labels(&r), ["Guard", "Open"]);
+    c.change(&pack, 5, PACK);
     assert_eq!(c.diagnostics(&pack), Vec::<Value>::new());
 
     // A scenario, with its `ruleset:` and the pack its `packs:` names (so `brute` is
@@ -146,7 +170,7 @@ fn packs_scenarios_and_fight_files_get_their_diagnostics() {
     );
     // The pack's unsaved text is what the scenario reads: without `brute`, it names
     // no record.
-    c.change(&pack, 4, &PACK.replace("brute", "hulk"));
+    c.change(&pack, 6, &PACK.replace("brute", "hulk"));
     c.diagnostics(&pack);
     c.change(&scenario, 3, SCENARIO);
     let diags = c.diagnostics(&scenario);
@@ -155,7 +179,19 @@ fn packs_scenarios_and_fight_files_get_their_diagnostics() {
         diags[0]["message"].as_str().unwrap().contains("brute"),
         "{diags:?}"
     );
-    c.change(&pack, 5, PACK);
+    // A pack that does not check: the scenario counts its errors, at its start.
+    c.change(&pack, 7, &PACK.replace("skill", "skil"));
+    c.diagnostics(&pack);
+    let diags = c.diagnostics(&scenario);
+    assert_eq!(
+        summary(&diags),
+        [(
+            "".into(),
+            0,
+            "1 error(s) in the packs this file reads: open them to see them".into()
+        )]
+    );
+    c.change(&pack, 8, PACK);
     assert_eq!(c.diagnostics(&scenario), Vec::<Value>::new());
 
     // A fight file: a fighter's misspelt field.
