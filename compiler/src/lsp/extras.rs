@@ -176,10 +176,18 @@ pub(crate) fn ruleset_of(
         (_, Some(root)) => root
             .get("ruleset")
             .and_then(YNode::as_str)
-            .map(|rel| canonical(&dir.join(rel))),
+            .map(|rel| resolved(&dir.join(rel))),
         (_, None) => None,
     };
     if let Some(d) = explicit {
+        let project = crate::load::project_root_of_file(path);
+        if !d.starts_with(&project) {
+            return Err(format!(
+                "`ruleset:` names {}, outside the project {}: rulesc lsp reads only inside it (`rulesc test` checks it)",
+                d.display(),
+                project.display()
+            ));
+        }
         return if d.join("ruleset.yaml").is_file() {
             Ok(d)
         } else {
@@ -217,6 +225,43 @@ fn scenario_packs(path: &Path, text: &str) -> Vec<PathBuf> {
         .filter_map(YNode::as_str)
         .map(|rel| dir.join(rel))
         .collect()
+}
+
+/// Why a scenario cannot be checked here: a pack it names is outside its project (the
+/// server reads only inside it; the command line, given the paths, reads them).
+pub(crate) fn outside_project(kind: Kind, path: &Path, text: &str) -> Option<String> {
+    if kind != Kind::Scenario {
+        return None;
+    }
+    let project = crate::load::project_root_of_file(path);
+    let out = scenario_packs(path, text)
+        .into_iter()
+        .map(|p| resolved(&p))
+        .find(|p| !p.starts_with(&project))?;
+    Some(format!(
+        "`packs:` names {}, outside the project {}: rulesc lsp reads only inside it (`rulesc test` checks it)",
+        out.display(),
+        project.display()
+    ))
+}
+
+/// A path made canonical when it exists, else with its `..` taken lexically (so that a
+/// path to nothing still says where it leads).
+fn resolved(p: &Path) -> PathBuf {
+    if let Ok(c) = std::fs::canonicalize(p) {
+        return c;
+    }
+    let mut out = PathBuf::new();
+    for part in p.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// One diagnostic at the start of a file, from the language server itself.

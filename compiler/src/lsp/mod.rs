@@ -531,13 +531,19 @@ impl Server<'_> {
                         self.check_folder(&dir, overlay);
                         self.checked.insert(dir.clone());
                     }
-                    match self.analyses.get(&dir).and_then(|a| a.program.clone()) {
-                        Some(p) => {
+                    let outside = extras::outside_project(kind, &path, &text);
+                    let program = self.analyses.get(&dir).and_then(|a| a.program.clone());
+                    match (outside, program) {
+                        (Some(why), _) => {
+                            let note = extras::note_at_start(why, lsp::DiagnosticSeverity::ERROR);
+                            (Some(dir), vec![note], None)
+                        }
+                        (None, Some(p)) => {
                             let (diags, found) = extras::check(kind, &path, &text, &p, overlay);
                             let shown = extras::in_file(&diags, &found, &path, self.enc);
                             (Some(dir), shown, Some((diags, found)))
                         }
-                        None => {
+                        (None, None) => {
                             let broken = vec![extras::ruleset_broken(&dir)];
                             (Some(dir), broken, None)
                         }

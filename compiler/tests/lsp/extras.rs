@@ -251,5 +251,22 @@ fn a_file_without_a_ruleset_or_with_a_broken_one_is_told_so() {
     );
     c.change(&manifest, 3, RULESET);
     assert_eq!(c.diagnostics(&pack), Vec::<Value>::new());
+
+    // A scenario naming a ruleset or a pack outside its project: not read.
+    let scenario = uri(&dir.path().join("scenarios/strike.yaml"));
+    let away = SCENARIO.replace("ruleset: ../rules/fx", "ruleset: ../..");
+    c.open(&scenario, &away);
+    let diags = c.diagnostics(&scenario);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    let message = diags[0]["message"].as_str().unwrap();
+    assert!(message.starts_with("`ruleset:` names "), "{message}");
+    assert!(message.contains("outside the project"), "{message}");
+    let away = SCENARIO.replace("../packs/armory.yaml", "../../armory.yaml");
+    c.change(&scenario, 2, &away);
+    let diags = c.diagnostics(&scenario);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    let message = diags[0]["message"].as_str().unwrap();
+    assert!(message.starts_with("`packs:` names "), "{message}");
+    assert!(message.contains("outside the project"), "{message}");
     c.shutdown();
 }
