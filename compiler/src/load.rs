@@ -100,6 +100,25 @@ pub fn read_yaml(
     Some((id, parse_yaml(sources, id, diags)?))
 }
 
+/// [`read_yaml`], taking the text from `overlay` (an editor's unsaved buffer, by
+/// canonical path) when it holds the file.
+pub fn read_yaml_in(
+    sources: &mut Sources,
+    name: String,
+    path: &Path,
+    overlay: &Overlay,
+    diags: &mut Diagnostics,
+) -> Option<(FileId, YNode)> {
+    let unsaved = if overlay.is_empty() {
+        None
+    } else {
+        let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        overlay.get(&key).map(String::as_str)
+    };
+    let id = read_file_with(sources, name, path, unsaved, diags)?;
+    Some((id, parse_yaml(sources, id, diags)?))
+}
+
 /// Parses a file of `sources` as YAML, within what is left of the run's node budget.
 fn parse_yaml(sources: &mut Sources, id: FileId, diags: &mut Diagnostics) -> Option<YNode> {
     let left = yaml::MAX_RUN_YAML_NODES.saturating_sub(sources.yaml_nodes);

@@ -183,10 +183,30 @@ pub fn read_edited(
     path: &Path,
     edit: impl FnOnce(&mut YNode, &mut Diagnostics),
 ) -> Result<(Scenario, Sources), (Diagnostics, Sources)> {
+    read_in(p, path, &load::Overlay::new(), edit)
+}
+
+/// [`read`], with the scenario's text from `overlay` when it is there (the language
+/// server's unsaved buffers).
+pub fn read_with(
+    p: &Program,
+    path: &Path,
+    overlay: &load::Overlay,
+) -> Result<(Scenario, Sources), (Diagnostics, Sources)> {
+    read_in(p, path, overlay, |_, _| {})
+}
+
+fn read_in(
+    p: &Program,
+    path: &Path,
+    overlay: &load::Overlay,
+    edit: impl FnOnce(&mut YNode, &mut Diagnostics),
+) -> Result<(Scenario, Sources), (Diagnostics, Sources)> {
     let mut diags = Diagnostics::default();
     let mut sources = p.sources.clone();
     let name = path.display().to_string().replace('\\', "/");
-    let Some((_, mut root)) = load::read_yaml(&mut sources, name, path, &mut diags) else {
+    let Some((_, mut root)) = load::read_yaml_in(&mut sources, name, path, overlay, &mut diags)
+    else {
         return Err((diags, sources));
     };
     edit(&mut root, &mut diags);

@@ -37,7 +37,7 @@ mod replay;
 pub mod sweep;
 
 pub(crate) use read::{answer_by_name, answer_help, decisions, read_sides};
-pub use read::{read, read_edited};
+pub use read::{read, read_edited, read_with};
 pub use replay::{replay, replay_ending, Replayed};
 
 /// Most runs one simulation may ask for.

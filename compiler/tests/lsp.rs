@@ -1,6 +1,8 @@
 //! `rulesc lsp` driven as an editor drives it: the binary is started, and the test speaks
 //! JSON-RPC to it over its stdin and stdout (initialize, didOpen, didChange, hover,
 //! definition, completion, rename, formatting, shutdown, exit), asserting the answers.
+//! The modules under `lsp/` (at the end) test the rest with the same client: navigation,
+//! quick fixes, signature help, typed YAML completion, packs, scenarios and fight files.
 
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -377,7 +379,7 @@ fn neovim(root: &Path, line: u32, col: u32) -> Option<Value> {
 }
 
 #[test]
-fn neovim_headless_shows_diagnostics_hover_and_definition() {
+fn neovim_headless_shows_diagnostics_hover_definition_outline_and_references() {
     let dir = project();
     let typo = ATTACK.replace("d12! + bonus", "d12! + bonsu");
     std::fs::write(dir.path().join("attack.rules"), typo).unwrap();
@@ -415,6 +417,14 @@ fn neovim_headless_shows_diagnostics_hover_and_definition() {
         pos(MANIFEST, "hit_locations", 0, 0),
         "{seen}"
     );
+    // The outline and the references, through Neovim's client too.
+    let outline: Vec<&str> = seen["textDocument/documentSymbol"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|s| s["name"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(outline, ["AttackResult", "attack"], "{seen}");
+    let refs = seen["textDocument/references"].as_array();
+    assert_eq!(refs.map(Vec::len), Some(2), "{seen}");
 }
 
 #[test]
@@ -1000,5 +1010,11 @@ fn formatting_replaces_the_document_with_rulesc_fmts_layout() {
 // Issue 29's language server beyond the basics, one module each (this file's client).
 #[path = "lsp/actions.rs"]
 mod actions;
+#[path = "lsp/extras.rs"]
+mod extras;
 #[path = "lsp/navigation.rs"]
 mod navigation;
+#[path = "lsp/signature.rs"]
+mod signature;
+#[path = "lsp/yaml_completion.rs"]
+mod yaml_completion;

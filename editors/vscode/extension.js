@@ -1,5 +1,5 @@
-// Starts `rulesc lsp` for .rules files and ruleset YAML (the server ignores YAML files
-// that are not in a folder holding ruleset.yaml).
+// Starts `rulesc lsp` for .rules files and YAML (the server checks YAML in a folder
+// holding ruleset.yaml, and content packs, scenarios and fight files; it ignores the rest).
 const vscode = require("vscode");
 const { LanguageClient } = require("vscode-languageclient/node");
 

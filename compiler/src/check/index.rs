@@ -91,6 +91,12 @@ pub struct Symbol {
     pub detail: String,
     /// The writer's `doc:` text, if the YAML gives one.
     pub doc: Option<String>,
+    /// A formula's or procedure's parameters, each as `detail` writes it (`f: Fighter`).
+    pub params: Vec<String>,
+    /// What the value of a field or constant, or a table's values, is written as in YAML,
+    /// when it is one of some names: the scale, enum or record type (for a list or an
+    /// optional value, its items'), or `bool`.
+    pub named_by: Option<String>,
     /// Other definitions it replaced or was replaced by through `override`: the names in
     /// the base and in the variant, with which is the base.
     pub overrides: Vec<Override>,
@@ -180,6 +186,8 @@ impl Recorder {
                 span,
                 detail: String::new(),
                 doc: None,
+                params: Vec::new(),
+                named_by: None,
                 overrides: Vec::new(),
             },
         ));
@@ -265,6 +273,12 @@ impl Recorder {
                 _ => {}
             }
             sym.detail = describe(prog, &look, key, sym, &local_types);
+            sym.named_by = value_type(prog, &look, key, sym).and_then(|t| named_by(prog, t));
+            if let (SymbolKind::Formula | SymbolKind::Procedure, Some(f)) =
+                (sym.kind, look.function(&sym.name))
+            {
+                sym.params = params_of(prog, f);
+            }
         }
         Index {
             refs: refs
@@ -501,11 +515,7 @@ fn describe(
         }
         (SymbolKind::Formula | SymbolKind::Procedure, _) => match look.function(name) {
             Some(f) => {
-                let params: Vec<String> = f
-                    .params
-                    .iter()
-                    .map(|p| format!("{}: {}", p.name, ty(&p.ty)))
-                    .collect();
+                let params = params_of(prog, f);
                 let ret = match f.ret {
                     Ty::Unit => String::new(),
                     ref r => format!(" -> {}", ty(r)),
@@ -529,6 +539,44 @@ fn describe(
         },
         (kind, _) => format!("{} {name}", kind.word()),
     }
+}
+
+/// The type of a field's, constant's or table's values.
+fn value_type<'p>(prog: &'p Program, look: &Lookup<'p>, key: &Key, sym: &Symbol) -> Option<&'p Ty> {
+    match (sym.kind, key) {
+        (SymbolKind::Field, Key::Field(rec, _)) => {
+            let i = look.member(rec, &sym.name)?;
+            Some(&look.record(rec)?.fields.get(i)?.ty)
+        }
+        (SymbolKind::Table, _) => match look.other(&sym.name)? {
+            (1, i) => Some(&prog.tables[i].value),
+            _ => None,
+        },
+        (SymbolKind::Constant, _) => match look.other(&sym.name)? {
+            (2, i) => Some(&prog.constants[i].ty),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The names a value of type `ty` is written with (see [`Symbol::named_by`]).
+fn named_by(prog: &Program, ty: &Ty) -> Option<String> {
+    match ty {
+        Ty::Choice(i) => Some(prog.choices.get(*i)?.name.clone()),
+        Ty::Record(i) => Some(prog.records.get(*i)?.name.clone()),
+        Ty::Bool => Some("bool".into()),
+        Ty::List(t) | Ty::Option(t) => named_by(prog, t),
+        _ => None,
+    }
+}
+
+/// A function's parameters as its description writes them.
+fn params_of(prog: &Program, f: &crate::ir::Function) -> Vec<String> {
+    f.params
+        .iter()
+        .map(|p| format!("{}: {}", p.name, prog.ty_name(&p.ty)))
+        .collect()
 }
 
 fn table_key(k: &crate::ir::TableKey) -> String {

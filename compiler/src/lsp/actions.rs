@@ -9,7 +9,7 @@
 use super::convert::{self, canonical};
 use super::features::World;
 use super::Analysis;
-use crate::diag::{self, Diagnostic};
+use crate::diag::{self, Diagnostic, Diagnostics};
 use crate::source::{Sources, Span};
 use lsp_types as lsp;
 use std::collections::HashMap;
@@ -27,26 +27,26 @@ pub(crate) fn code_action(
     let Some(path) = convert::uri_to_path(&p.text_document.uri).map(|p| canonical(&p)) else {
         return Ok(None);
     };
-    let Some((a, file)) = checked_with(w, &path).filter(|_| wanted) else {
+    let Some(((diags, sources), file)) = checked_with(w, &path).filter(|_| wanted) else {
         return Ok(Some(Vec::new()));
     };
-    let text = &a.sources.files[file as usize].text;
+    let text = &sources.files[file as usize].text;
     let from = convert::offset(text, p.range.start, w.enc) as u32;
     let to = convert::offset(text, p.range.end, w.enc) as u32;
     let mut actions = Vec::new();
-    for d in a.diags.sorted() {
+    for d in diags.sorted() {
         if d.span.file != file || d.span.end < from || d.span.start > to {
             continue;
         }
-        let attached = vec![convert::diagnostic(d, &a.sources, w.enc)];
-        if let Some((title, edit)) = did_you_mean(&a.sources, d) {
-            actions.push(action(w, &a.sources, title, vec![edit], &attached, true));
+        let attached = vec![convert::diagnostic(d, sources, w.enc)];
+        if let Some((title, edit)) = did_you_mean(sources, d) {
+            actions.push(action(w, sources, title, vec![edit], &attached, true));
         }
         for fix in &d.fixes {
             let title = fix.title.clone();
             actions.push(action(
                 w,
-                &a.sources,
+                sources,
                 title,
                 fix.edits.clone(),
                 &attached,
@@ -63,14 +63,24 @@ pub(crate) fn code_action(
     ))
 }
 
-/// The check whose diagnostics a file shows (its own ruleset's, else one that read it),
-/// with the file's id in its sources.
-fn checked_with<'a>(w: &World<'a>, path: &Path) -> Option<(&'a Analysis, u32)> {
+/// A check's diagnostics and the sources they point into.
+type Found<'a> = (&'a Diagnostics, &'a Sources);
+
+/// What the check a file's diagnostics come from found (for a pack, scenario or fight
+/// file, its own check; else its own ruleset's, or one that read it), with the file's id
+/// in its sources.
+fn checked_with<'a>(w: &World<'a>, path: &Path) -> Option<(Found<'a>, u32)> {
+    let extra = w.extras.get(path).and_then(|e| e.found.as_ref());
     let own = path.parent().and_then(|d| w.analyses.get(d));
-    own.into_iter().chain(w.analyses.values()).find_map(|a| {
-        let file = a.sources.files.iter().position(|f| f.path == path)?;
-        Some((a, file as u32))
-    })
+    let rulesets = own.into_iter().chain(w.analyses.values());
+    extra
+        .map(|(d, s)| (d, s))
+        .into_iter()
+        .chain(rulesets.map(|a: &Analysis| (&a.diags, &a.sources)))
+        .find_map(|(diags, sources)| {
+            let file = sources.files.iter().position(|f| f.path == path)?;
+            Some(((diags, sources), file as u32))
+        })
 }
 
 /// The edit a "did you mean" proposes: the diagnostic's span, when it holds just the

@@ -4,7 +4,8 @@
 //! the checker resolved it to.
 
 use super::convert::{self, canonical, Encoding};
-use super::{Analysis, Doc};
+use super::yaml_values;
+use super::{Analysis, Doc, Extra};
 use crate::check::index::{Index, Symbol, SymbolKind};
 use crate::source::{Sources, Span};
 use lsp_types as lsp;
@@ -16,6 +17,8 @@ pub(crate) struct World<'a> {
     pub enc: Encoding,
     pub docs: &'a BTreeMap<PathBuf, Doc>,
     pub analyses: &'a BTreeMap<PathBuf, Analysis>,
+    /// Open packs, scenarios and fight files, with their rulesets.
+    pub extras: &'a BTreeMap<PathBuf, Extra>,
 }
 
 /// A position resolved into one analysis: its index and sources, the file and offset.
@@ -70,6 +73,13 @@ impl<'a> World<'a> {
         })
     }
 
+    /// The index of the ruleset an open pack, scenario or fight file is read against.
+    pub(crate) fn ruleset_index_of(&self, path: &Path) -> Option<(&'a Sources, &'a Index)> {
+        let dir = self.extras.get(path)?.ruleset.as_ref()?;
+        let (sources, index) = self.analyses.get(dir)?.index.as_ref()?;
+        Some((sources, index))
+    }
+
     /// The URI of a file: the editor's own for an open document.
     pub(crate) fn uri_of(&self, path: &Path) -> Option<lsp::Uri> {
         self.docs
@@ -121,7 +131,7 @@ fn comments_above(text: &str, offset: usize) -> Option<String> {
 }
 
 /// The writer's documentation of a symbol: its `doc:` text, else the comments above it.
-fn doc_of(sources: &Sources, sym: &Symbol) -> Option<String> {
+pub(crate) fn doc_of(sources: &Sources, sym: &Symbol) -> Option<String> {
     sym.doc.clone().or_else(|| {
         let file = sources.files.get(sym.span.file as usize)?;
         comments_above(&file.text, sym.span.start as usize)
@@ -258,14 +268,28 @@ pub(crate) fn completion(
     p: lsp::CompletionParams,
 ) -> Result<Option<lsp::CompletionResponse>, String> {
     let pos = &p.text_document_position;
-    let Some(at) = w.at(pos) else {
-        return Ok(None);
+    let path = convert::uri_to_path(&pos.text_document.uri).map(|p| canonical(&p));
+    // The names of the file's ruleset; for a pack, scenario or fight file, of the
+    // ruleset it is read against.
+    let (sources, index, checked_text) = match w.at(pos) {
+        Some(at) => (
+            at.sources,
+            at.index,
+            Some(at.sources.files[at.file as usize].text.as_ref()),
+        ),
+        None => match path.as_ref().and_then(|p| w.ruleset_index_of(p)) {
+            Some((sources, index)) => (sources, index, None),
+            None => return Ok(None),
+        },
     };
     // The text as typed (the index may be from the check before, if this does not parse).
-    let path = convert::uri_to_path(&pos.text_document.uri).map(|p| canonical(&p));
-    let text = match path.as_ref().and_then(|p| w.docs.get(p)) {
-        Some(d) => d.text.as_str(),
-        None => at.sources.files[at.file as usize].text.as_ref(),
+    let Some(text) = path
+        .as_ref()
+        .and_then(|p| w.docs.get(p))
+        .map(|d| d.text.as_str())
+        .or(checked_text)
+    else {
+        return Ok(None);
     };
     let offset = convert::offset(text, pos.position, w.enc);
     let before = &text[..offset];
@@ -276,13 +300,14 @@ pub(crate) fn completion(
         .last()
         .map_or(offset, |(i, _)| i);
     let lead = before[..word_start].trim_end_matches([' ', '\t']);
-    let syms = &at.index.symbols;
+    let syms = &index.symbols;
     let is_yaml = path
         .as_ref()
         .is_some_and(|p| p.extension().is_some_and(|e| e == "yaml"));
     let func = enclosing_function(text, word_start);
     let mut chosen: Vec<&Symbol> = Vec::new();
     let mut words: &[&str] = &[];
+    let mut typed_words: Vec<&str> = Vec::new();
     if let Some(base_end) = lead
         .strip_suffix('.')
         .map(str::len)
@@ -329,6 +354,18 @@ pub(crate) fn completion(
             })),
             None => chosen.extend(syms.iter().filter(|s| s.kind == SymbolKind::Field)),
         }
+    } else if let Some(values) = is_yaml
+        .then(|| yaml_values::value_path(&before[..word_start]))
+        .flatten()
+        .and_then(|path| yaml_values::completions(index, &path))
+    {
+        // A YAML value whose type is known: only what that type's values may be.
+        for v in values {
+            match v {
+                yaml_values::Completion::Symbol(s) => chosen.push(s),
+                yaml_values::Completion::Word(w) => typed_words.push(w),
+            }
+        }
     } else if lead.ends_with("roll") && lead[..lead.len() - 4].ends_with(|c: char| !word_char(c)) {
         chosen.extend(syms.iter().filter(|s| s.kind == SymbolKind::Table));
     } else {
@@ -348,7 +385,7 @@ pub(crate) fn completion(
             .insert((s.name.clone(), s.parent.clone()), ())
             .is_none()
         {
-            items.push(item(at.sources, s));
+            items.push(item(sources, s));
         }
     }
     for k in words {
@@ -358,6 +395,11 @@ pub(crate) fn completion(
             ..Default::default()
         });
     }
+    items.extend(typed_words.into_iter().map(|w| lsp::CompletionItem {
+        label: w.to_string(),
+        kind: Some(lsp::CompletionItemKind::VALUE),
+        ..Default::default()
+    }));
     if !is_yaml && words == KEYWORDS {
         items.extend(BUILTINS.iter().map(|b| lsp::CompletionItem {
             label: b.to_string(),

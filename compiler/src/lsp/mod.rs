@@ -24,9 +24,12 @@
 
 mod actions;
 pub mod convert;
+mod extras;
 mod features;
 mod navigation;
+mod signature;
 pub mod transport;
+mod yaml_values;
 
 use convert::Encoding;
 
@@ -97,6 +100,9 @@ pub fn serve(conn: Connection) -> Result<(), Error> {
         dirty: BTreeSet::new(),
         checked: BTreeSet::new(),
         published: BTreeMap::new(),
+        extras: BTreeMap::new(),
+        extras_stale: false,
+        extras_checked: false,
         queue: VecDeque::new(),
         shut_down: false,
     };
@@ -181,6 +187,10 @@ fn capabilities(encoding: lsp::PositionEncodingKind) -> lsp::ServerCapabilities 
         document_symbol_provider: Some(lsp::OneOf::Left(true)),
         references_provider: Some(lsp::OneOf::Left(true)),
         workspace_symbol_provider: Some(lsp::OneOf::Left(true)),
+        signature_help_provider: Some(lsp::SignatureHelpOptions {
+            trigger_characters: Some(vec!["(".into(), ",".into()]),
+            ..Default::default()
+        }),
         code_action_provider: Some(lsp::CodeActionProviderCapability::Options(
             lsp::CodeActionOptions {
                 code_action_kinds: Some(vec![lsp::CodeActionKind::QUICKFIX]),
@@ -202,9 +212,20 @@ pub(crate) struct Doc {
 pub(crate) struct Analysis {
     diags: Diagnostics,
     sources: Sources,
+    /// The program, when it checks (packs, scenarios and fight files are read against it).
+    program: Option<std::sync::Arc<crate::ir::Program>>,
     /// The index of the last check that got past loading (while a file does not parse,
     /// hover and the rest answer from the check before), with the sources it points into.
     index: Option<(Sources, Index)>,
+}
+
+/// An open pack, scenario or fight file: its ruleset folder, and what its last check found.
+pub(crate) struct Extra {
+    kind: extras::Kind,
+    ruleset: Option<PathBuf>,
+    diags: Vec<lsp::Diagnostic>,
+    /// What the last check found, with the sources it points into (for quick fixes).
+    found: Option<(Diagnostics, Sources)>,
 }
 
 struct Server<'c> {
@@ -220,6 +241,12 @@ struct Server<'c> {
     checked: BTreeSet<PathBuf>,
     /// What was last published for each file.
     published: BTreeMap<PathBuf, Vec<lsp::Diagnostic>>,
+    /// Open packs, scenarios and fight files (outside ruleset folders), by path.
+    extras: BTreeMap<PathBuf, Extra>,
+    /// One of them changed, or was opened or closed, since they were last checked.
+    extras_stale: bool,
+    /// They were checked since diagnostics were last published.
+    extras_checked: bool,
     /// Messages taken from the connection, not yet handled.
     queue: VecDeque<Message>,
     /// `shutdown` was answered: only `exit` is left.
@@ -390,8 +417,31 @@ impl Server<'_> {
             return;
         };
         let path = canonical(&path);
+        let is_yaml = path.extension().is_some_and(|e| e == "yaml");
+        let kind = (is_yaml && self.owner(&path).is_none())
+            .then(|| extras::kind_of(&text))
+            .flatten();
         self.docs.insert(path.clone(), Doc { uri, version, text });
         self.touched(&path);
+        // A pack, scenario or fight file: checked against its ruleset (any of them may
+        // read another: a scenario its packs).
+        if self.extras.contains_key(&path) || kind.is_some() {
+            self.extras_stale = true;
+        }
+        match kind {
+            Some(kind) => {
+                let e = self.extras.entry(path).or_insert(Extra {
+                    kind,
+                    ruleset: None,
+                    diags: Vec::new(),
+                    found: None,
+                });
+                e.kind = kind;
+            }
+            None => {
+                self.extras.remove(&path);
+            }
+        }
     }
 
     fn close(&mut self, uri: &lsp::Uri) {
@@ -400,8 +450,13 @@ impl Server<'_> {
         };
         self.docs.remove(&path);
         self.touched(&path);
-        // A ruleset with no open document is no longer checked.
-        let open: BTreeSet<PathBuf> = self.docs.keys().filter_map(|p| self.owner(p)).collect();
+        if self.extras.remove(&path).is_some() {
+            self.extras_stale = true;
+        }
+        // A ruleset with no open document (nor an open pack, scenario or fight file
+        // read against it) is no longer checked.
+        let mut open: BTreeSet<PathBuf> = self.docs.keys().filter_map(|p| self.owner(p)).collect();
+        open.extend(self.extras.values().filter_map(|e| e.ruleset.clone()));
         self.analyses.retain(|dir, _| open.contains(dir));
         self.dirty.retain(|dir| open.contains(dir));
     }
@@ -443,44 +498,109 @@ impl Server<'_> {
     /// Checks the ruleset folders changed since their last check. What the checks find
     /// is published by [`Self::publish_checked`].
     fn check(&mut self) {
-        if self.dirty.is_empty() {
+        if self.dirty.is_empty() && !self.extras_stale {
             return;
         }
         let overlay = self.overlay();
         let dirty = std::mem::take(&mut self.dirty);
         for dir in &dirty {
-            let checked = crate::check_dir(dir, &overlay);
-            let loaded = !checked.index.symbols.is_empty();
-            let previous = self.analyses.remove(dir).and_then(|a| a.index);
-            let index = if loaded {
-                Some((checked.sources.clone(), checked.index))
-            } else {
-                previous
-            };
-            let analysis = Analysis {
-                diags: checked.diags,
-                sources: checked.sources,
-                index,
-            };
-            self.analyses.insert(dir.clone(), analysis);
+            self.check_folder(dir, &overlay);
         }
         self.checked.extend(dirty);
+        if !self.extras.is_empty() {
+            self.check_extras(&overlay);
+        }
+        self.extras_stale = false;
+    }
+
+    /// Checks the open packs, scenarios and fight files, each against its ruleset
+    /// (checked first, if no open document made it checked already).
+    fn check_extras(&mut self, overlay: &Overlay) {
+        let paths: Vec<PathBuf> = self.extras.keys().cloned().collect();
+        for path in paths {
+            let (Some(doc), Some(kind)) =
+                (self.docs.get(&path), self.extras.get(&path).map(|e| e.kind))
+            else {
+                continue;
+            };
+            let text = doc.text.clone();
+            let found = extras::ruleset_of(kind, &path, &text, &self.analyses, overlay);
+            let (ruleset, diags, checked) = match found {
+                Ok(dir) => {
+                    if !self.analyses.contains_key(&dir) {
+                        self.check_folder(&dir, overlay);
+                        self.checked.insert(dir.clone());
+                    }
+                    let outside = extras::outside_project(kind, &path, &text);
+                    let program = self.analyses.get(&dir).and_then(|a| a.program.clone());
+                    match (outside, program) {
+                        (Some(why), _) => {
+                            let note = extras::note_at_start(why, lsp::DiagnosticSeverity::ERROR);
+                            (Some(dir), vec![note], None)
+                        }
+                        (None, Some(p)) => {
+                            let (diags, found) = extras::check(kind, &path, &text, &p, overlay);
+                            let shown = extras::in_file(&diags, &found, &path, self.enc);
+                            (Some(dir), shown, Some((diags, found)))
+                        }
+                        (None, None) => {
+                            let broken = vec![extras::ruleset_broken(&dir)];
+                            (Some(dir), broken, None)
+                        }
+                    }
+                }
+                Err(why) => {
+                    let note = extras::note_at_start(why, lsp::DiagnosticSeverity::INFORMATION);
+                    (None, vec![note], None)
+                }
+            };
+            if let Some(e) = self.extras.get_mut(&path) {
+                e.ruleset = ruleset;
+                e.diags = diags;
+                e.found = checked;
+            }
+        }
+        self.extras_checked = true;
+    }
+
+    /// Checks one ruleset folder, keeping the index of the check before when this one
+    /// did not get past loading.
+    fn check_folder(&mut self, dir: &Path, overlay: &Overlay) {
+        let checked = crate::check_dir(dir, overlay);
+        let loaded = !checked.index.symbols.is_empty();
+        let previous = self.analyses.remove(dir).and_then(|a| a.index);
+        let index = if loaded {
+            Some((checked.sources.clone(), checked.index))
+        } else {
+            previous
+        };
+        let analysis = Analysis {
+            diags: checked.diags,
+            sources: checked.sources,
+            program: checked.program.map(std::sync::Arc::new),
+            index,
+        };
+        self.analyses.insert(dir.to_path_buf(), analysis);
     }
 
     /// Publishes what changed since the last publication.
     fn publish_checked(&mut self) -> Result<(), Error> {
-        if self.checked.is_empty() {
+        if self.checked.is_empty() && !self.extras_checked {
             return Ok(());
         }
         let checked = std::mem::take(&mut self.checked);
         // An open document of a ruleset just checked hears the result even when it is
-        // unchanged (an empty list says "checked, clean").
-        let fresh: BTreeSet<PathBuf> = self
+        // unchanged (an empty list says "checked, clean"); so does an open pack,
+        // scenario or fight file just checked.
+        let mut fresh: BTreeSet<PathBuf> = self
             .docs
             .keys()
             .filter(|p| self.owner(p).is_some_and(|o| checked.contains(&o)))
             .cloned()
             .collect();
+        if std::mem::take(&mut self.extras_checked) {
+            fresh.extend(self.extras.keys().cloned());
+        }
         self.publish(&fresh)
     }
 
@@ -522,6 +642,9 @@ impl Server<'_> {
                 .and_then(|o| by_ruleset.remove(o.as_path()));
             let list = own.or_else(|| by_ruleset.into_values().next());
             now.insert(file, list.unwrap_or_default());
+        }
+        for (file, e) in &self.extras {
+            now.insert(file.clone(), e.diags.clone());
         }
         let gone: Vec<PathBuf> = self
             .published
@@ -571,7 +694,7 @@ impl Server<'_> {
         use lsp::request::{
             CodeActionRequest, Completion, DocumentSymbolRequest, Formatting, GotoDefinition,
             HoverRequest, PrepareRenameRequest, References, Rename, Request as _,
-            WorkspaceSymbolRequest,
+            SignatureHelpRequest, WorkspaceSymbolRequest,
         };
         let id = req.id.clone();
         let result = match req.method.as_str() {
@@ -581,6 +704,7 @@ impl Server<'_> {
             PrepareRenameRequest::METHOD => self.answer(req, features::prepare_rename),
             Rename::METHOD => self.answer(req, features::rename),
             Formatting::METHOD => self.answer(req, features::formatting),
+            SignatureHelpRequest::METHOD => self.answer(req, signature::signature_help),
             CodeActionRequest::METHOD => self.answer(req, actions::code_action),
             DocumentSymbolRequest::METHOD => self.answer(req, navigation::document_symbol),
             References::METHOD => self.answer(req, navigation::references),
@@ -608,6 +732,7 @@ impl Server<'_> {
             enc: self.enc,
             docs: &self.docs,
             analyses: &self.analyses,
+            extras: &self.extras,
         };
         let answer = feature(&world, params)?;
         serde_json::to_value(answer).map_err(|e| e.to_string())

@@ -109,12 +109,8 @@ fn outline(
     }
     tops.extend(loose);
     tops.sort_by_key(|(span, _, _)| span.start);
-    let entry = |span: Span, sym: &Symbol, children: Option<Vec<lsp::DocumentSymbol>>| {
-        let mut whole = span;
-        for c in children.iter().flatten() {
-            let end = convert::offset(&sources.files[file as usize].text, c.range.end, enc);
-            whole.end = whole.end.max(end as u32);
-        }
+    // An entry's range covers its name and its members' (a scale's levels).
+    let entry = |span: Span, whole: Span, sym: &Symbol, children| {
         #[allow(deprecated)]
         lsp::DocumentSymbol {
             name: sym.name.clone(),
@@ -128,13 +124,14 @@ fn outline(
         }
     };
     tops.into_iter()
-        .map(|(span, sym, mut children)| {
-            children.sort_by_key(|(s, _)| s.start);
-            let children: Vec<lsp::DocumentSymbol> = children
+        .map(|(span, sym, mut members)| {
+            members.sort_by_key(|(s, _)| s.start);
+            let whole = members.iter().fold(span, |w, (s, _)| w.to(*s));
+            let children: Vec<lsp::DocumentSymbol> = members
                 .into_iter()
-                .map(|(s, c)| entry(s, c, None))
+                .map(|(s, c)| entry(s, s, c, None))
                 .collect();
-            entry(span, sym, (!children.is_empty()).then_some(children))
+            entry(span, whole, sym, (!children.is_empty()).then_some(children))
         })
         .collect()
 }

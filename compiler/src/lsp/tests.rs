@@ -261,3 +261,66 @@ fn requests_before_initialize_are_refused_and_a_bad_one_does_not_end_the_server(
     ok(&sent, 3);
     assert_eq!(*ok(&sent, 4), Value::Null);
 }
+
+/// Each capability the server advertises, with the request it answers.
+const PROVIDERS: &[(&str, &str)] = &[
+    ("hoverProvider", "textDocument/hover"),
+    ("definitionProvider", "textDocument/definition"),
+    ("completionProvider", "textDocument/completion"),
+    ("renameProvider", "textDocument/rename"),
+    ("renameProvider", "textDocument/prepareRename"),
+    ("documentFormattingProvider", "textDocument/formatting"),
+    ("documentSymbolProvider", "textDocument/documentSymbol"),
+    ("referencesProvider", "textDocument/references"),
+    ("workspaceSymbolProvider", "workspace/symbol"),
+    ("signatureHelpProvider", "textDocument/signatureHelp"),
+    ("codeActionProvider", "textDocument/codeAction"),
+];
+
+/// The capabilities advertised are those answered: each provider's request is handled
+/// (not `MethodNotFound`), and no provider is advertised without a request here.
+#[test]
+fn the_capabilities_advertised_are_the_requests_answered() {
+    let caps =
+        serde_json::to_value(super::capabilities(lsp_types::PositionEncodingKind::UTF16)).unwrap();
+    let mut advertised: Vec<&str> = caps
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .filter(|k| !matches!(*k, "positionEncoding" | "textDocumentSync"))
+        .collect();
+    advertised.sort();
+    let mut listed: Vec<&str> = PROVIDERS.iter().map(|(p, _)| *p).collect();
+    listed.sort();
+    listed.dedup();
+    assert_eq!(advertised, listed);
+
+    let (_dir, uri) = project();
+    // Parameters every request here reads its own from.
+    let params = json!({
+        "textDocument": {"uri": uri},
+        "position": {"line": 2, "character": 16},
+        "range": {"start": {"line": 0, "character": 0}, "end": {"line": 3, "character": 0}},
+        "context": {"includeDeclaration": true, "diagnostics": [], "triggerKind": 1, "isRetrigger": false},
+        "options": {"tabSize": 2, "insertSpaces": true},
+        "newName": "where_hit",
+        "query": "hit",
+    });
+    let mut messages: Vec<Message> = PROVIDERS
+        .iter()
+        .enumerate()
+        .map(|(i, (_, method))| request(i as i32 + 2, method, params.clone()))
+        .collect();
+    let unknown = PROVIDERS.len() as i32 + 2;
+    messages.push(request(unknown, "textDocument/documentHighlight", params));
+    let (sent, ended) = session(&uri, &rules(0, "1"), messages);
+    closed_early(ended);
+    for (i, (_, method)) in PROVIDERS.iter().enumerate() {
+        assert!(
+            response(&sent, i as i32 + 2).response_result.is_ok(),
+            "{method}: {sent:?}"
+        );
+    }
+    assert_eq!(refused(&sent, unknown), -32601);
+}

@@ -90,7 +90,17 @@ pub(super) const COPY: &str = "_copy";
 /// Checks packs against a checked ruleset. Diagnostics point into the pack files (and,
 /// for a name clash with the ruleset, into the ruleset too).
 pub fn check_packs(p: &Program, paths: &[PathBuf]) -> (Vec<Pack>, Diagnostics, Sources) {
-    let (_, packs, diags, sources) = check_into(p, paths);
+    check_packs_with(p, paths, &load::Overlay::new())
+}
+
+/// [`check_packs`], reading a pack's text from `overlay` when it is there (the language
+/// server's unsaved buffers).
+pub fn check_packs_with(
+    p: &Program,
+    paths: &[PathBuf],
+    overlay: &load::Overlay,
+) -> (Vec<Pack>, Diagnostics, Sources) {
+    let (_, packs, diags, sources) = check_into(p, paths, overlay);
     (packs, diags, sources)
 }
 
@@ -102,7 +112,16 @@ pub fn check_packs(p: &Program, paths: &[PathBuf]) -> (Vec<Pack>, Diagnostics, S
 /// pack files too, so every span points into them), and the packs' diagnostics with the
 /// sources they point into either way.
 pub fn apply(p: &Program, paths: &[PathBuf]) -> (Option<Program>, Diagnostics, Sources) {
-    let (prog, _, diags, sources) = check_into(p, paths);
+    apply_with(p, paths, &load::Overlay::new())
+}
+
+/// [`apply`], reading a pack's text from `overlay` when it is there.
+pub fn apply_with(
+    p: &Program,
+    paths: &[PathBuf],
+    overlay: &load::Overlay,
+) -> (Option<Program>, Diagnostics, Sources) {
+    let (prog, _, diags, sources) = check_into(p, paths, overlay);
     if diags.has_errors() {
         return (None, diags, sources);
     }
@@ -114,13 +133,17 @@ pub fn apply(p: &Program, paths: &[PathBuf]) -> (Option<Program>, Diagnostics, S
 /// the sources returned. Problems are ignored: explain runs on packs that check.
 pub fn layers(p: &Program, paths: &[PathBuf]) -> (Vec<PackLayer>, Sources) {
     let mut ignored = Diagnostics::default();
-    let (fits, sources) = read_all(p, paths, &mut ignored);
+    let (fits, sources) = read_all(p, paths, &load::Overlay::new(), &mut ignored);
     (to_layers(&fits), sources)
 }
 
-fn check_into(p: &Program, paths: &[PathBuf]) -> (Program, Vec<Pack>, Diagnostics, Sources) {
+fn check_into(
+    p: &Program,
+    paths: &[PathBuf],
+    overlay: &load::Overlay,
+) -> (Program, Vec<Pack>, Diagnostics, Sources) {
     let mut diags = Diagnostics::default();
-    let (fits, mut sources) = read_all(p, paths, &mut diags);
+    let (fits, mut sources) = read_all(p, paths, overlay, &mut diags);
     let mut added = vec![Added::default(); fits.len()];
     let mut base = None;
     if fits.iter().any(|(r, _)| adds_to_data(&r.node)) {

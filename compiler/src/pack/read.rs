@@ -29,6 +29,7 @@ pub(super) fn to_layers(fits: &[(Read, String)]) -> Vec<PackLayer> {
 pub(super) fn read_all(
     p: &Program,
     paths: &[PathBuf],
+    overlay: &load::Overlay,
     diags: &mut Diagnostics,
 ) -> (Vec<(Read, String)>, Sources) {
     let mut run = Run {
@@ -37,6 +38,7 @@ pub(super) fn read_all(
         read: Vec::new(),
         done: HashMap::new(),
         chain: Vec::new(),
+        overlay,
     };
     for path in paths {
         let root = load::project_root_of_file(path);
@@ -82,6 +84,8 @@ pub(super) struct Read {
 
 /// Reading packs in order, each after the packs it `requires`.
 struct Run<'a> {
+    /// Unsaved texts of packs (the language server's).
+    overlay: &'a load::Overlay,
     sources: Sources,
     diags: &'a mut Diagnostics,
     /// The packs read, in the order they apply.
@@ -104,7 +108,9 @@ impl Run<'_> {
             return read;
         }
         self.done.insert(key.clone(), false);
-        let Some((_, node)) = load::read_yaml(&mut self.sources, name, path, self.diags) else {
+        let Some((_, node)) =
+            load::read_yaml_in(&mut self.sources, name, path, self.overlay, self.diags)
+        else {
             return false;
         };
         self.chain.push(key.clone());

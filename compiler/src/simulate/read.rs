@@ -76,7 +76,17 @@ pub(crate) fn decisions(p: &Program) -> Vec<(String, Option<DecideOptions>)> {
 
 /// Reads a fight file against a program. Diagnostics point into the file.
 pub fn read(p: &Program, path: &Path) -> Result<(FightFile, Sources), (Diagnostics, Sources)> {
-    read_edited(p, path, |_, _| {})
+    read_in(p, path, &load::Overlay::new(), |_, _| {})
+}
+
+/// [`read`], with the file's text from `overlay` when it is there (the language
+/// server's unsaved buffers).
+pub fn read_with(
+    p: &Program,
+    path: &Path,
+    overlay: &load::Overlay,
+) -> Result<(FightFile, Sources), (Diagnostics, Sources)> {
+    read_in(p, path, overlay, |_, _| {})
 }
 
 /// [`read`], with `edit` applied to the file's YAML before it is read (a sweep's value
@@ -86,10 +96,20 @@ pub fn read_edited(
     path: &Path,
     edit: impl FnOnce(&mut YNode, &mut Diagnostics),
 ) -> Result<(FightFile, Sources), (Diagnostics, Sources)> {
+    read_in(p, path, &load::Overlay::new(), edit)
+}
+
+fn read_in(
+    p: &Program,
+    path: &Path,
+    overlay: &load::Overlay,
+    edit: impl FnOnce(&mut YNode, &mut Diagnostics),
+) -> Result<(FightFile, Sources), (Diagnostics, Sources)> {
     let mut diags = Diagnostics::default();
     let mut sources = p.sources.clone();
     let name = path.display().to_string().replace('\\', "/");
-    let Some((_, mut root)) = load::read_yaml(&mut sources, name, path, &mut diags) else {
+    let Some((_, mut root)) = load::read_yaml_in(&mut sources, name, path, overlay, &mut diags)
+    else {
         return Err((diags, sources));
     };
     edit(&mut root, &mut diags);

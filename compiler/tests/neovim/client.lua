@@ -1,6 +1,7 @@
 -- Drives `rulesc lsp` from Neovim's built-in client (0.7 or newer), headless: opens the
--- ruleset's attack.rules, waits for the server's diagnostics, asks for hover and the
--- definition at the position given, and writes what it saw as JSON to $RULESC_OUT.
+-- ruleset's attack.rules, waits for the server's diagnostics, asks for hover, the
+-- definition and the references at the position given and for the outline, and writes
+-- what it saw as JSON to $RULESC_OUT.
 local bin, root, out = vim.env.RULESC_BIN, vim.env.RULESC_ROOT, vim.env.RULESC_OUT
 local line, col = tonumber(vim.env.RULESC_LINE), tonumber(vim.env.RULESC_COL)
 local seen = {}
@@ -23,9 +24,15 @@ local ok, err = pcall(function()
   local params = {
     textDocument = vim.lsp.util.make_text_document_params(buf),
     position = { line = line, character = col },
+    context = { includeDeclaration = true },
   }
   local caps = vim.lsp.get_client_by_id(id).server_capabilities
-  local wanted = { ["textDocument/hover"] = "hoverProvider", ["textDocument/definition"] = "definitionProvider" }
+  local wanted = {
+    ["textDocument/hover"] = "hoverProvider",
+    ["textDocument/definition"] = "definitionProvider",
+    ["textDocument/documentSymbol"] = "documentSymbolProvider",
+    ["textDocument/references"] = "referencesProvider",
+  }
   for method, cap in pairs(wanted) do
     local answers = (caps[cap] and vim.lsp.buf_request_sync(buf, method, params, 30000)) or {}
     for _, a in pairs(answers) do

@@ -68,6 +68,10 @@ pub enum Command {
         /// is refused (E0416).
         #[arg(long, requires = "ruleset")]
         compiled: bool,
+        /// Check again after each change to the files read (a burst of saves is one
+        /// change), clearing the screen first in a terminal, until Ctrl-C.
+        #[arg(long)]
+        watch: bool,
     },
     /// Compile a ruleset folder (and content packs) to a Rust module.
     Build {
@@ -271,6 +275,11 @@ pub enum Command {
         /// rest of the file), and record them in scenarios that expect nothing.
         #[arg(long)]
         update: bool,
+        /// Test again after each change to the files read and the folders named (a
+        /// burst of saves is one change), clearing the screen first in a terminal,
+        /// until Ctrl-C.
+        #[arg(long, conflicts_with = "update")]
+        watch: bool,
     },
     /// Lay out `.rules` files: indentation by block, one space around operators, no
     /// trailing whitespace, at most one blank line; lines are never joined or split and

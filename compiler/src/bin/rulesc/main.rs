@@ -35,6 +35,7 @@ mod run;
 mod stdout;
 mod studio;
 mod tools;
+mod watch;
 
 use clap::Parser;
 use cli::{Cli, Color, Command, Format};
@@ -130,6 +131,15 @@ fn run() -> ExitCode {
             paths,
             ruleset,
             compiled,
+            watch: true,
+        } => watch::watch(&paths.clone(), format, || {
+            project::check_read(paths.clone(), ruleset.clone(), compiled, format)
+        }),
+        Command::Check {
+            paths,
+            ruleset,
+            compiled,
+            ..
         } => project::check(paths, ruleset, compiled, format),
         Command::Build {
             ruleset,
@@ -160,7 +170,16 @@ fn run() -> ExitCode {
         Command::Test {
             paths,
             ruleset,
+            watch: true,
+            ..
+        } => watch::watch(&paths, format, || {
+            run::test_read(&paths, ruleset.clone(), false, format)
+        }),
+        Command::Test {
+            paths,
+            ruleset,
             update,
+            ..
         } => run::test(&paths, ruleset, update, format),
         Command::Simulate {
             ruleset,

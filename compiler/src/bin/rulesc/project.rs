@@ -18,6 +18,28 @@ pub fn check(
     compiled: bool,
     format: Format,
 ) -> ExitCode {
+    check_read(paths, ruleset, compiled, format).0
+}
+
+/// [`check`], and the files it read (for `--watch`).
+pub fn check_read(
+    paths: Vec<PathBuf>,
+    ruleset: Option<PathBuf>,
+    compiled: bool,
+    format: Format,
+) -> (ExitCode, Vec<PathBuf>) {
+    let mut read = Vec::new();
+    let code = check_into(paths, ruleset, compiled, format, &mut read);
+    (code, read)
+}
+
+fn check_into(
+    paths: Vec<PathBuf>,
+    ruleset: Option<PathBuf>,
+    compiled: bool,
+    format: Format,
+    read: &mut Vec<PathBuf>,
+) -> ExitCode {
     let (dir, packs) = match ruleset {
         Some(dir) => (dir, paths),
         None if paths.len() == 1 => (paths[0].clone(), Vec::new()),
@@ -33,6 +55,7 @@ pub fn check(
         }
     };
     let (program, diags, sources) = rulesc::compile_dir(&dir);
+    read.extend(sources.files.iter().map(|f| f.path.clone()));
     report(&diags, &sources, format);
     let Some(p) = program else {
         return ExitCode::from(1);
@@ -50,6 +73,7 @@ pub fn check(
     if compiled {
         diags.extend(rulesc::pack::for_compiled(&p, &checked));
     }
+    read.extend(sources.files.iter().map(|f| f.path.clone()));
     report(&diags, &sources, format);
     if diags.has_errors() {
         return ExitCode::from(1);

@@ -39,8 +39,29 @@ pub fn trace(
 /// `rulesc test`: each scenario's diagnostics, then its line (or JSON object), then the
 /// summary.
 pub fn test(paths: &[PathBuf], ruleset: Option<PathBuf>, update: bool, format: Format) -> ExitCode {
+    test_read(paths, ruleset, update, format).0
+}
+
+/// [`test`], and the files it read (for `--watch`).
+pub fn test_read(
+    paths: &[PathBuf],
+    ruleset: Option<PathBuf>,
+    update: bool,
+    format: Format,
+) -> (ExitCode, Vec<PathBuf>) {
     let opts = rulesc::testing::Options { ruleset, update };
     let r = rulesc::testing::run(paths, &opts);
+    let read: Vec<PathBuf> = r
+        .problems
+        .iter()
+        .map(|(_, s)| s)
+        .chain(r.cases.iter().map(|c| &c.sources))
+        .flat_map(|s| s.files.iter().map(|f| f.path.clone()))
+        .collect();
+    (report_test(&r, format), read)
+}
+
+fn report_test(r: &rulesc::testing::Report, format: Format) -> ExitCode {
     for (diags, sources) in &r.problems {
         report(diags, sources, format);
     }

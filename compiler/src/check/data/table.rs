@@ -10,6 +10,7 @@ use crate::ir::Ty;
 use crate::source::Span;
 use crate::yaml::YNode;
 use crate::{ir, syntax};
+use std::collections::HashMap;
 
 pub(super) fn parse_range(text: &str) -> Option<(i64, i64)> {
     let t = text.trim();
@@ -562,13 +563,21 @@ fn missing_rows(
     show: &dyn Fn(i64) -> String,
 ) -> Option<Fix> {
     let map = rows.as_map()?;
-    let entry_of = |span: Span| map.iter().position(|(k, _)| k.span == span);
+    // By key span, by where a row ends and by where it starts: linear in the rows, not
+    // rows times gaps (a large enum's table may have thousands of each).
+    let entry_of: HashMap<Span, usize> = map
+        .iter()
+        .enumerate()
+        .map(|(i, (k, _))| (k.span, i))
+        .collect();
+    let by_hi: HashMap<i64, Span> = keyed.iter().rev().map(|r| (r.1, r.2)).collect();
+    let by_lo: HashMap<i64, Span> = keyed.iter().rev().map(|r| (r.0, r.2)).collect();
     let mut edits = Vec::new();
     let mut added = Vec::new();
     for &(a, b) in gaps {
-        let below = keyed.iter().find(|r| a > i64::MIN && r.1 == a - 1);
-        let above = keyed.iter().find(|r| b < i64::MAX && r.0 == b + 1);
-        let next_to = below.or(above).and_then(|r| entry_of(r.2));
+        let below = a.checked_sub(1).and_then(|k| by_hi.get(&k));
+        let above = b.checked_add(1).and_then(|k| by_lo.get(&k));
+        let next_to = below.or(above).and_then(|span| entry_of.get(span).copied());
         let value = next_to
             .and_then(|i| fixes::one_line(&c.prog.sources, &map[i].1))
             .unwrap_or_else(|| fixes::placeholder(&c.prog.ty_name(value_ty)));

@@ -1,0 +1,177 @@
+//! `rulesc check --watch` and `rulesc test --watch`: a run, then a run again after a file
+//! it read is saved. The waits are bounded (a healthy watcher answers in well under a
+//! second); nothing is asserted about speed.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+/// Long enough for a loaded CI machine.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+const RULESET: &str = "\
+ruleset:
+  name: watched
+  title: Watched
+enums:
+  Loc: [Head, Leg]
+tables:
+  hits:
+    die: d2
+    value: Loc
+    rows: { 2: Head, 1: Leg }
+";
+
+const RULES: &str = "procedure p() -> Loc {\n  return roll hits\n}\n";
+
+const SCENARIO: &str = "\
+ruleset: ../r
+run: p
+dice: [2]
+expect:
+  result: Head
+";
+
+/// A `rulesc` run in the background, its standard output and error read line by line
+/// (both into one channel) until it is killed on drop.
+struct Watching {
+    child: Child,
+    lines: Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Watching {
+    fn start(dir: &Path, args: &[&str]) -> Watching {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_rulesc"))
+            .args(args)
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start rulesc");
+        let (tx, lines) = channel();
+        let out = child.stdout.take().unwrap();
+        let err = child.stderr.take().unwrap();
+        let tx2 = tx.clone();
+        std::thread::spawn(move || {
+            for l in BufReader::new(out).lines().map_while(Result::ok) {
+                let _ = tx.send(l);
+            }
+        });
+        std::thread::spawn(move || {
+            for l in BufReader::new(err).lines().map_while(Result::ok) {
+                let _ = tx2.send(l);
+            }
+        });
+        Watching {
+            child,
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Waits for a line holding `needle` (after those already waited for), giving the
+    /// lines read until it.
+    fn until(&mut self, needle: &str) -> Vec<String> {
+        let started = Instant::now();
+        let mut got = Vec::new();
+        loop {
+            let left = PATIENCE.saturating_sub(started.elapsed());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    self.seen.push(l.clone());
+                    let found = l.contains(needle);
+                    got.push(l);
+                    if found {
+                        return got;
+                    }
+                }
+                Err(_) => panic!("no line with {needle:?} in time; saw {:#?}", self.seen),
+            }
+        }
+    }
+}
+
+impl Drop for Watching {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("r")).unwrap();
+    std::fs::create_dir(dir.path().join("tests")).unwrap();
+    std::fs::write(dir.path().join("r/ruleset.yaml"), RULESET).unwrap();
+    std::fs::write(dir.path().join("r/a.rules"), RULES).unwrap();
+    std::fs::write(dir.path().join("tests/s.yaml"), SCENARIO).unwrap();
+    dir
+}
+
+#[test]
+fn check_watch_checks_again_when_a_file_is_saved() {
+    let dir = project();
+    let mut w = Watching::start(dir.path(), &["check", "r", "--watch"]);
+    let first = w.until("[watching for changes");
+    assert!(
+        first.iter().any(|l| l.starts_with("ok: watched (r)")),
+        "{first:?}"
+    );
+    // The writer saves a typo: the run again names the file and reports it.
+    std::fs::write(dir.path().join("r/a.rules"), RULES.replace("hits", "hitz")).unwrap();
+    let again = w.until("[watching for changes");
+    assert!(
+        again
+            .iter()
+            .any(|l| l == "[r/a.rules changed: running again]"),
+        "{again:?}"
+    );
+    assert!(again.iter().any(|l| l.contains("E0306")), "{again:?}");
+    assert!(!again.iter().any(|l| l.starts_with("ok:")), "{again:?}");
+    // Fixed: ok again.
+    std::fs::write(dir.path().join("r/a.rules"), RULES).unwrap();
+    let fixed = w.until("[watching for changes");
+    assert!(
+        fixed.iter().any(|l| l.starts_with("ok: watched (r)")),
+        "{fixed:?}"
+    );
+    // A file that is not a ruleset's, scenario's or pack's does not run it again.
+    std::fs::write(dir.path().join("r/notes.txt"), "x").unwrap();
+    std::fs::write(dir.path().join("r/a.rules"), RULES.replace("hits", "hitz")).unwrap();
+    let next = w.until("running again]");
+    assert_eq!(next, ["[r/a.rules changed: running again]"]);
+}
+
+#[test]
+fn test_watch_runs_the_scenarios_again_when_their_ruleset_changes() {
+    let dir = project();
+    let mut w = Watching::start(dir.path(), &["test", "tests", "--watch"]);
+    let first = w.until("[watching for changes");
+    assert!(first.iter().any(|l| l.contains("1 passed")), "{first:?}");
+    // The ruleset is not under the folder named, but the scenario read it.
+    let swapped = RULESET.replace("{ 2: Head, 1: Leg }", "{ 2: Leg, 1: Head }");
+    std::fs::write(dir.path().join("r/ruleset.yaml"), swapped).unwrap();
+    let again = w.until("[watching for changes");
+    assert!(
+        again
+            .iter()
+            .any(|l| l == "[r/ruleset.yaml changed: running again]"),
+        "{again:?}"
+    );
+    assert!(again.iter().any(|l| l.contains("1 failed")), "{again:?}");
+}
+
+#[test]
+fn test_watch_does_not_take_update() {
+    let dir = project();
+    let out = Command::new(env!("CARGO_BIN_EXE_rulesc"))
+        .args(["test", "tests", "--watch", "--update"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
