@@ -127,6 +127,18 @@ pub(crate) enum Inst {
         dst: VReg,
         fields: Box<[Part]>,
     },
+    /// `filled(track)` of the track in `track` (`eval::expr::filled`).
+    Filled {
+        dst: VReg,
+        track: VReg,
+        ty: Box<Ty>,
+    },
+    /// `box.number`, `box.level`, `box.attr` of the box in `src` (`eval::expr::box_part`).
+    BoxPart {
+        dst: Part,
+        src: VReg,
+        part: crate::ir::BoxPart,
+    },
     /// The tag of the outcome in `src`.
     Tag {
         dst: IReg,
@@ -221,6 +233,15 @@ pub(crate) enum Inst {
         a: IReg,
         b: IReg,
     },
+    /// `a / b` or `a % b` whose divisor may be zero: the runtime's `error::div` or
+    /// `error::rem`, a rule error at `site` for a zero divisor.
+    CheckedDiv {
+        rem: bool,
+        dst: IReg,
+        a: IReg,
+        b: IReg,
+        site: u32,
+    },
     /// [`Inst::Arith`] with a constant second operand.
     ArithImm {
         op: crate::ir::IntOp,
@@ -285,6 +306,22 @@ pub(crate) enum Inst {
         natural: IReg,
         shape: rolls::Shape,
         spec: DiceSpec,
+        site: u32,
+    },
+    /// Rolls the dice held in `dice` (known only when the run comes to them), charged a
+    /// step per die past the first (`eval::dice_steps`), as `rolls::known` rolls them.
+    RollHeld {
+        total: IReg,
+        natural: IReg,
+        dice: VReg,
+        site: u32,
+    },
+    /// `dice * n` (`DiceSpec::times`, the one rule: a rule error at `site` past the dice a
+    /// roll may have).
+    DiceTimes {
+        dst: VReg,
+        dice: VReg,
+        n: IReg,
         site: u32,
     },
     /// A new outcome of tag `tag` with its fields.

@@ -21,6 +21,13 @@ impl Decide for Cycle {
 const YAML: &str = r#"ruleset: { name: lowered }
 scales:
   Wound: [Scratch, Light, Serious, Grave]
+tracks:
+  Hurts:
+    scale: Wound
+    boxes:
+      - { level: Light, pain: 1 }
+      - { level: Light, pain: 2 }
+      - { level: Grave, pain: 5 }
 types:
   Fighter:
     physical_performance: int
@@ -32,6 +39,8 @@ types:
   Guard:
     grit: int(0..5)
     wear: Wear
+  Scarred:
+    wounds: { type: Hurts, default: [] }
   Band:
     members: list<Fighter>
     tally: int
@@ -171,6 +180,26 @@ procedure judge(c: Fighter, a: int) -> int {
   return t + w * 100000
 }
 
+// Dice held in a local, multiplied and rolled.
+procedure volley(n: int) -> int {
+  let d = d6
+  let many = d * n
+  let r = roll many
+  return r + natural(r) * 10000
+}
+
+// A track's filled boxes and their parts.
+procedure ache(s: Scarred) -> Exchange {
+  let boxes = filled(s.wounds)
+  let worst = max(b.level for b in boxes)
+  return Graze(margin: sum(b.pain for b in boxes), natural: sum(b.number for b in boxes), by: worst, close: len(boxes) > 1)
+}
+
+// A divisor that may be zero.
+procedure share(a: int, b: int) -> int {
+  return a / b * 100 + a % b
+}
+
 // Falls off its end.
 procedure quiet(a: int) {
   let b = a + 1
@@ -273,6 +302,38 @@ fn fighter(p: &Program, pp: i64, skill: i64, ready: bool, hurt: u16) -> Value {
     .expect("Fighter")
 }
 
+/// A band of fighters, each `(skill, ready, hurt)`, its tally and marks at 0.
+fn band(p: &Program, members: &[(i64, bool, u16)]) -> Value {
+    let members = members
+        .iter()
+        .map(|&(skill, ready, hurt)| fighter(p, 0, skill, ready, hurt))
+        .collect();
+    eval::record(
+        p,
+        "Band",
+        &[
+            ("members", Value::List(std::rc::Rc::new(members))),
+            ("tally", Value::Int(0)),
+            (
+                "marks",
+                Value::Map(std::rc::Rc::new(vec![Value::Int(0); 4])),
+            ),
+        ],
+    )
+    .expect("Band")
+}
+
+/// A guard of `grit`, its wear 4 dents.
+fn guard(p: &Program, grit: i64) -> Value {
+    let wear = eval::record(p, "Wear", &[("dents", Value::Int(4))]).expect("Wear");
+    eval::record(p, "Guard", &[("grit", Value::Int(grit)), ("wear", wear)]).expect("Guard")
+}
+
+/// Three members, the first a skill of `first`: ready or not, of every hurt but the worst.
+fn three(first: i64) -> [(i64, bool, u16); 3] {
+    [(first, true, 2), (4, false, 0), (3, true, 1)]
+}
+
 /// The outcome tags seen.
 fn tags(results: &[Value]) -> std::collections::BTreeSet<u16> {
     results
@@ -345,9 +406,9 @@ fn a_procedure_falling_off_its_end_returns_nothing_on_the_vm_as_in_the_walker() 
 fn a_call_from_outside_runs_the_vm_for_a_procedure_that_lowers_and_the_closures_otherwise() {
     let p = eval::test_program(
         YAML,
-        // Dice held in a local are not in the core IR yet.
+        // A roll's faces are not in the core IR yet.
         &format!(
-            "{RULES}\nprocedure looped(n: int) -> int {{\n  let _d = d4\n  return n + 3\n}}\n"
+            "{RULES}\nprocedure looped(n: int) -> int {{\n  let r = roll 2d6\n  return len(faces(r)) + n + 1\n}}\n"
         ),
     );
     let code = eval::compile::code(&p);
@@ -545,10 +606,7 @@ fn fields_changed_in_place_run_on_the_vm_as_the_walker_runs_them() {
 #[test]
 fn a_ranged_field_refuses_a_value_past_either_bound_on_the_vm_as_in_the_walker() {
     let p = program();
-    let guard = |grit| {
-        let wear = eval::record(&p, "Wear", &[("dents", Value::Int(4))]).expect("Wear");
-        eval::record(&p, "Guard", &[("grit", Value::Int(grit)), ("wear", wear)]).expect("Guard")
-    };
+    let guard = |grit| guard(&p, grit);
     // grit is int(0..5): 0 and 5 are inside, -1 and 6 are not.
     for (grit, a, want) in [
         (2, 3, Ok(503)),
@@ -580,30 +638,12 @@ fn a_ranged_field_refuses_a_value_past_either_bound_on_the_vm_as_in_the_walker()
 #[test]
 fn aggregates_len_and_for_over_a_list_run_on_the_vm_as_the_walker_runs_them() {
     let p = program();
-    let band = |members: Vec<Value>| {
-        eval::record(
-            &p,
-            "Band",
-            &[
-                ("members", Value::List(std::rc::Rc::new(members))),
-                ("tally", Value::Int(0)),
-            ],
-        )
-        .expect("Band")
-    };
-    let three = || {
-        vec![
-            fighter(&p, 0, 1, true, 2),
-            fighter(&p, 0, 4, false, 0),
-            fighter(&p, 0, 3, true, 1),
-        ]
-    };
     let graze = |v: &Value| match v {
         Value::Outcome { fields, .. } => fields.to_vec(),
         other => panic!("an outcome, not {other:?}"),
     };
     // No member: every aggregate's empty value (max the lowest level, min 0, all true).
-    for v in same(&p, "muster", &[band(Vec::new()), Value::Int(0)]) {
+    for v in same(&p, "muster", &[band(&p, &[]), Value::Int(0)]) {
         assert_eq!(
             graze(&v),
             [
@@ -620,7 +660,7 @@ fn aggregates_len_and_for_over_a_list_run_on_the_vm_as_the_walker_runs_them() {
         (3, 4 + 3, 4, false),
         (4, 0, 0, true),
     ] {
-        for v in same(&p, "muster", &[band(three()), Value::Int(a)]) {
+        for v in same(&p, "muster", &[band(&p, &three(1)), Value::Int(a)]) {
             let f = graze(&v);
             assert_eq!(f[0], Value::Int(total * 100 + 2 * 10 + 3), "a {a}");
             let Value::Int(natural) = f[1] else { panic!() };
@@ -640,22 +680,7 @@ fn aggregates_len_and_for_over_a_list_run_on_the_vm_as_the_walker_runs_them() {
 #[test]
 fn made_lists_indices_searches_and_range_loops_run_on_the_vm_as_the_walker_runs_them() {
     let p = program();
-    let band = eval::record(
-        &p,
-        "Band",
-        &[
-            (
-                "members",
-                Value::List(std::rc::Rc::new(vec![
-                    fighter(&p, 0, 7, true, 2),
-                    fighter(&p, 0, 4, false, 0),
-                    fighter(&p, 0, 3, true, 1),
-                ])),
-            ),
-            ("tally", Value::Int(0)),
-        ],
-    )
-    .expect("Band");
+    let band = band(&p, &three(7));
     // Two ready members' skills, [7, 3]: index 0 and 1 are inside, -1 and 2 are not.
     for (at, n) in [(0, 3), (1, 0), (1, 4), (-1, 2), (2, 2), (0, 20_001)] {
         for traced in [false, true] {
@@ -706,36 +731,11 @@ fn made_lists_indices_searches_and_range_loops_run_on_the_vm_as_the_walker_runs_
 #[test]
 fn indexed_and_keyed_places_and_new_records_run_on_the_vm_as_the_walker_runs_them() {
     let p = program();
-    let band = || {
-        eval::record(
-            &p,
-            "Band",
-            &[
-                (
-                    "members",
-                    Value::List(std::rc::Rc::new(vec![
-                        fighter(&p, 0, 7, true, 2),
-                        fighter(&p, 0, 4, false, 0),
-                        fighter(&p, 0, 3, true, 1),
-                    ])),
-                ),
-                ("tally", Value::Int(0)),
-                (
-                    "marks",
-                    Value::Map(std::rc::Rc::new(vec![Value::Int(0); 4])),
-                ),
-            ],
-        )
-        .expect("Band")
-    };
-    let guard = || {
-        let wear = eval::record(&p, "Wear", &[("dents", Value::Int(4))]).expect("Wear");
-        eval::record(&p, "Guard", &[("grit", Value::Int(1)), ("wear", wear)]).expect("Guard")
-    };
+    let guard = || guard(&p, 1);
     // Three members: 0 and 2 are inside, -1 and 3 are not.
     for i in [-1, 0, 2, 3] {
         for traced in [false, true] {
-            let args = || [band(), guard(), Value::Int(i)];
+            let args = || [band(&p, &three(7)), guard(), Value::Int(i)];
             let vm = run(&p, "drill", &args(), true, traced, 0);
             let walked = run(&p, "drill", &args(), false, traced, 0);
             assert_eq!(vm, walked, "i {i} traced {traced}");
@@ -779,4 +779,95 @@ fn matches_on_levels_and_outcomes_run_on_the_vm_as_the_walker_runs_them() {
         }
     }
     assert_eq!(outs.len(), 3, "{outs:?}");
+}
+
+#[test]
+fn filled_boxes_and_their_parts_run_on_the_vm_as_the_walker_runs_them() {
+    let p = program();
+    // (pain, numbers, worst level, more than one box); no box: the lowest level.
+    for (boxes, want) in [
+        (&[][..], (0, 0, 0, false)),
+        (&[1][..], (1, 1, 1, false)),
+        (&[1, 2][..], (3, 3, 1, true)),
+        (&[2, 3][..], (7, 5, 3, true)),
+    ] {
+        let track = Value::Track(rulesc_runtime::Track::with_filled(boxes));
+        let s = eval::record(&p, "Scarred", &[("wounds", track)]).expect("Scarred");
+        for v in same(&p, "ache", &[s]) {
+            let Value::Outcome { fields, .. } = v else {
+                panic!("an outcome")
+            };
+            let (pain, numbers, level, close) = want;
+            assert_eq!(
+                fields.to_vec(),
+                [
+                    Value::Int(pain),
+                    Value::Int(numbers),
+                    Value::Choice(level),
+                    Value::Bool(close)
+                ],
+                "{boxes:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_divisor_of_zero_is_a_rule_error_on_the_vm_as_in_the_walker() {
+    let p = program();
+    for (a, b, want) in [
+        (7, 2, Some(301)),
+        (-7, 2, Some(-301)),
+        (7, -1, Some(-700)),
+        (7, 0, None),
+    ] {
+        for traced in [false, true] {
+            let vm = run(
+                &p,
+                "share",
+                &[Value::Int(a), Value::Int(b)],
+                true,
+                traced,
+                0,
+            );
+            let walked = run(
+                &p,
+                "share",
+                &[Value::Int(a), Value::Int(b)],
+                false,
+                traced,
+                0,
+            );
+            assert_eq!(vm, walked, "{a} / {b}");
+            match want {
+                Some(w) => assert_eq!(vm.0, Ok(Value::Int(w)), "{a} / {b}"),
+                None => assert_eq!(vm.0.map_err(|e| e.kind), Err(RuleErrorKind::DivideByZero)),
+            }
+        }
+    }
+}
+
+#[test]
+fn dice_held_multiplied_and_rolled_run_on_the_vm_as_the_walker_runs_them() {
+    use rulesc_runtime::dice::MAX_DICE;
+    let p = program();
+    // 0 and MAX_DICE dice are a roll; one fewer or one more is a rule error.
+    for n in [-1, 0, 1, 3, MAX_DICE, MAX_DICE + 1] {
+        for seed in 0..20 {
+            for traced in [false, true] {
+                let vm = run(&p, "volley", &[Value::Int(n)], true, traced, seed);
+                let walked = run(&p, "volley", &[Value::Int(n)], false, traced, seed);
+                assert_eq!(vm, walked, "n {n} seed {seed} traced {traced}");
+                match &vm.0 {
+                    Ok(Value::Int(r)) => {
+                        let (total, natural) = (r % 10_000, r / 10_000);
+                        assert!((n..=6 * n).contains(&total), "n {n}: {total}");
+                        assert!(n == 0 || (1..=6).contains(&natural), "n {n}: {natural}");
+                    }
+                    Err(e) => assert!(!(0..=MAX_DICE).contains(&n), "n {n}: {e:?}"),
+                    other => panic!("n {n}: {other:?}"),
+                }
+            }
+        }
+    }
 }

@@ -5,9 +5,10 @@
 
 use super::code::{Func, IReg, Inst, Part, FRAME};
 use super::Module;
-use crate::eval::expr::{field_of, map_entry, scan, NO_FIELDS};
+use crate::eval::expr::{box_part, field_of, filled, map_entry, scan, NO_FIELDS};
 use crate::eval::{
-    assign_value, leak_name, lookup, privatize, show_traced_in, update, weight, Value, MAX_STEPS,
+    assign_value, dice_steps, leak_name, lookup, privatize, show_traced_in, update, weight, Value,
+    MAX_STEPS,
 };
 use crate::ir::{Program, TableKey, Ty};
 use rulesc_runtime::{
@@ -116,7 +117,16 @@ fn bind(part: Part, v: Value, frame: &mut Frame) {
             ints[usize::from(total)] = roll.total;
             ints[usize::from(natural)] = roll.natural;
         }
-        (Part::Val(r), v @ (Value::Record(_) | Value::Map(_) | Value::List(_) | Value::Outcome { .. })) => {
+        (
+            Part::Val(r),
+            v @ (Value::Record(_)
+            | Value::Map(_)
+            | Value::List(_)
+            | Value::Outcome { .. }
+            | Value::Dice(_)
+            | Value::Track(_)
+            | Value::TrackBox { .. }),
+        ) => {
             vals[r as usize] = v
         }
         (part, v) => unreachable!(
@@ -307,6 +317,13 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 Inst::Record { dst, fields } => {
                     let fields = fields.iter().map(|p| value(*p, regs, vregs)).collect();
                     vregs[*dst as usize] = Value::Record(Rc::new(std::cell::RefCell::new(fields)));
+                }
+                Inst::Filled { dst, track, ty } => {
+                    vregs[*dst as usize] = filled(self.p, &vregs[*track as usize], ty);
+                }
+                Inst::BoxPart { dst, src, part } => {
+                    let v = box_part(self.p, &vregs[*src as usize], *part);
+                    store(*dst, v, regs, vregs);
                 }
                 Inst::Tag { dst, src } => {
                     let Value::Outcome { tag, .. } = &vregs[*src as usize] else {
@@ -524,6 +541,52 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     regs[*total as usize] = r.total;
                     regs[*natural as usize] = r.natural;
                 }
+                Inst::CheckedDiv {
+                    rem,
+                    dst,
+                    a,
+                    b,
+                    site,
+                } => {
+                    let (a, b) = (regs[*a as usize], regs[*b as usize]);
+                    let q = if *rem {
+                        error::rem(a, b, *site)
+                    } else {
+                        error::div(a, b, *site)
+                    };
+                    match q {
+                        Ok(q) => regs[*dst as usize] = q,
+                        Err(e) => return Err(self.fail(e.site, e.kind, traced)),
+                    }
+                }
+                Inst::RollHeld {
+                    total,
+                    natural,
+                    dice,
+                    site,
+                } => {
+                    let spec = dice_of(&vregs[*dice as usize]);
+                    self.steps = self.steps.saturating_add(dice_steps(spec));
+                    if self.steps > MAX_STEPS {
+                        let kind = RuleErrorKind::TooManySteps { max: MAX_STEPS };
+                        return Err(self.fail(f.site, kind, traced));
+                    }
+                    let env = &mut *self.env;
+                    let r = if traced {
+                        rolls::known(&mut env.dice, spec, &mut env.trace, *site)
+                    } else {
+                        rolls::known(&mut env.dice, spec, &mut NoTrace, *site)
+                    };
+                    regs[*total as usize] = r.total;
+                    regs[*natural as usize] = r.natural;
+                }
+                Inst::DiceTimes { dst, dice, n, site } => {
+                    let spec = dice_of(&vregs[*dice as usize]);
+                    match spec.times(regs[*n as usize], *site) {
+                        Ok(times) => vregs[*dst as usize] = Value::Dice(times),
+                        Err(e) => return Err(self.fail(e.site, e.kind, traced)),
+                    }
+                }
                 Inst::Outcome { dst, tag, fields } => {
                     let fields = if fields.is_empty() {
                         NO_FIELDS.with(Rc::clone)
@@ -606,6 +669,14 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
         } else {
             e
         }
+    }
+}
+
+/// The dice a dice register holds.
+fn dice_of(v: &Value) -> rulesc_runtime::DiceSpec {
+    match v {
+        Value::Dice(d) => *d,
+        other => unreachable!("a dice register holds dice (lowering checks types), not {other:?}"),
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::{weight, Interpreter, Run, Value};
 use crate::ir::{self, BoxPart, Const, ExprKind as K, FacesPart, IntOp, Ty};
-use rulesc_runtime::{arith, DiceSpec, Roll, RuleErrorKind};
+use rulesc_runtime::{arith, error, DiceSpec, Roll, RuleErrorKind};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -153,20 +153,10 @@ impl<'p> Interpreter<'p, '_> {
                 v
             }
             // `box.number`, `box.level`, `box.attr`
-            K::BoxPart(b, part) => match self.expr(b, locals)? {
-                Value::TrackBox { track, number } => {
-                    let def = &self.prog.tracks[track];
-                    let bx = &def.boxes[usize::from(number)
-                        .saturating_sub(1)
-                        .min(def.boxes.len().saturating_sub(1))];
-                    match part {
-                        BoxPart::Number => Value::Int(i64::from(number)),
-                        BoxPart::Level => Value::Choice(bx.level),
-                        BoxPart::Attr(a) => Value::Int(bx.attrs.get(*a).copied().unwrap_or(0)),
-                    }
-                }
-                _ => Value::Unit,
-            },
+            K::BoxPart(b, part) => {
+                let b = self.expr(b, locals)?;
+                box_part(self.prog, &b, *part)
+            }
             // `map[key]` (keyed by a scale or enum: every key has an entry)
             K::MapGet(m, k) => {
                 let m = self.expr(m, locals)?;
@@ -211,14 +201,12 @@ impl<'p> Interpreter<'p, '_> {
             // `a / b`, `a % b` where `b` may be 0
             K::CheckedDiv(op, a, b, site) => {
                 let (a, b) = (self.int(a, locals)?, self.int(b, locals)?);
-                if b == 0 {
-                    return Err(self.fail(*site, RuleErrorKind::DivideByZero));
-                }
-                Value::Int(if *op == IntOp::Rem {
-                    arith::rem(a, b)
+                let q = if *op == IntOp::Rem {
+                    error::rem(a, b, *site)
                 } else {
-                    arith::div(a, b)
-                })
+                    error::div(a, b, *site)
+                };
+                Value::Int(q.map_err(|e| self.fail(e.site, e.kind))?)
             }
             // a new record's `int(lo..hi)` field, not proven inside
             K::InRange {
@@ -345,19 +333,7 @@ impl<'p> Interpreter<'p, '_> {
             // `filled(track)`
             K::Filled(t) => {
                 let v = self.expr(t, locals)?;
-                let (Value::Track(track), Ty::Track(tid)) = (v, &t.ty) else {
-                    return Ok(Value::List(Rc::new(Vec::new())));
-                };
-                let n = self.prog.tracks[*tid].boxes.len();
-                let boxes = track
-                    .boxes()
-                    .filter(|&b| b <= n)
-                    .map(|b| Value::TrackBox {
-                        track: *tid,
-                        number: b as u16,
-                    })
-                    .collect();
-                Value::List(Rc::new(boxes))
+                filled(self.prog, &v, &t.ty)
             }
             K::Aggregate {
                 kind,
@@ -510,6 +486,41 @@ pub(super) fn rewrap(v: i64, ty: &Ty) -> Value {
         Ty::Choice(_) => Value::Choice(v.clamp(0, i64::from(u16::MAX)) as u16),
         _ => Value::Int(v),
     }
+}
+
+/// `box.number`, `box.level` or `box.attr` of the track box `b` (`Unit` for what is no
+/// box).
+pub(crate) fn box_part(prog: &ir::Program, b: &Value, part: BoxPart) -> Value {
+    let Value::TrackBox { track, number } = b else {
+        return Value::Unit;
+    };
+    let def = &prog.tracks[*track];
+    let bx = &def.boxes[usize::from(*number)
+        .saturating_sub(1)
+        .min(def.boxes.len().saturating_sub(1))];
+    match part {
+        BoxPart::Number => Value::Int(i64::from(*number)),
+        BoxPart::Level => Value::Choice(bx.level),
+        BoxPart::Attr(a) => Value::Int(bx.attrs.get(a).copied().unwrap_or(0)),
+    }
+}
+
+/// `filled(track)`: the filled boxes of the track `v` of type `ty`, in order (none for
+/// what is no track).
+pub(crate) fn filled(prog: &ir::Program, v: &Value, ty: &Ty) -> Value {
+    let (Value::Track(track), Ty::Track(tid)) = (v, ty) else {
+        return Value::List(Rc::new(Vec::new()));
+    };
+    let n = prog.tracks[*tid].boxes.len();
+    let boxes = track
+        .boxes()
+        .filter(|&b| b <= n)
+        .map(|b| Value::TrackBox {
+            track: *tid,
+            number: b as u16,
+        })
+        .collect();
+    Value::List(Rc::new(boxes))
 }
 
 /// Entry `k` of a map keyed by a scale or enum (every key has one); `Unit` for what is

@@ -170,7 +170,15 @@ impl Lower<'_, '_> {
                 total: self.int(),
                 natural: self.int(),
             },
-            Ty::Record(_) | Ty::Map(..) | Ty::List(_) | Ty::Outcome(_) => Part::Val(self.val()),
+            // Dice are held whole, as a value: read, copied and multiplied, never taken
+            // apart by a rule.
+            Ty::Record(_)
+            | Ty::Map(..)
+            | Ty::List(_)
+            | Ty::Outcome(_)
+            | Ty::Dice
+            | Ty::Track(_)
+            | Ty::TrackBox(_) => Part::Val(self.val()),
             _ => return Err(Unsupported),
         })
     }
@@ -590,7 +598,20 @@ impl Lower<'_, '_> {
                 faces: None,
             } => {
                 let K::Const(Const::Dice(spec)) = dice.kind else {
-                    return Err(Unsupported);
+                    // Dice known only when the run comes to them: their steps are charged
+                    // by the roll.
+                    let Part::Val(held) = self.expr(dice)? else {
+                        return Err(Unsupported);
+                    };
+                    self.flush();
+                    let (total, natural) = (self.int(), self.int());
+                    self.code.push(Inst::RollHeld {
+                        total,
+                        natural,
+                        dice: held,
+                        site: *site,
+                    });
+                    return Ok(Part::Roll { total, natural });
                 };
                 self.pending += 1 + u32::try_from(dice_steps(spec)).map_err(|_| Unsupported)?;
                 self.flush();
@@ -603,6 +624,65 @@ impl Lower<'_, '_> {
                     site: *site,
                 });
                 Part::Roll { total, natural }
+            }
+            // `filled(track)`
+            K::Filled(t) => {
+                let Part::Val(track) = self.expr(t)? else {
+                    return Err(Unsupported);
+                };
+                let dst = self.val();
+                self.code.push(Inst::Filled {
+                    dst,
+                    track,
+                    ty: Box::new(t.ty.clone()),
+                });
+                Part::Val(dst)
+            }
+            // `box.number`, `box.level`, `box.attr`
+            K::BoxPart(b, part) => {
+                let Part::Val(src) = self.expr(b)? else {
+                    return Err(Unsupported);
+                };
+                let dst = self.fresh(&e.ty)?;
+                if matches!(dst, Part::Roll { .. } | Part::Val(_)) {
+                    return Err(Unsupported);
+                }
+                self.code.push(Inst::BoxPart {
+                    dst,
+                    src,
+                    part: *part,
+                });
+                dst
+            }
+            // `a / b`, `a % b` whose divisor may be zero
+            K::CheckedDiv(op, a, b, site) => {
+                let (a, b) = (self.scalar(a)?, self.scalar(b)?);
+                self.flush();
+                let dst = self.int();
+                self.code.push(Inst::CheckedDiv {
+                    rem: *op == crate::ir::IntOp::Rem,
+                    dst,
+                    a,
+                    b,
+                    site: *site,
+                });
+                Part::Int(dst)
+            }
+            // `dice * n`: `DiceSpec::times`, a rule error past the dice a roll may have
+            K::DiceTimes(d, n, site) => {
+                let Part::Val(held) = self.expr(d)? else {
+                    return Err(Unsupported);
+                };
+                let n = self.scalar(n)?;
+                self.flush();
+                let dst = self.val();
+                self.code.push(Inst::DiceTimes {
+                    dst,
+                    dice: held,
+                    n,
+                    site: site.unwrap_or(0),
+                });
+                Part::Val(dst)
             }
             // `roll ± n`: the total shifted, the natural face kept.
             K::RollAdd {

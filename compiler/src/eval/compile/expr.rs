@@ -10,7 +10,7 @@ use crate::eval::effects::dice_steps;
 use crate::eval::expr::{field_of, map_entry, rewrap, scan, NO_FIELDS};
 use crate::eval::{weight, Interpreter, Run, Value};
 use crate::ir::{self, BoxPart, Const, ExprKind as K, IntOp, Ty};
-use rulesc_runtime::{arith, DiceSpec, Roll, RuleErrorKind};
+use rulesc_runtime::{arith, error, DiceSpec, Roll, RuleError, RuleErrorKind};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -502,18 +502,15 @@ impl Cx<'_> {
             // `a / b`, `a % b` where `b` may be 0
             K::CheckedDiv(op, a, b, site) => {
                 let (a, b, site) = (self.int(a), self.int(b), *site);
-                let f: fn(i64, i64) -> i64 = if *op == IntOp::Rem {
-                    arith::rem
+                let f: fn(i64, i64, u32) -> Result<i64, RuleError> = if *op == IntOp::Rem {
+                    error::rem
                 } else {
-                    arith::div
+                    error::div
                 };
                 Box::new(move |it, l| {
                     let x = a(it, l)?;
                     let y = b(it, l)?;
-                    if y == 0 {
-                        return Err(Box::new(it.fail(site, RuleErrorKind::DivideByZero)));
-                    }
-                    Ok(f(x, y))
+                    f(x, y, site).map_err(|e| Box::new(it.fail(e.site, e.kind)))
                 })
             }
             K::Abs(a) => {
