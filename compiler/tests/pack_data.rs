@@ -704,6 +704,30 @@ fn the_shipped_pack_adds_a_variant_a_level_a_row_and_a_table() {
         out,
         "ok: pack sea_raiders for salt_coast: 2 record(s), 1 variant(s), 1 level(s), 1 row(s), 2 new definition(s)\n"
     );
+    let (code, out, err) = rulesc(
+        &repo(),
+        &[
+            "--format",
+            "json",
+            "check",
+            "--ruleset",
+            "examples/homebrew/salt_coast",
+            "examples/homebrew/sea_raiders.yaml",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        [
+            &v["records"],
+            &v["variants"],
+            &v["levels"],
+            &v["rows"],
+            &v["new"],
+            &v["changes"]
+        ],
+        [2, 1, 1, 1, 2, 0].map(Value::from).each_ref()
+    );
     // Its scenario: the harpoon (a record of the pack's damage type) reaches the pack's
     // level, past the ruleset's top.
     let (code, out, err) = rulesc(&repo(), &["test", "examples/salt-coast"]);
