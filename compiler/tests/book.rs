@@ -709,3 +709,30 @@ fn a_table_with_two_keys_is_printed_as_a_grid() {
     assert_eq!(cells(rows[3]), ["2", "3", "4", "5"]);
     assert_eq!(rows.len(), 4);
 }
+
+#[test]
+fn a_packs_page_names_its_own_variants_and_says_what_it_adds() {
+    // Issue 29 §6: the harpoon is of the pack's damage type, which the ruleset's pages
+    // do not show: named, not linked (and never `?`).
+    let root = run::root();
+    let options = Options {
+        packs: vec![root.join("examples/homebrew/sea_raiders.yaml")],
+        variants: Vec::new(),
+        examples: None,
+    };
+    let (book, _) = render(&root.join("examples/homebrew/salt_coast"), &options)
+        .unwrap_or_else(|(d, _)| panic!("{d:?}"));
+    links_resolve(&book);
+    let page = &book
+        .files
+        .iter()
+        .find(|(n, _)| n == "pack-sea_raiders.html")
+        .expect("the pack's page")
+        .1;
+    assert!(page.contains("<td>Brine</td>"), "{page}");
+    assert!(!page.contains("<td>?</td>"), "{page}");
+    assert!(
+        page.contains("1 variant(s), 1 level(s), 1 row(s), 2 new definition(s)"),
+        "{page}"
+    );
+}

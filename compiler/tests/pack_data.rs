@@ -704,6 +704,30 @@ fn the_shipped_pack_adds_a_variant_a_level_a_row_and_a_table() {
         out,
         "ok: pack sea_raiders for salt_coast: 2 record(s), 1 variant(s), 1 level(s), 1 row(s), 2 new definition(s)\n"
     );
+    let (code, out, err) = rulesc(
+        &repo(),
+        &[
+            "--format",
+            "json",
+            "check",
+            "--ruleset",
+            "examples/homebrew/salt_coast",
+            "examples/homebrew/sea_raiders.yaml",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        [
+            &v["records"],
+            &v["variants"],
+            &v["levels"],
+            &v["rows"],
+            &v["new"],
+            &v["changes"]
+        ],
+        [2, 1, 1, 1, 2, 0].map(Value::from).each_ref()
+    );
     // Its scenario: the harpoon (a record of the pack's damage type) reaches the pack's
     // level, past the ruleset's top.
     let (code, out, err) = rulesc(&repo(), &["test", "examples/salt-coast"]);
@@ -800,4 +824,35 @@ fn a_packs_variant_missing_from_a_grids_columns_says_a_pack_adds_no_column() {
         "{}",
         got.rendered
     );
+}
+
+#[test]
+fn a_pack_that_adds_data_needs_the_ruleset_as_it_was_checked() {
+    let dir = project(&[("raiders", RAIDERS)]);
+    let seas = dir.path().join("seas");
+    let pack = [dir.path().join("packs/raiders.yaml")];
+    // The ruleset changed on disk after it was checked.
+    let (p, _, _) = rulesc::compile_dir(&seas);
+    let p = p.unwrap();
+    write(dir.path(), "seas/hit.rules", &format!("{RULES}// edited\n"));
+    let (program, diags, _) = rulesc::pack::apply(&p, &pack);
+    let codes: Vec<&str> = diags.items.iter().map(|d| d.code).collect();
+    assert!(program.is_none() && codes == ["E0414"], "{codes:?}");
+    assert!(diags.items[0].message.contains("changed"));
+    // A program not checked from a folder (the library's `check::check`).
+    let mut found = rulesc::diag::Diagnostics::default();
+    let loaded = rulesc::load::load_dir(&seas, &mut found);
+    let p = rulesc::check::check(loaded, &mut found).unwrap();
+    let (program, diags, _) = rulesc::pack::apply(&p, &pack);
+    let codes: Vec<&str> = diags.items.iter().map(|d| d.code).collect();
+    assert!(program.is_none() && codes == ["E0414"], "{codes:?}");
+    // A pack of records only needs neither.
+    let armory = dir.path().join("packs/armory.yaml");
+    std::fs::write(
+        &armory,
+        "pack: { name: armory }\nrecords:\n  Weapon:\n    axe: { damage: Down, kind: Cut }\n",
+    )
+    .unwrap();
+    let (program, diags, _) = rulesc::pack::apply(&p, &[armory]);
+    assert!(program.is_some(), "{:?}", diags.items);
 }

@@ -209,7 +209,8 @@ pub fn render(dir: &Path, options: &Options) -> Result<(Book, Warnings), Failure
             href: file.clone(),
             text: format!("pack {}", pack.name),
         });
-        let body = pages::pack(&main, pack, &mut index, &file);
+        let applied = odds_program.as_ref().unwrap_or(&main.p);
+        let body = pages::pack(&main, pack, applied, &mut index, &file);
         files.push((
             file,
             pages::layout(&main, "", &format!("pack {}", pack.name), &body),

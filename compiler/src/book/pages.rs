@@ -10,7 +10,7 @@ use super::search;
 use super::Ruleset;
 use crate::check::index::SymbolKind;
 use crate::codegen::docs::comment;
-use crate::ir::{Const, RecordOrigin, TableKey, Ty};
+use crate::ir::{Const, Program, RecordOrigin, TableKey, Ty};
 use crate::source::Span;
 use std::fmt::Write as _;
 
@@ -92,6 +92,7 @@ pub fn ruleset(
         rs,
         index,
         links: &links,
+        applied: None,
         file: SCALES,
         toc: Vec::new(),
     };
@@ -172,6 +173,9 @@ struct Sections<'a> {
     rs: &'a Ruleset,
     index: &'a mut search::Index,
     links: &'a Links,
+    /// The program with the content packs applied (a pack's page): a level or variant a
+    /// pack adds is named from it, unlinked (the ruleset's pages do not show it).
+    applied: Option<&'a Program>,
     /// The page being made.
     file: &'static str,
     /// The contents: (page, anchor, text) of every section.
@@ -603,7 +607,10 @@ impl Sections<'_> {
                 anchor("level", &format!("{}/{}", ch.name, v.name)),
                 esc(&v.label)
             ),
-            None => "?".into(),
+            None => match self.applied.and_then(|p| p.choices.get(c)?.variants.get(i)) {
+                Some(v) => esc(&v.label),
+                None => "?".into(),
+            },
         }
     }
 
@@ -671,6 +678,7 @@ fn none_if_empty(out: String, what: &str) -> String {
 pub fn pack(
     rs: &Ruleset,
     pack: &crate::pack::Pack,
+    applied: &Program,
     index: &mut search::Index,
     file: &str,
 ) -> String {
@@ -679,6 +687,7 @@ pub fn pack(
         rs,
         index,
         links: &links,
+        applied: Some(applied),
         file: "",
         toc: Vec::new(),
     };
@@ -688,6 +697,14 @@ pub fn pack(
         pack.records.len(),
         esc(rs.p.title_or_name())
     );
+    if pack.added != Default::default() {
+        // What it adds to the data is not on the ruleset's pages: `explain --pack` shows it.
+        let _ = writeln!(
+            out,
+            "<p>It also adds to the ruleset's data ({}); <code>rulesc explain --pack</code> shows where.</p>",
+            esc(&pack.summary())
+        );
+    }
     for (ty, name, value) in &pack.records {
         let id = anchor("pack-record", name);
         s.index.add(
