@@ -308,6 +308,15 @@ pub(crate) enum Inst {
         spec: DiceSpec,
         site: u32,
     },
+    /// A roll on die table `table` (`eval::table_roll_faces`: the table's die, or a die
+    /// over the faces whose rows are in the list in `among`), its steps charged by the
+    /// roll, the row read (`eval::lookup`) and traced as a lookup at `site`.
+    RollTable {
+        dst: Part,
+        table: u32,
+        among: Option<VReg>,
+        site: u32,
+    },
     /// Rolls the dice held in `dice` (known only when the run comes to them), charged a
     /// step per die past the first (`eval::dice_steps`), as `rolls::known` rolls them.
     RollHeld {

@@ -21,6 +21,15 @@ impl Decide for Cycle {
 const YAML: &str = r#"ruleset: { name: lowered }
 scales:
   Wound: [Scratch, Light, Serious, Grave]
+tables:
+  hurt_by:
+    die: d6
+    value: Wound
+    rows:
+      "1-2": Scratch
+      "3-4": Light
+      5: Serious
+      6: Grave
 tracks:
   Hurts:
     scale: Wound
@@ -193,6 +202,16 @@ procedure ache(s: Scarred) -> Exchange {
   let boxes = filled(s.wounds)
   let worst = max(b.level for b in boxes)
   return Graze(margin: sum(b.pain for b in boxes), natural: sum(b.number for b in boxes), by: worst, close: len(boxes) > 1)
+}
+
+// A die table rolled whole and among some of its rows.
+procedure strike_at(a: int) -> Exchange {
+  let any = roll hurt_by
+  let worse = roll hurt_by among [Light]
+  if a > 0 {
+    worse = roll hurt_by among [Serious, Grave]
+  }
+  return Graze(margin: a, natural: 0, by: any, close: worse >= Serious)
 }
 
 // A divisor that may be zero.
@@ -809,6 +828,24 @@ fn filled_boxes_and_their_parts_run_on_the_vm_as_the_walker_runs_them() {
                 "{boxes:?}"
             );
         }
+    }
+}
+
+#[test]
+fn die_tables_rolled_whole_and_among_rows_run_on_the_vm_as_the_walker_runs_them() {
+    let p = program();
+    for a in [0, 1] {
+        let mut seen = std::collections::BTreeSet::new();
+        for v in same(&p, "strike_at", &[Value::Int(a)]) {
+            let Value::Outcome { fields, .. } = v else {
+                panic!("an outcome")
+            };
+            // Among [Serious, Grave] always Serious or worse; among [Light] never.
+            assert_eq!(fields[3], Value::Bool(a > 0), "a {a}");
+            seen.insert(format!("{:?}", fields[2]));
+        }
+        // Over 200 seeds the whole table shows every row.
+        assert_eq!(seen.len(), 4, "a {a}: {seen:?}");
     }
 }
 

@@ -7,8 +7,8 @@ use super::code::{Func, IReg, Inst, Part, FRAME};
 use super::Module;
 use crate::eval::expr::{box_part, field_of, filled, map_entry, scan, NO_FIELDS};
 use crate::eval::{
-    assign_value, dice_steps, leak_name, lookup, privatize, show_traced_in, update, weight, Value,
-    MAX_STEPS,
+    assign_value, dice_steps, leak_name, lookup, privatize, show_traced_in, table_roll_faces,
+    update, weight, Value, MAX_STEPS,
 };
 use crate::ir::{Program, TableKey, Ty};
 use rulesc_runtime::{
@@ -558,6 +558,54 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                         Ok(q) => regs[*dst as usize] = q,
                         Err(e) => return Err(self.fail(e.site, e.kind, traced)),
                     }
+                }
+                Inst::RollTable {
+                    dst,
+                    table,
+                    among,
+                    site,
+                } => {
+                    let t = &self.p.tables[*table as usize];
+                    let TableKey::Die(die) = t.key else {
+                        unreachable!("lowering rolls only tables keyed by a die")
+                    };
+                    let allowed = among.map(|l| list_of(&vregs[l as usize]));
+                    let (spec, faces) = table_roll_faces(t, die, allowed);
+                    self.steps = self.steps.saturating_add(dice_steps(spec));
+                    if self.steps > MAX_STEPS {
+                        let kind = RuleErrorKind::TooManySteps { max: MAX_STEPS };
+                        return Err(self.fail(f.site, kind, traced));
+                    }
+                    let env = &mut *self.env;
+                    let r = if traced {
+                        rolls::known(&mut env.dice, spec, &mut env.trace, *site)
+                    } else {
+                        rolls::known(&mut env.dice, spec, &mut NoTrace, *site)
+                    };
+                    let face = match &faces {
+                        Some(segments) => rulesc_runtime::dice::nth_total(
+                            segments.iter().copied(),
+                            r.total.max(1),
+                        ),
+                        None => r.total,
+                    };
+                    // Every face of the table's die has a row (the checker's E0310).
+                    let Some(v) = lookup(t, face) else {
+                        let kind = RuleErrorKind::NoRow {
+                            table: leak_name(&t.name),
+                            key: face.to_string(),
+                        };
+                        return Err(self.fail(*site, kind, traced));
+                    };
+                    if traced {
+                        let value = show_traced_in(self.p, None, &v, &t.value);
+                        self.env.trace.event(TraceEvent::Lookup {
+                            site: *site,
+                            key: face.to_string(),
+                            value,
+                        });
+                    }
+                    store(*dst, v, regs, vregs);
                 }
                 Inst::RollHeld {
                     total,

@@ -625,6 +625,31 @@ impl Lower<'_, '_> {
                 });
                 Part::Roll { total, natural }
             }
+            // `roll Table`, `roll Table among list`
+            K::RollTable { table, among, site } => {
+                if !matches!(self.p.tables[*table].key, crate::ir::TableKey::Die(_)) {
+                    return Err(Unsupported);
+                }
+                let among = match among {
+                    Some(a) => match self.expr(a)? {
+                        Part::Val(l) if matches!(a.ty, Ty::List(_)) => Some(l),
+                        _ => return Err(Unsupported),
+                    },
+                    None => None,
+                };
+                let dst = self.fresh(&e.ty)?;
+                if matches!(dst, Part::Roll { .. } | Part::Unit) {
+                    return Err(Unsupported);
+                }
+                self.flush();
+                self.code.push(Inst::RollTable {
+                    dst,
+                    table: u32::try_from(*table).map_err(|_| Unsupported)?,
+                    among,
+                    site: *site,
+                });
+                dst
+            }
             // `filled(track)`
             K::Filled(t) => {
                 let Part::Val(track) = self.expr(t)? else {
