@@ -317,6 +317,23 @@ pub(crate) enum Inst {
         among: Option<VReg>,
         site: u32,
     },
+    /// A roll whose faces are read later (`faces(r)`): of the dice held in `held`, or of
+    /// `spec`; its steps charged by the roll (`eval::dice_steps`), rolled by
+    /// `dice::roll_faces`, the faces into `faces`.
+    RollFaces {
+        total: IReg,
+        natural: IReg,
+        faces: VReg,
+        held: Option<VReg>,
+        spec: DiceSpec,
+        site: u32,
+    },
+    /// `faces(r)`, `kept(r)`, `dropped(r)` of the faces in `faces` (`eval::expr::faces_of`).
+    FacesOf {
+        dst: VReg,
+        faces: VReg,
+        part: crate::ir::FacesPart,
+    },
     /// Rolls the dice held in `dice` (known only when the run comes to them), charged a
     /// step per die past the first (`eval::dice_steps`), as `rolls::known` rolls them.
     RollHeld {

@@ -214,6 +214,14 @@ procedure strike_at(a: int) -> Exchange {
   return Graze(margin: a, natural: 0, by: any, close: worse >= Serious)
 }
 
+// A roll's faces read, kept and dropped, of constant dice and of dice held.
+procedure pool(n: int) -> int {
+  let r = roll 4d6kh3
+  let d = d4 * n
+  let s = roll d
+  return sum(kept(r)) * 1000 + len(dropped(r)) * 100 + len(faces(s)) * 10 + r - sum(kept(r))
+}
+
 // A divisor that may be zero.
 procedure share(a: int, b: int) -> int {
   return a / b * 100 + a % b
@@ -425,9 +433,9 @@ fn a_procedure_falling_off_its_end_returns_nothing_on_the_vm_as_in_the_walker() 
 fn a_call_from_outside_runs_the_vm_for_a_procedure_that_lowers_and_the_closures_otherwise() {
     let p = eval::test_program(
         YAML,
-        // A roll's faces are not in the core IR yet.
+        // A decision among a list is not in the core IR yet.
         &format!(
-            "{RULES}\nprocedure looped(n: int) -> int {{\n  let r = roll 2d6\n  return len(faces(r)) + n + 1\n}}\n"
+            "{RULES}\nprocedure looped(n: int) -> int {{\n  let p = decide pick from [4, 5]\n  return p + n - 1\n}}\n"
         ),
     );
     let code = eval::compile::code(&p);
@@ -846,6 +854,20 @@ fn die_tables_rolled_whole_and_among_rows_run_on_the_vm_as_the_walker_runs_them(
         }
         // Over 200 seeds the whole table shows every row.
         assert_eq!(seen.len(), 4, "a {a}: {seen:?}");
+    }
+}
+
+#[test]
+fn a_rolls_faces_run_on_the_vm_as_the_walker_runs_them() {
+    let p = program();
+    for n in [0, 1, 3] {
+        for v in same(&p, "pool", &[Value::Int(n)]) {
+            let Value::Int(r) = v else { panic!("an int") };
+            // Three of four dice kept (3 to 18), one dropped, n faces of the d4s, and the
+            // total is the kept dice's sum.
+            assert!((3..=18).contains(&(r / 1000)), "{r}");
+            assert_eq!(r % 1000, 100 + 10 * n, "n {n}: {r}");
+        }
     }
 }
 

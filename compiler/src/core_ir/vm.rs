@@ -5,7 +5,7 @@
 
 use super::code::{Func, IReg, Inst, Part, FRAME};
 use super::Module;
-use crate::eval::expr::{box_part, field_of, filled, map_entry, scan, NO_FIELDS};
+use crate::eval::expr::{box_part, faces_of, field_of, filled, map_entry, scan, NO_FIELDS};
 use crate::eval::{
     assign_value, dice_steps, leak_name, lookup, privatize, show_traced_in, table_roll_faces,
     update, weight, Value, MAX_STEPS,
@@ -606,6 +606,33 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                         });
                     }
                     store(*dst, v, regs, vregs);
+                }
+                Inst::RollFaces {
+                    total,
+                    natural,
+                    faces,
+                    held,
+                    spec,
+                    site,
+                } => {
+                    let spec = held.map_or(*spec, |d| dice_of(&vregs[d as usize]));
+                    self.steps = self.steps.saturating_add(dice_steps(spec));
+                    if self.steps > MAX_STEPS {
+                        let kind = RuleErrorKind::TooManySteps { max: MAX_STEPS };
+                        return Err(self.fail(f.site, kind, traced));
+                    }
+                    let env = &mut *self.env;
+                    let (r, shown) = if traced {
+                        rulesc_runtime::dice::roll_faces(&mut env.dice, spec, &mut env.trace, *site)
+                    } else {
+                        rulesc_runtime::dice::roll_faces(&mut env.dice, spec, &mut NoTrace, *site)
+                    };
+                    regs[*total as usize] = r.total;
+                    regs[*natural as usize] = r.natural;
+                    vregs[*faces as usize] = Value::Faces(Rc::new(shown));
+                }
+                Inst::FacesOf { dst, faces, part } => {
+                    vregs[*dst as usize] = faces_of(&vregs[*faces as usize], *part);
                 }
                 Inst::RollHeld {
                     total,

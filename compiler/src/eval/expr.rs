@@ -313,15 +313,7 @@ impl<'p> Interpreter<'p, '_> {
             // `faces(r)`, `kept(r)`, `dropped(r)`
             K::Faces { part, of, slot } => {
                 self.expr(of, locals)?;
-                let Value::Faces(f) = &locals[*slot] else {
-                    return Ok(Value::List(Rc::new(Vec::new())));
-                };
-                let dice = match part {
-                    FacesPart::All => f.all(),
-                    FacesPart::Kept => f.kept(),
-                    FacesPart::Dropped => f.dropped(),
-                };
-                Value::List(Rc::new(dice.into_iter().map(Value::Int).collect()))
+                faces_of(&locals[*slot], *part)
             }
             K::RollTable { table, among, site } => self.roll_table(*table, among, *site, locals)?,
             K::Decide {
@@ -503,6 +495,20 @@ pub(crate) fn box_part(prog: &ir::Program, b: &Value, part: BoxPart) -> Value {
         BoxPart::Level => Value::Choice(bx.level),
         BoxPart::Attr(a) => Value::Int(bx.attrs.get(a).copied().unwrap_or(0)),
     }
+}
+
+/// `faces(r)`, `kept(r)` or `dropped(r)` of the faces `v` a roll left (none for what is
+/// no roll's faces).
+pub(crate) fn faces_of(v: &Value, part: FacesPart) -> Value {
+    let Value::Faces(f) = v else {
+        return Value::List(Rc::new(Vec::new()));
+    };
+    let dice = match part {
+        FacesPart::All => f.all(),
+        FacesPart::Kept => f.kept(),
+        FacesPart::Dropped => f.dropped(),
+    };
+    Value::List(Rc::new(dice.into_iter().map(Value::Int).collect()))
 }
 
 /// `filled(track)`: the filled boxes of the track `v` of type `ty`, in order (none for

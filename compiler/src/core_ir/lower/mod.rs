@@ -650,6 +650,57 @@ impl Lower<'_, '_> {
                 });
                 dst
             }
+            // `roll dice` whose faces are read later
+            K::Roll {
+                dice,
+                site,
+                faces: Some(slot),
+            } => {
+                let (held, spec) = match dice.kind {
+                    K::Const(Const::Dice(spec)) => {
+                        self.pending += 1;
+                        (None, spec)
+                    }
+                    _ => match self.expr(dice)? {
+                        Part::Val(held) => (Some(held), rulesc_runtime::DiceSpec::new(0, 1)),
+                        _ => return Err(Unsupported),
+                    },
+                };
+                let faces = match self.slots[*slot] {
+                    Some(Part::Val(v)) => v,
+                    Some(_) => return Err(Unsupported),
+                    None => {
+                        let v = self.val();
+                        self.slots[*slot] = Some(Part::Val(v));
+                        v
+                    }
+                };
+                self.flush();
+                let (total, natural) = (self.int(), self.int());
+                self.code.push(Inst::RollFaces {
+                    total,
+                    natural,
+                    faces,
+                    held,
+                    spec,
+                    site: *site,
+                });
+                Part::Roll { total, natural }
+            }
+            // `faces(r)`, `kept(r)`, `dropped(r)`: of the faces its roll left
+            K::Faces { part, of, slot } => {
+                self.expr(of)?;
+                let Some(Part::Val(faces)) = self.slots[*slot] else {
+                    return Err(Unsupported);
+                };
+                let dst = self.val();
+                self.code.push(Inst::FacesOf {
+                    dst,
+                    faces,
+                    part: *part,
+                });
+                Part::Val(dst)
+            }
             // `filled(track)`
             K::Filled(t) => {
                 let Part::Val(track) = self.expr(t)? else {
