@@ -175,3 +175,33 @@ fn test_watch_does_not_take_update() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A path named that does not exist cannot be watched: the run says why, then the watch
+/// ends with exit code 1 (it waited for nothing, forever).
+#[test]
+fn watching_a_path_that_does_not_exist_ends() {
+    let dir = project();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rulesc"))
+        .args(["check", "nowhere", "--watch"])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if started.elapsed() > PATIENCE {
+            let _ = child.kill();
+            panic!("still watching a path that does not exist");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(1), "{err}");
+    assert!(err.contains("cannot watch for changes"), "{err}");
+}
