@@ -524,7 +524,15 @@ impl Server<'_> {
                 continue;
             };
             let text = doc.text.clone();
-            let found = extras::ruleset_of(kind, &path, &text, &self.analyses, overlay);
+            let previous = self.extras.get(&path).and_then(|e| e.ruleset.clone());
+            let found = extras::ruleset_of(
+                kind,
+                &path,
+                &text,
+                previous.as_deref(),
+                &self.analyses,
+                overlay,
+            );
             let (ruleset, diags, checked) = match found {
                 Ok(dir) => {
                     if !self.analyses.contains_key(&dir) {
