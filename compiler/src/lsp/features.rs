@@ -1,5 +1,5 @@
-//! The requests: hover, go to definition, completion, rename (and formatting, which
-//! reads only the open document). Each other reads the index of
+//! The requests: hover, go to definition, completion (a YAML value's through
+//! [`super::yaml_values`]), rename (and formatting, which reads only the open document). Each other reads the index of
 //! the last check ([`crate::check::index`]): what a name at a position refers to is what
 //! the checker resolved it to.
 
