@@ -73,25 +73,23 @@ impl Watching {
         }
     }
 
-    /// Waits for a line holding `needle` (after those already waited for), giving the
-    /// lines read until it.
-    fn until(&mut self, needle: &str) -> Vec<String> {
+    /// Waits until a line holding each of `needles` has come (after those already
+    /// waited for), giving the lines read until then. Standard output and error are two
+    /// pipes, read apart: their lines may come in either order.
+    fn until(&mut self, needles: &[&str]) -> Vec<String> {
         let started = Instant::now();
-        let mut got = Vec::new();
-        loop {
+        let mut got: Vec<String> = Vec::new();
+        while !needles.iter().all(|n| got.iter().any(|l| l.contains(n))) {
             let left = PATIENCE.saturating_sub(started.elapsed());
             match self.lines.recv_timeout(left) {
                 Ok(l) => {
                     self.seen.push(l.clone());
-                    let found = l.contains(needle);
                     got.push(l);
-                    if found {
-                        return got;
-                    }
                 }
-                Err(_) => panic!("no line with {needle:?} in time; saw {:#?}", self.seen),
+                Err(_) => panic!("no lines with {needles:?} in time; saw {:#?}", self.seen),
             }
         }
+        got
     }
 }
 
@@ -116,33 +114,23 @@ fn project() -> tempfile::TempDir {
 fn check_watch_checks_again_when_a_file_is_saved() {
     let dir = project();
     let mut w = Watching::start(dir.path(), &["check", "r", "--watch"]);
-    let first = w.until("[watching for changes");
-    assert!(
-        first.iter().any(|l| l.starts_with("ok: watched (r)")),
-        "{first:?}"
-    );
+    w.until(&["[watching for changes", "ok: watched (r)"]);
     // The writer saves a typo: the run again names the file and reports it.
     std::fs::write(dir.path().join("r/a.rules"), RULES.replace("hits", "hitz")).unwrap();
-    let again = w.until("[watching for changes");
-    assert!(
-        again
-            .iter()
-            .any(|l| l == "[r/a.rules changed: running again]"),
-        "{again:?}"
-    );
+    let again = w.until(&[
+        "[watching for changes",
+        "[r/a.rules changed: running again]",
+        "error(s)",
+    ]);
     assert!(again.iter().any(|l| l.contains("E0306")), "{again:?}");
     assert!(!again.iter().any(|l| l.starts_with("ok:")), "{again:?}");
     // Fixed: ok again.
     std::fs::write(dir.path().join("r/a.rules"), RULES).unwrap();
-    let fixed = w.until("[watching for changes");
-    assert!(
-        fixed.iter().any(|l| l.starts_with("ok: watched (r)")),
-        "{fixed:?}"
-    );
+    w.until(&["[watching for changes", "running again", "ok: watched (r)"]);
     // A file that is not a ruleset's, scenario's or pack's does not run it again.
     std::fs::write(dir.path().join("r/notes.txt"), "x").unwrap();
     std::fs::write(dir.path().join("r/a.rules"), RULES.replace("hits", "hitz")).unwrap();
-    let next = w.until("running again]");
+    let next = w.until(&["running again]"]);
     assert_eq!(next, ["[r/a.rules changed: running again]"]);
 }
 
@@ -150,19 +138,15 @@ fn check_watch_checks_again_when_a_file_is_saved() {
 fn test_watch_runs_the_scenarios_again_when_their_ruleset_changes() {
     let dir = project();
     let mut w = Watching::start(dir.path(), &["test", "tests", "--watch"]);
-    let first = w.until("[watching for changes");
-    assert!(first.iter().any(|l| l.contains("1 passed")), "{first:?}");
+    w.until(&["[watching for changes", "1 passed"]);
     // The ruleset is not under the folder named, but the scenario read it.
     let swapped = RULESET.replace("{ 2: Head, 1: Leg }", "{ 2: Leg, 1: Head }");
     std::fs::write(dir.path().join("r/ruleset.yaml"), swapped).unwrap();
-    let again = w.until("[watching for changes");
-    assert!(
-        again
-            .iter()
-            .any(|l| l == "[r/ruleset.yaml changed: running again]"),
-        "{again:?}"
-    );
-    assert!(again.iter().any(|l| l.contains("1 failed")), "{again:?}");
+    w.until(&[
+        "[watching for changes",
+        "[r/ruleset.yaml changed: running again]",
+        "1 failed",
+    ]);
 }
 
 #[test]
@@ -174,4 +158,34 @@ fn test_watch_does_not_take_update() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// A path named that does not exist cannot be watched: the run says why, then the watch
+/// ends with exit code 1 (it waited for nothing, forever).
+#[test]
+fn watching_a_path_that_does_not_exist_ends() {
+    let dir = project();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rulesc"))
+        .args(["check", "nowhere", "--watch"])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if started.elapsed() > PATIENCE {
+            let _ = child.kill();
+            panic!("still watching a path that does not exist");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(1), "{err}");
+    assert!(err.contains("cannot watch for changes"), "{err}");
 }

@@ -91,7 +91,8 @@ pub struct Symbol {
     pub detail: String,
     /// The writer's `doc:` text, if the YAML gives one.
     pub doc: Option<String>,
-    /// A formula's or procedure's parameters, each as `detail` writes it (`f: Fighter`).
+    /// A formula's or procedure's parameters, or an outcome tag's fields, each as `detail`
+    /// writes it (`f: Fighter`).
     pub params: Vec<String>,
     /// What the value of a field or constant, or a table's values, is written as in YAML,
     /// when it is one of some names: the scale, enum or record type (for a list or an
@@ -278,6 +279,19 @@ impl Recorder {
                 (sym.kind, look.function(&sym.name))
             {
                 sym.params = params_of(prog, f);
+            }
+            if let (SymbolKind::Tag, Key::Tag(outcome, _)) = (sym.kind, &*key) {
+                let tag = look
+                    .outcome(outcome)
+                    .zip(look.member(outcome, &sym.name))
+                    .and_then(|(o, i)| o.tags.get(i));
+                if let Some(t) = tag {
+                    sym.params = t
+                        .fields
+                        .iter()
+                        .map(|(n, ty)| format!("{n}: {}", prog.ty_name(ty)))
+                        .collect();
+                }
             }
         }
         Index {

@@ -128,11 +128,13 @@ fn ruleset_folders(root: &Path) -> Vec<PathBuf> {
 }
 
 /// The ruleset folder (canonical) a pack, scenario or fight file is checked against, or
-/// why there is none.
+/// why there is none. While the file does not parse, the one it was checked against
+/// before (`previous`), so that its syntax error is what it hears.
 pub(crate) fn ruleset_of(
     kind: Kind,
     path: &Path,
     text: &str,
+    previous: Option<&Path>,
     analyses: &BTreeMap<PathBuf, Analysis>,
     overlay: &Overlay,
 ) -> Result<PathBuf, String> {
@@ -177,7 +179,7 @@ pub(crate) fn ruleset_of(
             .get("ruleset")
             .and_then(YNode::as_str)
             .map(|rel| resolved(&dir.join(rel))),
-        (_, None) => None,
+        (_, None) => previous.map(Path::to_path_buf),
     };
     if let Some(d) = explicit {
         let project = crate::load::project_root_of_file(path);

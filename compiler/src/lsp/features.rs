@@ -1,7 +1,7 @@
-//! The requests: hover, go to definition, completion, rename (and formatting, which
-//! reads only the open document). Each other reads the index of
-//! the last check ([`crate::check::index`]): what a name at a position refers to is what
-//! the checker resolved it to.
+//! The requests: hover, go to definition, completion (a YAML value's through
+//! [`super::yaml_values`]), rename (and formatting, which reads only the open document).
+//! Each other reads the index of the last check ([`crate::check::index`]): what a name
+//! at a position refers to is what the checker resolved it to.
 
 use super::convert::{self, canonical, Encoding};
 use super::yaml_values;

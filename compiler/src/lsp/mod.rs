@@ -17,7 +17,9 @@
 //! its last version.
 //!
 //! Diagnostics are published per file. A file's diagnostics come from the check of its
-//! own ruleset folder when that is open, else from a ruleset that extends it.
+//! own ruleset folder when that is open, else from a ruleset that extends it. An open
+//! content pack, scenario or fight file is checked after the rulesets, against its own
+//! ruleset's program ([`extras`]), and hears its own diagnostics.
 //!
 //! The server stops at `exit` after `shutdown` (requests between them are refused). An
 //! `exit` without `shutdown`, or the client's input ending before it, is an error.
@@ -524,7 +526,15 @@ impl Server<'_> {
                 continue;
             };
             let text = doc.text.clone();
-            let found = extras::ruleset_of(kind, &path, &text, &self.analyses, overlay);
+            let previous = self.extras.get(&path).and_then(|e| e.ruleset.clone());
+            let found = extras::ruleset_of(
+                kind,
+                &path,
+                &text,
+                previous.as_deref(),
+                &self.analyses,
+                overlay,
+            );
             let (ruleset, diags, checked) = match found {
                 Ok(dir) => {
                     if !self.analyses.contains_key(&dir) {

@@ -1,12 +1,13 @@
 //! `textDocument/signatureHelp`: inside the parentheses of a call to a formula or
 //! procedure in a `.rules` file, its signature as hover shows it, each parameter with
 //! its type, and the one being written (the commas before the cursor, outside nested
-//! parentheses and brackets). The call is read from the text as typed; the signature
+//! parentheses and brackets); inside an outcome's tag (`Hit(level: ..)`), its fields,
+//! the one being written by its name. The call is read from the text as typed; the signature
 //! from the index of the last check (so it works while the line does not parse yet).
 
 use super::convert::{self, canonical};
 use super::features::{doc_of, World};
-use crate::check::index::SymbolKind;
+use crate::check::index::{Symbol, SymbolKind};
 use lsp_types as lsp;
 
 /// How far back a call's opening parenthesis is looked for.
@@ -67,32 +68,67 @@ pub(crate) fn signature_help(
     let Some((name, active)) = open_call(&text[..offset]) else {
         return Ok(None);
     };
-    let Some(sym) = at.index.symbols.iter().find(|s| {
+    // A formula or procedure; else the tags of that name (one per outcome holding it),
+    // whose fields are named where they are given.
+    let function = at.index.symbols.iter().find(|s| {
         s.name == name
             && s.parent.is_none()
             && matches!(s.kind, SymbolKind::Formula | SymbolKind::Procedure)
-    }) else {
-        return Ok(None);
+    });
+    let symbols: Vec<&Symbol> = match function {
+        Some(f) => vec![f],
+        None => at
+            .index
+            .symbols
+            .iter()
+            .filter(|s| s.name == name && s.kind == SymbolKind::Tag && !s.params.is_empty())
+            .collect(),
     };
-    let parameters = sym
-        .params
+    if symbols.is_empty() {
+        return Ok(None);
+    }
+    let named = named_argument(&text[..offset]);
+    let signatures: Vec<lsp::SignatureInformation> = symbols
         .iter()
-        .map(|p| lsp::ParameterInformation {
-            label: lsp::ParameterLabel::Simple(p.clone()),
-            documentation: None,
+        .map(|sym| {
+            let parameters = sym
+                .params
+                .iter()
+                .map(|p| lsp::ParameterInformation {
+                    label: lsp::ParameterLabel::Simple(p.clone()),
+                    documentation: None,
+                })
+                .collect();
+            // A named argument (`level: ..`) is its field, wherever it is written.
+            let by_name = named.and_then(|n| {
+                sym.params
+                    .iter()
+                    .position(|p| p.split_once(':').is_some_and(|(f, _)| f == n))
+            });
+            lsp::SignatureInformation {
+                label: sym.detail.clone(),
+                documentation: doc_of(at.sources, sym).map(lsp::Documentation::String),
+                parameters: Some(parameters),
+                active_parameter: Some(by_name.map_or(active, |i| i as u32)),
+            }
         })
         .collect();
-    let signature = lsp::SignatureInformation {
-        label: sym.detail.clone(),
-        documentation: doc_of(at.sources, sym).map(lsp::Documentation::String),
-        parameters: Some(parameters),
-        active_parameter: Some(active),
-    };
+    let first = signatures[0].active_parameter;
     Ok(Some(lsp::SignatureHelp {
-        signatures: vec![signature],
+        signatures,
         active_signature: Some(0),
-        active_parameter: Some(active),
+        active_parameter: first,
     }))
+}
+
+/// The name of the argument being written at the end of `before`, when it is named
+/// (`level: Mi`): the word before a `:` since the last `(` or `,`.
+fn named_argument(before: &str) -> Option<&str> {
+    let from = before.rfind([',', '(']).map_or(0, |i| i + 1);
+    let (name, _) = before[from..].split_once(':')?;
+    let name = name.trim();
+    (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .then_some(name)
 }
 
 #[cfg(test)]

@@ -324,3 +324,64 @@ fn the_capabilities_advertised_are_the_requests_answered() {
     }
     assert_eq!(refused(&sent, unknown), -32601);
 }
+
+/// Every request at every position of a ruleset's files (a `.rules` file with a
+/// multi-byte character and a half-typed call, the YAML with a half-typed value) is
+/// answered, never a panic: the features read text as typed, where anything goes.
+#[test]
+fn every_request_at_every_position_is_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let yaml =
+        format!("{MANIFEST}types:\n  T:\n    at: HitLocation\nrecords:\n  T:\n    t1: {{ at: Le\n");
+    let rules = "// é, 🎲: a comment\nprocedure where(n: int) -> HitLocation {\n  let _x = max(n, [1, (2\n  return roll hit_locations\n}\n";
+    std::fs::write(dir.path().join("ruleset.yaml"), &yaml).unwrap();
+    std::fs::write(dir.path().join("a.rules"), rules).unwrap();
+    let yaml_uri = uri(&dir.path().join("ruleset.yaml"));
+    let rules_uri = uri(&dir.path().join("a.rules"));
+    let mut messages = vec![notification(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": yaml_uri, "languageId": "yaml", "version": 1, "text": yaml}}),
+    )];
+    let methods = [
+        "textDocument/hover",
+        "textDocument/definition",
+        "textDocument/completion",
+        "textDocument/prepareRename",
+        "textDocument/references",
+        "textDocument/signatureHelp",
+        "textDocument/codeAction",
+    ];
+    let mut id = 2;
+    for (uri, text) in [(&rules_uri, rules), (&yaml_uri, yaml.as_str())] {
+        messages.push(request(
+            id,
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": uri}}),
+        ));
+        id += 1;
+        for (line, l) in text.lines().enumerate() {
+            // Each UTF-16 unit of the line, and one past its end.
+            for character in 0..=l.encode_utf16().count() + 1 {
+                let at = json!({"line": line, "character": character});
+                for method in methods {
+                    let params = json!({
+                        "textDocument": {"uri": uri},
+                        "position": at,
+                        "range": {"start": at, "end": at},
+                        "context": {"includeDeclaration": true, "diagnostics": [], "triggerKind": 1, "isRetrigger": false},
+                    });
+                    messages.push(request(id, method, params));
+                    id += 1;
+                }
+            }
+        }
+    }
+    let last = id;
+    let (sent, ended) = session(&rules_uri, rules, messages);
+    closed_early(ended);
+    for id in 2..last {
+        if let Err(e) = &response(&sent, id).response_result {
+            assert_eq!(e.code, -32602, "request {id}: {e:?}");
+        }
+    }
+}

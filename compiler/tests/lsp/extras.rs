@@ -270,3 +270,36 @@ fn a_file_without_a_ruleset_or_with_a_broken_one_is_told_so() {
     assert!(message.contains("outside the project"), "{message}");
     c.shutdown();
 }
+
+/// A pack that stops parsing while the writer types is read against the ruleset it was
+/// read against before: its syntax error is what it hears, whatever else is open.
+#[test]
+fn a_pack_that_does_not_parse_hears_its_syntax_error() {
+    let dir = project();
+    let other = dir.path().join("rules/gx");
+    std::fs::create_dir_all(&other).unwrap();
+    let gx = RULESET.replace("name: fx", "name: gx");
+    std::fs::write(other.join("ruleset.yaml"), &gx).unwrap();
+    let pack = uri(&dir.path().join("packs/armory.yaml"));
+    let gx_manifest = uri(&other.join("ruleset.yaml"));
+    let mut c = Client::start();
+    initialize(&mut c, dir.path());
+    c.open(&pack, PACK);
+    assert_eq!(c.diagnostics(&pack), Vec::<Value>::new());
+    // A second ruleset open: two are checked now.
+    c.open(&gx_manifest, &gx);
+    c.diagnostics(&gx_manifest);
+    c.diagnostics(&pack);
+    let broken = PACK.replace("brute: { skill: 4 }", "brute: { skill: 4");
+    c.change(&pack, 2, &broken);
+    let diags = c.diagnostics(&pack);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert!(
+        diags[0]["code"]
+            .as_str()
+            .is_some_and(|c| c.starts_with("E0")),
+        "{diags:?}"
+    );
+    assert_eq!(diags[0]["severity"], 1, "{diags:?}");
+    c.shutdown();
+}

@@ -1,4 +1,5 @@
-//! Signature help (`textDocument/signatureHelp`) on calls to formulas and procedures.
+//! Signature help (`textDocument/signatureHelp`) on calls to formulas and procedures,
+//! and on outcome tags.
 
 use super::*;
 
@@ -60,7 +61,21 @@ fn signature_help_shows_the_parameters_and_the_one_being_written() {
     }
     // Inside the nested built-in call: nothing known of `max`.
     assert_eq!(typing(&mut c, "weight(f, max(1, "), Value::Null);
-    // Past the call, or in no call.
+    // An outcome's tag: its fields; a named one is active wherever it is written.
+    for (partial, active) in [
+        ("Hit(", 0),
+        ("Hit(level: Minor, location: ", 1),
+        ("Hit(location: roll hit_locations, level: Mi", 0),
+    ] {
+        let r = typing(&mut c, partial);
+        assert_eq!(
+            r["signatures"][0]["label"], "Blow.Hit(level: DamageLevel, location: HitLocation)",
+            "{partial}: {r}"
+        );
+        assert_eq!(r["activeParameter"], active, "{partial}: {r}");
+    }
+    // A tag without fields, past the call, or in no call: nothing.
+    assert_eq!(typing(&mut c, "Miss("), Value::Null);
     assert_eq!(typing(&mut c, "weight(f, 1, Minor) + "), Value::Null);
     assert_eq!(typing(&mut c, "(1 + "), Value::Null);
     c.shutdown();

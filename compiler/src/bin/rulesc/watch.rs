@@ -49,19 +49,34 @@ pub fn watch(
                 now.insert((absolute(&folder), false));
             }
         }
-        for (p, recursive) in now.difference(&watched) {
+        // A path watched before stays watched; a new one is watched now. A path named
+        // that cannot be watched (it does not exist) ends the watch; a folder read that
+        // cannot be is tried again after the next run.
+        let mut ok = BTreeSet::new();
+        for entry @ (p, recursive) in &now {
+            if watched.contains(entry) {
+                ok.insert(entry.clone());
+                continue;
+            }
             let mode = if *recursive {
                 RecursiveMode::Recursive
             } else {
                 RecursiveMode::NonRecursive
             };
-            // A path that went away is watched again once it is back (its folder is).
-            let _ = watcher.watch(p, mode);
+            match watcher.watch(p, mode) {
+                Ok(()) => {
+                    ok.insert(entry.clone());
+                }
+                Err(e) if named.iter().any(|n| absolute(n) == *p) => {
+                    return failed(format, &e.add_path(p.clone()));
+                }
+                Err(_) => {}
+            }
         }
-        for (p, _) in watched.difference(&now) {
+        for (p, _) in watched.difference(&ok) {
             let _ = watcher.unwatch(p);
         }
-        watched = now;
+        watched = ok;
         // Said once the watches are in place: a change after this line is seen.
         eprintln!("[watching for changes; Ctrl-C to stop]");
         // Wait for a change to a ruleset's, scenario's or pack's file, then for quiet.
@@ -134,7 +149,7 @@ fn failed(format: Format, e: &notify::Error) -> ExitCode {
         "E0001",
         e.paths.first().map(PathBuf::as_path),
         format!("cannot watch for changes: {e}"),
-        "on Linux, raise fs.inotify.max_user_watches, or run without `--watch`",
+        "give paths that exist (on Linux, watches past fs.inotify.max_user_watches fail too)",
     );
     ExitCode::from(1)
 }
