@@ -308,6 +308,16 @@ pub(crate) enum Inst {
         spec: DiceSpec,
         site: u32,
     },
+    /// `decide name from list`: an item of the list in `list` (type `elem`), into `dst`;
+    /// an empty list is the rule error `NoOptions` at `site`. A decider answering by name
+    /// is given each option's name (`eval::option_label`), as the walker gives it.
+    DecideFrom {
+        dst: Part,
+        name: &'static str,
+        list: VReg,
+        elem: Box<Ty>,
+        site: u32,
+    },
     /// A roll on die table `table` (`eval::table_roll_faces`: the table's die, or a die
     /// over the faces whose rows are in the list in `among`), its steps charged by the
     /// roll, the row read (`eval::lookup`) and traced as a lookup at `site`.

@@ -222,6 +222,13 @@ procedure pool(n: int) -> int {
   return sum(kept(r)) * 1000 + len(dropped(r)) * 100 + len(faces(s)) * 10 + r - sum(kept(r))
 }
 
+// A decision among a list's items: the band's members by skill.
+procedure pick_one(b: Band) -> int {
+  let m = decide champion from b.members
+  let s = decide tactic from [m.skill, 10]
+  return m.skill * 100 + s
+}
+
 // A divisor that may be zero.
 procedure share(a: int, b: int) -> int {
   return a / b * 100 + a % b
@@ -433,9 +440,9 @@ fn a_procedure_falling_off_its_end_returns_nothing_on_the_vm_as_in_the_walker() 
 fn a_call_from_outside_runs_the_vm_for_a_procedure_that_lowers_and_the_closures_otherwise() {
     let p = eval::test_program(
         YAML,
-        // A decision among a list is not in the core IR yet.
+        // Filling a track is not in the core IR yet.
         &format!(
-            "{RULES}\nprocedure looped(n: int) -> int {{\n  let p = decide pick from [4, 5]\n  return p + n - 1\n}}\n"
+            "{RULES}\nprocedure looped(s: Scarred, n: int) -> int {{\n  fill s.wounds at Light\n  return n + 3\n}}\n"
         ),
     );
     let code = eval::compile::code(&p);
@@ -451,8 +458,10 @@ fn a_call_from_outside_runs_the_vm_for_a_procedure_that_lowers_and_the_closures_
     // Both ways through `eval::call` give the walker's results.
     let mut env = Env::new(SeededDice::new(1), FirstOption, NoTrace);
     let id = p.function("looped").expect("looped").0;
+    let track = Value::Track(rulesc_runtime::Track::with_filled(&[]));
+    let s = eval::record(&p, "Scarred", &[("wounds", track)]).expect("Scarred");
     assert_eq!(
-        eval::call(&p, &mut env, id, [Value::Int(4)]),
+        eval::call(&p, &mut env, id, [s, Value::Int(4)]),
         Ok(Value::Int(7))
     );
 }
@@ -868,6 +877,31 @@ fn a_rolls_faces_run_on_the_vm_as_the_walker_runs_them() {
             assert!((3..=18).contains(&(r / 1000)), "{r}");
             assert_eq!(r % 1000, 100 + 10 * n, "n {n}: {r}");
         }
+    }
+}
+
+#[test]
+fn decisions_among_a_lists_items_run_on_the_vm_as_the_walker_runs_them() {
+    let p = program();
+    // The `Cycle` decider answers 1, 2, .. from the seed (past the last option, the last):
+    // every member is picked, and each tactic.
+    let mut seen = std::collections::BTreeSet::new();
+    for v in same(&p, "pick_one", &[band(&p, &three(7))]) {
+        let Value::Int(s) = v else { panic!("an int") };
+        seen.insert(s);
+    }
+    assert_eq!(seen, [303, 310, 410, 710].into(), "{seen:?}");
+    // No member: the rule error, on both.
+    for traced in [false, true] {
+        let vm = run(&p, "pick_one", &[band(&p, &[])], true, traced, 0);
+        let walked = run(&p, "pick_one", &[band(&p, &[])], false, traced, 0);
+        assert_eq!(vm, walked);
+        assert_eq!(
+            vm.0.map_err(|e| e.kind),
+            Err(RuleErrorKind::NoOptions {
+                decision: "champion"
+            })
+        );
     }
 }
 

@@ -7,8 +7,8 @@ use super::code::{Func, IReg, Inst, Part, FRAME};
 use super::Module;
 use crate::eval::expr::{box_part, faces_of, field_of, filled, map_entry, scan, NO_FIELDS};
 use crate::eval::{
-    assign_value, dice_steps, leak_name, lookup, privatize, show_traced_in, table_roll_faces,
-    update, weight, Value, MAX_STEPS,
+    assign_value, dice_steps, leak_name, lookup, option_label, privatize, show_traced_in,
+    table_roll_faces, update, weight, Value, MAX_STEPS,
 };
 use crate::ir::{Program, TableKey, Ty};
 use rulesc_runtime::{
@@ -558,6 +558,40 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                         Ok(q) => regs[*dst as usize] = q,
                         Err(e) => return Err(self.fail(e.site, e.kind, traced)),
                     }
+                }
+                Inst::DecideFrom {
+                    dst,
+                    name,
+                    list,
+                    elem,
+                    site,
+                } => {
+                    let items = list_of(&vregs[*list as usize]);
+                    if items.is_empty() {
+                        let kind = RuleErrorKind::NoOptions { decision: name };
+                        return Err(self.fail(*site, kind, traced));
+                    }
+                    let n = items.len() as u32;
+                    let decide = &mut self.env.decide;
+                    let i = if decide.wants_labels(name) {
+                        let labels: Vec<String> = items
+                            .iter()
+                            .map(|v| option_label(self.p, None, v, elem))
+                            .collect();
+                        let label = |i: u32| labels.get(i as usize).cloned().unwrap_or_default();
+                        rulesc_runtime::decide::answer_among(decide, name, n, &label)
+                    } else {
+                        rulesc_runtime::decide::answer(decide, name, n)
+                    };
+                    let v = items[i as usize].clone();
+                    if traced {
+                        let choice = show_traced_in(self.p, None, &v, elem);
+                        self.env.trace.event(TraceEvent::Decide {
+                            site: *site,
+                            choice,
+                        });
+                    }
+                    store(*dst, v, regs, vregs);
                 }
                 Inst::RollTable {
                     dst,

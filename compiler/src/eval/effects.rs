@@ -184,25 +184,17 @@ impl<'p> Interpreter<'p, '_> {
         let i = if self.env.wants_labels(name) {
             // A decider answering by name (a fight file's `target: Ike`) reads each
             // option's name: a fighter's or side's, a variant's as the rules write it.
-            let labels: Vec<String> = items.iter().map(|v| self.label(v, elem)).collect();
+            let fight = self.fight.as_deref();
+            let labels: Vec<String> = items
+                .iter()
+                .map(|v| option_label(self.prog, fight, v, elem))
+                .collect();
             let label = |i: u32| labels.get(i as usize).cloned().unwrap_or_default();
             self.env.decide_among(name, n, &label)
         } else {
             self.env.decide(name, n)
         };
         Ok(self.decided(items[i as usize].clone(), elem, site))
-    }
-
-    /// An option's name, for a decider answering by name: a variant's name as the rules
-    /// write it, a fighter or side by name, anything else as the trace shows it.
-    fn label(&self, v: &Value, ty: &Ty) -> String {
-        match (v, ty) {
-            (Value::Choice(i), Ty::Choice(c)) => self.prog.choices[*c]
-                .variants
-                .get(*i as usize)
-                .map_or_else(String::new, |x| x.name.clone()),
-            _ => self.show(v, ty),
-        }
     }
 
     /// A decision's answer `v` (of type `ty`), traced.
@@ -284,6 +276,23 @@ impl<'p> Interpreter<'p, '_> {
 /// Each box's level of a track, as `Track::fill` takes them.
 pub(super) fn track_levels(def: &ir::TrackDef) -> Vec<u8> {
     def.boxes.iter().map(|b| b.level.min(255) as u8).collect()
+}
+
+/// An option's name, for a decider answering by name: a variant's name as the rules
+/// write it, a fighter or side by name, anything else as the trace shows it.
+pub(crate) fn option_label(
+    prog: &ir::Program,
+    fight: Option<&rulesc_runtime::Fight<Value>>,
+    v: &Value,
+    ty: &Ty,
+) -> String {
+    match (v, ty) {
+        (Value::Choice(i), Ty::Choice(c)) => prog.choices[*c]
+            .variants
+            .get(*i as usize)
+            .map_or_else(String::new, |x| x.name.clone()),
+        _ => super::show_traced_in(prog, fight, v, ty),
+    }
 }
 
 /// The row holding `key`, else the default; `None` when neither (a die table read with

@@ -866,7 +866,24 @@ impl Lower<'_, '_> {
                         Part::Level,
                     ),
                     crate::ir::DecideOptions::Bool => (2, Ty::Bool, Part::Bool),
-                    crate::ir::DecideOptions::List(_) => return Err(Unsupported),
+                    crate::ir::DecideOptions::List(l) => {
+                        let (Part::Val(list), Ty::List(elem)) = (self.expr(l)?, &l.ty) else {
+                            return Err(Unsupported);
+                        };
+                        let dst = self.fresh(elem)?;
+                        if matches!(dst, Part::Roll { .. } | Part::Unit) {
+                            return Err(Unsupported);
+                        }
+                        self.flush();
+                        self.code.push(Inst::DecideFrom {
+                            dst,
+                            name: crate::eval::leak_name(name),
+                            list,
+                            elem: elem.clone(),
+                            site: *site,
+                        });
+                        return Ok(dst);
+                    }
                 };
                 self.flush();
                 let dst = self.int();
