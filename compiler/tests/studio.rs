@@ -593,6 +593,32 @@ fn in_a_browser_a_typo_is_shown_at_its_line_fixed_and_saved() {
     assert_eq!(std::fs::read_to_string(&disk).unwrap(), theirs);
     let page = b.js("return document.getElementById('text').value", vec![]);
     assert!(page.as_str().unwrap().contains("// mine\n"), "{page}");
+    // Then the writer chooses: save theirs over it (the disk gets the page's text), or
+    // load the disk's.
+    b.click("#overwrite");
+    b.wait(
+        "the save over it",
+        "return document.getElementById('message').textContent.startsWith('Saved');",
+    );
+    assert_eq!(
+        std::fs::read_to_string(&disk).unwrap(),
+        page.as_str().unwrap()
+    );
+    std::fs::write(&disk, &theirs).unwrap();
+    b.type_into("#text", "// mine again\n");
+    b.click("#save");
+    b.wait(
+        "the second refusal",
+        "return document.getElementById('message').textContent.includes('changed on disk');",
+    );
+    b.click("#load-disk");
+    b.wait(
+        "the disk's text",
+        "return document.getElementById('message').textContent.startsWith('Loaded');",
+    );
+    let page = b.js("return document.getElementById('text').value", vec![]);
+    assert_eq!(page.as_str().unwrap(), theirs);
+    assert_eq!(std::fs::read_to_string(&disk).unwrap(), theirs);
 }
 
 #[test]

@@ -44,6 +44,7 @@
   }
 
   function message(text, ok) {
+    $("conflict").hidden = true;
     const m = $("message");
     m.hidden = !text;
     m.textContent = text || "";
@@ -272,8 +273,42 @@
     } else {
       // Refused: the text stays in the editor, unsaved.
       message(data.error || "the save failed");
+      if (data.conflict) $("conflict").hidden = false;
     }
     refresh();
+  }
+
+  // After a refused save: the disk's text and version, for the page to show (dropping
+  // the page's changes) or to save over (keeping them).
+  async function fromDisk() {
+    const name = state.current;
+    const { data } = await api("/api/file", { name });
+    if (data.error) {
+      message(data.error);
+      return null;
+    }
+    return { name, data };
+  }
+
+  async function loadDisk() {
+    const got = await fromDisk();
+    if (!got) return;
+    const f = state.files[got.name];
+    f.text = f.saved = got.data.text;
+    f.version = got.data.version;
+    if (state.current === got.name) $("text").value = f.text;
+    message("Loaded " + got.name + " as it is on disk.", true);
+    refresh();
+    check();
+  }
+
+  async function overwrite() {
+    const got = await fromDisk();
+    if (!got) return;
+    const f = state.files[got.name];
+    f.saved = got.data.text;
+    f.version = got.data.version;
+    await save();
   }
 
   // --- running -----------------------------------------------------------------------
@@ -372,6 +407,8 @@
       if (Object.keys(unsaved()).length) ev.preventDefault();
     });
     $("save").addEventListener("click", save);
+    $("load-disk").addEventListener("click", loadDisk);
+    $("overwrite").addEventListener("click", overwrite);
     $("trace").addEventListener("click", trace);
     $("odds").addEventListener("click", odds);
     $("simulate").addEventListener("click", simulate);
