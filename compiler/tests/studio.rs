@@ -388,33 +388,54 @@ fn a_ruleset_with_errors_runs_nothing_and_says_why() {
     }
 }
 
-fn hostile() -> std::path::PathBuf {
-    run::root().join("tests/fixtures/book/hostile")
-}
+/// A file name that is markup: the studio lists it, and the page must show it as text.
+const HOSTILE_FILE: &str = "<img src=x onerror=alert('file')>.rules";
 
-/// The studio of the hostile fixture, and its scenario's name (the project folder is the
-/// nearest above it with a `Cargo.toml`, so the name is the studio's to give).
-fn hostile_studio() -> (Studio, String) {
-    let h = hostile();
+/// The hostile fixture (`tests/fixtures/book/hostile`) copied into a project folder of
+/// its own, with one more file whose name is markup; its studio and its scenario's name.
+fn hostile_studio() -> (tempfile::TempDir, Studio, String) {
+    let from = run::root().join("tests/fixtures/book/hostile");
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("rulesc.toml"), "").unwrap();
+    for (dir, file) in [
+        ("ruleset", "ruleset.yaml"),
+        ("ruleset", "strike.rules"),
+        ("examples", "strike.yaml"),
+    ] {
+        std::fs::create_dir_all(tmp.path().join(dir)).unwrap();
+        std::fs::copy(from.join(dir).join(file), tmp.path().join(dir).join(file)).unwrap();
+    }
+    std::fs::write(
+        tmp.path().join("ruleset").join(HOSTILE_FILE),
+        "// <script>alert('file text')</script>\n",
+    )
+    .unwrap();
+    let examples = tmp.path().join("examples");
     let s = Studio::start(
-        &h.join("ruleset"),
-        &["--examples", h.join("examples").to_str().unwrap()],
+        &tmp.path().join("ruleset"),
+        &["--examples", examples.to_str().unwrap()],
     );
+    let scenario = "examples/strike.yaml".to_string();
     let (_, files) = s.api("/api/files", None);
-    let scenario = files["scenarios"]["scenarios"][0]
-        .as_str()
-        .unwrap()
-        .to_string();
-    assert!(
-        scenario.ends_with("hostile/examples/strike.yaml"),
+    assert_eq!(
+        files["scenarios"]["scenarios"],
+        json!([scenario]),
         "{files}"
     );
-    (s, scenario)
+    assert!(
+        files["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["name"] == json!(format!("ruleset/{HOSTILE_FILE}"))),
+        "{files}"
+    );
+    (tmp, s, scenario)
 }
 
 #[test]
 fn a_hostile_ruleset_is_served_as_text() {
-    let (s, scenario) = hostile_studio();
+    let (_tmp, s, scenario) = hostile_studio();
     let (status, head, page) = http(s.port, "GET", &format!("/?token={}", s.token), &[], None);
     assert_eq!(status, 200);
     // The page holds no writer text but the folder's name; the API answers JSON, which
@@ -702,7 +723,7 @@ fn screenshot(b: &webdriver::Browser) {
 #[test]
 fn in_a_browser_a_hostile_ruleset_injects_nothing() {
     let Some(b) = browser() else { return };
-    let (s, scenario) = hostile_studio();
+    let (_tmp, s, scenario) = hostile_studio();
     open(&b, &s);
     b.js(
         "document.getElementById('scenario').value = arguments[0];",
@@ -718,10 +739,24 @@ fn in_a_browser_a_hostile_ruleset_injects_nothing() {
         "the trace",
         "return document.getElementById('output').textContent.includes('strike');",
     );
-    let folder = scenario.trim_end_matches("examples/strike.yaml");
     for f in ["ruleset/ruleset.yaml", "ruleset/strike.rules"] {
-        open_file(&b, &format!("{folder}{f}"));
+        open_file(&b, f);
     }
+    // The file whose name is markup: listed as its name, opened by a click.
+    let name = format!("ruleset/{HOSTILE_FILE}");
+    let listed = b.js(
+        "return [...document.querySelectorAll('#files button')].filter(x => x.textContent === arguments[0]).length;",
+        vec![json!(HOSTILE_FILE)],
+    );
+    assert_eq!(listed, json!(1));
+    b.js(
+        "[...document.querySelectorAll('#files button')].find(x => x.dataset.name === arguments[0]).click();",
+        vec![json!(name)],
+    );
+    b.wait(
+        "the file to open",
+        "return document.getElementById('text').value.includes('file text');",
+    );
     // Every element is one the page makes; the only script is the studio's, and every
     // image is a chart. (An alert would also fail the commands above: WebDriver refuses
     // to run a script while a dialog is open.)
@@ -749,7 +784,7 @@ fn in_a_browser_a_hostile_ruleset_injects_nothing() {
     assert!(shown
         .as_str()
         .unwrap()
-        .contains("<script>alert(\"rules comment\")</script>"));
+        .contains("<script>alert('file text')</script>"));
     // The trace is shown as the text it is.
     let trace = b.js(
         "return document.getElementById('output').textContent",
