@@ -372,6 +372,71 @@ fn the_odds_are_analyzes_and_the_chart_is_its_svg() {
 }
 
 #[test]
+fn a_variants_odds_are_rulesc_diffs() {
+    let root = run::root();
+    let s = Studio::start(
+        &root.join("rules/kingsmark"),
+        &[
+            "--variant",
+            root.join("examples/variants/gritty_kingsmark")
+                .to_str()
+                .unwrap(),
+        ],
+    );
+    let (_, files) = s.api("/api/files", None);
+    assert_eq!(
+        files["variants"],
+        json!(["examples/variants/gritty_kingsmark"])
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let svg = tmp.path().join("diff.svg");
+    let (code, out, err) = run::rulesc_in(
+        &root,
+        &[
+            "diff",
+            "rules/kingsmark",
+            "examples/variants/gritty_kingsmark",
+            "examples/kingsmark/aldren.yaml",
+            "--format",
+            "json",
+            "--svg",
+            svg.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    let want: Value = serde_json::from_str(&out).unwrap();
+    let (status, got) = s.api(
+        "/api/diff",
+        Some(&json!({
+            "scenario": "examples/kingsmark/aldren.yaml",
+            "variant": "examples/variants/gritty_kingsmark",
+        })),
+    );
+    assert_eq!(status, 200, "{got}");
+    // The same document, but for the scenario's path, which each names as it was given.
+    let (mut got_diff, mut want) = (got["diff"].clone(), want);
+    for d in [&mut got_diff, &mut want] {
+        d.as_object_mut().unwrap().remove("scenario");
+    }
+    assert!(got_diff == want, "the studio's diff is not `rulesc diff`'s");
+    assert!(want["groups"].as_array().unwrap().len() > 1);
+    assert_eq!(
+        got["chart"].as_str().unwrap(),
+        std::fs::read_to_string(&svg).unwrap()
+    );
+    // Only a variant given on the command line is compared with.
+    let (status, _) = s.api(
+        "/api/diff",
+        Some(&json!({
+            "scenario": "examples/kingsmark/aldren.yaml",
+            "variant": "examples/variants/broken_variant",
+        })),
+    );
+    assert_eq!(status, 404);
+}
+
+#[test]
 fn a_ruleset_with_errors_runs_nothing_and_says_why() {
     let tmp = project(D20);
     let s = studio_of(tmp.path());

@@ -82,6 +82,8 @@
     }
     fillSelect($("scenario"), data.scenarios.scenarios);
     fillSelect($("fight"), data.scenarios.fights);
+    fillSelect($("variant"), data.variants);
+    $("compare-row").hidden = data.variants.length === 0;
     const first = data.files.find((f) => f.name.endsWith("/ruleset.yaml")) || data.files[0];
     if (first) await openFile(first.name);
   }
@@ -379,6 +381,19 @@
     $("output").textContent = data.analyze.results.map((r) => r.work).join("\n");
   }
 
+  // The odds under the ruleset and a variant, as `rulesc diff` gives them.
+  async function compare() {
+    const by = $("by").value.trim();
+    const body = { scenario: $("scenario").value, variant: $("variant").value, by: by || null };
+    const data = await run("/api/diff", body, "comparing");
+    if (data.error) return;
+    const img = el("img");
+    img.alt = "odds of both rulesets";
+    img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(data.chart);
+    $("chart").appendChild(img);
+    $("output").textContent = data.text;
+  }
+
   async function simulate() {
     const data = await run("/api/simulate", { fight: $("fight").value }, "simulating");
     if (!data.error) $("output").textContent = data.text;
@@ -412,6 +427,7 @@
     $("trace").addEventListener("click", trace);
     $("odds").addEventListener("click", odds);
     $("simulate").addEventListener("click", simulate);
+    $("compare").addEventListener("click", compare);
     await listFiles();
     await check();
   });
