@@ -711,7 +711,18 @@ fn in_a_browser_a_typo_is_shown_at_its_line_fixed_and_saved() {
 fn in_a_browser_a_scenarios_odds_are_analyzes() {
     let Some(b) = browser() else { return };
     let tmp = project(D20);
-    let s = studio_of(tmp.path());
+    // A variant beside it, to compare with (it extends `../../../rules/d20-armor-slots`).
+    let variant = tmp.path().join("examples/variants/d20_house_rules");
+    std::fs::create_dir_all(&variant).unwrap();
+    std::fs::copy(
+        run::root().join("examples/variants/d20_house_rules/ruleset.yaml"),
+        variant.join("ruleset.yaml"),
+    )
+    .unwrap();
+    let s = Studio::start(
+        &tmp.path().join("rules").join(D20),
+        &["--variant", variant.to_str().unwrap()],
+    );
     let (want, svg) = analyze(tmp.path(), None);
     open(&b, &s);
     b.js(
@@ -747,6 +758,37 @@ fn in_a_browser_a_scenarios_odds_are_analyzes() {
         "const i = document.querySelector('#chart img'); return i.complete && i.naturalWidth;",
     );
     assert!(shown.as_u64().unwrap() > 100, "{shown}");
+    // Compared with the variant: `rulesc diff`'s chart and text.
+    let diff_svg = tmp.path().join("diff.svg");
+    let (code, diff_text, err) = run::rulesc_in(
+        tmp.path(),
+        &[
+            "diff",
+            &format!("rules/{D20}"),
+            "examples/variants/d20_house_rules",
+            SCENARIO,
+            "--svg",
+            diff_svg.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    b.click("#compare");
+    let shown = b.wait(
+        "the comparison",
+        "const i = document.querySelector('#chart img'); const o = document.getElementById('output').textContent; return i && o && [decodeURIComponent(i.src.split(',').slice(1).join(',')), o];",
+    );
+    assert_eq!(
+        shown[0].as_str().unwrap(),
+        std::fs::read_to_string(&diff_svg).unwrap()
+    );
+    assert_eq!(shown[1].as_str().unwrap().trim_end(), diff_text.trim_end());
+    // Back to the ruleset's own odds for the picture.
+    b.click("#odds");
+    b.wait(
+        "the odds table again",
+        "return document.querySelectorAll('#odds-table td').length > 0;",
+    );
     // For the picture: a typo beside the odds, its problem revealed in the editor.
     open_file(&b, ATTACK);
     b.js(
