@@ -15,16 +15,8 @@ pub struct Series {
     pub values: Vec<f64>,
 }
 
-/// The chart's width in pixels when its labels are at most [`LABEL_ROOM`] characters; it
-/// grows with longer labels (up to [`MAX_LABEL`] characters, a longer one shown by its
-/// end, `…` first), so a label is never cut off. Its height grows with the groups.
+/// The chart's width in pixels; its height grows with the groups.
 pub const WIDTH: u32 = 720;
-/// The label characters [`WIDTH`] has room for.
-pub const LABEL_ROOM: usize = 32;
-/// The most characters of a label the chart shows.
-pub const MAX_LABEL: usize = 100;
-/// Pixels per character of a label (DejaVu Sans at 12 px, on average, and a little more).
-const CHAR_W: f64 = 7.0;
 const ROW: f64 = 26.0;
 const TOP: f64 = 64.0;
 const COLORS: [&str; 2] = ["#4e79a7", "#f28e2b"];
@@ -62,18 +54,14 @@ fn step(max: f64) -> f64 {
 /// A bar chart of `labels` (one per group) with one or two series.
 pub fn bars(title: &str, labels: &[String], series: &[Series]) -> String {
     let h = height(labels.len());
-    let labels: Vec<String> = labels.iter().map(|l| shown(l)).collect();
-    let chars = labels
+    let w = f64::from(WIDTH);
+    let label_w = labels
         .iter()
         .map(|l| l.chars().count())
         .max()
         .unwrap_or(0)
-        .clamp(4, MAX_LABEL);
-    let label_w = chars.clamp(4, LABEL_ROOM) as f64 * CHAR_W;
-    let extra = chars.saturating_sub(LABEL_ROOM) as f64 * CHAR_W;
-    let width = WIDTH + extra as u32;
-    let w = f64::from(width);
-    let label_w = label_w + extra;
+        .clamp(4, 32) as f64
+        * 7.0;
     let x0 = 16.0 + label_w + 8.0;
     let span = w - x0 - 80.0;
     let max_pct = series
@@ -86,7 +74,7 @@ pub fn bars(title: &str, labels: &[String], series: &[Series]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}" viewBox="0 0 {width} {h}" font-family="DejaVu Sans, Verdana, sans-serif" font-size="12">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{h}" viewBox="0 0 {WIDTH} {h}" font-family="DejaVu Sans, Verdana, sans-serif" font-size="12">"#
     );
     let _ = writeln!(
         out,
@@ -152,76 +140,8 @@ pub fn bars(title: &str, labels: &[String], series: &[Series]) -> String {
     out
 }
 
-/// A label as the chart shows it: whole up to [`MAX_LABEL`] characters, else its end
-/// after `…` (the end is what tells long outcomes of one kind apart).
-fn shown(label: &str) -> String {
-    let n = label.chars().count();
-    if n <= MAX_LABEL {
-        return label.to_string();
-    }
-    let tail: String = label.chars().skip(n - (MAX_LABEL - 1)).collect();
-    format!("…{tail}")
-}
-
 /// A grid percentage without trailing zeros.
 fn trim(v: f64) -> String {
     let s = format!("{v:.1}");
     s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The chart's width and where its longest label starts, for labels of `n` characters.
-    fn layout(n: usize) -> (u32, f64) {
-        let label = "x".repeat(n);
-        let svg = bars(
-            "t",
-            &[label],
-            &[Series {
-                name: "s".into(),
-                values: vec![0.5],
-            }],
-        );
-        let width: u32 = svg
-            .split("width=\"")
-            .nth(1)
-            .unwrap()
-            .split('"')
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
-        let end: f64 = svg
-            .split("<text x=\"")
-            .find(|t| t.contains("text-anchor=\"end\""))
-            .unwrap()
-            .split('"')
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
-        (width, end - n.min(MAX_LABEL) as f64 * CHAR_W)
-    }
-
-    #[test]
-    fn a_long_label_widens_the_chart_instead_of_being_cut() {
-        // Up to 32 characters the chart keeps its width; one more widens it by one
-        // character; every label starts inside the chart.
-        for (n, width) in [
-            (4, 720),
-            (32, 720),
-            (33, 727),
-            (70, 986),
-            (100, 1196),
-            (140, 1196),
-        ] {
-            let (w, start) = layout(n);
-            assert_eq!(w, width, "{n} characters");
-            assert!(start >= 16.0 - 1e-9, "{n} characters start at {start}");
-        }
-        assert_eq!(shown(&"y".repeat(101)).chars().count(), MAX_LABEL);
-        assert!(shown(&format!("a{}", "y".repeat(100))).starts_with('…'));
-    }
 }
