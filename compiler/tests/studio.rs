@@ -1,13 +1,16 @@
 //! `rulesc studio`: the server refuses requests without the token or from another site,
 //! serves only the project's files (no traversal, no link out), refuses a save over a
 //! file changed on disk (the disk untouched), gives `analyze`'s odds and `--svg`'s chart,
-//! drops superseded checks and serves hostile text as data; then, in a real headless
-//! Chromium driven through WebDriver (skipped, saying so, when `chromium` or
-//! `chromedriver` is missing): a typo's diagnostic at its line, its fix applied, a
-//! scenario's odds equal to `analyze`'s, a save on disk, a conflicting save refused.
+//! gives `diff`'s comparison with a variant, drops superseded checks and serves hostile
+//! text as data; then (`studio/browser.rs`), in a real headless Chromium driven through
+//! WebDriver (skipped, saying so, when `chromium` or `chromedriver` is missing): a typo's
+//! diagnostic at its line, its fix applied, a scenario's odds equal to `analyze`'s, a
+//! save on disk, a conflicting save refused.
 //!
 //! Every server and driver a test starts is killed when the test ends (on drop).
 
+#[path = "studio/browser.rs"]
+mod browser;
 mod run;
 #[path = "studio/serve.rs"]
 mod serve;
@@ -372,6 +375,71 @@ fn the_odds_are_analyzes_and_the_chart_is_its_svg() {
 }
 
 #[test]
+fn a_variants_odds_are_rulesc_diffs() {
+    let root = run::root();
+    let s = Studio::start(
+        &root.join("rules/kingsmark"),
+        &[
+            "--variant",
+            root.join("examples/variants/gritty_kingsmark")
+                .to_str()
+                .unwrap(),
+        ],
+    );
+    let (_, files) = s.api("/api/files", None);
+    assert_eq!(
+        files["variants"],
+        json!(["examples/variants/gritty_kingsmark"])
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let svg = tmp.path().join("diff.svg");
+    let (code, out, err) = run::rulesc_in(
+        &root,
+        &[
+            "diff",
+            "rules/kingsmark",
+            "examples/variants/gritty_kingsmark",
+            "examples/kingsmark/aldren.yaml",
+            "--format",
+            "json",
+            "--svg",
+            svg.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    let want: Value = serde_json::from_str(&out).unwrap();
+    let (status, got) = s.api(
+        "/api/diff",
+        Some(&json!({
+            "scenario": "examples/kingsmark/aldren.yaml",
+            "variant": "examples/variants/gritty_kingsmark",
+        })),
+    );
+    assert_eq!(status, 200, "{got}");
+    // The same document, but for the scenario's path, which each names as it was given.
+    let (mut got_diff, mut want) = (got["diff"].clone(), want);
+    for d in [&mut got_diff, &mut want] {
+        d.as_object_mut().unwrap().remove("scenario");
+    }
+    assert!(got_diff == want, "the studio's diff is not `rulesc diff`'s");
+    assert!(want["groups"].as_array().unwrap().len() > 1);
+    assert_eq!(
+        got["chart"].as_str().unwrap(),
+        std::fs::read_to_string(&svg).unwrap()
+    );
+    // Only a variant given on the command line is compared with.
+    let (status, _) = s.api(
+        "/api/diff",
+        Some(&json!({
+            "scenario": "examples/kingsmark/aldren.yaml",
+            "variant": "examples/variants/broken_variant",
+        })),
+    );
+    assert_eq!(status, 404);
+}
+
+#[test]
 fn a_ruleset_with_errors_runs_nothing_and_says_why() {
     let tmp = project(D20);
     let s = studio_of(tmp.path());
@@ -388,33 +456,54 @@ fn a_ruleset_with_errors_runs_nothing_and_says_why() {
     }
 }
 
-fn hostile() -> std::path::PathBuf {
-    run::root().join("tests/fixtures/book/hostile")
-}
+/// A file name that is markup: the studio lists it, and the page must show it as text.
+const HOSTILE_FILE: &str = "<img src=x onerror=alert('file')>.rules";
 
-/// The studio of the hostile fixture, and its scenario's name (the project folder is the
-/// nearest above it with a `Cargo.toml`, so the name is the studio's to give).
-fn hostile_studio() -> (Studio, String) {
-    let h = hostile();
+/// The hostile fixture (`tests/fixtures/book/hostile`) copied into a project folder of
+/// its own, with one more file whose name is markup; its studio and its scenario's name.
+fn hostile_studio() -> (tempfile::TempDir, Studio, String) {
+    let from = run::root().join("tests/fixtures/book/hostile");
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("rulesc.toml"), "").unwrap();
+    for (dir, file) in [
+        ("ruleset", "ruleset.yaml"),
+        ("ruleset", "strike.rules"),
+        ("examples", "strike.yaml"),
+    ] {
+        std::fs::create_dir_all(tmp.path().join(dir)).unwrap();
+        std::fs::copy(from.join(dir).join(file), tmp.path().join(dir).join(file)).unwrap();
+    }
+    std::fs::write(
+        tmp.path().join("ruleset").join(HOSTILE_FILE),
+        "// <script>alert('file text')</script>\n",
+    )
+    .unwrap();
+    let examples = tmp.path().join("examples");
     let s = Studio::start(
-        &h.join("ruleset"),
-        &["--examples", h.join("examples").to_str().unwrap()],
+        &tmp.path().join("ruleset"),
+        &["--examples", examples.to_str().unwrap()],
     );
+    let scenario = "examples/strike.yaml".to_string();
     let (_, files) = s.api("/api/files", None);
-    let scenario = files["scenarios"]["scenarios"][0]
-        .as_str()
-        .unwrap()
-        .to_string();
-    assert!(
-        scenario.ends_with("hostile/examples/strike.yaml"),
+    assert_eq!(
+        files["scenarios"]["scenarios"],
+        json!([scenario]),
         "{files}"
     );
-    (s, scenario)
+    assert!(
+        files["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["name"] == json!(format!("ruleset/{HOSTILE_FILE}"))),
+        "{files}"
+    );
+    (tmp, s, scenario)
 }
 
 #[test]
 fn a_hostile_ruleset_is_served_as_text() {
-    let (s, scenario) = hostile_studio();
+    let (_tmp, s, scenario) = hostile_studio();
     let (status, head, page) = http(s.port, "GET", &format!("/?token={}", s.token), &[], None);
     assert_eq!(status, 200);
     // The page holds no writer text but the folder's name; the API answers JSON, which
@@ -472,268 +561,5 @@ fn with_format_json_it_prints_one_object_then_serves() {
     assert!(
         v["url"].as_str().unwrap().starts_with("http://127.0.0.1:"),
         "{v}"
-    );
-}
-
-// ---- in a real browser -------------------------------------------------------------
-
-/// The browser and its driver, or `None` after saying why the test skips.
-fn browser() -> Option<webdriver::Browser> {
-    match webdriver::tools() {
-        Some((chromium, driver)) => Some(webdriver::Browser::start(&chromium, &driver)),
-        None => {
-            eprintln!(
-                "skipped: no chromium or chromedriver on this machine (apt-get install chromium chromium-driver; .ci/run installs them)"
-            );
-            None
-        }
-    }
-}
-
-/// Opens the studio and waits for its first check.
-fn open(b: &webdriver::Browser, s: &Studio) {
-    b.goto(&s.url);
-    b.wait(
-        "the first check",
-        "const t = document.getElementById('status').textContent; return t !== 'loading…' && t !== 'checking…' && t;",
-    );
-}
-
-fn open_file(b: &webdriver::Browser, name: &str) {
-    b.click(&format!("#files button[data-name='{name}']"));
-    b.wait(
-        "the file to open",
-        &format!("return document.getElementById('current').textContent === '{name}';"),
-    );
-}
-
-#[test]
-fn in_a_browser_a_typo_is_shown_at_its_line_fixed_and_saved() {
-    let Some(b) = browser() else { return };
-    let tmp = project(D20);
-    let s = studio_of(tmp.path());
-    let disk = tmp.path().join(ATTACK);
-    let original = std::fs::read_to_string(&disk).unwrap();
-    open(&b, &s);
-    assert_eq!(
-        b.js(
-            "return document.getElementById('status').textContent",
-            vec![]
-        ),
-        json!("no problems")
-    );
-    open_file(&b, ATTACK);
-    // The typo, typed as a person types it: the cursor after `can_bl`, a Delete (U+E017),
-    // so `can_block` becomes `can_blck`.
-    let at = original.find("or can_block(c)").unwrap() + "or can_bl".len();
-    let line = original[..at].lines().count();
-    let units = original[..at].encode_utf16().count();
-    b.js(
-        "const t = document.getElementById('text'); t.focus(); t.setSelectionRange(arguments[0], arguments[0]);",
-        vec![json!(units)],
-    );
-    b.type_into("#text", "\u{E017}");
-    let problem = b.wait(
-        "the diagnostic",
-        "const li = document.querySelector('#problems li'); return li && [li.dataset.line, li.textContent];",
-    );
-    assert_eq!(problem[0], json!(line.to_string()), "{problem}");
-    assert!(
-        problem[1].as_str().unwrap().contains("can_blck"),
-        "{problem}"
-    );
-    // The line is marked in the gutter and behind the text.
-    let marked = b.js(
-        "return [document.querySelectorAll('#gutter-lines div')[arguments[0] - 1].className, document.querySelector('#marks div').dataset.line];",
-        vec![json!(line)],
-    );
-    assert_eq!(marked, json!(["error", line.to_string()]));
-    // Revealed (a click on the problem scrolls to it), the number and the mark are level
-    // with each other, and the text selected there is the typo.
-    b.click("#problems li");
-    let level = b.js(
-        "const n = document.querySelectorAll('#gutter-lines div')[arguments[0] - 1].getBoundingClientRect(); const m = document.querySelector('#marks div').getBoundingClientRect(); const t = document.getElementById('text'); return [Math.round(n.top - m.top), t.value.slice(t.selectionStart, t.selectionEnd)];",
-        vec![json!(line)],
-    );
-    assert_eq!(level, json!([0, "can_blck"]));
-    // One click applies the did-you-mean, and the problem goes.
-    b.click("#problems button.fix");
-    b.wait(
-        "the fix's check",
-        "return document.getElementById('status').textContent === 'no problems' && document.querySelectorAll('#problems li').length === 0;",
-    );
-    let text = b.js("return document.getElementById('text').value", vec![]);
-    assert_eq!(text.as_str().unwrap(), original);
-
-    // Saved: the disk holds what the page holds.
-    b.js(
-        "const t = document.getElementById('text'); t.focus(); t.setSelectionRange(0, 0);",
-        vec![],
-    );
-    b.type_into("#text", "// saved from the studio\n");
-    b.click("#save");
-    b.wait(
-        "the save",
-        "return document.getElementById('message').textContent.startsWith('Saved');",
-    );
-    let want = format!("// saved from the studio\n{original}");
-    assert_eq!(std::fs::read_to_string(&disk).unwrap(), want);
-
-    // Another editor changes the file: the page's save is refused, the disk kept, the
-    // page's text kept.
-    let theirs = format!("// another editor\n{original}");
-    std::fs::write(&disk, &theirs).unwrap();
-    b.type_into("#text", "// mine\n");
-    b.click("#save");
-    let msg = b.wait(
-        "the refusal",
-        "const m = document.getElementById('message').textContent; return m.includes('changed on disk') && m;",
-    );
-    assert!(msg.as_str().unwrap().contains(ATTACK), "{msg}");
-    assert_eq!(std::fs::read_to_string(&disk).unwrap(), theirs);
-    let page = b.js("return document.getElementById('text').value", vec![]);
-    assert!(page.as_str().unwrap().contains("// mine\n"), "{page}");
-}
-
-#[test]
-fn in_a_browser_a_scenarios_odds_are_analyzes() {
-    let Some(b) = browser() else { return };
-    let tmp = project(D20);
-    let s = studio_of(tmp.path());
-    let (want, svg) = analyze(tmp.path(), None);
-    open(&b, &s);
-    b.js(
-        "document.getElementById('scenario').value = arguments[0];",
-        vec![json!(SCENARIO)],
-    );
-    b.click("#odds");
-    let rows = b.wait(
-        "the odds table",
-        "const rows = [...document.querySelectorAll('#odds-table tr')].filter(r => r.querySelector('td')); return rows.length && rows.map(r => [r.querySelector('.group').textContent, r.querySelector('.percent').textContent, r.querySelector('.exact').textContent]);",
-    );
-    let expected: Vec<Value> = want["results"][0]["groups"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| {
-            json!([
-                g["group"],
-                format!("{:.4}%", g["percent"].as_f64().unwrap()),
-                g["probability"]
-            ])
-        })
-        .collect();
-    assert_eq!(rows, Value::Array(expected));
-    // The chart is `--svg`'s, shown as an image.
-    let src = b.js(
-        "return decodeURIComponent(document.querySelector('#chart img').src.split(',').slice(1).join(','));",
-        vec![],
-    );
-    assert_eq!(src.as_str().unwrap(), svg);
-    let shown = b.wait(
-        "the chart to load",
-        "const i = document.querySelector('#chart img'); return i.complete && i.naturalWidth;",
-    );
-    assert!(shown.as_u64().unwrap() > 100, "{shown}");
-    // For the picture: a typo beside the odds, its problem revealed in the editor.
-    open_file(&b, ATTACK);
-    b.js(
-        "const t = document.getElementById('text'); const i = t.value.indexOf('or can_block(c)') + 9; t.focus(); t.setSelectionRange(i, i);",
-        vec![],
-    );
-    b.type_into("#text", "\u{E017}");
-    b.wait(
-        "the diagnostic",
-        "return document.querySelectorAll('#problems li').length > 0;",
-    );
-    b.click("#problems li");
-    screenshot(&b);
-}
-
-/// The screenshot `docs/studio.md` shows: written into `docs/images/` when
-/// `RULESC_DOCS_SCREENSHOTS=1`; always checked not to be blank.
-fn screenshot(b: &webdriver::Browser) {
-    let png = b.screenshot();
-    let pixmap = resvg::tiny_skia::Pixmap::decode_png(&png).unwrap();
-    let count = |(r, g, bl): (u8, u8, u8)| {
-        pixmap
-            .pixels()
-            .iter()
-            .filter(|p| p.red() == r && p.green() == g && p.blue() == bl)
-            .count()
-    };
-    // The header (#243447) and the chart's bars (#4e79a7) are there.
-    assert!(
-        count((0x24, 0x34, 0x47)) > 10_000,
-        "no header: the stylesheet did not load"
-    );
-    assert!(count((0x4e, 0x79, 0xa7)) > 1_000, "no chart bars");
-    if std::env::var_os("RULESC_DOCS_SCREENSHOTS").is_some() {
-        std::fs::write(run::root().join("docs/images/studio.png"), png).unwrap();
-    }
-}
-
-#[test]
-fn in_a_browser_a_hostile_ruleset_injects_nothing() {
-    let Some(b) = browser() else { return };
-    let (s, scenario) = hostile_studio();
-    open(&b, &s);
-    b.js(
-        "document.getElementById('scenario').value = arguments[0];",
-        vec![json!(scenario)],
-    );
-    b.click("#odds");
-    b.wait(
-        "the odds",
-        "return document.querySelectorAll('#odds-table td').length > 0;",
-    );
-    b.click("#trace");
-    b.wait(
-        "the trace",
-        "return document.getElementById('output').textContent.includes('strike');",
-    );
-    let folder = scenario.trim_end_matches("examples/strike.yaml");
-    for f in ["ruleset/ruleset.yaml", "ruleset/strike.rules"] {
-        open_file(&b, &format!("{folder}{f}"));
-    }
-    // Every element is one the page makes; the only script is the studio's, and every
-    // image is a chart. (An alert would also fail the commands above: WebDriver refuses
-    // to run a script while a dialog is open.)
-    let tags = b.js(
-        "return [...new Set([...document.querySelectorAll('*')].map(e => e.tagName.toLowerCase()))].sort();",
-        vec![],
-    );
-    let allowed = [
-        "body", "br", "button", "caption", "div", "h1", "h2", "head", "header", "html", "img",
-        "label", "li", "link", "main", "meta", "nav", "option", "p", "pre", "script", "section",
-        "select", "span", "strong", "table", "td", "textarea", "th", "title", "tr", "ul", "input",
-    ];
-    for t in tags.as_array().unwrap() {
-        assert!(
-            allowed.contains(&t.as_str().unwrap()),
-            "a <{t}> the page does not make"
-        );
-    }
-    let odd = b.js(
-        "return [document.scripts.length, [...document.images].filter(i => !i.src.startsWith('data:image/svg+xml')).length, [...document.querySelectorAll('*')].filter(e => [...e.attributes].some(a => a.name.startsWith('on'))).length];",
-        vec![],
-    );
-    assert_eq!(odd, json!([1, 0, 0]));
-    let shown = b.js("return document.getElementById('text').value", vec![]);
-    assert!(shown
-        .as_str()
-        .unwrap()
-        .contains("<script>alert(\"rules comment\")</script>"));
-    // The trace is shown as the text it is.
-    let trace = b.js(
-        "return document.getElementById('output').textContent",
-        vec![],
-    );
-    assert!(
-        trace
-            .as_str()
-            .unwrap()
-            .contains("</textarea><svg onload=alert(1)>"),
-        "{trace}"
     );
 }

@@ -58,7 +58,12 @@ pub fn files(s: &Studio) -> Answer {
         .collect();
     json(
         200,
-        &json!({ "title": s.project.title(), "files": list, "scenarios": runnable(s) }),
+        &json!({
+            "title": s.project.title(),
+            "files": list,
+            "scenarios": runnable(s),
+            "variants": s.project.variants.iter().map(|(n, _)| n).collect::<Vec<_>>(),
+        }),
     )
 }
 
@@ -204,6 +209,8 @@ struct Run {
     #[serde(default)]
     runs: Option<u64>,
     #[serde(default)]
+    variant: String,
+    #[serde(default)]
     files: Unsaved,
 }
 
@@ -246,6 +253,44 @@ pub fn odds(s: &Studio, body: &[u8]) -> Answer {
                 ))
             }
             Err((d, src)) => Ok(failed(s, "scenario", &d, &src)),
+        }
+    };
+    run().unwrap_or_else(|a| a)
+}
+
+/// `POST /api/diff`: `rulesc diff`'s text and JSON document and its `--svg` chart for
+/// the ruleset and a variant on a scenario, all as saved.
+pub fn diff(s: &Studio, body: &[u8]) -> Answer {
+    let run = || -> Result<Answer, Answer> {
+        let q: Run = parse(body)?;
+        let e = file(s, &q.scenario)?;
+        let (_, variant) = s
+            .project
+            .variants
+            .iter()
+            .find(|(n, _)| *n == q.variant)
+            .ok_or_else(|| {
+                error(
+                    404,
+                    format!("`{}` is not a variant this studio compares with", q.variant),
+                )
+            })?;
+        let view = crate::analyze::View {
+            by: q.by.filter(|b| !b.trim().is_empty()),
+            ..Default::default()
+        };
+        let limits = crate::analyze::Limits::default();
+        match crate::analyze::diff::compare(&s.project.dir, variant, &e.path, &limits, &view) {
+            Ok((d, _)) => {
+                use crate::analyze::report::Style;
+                let doc: Value =
+                    serde_json::from_str(&d.render(Style::Json)).unwrap_or(Value::Null);
+                Ok(json(
+                    200,
+                    &json!({ "text": d.render(Style::Text), "diff": doc, "chart": d.svg() }),
+                ))
+            }
+            Err((d, src)) => Ok(failed(s, "comparison", &d, &src)),
         }
     };
     run().unwrap_or_else(|a| a)

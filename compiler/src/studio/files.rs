@@ -41,6 +41,9 @@ pub struct Project {
     /// What reads and writes must stay inside ([`crate::load::project_root`]).
     pub root: PathBuf,
     pub examples: Option<PathBuf>,
+    /// Variant rulesets to compare with (`--variant`): each one's name in the project
+    /// and its canonical folder.
+    pub variants: Vec<(String, PathBuf)>,
 }
 
 /// A file's version: its length and a 64-bit FNV-1a hash of its bytes, as hex. The page
@@ -57,7 +60,11 @@ pub fn version(text: &str) -> String {
 impl Project {
     /// The project of the ruleset folder `dir`; its examples in `examples`, or by
     /// default where `rulesc book` finds them.
-    pub fn new(dir: &Path, examples: Option<&Path>) -> Result<Project, super::StartError> {
+    pub fn new(
+        dir: &Path,
+        examples: Option<&Path>,
+        variants: &[PathBuf],
+    ) -> Result<Project, super::StartError> {
         use super::StartError::{Examples, Folder};
         let shown = crate::output::shown(dir);
         let dir = std::fs::canonicalize(dir)
@@ -84,10 +91,26 @@ impl Project {
                 .and_then(|e| std::fs::canonicalize(e).ok())
                 .filter(|e| e.starts_with(&root)),
         };
+        let mut vs = Vec::new();
+        for v in variants {
+            let shown = crate::output::shown(v);
+            let abs = std::fs::canonicalize(v)
+                .ok()
+                .filter(|a| a.is_dir())
+                .ok_or_else(|| Examples(format!("cannot open the variant folder {shown}")))?;
+            let name = super::relative(&root, &abs).ok_or_else(|| {
+                Examples(format!(
+                    "the variant folder {shown} is outside the project folder {}",
+                    root.display()
+                ))
+            })?;
+            vs.push((name, abs));
+        }
         Ok(Project {
             dir,
             root,
             examples,
+            variants: vs,
         })
     }
 

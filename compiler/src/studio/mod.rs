@@ -50,6 +50,15 @@ const PAGE: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/studio.js");
 const STYLE: &str = include_str!("page/studio.css");
 
+/// What a studio serves besides the ruleset folder.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The folder of scenarios and fight files (by default, where `rulesc book` finds it).
+    pub examples: Option<PathBuf>,
+    /// Variant rulesets the odds can be compared with (as `rulesc diff`).
+    pub variants: Vec<PathBuf>,
+}
+
 /// One studio: the ruleset folder it serves, the run's token, the check worker.
 pub struct Studio {
     pub(crate) project: files::Project,
@@ -68,7 +77,8 @@ pub struct Studio {
 pub enum StartError {
     /// The ruleset folder is not a readable folder.
     Folder(String),
-    /// The examples folder is not a readable folder inside the project folder.
+    /// The examples folder or a variant folder is not a readable folder inside the
+    /// project folder.
     Examples(String),
     /// The port could not be bound.
     Bind(String),
@@ -90,8 +100,8 @@ impl std::fmt::Display for StartError {
 impl Studio {
     /// Binds 127.0.0.1:`port` (0: any free port) for the ruleset folder `dir` and its
     /// examples folder (by default, where `rulesc book` finds it).
-    pub fn bind(dir: &Path, examples: Option<&Path>, port: u16) -> Result<Arc<Studio>, StartError> {
-        let project = files::Project::new(dir, examples)?;
+    pub fn bind(dir: &Path, options: &Options, port: u16) -> Result<Arc<Studio>, StartError> {
+        let project = files::Project::new(dir, options.examples.as_deref(), &options.variants)?;
         let mut bytes = [0u8; 16];
         getrandom::fill(&mut bytes).map_err(|e| StartError::Random(e.to_string()))?;
         let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
@@ -157,7 +167,7 @@ impl Studio {
             "/studio.css" if get => respond(request, text(STYLE, "text/css")),
             "/api/files" if get => respond(request, api::files(self)),
             "/api/file" | "/api/save" | "/api/check" | "/api/trace" | "/api/odds"
-            | "/api/simulate"
+            | "/api/simulate" | "/api/diff"
                 if post =>
             {
                 let body = match body(&mut request) {
@@ -172,7 +182,7 @@ impl Studio {
                 }
             }
             "/" | "/studio.js" | "/studio.css" | "/api/files" | "/api/file" | "/api/save"
-            | "/api/check" | "/api/trace" | "/api/odds" | "/api/simulate" => {
+            | "/api/check" | "/api/trace" | "/api/odds" | "/api/simulate" | "/api/diff" => {
                 respond(request, error(405, "method not allowed".into()))
             }
             _ => respond(request, error(404, "no such page".into())),
@@ -193,6 +203,7 @@ impl Studio {
             let answer = guarded(|| match path.as_str() {
                 "/api/trace" => api::trace(&me, &body),
                 "/api/odds" => api::odds(&me, &body),
+                "/api/diff" => api::diff(&me, &body),
                 _ => api::simulate(&me, &body),
             });
             me.runs.fetch_sub(1, Ordering::SeqCst);

@@ -234,6 +234,10 @@ pub enum Command {
         /// project folder.
         #[arg(long, value_name = "DIR")]
         examples: Option<PathBuf>,
+        /// Variant rulesets to compare the odds with, as `rulesc diff` does; inside the
+        /// project folder.
+        #[arg(long = "variant", value_name = "DIR", num_args = 1..)]
+        variants: Vec<PathBuf>,
         /// The port to listen on (0: any free port).
         #[arg(long, default_value_t = 0)]
         port: u16,

@@ -228,8 +228,14 @@ fn run() -> ExitCode {
         Command::Studio {
             ruleset,
             examples,
+            variants,
             port,
-        } => studio::studio(&ruleset, examples.as_deref(), port, format),
+        } => studio::studio(
+            &ruleset,
+            rulesc::studio::Options { examples, variants },
+            port,
+            format,
+        ),
         Command::Fmt { paths, check } => fmt::fmt(&paths, check, format),
         Command::Completions { shell } => tools::completions(shell),
         Command::Man { out } => tools::man(out.as_deref(), format),

@@ -7,8 +7,13 @@ use std::process::ExitCode;
 
 /// Starts the studio for `ruleset` on 127.0.0.1:`port`, prints the address to open (with
 /// the run's token), and serves until the process is stopped.
-pub fn studio(ruleset: &Path, examples: Option<&Path>, port: u16, format: Format) -> ExitCode {
-    let studio = match rulesc::studio::Studio::bind(ruleset, examples, port) {
+pub fn studio(
+    ruleset: &Path,
+    options: rulesc::studio::Options,
+    port: u16,
+    format: Format,
+) -> ExitCode {
+    let studio = match rulesc::studio::Studio::bind(ruleset, &options, port) {
         Ok(s) => s,
         Err(e) => {
             use rulesc::studio::StartError;
@@ -18,7 +23,7 @@ pub fn studio(ruleset: &Path, examples: Option<&Path>, port: u16, format: Format
                     "give a ruleset folder (the one holding ruleset.yaml)",
                 ),
                 StartError::Examples(_) => (
-                    examples,
+                    None,
                     "give a folder inside the project folder (or a wider one with `rulesc --root`)",
                 ),
                 StartError::Random(_) => (

@@ -44,6 +44,7 @@
   }
 
   function message(text, ok) {
+    $("conflict").hidden = true;
     const m = $("message");
     m.hidden = !text;
     m.textContent = text || "";
@@ -81,6 +82,8 @@
     }
     fillSelect($("scenario"), data.scenarios.scenarios);
     fillSelect($("fight"), data.scenarios.fights);
+    fillSelect($("variant"), data.variants);
+    $("compare-row").hidden = data.variants.length === 0;
     const first = data.files.find((f) => f.name.endsWith("/ruleset.yaml")) || data.files[0];
     if (first) await openFile(first.name);
   }
@@ -272,8 +275,42 @@
     } else {
       // Refused: the text stays in the editor, unsaved.
       message(data.error || "the save failed");
+      if (data.conflict) $("conflict").hidden = false;
     }
     refresh();
+  }
+
+  // After a refused save: the disk's text and version, for the page to show (dropping
+  // the page's changes) or to save over (keeping them).
+  async function fromDisk() {
+    const name = state.current;
+    const { data } = await api("/api/file", { name });
+    if (data.error) {
+      message(data.error);
+      return null;
+    }
+    return { name, data };
+  }
+
+  async function loadDisk() {
+    const got = await fromDisk();
+    if (!got) return;
+    const f = state.files[got.name];
+    f.text = f.saved = got.data.text;
+    f.version = got.data.version;
+    if (state.current === got.name) $("text").value = f.text;
+    message("Loaded " + got.name + " as it is on disk.", true);
+    refresh();
+    check();
+  }
+
+  async function overwrite() {
+    const got = await fromDisk();
+    if (!got) return;
+    const f = state.files[got.name];
+    f.saved = got.data.text;
+    f.version = got.data.version;
+    await save();
   }
 
   // --- running -----------------------------------------------------------------------
@@ -344,6 +381,19 @@
     $("output").textContent = data.analyze.results.map((r) => r.work).join("\n");
   }
 
+  // The odds under the ruleset and a variant, as `rulesc diff` gives them.
+  async function compare() {
+    const by = $("by").value.trim();
+    const body = { scenario: $("scenario").value, variant: $("variant").value, by: by || null };
+    const data = await run("/api/diff", body, "comparing");
+    if (data.error) return;
+    const img = el("img");
+    img.alt = "odds of both rulesets";
+    img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(data.chart);
+    $("chart").appendChild(img);
+    $("output").textContent = data.text;
+  }
+
   async function simulate() {
     const data = await run("/api/simulate", { fight: $("fight").value }, "simulating");
     if (!data.error) $("output").textContent = data.text;
@@ -372,9 +422,12 @@
       if (Object.keys(unsaved()).length) ev.preventDefault();
     });
     $("save").addEventListener("click", save);
+    $("load-disk").addEventListener("click", loadDisk);
+    $("overwrite").addEventListener("click", overwrite);
     $("trace").addEventListener("click", trace);
     $("odds").addEventListener("click", odds);
     $("simulate").addEventListener("click", simulate);
+    $("compare").addEventListener("click", compare);
     await listFiles();
     await check();
   });
