@@ -308,6 +308,19 @@ pub(crate) enum Inst {
         spec: DiceSpec,
         site: u32,
     },
+    /// `fill place at level`: a box of the track at `place` (root a value register, `keys`
+    /// as for [`Inst::Assign`]) filled by `eval::fill_track` (`levels`: the track's boxes'
+    /// levels), the box's number (0 for none) into `dst`, traced as a fill at `site`; an
+    /// index past a list on the path is the rule error.
+    Fill {
+        dst: IReg,
+        place: Box<crate::ir::Place>,
+        keys: Box<[Part]>,
+        track: u32,
+        levels: Box<[u8]>,
+        level: IReg,
+        site: u32,
+    },
     /// `decide name from list`: an item of the list in `list` (type `elem`), into `dst`;
     /// an empty list is the rule error `NoOptions` at `site`. A decider answering by name
     /// is given each option's name (`eval::option_label`), as the walker gives it.

@@ -7,8 +7,8 @@ use super::code::{Func, IReg, Inst, Part, FRAME};
 use super::Module;
 use crate::eval::expr::{box_part, faces_of, field_of, filled, map_entry, scan, NO_FIELDS};
 use crate::eval::{
-    assign_value, dice_steps, leak_name, lookup, option_label, privatize, show_traced_in,
-    table_roll_faces, update, weight, Value, MAX_STEPS,
+    assign_value, dice_steps, fill_event, fill_track, leak_name, lookup, option_label, privatize,
+    show_traced_in, table_roll_faces, update, weight, Value, MAX_STEPS,
 };
 use crate::ir::{Program, TableKey, Ty};
 use rulesc_runtime::{
@@ -558,6 +558,32 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                         Ok(q) => regs[*dst as usize] = q,
                         Err(e) => return Err(self.fail(e.site, e.kind, traced)),
                     }
+                }
+                Inst::Fill {
+                    dst,
+                    place,
+                    keys,
+                    track,
+                    levels,
+                    level: lvl,
+                    site,
+                } => {
+                    let keys: Vec<Value> = keys.iter().map(|k| peek(*k, regs, vregs)).collect();
+                    let lvl = level(regs[*lvl as usize]);
+                    let def = &self.p.tracks[*track as usize];
+                    let mut filled = (0, lvl);
+                    let changed = update(vregs, None, place, &keys, |old| {
+                        filled = fill_track(def, levels, lvl, old);
+                        Ok(())
+                    });
+                    if let Err(kind) = changed {
+                        return Err(self.fail(*site, kind, traced));
+                    }
+                    if traced {
+                        let event = fill_event(self.p, *track as usize, filled, *site);
+                        self.env.trace.event(event);
+                    }
+                    regs[*dst as usize] = filled.0;
                 }
                 Inst::DecideFrom {
                     dst,

@@ -239,42 +239,63 @@ impl<'p> Interpreter<'p, '_> {
         site: u32,
         locals: &mut [Value],
     ) -> Run<Value> {
-        let def = &self.prog.tracks[tid];
-        let mut result = None;
+        let mut filled = (0, lvl);
         let changed = update(locals, self.fight.as_deref(), track, keys, |old| {
-            let mut t = match old {
-                Value::Track(t) => *t,
-                _ => Track::default(),
-            };
-            result = t.fill(levels, lvl.min(255) as u8, def.escalate);
-            *old = Value::Track(t);
+            filled = fill_track(&self.prog.tracks[tid], levels, lvl, old);
             Ok(())
         });
         if let Err(kind) = changed {
             return Err(self.fail(site, kind));
         }
-        let (slot, filled_level) = match result {
-            Some((n, l)) => (n as i64, u16::from(l)),
-            None => (0, lvl),
-        };
         if self.on() {
-            let label = show_traced(
-                self.prog,
-                &Value::Choice(filled_level),
-                &Ty::Choice(def.scale),
-            );
-            self.event(TraceEvent::Fill {
-                site,
-                level: label,
-                slot,
-            });
+            let event = fill_event(self.prog, tid, filled, site);
+            self.event(event);
         }
-        Ok(Value::Int(slot))
+        Ok(Value::Int(filled.0))
+    }
+}
+
+/// `fill track at lvl` of the track `old` (of `def`, whose boxes' levels are `levels`):
+/// the box filled (0 for none) and the level it filled at (`lvl` when none was).
+pub(crate) fn fill_track(
+    def: &ir::TrackDef,
+    levels: &[u8],
+    lvl: u16,
+    old: &mut Value,
+) -> (i64, u16) {
+    let mut t = match old {
+        Value::Track(t) => *t,
+        _ => Track::default(),
+    };
+    let result = t.fill(levels, lvl.min(255) as u8, def.escalate);
+    *old = Value::Track(t);
+    match result {
+        Some((n, l)) => (n as i64, u16::from(l)),
+        None => (0, lvl),
+    }
+}
+
+/// The trace event of a fill of track `tid` at `site` that gave `(slot, level)`.
+pub(crate) fn fill_event(
+    prog: &ir::Program,
+    tid: ir::Id,
+    (slot, level): (i64, u16),
+    site: u32,
+) -> TraceEvent {
+    let label = show_traced(
+        prog,
+        &Value::Choice(level),
+        &Ty::Choice(prog.tracks[tid].scale),
+    );
+    TraceEvent::Fill {
+        site,
+        level: label,
+        slot,
     }
 }
 
 /// Each box's level of a track, as `Track::fill` takes them.
-pub(super) fn track_levels(def: &ir::TrackDef) -> Vec<u8> {
+pub(crate) fn track_levels(def: &ir::TrackDef) -> Vec<u8> {
     def.boxes.iter().map(|b| b.level.min(255) as u8).collect()
 }
 

@@ -701,6 +701,31 @@ impl Lower<'_, '_> {
                 });
                 Part::Val(dst)
             }
+            // `fill place at level`: the level, then the keys on the place's path
+            K::Fill { track, level, site } => {
+                let Ty::Track(tid) = track.ty else {
+                    return Err(Unsupported);
+                };
+                let Some(Part::Val(root)) = self.slots[track.root] else {
+                    return Err(Unsupported);
+                };
+                let level = self.scalar(level)?;
+                let keys = self.place_keys(track)?;
+                self.flush();
+                let mut place = track.clone();
+                place.root = root as usize;
+                let dst = self.int();
+                self.code.push(Inst::Fill {
+                    dst,
+                    place: Box::new(place),
+                    keys,
+                    track: u32::try_from(tid).map_err(|_| Unsupported)?,
+                    levels: crate::eval::track_levels(&self.p.tracks[tid]).into(),
+                    level,
+                    site: *site,
+                });
+                Part::Int(dst)
+            }
             // `filled(track)`
             K::Filled(t) => {
                 let Part::Val(track) = self.expr(t)? else {

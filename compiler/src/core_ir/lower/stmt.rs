@@ -5,6 +5,28 @@ use crate::core_ir::code::{Inst, Part};
 use crate::ir::{ExprKind as K, PlaceStep, Stmt, Ty};
 
 impl Lower<'_, '_> {
+    /// The keys and indices on a place's path, in order (`Interpreter::place_keys`), a
+    /// part per step (`Unit` for a field); none for a path of fields only.
+    pub(super) fn place_keys(&mut self, place: &crate::ir::Place) -> Lowered<Box<[Part]>> {
+        let keyed = place
+            .path
+            .iter()
+            .any(|st| !matches!(st, PlaceStep::Field(_)));
+        let mut keys = Vec::new();
+        if keyed {
+            for st in &place.path {
+                keys.push(match st {
+                    PlaceStep::Field(_) => Part::Unit,
+                    PlaceStep::Key(k) | PlaceStep::Index(k) => match self.expr(k)? {
+                        Part::Unit => return Err(Unsupported),
+                        part => part,
+                    },
+                });
+            }
+        }
+        Ok(keys.into())
+    }
+
     pub(super) fn stmt(&mut self, s: &Stmt) -> Lowered<()> {
         match s {
             // `let slot = value`
@@ -127,24 +149,8 @@ impl Lower<'_, '_> {
                 };
                 let v = self.expr(value)?;
                 let v = self.copied(v, &value.ty)?;
-                // The keys and indices on the path, in order, after the value
-                // (`Interpreter::place_keys`); none for a path of fields only.
-                let keyed = place
-                    .path
-                    .iter()
-                    .any(|st| !matches!(st, PlaceStep::Field(_)));
-                let mut keys = Vec::new();
-                if keyed {
-                    for st in &place.path {
-                        keys.push(match st {
-                            PlaceStep::Field(_) => Part::Unit,
-                            PlaceStep::Key(k) | PlaceStep::Index(k) => match self.expr(k)? {
-                                Part::Unit => return Err(Unsupported),
-                                part => part,
-                            },
-                        });
-                    }
-                }
+                // The keys and indices on the path, after the value.
+                let keys = self.place_keys(place)?;
                 // Made in both forms (they have the same value registers), written only
                 // when traced.
                 let out = match &place.ty {
@@ -158,7 +164,7 @@ impl Lower<'_, '_> {
                 place.root = root as usize;
                 self.code.push(Inst::Assign {
                     place: Box::new(place),
-                    keys: keys.into(),
+                    keys,
                     op: *op,
                     value: v,
                     out,
