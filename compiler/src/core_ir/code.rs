@@ -233,6 +233,14 @@ pub(crate) enum Inst {
         a: IReg,
         b: IReg,
     },
+    /// A new record's `int(lo..hi)` field not proven inside: the runtime's
+    /// `error::in_range`, a rule error at `site` for `x` outside.
+    InRange {
+        x: IReg,
+        lo: i64,
+        hi: i64,
+        site: u32,
+    },
     /// `a / b` or `a % b` whose divisor may be zero: the runtime's `error::div` or
     /// `error::rem`, a rule error at `site` for a zero divisor.
     CheckedDiv {

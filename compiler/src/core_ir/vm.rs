@@ -541,6 +541,11 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     regs[*total as usize] = r.total;
                     regs[*natural as usize] = r.natural;
                 }
+                Inst::InRange { x, lo, hi, site } => {
+                    if let Err(e) = error::in_range(regs[*x as usize], *lo, *hi, *site) {
+                        return Err(self.fail(e.site, e.kind, traced));
+                    }
+                }
                 Inst::CheckedDiv {
                     rem,
                     dst,

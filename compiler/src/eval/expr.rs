@@ -216,10 +216,8 @@ impl<'p> Interpreter<'p, '_> {
                 site,
             } => {
                 let v = self.int(value, locals)?;
-                if !(*lo..=*hi).contains(&v) {
-                    let (lo, hi) = (*lo, *hi);
-                    return Err(self.fail(*site, RuleErrorKind::OutOfRange { value: v, lo, hi }));
-                }
+                let v =
+                    error::in_range(v, *lo, *hi, *site).map_err(|e| self.fail(e.site, e.kind))?;
                 Value::Int(v)
             }
             // `roll ± n`

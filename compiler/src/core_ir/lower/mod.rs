@@ -755,6 +755,23 @@ impl Lower<'_, '_> {
                 });
                 dst
             }
+            // a new record's `int(lo..hi)` field not proven inside
+            K::InRange {
+                value,
+                lo,
+                hi,
+                site,
+            } => {
+                let x = self.scalar(value)?;
+                self.flush();
+                self.code.push(Inst::InRange {
+                    x,
+                    lo: *lo,
+                    hi: *hi,
+                    site: *site,
+                });
+                Part::Int(x)
+            }
             // `a / b`, `a % b` whose divisor may be zero
             K::CheckedDiv(op, a, b, site) => {
                 let (a, b) = (self.scalar(a)?, self.scalar(b)?);
