@@ -5,12 +5,10 @@
 //! here, in [`lower`], once.
 //!
 //! This is step 2 of the plan's transition: lowering takes a function only when every
-//! node it holds is one the core IR has so far (constants, locals and their fields,
-//! integer arithmetic, comparisons, `and`/`or`/`not`, rolls of constant dice and their
-//! shifts, levels stepped, decisions, calls, table lookups and map entries, `let`,
-//! assignment through a path of fields, `if`, `for` over a list or a range, aggregates,
-//! lists made, indexed, searched and measured, `return`, new outcomes); any other function
-//! runs on the closures of `eval::compile`, which stay the reference until the VM
+//! node it holds is one the core IR has so far (not yet: `Fighter` values and the
+//! fight's queries, hooks and triggers; optional values; `find`, `sort`, `best`, `keys`
+//! and ranges as values; maps keyed by records; appending to a local list in place); any
+//! other function runs on the closures of `eval::compile`, which stay the reference until the VM
 //! takes everything. `eval::call` runs a procedure on the VM when it lowered (outside
 //! fights, with formulas untraced), so the interpreter's differential and walker tests
 //! run the VM for those procedures against generated code and the walker.
