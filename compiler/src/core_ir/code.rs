@@ -139,6 +139,22 @@ pub(crate) enum Inst {
         src: VReg,
         part: crate::ir::BoxPart,
     },
+    /// `e` where a `T?` is wanted: the value of `src` (a present optional value is the
+    /// value itself) into a value register.
+    Wrap {
+        dst: VReg,
+        src: Part,
+    },
+    /// The value of the optional value in `src`, where the checker proved it present.
+    Unwrap {
+        dst: Part,
+        src: VReg,
+    },
+    /// `x != none`: whether the optional value in `src` is present.
+    IsSome {
+        dst: IReg,
+        src: VReg,
+    },
     /// The tag of the outcome in `src`.
     Tag {
         dst: IReg,

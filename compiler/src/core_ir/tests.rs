@@ -242,6 +242,18 @@ procedure hurt_twice(s: Scarred, l: Wound) -> int {
   return a * 10 + b + len(filled(s.wounds)) * 100
 }
 
+// An optional value: none, then set, tested and read where present.
+procedure maybe(n: int) -> int {
+  let w: Wear? = none
+  if n > 2 {
+    w = Wear(dents: n)
+  }
+  if w != none {
+    return w.dents
+  }
+  return -1
+}
+
 // A divisor that may be zero.
 procedure share(a: int, b: int) -> int {
   return a / b * 100 + a % b
@@ -453,9 +465,9 @@ fn a_procedure_falling_off_its_end_returns_nothing_on_the_vm_as_in_the_walker() 
 fn a_call_from_outside_runs_the_vm_for_a_procedure_that_lowers_and_the_closures_otherwise() {
     let p = eval::test_program(
         YAML,
-        // Optional values are not in the core IR yet.
+        // `first` is not in the core IR yet.
         &format!(
-            "{RULES}\nprocedure looped(n: int) -> int {{\n  let w: Wear? = none\n  if w == none {{\n    return n + 3\n  }}\n  return 0\n}}\n"
+            "{RULES}\nprocedure looped(n: int) -> int {{\n  let f = first(x in [3, 7] if x > n)\n  if f != none {{\n    return f\n  }}\n  return 0\n}}\n"
         ),
     );
     let code = eval::compile::code(&p);
@@ -973,6 +985,16 @@ fn a_new_records_ranged_field_is_checked_on_the_vm_as_in_the_walker() {
                     })
                 ),
             }
+        }
+    }
+}
+
+#[test]
+fn optional_values_run_on_the_vm_as_the_walker_runs_them() {
+    let p = program();
+    for (n, want) in [(2, -1), (3, 3)] {
+        for v in same(&p, "maybe", &[Value::Int(n)]) {
+            assert_eq!(v, Value::Int(want), "{n}");
         }
     }
 }

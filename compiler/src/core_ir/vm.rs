@@ -117,18 +117,8 @@ fn bind(part: Part, v: Value, frame: &mut Frame) {
             ints[usize::from(total)] = roll.total;
             ints[usize::from(natural)] = roll.natural;
         }
-        (
-            Part::Val(r),
-            v @ (Value::Record(_)
-            | Value::Map(_)
-            | Value::List(_)
-            | Value::Outcome { .. }
-            | Value::Dice(_)
-            | Value::Track(_)
-            | Value::TrackBox { .. }),
-        ) => {
-            vals[r as usize] = v
-        }
+        // A value register holds any value: a record, a list, dice, an optional value.
+        (Part::Val(r), v) => vals[r as usize] = v,
         (part, v) => unreachable!(
             "an argument of the wrong kind ({v:?} for {part:?}): `eval::call`'s callers pass values of the parameters' types"
         ),
@@ -324,6 +314,21 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 Inst::BoxPart { dst, src, part } => {
                     let v = box_part(self.p, &vregs[*src as usize], *part);
                     store(*dst, v, regs, vregs);
+                }
+                Inst::Wrap { dst, src } => {
+                    vregs[*dst as usize] = peek(*src, regs, vregs);
+                }
+                Inst::Unwrap { dst, src } => {
+                    let v = vregs[*src as usize].clone();
+                    if matches!(v, Value::None) {
+                        unreachable!(
+                            "an optional value is read only where the checker proved it present"
+                        );
+                    }
+                    store(*dst, v, regs, vregs);
+                }
+                Inst::IsSome { dst, src } => {
+                    regs[*dst as usize] = i64::from(!matches!(vregs[*src as usize], Value::None));
                 }
                 Inst::Tag { dst, src } => {
                     let Value::Outcome { tag, .. } = &vregs[*src as usize] else {

@@ -178,7 +178,9 @@ impl Lower<'_, '_> {
             | Ty::Outcome(_)
             | Ty::Dice
             | Ty::Track(_)
-            | Ty::TrackBox(_) => Part::Val(self.val()),
+            | Ty::TrackBox(_)
+            | Ty::Faces
+            | Ty::Option(_) => Part::Val(self.val()),
             _ => return Err(Unsupported),
         })
     }
@@ -725,6 +727,37 @@ impl Lower<'_, '_> {
                     site: *site,
                 });
                 Part::Int(dst)
+            }
+            // `e` where a `T?` is wanted: a present value is the value itself
+            K::Some(x) => match self.expr(x)? {
+                Part::Val(v) => Part::Val(v),
+                Part::Unit | Part::Roll { .. } => return Err(Unsupported),
+                scalar => {
+                    let dst = self.val();
+                    self.code.push(Inst::Wrap { dst, src: scalar });
+                    Part::Val(dst)
+                }
+            },
+            // an optional value where the checker proved it present
+            K::Unwrap(x) => {
+                let Part::Val(src) = self.expr(x)? else {
+                    return Err(Unsupported);
+                };
+                let dst = self.fresh(&e.ty)?;
+                if matches!(dst, Part::Roll { .. } | Part::Unit) {
+                    return Err(Unsupported);
+                }
+                self.code.push(Inst::Unwrap { dst, src });
+                dst
+            }
+            // `x != none`
+            K::IsSome(x) => {
+                let Part::Val(src) = self.expr(x)? else {
+                    return Err(Unsupported);
+                };
+                let dst = self.int();
+                self.code.push(Inst::IsSome { dst, src });
+                Part::Bool(dst)
             }
             // `filled(track)`
             K::Filled(t) => {
