@@ -4,7 +4,7 @@
 //! a homebrew pack, and a table keyed by an enum of 20,000 variants. For each, the time to load and check (`rulesc::compile_dir`, then
 //! `rulesc::pack::apply` for the pack) and to generate Rust
 //! (`rulesc::codegen::generate`), and the growth exponent `k` of `time ~ size^k`, fitted
-//! over the three sizes (1.0 is linear; the README reports these, and each must be at
+//! over the three sizes (1.0 is linear; `docs/perf.md` reports these, and each must be at
 //! most 1.2). Run: `cargo bench -p rulesc --bench scale` (not part of `cargo test`).
 
 use std::fmt::Write as _;

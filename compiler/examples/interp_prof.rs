@@ -1,7 +1,7 @@
 //! The interpreter's profiling harness: `n` runs of the bare exchange
 //! (`tests/fixtures/bench/exchange`) or `n / 5` of Kingsmark's melee attack on Sir
 //! Aldren's scenario (`examples/kingsmark/aldren.yaml`), through `eval::call`, as the
-//! melee bench's interpreter side runs them. The README's instruction counts are the
+//! melee bench's interpreter side runs them. The instruction counts of `docs/perf.md` are the
 //! difference of two runs under callgrind, so the setup (compiling the ruleset) cancels:
 //!
 //! ```text

@@ -204,3 +204,97 @@ fn vscode_extension_wires_the_grammar_and_the_server() {
     );
     assert!(manifest["dependencies"]["vscode-languageclient"].is_string());
 }
+
+/// `npx @vscode/vsce package` runs without a prompt: the manifest names its licence and
+/// repository, the folder has a LICENSE, a `.vscodeignore` and a lockfile (`npm ci`).
+#[test]
+fn vscode_extension_packages_cleanly() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dir = root.join("editors/vscode");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("package.json")).unwrap()).unwrap();
+    // The repository's licence, as the workspace states it.
+    let cargo = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let license = cargo
+        .lines()
+        .find_map(|l| l.strip_prefix("license = "))
+        .expect("the workspace's licence")
+        .trim_matches('"');
+    assert_eq!(manifest["license"], license);
+    let text = std::fs::read_to_string(dir.join("LICENSE")).expect("editors/vscode/LICENSE");
+    for part in ["MIT License", "Apache License", "Version 2.0"] {
+        assert!(text.contains(part), "LICENSE lacks `{part}`");
+    }
+    let repo = &manifest["repository"];
+    assert_eq!(repo["type"], "git");
+    assert!(repo["url"].as_str().unwrap().starts_with("https://"));
+    assert_eq!(repo["directory"], "editors/vscode");
+    for key in ["name", "publisher", "version", "displayName", "description"] {
+        assert!(manifest[key].is_string(), "package.json lacks `{key}`");
+    }
+    assert!(manifest["engines"]["vscode"].is_string());
+    let ignore = std::fs::read_to_string(dir.join(".vscodeignore")).expect(".vscodeignore");
+    assert!(ignore.lines().any(|l| l == "*.vsix"), "{ignore}");
+    let lock: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("package-lock.json")).unwrap())
+            .unwrap();
+    assert_eq!(lock["name"], manifest["name"]);
+    assert_eq!(
+        lock["packages"][""]["dependencies"], manifest["dependencies"],
+        "package-lock.json is stale: run `npm install --package-lock-only`"
+    );
+    for dep in manifest["dependencies"].as_object().unwrap().keys() {
+        assert!(
+            lock["packages"][format!("node_modules/{dep}")]["version"].is_string(),
+            "`{dep}` is not locked"
+        );
+    }
+}
+
+/// Editors toggle comments with the token every shipped `.rules` file uses: `//`.
+#[test]
+fn editors_comment_with_the_shipped_token() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    fn rules_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                rules_files(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rules") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    rules_files(&root.join("rules"), &mut files);
+    rules_files(&root.join("examples"), &mut files);
+    let mut comments = 0;
+    for f in &files {
+        for (i, line) in std::fs::read_to_string(f).unwrap().lines().enumerate() {
+            let line = line.trim_start();
+            assert!(
+                !line.starts_with('#'),
+                "{}:{}: a `#` comment",
+                f.display(),
+                i + 1
+            );
+            comments += usize::from(line.starts_with("//"));
+        }
+    }
+    assert!(
+        comments > 100,
+        "{comments} comments in {} files",
+        files.len()
+    );
+    let config: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("editors/vscode/language-configuration.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(config["comments"]["lineComment"], "//");
+    let readme = std::fs::read_to_string(root.join("editors/README.md")).unwrap();
+    let helix: Vec<&str> = readme
+        .lines()
+        .filter(|l| l.trim_start().starts_with("comment-token"))
+        .collect();
+    assert_eq!(helix, [r#"  comment-token = "//""#], "the Helix snippet");
+}
