@@ -254,6 +254,15 @@ procedure maybe(n: int) -> int {
   return -1
 }
 
+// A local list appended to and replaced.
+procedure gather(n: int) -> int {
+  let xs = [n]
+  xs += [n + 1, n + 2]
+  let ys = xs
+  xs = [7]
+  return len(ys) * 100 + sum(ys) + len(xs) * 1000
+}
+
 // A divisor that may be zero.
 procedure share(a: int, b: int) -> int {
   return a / b * 100 + a % b
@@ -995,6 +1004,17 @@ fn optional_values_run_on_the_vm_as_the_walker_runs_them() {
     for (n, want) in [(2, -1), (3, 3)] {
         for v in same(&p, "maybe", &[Value::Int(n)]) {
             assert_eq!(v, Value::Int(want), "{n}");
+        }
+    }
+}
+
+#[test]
+fn a_local_list_appended_to_and_replaced_runs_on_the_vm_as_the_walker_runs_it() {
+    let p = program();
+    for n in [0, 5] {
+        for v in same(&p, "gather", &[Value::Int(n)]) {
+            // ys keeps the three items when xs is replaced.
+            assert_eq!(v, Value::Int(1000 + 300 + 3 * n + 3), "{n}");
         }
     }
 }

@@ -113,7 +113,10 @@ impl Lower<'_, '_> {
                 op,
                 value,
                 site,
-            } if place.path.is_empty() && place.range.is_none() => {
+            } if place.path.is_empty()
+                && place.range.is_none()
+                && !matches!(self.slots[place.root], Some(Part::Val(_))) =>
+            {
                 let v = self.expr(value)?;
                 let at = self.slots[place.root].ok_or(Unsupported)?;
                 match (op, at) {
