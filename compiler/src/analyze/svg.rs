@@ -8,6 +8,7 @@
 //! Written directly as SVG text: a chart of labelled rectangles needs no plotting
 //! library, and the text is deterministic (a snapshot test holds it).
 
+use crate::markup::esc;
 use std::fmt::Write as _;
 
 /// One series of bars: a name for the legend and one chance (0 to 1) per group.
@@ -32,22 +33,6 @@ pub const WIDTH: u32 = 720;
 const ROW: f64 = 26.0;
 const TOP: f64 = 64.0;
 const COLORS: [&str; 2] = ["#4e79a7", "#f28e2b"];
-
-/// Text for SVG: `&`, `<`, `>` and quotes escaped, control characters dropped.
-fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c if c.is_control() => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// The chart's height for `groups` groups.
 pub fn height(groups: usize) -> u32 {
