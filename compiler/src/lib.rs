@@ -105,6 +105,7 @@ pub mod export;
 pub mod fight;
 #[cfg(feature = "lsp")]
 pub mod lsp;
+pub mod markup;
 pub mod pack;
 pub mod scenario;
 pub mod schema;

@@ -383,13 +383,7 @@ fn read_node(
         let help = "write `decisions: { <decision>: [<answer>, ...] }`";
         for (k, v) in yaml::mapping(d, "decisions", help, diags) {
             let key = k.scalar_text().unwrap_or_default();
-            let Some(options) = names.iter().find(|(n, _)| *n == key).map(|(_, o)| o) else {
-                let cands: Vec<&str> = names.iter().map(|(n, _)| n.as_str()).collect();
-                diags.push(
-                    Diagnostic::error("E0103", k.span, format!("no decision is named `{key}`"))
-                        .label("unknown decision")
-                        .help(suggest(&key, &cands, "decisions")),
-                );
+            let Some(options) = crate::simulate::known_decision(&names, &key, k, diags) else {
                 continue;
             };
             let answers: Vec<&YNode> = match v.as_seq() {

@@ -36,7 +36,7 @@ mod read;
 mod replay;
 pub mod sweep;
 
-pub(crate) use read::{answer_by_name, answer_help, decisions, read_sides};
+pub(crate) use read::{answer_by_name, answer_help, decisions, known_decision, read_sides};
 pub use read::{read, read_edited, read_with};
 pub use replay::{replay, replay_ending, Replayed};
 

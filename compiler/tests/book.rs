@@ -282,6 +282,16 @@ fn every_shipped_ruleset_renders_its_links_resolve_and_its_odds_are_analyzes() {
             want.extend(summary.errors.values());
             assert_eq!(runs, want, "{}", f.display());
             assert_eq!(runs.iter().sum::<u64>(), rulesc::book::FIGHT_RUNS);
+            // Its chart is `simulate --svg`'s, with the book's seed: win rates with
+            // their intervals, then the rounds played.
+            let svg = summary.svg(&p, &file, rulesc::book::FIGHT_SEED);
+            assert!(svg.contains("95% interval") && svg.contains("rounds played"));
+            let chart = &chunk[chunk.find("<div class=\"chart\">").unwrap()..];
+            assert!(
+                chart.starts_with(&format!("<div class=\"chart\">{svg}</div>")),
+                "{}",
+                f.display()
+            );
         }
     }
 }
@@ -331,6 +341,7 @@ const TAGS: &[&str] = &[
     "rect",
     "text",
     "line",
+    "path",
     "br",
     "hr",
     "thead",

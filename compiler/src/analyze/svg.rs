@@ -8,6 +8,7 @@
 //! Written directly as SVG text: a chart of labelled rectangles needs no plotting
 //! library, and the text is deterministic (a snapshot test holds it).
 
+use crate::markup::esc;
 use std::fmt::Write as _;
 
 /// One series of bars: a name for the legend and one chance (0 to 1) per group.
@@ -27,27 +28,19 @@ pub struct Panel<'a> {
     pub series: &'a [Series],
 }
 
-/// The chart's width in pixels; its height grows with the groups.
+/// The chart's width in pixels when its labels are at most [`LABEL_ROOM`] characters; it
+/// grows with longer labels (up to [`MAX_LABEL`] characters, a longer one shown by its
+/// end, `…` first), so a label is never cut off. Its height grows with the groups.
 pub const WIDTH: u32 = 720;
+/// The label characters [`WIDTH`] has room for.
+pub const LABEL_ROOM: usize = 32;
+/// The most characters of a label the chart shows.
+pub const MAX_LABEL: usize = 100;
+/// Pixels per character of a label (DejaVu Sans at 12 px, on average, and a little more).
+const CHAR_W: f64 = 7.0;
 const ROW: f64 = 26.0;
 const TOP: f64 = 64.0;
 const COLORS: [&str; 2] = ["#4e79a7", "#f28e2b"];
-
-/// Text for SVG: `&`, `<`, `>` and quotes escaped, control characters dropped.
-fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c if c.is_control() => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// The chart's height for `groups` groups.
 pub fn height(groups: usize) -> u32 {
@@ -73,12 +66,17 @@ pub fn bars(title: &str, labels: &[String], series: &[Series]) -> String {
 }
 
 /// A chart of `panels`, one under the other, each with its own title and scale.
+/// Each panel's label column is as wide as its longest label (at least 4 and at most
+/// [`MAX_LABEL`] characters); past [`LABEL_ROOM`] the chart widens by as much, so the
+/// bars keep their room.
 pub fn chart(panels: &[Panel]) -> String {
     let h: u32 = panels.iter().map(|p| height(p.labels.len())).sum();
+    let chars = panels.iter().map(label_chars).max().unwrap_or(0);
+    let width = WIDTH + (chars.saturating_sub(LABEL_ROOM) as f64 * CHAR_W) as u32;
     let mut out = String::new();
     let _ = writeln!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{h}" viewBox="0 0 {WIDTH} {h}" font-family="DejaVu Sans, Verdana, sans-serif" font-size="12">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}" viewBox="0 0 {width} {h}" font-family="DejaVu Sans, Verdana, sans-serif" font-size="12">"#
     );
     let _ = writeln!(
         out,
@@ -86,29 +84,33 @@ pub fn chart(panels: &[Panel]) -> String {
     );
     let mut top = 0.0;
     for p in panels {
-        panel(&mut out, top, p);
+        panel(&mut out, top, p, width);
         top += f64::from(height(p.labels.len()));
     }
     out.push_str("</svg>\n");
     out
 }
 
-/// Draws panel `p` with its top at `y0`.
-fn panel(out: &mut String, y0: f64, p: &Panel) {
+/// The characters of panel `p`'s label column: its longest label's, from 4 to
+/// [`MAX_LABEL`].
+fn label_chars(p: &Panel) -> usize {
+    p.labels
+        .iter()
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0)
+        .clamp(4, MAX_LABEL)
+}
+
+/// Draws panel `p` with its top at `y0`, in a chart `width` pixels wide.
+fn panel(out: &mut String, y0: f64, p: &Panel, width: u32) {
     let Panel {
         title,
         labels,
         series,
     } = *p;
-    let w = f64::from(WIDTH);
-    let label_w = labels
-        .iter()
-        .map(|l| l.chars().count())
-        .max()
-        .unwrap_or(0)
-        .clamp(4, 32) as f64
-        * 7.0;
-    let x0 = 16.0 + label_w + 8.0;
+    let w = f64::from(width);
+    let x0 = 16.0 + label_chars(p) as f64 * CHAR_W + 8.0;
     let span = w - x0 - 80.0;
     let max_pct = series
         .iter()
@@ -162,7 +164,7 @@ fn panel(out: &mut String, y0: f64, p: &Panel) {
             r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#,
             x0 - 8.0,
             y + 13.0,
-            esc(label)
+            esc(&shown(label))
         );
         for (k, (s, color)) in series.iter().zip(COLORS).enumerate() {
             let v = s.values.get(i).copied().unwrap_or(0.0) * 100.0;
@@ -199,8 +201,104 @@ fn panel(out: &mut String, y0: f64, p: &Panel) {
     }
 }
 
+/// A label as the chart shows it: whole up to [`MAX_LABEL`] characters, else its end
+/// after `…` (the end is what tells long outcomes of one kind apart).
+fn shown(label: &str) -> String {
+    let n = label.chars().count();
+    if n <= MAX_LABEL {
+        return label.to_string();
+    }
+    let tail: String = label.chars().skip(n - (MAX_LABEL - 1)).collect();
+    format!("…{tail}")
+}
+
 /// A grid percentage without trailing zeros.
 fn trim(v: f64) -> String {
     let s = format!("{v:.1}");
     s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The number in the first `attr="…"` after `from` in `svg`.
+    fn number(svg: &str, from: &str, attr: &str) -> f64 {
+        let at = svg.find(from).unwrap();
+        svg[at..]
+            .split(&format!("{attr}=\""))
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    }
+
+    /// The chart's width, where its label ends and where it starts, for a label of `n`
+    /// characters in the second of two panels (the first with a short label).
+    fn layout(n: usize) -> (f64, f64, f64) {
+        let series = [Series {
+            name: "s".into(),
+            values: vec![0.5],
+            intervals: vec![],
+        }];
+        let (short, long) = (["a".to_string()], ["x".repeat(n)]);
+        let svg = chart(&[
+            Panel {
+                title: "one",
+                labels: &short,
+                series: &series,
+            },
+            Panel {
+                title: "two",
+                labels: &long,
+                series: &series,
+            },
+        ]);
+        let width = number(&svg, "<svg", "width");
+        let label_end = svg
+            .split("<text x=\"")
+            .filter(|t| t.contains("text-anchor=\"end\""))
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .parse::<f64>()
+            .unwrap();
+        // The first panel keeps its own narrow label column.
+        assert_eq!(number(&svg, "<rect x=", "x"), 16.0 + 4.0 * CHAR_W + 8.0);
+        (
+            width,
+            label_end,
+            label_end - n.min(MAX_LABEL) as f64 * CHAR_W,
+        )
+    }
+
+    #[test]
+    fn a_long_label_widens_the_chart_instead_of_running_off_it() {
+        // Up to 32 characters the chart keeps its width; one more widens it by one
+        // character; past 100 the label is cut to its end; every label starts inside.
+        for (n, width) in [
+            (4, 720.0),
+            (32, 720.0),
+            (33, 727.0),
+            (70, 986.0),
+            (100, 1196.0),
+            (140, 1196.0),
+        ] {
+            let (w, _, start) = layout(n);
+            assert_eq!(w, width, "{n} characters");
+            assert!(start >= 16.0 - 1e-9, "{n} characters start at {start}");
+        }
+        // The label column's right edge moves with the 33rd character, not before.
+        assert_eq!(layout(4).1, layout(32).1 - 28.0 * CHAR_W);
+        assert_eq!(layout(33).1, layout(32).1 + CHAR_W);
+        assert_eq!(shown(&"y".repeat(100)), "y".repeat(100));
+        let cut = shown(&format!("a{}", "y".repeat(100)));
+        assert_eq!(cut.chars().count(), MAX_LABEL);
+        assert_eq!(cut, format!("…{}", "y".repeat(99)));
+    }
 }

@@ -1,28 +1,11 @@
-//! Writer text into HTML: the one escaping helper every page goes through ([`esc`]),
+//! Writer text into HTML: the one escaping helper every page goes through ([`esc`], from
+//! [`crate::markup`], shared with the charts),
 //! anchors made from names ([`anchor`]), and the writer's comments and `doc:` text as
 //! Markdown ([`markdown`]) with raw HTML shown as text, links only to pages and the web
 //! (no `javascript:`), and images shown as their text (nothing is fetched at view time).
 
+pub use crate::markup::esc;
 use pulldown_cmark::{html, CowStr, Event, Options, Parser, Tag, TagEnd};
-
-/// Text for HTML, in an element or a quoted attribute: `&`, `<`, `>`, `"` and `'`
-/// escaped; control characters other than tab and newline dropped.
-pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            '\t' | '\n' => out.push(c),
-            c if c.is_control() => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// An element id (and `#` fragment) for a definition: `kind-name`, with every byte of
 /// the name that is not an ASCII letter, digit or `_` written as `.XX` (hex). Distinct

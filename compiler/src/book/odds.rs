@@ -1,8 +1,9 @@
 //! The odds pages: for each scenario of the examples folder, the exact odds `rulesc
 //! analyze` gives (the same call, [`crate::analyze::reports`], with its default view and
 //! limits) and its chart (the same SVG as `--svg`); for each fight file, `rulesc
-//! simulate`'s win rates with 95% intervals from a fixed seed; and for a variant, what
-//! it changes against its base (`rulesc diff`: the definitions and the odds shift).
+//! simulate`'s win rates with 95% intervals from a fixed seed, and its `--svg` chart;
+//! and for a variant, what it changes against its base (`rulesc diff`: the definitions
+//! and the odds shift).
 
 use super::html::{anchor, esc};
 use super::{Failure, Ruleset, Warnings, FIGHT_RUNS, FIGHT_SEED};
@@ -136,7 +137,11 @@ pub fn page(
             anchor("fight", &name),
             esc(&file.title)
         );
-        out.push_str(&fight(&summary.json(p, &file, FIGHT_SEED), &name));
+        out.push_str(&fight(
+            &summary.json(p, &file, FIGHT_SEED),
+            &name,
+            &summary.svg(p, &file, FIGHT_SEED),
+        ));
         out.push_str("</section>\n");
     }
     Ok((out, warnings, read))
@@ -204,8 +209,9 @@ fn report(r: &Report, scenario: &str) -> String {
 
 /// A fight's figures (as `rulesc simulate --format json` gives them): wins, draws,
 /// undecided runs and rule errors with their 95% intervals, the report's groups, the
-/// rounds; and a chart of the ends.
-fn fight(j: &serde_json::Value, name: &str) -> String {
+/// rounds; and its chart, `svg` (`rulesc simulate --svg`'s: the ends with their
+/// intervals, then the rounds played).
+fn fight(j: &serde_json::Value, name: &str, svg: &str) -> String {
     let runs = j["runs"].as_u64().unwrap_or(0);
     let mut out = format!(
         "<p class=\"at\">{} ({runs} runs, seed {}, at most {} rounds)</p>\n",
@@ -218,9 +224,7 @@ fn fight(j: &serde_json::Value, name: &str) -> String {
         "<table class=\"fight\" data-fight=\"{}\"><tr><th>end</th><th class=\"num\">runs</th><th class=\"num\">share</th><th class=\"num\">95% interval</th></tr>",
         esc(name)
     );
-    let mut labels = Vec::new();
-    let mut values = Vec::new();
-    let mut line = |out: &mut String, label: String, v: &serde_json::Value| {
+    let line = |out: &mut String, label: String, v: &serde_json::Value| {
         let share = v["share"].as_f64().unwrap_or(0.0);
         let _ = writeln!(
             out,
@@ -231,8 +235,6 @@ fn fight(j: &serde_json::Value, name: &str) -> String {
             v["low"].as_f64().unwrap_or(0.0) * 100.0,
             v["high"].as_f64().unwrap_or(0.0) * 100.0
         );
-        labels.push(label);
-        values.push(share);
     };
     for w in j["wins"].as_array().into_iter().flatten() {
         line(
@@ -284,17 +286,7 @@ fn fight(j: &serde_json::Value, name: &str) -> String {
             st["most"]
         );
     }
-    let series = crate::analyze::svg::Series {
-        name: name.to_string(),
-        values,
-        intervals: Vec::new(),
-    };
-    let title = format!("{} ({runs} runs)", j["fight"].as_str().unwrap_or(""));
-    let _ = writeln!(
-        out,
-        "<div class=\"chart\">{}</div>",
-        crate::analyze::svg::bars(&title, &labels, &[series])
-    );
+    let _ = writeln!(out, "<div class=\"chart\">{svg}</div>");
     out
 }
 

@@ -402,8 +402,9 @@ fn read_node(
 }
 
 /// What decision `key` (written at `k` under `decisions:`) chooses among; one the rules
-/// never ask is `E0306`, with the nearest name.
-fn known_decision<'a>(
+/// never ask is `E0306`, with the nearest name. The one check of a decision's name, for
+/// fight files and scenarios alike.
+pub(crate) fn known_decision<'a>(
     known: &'a [(String, Option<DecideOptions>)],
     key: &str,
     k: &YNode,

@@ -261,8 +261,8 @@ impl Studio {
 
     /// The page, with the token for its script's requests.
     fn page(&self) -> Answer {
-        let t = crate::book::html::esc(&self.token);
-        let title = crate::book::html::esc(&self.project.title());
+        let t = crate::markup::esc(&self.token);
+        let title = crate::markup::esc(&self.project.title());
         let html = PAGE.replace("{{TOKEN}}", &t).replace("{{TITLE}}", &title);
         text(&html, "text/html; charset=utf-8")
     }
