@@ -289,11 +289,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 } => {
                     let items = list_of(&vregs[*list as usize]);
                     let item = &items[regs[*idx as usize] as usize];
-                    self.steps = self.steps.saturating_add(weight(item));
-                    if self.steps > MAX_STEPS {
-                        let kind = RuleErrorKind::TooManySteps { max: MAX_STEPS };
-                        return Err(self.fail(f.site, kind, traced));
-                    }
+                    self.charge(weight(item), f.site, traced)?;
                     let v = if *shared {
                         item.clone()
                     } else {
@@ -371,11 +367,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 Inst::In { dst, x, list } => {
                     let x = peek(*x, regs, vregs);
                     let (found, compared) = scan(list_of(&vregs[*list as usize]), &x);
-                    self.steps = self.steps.saturating_add(compared);
-                    if self.steps > MAX_STEPS {
-                        let kind = RuleErrorKind::TooManySteps { max: MAX_STEPS };
-                        return Err(self.fail(f.site, kind, traced));
-                    }
+                    self.charge(compared, f.site, traced)?;
                     regs[*dst as usize] = i64::from(found);
                 }
                 Inst::RangeRoom { lo, hi, site } => {
@@ -402,11 +394,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     } else {
                         vregs[*src as usize].clone()
                     };
-                    self.steps = self.steps.saturating_add(weight(&v));
-                    if self.steps > MAX_STEPS {
-                        let kind = RuleErrorKind::TooManySteps { max: MAX_STEPS };
-                        return Err(self.fail(f.site, kind, traced));
-                    }
+                    self.charge(weight(&v), f.site, traced)?;
                     privatize(&mut v);
                     vregs[*dst as usize] = v;
                 }
@@ -641,17 +629,8 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     };
                     let allowed = among.map(|l| list_of(&vregs[l as usize]));
                     let (spec, faces) = table_roll_faces(t, die, allowed);
-                    self.steps = self.steps.saturating_add(dice_steps(spec));
-                    if self.steps > MAX_STEPS {
-                        let kind = RuleErrorKind::TooManySteps { max: MAX_STEPS };
-                        return Err(self.fail(f.site, kind, traced));
-                    }
-                    let env = &mut *self.env;
-                    let r = if traced {
-                        rolls::known(&mut env.dice, spec, &mut env.trace, *site)
-                    } else {
-                        rolls::known(&mut env.dice, spec, &mut NoTrace, *site)
-                    };
+                    self.charge(dice_steps(spec), f.site, traced)?;
+                    let r = self.roll_known(spec, *site, traced);
                     let face = match &faces {
                         Some(segments) => rulesc_runtime::dice::nth_total(
                             segments.iter().copied(),
@@ -686,11 +665,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     site,
                 } => {
                     let spec = held.map_or(*spec, |d| dice_of(&vregs[d as usize]));
-                    self.steps = self.steps.saturating_add(dice_steps(spec));
-                    if self.steps > MAX_STEPS {
-                        let kind = RuleErrorKind::TooManySteps { max: MAX_STEPS };
-                        return Err(self.fail(f.site, kind, traced));
-                    }
+                    self.charge(dice_steps(spec), f.site, traced)?;
                     let env = &mut *self.env;
                     let (r, shown) = if traced {
                         rulesc_runtime::dice::roll_faces(&mut env.dice, spec, &mut env.trace, *site)
@@ -711,17 +686,8 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     site,
                 } => {
                     let spec = dice_of(&vregs[*dice as usize]);
-                    self.steps = self.steps.saturating_add(dice_steps(spec));
-                    if self.steps > MAX_STEPS {
-                        let kind = RuleErrorKind::TooManySteps { max: MAX_STEPS };
-                        return Err(self.fail(f.site, kind, traced));
-                    }
-                    let env = &mut *self.env;
-                    let r = if traced {
-                        rolls::known(&mut env.dice, spec, &mut env.trace, *site)
-                    } else {
-                        rolls::known(&mut env.dice, spec, &mut NoTrace, *site)
-                    };
+                    self.charge(dice_steps(spec), f.site, traced)?;
+                    let r = self.roll_known(spec, *site, traced);
                     regs[*total as usize] = r.total;
                     regs[*natural as usize] = r.natural;
                 }
@@ -807,6 +773,30 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
 
     /// A rule error at `site`, recorded in the trace when the function is traced, as
     /// `Interpreter::fail` records it.
+    /// Charges `n` steps known only as the run goes (a copy's weight, items compared,
+    /// dice past a roll's first): past the budget, the run ends with the rule error at
+    /// `site`.
+    #[inline]
+    fn charge(&mut self, n: u64, site: u32, traced: bool) -> Result<(), RuleError> {
+        self.steps = self.steps.saturating_add(n);
+        if self.steps > MAX_STEPS {
+            let kind = RuleErrorKind::TooManySteps { max: MAX_STEPS };
+            return Err(self.fail(site, kind, traced));
+        }
+        Ok(())
+    }
+
+    /// `rolls::known` of `spec` (dice the run came to), traced at `site` when it is.
+    #[inline]
+    fn roll_known(&mut self, spec: rulesc_runtime::DiceSpec, site: u32, traced: bool) -> Roll {
+        let env = &mut *self.env;
+        if traced {
+            rolls::known(&mut env.dice, spec, &mut env.trace, site)
+        } else {
+            rolls::known(&mut env.dice, spec, &mut NoTrace, site)
+        }
+    }
+
     fn fail(&mut self, site: u32, kind: RuleErrorKind, traced: bool) -> RuleError {
         let e = RuleError::new(site, kind);
         if traced {
