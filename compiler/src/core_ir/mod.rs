@@ -6,9 +6,9 @@
 //!
 //! This is step 2 of the plan's transition: lowering takes a function only when every
 //! node it holds is one the core IR has so far (not yet: `Fighter` values and the
-//! fight's queries, hooks and triggers; optional values; `find`, `sort`, `best`, `keys`
-//! and ranges as values; maps keyed by records); any
-//! other function runs on the closures of `eval::compile`, which stay the reference until the VM
+//! fight's queries, hooks and triggers; `find`, `sort`, `best`, `keys` and ranges as
+//! values; maps keyed by records); any other function runs on the closures of
+//! `eval::compile`, which stay the reference until the VM
 //! takes everything. `eval::call` runs a procedure on the VM when it lowered (outside
 //! fights, with formulas untraced), so the interpreter's differential and walker tests
 //! run the VM for those procedures against generated code and the walker.
