@@ -475,6 +475,30 @@ fn a_variant_shows_what_it_changes_and_a_pack_its_records() {
             p.label
         );
     }
+    // Each fight file under both, simulated as `rulesc diff` simulates it: its outcomes
+    // and each change, with the same runs and seed.
+    let fight = root.join("examples/kingsmark/fight.yaml");
+    let runs = rulesc::simulate::diff::Runs {
+        n: rulesc::book::FIGHT_RUNS,
+        seed: rulesc::book::FIGHT_SEED,
+        max: None,
+    };
+    let (fd, _) = rulesc::simulate::diff::compare(&kingsmark, &gritty, &fight, &[], runs)
+        .unwrap_or_else(|(d, _)| panic!("{d:?}"));
+    let chunk = changes.split("data-fight=\"fight.yaml\"").nth(1).unwrap();
+    let table = &chunk[..chunk.find("</table>").unwrap()];
+    assert_eq!(
+        texts(table, "<td class=\"label\">"),
+        fd.rows.iter().map(|r| r.label.clone()).collect::<Vec<_>>()
+    );
+    for r in &fd.rows {
+        let (change, _, _) = rulesc::simulate::diff::change(r.base, r.variant, fd.runs);
+        assert!(
+            table.contains(&format!("{:+.1} pp", change * 100.0)),
+            "{}",
+            r.label
+        );
+    }
     // The pack's page lists every record the check found in it.
     let (p, _, _) = rulesc::compile_dir(&kingsmark);
     let (packs, diags, _) = rulesc::pack::check_packs(&p.unwrap(), &kingsmark_options().packs);

@@ -344,7 +344,7 @@ pub fn changes(
         }
         out.push_str("</pre></section>\n");
     }
-    if found.scenarios.is_empty() {
+    if found.scenarios.is_empty() && found.fights.is_empty() {
         return Ok((out, warnings, read));
     }
     out.push_str("<h2>The odds, under both</h2>\n");
@@ -375,6 +375,46 @@ pub fn changes(
                 to_f64(&pair.base) * 100.0,
                 to_f64(&pair.variant) * 100.0,
                 pair.points()
+            );
+        }
+        out.push_str("</table>\n");
+        let _ = writeln!(out, "<div class=\"chart\">{}</div>", d.svg());
+    }
+    // Each fight file simulated under both on the same runs, as `rulesc diff` does.
+    for f in &found.fights {
+        let runs = crate::simulate::diff::Runs {
+            n: FIGHT_RUNS,
+            seed: FIGHT_SEED,
+            max: None,
+        };
+        let (d, w) = crate::simulate::diff::compare(&base.dir, &variant.dir, f, &[], runs)?;
+        for (_, sources) in w {
+            read.extend(crate::output::inputs(&sources));
+        }
+        let name = file_name(f);
+        let _ = writeln!(
+            out,
+            "<h3>{}: {}</h3>\n<p>Simulated, not exact: {} runs under each from seed {}, as <code>rulesc diff</code> runs them; each share with its 95% interval.</p>\n<table class=\"shift\" data-fight=\"{}\"><tr><th>outcome</th><th class=\"num\">{}</th><th class=\"num\">{}</th><th class=\"num\">change</th></tr>",
+            esc(&name),
+            esc(&d.title),
+            d.runs,
+            d.seed,
+            esc(&name),
+            esc(&d.names.0),
+            esc(&d.names.1)
+        );
+        for row in &d.rows {
+            let share = |k: u64| k as f64 / d.runs.max(1) as f64 * 100.0;
+            let (change, lo, hi) = crate::simulate::diff::change(row.base, row.variant, d.runs);
+            let _ = writeln!(
+                out,
+                "<tr><td class=\"label\">{}</td><td class=\"num\">{:.1}%</td><td class=\"num\">{:.1}%</td><td class=\"num\">{:+.1} pp ({:+.1} to {:+.1})</td></tr>",
+                esc(&row.label),
+                share(row.base),
+                share(row.variant),
+                change * 100.0,
+                lo * 100.0,
+                hi * 100.0
             );
         }
         out.push_str("</table>\n");
