@@ -428,6 +428,42 @@ fn a_variants_odds_are_rulesc_diffs() {
         got["chart"].as_str().unwrap(),
         std::fs::read_to_string(&svg).unwrap()
     );
+    // A fight file under both, simulated as `rulesc diff` simulates it.
+    let (code, out, err) = run::rulesc_in(
+        &root,
+        &[
+            "diff",
+            "rules/kingsmark",
+            "examples/variants/gritty_kingsmark",
+            "examples/kingsmark/fight.yaml",
+            "--format",
+            "json",
+            "--seed",
+            "0",
+            "-n",
+            "1000",
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    let want: Value = serde_json::from_str(&out).unwrap();
+    let (status, got) = s.api(
+        "/api/diff",
+        Some(&json!({
+            "fight": "examples/kingsmark/fight.yaml",
+            "variant": "examples/variants/gritty_kingsmark",
+        })),
+    );
+    assert_eq!(status, 200, "{got}");
+    let (mut got_diff, mut want) = (got["diff"].clone(), want);
+    for d in [&mut got_diff, &mut want] {
+        d.as_object_mut().unwrap().remove("fight");
+    }
+    assert!(
+        got_diff == want,
+        "the studio's fight diff is not `rulesc diff`'s: {got_diff} {want}"
+    );
+    assert!(got["chart"].as_str().unwrap().starts_with("<svg"));
     // Only a variant given on the command line is compared with.
     let (status, _) = s.api(
         "/api/diff",

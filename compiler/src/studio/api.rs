@@ -259,11 +259,18 @@ pub fn odds(s: &Studio, body: &[u8]) -> Answer {
 }
 
 /// `POST /api/diff`: `rulesc diff`'s text and JSON document and its `--svg` chart for
-/// the ruleset and a variant on a scenario, all as saved.
+/// the ruleset and a variant on a scenario (exact) or, given `fight`, on a fight file
+/// (simulated as `rulesc diff` simulates it: seed 0, 1,000 runs unless asked, at most
+/// [`SIM_SECONDS`]), all as saved.
 pub fn diff(s: &Studio, body: &[u8]) -> Answer {
     let run = || -> Result<Answer, Answer> {
         let q: Run = parse(body)?;
-        let e = file(s, &q.scenario)?;
+        let named = if q.fight.is_empty() {
+            &q.scenario
+        } else {
+            &q.fight
+        };
+        let e = file(s, named)?;
         let (_, variant) = s
             .project
             .variants
@@ -275,6 +282,26 @@ pub fn diff(s: &Studio, body: &[u8]) -> Answer {
                     format!("`{}` is not a variant this studio compares with", q.variant),
                 )
             })?;
+        if !q.fight.is_empty() {
+            let runs = crate::simulate::diff::Runs {
+                n: q.runs.unwrap_or(1000).clamp(1, MAX_SIM_RUNS),
+                seed: 0,
+                max: Some(std::time::Duration::from_secs(SIM_SECONDS)),
+            };
+            return match crate::simulate::diff::compare(&s.project.dir, variant, &e.path, &[], runs)
+            {
+                Ok((d, _)) => {
+                    use crate::analyze::report::Style;
+                    let doc: Value =
+                        serde_json::from_str(&d.render(Style::Json)).unwrap_or(Value::Null);
+                    Ok(json(
+                        200,
+                        &json!({ "text": d.render(Style::Text), "diff": doc, "chart": d.svg() }),
+                    ))
+                }
+                Err((d, src)) => Ok(failed(s, "comparison", &d, &src)),
+            };
+        }
         let view = crate::analyze::View {
             by: q.by.filter(|b| !b.trim().is_empty()),
             ..Default::default()

@@ -84,6 +84,7 @@
     fillSelect($("fight"), data.scenarios.fights);
     fillSelect($("variant"), data.variants);
     $("compare-row").hidden = data.variants.length === 0;
+    $("compare-fight").hidden = data.variants.length === 0;
     const first = data.files.find((f) => f.name.endsWith("/ruleset.yaml")) || data.files[0];
     if (first) await openFile(first.name);
   }
@@ -394,6 +395,18 @@
     $("output").textContent = data.text;
   }
 
+  // A fight under the ruleset and the chosen variant, simulated as `rulesc diff` does.
+  async function compareFight() {
+    const body = { fight: $("fight").value, variant: $("variant").value };
+    const data = await run("/api/diff", body, "comparing");
+    if (data.error) return;
+    const img = el("img");
+    img.alt = "the fight under both rulesets";
+    img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(data.chart);
+    $("chart").appendChild(img);
+    $("output").textContent = data.text;
+  }
+
   async function simulate() {
     const data = await run("/api/simulate", { fight: $("fight").value }, "simulating");
     if (!data.error) $("output").textContent = data.text;
@@ -428,6 +441,7 @@
     $("odds").addEventListener("click", odds);
     $("simulate").addEventListener("click", simulate);
     $("compare").addEventListener("click", compare);
+    $("compare-fight").addEventListener("click", compareFight);
     await listFiles();
     await check();
   });
