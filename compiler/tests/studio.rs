@@ -391,79 +391,55 @@ fn a_variants_odds_are_rulesc_diffs() {
         files["variants"],
         json!(["examples/variants/gritty_kingsmark"])
     );
+    // The studio's comparison of `file` (a scenario, or a fight file under `key`
+    // "fight") against `rulesc diff`'s JSON and `--svg` chart for the same file: the same
+    // document but for the file's path, which each names as it was given; the studio's
+    // answer is returned.
     let tmp = tempfile::tempdir().unwrap();
-    let svg = tmp.path().join("diff.svg");
-    let (code, out, err) = run::rulesc_in(
-        &root,
-        &[
+    let same_as_diff = |key: &str, file: &str, extra: &[&str]| -> Value {
+        let svg = tmp.path().join("diff.svg");
+        let mut args = vec![
             "diff",
             "rules/kingsmark",
             "examples/variants/gritty_kingsmark",
-            "examples/kingsmark/aldren.yaml",
+            file,
             "--format",
             "json",
             "--svg",
             svg.to_str().unwrap(),
-        ],
-        &[],
-    );
-    assert_eq!(code, 0, "{err}");
-    let want: Value = serde_json::from_str(&out).unwrap();
-    let (status, got) = s.api(
-        "/api/diff",
-        Some(&json!({
-            "scenario": "examples/kingsmark/aldren.yaml",
-            "variant": "examples/variants/gritty_kingsmark",
-        })),
-    );
-    assert_eq!(status, 200, "{got}");
-    // The same document, but for the scenario's path, which each names as it was given.
-    let (mut got_diff, mut want) = (got["diff"].clone(), want);
-    for d in [&mut got_diff, &mut want] {
-        d.as_object_mut().unwrap().remove("scenario");
-    }
-    assert!(got_diff == want, "the studio's diff is not `rulesc diff`'s");
+        ];
+        args.extend_from_slice(extra);
+        let (code, out, err) = run::rulesc_in(&root, &args, &[]);
+        assert_eq!(code, 0, "{err}");
+        let want: Value = serde_json::from_str(&out).unwrap();
+        let (status, got) = s.api(
+            "/api/diff",
+            Some(&json!({ key: file, "variant": "examples/variants/gritty_kingsmark" })),
+        );
+        assert_eq!(status, 200, "{got}");
+        let (mut got_diff, mut want) = (got["diff"].clone(), want);
+        for d in [&mut got_diff, &mut want] {
+            d.as_object_mut().unwrap().remove(key);
+        }
+        assert!(
+            got_diff == want,
+            "the studio's diff of {file} is not `rulesc diff`'s"
+        );
+        assert_eq!(
+            got["chart"].as_str().unwrap(),
+            std::fs::read_to_string(&svg).unwrap(),
+            "{file}"
+        );
+        want
+    };
+    let want = same_as_diff("scenario", "examples/kingsmark/aldren.yaml", &[]);
     assert!(want["groups"].as_array().unwrap().len() > 1);
-    assert_eq!(
-        got["chart"].as_str().unwrap(),
-        std::fs::read_to_string(&svg).unwrap()
-    );
     // A fight file under both, simulated as `rulesc diff` simulates it.
-    let (code, out, err) = run::rulesc_in(
-        &root,
-        &[
-            "diff",
-            "rules/kingsmark",
-            "examples/variants/gritty_kingsmark",
-            "examples/kingsmark/fight.yaml",
-            "--format",
-            "json",
-            "--seed",
-            "0",
-            "-n",
-            "1000",
-        ],
-        &[],
+    same_as_diff(
+        "fight",
+        "examples/kingsmark/fight.yaml",
+        &["--seed", "0", "-n", "1000"],
     );
-    assert_eq!(code, 0, "{err}");
-    let want: Value = serde_json::from_str(&out).unwrap();
-    let (status, got) = s.api(
-        "/api/diff",
-        Some(&json!({
-            "fight": "examples/kingsmark/fight.yaml",
-            "variant": "examples/variants/gritty_kingsmark",
-        })),
-    );
-    assert_eq!(status, 200, "{got}");
-    let (mut got_diff, mut want) = (got["diff"].clone(), want);
-    for d in [&mut got_diff, &mut want] {
-        d.as_object_mut().unwrap().remove("fight");
-    }
-    assert!(
-        got_diff == want,
-        "the studio's fight diff is not `rulesc diff`'s: {got_diff} {want}"
-    );
-    assert!(got["chart"].as_str().unwrap().starts_with("<svg"));
     // Only a variant given on the command line is compared with.
     let (status, _) = s.api(
         "/api/diff",

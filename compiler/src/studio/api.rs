@@ -282,39 +282,31 @@ pub fn diff(s: &Studio, body: &[u8]) -> Answer {
                     format!("`{}` is not a variant this studio compares with", q.variant),
                 )
             })?;
-        if !q.fight.is_empty() {
+        use crate::analyze::report::Style;
+        // Both comparisons answer alike: `rulesc diff`'s text, its JSON and its chart.
+        let compared = if q.fight.is_empty() {
+            let view = crate::analyze::View {
+                by: q.by.filter(|b| !b.trim().is_empty()),
+                ..Default::default()
+            };
+            let limits = crate::analyze::Limits::default();
+            crate::analyze::diff::compare(&s.project.dir, variant, &e.path, &limits, &view)
+                .map(|(d, _)| (d.render(Style::Text), d.render(Style::Json), d.svg()))
+        } else {
             let runs = crate::simulate::diff::Runs {
                 n: q.runs.unwrap_or(1000).clamp(1, MAX_SIM_RUNS),
                 seed: 0,
                 max: Some(std::time::Duration::from_secs(SIM_SECONDS)),
             };
-            return match crate::simulate::diff::compare(&s.project.dir, variant, &e.path, &[], runs)
-            {
-                Ok((d, _)) => {
-                    use crate::analyze::report::Style;
-                    let doc: Value =
-                        serde_json::from_str(&d.render(Style::Json)).unwrap_or(Value::Null);
-                    Ok(json(
-                        200,
-                        &json!({ "text": d.render(Style::Text), "diff": doc, "chart": d.svg() }),
-                    ))
-                }
-                Err((d, src)) => Ok(failed(s, "comparison", &d, &src)),
-            };
-        }
-        let view = crate::analyze::View {
-            by: q.by.filter(|b| !b.trim().is_empty()),
-            ..Default::default()
+            crate::simulate::diff::compare(&s.project.dir, variant, &e.path, &[], runs)
+                .map(|(d, _)| (d.render(Style::Text), d.render(Style::Json), d.svg()))
         };
-        let limits = crate::analyze::Limits::default();
-        match crate::analyze::diff::compare(&s.project.dir, variant, &e.path, &limits, &view) {
-            Ok((d, _)) => {
-                use crate::analyze::report::Style;
-                let doc: Value =
-                    serde_json::from_str(&d.render(Style::Json)).unwrap_or(Value::Null);
+        match compared {
+            Ok((text, doc, chart)) => {
+                let doc: Value = serde_json::from_str(&doc).unwrap_or(Value::Null);
                 Ok(json(
                     200,
-                    &json!({ "text": d.render(Style::Text), "diff": doc, "chart": d.svg() }),
+                    &json!({ "text": text, "diff": doc, "chart": chart }),
                 ))
             }
             Err((d, src)) => Ok(failed(s, "comparison", &d, &src)),
