@@ -62,6 +62,10 @@ pub(crate) enum Inst {
     /// one `Step` before them, so the budget runs out before the same effect as in the
     /// walker.
     Step(u32),
+    /// Where a spent step budget is reported from here on: the inlined formula's
+    /// declaration at its start, the function's own after it (a formula inlined into its
+    /// caller's plain code runs out of steps at its own site, as when it is called).
+    Site(u32),
     /// Before each statement: an enumeration that cut this path off (a dice source that
     /// may stop) ends the run here; its result is discarded.
     Stop,

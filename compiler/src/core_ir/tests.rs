@@ -2,6 +2,7 @@
 //! procedure here, which each lower, the same result, the same steps and the same trace,
 //! traced and untraced, over many seeds.
 
+use super::code::Inst;
 use crate::eval::{self, Interpreter, Value};
 use crate::ir::{Body, Program};
 use rulesc_runtime::{
@@ -266,6 +267,17 @@ procedure gather(n: int) -> int {
 // A divisor that may be zero.
 procedure share(a: int, b: int) -> int {
   return a / b * 100 + a % b
+}
+
+// A small formula, inlined into `spend`'s plain code, where the budget runs out.
+formula above(xs: list<int>, floor: int) = sum(x for x in xs if x > floor)
+
+procedure spend(n: int, xs: list<int>) -> int {
+  let acc = 0
+  for i in 0..n {
+    acc += above(xs, i)
+  }
+  return acc
 }
 
 // Falls off its end.
@@ -1075,6 +1087,47 @@ fn dice_held_multiplied_and_rolled_run_on_the_vm_as_the_walker_runs_them() {
                     other => panic!("n {n}: {other:?}"),
                 }
             }
+        }
+    }
+}
+
+#[test]
+fn steps_run_out_inside_an_inlined_formula_at_its_site_as_in_the_walker() {
+    let p = program();
+    let (spend, _) = p.function("spend").unwrap();
+    let code = eval::compile::code(&p);
+    let f = code.lowered(spend).expect("spend lowers");
+    // `above` is inlined in the plain form (its site marks where it starts), called in
+    // the full one.
+    let (above, _) = p.function("above").unwrap();
+    let site = p.functions[above].site;
+    assert!(f
+        .plain
+        .iter()
+        .any(|i| matches!(i, Inst::Site(s) if *s == site)));
+    assert!(!f.plain.iter().any(|i| matches!(i, Inst::Call { .. })));
+    assert!(f.code.iter().any(|i| matches!(i, Inst::Call { .. })));
+    let xs = Value::List(std::rc::Rc::new((0..200).map(Value::Int).collect()));
+    // 40 rounds fit the budget and give the walker's total; 10,000 do not.
+    for (n, runs_out) in [(40, false), (10_000, true)] {
+        let args = [Value::Int(n), xs.clone()];
+        let vm = run(&p, "spend", &args, true, false, 0);
+        let walked = run(&p, "spend", &args, false, false, 0);
+        assert_eq!(vm, walked, "spend({n})");
+        match vm.0 {
+            Err(e) => {
+                assert!(runs_out, "spend({n}): {e:?}");
+                assert_eq!(
+                    e.kind,
+                    RuleErrorKind::TooManySteps {
+                        max: eval::MAX_STEPS
+                    }
+                );
+                // Reported at the formula the budget ran out in, whose aggregate takes
+                // most of the steps.
+                assert_eq!(e.site, site);
+            }
+            Ok(v) => assert!(!runs_out, "spend({n}) = {v:?}"),
         }
     }
 }

@@ -225,6 +225,8 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
         let traced = T::ENABLED && f.traced;
         let code = if self.plain { &f.plain } else { &f.code };
         let mut pc = 0usize;
+        // Where a spent budget is reported: `Inst::Site` moves it into an inlined formula.
+        let mut budget = f.site;
         loop {
             let inst = &code[pc];
             pc += 1;
@@ -233,9 +235,10 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     self.steps += u64::from(*n);
                     if self.steps > MAX_STEPS {
                         let kind = RuleErrorKind::TooManySteps { max: MAX_STEPS };
-                        return Err(self.fail(f.site, kind, traced));
+                        return Err(self.fail(budget, kind, traced));
                     }
                 }
+                Inst::Site(at) => budget = *at,
                 Inst::Stop => {
                     if self.may_stop && self.env.dice.stopped() {
                         self.stopped = true;
@@ -289,7 +292,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 } => {
                     let items = list_of(&vregs[*list as usize]);
                     let item = &items[regs[*idx as usize] as usize];
-                    self.charge(weight(item), f.site, traced)?;
+                    self.charge(weight(item), budget, traced)?;
                     let v = if *shared {
                         item.clone()
                     } else {
@@ -367,7 +370,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 Inst::In { dst, x, list } => {
                     let x = peek(*x, regs, vregs);
                     let (found, compared) = scan(list_of(&vregs[*list as usize]), &x);
-                    self.charge(compared, f.site, traced)?;
+                    self.charge(compared, budget, traced)?;
                     regs[*dst as usize] = i64::from(found);
                 }
                 Inst::RangeRoom { lo, hi, site } => {
@@ -394,7 +397,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     } else {
                         vregs[*src as usize].clone()
                     };
-                    self.charge(weight(&v), f.site, traced)?;
+                    self.charge(weight(&v), budget, traced)?;
                     privatize(&mut v);
                     vregs[*dst as usize] = v;
                 }
@@ -629,7 +632,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     };
                     let allowed = among.map(|l| list_of(&vregs[l as usize]));
                     let (spec, faces) = table_roll_faces(t, die, allowed);
-                    self.charge(dice_steps(spec), f.site, traced)?;
+                    self.charge(dice_steps(spec), budget, traced)?;
                     let r = self.roll_known(spec, *site, traced);
                     let face = match &faces {
                         Some(segments) => rulesc_runtime::dice::nth_total(
@@ -665,7 +668,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     site,
                 } => {
                     let spec = held.map_or(*spec, |d| dice_of(&vregs[d as usize]));
-                    self.charge(dice_steps(spec), f.site, traced)?;
+                    self.charge(dice_steps(spec), budget, traced)?;
                     let env = &mut *self.env;
                     let (r, shown) = if traced {
                         rulesc_runtime::dice::roll_faces(&mut env.dice, spec, &mut env.trace, *site)
@@ -686,7 +689,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     site,
                 } => {
                     let spec = dice_of(&vregs[*dice as usize]);
-                    self.charge(dice_steps(spec), f.site, traced)?;
+                    self.charge(dice_steps(spec), budget, traced)?;
                     let r = self.roll_known(spec, *site, traced);
                     regs[*total as usize] = r.total;
                     regs[*natural as usize] = r.natural;

@@ -42,19 +42,25 @@ pub(super) fn lower_into(p: &Program, id: usize, done: &mut Vec<Option<Option<Fu
 fn function(p: &Program, id: usize, done: &mut Vec<Option<Option<Func>>>) -> Option<Func> {
     let f = &p.functions[id];
     let traced = f.is_procedure();
-    let (full, regs) = body(p, id, done, false)?;
-    let (plain, plain_regs) = body(p, id, done, true)?;
+    let (full, regs) = body(p, id, done, Form::Full)?;
+    // A function's `i64` registers are indexed by a `u8`, into a fixed frame: the plain
+    // form inlines small formulas when they fit in it.
+    let fits = |r: &Registers| r.1 as usize <= super::code::FRAME;
+    let (plain, plain_regs) = match body(p, id, done, Form::Inlined)? {
+        (code, r) if fits(&r) => (code, r),
+        _ => body(p, id, done, Form::Plain)?,
+    };
     // The plain form may need fewer `i64` registers (a comparison jumping on its
-    // operands makes no truth); its parameters and value registers are the same.
-    debug_assert_eq!((&regs.0, regs.2), (&plain_regs.0, plain_regs.2));
-    let (params, ints, vals) = regs;
-    // A function's `i64` registers are indexed by a `u8`, into a fixed frame.
-    if ints.max(plain_regs.1) as usize > super::code::FRAME {
+    // operands makes no truth) and more value registers (its inlined formulas'); its
+    // parameters are the same.
+    debug_assert_eq!(regs.0, plain_regs.0);
+    if !fits(&regs) || !fits(&plain_regs) {
         return None;
     }
+    let (params, _, vals) = regs;
     Some(Func {
         params,
-        vals,
+        vals: vals.max(plain_regs.2),
         traced,
         site: f.site,
         code: full,
@@ -65,16 +71,30 @@ fn function(p: &Program, id: usize, done: &mut Vec<Option<Option<Func>>>) -> Opt
 /// The registers a body allocates: its parameters' parts, its `i64` and value registers.
 type Registers = (Vec<Part>, u32, u32);
 
-/// Function `id`'s body in one of its two forms: with its trace points and stops
-/// (`plain` false), or without them, for an untraced run no enumeration can stop, where
-/// the steps between two effects are charged as one.
+/// The forms a function's body is lowered in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// With its trace points and stops.
+    Full,
+    /// Without them, for an untraced run no enumeration can stop, where the steps
+    /// between two effects are charged as one.
+    Plain,
+    /// Plain, with the small formulas it calls lowered in place ([`INLINE_MAX`]).
+    Inlined,
+}
+
+/// The longest formula (its plain code's instructions) lowered in place of its calls.
+const INLINE_MAX: usize = 40;
+
+/// Function `id`'s body in `form`.
 fn body(
     p: &Program,
     id: usize,
     done: &mut Vec<Option<Option<Func>>>,
-    plain: bool,
+    form: Form,
 ) -> Option<(Vec<Inst>, Registers)> {
     let f = &p.functions[id];
+    let plain = form != Form::Full;
     let mut l = Lower {
         p,
         done,
@@ -87,6 +107,8 @@ fn body(
         label: 0,
         traced: f.is_procedure() && !plain,
         plain,
+        inline: form == Form::Inlined,
+        site: f.site,
         formula: !f.is_procedure(),
     };
     let mut params = Vec::with_capacity(f.params.len());
@@ -135,6 +157,11 @@ struct Lower<'p, 'd> {
     /// A formula's body: nothing can change a record in it, so a loop's items are
     /// shared rather than copied (`Interpreter::pure`).
     formula: bool,
+    /// Small formulas called are lowered in place ([`Form::Inlined`]).
+    inline: bool,
+    /// The declaration's site of the function being lowered (of the inlined formula,
+    /// inside one): where a spent step budget is reported.
+    site: u32,
     code: Vec<Inst>,
     ints: u32,
     vals: u32,
@@ -147,7 +174,7 @@ struct Lower<'p, 'd> {
     label: usize,
 }
 
-impl Lower<'_, '_> {
+impl<'p> Lower<'p, '_> {
     /// A fresh `i64` register (past the frame's last, the function does not lower:
     /// [`function`] checks the count).
     fn int(&mut self) -> IReg {
@@ -291,6 +318,32 @@ impl Lower<'_, '_> {
                 self.move_part(to, from)
             }
         }
+    }
+
+    /// Formula `fid`'s `body` lowered in place of a call to it ([`Form::Inlined`]): its
+    /// parameters are held in the arguments' registers (a formula changes none), and its
+    /// steps are the call's one, charged before it, and its body's, charged at its own
+    /// site, as when it is called.
+    fn inlined(&mut self, fid: usize, body: &'p Expr, args: &[(Part, bool)]) -> Lowered<Part> {
+        let f = &self.p.functions[fid];
+        self.pending += 1;
+        self.flush();
+        self.code.push(Inst::Site(f.site));
+        let mut slots = vec![None; f.locals.len()];
+        for (slot, (part, _)) in slots.iter_mut().zip(args) {
+            *slot = Some(*part);
+        }
+        let caller = (
+            std::mem::replace(&mut self.slots, slots),
+            std::mem::replace(&mut self.locals, &f.locals),
+            std::mem::replace(&mut self.site, f.site),
+            std::mem::replace(&mut self.formula, true),
+        );
+        let got = self.expr(body);
+        self.flush();
+        (self.slots, self.locals, self.site, self.formula) = caller;
+        self.code.push(Inst::Site(self.site));
+        got
     }
 
     fn patch(&mut self, at: usize, to: u32) {
@@ -494,14 +547,20 @@ impl Lower<'_, '_> {
             // A call: the arguments in order, the call's step, then the callee.
             K::Call(fid, args) => {
                 lower_into(self.p, *fid, self.done);
-                let Some(Some(_)) = &self.done[*fid] else {
+                let Some(Some(callee)) = &self.done[*fid] else {
                     return Err(Unsupported);
                 };
+                let small = callee.plain.len() <= INLINE_MAX;
                 let mut parts = Vec::with_capacity(args.len());
                 for a in args {
                     let part = self.expr(a)?;
                     let take = matches!(part, Part::Val(r) if self.temporary(r));
                     parts.push((part, take));
+                }
+                if let (true, true, Body::Formula(body)) =
+                    (self.inline, small, &self.p.functions[*fid].body)
+                {
+                    return self.inlined(*fid, body, &parts);
                 }
                 let ret = match self.p.functions[*fid].ret {
                     Ty::Unit => Part::Unit,
