@@ -75,6 +75,19 @@ pub struct Boxes {
 }
 
 impl Boxes {
+    /// The boxes left, as a set of bits (box `n` is bit `n - 1`): an interpreter keeps a
+    /// walk over them in an integer register.
+    #[inline]
+    pub fn bits(self) -> u64 {
+        self.rest
+    }
+
+    /// The boxes of a set of bits made by [`Self::bits`].
+    #[inline]
+    pub fn from_bits(bits: u64) -> Boxes {
+        Boxes { rest: bits }
+    }
+
     /// Box `number` alone, if it is among these: at most one box, found by its bit
     /// rather than by walking the others (`filled(t) if box.number == n`).
     #[inline]

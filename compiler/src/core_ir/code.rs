@@ -137,6 +137,22 @@ pub(crate) enum Inst {
         track: VReg,
         ty: Box<Ty>,
     },
+    /// The filled boxes numbered `1..=boxes` of the track in `track` (those
+    /// `eval::expr::filled` lists), as a set of bits: a loop over `filled(track)` walks
+    /// them without making the list.
+    FilledBits {
+        dst: IReg,
+        track: VReg,
+        boxes: u32,
+    },
+    /// The lowest box of the set in `bits` taken out of it and put in `dst`, a box of
+    /// track `track`, its step charged as an item of a list is: the next item of a loop
+    /// over `filled` (the set is not empty).
+    NextBox {
+        bits: IReg,
+        dst: VReg,
+        track: u32,
+    },
     /// `box.number`, `box.level`, `box.attr` of the box in `src` (`eval::expr::box_part`).
     BoxPart {
         dst: Part,

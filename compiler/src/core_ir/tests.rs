@@ -211,6 +211,17 @@ procedure ache(s: Scarred) -> Exchange {
   return Graze(margin: sum(b.pain for b in boxes), natural: sum(b.number for b in boxes), by: worst, close: len(boxes) > 1)
 }
 
+// The same, walking `filled` in place (no list made): a loop and aggregates over it.
+procedure ache_in_place(s: Scarred) -> Exchange {
+  let numbers = 0
+  let many = 0
+  for b in filled(s.wounds) {
+    numbers += b.number
+    many += 1
+  }
+  return Graze(margin: sum(b.pain for b in filled(s.wounds)), natural: numbers, by: max(b.level for b in filled(s.wounds)), close: many > 1)
+}
+
 // A die table rolled whole and among some of its rows.
 procedure strike_at(a: int) -> Exchange {
   let any = roll hurt_by
@@ -870,10 +881,21 @@ fn filled_boxes_and_their_parts_run_on_the_vm_as_the_walker_runs_them() {
         (&[1][..], (1, 1, 1, false)),
         (&[1, 2][..], (3, 3, 1, true)),
         (&[2, 3][..], (7, 5, 3, true)),
+        // Box 4 is past the track's three: not among its filled boxes.
+        (&[2, 3, 4][..], (7, 5, 3, true)),
+        (&[4][..], (0, 0, 0, false)),
     ] {
         let track = Value::Track(rulesc_runtime::Track::with_filled(boxes));
         let s = eval::record(&p, "Scarred", &[("wounds", track)]).expect("Scarred");
-        for v in same(&p, "ache", &[s]) {
+        let listed = same(&p, "ache", std::slice::from_ref(&s));
+        // Walked in place, the loops make no list and give the same.
+        let code = eval::compile::code(&p);
+        let (id, _) = p.function("ache_in_place").unwrap();
+        let f = code.lowered(id).expect("ache_in_place lowers");
+        assert!(f.plain.iter().any(|i| matches!(i, Inst::NextBox { .. })));
+        assert!(!f.plain.iter().any(|i| matches!(i, Inst::Filled { .. })));
+        assert_eq!(same(&p, "ache_in_place", &[s]), listed, "{boxes:?}");
+        for v in listed {
             let Value::Outcome { fields, .. } = v else {
                 panic!("an outcome")
             };

@@ -11,6 +11,7 @@ use crate::eval::{
     show_traced_in, table_roll_faces, update, weight, Value, MAX_STEPS,
 };
 use crate::ir::{Program, TableKey, Ty};
+use rulesc_runtime::track::Boxes;
 use rulesc_runtime::{
     arith, error, rolls, Decide, DiceSource, Env, NoTrace, Roll, RuleError, RuleErrorKind,
     TraceEvent, TraceSink,
@@ -309,6 +310,26 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 }
                 Inst::Filled { dst, track, ty } => {
                     vregs[*dst as usize] = filled(self.p, &vregs[*track as usize], ty);
+                }
+                Inst::FilledBits { dst, track, boxes } => {
+                    let Value::Track(t) = &vregs[*track as usize] else {
+                        unreachable!("a track register holds a track (lowering checks types)")
+                    };
+                    // The set's bits, kept whole in the register (box 64 is its sign).
+                    regs[*dst as usize] = t.boxes_to(*boxes as usize).bits() as i64;
+                }
+                Inst::NextBox { bits, dst, track } => {
+                    let mut left = Boxes::from_bits(regs[*bits as usize] as u64);
+                    let number = left.next().unwrap_or_else(|| {
+                        unreachable!("lowering takes a box only from a set it found not empty")
+                    });
+                    regs[*bits as usize] = left.bits() as i64;
+                    let b = Value::TrackBox {
+                        track: *track as usize,
+                        number: number as u16,
+                    };
+                    self.charge(weight(&b), budget, traced)?;
+                    vregs[*dst as usize] = b;
                 }
                 Inst::BoxPart { dst, src, part } => {
                     let v = box_part(self.p, &vregs[*src as usize], *part);

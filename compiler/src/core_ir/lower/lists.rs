@@ -2,8 +2,17 @@
 //! made, read at an index, searched and measured.
 
 use super::{Lower, Lowered, Unsupported};
-use crate::core_ir::code::{Inst, Part};
+use crate::core_ir::code::{IReg, Inst, Part, VReg};
 use crate::ir::{Expr, ExprKind as K, Ty};
+
+/// How a loop walks its items ([`Lower::each`]).
+#[derive(Clone, Copy)]
+enum Walk {
+    /// A list's, by index `i` up to its length.
+    List { list: VReg, len: IReg, i: IReg },
+    /// The filled boxes of a track of type `track`, the ones left as bits.
+    Boxes { bits: IReg, track: u32 },
+}
 
 impl Lower<'_, '_> {
     /// A list expression: `[a, b]`, a comprehension, `list[i]`, `x in list`, `len(list)`
@@ -115,19 +124,48 @@ impl Lower<'_, '_> {
         if matches!(**item_ty, Ty::Roll) {
             return Err(Unsupported);
         }
-        let Part::Val(l) = self.expr(list)? else {
-            return Err(Unsupported);
+        // The items: a list's, by index; or, for `filled(track)`, the filled boxes
+        // themselves, walked as a set of bits with no list made.
+        let walk = match &list.kind {
+            K::Filled(t) => {
+                let Ty::Track(track) = t.ty else {
+                    return Err(Unsupported);
+                };
+                let Part::Val(t) = self.expr(t)? else {
+                    return Err(Unsupported);
+                };
+                let bits = self.int();
+                let boxes = self.p.tracks[track].boxes.len() as u32;
+                self.code.push(Inst::FilledBits {
+                    dst: bits,
+                    track: t,
+                    boxes,
+                });
+                Walk::Boxes {
+                    bits,
+                    track: track as u32,
+                }
+            }
+            _ => {
+                let Part::Val(list) = self.expr(list)? else {
+                    return Err(Unsupported);
+                };
+                let (len, i) = (self.int(), self.int());
+                self.code.push(Inst::Len { dst: len, list });
+                self.code.push(Inst::Const { dst: i, value: 0 });
+                Walk::List { list, len, i }
+            }
         };
-        let (len, i) = (self.int(), self.int());
-        self.code.push(Inst::Len { dst: len, list: l });
-        self.code.push(Inst::Const { dst: i, value: 0 });
         let top = self.here();
         let exit = self.code.len();
-        self.code.push(Inst::JumpUnless {
-            op: crate::ir::CmpOp::Lt,
-            a: i,
-            b: len,
-            to: 0,
+        self.code.push(match walk {
+            Walk::List { len, i, .. } => Inst::JumpUnless {
+                op: crate::ir::CmpOp::Lt,
+                a: i,
+                b: len,
+                to: 0,
+            },
+            Walk::Boxes { bits, .. } => Inst::JumpIfNot { cond: bits, to: 0 },
         });
         let item = match self.slots[var] {
             Some(part) => part,
@@ -137,11 +175,15 @@ impl Lower<'_, '_> {
                 part
             }
         };
-        self.code.push(Inst::Item {
-            dst: item,
-            list: l,
-            idx: i,
-            shared,
+        self.code.push(match (walk, item) {
+            (Walk::List { list, i, .. }, _) => Inst::Item {
+                dst: item,
+                list,
+                idx: i,
+                shared,
+            },
+            (Walk::Boxes { bits, track }, Part::Val(dst)) => Inst::NextBox { bits, dst, track },
+            (Walk::Boxes { .. }, _) => return Err(Unsupported),
         });
         let mut nexts = Vec::new();
         if let Some(c) = cond {
@@ -156,12 +198,14 @@ impl Lower<'_, '_> {
         for j in nexts {
             self.patch(j, next);
         }
-        self.code.push(Inst::ArithImm {
-            op: crate::ir::IntOp::Add,
-            dst: i,
-            a: i,
-            b: 1,
-        });
+        if let Walk::List { i, .. } = walk {
+            self.code.push(Inst::ArithImm {
+                op: crate::ir::IntOp::Add,
+                dst: i,
+                a: i,
+                b: 1,
+            });
+        }
         self.code.push(Inst::Jump(top));
         let end = self.here();
         for j in outs {
