@@ -53,6 +53,9 @@ pub(crate) struct Func {
     pub(crate) plain: Vec<Inst>,
 }
 
+/// A die table's runs of totals, each with the value it reads (`eval::die_segments`).
+pub(crate) type Segments = [(i64, i64, Option<crate::ir::Const>)];
+
 /// One instruction. Jumps name an index into [`Func::code`].
 #[derive(Debug)]
 pub(crate) enum Inst {
@@ -136,6 +139,13 @@ pub(crate) enum Inst {
         dst: VReg,
         track: VReg,
         ty: Box<Ty>,
+    },
+    /// Item `idx` of a constant list of numbers, truths or levels, held here: the next
+    /// item of a loop over the constant.
+    ItemImm {
+        dst: IReg,
+        items: Box<[i64]>,
+        idx: IReg,
     },
     /// The filled boxes numbered `1..=boxes` of the track in `track` (those
     /// `eval::expr::filled` lists), as a set of bits: a loop over `filled(track)` walks
@@ -376,12 +386,13 @@ pub(crate) enum Inst {
         site: u32,
     },
     /// A roll on die table `table` (`eval::table_roll_faces`: the table's die, or a die
-    /// over the faces whose rows are in the list in `among`), its steps charged by the
-    /// roll, the row read (`eval::lookup`) and traced as a lookup at `site`.
+    /// over the faces whose rows are in the list in `among`, chosen from the table's
+    /// `segments`, `eval::die_segments` found once), its steps charged by the roll, the
+    /// row read (`eval::lookup`) and traced as a lookup at `site`.
     RollTable {
         dst: Part,
         table: u32,
-        among: Option<VReg>,
+        among: Option<(VReg, Box<Segments>)>,
         site: u32,
     },
     /// A roll whose faces are read later (`faces(r)`): of the dice held in `held`, or of

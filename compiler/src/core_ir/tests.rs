@@ -222,6 +222,18 @@ procedure ache_in_place(s: Scarred) -> Exchange {
   return Graze(margin: sum(b.pain for b in filled(s.wounds)), natural: numbers, by: max(b.level for b in filled(s.wounds)), close: many > 1)
 }
 
+// A loop over a scale's levels, held in the code, and over lists of numbers.
+procedure tiers(a: int, w: Wound) -> int {
+  let n = count(l in Wound if l > w)
+  let s = 0
+  for x in [1, 2, 5] {
+    if x > a {
+      s += x
+    }
+  }
+  return n * 100 + s + 10 * sum(x for x in [3, 4] if x != a)
+}
+
 // A die table rolled whole and among some of its rows.
 procedure strike_at(a: int) -> Exchange {
   let any = roll hurt_by
@@ -910,6 +922,31 @@ fn filled_boxes_and_their_parts_run_on_the_vm_as_the_walker_runs_them() {
                 ],
                 "{boxes:?}"
             );
+        }
+    }
+}
+
+#[test]
+fn loops_over_constant_lists_run_on_the_vm_as_the_walker_runs_them() {
+    let p = program();
+    let code = eval::compile::code(&p);
+    let (id, _) = p.function("tiers").unwrap();
+    let f = code.lowered(id).expect("tiers lowers");
+    // The items are held in the code: no list is made at each run.
+    assert!(f.plain.iter().any(|i| matches!(i, Inst::ItemImm { .. })));
+    assert!(!f.plain.iter().any(|i| matches!(i, Inst::ConstVal { .. })));
+    // (a, wound) -> levels above the wound, numbers of 1, 2, 5 above a, ten times those
+    // of 3, 4 other than a.
+    for (a, w, want) in [
+        (0, 0, 300 + 8 + 70),
+        (1, 1, 200 + 7 + 70),
+        (2, 2, 100 + 5 + 70),
+        (3, 3, 5 + 40),
+        (4, 0, 300 + 5 + 30),
+        (5, 1, 200 + 70),
+    ] {
+        for v in same(&p, "tiers", &[Value::Int(a), Value::Choice(w)]) {
+            assert_eq!(v, Value::Int(want), "tiers({a}, {w})");
         }
     }
 }

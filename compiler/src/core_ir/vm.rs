@@ -7,8 +7,8 @@ use super::code::{Func, IReg, Inst, Part, FRAME};
 use super::Module;
 use crate::eval::expr::{box_part, faces_of, field_of, filled, map_entry, scan, NO_FIELDS};
 use crate::eval::{
-    assign_value, dice_steps, fill_event, fill_track, leak_name, lookup, option_label, privatize,
-    show_traced_in, table_roll_faces, update, weight, Value, MAX_STEPS,
+    among_faces, assign_value, dice_steps, fill_event, fill_track, leak_name, lookup, option_label,
+    privatize, show_traced_in, update, weight, Value, MAX_STEPS,
 };
 use crate::ir::{Program, TableKey, Ty};
 use rulesc_runtime::track::Boxes;
@@ -97,6 +97,7 @@ pub(crate) fn run<D: DiceSource, X: Decide, T: TraceSink>(
         may_stop,
         stopped: false,
         plain: !T::ENABLED && !may_stop,
+        faces: Vec::new(),
     };
     let result = vm
         .exec(f, &mut frame)
@@ -214,6 +215,9 @@ struct Vm<'a, D, X, T> {
     stopped: bool,
     /// Nothing is traced and nothing stops the run: each function's plain code runs.
     plain: bool,
+    /// The faces a die table's roll `among` a list may give, found again at each roll
+    /// in this one list.
+    faces: Vec<(i64, i64)>,
 }
 
 impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
@@ -310,6 +314,9 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 }
                 Inst::Filled { dst, track, ty } => {
                     vregs[*dst as usize] = filled(self.p, &vregs[*track as usize], ty);
+                }
+                Inst::ItemImm { dst, items, idx } => {
+                    regs[*dst as usize] = items[regs[*idx as usize] as usize];
                 }
                 Inst::FilledBits { dst, track, boxes } => {
                     let Value::Track(t) = &vregs[*track as usize] else {
@@ -651,17 +658,29 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     let TableKey::Die(die) = t.key else {
                         unreachable!("lowering rolls only tables keyed by a die")
                     };
-                    let allowed = among.map(|l| list_of(&vregs[l as usize]));
-                    let (spec, faces) = table_roll_faces(t, die, allowed);
-                    self.charge(dice_steps(spec), budget, traced)?;
-                    let r = self.roll_known(spec, *site, traced);
-                    let face = match &faces {
-                        Some(segments) => rulesc_runtime::dice::nth_total(
-                            segments.iter().copied(),
-                            r.total.max(1),
-                        ),
-                        None => r.total,
+                    // The faces allowed, into the VM's own list (none: the whole die).
+                    let mut faces = std::mem::take(&mut self.faces);
+                    let spec = match among {
+                        Some((l, segments)) => {
+                            let segments = segments.iter().map(|(a, b, v)| (*a, *b, v.as_ref()));
+                            among_faces(die, segments, list_of(&vregs[*l as usize]), &mut faces)
+                        }
+                        None => {
+                            faces.clear();
+                            die
+                        }
                     };
+                    let rolled = self
+                        .charge(dice_steps(spec), budget, traced)
+                        .map(|()| self.roll_known(spec, *site, traced));
+                    let face = rolled.map(|r| match faces.is_empty() {
+                        true => r.total,
+                        false => {
+                            rulesc_runtime::dice::nth_total(faces.iter().copied(), r.total.max(1))
+                        }
+                    });
+                    self.faces = faces;
+                    let face = face?;
                     // Every face of the table's die has a row (the checker's E0310).
                     let Some(v) = lookup(t, face) else {
                         let kind = RuleErrorKind::NoRow {

@@ -337,20 +337,43 @@ pub fn table_roll_faces(
     let Some(allowed) = allowed else {
         return (die, None);
     };
+    let mut segments = Vec::new();
+    let spec = among_faces(die, die_segments(t, die), allowed, &mut segments);
+    (spec, (!segments.is_empty()).then_some(segments))
+}
+
+/// The runs of totals of die table `t`'s die ([`ir::Table::segments`]), each with the
+/// value it reads (its row's, or the table's default; `None`: neither): what `among`
+/// chooses from. They depend on the table alone, so the VM finds them once.
+pub fn die_segments(t: &ir::Table, die: DiceSpec) -> Vec<(i64, i64, Option<&Const>)> {
     let (lo, hi) = die.range();
-    let segments: Vec<(i64, i64)> = t
-        .segments(lo, hi)
+    t.segments(lo, hi)
         .into_iter()
-        .filter(|&(a, _)| {
-            let row = t.row(a).map(|r| &r.value).or(t.default.as_ref());
-            row.is_some_and(|v| allowed.iter().any(|x| holds(x, v)))
-        })
-        .collect();
-    let count: i64 = segments.iter().map(|(a, b)| b - a + 1).sum();
+        .map(|(a, b)| (a, b, t.row(a).map(|r| &r.value).or(t.default.as_ref())))
+        .collect()
+}
+
+/// [`table_roll_faces`] of a table's `segments` among `allowed`: the segments whose
+/// value is in the list go into `into` (emptied first), and the die to roll over them is
+/// returned; none allowed leaves `into` empty, and the whole die is rolled.
+pub fn among_faces<'c>(
+    die: DiceSpec,
+    segments: impl IntoIterator<Item = (i64, i64, Option<&'c Const>)>,
+    allowed: &[Value],
+    into: &mut Vec<(i64, i64)>,
+) -> DiceSpec {
+    into.clear();
+    into.extend(
+        segments
+            .into_iter()
+            .filter(|&(_, _, v)| v.is_some_and(|v| allowed.iter().any(|x| holds(x, v))))
+            .map(|(a, b, _)| (a, b)),
+    );
+    let count: i64 = into.iter().map(|(a, b)| b - a + 1).sum();
     if count == 0 {
-        (die, None)
+        die
     } else {
-        (DiceSpec::new(1, count as u32), Some(segments))
+        DiceSpec::new(1, count as u32)
     }
 }
 

@@ -3,13 +3,19 @@
 
 use super::{Lower, Lowered, Unsupported};
 use crate::core_ir::code::{IReg, Inst, Part, VReg};
+use crate::eval::{weight, Value};
 use crate::ir::{Expr, ExprKind as K, Ty};
 
 /// How a loop walks its items ([`Lower::each`]).
-#[derive(Clone, Copy)]
 enum Walk {
     /// A list's, by index `i` up to its length.
     List { list: VReg, len: IReg, i: IReg },
+    /// A constant list's numbers, truths or levels, held in the code, by index `i`.
+    Consts {
+        items: Box<[i64]>,
+        len: IReg,
+        i: IReg,
+    },
     /// The filled boxes of a track of type `track`, the ones left as bits.
     Boxes { bits: IReg, track: u32 },
 }
@@ -146,6 +152,20 @@ impl Lower<'_, '_> {
                     track: track as u32,
                 }
             }
+            // A constant list of numbers, truths or levels: its items in place.
+            K::Const(c @ crate::ir::Const::List(items)) if scalars(items).is_some() => {
+                let items = scalars(items).unwrap_or_default();
+                // The constant's steps, as `Inst::ConstVal` charges them.
+                self.pending +=
+                    u32::try_from(weight(&Value::from_const(c))).map_err(|_| Unsupported)?;
+                let (len, i) = (self.int(), self.int());
+                self.code.push(Inst::Const {
+                    dst: len,
+                    value: items.len() as i64,
+                });
+                self.code.push(Inst::Const { dst: i, value: 0 });
+                Walk::Consts { items, len, i }
+            }
             _ => {
                 let Part::Val(list) = self.expr(list)? else {
                     return Err(Unsupported);
@@ -158,14 +178,14 @@ impl Lower<'_, '_> {
         };
         let top = self.here();
         let exit = self.code.len();
-        self.code.push(match walk {
-            Walk::List { len, i, .. } => Inst::JumpUnless {
+        self.code.push(match &walk {
+            Walk::List { len, i, .. } | Walk::Consts { len, i, .. } => Inst::JumpUnless {
                 op: crate::ir::CmpOp::Lt,
-                a: i,
-                b: len,
+                a: *i,
+                b: *len,
                 to: 0,
             },
-            Walk::Boxes { bits, .. } => Inst::JumpIfNot { cond: bits, to: 0 },
+            Walk::Boxes { bits, .. } => Inst::JumpIfNot { cond: *bits, to: 0 },
         });
         let item = match self.slots[var] {
             Some(part) => part,
@@ -175,15 +195,31 @@ impl Lower<'_, '_> {
                 part
             }
         };
-        self.code.push(match (walk, item) {
+        self.code.push(match (&walk, item) {
             (Walk::List { list, i, .. }, _) => Inst::Item {
                 dst: item,
-                list,
-                idx: i,
+                list: *list,
+                idx: *i,
                 shared,
             },
-            (Walk::Boxes { bits, track }, Part::Val(dst)) => Inst::NextBox { bits, dst, track },
-            (Walk::Boxes { .. }, _) => return Err(Unsupported),
+            (Walk::Boxes { bits, track }, Part::Val(dst)) => Inst::NextBox {
+                bits: *bits,
+                dst,
+                track: *track,
+            },
+            (
+                Walk::Consts { items, i, .. },
+                Part::Int(dst) | Part::Bool(dst) | Part::Level(dst),
+            ) => {
+                // An item's copy: one step (a number's weight).
+                self.pending += 1;
+                Inst::ItemImm {
+                    dst,
+                    items: items.clone(),
+                    idx: *i,
+                }
+            }
+            (Walk::Boxes { .. } | Walk::Consts { .. }, _) => return Err(Unsupported),
         });
         let mut nexts = Vec::new();
         if let Some(c) = cond {
@@ -198,7 +234,7 @@ impl Lower<'_, '_> {
         for j in nexts {
             self.patch(j, next);
         }
-        if let Walk::List { i, .. } = walk {
+        if let Walk::List { i, .. } | Walk::Consts { i, .. } = walk {
             self.code.push(Inst::ArithImm {
                 op: crate::ir::IntOp::Add,
                 dst: i,
@@ -315,4 +351,19 @@ impl Lower<'_, '_> {
         }
         Ok(part)
     }
+}
+
+/// The items of a constant list as the `i64` registers hold them, if each is a number,
+/// a truth or a level.
+fn scalars(items: &[crate::ir::Const]) -> Option<Box<[i64]>> {
+    use crate::ir::Const;
+    items
+        .iter()
+        .map(|c| match c {
+            Const::Int(i) => Some(*i),
+            Const::Bool(b) => Some(i64::from(*b)),
+            Const::Choice(c) => Some(i64::from(*c)),
+            _ => None,
+        })
+        .collect()
 }

@@ -691,12 +691,19 @@ impl<'p> Lower<'p, '_> {
                 if !matches!(self.p.tables[*table].key, crate::ir::TableKey::Die(_)) {
                     return Err(Unsupported);
                 }
-                let among = match among {
-                    Some(a) => match self.expr(a)? {
-                        Part::Val(l) if matches!(a.ty, Ty::List(_)) => Some(l),
+                let t = &self.p.tables[*table];
+                let among = match (among, &t.key) {
+                    (Some(a), &crate::ir::TableKey::Die(die)) => match self.expr(a)? {
+                        Part::Val(l) if matches!(a.ty, Ty::List(_)) => {
+                            let segments = crate::eval::die_segments(t, die)
+                                .into_iter()
+                                .map(|(lo, hi, v)| (lo, hi, v.cloned()))
+                                .collect();
+                            Some((l, segments))
+                        }
                         _ => return Err(Unsupported),
                     },
-                    None => None,
+                    _ => None,
                 };
                 let dst = self.fresh(&e.ty)?;
                 if matches!(dst, Part::Roll { .. } | Part::Unit) {
