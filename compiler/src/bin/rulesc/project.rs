@@ -311,9 +311,10 @@ pub fn all(rules: &Path, out: &Path, trace: &[PathBuf], format: Format) -> ExitC
         if human {
             outln!("\ntrace of {}:", scenario.display());
         }
-        match rulesc::scenario::run_file(p, scenario, 0) {
-            Ok(text) if human => out!("{}", diag::escape_controls(&text)),
-            Ok(text) => outln!("{}", trace_json(scenario, &text)),
+        let options = rulesc::scenario::RunOptions::default();
+        match rulesc::scenario::run_file_valued(p, scenario, 0, options) {
+            Ok((text, _)) if human => out!("{}", diag::escape_controls(&text)),
+            Ok((text, value)) => outln!("{}", trace_json(scenario, &text, value)),
             Err((diags, sources)) => {
                 report(&diags, &sources, format);
                 failed = true;

@@ -115,8 +115,13 @@ pub fn summary_json(
     })
 }
 
-/// A scenario's trace as one JSON object: its lines, and the result and notes apart.
-pub fn trace_json(scenario: &std::path::Path, text: &str) -> serde_json::Value {
+/// A scenario's trace as one JSON object: its lines, and the result and notes apart;
+/// `value` is the result as a value (`null` after a rule error), `result` its line.
+pub fn trace_json(
+    scenario: &std::path::Path,
+    text: &str,
+    value: serde_json::Value,
+) -> serde_json::Value {
     let result = text
         .lines()
         .rfind(|l| l.starts_with("result: "))
@@ -128,7 +133,7 @@ pub fn trace_json(scenario: &std::path::Path, text: &str) -> serde_json::Value {
     // Every line as `rulesc trace` prints it (the result and notes too), so that a tool
     // reading JSON sees what a reader of the text sees.
     let trace: Vec<&str> = text.lines().collect();
-    serde_json::json!({ "scenario": output::shown(&output::from_here(scenario)), "trace": trace, "result": result, "notes": notes })
+    serde_json::json!({ "scenario": output::shown(&output::from_here(scenario)), "trace": trace, "result": result, "value": value, "notes": notes })
 }
 
 /// A ruleset that checked, in one line: `3 procedures, 2 formulas, 1 table, 2 records`.

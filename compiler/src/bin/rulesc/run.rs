@@ -21,11 +21,11 @@ pub fn trace(
     let Some(p) = load_here(ruleset, packs, format) else {
         return ExitCode::from(1);
     };
-    match rulesc::scenario::run_file_with(&p, scenario, seed, options) {
-        Ok(out) => {
+    match rulesc::scenario::run_file_valued(&p, scenario, seed, options) {
+        Ok((out, value)) => {
             match format {
                 Format::Human | Format::Csv => out!("{}", diag::escape_controls(&out)),
-                Format::Json => outln!("{}", trace_json(scenario, &out)),
+                Format::Json => outln!("{}", trace_json(scenario, &out, value)),
             }
             ExitCode::SUCCESS
         }
