@@ -144,7 +144,7 @@ pub type Names<'a> = &'a dyn Fn(&mut Sources);
 
 /// [`definitions`] with content packs applied (their additions and `_mod` changes
 /// merged, each origin in a pack naming it), each origin named by `names`.
-fn definitions_named(
+pub(crate) fn definitions_named(
     dir: &Path,
     packs: &[std::path::PathBuf],
     names: Names<'_>,

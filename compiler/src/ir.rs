@@ -859,3 +859,28 @@ impl Program {
         }
     }
 }
+
+impl Program {
+    /// Each file named again by `names` (the command line names them from the current
+    /// folder), in the sources and in the trace sites that cite them: for printing only.
+    /// The check names files within the ruleset's parent (`kingsmark/melee.rules`), the
+    /// names generated code embeds, so a program renamed here is never built.
+    pub fn rename_files(&mut self, names: &dyn Fn(&mut Sources)) {
+        let before: Vec<String> = self.sources.files.iter().map(|f| f.name.clone()).collect();
+        names(&mut self.sources);
+        let renamed: std::collections::HashMap<&str, &str> = before
+            .iter()
+            .zip(&self.sources.files)
+            .filter(|(old, f)| **old != f.name)
+            .map(|(old, f)| (old.as_str(), f.name.as_str()))
+            .collect();
+        if renamed.is_empty() {
+            return;
+        }
+        for s in &mut self.sites {
+            if let Some(new) = renamed.get(s.file.as_ref()) {
+                s.file = std::borrow::Cow::Owned(new.to_string());
+            }
+        }
+    }
+}

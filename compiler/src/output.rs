@@ -66,6 +66,40 @@ pub fn shown(path: &Path) -> String {
     path.display().to_string().replace('\\', "/")
 }
 
+/// The one rule for a path the command line prints: from the current folder when the
+/// path is inside it (`rules/kingsmark/melee.rules`), else as given (a relative path
+/// leading out, `../rules/..`, or the full path); `a/../b` written as `b`, a leading
+/// `./` kept (`rulesc test .` names `./scenario.yaml`).
+pub fn from_here(path: &Path) -> PathBuf {
+    let here = std::env::current_dir().ok();
+    let real = here.as_ref().and_then(|h| std::fs::canonicalize(h).ok());
+    let inside = [here, real]
+        .into_iter()
+        .flatten()
+        .find_map(|h| path.strip_prefix(h).ok().map(Path::to_path_buf));
+    let path = inside.unwrap_or_else(|| path.to_path_buf());
+    // Lexically: a name followed by `..` cancels out (a link is not followed: the path
+    // is for reading, not for opening again); a leading `..` stays.
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            std::path::Component::ParentDir
+                if matches!(
+                    out.components().next_back(),
+                    Some(std::path::Component::Normal(_))
+                ) =>
+            {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    if out.as_os_str().is_empty() {
+        out.push(".");
+    }
+    out
+}
+
 /// An empty file named after `path` in `sources`, for a diagnostic about the path itself.
 pub fn file_span(path: &Path, sources: &mut Sources) -> Span {
     let id = sources.add(SourceFile::new(

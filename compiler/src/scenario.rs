@@ -627,8 +627,18 @@ pub fn run_file_with(
     seed: u64,
     options: RunOptions,
 ) -> Result<String, (Diagnostics, Sources)> {
+    run_file_valued(p, path, seed, options).map(|(text, _)| text)
+}
+
+/// [`run_file_with`], with the result as JSON too ([`run_valued`]).
+pub fn run_file_valued(
+    p: &Program,
+    path: &Path,
+    seed: u64,
+    options: RunOptions,
+) -> Result<(String, serde_json::Value), (Diagnostics, Sources)> {
     let (s, sources) = read(p, path)?;
-    run_with(p, s, seed, options).map_err(|d| (d, sources))
+    run_valued(p, s, seed, options).map_err(|d| (d, sources))
 }
 
 /// What one run of a scenario gave, and how it used its script.
@@ -838,6 +848,17 @@ pub fn run_with(
     seed: u64,
     options: RunOptions,
 ) -> Result<String, Diagnostics> {
+    run_valued(p, s, seed, options).map(|(text, _)| text)
+}
+
+/// [`run_with`], with the result as a JSON value too ([`crate::export::run_value`];
+/// `null` when a rule error stopped the run): what `trace --format json` gives.
+pub fn run_valued(
+    p: &Program,
+    s: Scenario,
+    seed: u64,
+    options: RunOptions,
+) -> Result<(String, serde_json::Value), Diagnostics> {
     let traced = eval::Options {
         trace_formulas: options.trace_formulas,
     };
@@ -850,6 +871,10 @@ pub fn run_with(
         return Err(ran.errors);
     }
     let f = &p.functions[s.function];
+    let value = match &ran.result {
+        Ok(v) => crate::export::run_value(p, v, &f.ret),
+        Err(_) => serde_json::Value::Null,
+    };
     let mut out = ran.trace;
     out.push_str(&format!(
         "result: {}\n",
@@ -886,7 +911,7 @@ pub fn run_with(
             ran.unanswered.join(", ")
         ));
     }
-    Ok(out)
+    Ok((out, value))
 }
 
 /// An answer not among the options: the decision, which of its scripted answers

@@ -35,6 +35,9 @@ pub struct Options {
     pub ruleset: Option<PathBuf>,
     /// Rewrite expectations that do not hold (and record them where there are none).
     pub update: bool,
+    /// How the traces a failure shows name files (the command line: from the current
+    /// folder, [`Program::rename_files`]); `None` keeps the check's names.
+    pub names: Option<fn(&mut Sources)>,
 }
 
 /// How one scenario came out.
@@ -139,7 +142,7 @@ impl Report {
 impl Case {
     /// What `rulesc test` prints for this scenario (its diagnostics aside).
     pub fn render(&self) -> String {
-        let path = output::shown(&self.path);
+        let path = output::shown(&output::from_here(&self.path));
         let mut out = format!("{:<7} {path}", self.status.word());
         match self.status {
             Status::Pass if self.nothing_expected => out.push_str(" (nothing expected)"),
@@ -189,7 +192,7 @@ impl Case {
             .map(|m| serde_json::json!({ "at": m.at, "expected": m.expected, "actual": m.actual }))
             .collect();
         serde_json::json!({
-            "scenario": output::shown(&self.path),
+            "scenario": output::shown(&output::from_here(&self.path)),
             "status": match self.status {
                 Status::Pass => "pass",
                 Status::Fail => "fail",
@@ -340,7 +343,7 @@ impl Search<'_> {
             match load::resolve_entry(&read, &self.root) {
                 Ok(target) => {
                     is_dir = target.is_dir();
-                    read = from_here(target);
+                    read = output::from_here(&target);
                 }
                 // A link that could lead to scenarios (a `.yaml` name, or a folder) and
                 // leads out of the project, or nowhere: refused, as `check` refuses it.
@@ -431,19 +434,6 @@ impl Search<'_> {
     }
 }
 
-/// A resolved path, from the current folder when it is under it (as a path given
-/// relative to it is shown).
-fn from_here(path: PathBuf) -> PathBuf {
-    match std::env::current_dir() {
-        Ok(here) => match path.strip_prefix(&here) {
-            Ok(rel) if rel.as_os_str().is_empty() => PathBuf::from("."),
-            Ok(rel) => rel.to_path_buf(),
-            Err(_) => path,
-        },
-        Err(_) => path,
-    }
-}
-
 /// One file: `None` when it is not a scenario (no `run:`).
 fn run_file(
     path: &Path,
@@ -510,9 +500,12 @@ fn run_file(
     };
     let key = std::fs::canonicalize(&ruleset).unwrap_or_else(|_| ruleset.clone());
     let program = rulesets.entry(key).or_insert_with(|| {
-        let (program, d, s) = crate::compile_dir(&ruleset);
+        let (mut program, d, s) = crate::compile_dir(&ruleset);
         if !d.items.is_empty() {
             problems.push((d, s));
+        }
+        if let (Some(p), Some(names)) = (&mut program, opts.names) {
+            p.rename_files(&names);
         }
         program
     });
@@ -535,7 +528,10 @@ fn run_file(
     } else {
         let (extended, d, s) = crate::pack::apply(base, &packs);
         match extended {
-            Some(e) => {
+            Some(mut e) => {
+                if let Some(names) = opts.names {
+                    e.rename_files(&names);
+                }
                 with_packs = e;
                 &with_packs
             }

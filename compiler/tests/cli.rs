@@ -204,7 +204,8 @@ fn export_prints_the_merged_ruleset_as_json() {
 /// and between them the formulas the run calls, with their arguments (a record by its
 /// type, a fighter by its name), their `if` conditions and their results; for `trace`
 /// and for one run of `simulate`. (Lines are compared with their spaces collapsed: the
-/// location column is as wide as the widest location.)
+/// location column is as wide as the widest location; files are named from the current
+/// folder, `compiler/`.)
 #[test]
 fn trace_formulas_adds_the_formulas_steps_to_the_trace() {
     let dir = root().join("rules/kingsmark");
@@ -219,20 +220,20 @@ fn trace_formulas_adds_the_formulas_steps_to_the_trace() {
         (
             &["trace", dir, scenario.to_str().unwrap()],
             &[
-                "kingsmark/damage.rules:14 net_disadvantage(c: Combatant) =",
-                "kingsmark/damage.rules:14 c: a Combatant",
-                "kingsmark/damage.rules:14 result: 1",
-                "kingsmark/initiative.rules:5 pain(c: Combatant) =",
+                "../rules/kingsmark/damage.rules:14 net_disadvantage(c: Combatant) =",
+                "../rules/kingsmark/damage.rules:14 c: a Combatant",
+                "../rules/kingsmark/damage.rules:14 result: 1",
+                "../rules/kingsmark/initiative.rules:5 pain(c: Combatant) =",
             ],
         ),
         (
             &["simulate", dir, fight.to_str().unwrap(), "--trace", "0"],
             &[
-                "kingsmark/fight.rules:97 out(c) = incapacitated(c)",
-                "kingsmark/fight.rules:97 c: Aldren",
-                "kingsmark/fight.rules:13 incapacitated(c: Combatant) =",
-                "kingsmark/fight.rules:13 c: a Combatant",
-                "kingsmark/fight.rules:9 turn_order(c: Combatant) =",
+                "../rules/kingsmark/fight.rules:97 out(c) = incapacitated(c)",
+                "../rules/kingsmark/fight.rules:97 c: Aldren",
+                "../rules/kingsmark/fight.rules:13 incapacitated(c: Combatant) =",
+                "../rules/kingsmark/fight.rules:13 c: a Combatant",
+                "../rules/kingsmark/fight.rules:9 turn_order(c: Combatant) =",
             ],
         ),
     ];
@@ -428,4 +429,117 @@ fn every_printed_path_is_from_the_current_folder() {
         .as_str()
         .unwrap();
     assert!(at.starts_with("rules/kingsmark/"), "{at}");
+}
+
+/// Traces cite files as every path the command line prints, from the current folder
+/// (issue 29 §5): `trace` (text and JSON), `simulate --trace`, `diff`'s origins and the
+/// trace `test` shows on a failure, run from the repository's root and from `rules/`.
+/// The code `build` generates keeps the check's names (`kingsmark/melee.rules`), the
+/// same wherever it is built.
+#[test]
+fn traces_name_files_from_the_current_folder() {
+    let root = root().canonicalize().unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let failing = scratch.path().join("joseph.yaml");
+    std::fs::write(
+        &failing,
+        format!(
+            "ruleset: {}\nrun: roll_initiative\nargs:\n  c: {{ reflexes: 2, speed: 2 }}\ndice: [10]\nexpect:\n  result: 15\n",
+            root.join("rules/kingsmark").display()
+        ),
+    )
+    .unwrap();
+    let failing = failing.to_str().unwrap();
+    let aldren = ["examples/kingsmark/aldren.yaml"];
+    let gritty = "examples/variants/gritty_kingsmark";
+    let cases: &[(&str, &[&str], &str)] = &[
+        (".", &["trace", "rules/kingsmark", aldren[0]], "rules/"),
+        (
+            "rules",
+            &["trace", "kingsmark", "../examples/kingsmark/aldren.yaml"],
+            "",
+        ),
+        (
+            "examples",
+            &["trace", "../rules/kingsmark", "kingsmark/aldren.yaml"],
+            "../rules/",
+        ),
+        (
+            ".",
+            &["--format", "json", "trace", "rules/kingsmark", aldren[0]],
+            "rules/",
+        ),
+        (
+            ".",
+            &[
+                "simulate",
+                "rules/kingsmark",
+                "examples/kingsmark/fight.yaml",
+                "--trace",
+                "0",
+            ],
+            "rules/",
+        ),
+        (
+            "rules",
+            &[
+                "simulate",
+                "kingsmark",
+                "../examples/kingsmark/fight.yaml",
+                "--trace",
+                "0",
+            ],
+            "",
+        ),
+        (
+            ".",
+            &["diff", "rules/kingsmark", gritty, aldren[0]],
+            "rules/",
+        ),
+        (".", &["test", failing], "rules/"),
+    ];
+    for (dir, args, want) in cases {
+        let (_, out, err) = run::rulesc_in(&root.join(dir), args, &[]);
+        // Every file of kingsmark cited with a line (`<path>/kingsmark/x.rules:12`) is
+        // cited by its path from `dir`.
+        let cites: Vec<&str> = out
+            .split(|c: char| c.is_whitespace() || "\"(,".contains(c))
+            .filter(|w| w.contains(".rules:") || w.contains(".yaml:"))
+            .filter(|w| w.starts_with("kingsmark/") || w.contains("/kingsmark/"))
+            .collect();
+        assert!(
+            cites.len() > 1,
+            "{dir}: {args:?}: no file cited:\n{out}\n{err}"
+        );
+        for at in &cites {
+            assert!(
+                at.strip_prefix(want)
+                    .is_some_and(|rest| rest.starts_with("kingsmark/")),
+                "{dir}: {args:?}: `{at}` is not `{want}kingsmark/..`:\n{out}"
+            );
+        }
+    }
+    let (code, out, err) =
+        run::rulesc_in(&root, &["diff", "rules/kingsmark", gritty, aldren[0]], &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(&format!("(was 13)    {gritty}/ruleset.yaml:13")),
+        "{out}"
+    );
+    let built = scratch.path().join("kingsmark.rs");
+    let (code, _, err) = run::rulesc_in(
+        &root,
+        &["build", "rules/kingsmark", "-o", built.to_str().unwrap()],
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    let code = std::fs::read_to_string(&built).unwrap();
+    assert!(
+        code.contains("\"kingsmark/melee.rules\""),
+        "no site of melee.rules"
+    );
+    assert!(
+        !code.contains("rules/kingsmark/"),
+        "a site named from the current folder"
+    );
 }

@@ -305,3 +305,72 @@ fn analyze_and_diff_take_packs() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("EpicFailure"), "{out}");
 }
+
+/// Issue 29 §5: `trace` and `analyze` in JSON give values as values, not as the text a
+/// trace prints: a number as a number, a tag by its name, an outcome's fields as an
+/// object (names as a scenario writes them: `RightArm`, where the text says `Right
+/// Shoulder & Arm`); the text stays beside them (`result`, `group`).
+#[test]
+fn trace_and_analyze_json_give_values_as_values() {
+    let aldren = "examples/kingsmark/aldren.yaml";
+    let hit = |level: &str, location: &str, b: i64| serde_json::json!({ "Hit": { "level": level, "location": location, "box": b } });
+    let traces: [(&str, Value, &str); 2] = [
+        (
+            aldren,
+            hit("Moderate", "RightArm", 7),
+            "Hit(level: Moderate, location: Right Shoulder & Arm, box: 7)",
+        ),
+        (
+            "examples/kingsmark/joseph_initiative.yaml",
+            serde_json::json!(14),
+            "14",
+        ),
+    ];
+    for (scenario, value, result) in traces {
+        let args = ["--format", "json", "trace", "rules/kingsmark", scenario];
+        let (code, out, err) = rulesc_in(&root(), &args, &[]);
+        assert_eq!(code, 0, "{err}");
+        let doc = &objects(&out)[0];
+        assert_eq!(doc["value"], value, "{scenario}");
+        assert_eq!(doc["result"], result, "{scenario}");
+    }
+    // analyze: each group's value, without `--by` and with it (a scale's level by name,
+    // a number as a number, a tag that lacks the field by its name).
+    let groups = |by: &[&str]| -> Vec<(String, Value)> {
+        let mut args = vec!["analyze", "rules/kingsmark", aldren, "--format", "json"];
+        args.extend(by);
+        let (code, out, err) = rulesc_in(&root(), &args, &[]);
+        assert_eq!(code, 0, "{err}");
+        let doc: Value = serde_json::from_str(&out).unwrap();
+        doc["results"][0]["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| (g["group"].as_str().unwrap().to_string(), g["value"].clone()))
+            .collect()
+    };
+    let cases: [(&[&str], &str, Value); 5] = [
+        (&[], "Miss", serde_json::json!("Miss")),
+        (
+            &[],
+            "Hit(level: Severe, location: Head, box: 10)",
+            hit("Severe", "Head", 10),
+        ),
+        (
+            &["--by", "level"],
+            "Moderate",
+            serde_json::json!("Moderate"),
+        ),
+        (&["--by", "box"], "7", serde_json::json!(7)),
+        (&["--by", "box"], "Miss", serde_json::json!("Miss")),
+    ];
+    for (by, group, value) in cases {
+        let all = groups(by);
+        let found = all.iter().find(|(g, _)| g == group);
+        assert_eq!(
+            found.map(|(_, v)| v),
+            Some(&value),
+            "{by:?} {group}: {all:?}"
+        );
+    }
+}

@@ -498,26 +498,47 @@ fn the_later_pack_wins_when_it_requires_the_earlier() {
     }
 }
 
+/// A pack's variant that a table of the ruleset lacks is `E0310` at the variant, saying
+/// what is missing and why: a row of a table keyed by the enum (the pack may add it), a
+/// column of a grid (a pack cannot add one). (pack body, a ruleset file added, the line
+/// of the pack blamed, what the message says.)
 #[test]
-fn the_missing_row_of_a_packs_variant_points_at_the_variant() {
-    let dir = project(&[("a", &pack("a", &[], "enums:\n  DamageType: [Fire, Ice]\n"))]);
-    let got = apply(dir.path(), &["a"]);
-    assert_eq!(got.diags, [("E0310".into(), "a.yaml".into(), 3)]);
-    assert!(
-        got.rendered.contains("`Fire` is added by the pack `a`"),
-        "{}",
-        got.rendered
-    );
-    assert!(
-        got.rendered.contains("no row for Fire-Ice"),
-        "{}",
-        got.rendered
-    );
-    assert!(
-        got.rendered.contains("`soak` is keyed by `DamageType`"),
-        "{}",
-        got.rendered
-    );
+fn a_packs_variant_a_table_lacks_is_blamed_at_the_variant() {
+    let grid = "tables:\n  bite:\n    key: [int, DamageType]\n    value: int\n    columns: [Cut, Blunt]\n    rows: { \"..0\": [0, 0], \"1..\": [1, 2] }\n";
+    let cases: [(&str, Option<&str>, u32, &[&str]); 2] = [
+        (
+            "enums:\n  DamageType: [Fire, Ice]\n",
+            None,
+            3,
+            &[
+                "`Fire` is added by the pack `a`",
+                "no row for Fire-Ice",
+                "`soak` is keyed by `DamageType`",
+            ],
+        ),
+        (
+            "enums: { DamageType: [Fire] }\ntables: { soak: { rows: { Fire: 2 } } }\n",
+            Some(grid),
+            2,
+            &["no column for Fire", "a pack cannot add a column"],
+        ),
+    ];
+    for (body, added, at, says) in cases {
+        let dir = project(&[("a", &pack("a", &[], body))]);
+        if let Some(text) = added {
+            write(dir.path(), "seas/grid.yaml", text);
+        }
+        let got = apply(dir.path(), &["a"]);
+        assert_eq!(
+            got.diags,
+            [("E0310".into(), "a.yaml".into(), at)],
+            "{}",
+            got.rendered
+        );
+        for part in says {
+            assert!(got.rendered.contains(part), "{part}: {}", got.rendered);
+        }
+    }
 }
 
 #[test]
@@ -576,49 +597,36 @@ fn explain_shows_which_pack_added_or_changed_what() {
         assert_eq!(code, 0, "{err}");
         out
     };
-    // A table: a row from the ruleset, one changed by `worn`, one added by `raiders`.
-    let soak = explain("soak");
-    assert!(
-        line(&soak, "table soak").ends_with("seas/ruleset.yaml:16"),
-        "{soak}"
-    );
-    assert!(
-        line(&soak, "Cut: 0").ends_with("packs/worn.yaml:5 (pack worn)"),
-        "{soak}"
-    );
-    assert!(
-        line(&soak, "Blunt: 0").ends_with("seas/ruleset.yaml:19"),
-        "{soak}"
-    );
-    assert!(
-        line(&soak, "Brine: 0").ends_with("packs/raiders.yaml:9 (pack raiders)"),
-        "{soak}"
-    );
-    // An enum with a variant added, a new table, and a record changed in place.
+    // (definition, its line, where that line comes from): a table's row from the
+    // ruleset, one changed by `worn`, one added by `raiders`; a new table; a record
+    // changed in place; a list with items appended (both places).
+    let cases = [
+        ("soak", "table soak", "seas/ruleset.yaml:16"),
+        ("soak", "Cut: 0", "packs/worn.yaml:5 (pack worn)"),
+        ("soak", "Blunt: 0", "seas/ruleset.yaml:19"),
+        ("soak", "Brine: 0", "packs/raiders.yaml:9 (pack raiders)"),
+        (
+            "tide_reach",
+            "table tide_reach",
+            "packs/raiders.yaml:10 (pack raiders)",
+        ),
+        ("sword", "damage: Down", "packs/worn.yaml:13 (pack worn)"),
+        ("sword", "kind: Cut", "seas/ruleset.yaml:26"),
+        (
+            "deckhands",
+            "arms:",
+            "seas/ruleset.yaml:29, packs/worn.yaml:18 (pack worn)",
+        ),
+    ];
+    for (name, start, origin) in cases {
+        let text = explain(name);
+        assert!(line(&text, start).ends_with(origin), "{name}: {text}");
+    }
+    // An enum with a variant added.
     let kinds = explain("DamageType");
     assert!(
         kinds.contains("packs/raiders.yaml:3 (pack raiders)"),
         "{kinds}"
-    );
-    let reach = explain("tide_reach");
-    assert!(
-        line(&reach, "table tide_reach").ends_with("packs/raiders.yaml:10 (pack raiders)"),
-        "{reach}"
-    );
-    let sword = explain("sword");
-    assert!(
-        line(&sword, "damage: Down").ends_with("packs/worn.yaml:13 (pack worn)"),
-        "{sword}"
-    );
-    assert!(
-        line(&sword, "kind: Cut").ends_with("seas/ruleset.yaml:26"),
-        "{sword}"
-    );
-    // A list with items appended: both places.
-    let crew = explain("deckhands");
-    assert!(
-        line(&crew, "arms:").ends_with("seas/ruleset.yaml:29, packs/worn.yaml:18 (pack worn)"),
-        "{crew}"
     );
     // Without the packs, the ruleset's own.
     let (_, plain, _) = rulesc(p, &["explain", "seas", "soak"]);
@@ -790,40 +798,6 @@ fn packs_of_odd_shapes_get_their_diagnostics() {
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("\n\n"));
-}
-
-#[test]
-fn a_packs_variant_missing_from_a_grids_columns_says_a_pack_adds_no_column() {
-    let dir = project(&[(
-        "a",
-        &pack(
-            "a",
-            &[],
-            "enums: { DamageType: [Fire] }\ntables: { soak: { rows: { Fire: 2 } } }\n",
-        ),
-    )]);
-    write(
-        dir.path(),
-        "seas/grid.yaml",
-        "tables:\n  bite:\n    key: [int, DamageType]\n    value: int\n    columns: [Cut, Blunt]\n    rows: { \"..0\": [0, 0], \"1..\": [1, 2] }\n",
-    );
-    let got = apply(dir.path(), &["a"]);
-    assert_eq!(
-        got.diags,
-        [("E0310".into(), "a.yaml".into(), 2)],
-        "{}",
-        got.rendered
-    );
-    assert!(
-        got.rendered.contains("no column for Fire"),
-        "{}",
-        got.rendered
-    );
-    assert!(
-        got.rendered.contains("a pack cannot add a column"),
-        "{}",
-        got.rendered
-    );
 }
 
 #[test]

@@ -44,7 +44,11 @@ struct Watching {
 
 impl Watching {
     fn start(dir: &Path, args: &[&str]) -> Watching {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_rulesc"))
+        Watching::start_program(dir, env!("CARGO_BIN_EXE_rulesc"), args)
+    }
+
+    fn start_program(dir: &Path, program: &str, args: &[&str]) -> Watching {
+        let mut child = Command::new(program)
             .args(args)
             .current_dir(dir)
             .stdin(Stdio::null())
@@ -188,4 +192,64 @@ fn watching_a_path_that_does_not_exist_ends() {
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
     assert_eq!(status.code(), Some(1), "{err}");
     assert!(err.contains("cannot watch for changes"), "{err}");
+}
+
+/// A burst of saves (an editor writing a file several times, or several files at once)
+/// is one run again: the next run after it is the one a later, single save makes.
+#[test]
+fn a_burst_of_saves_is_one_run_again() {
+    let dir = project();
+    let mut w = Watching::start(dir.path(), &["check", "r", "--watch"]);
+    w.until(&["[watching for changes", "ok: watched (r)"]);
+    for i in 0..5 {
+        let text = format!("{RULES}// save {i}\n");
+        std::fs::write(dir.path().join("r/a.rules"), text).unwrap();
+    }
+    let burst = w.until(&["running again]", "[watching for changes"]);
+    assert_eq!(
+        burst.iter().filter(|l| l.contains("running again")).count(),
+        1,
+        "{burst:?}"
+    );
+    // Past the debounce, a save of another file: the next run is that one's.
+    std::thread::sleep(Duration::from_millis(600));
+    std::fs::write(
+        dir.path().join("r/ruleset.yaml"),
+        format!("{RULESET}# saved\n"),
+    )
+    .unwrap();
+    let next = w.until(&["running again]"]);
+    let runs: Vec<&String> = next
+        .iter()
+        .filter(|l| l.contains("running again"))
+        .collect();
+    assert_eq!(
+        runs,
+        ["[r/ruleset.yaml changed: running again]"],
+        "{:#?}",
+        w.seen
+    );
+    // A pipe is not a terminal: nothing cleared.
+    assert!(!w.seen.iter().any(|l| l.contains('\x1b')), "{:#?}", w.seen);
+}
+
+/// On a terminal the screen is cleared before each run again, as `cargo watch -c` does
+/// (a pipe gets no escape codes). The terminal is `script`'s; skipped without it.
+#[test]
+fn a_terminal_is_cleared_before_each_run_again() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: no `script` to give rulesc a terminal");
+        return;
+    }
+    let dir = project();
+    let command = format!("{} check r --watch", env!("CARGO_BIN_EXE_rulesc"));
+    let mut w = Watching::start_program(dir.path(), "script", &["-qfec", &command, "/dev/null"]);
+    let first = w.until(&["ok: watched (r)", "[watching for changes"]);
+    assert!(!first.iter().any(|l| l.contains("\x1b[2J")), "{first:?}");
+    std::fs::write(dir.path().join("r/a.rules"), format!("{RULES}// saved\n")).unwrap();
+    let again = w.until(&["running again]", "ok: watched (r)"]);
+    assert!(
+        again.iter().any(|l| l.contains("\x1b[2J\x1b[3J\x1b[H")),
+        "{again:?}"
+    );
 }

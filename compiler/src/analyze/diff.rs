@@ -315,11 +315,13 @@ pub fn compare(
     limits: &super::Limits,
     view: &super::View,
 ) -> Result<(Diffed, Warnings), (Diagnostics, Sources)> {
-    compare_with_packs(base, variant, scenario, &[], limits, view)
+    compare_with_packs(base, variant, scenario, &[], limits, view, &|_| {})
 }
 
 /// [`compare`] with content packs applied to both rulesets (`rulesc diff --pack`), so
 /// the scenario may name their records. A pack for the base fits the variant as well.
+/// Files are named by `names` (origins and traces' sites; the command line names them
+/// from the current folder).
 pub fn compare_with_packs(
     base: &std::path::Path,
     variant: &std::path::Path,
@@ -327,8 +329,9 @@ pub fn compare_with_packs(
     packs: &[std::path::PathBuf],
     limits: &super::Limits,
     view: &super::View,
+    names: crate::explain::Names<'_>,
 ) -> Result<(Diffed, Warnings), (Diagnostics, Sources)> {
-    let ((bp, bdefs), (vp, vdefs)) = programs(base, variant, packs)?;
+    let ((bp, bdefs), (vp, vdefs)) = programs(base, variant, packs, names)?;
     let (mut b, bw, bs) = super::reports(&bp, scenario, limits, view)?;
     let (mut v, vw, vs) = super::reports(&vp, scenario, limits, view)?;
     let (Some(b), Some(v)) = (b.pop(), v.pop()) else {
@@ -347,23 +350,28 @@ pub fn compare_with_packs(
 pub type Defined = (crate::ir::Program, Vec<Definition>);
 
 /// The rulesets at `base` and `variant`, each with its definitions and `packs` applied
-/// (a pack for the base fits its variants): what every `rulesc diff` compares.
+/// (a pack for the base fits its variants): what every `rulesc diff` compares. Each file
+/// is named by `names`, in the definitions' origins and in the programs.
 pub fn programs(
     base: &std::path::Path,
     variant: &std::path::Path,
     packs: &[std::path::PathBuf],
+    names: crate::explain::Names<'_>,
 ) -> Result<(Defined, Defined), (Diagnostics, Sources)> {
     let with_packs = |p: crate::ir::Program| {
-        if packs.is_empty() {
-            return Ok(p);
-        }
-        match crate::pack::apply(&p, packs) {
-            (Some(extended), _, _) => Ok(extended),
-            (None, diags, sources) => Err((diags, sources)),
-        }
+        let mut p = if packs.is_empty() {
+            p
+        } else {
+            match crate::pack::apply(&p, packs) {
+                (Some(extended), _, _) => extended,
+                (None, diags, sources) => return Err((diags, sources)),
+            }
+        };
+        p.rename_files(names);
+        Ok(p)
     };
-    let (bp, bdefs) = crate::explain::definitions(base)?;
-    let (vp, vdefs) = crate::explain::definitions(variant)?;
+    let (bp, bdefs) = crate::explain::definitions_named(base, &[], names)?;
+    let (vp, vdefs) = crate::explain::definitions_named(variant, &[], names)?;
     Ok(((with_packs(bp)?, bdefs), (with_packs(vp)?, vdefs)))
 }
 

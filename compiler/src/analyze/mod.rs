@@ -473,6 +473,7 @@ pub(crate) fn finish(
         .zip(cumulative)
         .map(|(g, (least, most))| report::Row {
             label: g.label,
+            value: g.value,
             prob: g.prob,
             at_least: ordered.then_some(least),
             at_most: ordered.then_some(most),

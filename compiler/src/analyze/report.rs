@@ -46,6 +46,8 @@ pub struct Report {
 #[derive(Debug, Clone)]
 pub struct Row {
     pub label: String,
+    /// What the group stands for as a JSON value (see [`super::view::Group::value`]).
+    pub value: serde_json::Value,
     pub prob: Prob,
     /// The chance of this group or a later one, and of this group or an earlier one
     /// (ordered groups only).
@@ -201,6 +203,7 @@ impl Report {
             .iter()
             .map(|r| JsonGroup {
                 group: &r.label,
+                value: &r.value,
                 probability: fraction(&r.prob),
                 percent: to_f64(&r.prob) * 100.0,
                 at_least: r.at_least.as_ref().map(fraction),
@@ -268,6 +271,7 @@ struct JsonResult<'a> {
 #[derive(Serialize)]
 struct JsonGroup<'a> {
     group: &'a str,
+    value: &'a serde_json::Value,
     probability: String,
     percent: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -333,6 +337,7 @@ pub fn csv(reports: &[Report]) -> String {
         }
         let unexplored = (!r.unexplored.is_zero()).then(|| Row {
             label: "(unexplored)".to_string(),
+            value: serde_json::Value::Null,
             prob: r.unexplored.clone(),
             at_least: None,
             at_most: None,

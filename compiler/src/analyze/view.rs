@@ -276,6 +276,10 @@ pub struct Group {
     pub prob: Prob,
     /// The number the group stands for (`--by` a number), for the mean.
     pub number: Option<i64>,
+    /// The value the group stands for, as JSON ([`crate::export::run_value`]): the whole
+    /// result, or with `--by` the value at the path's end, or the tag that lacks it;
+    /// `null` for a rule error.
+    pub value: serde_json::Value,
     rank: Vec<i64>,
 }
 
@@ -287,50 +291,58 @@ pub fn group(p: &Program, ret: &Ty, path: &Path, outcomes: &[(Outcome, Prob)]) -
     let mut groups = Gather::default();
     for (o, prob) in outcomes {
         let mut rank = Vec::new();
+        let mut value = serde_json::Value::Null;
         let (label, number) = match o {
             Err(_) => {
                 rank.push(i64::MAX);
                 (eval::show_result(p, o, ret), None)
             }
             Ok(v) => match path.follow(p, v, ret, &mut rank) {
-                Reached::Lacks(id, tag) => (p.outcomes[id].tags[tag].name.clone(), None),
+                Reached::Lacks(id, tag) => {
+                    value = serde_json::json!(p.outcomes[id].tags[tag].name);
+                    (p.outcomes[id].tags[tag].name.clone(), None)
+                }
                 Reached::None => {
                     rank.push(i64::MIN);
                     ("none".to_string(), None)
                 }
-                Reached::Value(v) => match (&v, base(&path.end)) {
-                    (Value::Int(n), _) => {
-                        rank.push(*n);
-                        (n.to_string(), Some(*n))
+                Reached::Value(v) => {
+                    value = crate::export::run_value(p, &v, &path.end);
+                    match (&v, base(&path.end)) {
+                        (Value::Int(n), _) => {
+                            rank.push(*n);
+                            (n.to_string(), Some(*n))
+                        }
+                        (Value::Bool(b), _) => {
+                            rank.push(i64::from(*b));
+                            (b.to_string(), None)
+                        }
+                        (Value::Choice(i), Ty::Choice(c)) => {
+                            rank.push(i64::from(*i));
+                            let name = p.choices[*c]
+                                .variants
+                                .get(*i as usize)
+                                .map(|v| v.name.clone())
+                                .unwrap_or_default();
+                            (name, None)
+                        }
+                        (Value::Outcome { tag, .. }, Ty::Outcome(id)) => {
+                            rank.push(i64::from(*tag));
+                            (p.outcomes[*id].tags[*tag as usize].name.clone(), None)
+                        }
+                        _ => {
+                            rank.push(i64::MAX - 1);
+                            (eval::show(p, &v, &path.end), None)
+                        }
                     }
-                    (Value::Bool(b), _) => {
-                        rank.push(i64::from(*b));
-                        (b.to_string(), None)
-                    }
-                    (Value::Choice(i), Ty::Choice(c)) => {
-                        rank.push(i64::from(*i));
-                        let name = p.choices[*c]
-                            .variants
-                            .get(*i as usize)
-                            .map(|v| v.name.clone())
-                            .unwrap_or_default();
-                        (name, None)
-                    }
-                    (Value::Outcome { tag, .. }, Ty::Outcome(id)) => {
-                        rank.push(i64::from(*tag));
-                        (p.outcomes[*id].tags[*tag as usize].name.clone(), None)
-                    }
-                    _ => {
-                        rank.push(i64::MAX - 1);
-                        (eval::show(p, &v, &path.end), None)
-                    }
-                },
+                }
             },
         };
         groups.add(Group {
             label,
             prob: prob.clone(),
             number,
+            value,
             rank,
         });
     }
@@ -346,6 +358,10 @@ pub fn each(p: &Program, ret: &Ty, outcomes: &[(Outcome, Prob)]) -> Vec<Group> {
             label: eval::show_result(p, o, ret),
             prob: prob.clone(),
             number: None,
+            value: match o {
+                Ok(v) => crate::export::run_value(p, v, ret),
+                Err(_) => serde_json::Value::Null,
+            },
             rank: Vec::new(),
         })
         .collect();

@@ -98,6 +98,9 @@ pub struct Symbol {
     /// when it is one of some names: the scale, enum or record type (for a list or an
     /// optional value, its items'), or `bool`.
     pub named_by: Option<String>,
+    /// For a map (`map<Skill, int>`), what its keys are written as, as `named_by` says
+    /// what its values are.
+    pub keys_named_by: Option<String>,
     /// Other definitions it replaced or was replaced by through `override`: the names in
     /// the base and in the variant, with which is the base.
     pub overrides: Vec<Override>,
@@ -189,6 +192,7 @@ impl Recorder {
                 doc: None,
                 params: Vec::new(),
                 named_by: None,
+                keys_named_by: None,
                 overrides: Vec::new(),
             },
         ));
@@ -274,7 +278,17 @@ impl Recorder {
                 _ => {}
             }
             sym.detail = describe(prog, &look, key, sym, &local_types);
-            sym.named_by = value_type(prog, &look, key, sym).and_then(|t| named_by(prog, t));
+            let ty = value_type(prog, &look, key, sym, &local_types);
+            sym.named_by = ty.and_then(|t| named_by(prog, t));
+            sym.keys_named_by = ty.and_then(|t| keys_named_by(prog, t));
+            if sym.kind == SymbolKind::Fight {
+                // What a fight file's fighters are written as: the combatants' type.
+                sym.named_by = prog
+                    .fight
+                    .as_ref()
+                    .and_then(|f| prog.records.get(f.combatant))
+                    .map(|r| r.name.clone());
+            }
             if let (SymbolKind::Formula | SymbolKind::Procedure, Some(f)) =
                 (sym.kind, look.function(&sym.name))
             {
@@ -556,8 +570,16 @@ fn describe(
 }
 
 /// The type of a field's, constant's or table's values.
-fn value_type<'p>(prog: &'p Program, look: &Lookup<'p>, key: &Key, sym: &Symbol) -> Option<&'p Ty> {
+fn value_type<'p>(
+    prog: &'p Program,
+    look: &Lookup<'p>,
+    key: &Key,
+    sym: &Symbol,
+    local_types: &'p HashMap<(usize, usize), Ty>,
+) -> Option<&'p Ty> {
     match (sym.kind, key) {
+        // A parameter: what a scenario's `args:` write.
+        (SymbolKind::Local, Key::Local(f, slot)) => local_types.get(&(*f, *slot)),
         (SymbolKind::Field, Key::Field(rec, _)) => {
             let i = look.member(rec, &sym.name)?;
             Some(&look.record(rec)?.fields.get(i)?.ty)
@@ -581,6 +603,17 @@ fn named_by(prog: &Program, ty: &Ty) -> Option<String> {
         Ty::Record(i) => Some(prog.records.get(*i)?.name.clone()),
         Ty::Bool => Some("bool".into()),
         Ty::List(t) | Ty::Option(t) => named_by(prog, t),
+        Ty::Map(_, v) | Ty::SortedMap(_, v) => named_by(prog, v),
+        _ => None,
+    }
+}
+
+/// The names a map's keys are written with (see [`Symbol::keys_named_by`]).
+fn keys_named_by(prog: &Program, ty: &Ty) -> Option<String> {
+    match ty {
+        Ty::Map(k, _) => Some(prog.choices.get(*k)?.name.clone()),
+        Ty::SortedMap(k, _) => named_by(prog, k),
+        Ty::Option(t) => keys_named_by(prog, t),
         _ => None,
     }
 }

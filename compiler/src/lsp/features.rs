@@ -355,9 +355,8 @@ pub(crate) fn completion(
             None => chosen.extend(syms.iter().filter(|s| s.kind == SymbolKind::Field)),
         }
     } else if let Some(values) = is_yaml
-        .then(|| yaml_values::value_path(&before[..word_start]))
+        .then(|| yaml_values::completions(index, &before[..word_start], text))
         .flatten()
-        .and_then(|path| yaml_values::completions(index, &path))
     {
         // A YAML value whose type is known: only what that type's values may be.
         for v in values {

@@ -13,7 +13,21 @@ const MAX_LINES_BACK: usize = 2000;
 /// The keys leading to the value being written at the end of `before`, outermost
 /// first, ending with the key whose value it is (a list's items count as their key's
 /// value). `None` where a key, not a value, is being written.
-pub(crate) fn value_path(before: &str) -> Option<Vec<String>> {
+#[cfg(test)]
+fn value_path(before: &str) -> Option<Vec<String>> {
+    place(before).and_then(|(path, w)| (w == Writing::Value).then_some(path))
+}
+
+/// What the cursor writes: a mapping's key or a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Writing {
+    Key,
+    Value,
+}
+
+/// Where the end of `before` is: the keys leading to the value being written (as
+/// [`value_path`] gives them), or to the mapping whose key is being written.
+pub(crate) fn place(before: &str) -> Option<(Vec<String>, Writing)> {
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     let line = &before[line_start..];
     let indent = line.len() - line.trim_start_matches(' ').len();
@@ -49,9 +63,11 @@ pub(crate) fn value_path(before: &str) -> Option<Vec<String>> {
         }
     }
     let in_list = open.last().is_some_and(|(c, _)| *c == '[');
-    if pending.is_none() && !in_list {
-        return None;
-    }
+    let writing = if pending.is_none() && !in_list {
+        Writing::Key
+    } else {
+        Writing::Value
+    };
     let mut path: Vec<String> = open.into_iter().filter_map(|(_, k)| k).collect();
     path.extend(pending);
     // The keys of the block mappings above, each less indented than the last.
@@ -76,54 +92,119 @@ pub(crate) fn value_path(before: &str) -> Option<Vec<String>> {
     }
     parents.reverse();
     parents.extend(path);
-    Some(parents)
+    Some((parents, writing))
 }
 
 fn unquote(s: &str) -> &str {
     s.trim_matches(|c| c == '"' || c == '\'')
 }
 
-/// What the value at `path` is written with (see [`crate::check::index::Symbol::named_by`]):
-/// `None` for a place this does not know.
-fn named_by<'a>(index: &'a Index, path: &[String]) -> Option<Option<&'a str>> {
-    let path: Vec<&str> = path.iter().map(String::as_str).collect();
-    let path = match path.as_slice() {
-        ["override", rest @ ..] => rest,
-        p => p,
-    };
-    let find = |kind: SymbolKind, parent: Option<&str>, name: &str| {
-        index
-            .symbols
-            .iter()
-            .find(|s| s.kind == kind && s.parent.as_deref() == parent && s.name == name)
-    };
-    match path {
-        // records: Type: name: field
-        ["records", ty, _, field] => Some(
-            find(SymbolKind::Field, Some(ty), field)?
-                .named_by
-                .as_deref(),
-        ),
-        // tables: name: rows: key (or its `default`)
-        ["tables", table, "rows", _] | ["tables", table, "default"] => {
-            Some(find(SymbolKind::Table, None, table)?.named_by.as_deref())
+/// What a place holds: the names its values are written with (a scale, enum or record
+/// type, or `bool`), and for a map the names of its keys.
+#[derive(Debug, Clone, Copy)]
+struct Holds<'a> {
+    names: Option<&'a str>,
+    keys: Option<&'a str>,
+}
+
+impl<'a> Holds<'a> {
+    fn of(s: &'a Symbol) -> Self {
+        Holds {
+            names: s.named_by.as_deref(),
+            keys: s.keys_named_by.as_deref(),
         }
-        ["constants", name] => Some(find(SymbolKind::Constant, None, name)?.named_by.as_deref()),
+    }
+}
+
+fn find<'a>(
+    index: &'a Index,
+    kind: SymbolKind,
+    parent: Option<&str>,
+    name: &str,
+) -> Option<&'a Symbol> {
+    index
+        .symbols
+        .iter()
+        .find(|s| s.kind == kind && s.parent.as_deref() == parent && s.name == name)
+}
+
+/// What the places below `path` hold, and the keys under it still to walk: a record's
+/// fields, a table's row or default, a constant, a scenario's `args:` (the parameters of
+/// the procedure it runs, `run`) and a fight file's `sides:` (the combatants).
+fn root<'a, 'p>(
+    index: &'a Index,
+    path: &'p [&'p str],
+    run: Option<&str>,
+) -> Option<(Holds<'a>, &'p [&'p str])> {
+    let of = |s: &'a Symbol| Holds::of(s);
+    match path {
+        ["override", rest @ ..] => root(index, rest, run),
+        // records: Type: name: field ...
+        ["records", ty, _, rest @ ..] => {
+            let ty = find(index, SymbolKind::RecordType, None, ty)?;
+            let holds = Holds {
+                names: Some(ty.name.as_str()),
+                keys: None,
+            };
+            Some((holds, rest))
+        }
+        // tables: name: rows: key (or its `default`)
+        ["tables", table, "rows", _, rest @ ..] | ["tables", table, "default", rest @ ..] => {
+            Some((of(find(index, SymbolKind::Table, None, table)?), rest))
+        }
+        ["constants", name, rest @ ..] => {
+            Some((of(find(index, SymbolKind::Constant, None, name)?), rest))
+        }
+        // A scenario: args: parameter ...
+        ["args", param, rest @ ..] => {
+            let local = find(index, SymbolKind::Local, Some(run?), param)?;
+            Some((of(local), rest))
+        }
+        // A fight file: sides: side: fighter ...
+        ["sides", _, _, rest @ ..] => {
+            let fight = index.symbols.iter().find(|s| s.kind == SymbolKind::Fight)?;
+            Some((of(fight), rest))
+        }
         _ => None,
     }
 }
 
-/// The completions of the value at `path`: `None` where the place is not known (the
-/// caller offers every name); else the names it may be, none for a number.
-pub(crate) fn completions<'a>(index: &'a Index, path: &[String]) -> Option<Vec<Completion<'a>>> {
-    let types = |p: &[String]| {
-        let p: Vec<&str> = p.iter().map(String::as_str).collect();
-        matches!(
-            p.as_slice(),
-            ["types", _, _] | ["types", _, _, "type"] | ["override", "types", _, _]
-        )
-    };
-    if types(path) {
+/// One key further into a value holding `h`: a map's key leads to its value, a record's
+/// field name to its field.
+fn step<'a>(index: &'a Index, h: Holds<'a>, key: &str) -> Option<Holds<'a>> {
+    if h.keys.is_some() {
+        return Some(Holds {
+            names: h.names,
+            keys: None,
+        });
+    }
+    find(index, SymbolKind::RecordType, None, h.names?)?;
+    Some(Holds::of(find(index, SymbolKind::Field, h.names, key)?))
+}
+
+/// The procedure a scenario runs: its top-level `run:`.
+fn run_of(text: &str) -> Option<&str> {
+    let line = text.lines().find_map(|l| l.strip_prefix("run:"))?;
+    let value = line.split(" #").next().unwrap_or_default();
+    Some(unquote(value.trim())).filter(|v| !v.is_empty())
+}
+
+/// The completions at the end of `before` in a YAML file whose whole text is `text`:
+/// `None` where the place is not known (the caller offers every name); else the names
+/// it may be, none for a number. A value offers its type's names; a key of a map, the
+/// names of its keys; a key of a record (nested, a scenario's `args:`), its fields.
+pub(crate) fn completions<'a>(
+    index: &'a Index,
+    before: &str,
+    text: &str,
+) -> Option<Vec<Completion<'a>>> {
+    let (path, writing) = place(before)?;
+    let path: Vec<&str> = path.iter().map(String::as_str).collect();
+    let types = matches!(
+        path.as_slice(),
+        ["types", _, _] | ["types", _, _, "type"] | ["override", "types", _, _]
+    );
+    if types && writing == Writing::Value {
         let mut out: Vec<Completion> = index
             .symbols
             .iter()
@@ -139,19 +220,80 @@ pub(crate) fn completions<'a>(index: &'a Index, path: &[String]) -> Option<Vec<C
         out.extend(["int", "bool", "dice"].into_iter().map(Completion::Word));
         return Some(out);
     }
-    let named = named_by(index, path)?;
-    Some(match named {
-        None => Vec::new(),
-        Some("bool") => vec![Completion::Word("true"), Completion::Word("false")],
-        Some(ty) => index
+    let run = run_of(text);
+    if writing == Writing::Key && path == ["args"] {
+        // A scenario's arguments: the parameters of the procedure it runs.
+        let f = index.symbols.iter().find(|s| {
+            s.parent.is_none()
+                && matches!(s.kind, SymbolKind::Procedure | SymbolKind::Formula)
+                && Some(s.name.as_str()) == run
+        })?;
+        let params: Vec<&str> = f
+            .params
+            .iter()
+            .filter_map(|p| p.split(':').next())
+            .collect();
+        return Some(
+            index
+                .symbols
+                .iter()
+                .filter(|s| {
+                    s.kind == SymbolKind::Local
+                        && s.parent.as_deref() == run
+                        && params.contains(&s.name.as_str())
+                })
+                .map(Completion::Symbol)
+                .collect(),
+        );
+    }
+    let (mut holds, rest) = root(index, &path, run)?;
+    if writing == Writing::Value && rest.is_empty() && path.first() == Some(&"records") {
+        // A record itself (`sword:`) is a mapping, not a name.
+        return None;
+    }
+    for key in rest {
+        holds = step(index, holds, key)?;
+    }
+    let children = |ty: &str, kinds: &[SymbolKind]| -> Vec<Completion<'a>> {
+        index
             .symbols
             .iter()
-            .filter(|s| {
-                s.parent.as_deref() == Some(ty)
-                    && matches!(s.kind, SymbolKind::Level | SymbolKind::Record)
-            })
+            .filter(|s| s.parent.as_deref() == Some(ty) && kinds.contains(&s.kind))
             .map(Completion::Symbol)
-            .collect(),
+            .collect()
+    };
+    Some(match (writing, holds) {
+        (Writing::Key, Holds { keys: Some(k), .. }) => {
+            children(k, &[SymbolKind::Level, SymbolKind::Record])
+        }
+        (
+            Writing::Key,
+            Holds {
+                names: Some(ty), ..
+            },
+        ) => {
+            find(index, SymbolKind::RecordType, None, ty)?;
+            children(ty, &[SymbolKind::Field])
+        }
+        (Writing::Key, _) => return None,
+        // A map written as one name: nothing fits.
+        (Writing::Value, Holds { keys: Some(_), .. })
+        | (Writing::Value, Holds { names: None, .. }) => Vec::new(),
+        (
+            Writing::Value,
+            Holds {
+                names: Some("bool"),
+                ..
+            },
+        ) => {
+            vec![Completion::Word("true"), Completion::Word("false")]
+        }
+        (
+            Writing::Value,
+            Holds {
+                names: Some(ty), ..
+            },
+        ) => children(ty, &[SymbolKind::Level, SymbolKind::Record]),
     })
 }
 

@@ -222,20 +222,8 @@ impl Run<'_> {
                 complete = false;
                 continue;
             }
-            out.push((abs.clone(), shown_from_here(&abs)));
+            out.push((abs.clone(), output::shown(&output::from_here(&abs))));
         }
         (out, complete)
-    }
-}
-
-/// A path by its name from the current folder when it is inside it, else in full: how a
-/// required pack is named in diagnostics.
-fn shown_from_here(abs: &Path) -> String {
-    let here = std::env::current_dir()
-        .ok()
-        .and_then(|h| std::fs::canonicalize(h).ok());
-    match here.as_ref().and_then(|h| abs.strip_prefix(h).ok()) {
-        Some(rel) => output::shown(rel),
-        None => output::shown(abs),
     }
 }

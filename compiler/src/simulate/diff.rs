@@ -70,7 +70,20 @@ pub fn compare(
     packs: &[PathBuf],
     runs: Runs,
 ) -> Result<(FightDiff, Warnings), (Diagnostics, Sources)> {
-    let ((bp, bdefs), (vp, vdefs)) = programs(base, variant, packs)?;
+    compare_named(base, variant, fight, packs, runs, &|_| {})
+}
+
+/// [`compare`], each file named by `names` (the definitions' origins, the programs'
+/// sources and sites; the command line names them from the current folder).
+pub fn compare_named(
+    base: &Path,
+    variant: &Path,
+    fight: &Path,
+    packs: &[PathBuf],
+    runs: Runs,
+    names: crate::explain::Names<'_>,
+) -> Result<(FightDiff, Warnings), (Diagnostics, Sources)> {
+    let ((bp, bdefs), (vp, vdefs)) = programs(base, variant, packs, names)?;
     let (bfile, bsources) = super::read(&bp, fight)?;
     let (vfile, vsources) = super::read(&vp, fight)?;
     let (b, v) = simulate_pair((&bp, &bfile), (&vp, &vfile), runs.n, runs.seed, runs.max);

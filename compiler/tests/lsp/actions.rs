@@ -85,6 +85,37 @@ fn project() -> tempfile::TempDir {
     dir
 }
 
+/// A server started on [`project`] with its `ruleset.yaml` open and clean.
+fn opened() -> (tempfile::TempDir, Client, String) {
+    let dir = project();
+    let data = uri(&dir.path().join("ruleset.yaml"));
+    let mut c = Client::start();
+    initialize(&mut c, dir.path());
+    c.open(&data, DATA);
+    assert_eq!(c.diagnostics(&data), Vec::<Value>::new());
+    (dir, c, data)
+}
+
+/// `bad` sent as `version` of `data`: its one diagnostic (of `code`), and the one quick
+/// fix offered at the position `at` picks from it, applied: (the fix, the diagnostics,
+/// the text fixed).
+fn the_one_fix(
+    c: &mut Client,
+    data: &str,
+    (version, bad): (i32, &str),
+    code: &str,
+    at: impl Fn(&Value) -> Value,
+) -> (Value, Vec<Value>, String) {
+    c.change(data, version, bad);
+    let diags = c.diagnostics(data);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0]["code"], code);
+    let actions = actions_at(c, data, at(&diags[0]), &diags);
+    assert_eq!(actions.len(), 1, "{actions:?} {diags:?}");
+    let applied = apply(bad, &actions[0]["edit"], data);
+    (actions[0].clone(), diags, applied)
+}
+
 #[test]
 fn did_you_mean_is_a_quick_fix_in_rules_and_yaml() {
     let dir = project();
@@ -141,12 +172,7 @@ fn did_you_mean_is_a_quick_fix_in_rules_and_yaml() {
 
 #[test]
 fn a_missing_table_row_is_added_as_a_copy_of_its_neighbour() {
-    let dir = project();
-    let data = uri(&dir.path().join("ruleset.yaml"));
-    let mut c = Client::start();
-    initialize(&mut c, dir.path());
-    c.open(&data, DATA);
-    assert_eq!(c.diagnostics(&data), Vec::<Value>::new());
+    let (_dir, mut c, data) = opened();
     // (written, key to ask at, fixed): a flow mapping with face 2 missing (the row
     // below it, 1, is copied after it); a block mapping with face 11 missing (the row
     // below it, 1-10, is copied on a new line after it, its comment kept); faces 1-3
@@ -184,17 +210,12 @@ fn a_missing_table_row_is_added_as_a_copy_of_its_neighbour() {
             (bad.clone(), bad.replace(written, fixed_rows))
         };
         let version = 2 * v as i32 + 2;
-        c.change(&data, version, &bad);
-        let diags = c.diagnostics(&data);
-        assert_eq!(diags.len(), 1, "{diags:?}");
-        assert_eq!(diags[0]["code"], "E0310");
-        let actions = actions_at(&mut c, &data, pos(&bad, table, 0, 1), &diags);
-        assert_eq!(actions.len(), 1, "{actions:?}");
-        let got = actions[0]["title"].as_str().unwrap();
+        let at = |_: &Value| pos(&bad, table, 0, 1);
+        let (fix, diags, applied) = the_one_fix(&mut c, &data, (version, &bad), "E0310", at);
+        let got = fix["title"].as_str().unwrap();
         assert!(got.starts_with(title), "{got}");
-        assert_eq!(actions[0]["isPreferred"], false);
-        assert_eq!(actions[0]["diagnostics"], json!(diags));
-        let applied = apply(&bad, &actions[0]["edit"], &data);
+        assert_eq!(fix["isPreferred"], false);
+        assert_eq!(fix["diagnostics"], json!(diags));
         assert_eq!(applied, fixed);
         // The fixed table checks.
         c.change(&data, version + 1, &applied);
@@ -205,12 +226,7 @@ fn a_missing_table_row_is_added_as_a_copy_of_its_neighbour() {
 
 #[test]
 fn a_missing_field_is_added_with_a_placeholder_of_its_type() {
-    let dir = project();
-    let data = uri(&dir.path().join("ruleset.yaml"));
-    let mut c = Client::start();
-    initialize(&mut c, dir.path());
-    c.open(&data, DATA);
-    assert_eq!(c.diagnostics(&data), Vec::<Value>::new());
+    let (_dir, mut c, data) = opened();
     // A flow record without `skill` and `hurt`; a block record without `hurt`. `armor`
     // has a default: never missing.
     let cases = [
@@ -230,10 +246,9 @@ fn a_missing_field_is_added_with_a_placeholder_of_its_type() {
     for (v, (good, bad_text, fixed_text, record)) in cases.into_iter().enumerate() {
         let bad = DATA.replace(good, bad_text);
         let version = 2 * v as i32 + 2;
-        c.change(&data, version, &bad);
-        let diags = c.diagnostics(&data);
-        assert_eq!(diags.len(), 1, "{diags:?}");
-        assert_eq!(diags[0]["code"], "E0106");
+        // Asked where the diagnostic starts.
+        let at = |d: &Value| d["range"]["start"].clone();
+        let (_, diags, applied) = the_one_fix(&mut c, &data, (version, &bad), "E0106", at);
         // The diagnostic is on the record's mapping.
         let line = pos(&bad, record, 0, 0)["line"].as_u64().unwrap();
         let start = &diags[0]["range"]["start"];
@@ -242,9 +257,6 @@ fn a_missing_field_is_added_with_a_placeholder_of_its_type() {
             line + (record == "Oswin") as u64,
             "{diags:?}"
         );
-        let actions = actions_at(&mut c, &data, start.clone(), &diags);
-        assert_eq!(actions.len(), 1, "{actions:?} {diags:?}");
-        let applied = apply(&bad, &actions[0]["edit"], &data);
         let expected = if record == "Oswin" {
             bad.replace("      skill: 2\n", fixed_text)
         } else {

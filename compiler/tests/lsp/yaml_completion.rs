@@ -128,3 +128,160 @@ fn a_yaml_value_offers_only_its_types_values() {
     }
     c.shutdown();
 }
+
+const KIT: &str = "\
+ruleset:
+  name: kit
+  title: Kit
+scales:
+  Harm: [Scratch, Wound, Down]
+enums:
+  Skill: [Blades, Bows]
+  Stance: [Guard, Open]
+types:
+  Weapon:
+    skill: Skill
+    harm: Harm
+  Fighter:
+    hp: { type: int, default: 3 }
+    skills: { type: \"map<Skill, int>\", default: {} }
+    stances: { type: \"map<Skill, Stance>\", default: {} }
+    weapon: { type: Weapon, default: fist }
+records:
+  Weapon:
+    fist: { skill: Blades, harm: Scratch }
+    bow: { skill: Bows, harm: Wound }
+  Fighter:
+    mira: { hp: 4, skills: { Bows: 2 }, weapon: { skill: Bows, harm: Wound } }
+";
+
+const KIT_RULES: &str = "\
+outcome Blow { Miss, Hit }
+
+procedure strike(f: Fighter, w: Weapon, stance: Stance) -> Blow {
+  let r = roll d6 + f.hp
+  if r < 5 or stance == Open or w.harm > Wound { return Miss }
+  return Hit
+}
+
+procedure go(c: fighter) {
+  c.hp -= 1
+}
+
+fight of Fighter {
+  order(c) = [c.hp]
+  out(c) = c.hp <= 0
+  on turn = go
+}
+";
+
+const KIT_SCENARIO: &str = "\
+ruleset: ../rules/kit
+run: strike
+args:
+  f: mira
+  w: bow
+  stance: Guard
+dice: [6]
+";
+
+const KIT_FIGHT: &str = "\
+ruleset: ../rules/kit
+sides:
+  Red:
+    Ann: { hp: 2 }
+  Blue:
+    Bob: mira
+";
+
+/// Issue 29 §4: a map's keys offer its key type and its values their type, a record
+/// written inside a record offers its own fields' types, a scenario's `args:` the
+/// procedure's parameters and their types, a fight file's `sides:` the combatants'
+/// type; each through the client, in the file being typed (it need not parse).
+#[test]
+fn maps_nested_records_args_and_sides_offer_their_types() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    std::fs::write(p.join("rulesc.toml"), "").unwrap();
+    for (file, text) in [
+        ("rules/kit/ruleset.yaml", KIT),
+        ("rules/kit/combat.rules", KIT_RULES),
+        ("scenarios/strike.yaml", KIT_SCENARIO),
+        ("fights/duel.yaml", KIT_FIGHT),
+    ] {
+        let path = p.join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let mut c = Client::start();
+    initialize(&mut c, p);
+    let files = [
+        uri(&p.join("rules/kit/ruleset.yaml")),
+        uri(&p.join("scenarios/strike.yaml")),
+        uri(&p.join("fights/duel.yaml")),
+    ];
+    for (file, text) in files.iter().zip([KIT, KIT_SCENARIO, KIT_FIGHT]) {
+        c.open(file, text);
+        assert_eq!(c.diagnostics(file), Vec::<Value>::new(), "{file}");
+    }
+    let mut version = 1;
+    // In file `f` (holding `text`), `old` changed to `typed`, asked at its end.
+    let mut offered = |c: &mut Client, f: usize, text: &str, old: &str, typed: &str| {
+        assert!(text.contains(old), "{old}");
+        let text = text.replace(old, typed);
+        version += 1;
+        c.change(&files[f], version, &text);
+        let at = pos(&text, typed, 0, typed.len());
+        labels(&c.request("textDocument/completion", doc_pos(&files[f], at)))
+    };
+    let mira = "mira: { hp: 4, skills: { Bows: 2 }, weapon: { skill: Bows, harm: Wound } }";
+    let harms: &[&str] = &["Scratch", "Wound", "Down"];
+    let fighter_fields: &[&str] = &["hp", "skills", "stances", "weapon"];
+    let texts = [KIT, KIT_SCENARIO, KIT_FIGHT];
+    let cases: [(usize, &str, &str, &[&str]); 15] = [
+        // A map's key: its key type; its value: the value's type (an int: nothing).
+        (0, mira, "mira: { skills: { ", &["Blades", "Bows"]),
+        (0, mira, "mira: { skills: { Bows: 2, B", &["Blades", "Bows"]),
+        (0, mira, "mira: { stances: { Bows: ", &["Guard", "Open"]),
+        (0, mira, "mira: { skills: { Bows: ", &[]),
+        (
+            0,
+            mira,
+            "mira:\n      skills:\n        B",
+            &["Blades", "Bows"],
+        ),
+        // A record written in a record: its fields, and each field's type.
+        (0, mira, "mira: { weapon: { harm: ", harms),
+        (
+            0,
+            mira,
+            "mira:\n      weapon:\n        skill: ",
+            &["Blades", "Bows"],
+        ),
+        (
+            0,
+            mira,
+            "mira: { weapon: { skill: Bows, h",
+            &["skill", "harm"],
+        ),
+        (0, mira, "mira: { ", fighter_fields),
+        // A scenario's arguments: the parameters, then each one's type.
+        (1, "  f: mira", "  f: mira\n  ", &["f", "w", "stance"]),
+        (1, "  w: bow", "  w: ", &["fist", "bow"]),
+        // A fight file's fighter: a combatant, and a combatant's fields' types.
+        (2, "Bob: mira", "Bob: ", &["mira"]),
+        (1, "  stance: Guard", "  stance: ", &["Guard", "Open"]),
+        (
+            2,
+            "Ann: { hp: 2 }",
+            "Ann: { skills: { ",
+            &["Blades", "Bows"],
+        ),
+        (2, "Ann: { hp: 2 }", "Ann: { weapon: ", &["fist", "bow"]),
+    ];
+    for (f, old, typed, expected) in cases {
+        let got = offered(&mut c, f, texts[f], old, typed);
+        assert_eq!(got, expected, "{typed:?}");
+    }
+    c.shutdown();
+}

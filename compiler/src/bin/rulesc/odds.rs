@@ -2,7 +2,7 @@
 //! variant changes).
 
 use crate::cli::{AnalyzeView, DiffArgs, Format};
-use crate::project::load;
+use crate::project::load_here;
 use crate::report::{report, style, usage_error, write_chart};
 use rulesc::analyze::Limits;
 use rulesc::{diag, output};
@@ -28,7 +28,7 @@ pub fn analyze(
             "leave out `--best` and `--engine` with `--samples`, or `--samples` for exact odds",
         );
     }
-    let Some(p) = load(ruleset, packs, format) else {
+    let Some(p) = load_here(ruleset, packs, format) else {
         return ExitCode::from(1);
     };
     let v = rulesc::analyze::View {
@@ -110,7 +110,14 @@ pub fn diff(args: DiffArgs, format: Format) -> ExitCode {
             seed,
             max: Some(std::time::Duration::from_secs(limits.max_seconds)),
         };
-        let compared = rulesc::simulate::diff::compare(&base, &variant, &scenario, &packs, runs);
+        let compared = rulesc::simulate::diff::compare_named(
+            &base,
+            &variant,
+            &scenario,
+            &packs,
+            runs,
+            &crate::report::name_from_here,
+        );
         return match compared {
             Ok((d, read)) => {
                 let inputs: Vec<_> = read.iter().flat_map(|(_, s)| output::inputs(s)).collect();
@@ -132,8 +139,15 @@ pub fn diff(args: DiffArgs, format: Format) -> ExitCode {
         by,
         ..Default::default()
     };
-    let compared =
-        rulesc::analyze::diff::compare_with_packs(&base, &variant, &scenario, &packs, &limits, &v);
+    let compared = rulesc::analyze::diff::compare_with_packs(
+        &base,
+        &variant,
+        &scenario,
+        &packs,
+        &limits,
+        &v,
+        &crate::report::name_from_here,
+    );
     match compared {
         Ok((d, warnings)) => {
             // The sources of both runs: base and variant (each with its packs and

@@ -127,11 +127,10 @@ pub fn build(ruleset: &Path, out: &Path, packs: &[PathBuf], format: Format) -> E
 /// `rulesc export`: the merged ruleset as JSON, to standard output or a file. The output
 /// is JSON whatever `--format` says (`--format` is for the diagnostics).
 pub fn export(ruleset: &Path, packs: &[PathBuf], out: Option<PathBuf>, format: Format) -> ExitCode {
-    let Some(mut p) = load(ruleset, packs, format) else {
+    // `defined_at` names files as every path the command line prints.
+    let Some(p) = load_here(ruleset, packs, format) else {
         return ExitCode::from(1);
     };
-    // `defined_at` names files as every path the command line prints.
-    crate::report::name_from_here(&mut p.sources);
     let value = rulesc::export::export(&p);
     let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
     match out {
@@ -179,6 +178,15 @@ pub fn load(ruleset: &Path, packs: &[PathBuf], format: Format) -> Option<rulesc:
     let (extended, diags, sources) = rulesc::pack::apply(&p, packs);
     report(&diags, &sources, format);
     extended
+}
+
+/// [`load`], each file named from the current folder, in the sources and in the trace
+/// sites (`report::name_from_here`): what every command that prints from a program
+/// runs on, all but `build`, whose generated code keeps the check's names.
+pub fn load_here(ruleset: &Path, packs: &[PathBuf], format: Format) -> Option<rulesc::ir::Program> {
+    let mut p = load(ruleset, packs, format)?;
+    p.rename_files(&crate::report::name_from_here);
+    Some(p)
 }
 
 /// `rulesc all`: every ruleset folder checked before anything is written, then built
@@ -279,6 +287,10 @@ pub fn all(rules: &Path, out: &Path, trace: &[PathBuf], format: Format) -> ExitC
             }
         }
     }
+    // Written: from here on the traces name files as every path the command line prints.
+    for (_, p) in &mut programs {
+        p.rename_files(&crate::report::name_from_here);
+    }
     for scenario in trace {
         let name = scenario
             .parent()
@@ -299,9 +311,10 @@ pub fn all(rules: &Path, out: &Path, trace: &[PathBuf], format: Format) -> ExitC
         if human {
             outln!("\ntrace of {}:", scenario.display());
         }
-        match rulesc::scenario::run_file(p, scenario, 0) {
-            Ok(text) if human => out!("{}", diag::escape_controls(&text)),
-            Ok(text) => outln!("{}", trace_json(scenario, &text)),
+        let options = rulesc::scenario::RunOptions::default();
+        match rulesc::scenario::run_file_valued(p, scenario, 0, options) {
+            Ok((text, _)) if human => out!("{}", diag::escape_controls(&text)),
+            Ok((text, value)) => outln!("{}", trace_json(scenario, &text, value)),
             Err((diags, sources)) => {
                 report(&diags, &sources, format);
                 failed = true;

@@ -44,16 +44,11 @@ pub fn from_here(sources: &Sources) -> Sources {
 /// [`from_here`] in place: the one rule for every file name the command line prints
 /// (diagnostics, `explain`'s origins, `export`'s `defined_at`).
 pub fn name_from_here(s: &mut Sources) {
-    let here = std::env::current_dir().ok();
     for f in &mut s.files {
         if f.path.as_os_str().is_empty() {
             continue;
         }
-        let path = here
-            .as_ref()
-            .and_then(|h| f.path.strip_prefix(h).ok())
-            .unwrap_or(&f.path);
-        f.name = output::shown(path);
+        f.name = output::shown(&output::from_here(&f.path));
     }
 }
 
@@ -120,8 +115,13 @@ pub fn summary_json(
     })
 }
 
-/// A scenario's trace as one JSON object: its lines, and the result and notes apart.
-pub fn trace_json(scenario: &std::path::Path, text: &str) -> serde_json::Value {
+/// A scenario's trace as one JSON object: its lines, and the result and notes apart;
+/// `value` is the result as a value (`null` after a rule error), `result` its line.
+pub fn trace_json(
+    scenario: &std::path::Path,
+    text: &str,
+    value: serde_json::Value,
+) -> serde_json::Value {
     let result = text
         .lines()
         .rfind(|l| l.starts_with("result: "))
@@ -133,7 +133,7 @@ pub fn trace_json(scenario: &std::path::Path, text: &str) -> serde_json::Value {
     // Every line as `rulesc trace` prints it (the result and notes too), so that a tool
     // reading JSON sees what a reader of the text sees.
     let trace: Vec<&str> = text.lines().collect();
-    serde_json::json!({ "scenario": output::shown(scenario), "trace": trace, "result": result, "notes": notes })
+    serde_json::json!({ "scenario": output::shown(&output::from_here(scenario)), "trace": trace, "result": result, "value": value, "notes": notes })
 }
 
 /// A ruleset that checked, in one line: `3 procedures, 2 formulas, 1 table, 2 records`.

@@ -3,7 +3,7 @@
 //! where each part came from).
 
 use crate::cli::Format;
-use crate::project::load;
+use crate::project::load_here;
 use crate::report::{report, trace_json};
 use rulesc::diag;
 use std::path::{Path, PathBuf};
@@ -18,14 +18,14 @@ pub fn trace(
     options: rulesc::scenario::RunOptions,
     format: Format,
 ) -> ExitCode {
-    let Some(p) = load(ruleset, packs, format) else {
+    let Some(p) = load_here(ruleset, packs, format) else {
         return ExitCode::from(1);
     };
-    match rulesc::scenario::run_file_with(&p, scenario, seed, options) {
-        Ok(out) => {
+    match rulesc::scenario::run_file_valued(&p, scenario, seed, options) {
+        Ok((out, value)) => {
             match format {
                 Format::Human | Format::Csv => out!("{}", diag::escape_controls(&out)),
-                Format::Json => outln!("{}", trace_json(scenario, &out)),
+                Format::Json => outln!("{}", trace_json(scenario, &out, value)),
             }
             ExitCode::SUCCESS
         }
@@ -49,7 +49,11 @@ pub fn test_read(
     update: bool,
     format: Format,
 ) -> (ExitCode, Vec<PathBuf>) {
-    let opts = rulesc::testing::Options { ruleset, update };
+    let opts = rulesc::testing::Options {
+        ruleset,
+        update,
+        names: Some(crate::report::name_from_here),
+    };
     let r = rulesc::testing::run(paths, &opts);
     let read: Vec<PathBuf> = r
         .problems
@@ -93,7 +97,7 @@ pub fn simulate(
     svg: Option<&Path>,
     format: Format,
 ) -> ExitCode {
-    let Some(p) = load(ruleset, packs, format) else {
+    let Some(p) = load_here(ruleset, packs, format) else {
         return ExitCode::from(1);
     };
     let (file, sources) = match rulesc::simulate::read(&p, fight) {
@@ -176,7 +180,7 @@ pub fn sweep(
     (runs, seed, _, _, max_seconds): (u64, u64, Option<u64>, rulesc::eval::Options, u64),
     format: Format,
 ) -> ExitCode {
-    let Some(p) = load(ruleset, packs, format) else {
+    let Some(p) = load_here(ruleset, packs, format) else {
         return ExitCode::from(1);
     };
     let max = Some(std::time::Duration::from_secs(max_seconds));

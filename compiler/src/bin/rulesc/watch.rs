@@ -98,7 +98,7 @@ pub fn watch(
         }
         eprintln!(
             "[{} changed: running again]",
-            rulesc::output::shown(&from_here(&changed))
+            rulesc::output::shown(&rulesc::output::from_here(&changed))
         );
     }
 }
@@ -127,15 +127,6 @@ fn relevant(event: &notify::Event) -> Option<PathBuf> {
             )
         })
         .cloned()
-}
-
-/// A path relative to the current folder when under it, as the runs print paths.
-fn from_here(p: &Path) -> PathBuf {
-    std::env::current_dir()
-        .map(|d| absolute(&d))
-        .ok()
-        .and_then(|d| p.strip_prefix(d).ok().map(Path::to_path_buf))
-        .unwrap_or_else(|| p.to_path_buf())
 }
 
 fn absolute(p: &Path) -> PathBuf {
