@@ -5,10 +5,11 @@
 
 use crate::eval::{call_in, leak_name, show_traced_in, Interpreter, Options, Value, MAX_STEPS};
 use crate::ir::{self, Action, At, FightQuery, FightTies, Program, ResetStep, Ty};
+use rulesc_runtime::fight::land;
 use rulesc_runtime::fight::Res;
 use rulesc_runtime::{
-    Decide, DiceSource, Env, Fight, FightRules, FightShape, Fighter, Hook, Moment, Side, Ties,
-    TraceEvent, TraceSink,
+    Decide, DiceSource, Env, Fight, FightRules, FightShape, Fighter, Hook, Moment, Repeat, Side,
+    Ties, TraceEvent, TraceSink,
 };
 use rulesc_runtime::{RuleError, RuleErrorKind};
 use std::borrow::Cow;
@@ -297,6 +298,7 @@ pub fn shape(prog: &Program) -> Option<FightShape> {
     let d = prog.fight.as_ref()?;
     let ties = match &d.ties {
         FightTies::Together => Ties::Together,
+        FightTies::AtOnce => Ties::AtOnce,
         FightTies::Roll(die) => Ties::Roll(*die),
         FightTies::Decide(name) => Ties::Decide(leak_name(name)),
     };
@@ -308,6 +310,16 @@ pub fn shape(prog: &Program) -> Option<FightShape> {
         triggers: Cow::Owned(d.triggers.iter().map(|t| t.per_fighter).collect()),
         site: d.site,
         trigger_sites: Cow::Owned(d.triggers.iter().map(|t| t.site).collect()),
+        repeats: Cow::Owned(
+            d.repeats
+                .iter()
+                .map(|r| Repeat {
+                    action: r.action.min(u32::MAX as usize) as u32,
+                    every: r.every,
+                    site: r.site,
+                })
+                .collect(),
+        ),
     })
 }
 
@@ -519,6 +531,64 @@ impl<D: DiceSource, X: Decide, T: TraceSink> FightRules<Value, D, X, T> for Eval
     ) -> Res<()> {
         let p = self.def().triggers[index].procedure;
         self.run(env, fight, p, who)?;
+        Ok(())
+    }
+
+    fn stops(
+        &mut self,
+        env: &mut Env<D, X, T>,
+        fight: &mut Fight<Value>,
+        action: u32,
+        args: &[i64],
+    ) -> Res<bool> {
+        let d = self.def();
+        let stop = d
+            .repeats
+            .iter()
+            .find(|r| r.action == action as usize)
+            .and_then(|r| r.stop);
+        let (Some(stop), Some(Action::Call { function, .. })) =
+            (stop, d.actions.get(action as usize))
+        else {
+            return Ok(false);
+        };
+        // The condition's values follow the call's arguments.
+        let skip = self.prog.functions[*function].params.len();
+        let params = &self.prog.functions[stop].params;
+        let values = params
+            .iter()
+            .zip(args.iter().skip(skip))
+            .map(|(p, x)| decode(&p.ty, *x));
+        Ok(call_in(self.prog, env, fight, stop, values, self.options)?.bool())
+    }
+
+    fn copy(&mut self, c: &Value) -> Value {
+        c.deep_clone()
+    }
+
+    fn land(&mut self, now: &mut Value, before: &Value, after: &Value, site: u32) -> Res<()> {
+        let fields = &self.prog.records[self.def().combatant].fields;
+        let (Value::Record(now), Value::Record(before), Value::Record(after)) =
+            (now, before, after)
+        else {
+            return Ok(());
+        };
+        let (before, after) = (before.borrow(), after.borrow());
+        let mut now = now.borrow_mut();
+        for (i, f) in fields.iter().enumerate() {
+            let (Some(n), Some(b), Some(a)) = (now.get_mut(i), before.get(i), after.get(i)) else {
+                continue;
+            };
+            match (f.range, &mut *n, b, a) {
+                (Some(range), Value::Int(n), Value::Int(b), Value::Int(a)) => {
+                    land::ranged(n, *b, *a, range, site)?;
+                }
+                (None, Value::Int(n), Value::Int(b), Value::Int(a)) if f.ty == Ty::Int => {
+                    land::int(n, *b, *a);
+                }
+                (_, n, b, a) => land::other(n, b, a),
+            }
+        }
         Ok(())
     }
 }

@@ -5,10 +5,10 @@
 
 use rulesc::eval::{self, Value};
 use rulesc::ir::Program;
-use rulesc_tests::arena;
 use rulesc_tests::differential::{
     assert_simulation_repeats, compare_fights, fight_file, generated_fight, interpret_fight,
 };
+use rulesc_tests::{arena, skirmish};
 
 const SEEDS: u64 = 1_000;
 
@@ -86,6 +86,104 @@ fn arena_fights_match_the_interpreter() {
     // the turn, and a rule error in the middle of a fight, were compared.
     assert!(ends.len() >= 3, "{ends:?}");
     assert!(ends.contains_key("RuleError"), "{ends:?}");
+}
+
+fn brawler_value(p: &Program, b: &skirmish::Brawler) -> Value {
+    eval::record(
+        p,
+        "Brawler",
+        &[
+            ("hp", Value::Int(b.hp)),
+            ("skill", Value::Int(b.skill)),
+            ("initiative", Value::Int(b.initiative)),
+            ("guard", Value::Bool(b.guard)),
+            ("rage", Value::Int(b.rage)),
+            ("regen", Value::Int(b.regen)),
+            ("regrown", Value::Int(b.regrown)),
+            ("taunted", Value::Int(b.taunted)),
+            ("foes_seen", Value::Int(b.foes_seen)),
+        ],
+    )
+    .expect("Brawler's fields")
+}
+
+#[test]
+fn skirmish_fights_with_ties_at_once_and_repeating_timers_match_the_interpreter() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/codegen/skirmish");
+    let (p, diags, _) = rulesc::compile_dir(std::path::Path::new(dir));
+    let p = p.unwrap_or_else(|| panic!("{diags:?}"));
+    let brawlers = [
+        (
+            "Red",
+            "Ann",
+            skirmish::Brawler {
+                skill: 2,
+                ..Default::default()
+            },
+        ),
+        ("Red", "Bob", skirmish::Brawler::default()),
+        (
+            "Blue",
+            "Cid",
+            skirmish::Brawler {
+                hp: 12,
+                ..Default::default()
+            },
+        ),
+        (
+            "Blue",
+            "Dee",
+            skirmish::Brawler {
+                skill: 1,
+                ..Default::default()
+            },
+        ),
+    ];
+    let mut seen = std::collections::BTreeMap::<&str, u32>::new();
+    for seed in 0..SEEDS {
+        let mut sides: Vec<(&str, Vec<(&str, Value)>)> = Vec::new();
+        for (side, name, b) in &brawlers {
+            match sides.iter_mut().find(|(s, _)| s == side) {
+                Some((_, members)) => members.push((name, brawler_value(&p, b))),
+                None => sides.push((side, vec![(name, brawler_value(&p, b))])),
+            }
+        }
+        let interp = interpret_fight(&p, &sides, seed, 20);
+        let gen = generated_fight(seed, |env| {
+            let mut fight = skirmish::Fight::new();
+            for (side, name, b) in &brawlers {
+                fight.join(side, name, b.clone());
+            }
+            let end = fight.run(&mut skirmish::Rules, env, 20);
+            let state = fight
+                .combatants
+                .iter()
+                .map(|b| brawler_value(&p, b))
+                .collect();
+            (end, fight.round(), state)
+        });
+        compare_fights(&p, "skirmish", seed, &interp, &gen);
+        let text = rulesc_runtime::VecTrace {
+            events: gen.events.clone(),
+        }
+        .render(&p.sites);
+        for (what, needle) in [
+            ("a group acting at once", "(at once)"),
+            (
+                "a repeating timer firing",
+                "until c.hp <= 0 or c.hp >= cap or c.regen == 0: fires",
+            ),
+            ("a repeating timer stopping", "c.regen == 0: stops"),
+            ("a landing out of range", "is outside int(0..4)"),
+        ] {
+            if text.contains(needle) {
+                *seen.entry(what).or_default() += 1;
+            }
+        }
+    }
+    // Every new path was compared, many times.
+    assert_eq!(seen.len(), 4, "{seen:?}");
+    assert!(seen.values().all(|&n| n >= 20), "{seen:?}");
 }
 
 fn arena_file(p: &Program) -> rulesc::simulate::FightFile {

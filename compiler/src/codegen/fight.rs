@@ -290,6 +290,7 @@ impl Gen<'_> {
         );
         let ties = match &d.ties {
             FightTies::Together => format!("{RT}::Ties::Together"),
+            FightTies::AtOnce => format!("{RT}::Ties::AtOnce"),
             FightTies::Roll(die) => format!("{RT}::Ties::Roll({})", dice_expr(*die)),
             FightTies::Decide(name) => format!("{RT}::Ties::Decide({})", lit(name)),
         };
@@ -312,14 +313,29 @@ impl Gen<'_> {
             .map(|t| t.per_fighter.to_string())
             .collect();
         let trigger_sites: Vec<String> = d.triggers.iter().map(|t| t.site.to_string()).collect();
+        let repeats: Vec<String> = d
+            .repeats
+            .iter()
+            .map(|r| {
+                let every = match r.every {
+                    ir::Period::Rounds(n) => format!("{RT}::Period::Rounds({n})"),
+                    ir::Period::Time(n) => format!("{RT}::Period::Time({n})"),
+                };
+                format!(
+                    "{RT}::Repeat {{ action: {}, every: {every}, site: {} }}",
+                    r.action, r.site
+                )
+            })
+            .collect();
         scope.raw(format!(
-            "static FIGHT_SHAPE: {RT}::FightShape = {RT}::FightShape {{ ties: {ties}, round_length: {}, hooks: [{}], every: {RT}::fight::Cow::Borrowed(&[{}]), triggers: {RT}::fight::Cow::Borrowed(&[{}]), site: {}, trigger_sites: {RT}::fight::Cow::Borrowed(&[{}]) }};",
+            "static FIGHT_SHAPE: {RT}::FightShape = {RT}::FightShape {{ ties: {ties}, round_length: {}, hooks: [{}], every: {RT}::fight::Cow::Borrowed(&[{}]), triggers: {RT}::fight::Cow::Borrowed(&[{}]), site: {}, trigger_sites: {RT}::fight::Cow::Borrowed(&[{}]), repeats: {RT}::fight::Cow::Borrowed(&[{}]) }};",
             d.round_length,
             hooks.join(", "),
             every.join(", "),
             triggers.join(", "),
             d.site,
             trigger_sites.join(", "),
+            repeats.join(", "),
         ));
         // The order's key as the runtime keeps it (a `SmallList` made a `Vec`).
         let order = match self.small_list_ty(&self.p.functions[d.order].ret)? {
@@ -372,6 +388,20 @@ impl Gen<'_> {
                 self.run_call(t.procedure, "who")
             ));
         }
+        let mut stop_arms = Vec::new();
+        for r in &d.repeats {
+            if let Some(arm) = self.stop_arm(r)? {
+                stop_arms.push(arm);
+            }
+        }
+        // The engine lands turns only for ties at once: another fight's `land` is never
+        // called, and its whole record stands for its fields.
+        let land = match d.ties {
+            FightTies::AtOnce => self.land_fields(d.combatant),
+            _ => format!(
+                "// Only a fight whose ties act at once lands turns.\n{RT}::fight::land::other(now, before, after);"
+            ),
+        };
         let env = format!("&mut {RT}::Env<D, X, T>");
         let res = |t: &str| format!("::core::result::Result<{t}, {RT}::RuleError>");
         scope.raw(format!(
@@ -399,6 +429,17 @@ impl Gen<'_> {
                     match (index, who) {{ {} _ => {{}} }}
                     Ok(())
                 }}
+                #[allow(unused_variables)]
+                fn stops(&mut self, env: {env}, fight: &mut Fight, action: u32, args: &[i64]) -> {} {{
+                    let arg = |i: usize| args.get(i).copied().unwrap_or(0);
+                    match action {{ {} _ => Ok(false) }}
+                }}
+                fn copy(&mut self, c: &{c}) -> {c} {{ c.clone() }}
+                #[allow(unused_variables)]
+                fn land(&mut self, now: &mut {c}, before: &{c}, after: &{c}, site: u32) -> {} {{
+                    {land}
+                    Ok(())
+                }}
             }}",
             res("Vec<i64>"),
             if d.out.is_some() { "fight" } else { "_fight" },
@@ -412,6 +453,9 @@ impl Gen<'_> {
             cond_arms.join(" "),
             res("()"),
             trigger_arms.join(" "),
+            res("bool"),
+            stop_arms.join(" "),
+            res("()"),
         ));
         Ok(())
     }
@@ -517,6 +561,54 @@ impl Gen<'_> {
                 )
             }
         })
+    }
+
+    /// The arm of `Rules::stops` for a repeating timer with an `until` condition: its
+    /// formula called with the values captured after the call's arguments.
+    fn stop_arm(&self, r: &ir::Repeat) -> Result<Option<String>, String> {
+        let (Some(stop), Some(Action::Call { function, .. })) = (
+            r.stop,
+            self.p.fight.as_ref().and_then(|d| d.actions.get(r.action)),
+        ) else {
+            return Ok(None);
+        };
+        let skip = self.p.functions[*function].params.len();
+        let f = &self.p.functions[stop];
+        let mut args = Vec::new();
+        if self.fight[stop] {
+            args.push("fight".to_string());
+        }
+        for (i, p) in f.params.iter().enumerate() {
+            args.push(self.decode(&p.ty, &format!("arg({})", skip + i))?);
+        }
+        let call = format!("{}({})", self.id.function[stop], args.join(", "));
+        let call = if f.fallible {
+            call
+        } else {
+            format!("Ok({call})")
+        };
+        Ok(Some(format!("{} => {call},", r.action)))
+    }
+
+    /// The body of `Rules::land`: each field of the combatant record `r` landed by the
+    /// runtime's rule for its kind (`rulesc_runtime::fight::land`).
+    fn land_fields(&self, r: usize) -> String {
+        let mut out = String::new();
+        for (i, f) in self.p.records[r].fields.iter().enumerate() {
+            let name = &self.id.field[r][i];
+            out.push_str(&match (f.range, &f.ty) {
+                (Some((lo, hi)), Ty::Int) => format!(
+                    "{RT}::fight::land::ranged(&mut now.{name}, before.{name}, after.{name}, ({lo}, {hi}), site)?;"
+                ),
+                (None, Ty::Int) => format!(
+                    "{RT}::fight::land::int(&mut now.{name}, before.{name}, after.{name});"
+                ),
+                _ => format!(
+                    "{RT}::fight::land::other(&mut now.{name}, &before.{name}, &after.{name});"
+                ),
+            });
+        }
+        out
     }
 
     /// A captured timer argument (`i64` text `x`) as a value of type `ty`.

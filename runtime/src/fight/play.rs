@@ -330,7 +330,7 @@ impl<C> Fight<C> {
         }
         let site = rules.shape().site;
         Ok(Some(match rules.shape().ties {
-            Ties::Together => group,
+            Ties::Together | Ties::AtOnce => group,
             Ties::Roll(die) => {
                 let mut tied = group;
                 let mut tries = 0;
@@ -378,14 +378,20 @@ impl<C> Fight<C> {
         T: TraceSink,
         R: FightRules<C, D, X, T>,
     {
+        let at_once = group.len() > 1 && rules.shape().ties == Ties::AtOnce;
         if T::ENABLED {
             let names: Vec<&str> = group.iter().map(|&f| self.name(f)).collect();
-            let line = if names.len() > 1 {
+            let line = if at_once {
+                format!("turn of {} (at once)", names.join(", "))
+            } else if names.len() > 1 {
                 format!("turn of {} (together)", names.join(", "))
             } else {
                 format!("turn of {}", names.join(""))
             };
             trace(env, rules.shape().site, || line);
+        }
+        if at_once {
+            return self.take_turns_at_once(rules, env, group);
         }
         // Each is marked as its own turn begins, so `acted(c)` says whether `c` has had
         // its turn: a member later in the group has not, while the others act. The
@@ -395,6 +401,67 @@ impl<C> Fight<C> {
             self.take_turn(rules, env, f)?;
         }
         Ok(())
+    }
+
+    /// The turns of a group acting at once ([`Ties::AtOnce`]): each member's turn runs, in
+    /// the order they joined, from the combatants as they were before the group, and
+    /// sees the others' `acted` as it was then (its own true from its turn's start); the
+    /// fight's own state (timers, world time, turn counts) goes on from turn to turn.
+    /// Then the turns land on that state in joining order ([`super::land`]) and every
+    /// member is marked acted. A rule error in a turn stops the group there: the turns
+    /// taken, that one's as far as it went, land first.
+    fn take_turns_at_once<D, X, T, R>(
+        &mut self,
+        rules: &mut R,
+        env: &mut Env<D, X, T>,
+        group: &[Fighter],
+    ) -> Res<()>
+    where
+        D: DiceSource,
+        X: Decide,
+        T: TraceSink,
+        R: FightRules<C, D, X, T>,
+    {
+        let before: Vec<C> = self.combatants.iter().map(|c| rules.copy(c)).collect();
+        let acted: Vec<bool> = group.iter().map(|&f| self.acted(f)).collect();
+        let mut turns: Vec<Vec<C>> = Vec::with_capacity(group.len());
+        let mut stopped = Ok(());
+        for (i, &f) in group.iter().enumerate() {
+            if i > 0 {
+                let fresh = before.iter().map(|c| rules.copy(c)).collect();
+                turns.push(core::mem::replace(&mut self.combatants, fresh));
+                for (&g, &a) in group.iter().zip(&acted) {
+                    if let Some(slot) = self.acted.get_mut(g.index()) {
+                        *slot = a;
+                    }
+                }
+            }
+            self.mark_acted(f);
+            stopped = self.take_turn(rules, env, f);
+            if stopped.is_err() {
+                break;
+            }
+        }
+        let last = core::mem::take(&mut self.combatants);
+        turns.push(last);
+        self.combatants = before.iter().map(|c| rules.copy(c)).collect();
+        let site = rules.shape().site;
+        let mut landed = Ok(());
+        'land: for turn in &turns {
+            for (j, after) in turn.iter().enumerate() {
+                let (Some(now), Some(was)) = (self.combatants.get_mut(j), before.get(j)) else {
+                    continue;
+                };
+                if let Err(e) = rules.land(now, was, after, site) {
+                    landed = Err(crate::error::fail(&mut env.trace, e));
+                    break 'land;
+                }
+            }
+        }
+        for &f in group {
+            self.mark_acted(f);
+        }
+        stopped.and(landed)
     }
 
     /// One fighter's turn: timers due at its start, the `turn` hook, timers due at its
@@ -455,10 +522,41 @@ impl<C> Fight<C> {
                 return Err(too_many_fires(env, rules.shape().site));
             }
             let t = self.timers.remove(i);
-            rules.fire(env, self, t.action, &t.args)?;
             fired += 1;
+            let repeat = rules
+                .shape()
+                .repeats
+                .iter()
+                .find(|r| r.action == t.action)
+                .copied();
+            if let Some(r) = repeat {
+                if rules.stops(env, self, t.action, &t.args)? {
+                    if T::ENABLED {
+                        env.trace.event(TraceEvent::Fight {
+                            site: r.site,
+                            what: String::from("stops"),
+                            cite: true,
+                        });
+                    }
+                    continue;
+                }
+                let next = self.period_after(t.at, r.every);
+                self.schedule(next, t.action, t.args.clone());
+            }
+            rules.fire(env, self, t.action, &t.args)?;
         }
         Ok(())
+    }
+
+    /// The moment one `period` after `at`, when a repeating timer due at `at` is set
+    /// again (from now, for a moment of another kind).
+    fn period_after(&self, at: Moment, period: Period) -> Moment {
+        match (at, period) {
+            (Moment::RoundStart(r), Period::Rounds(n)) => Moment::RoundStart(r.saturating_add(n)),
+            (Moment::Time(t), Period::Time(n)) => Moment::Time(t.saturating_add(n.max(0))),
+            (_, Period::Rounds(n)) => self.rounds_later(i64::from(n)),
+            (_, Period::Time(n)) => self.time_later(n),
+        }
     }
 
     /// Moves world time forward by `amount`: the timers and `on every` hooks due on the
