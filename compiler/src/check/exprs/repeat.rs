@@ -114,6 +114,8 @@ fn stop_formula(
         if read.iter().any(|(_, s)| *s == slot) {
             continue;
         }
+        // Read here, kept or not.
+        fcx.unread.retain(|(s, _)| *s != slot);
         let ty = &fcx.locals[slot].ty;
         let small = matches!(
             ty,
@@ -130,7 +132,6 @@ fn stop_formula(
             );
             return None;
         }
-        fcx.unread.retain(|(s, _)| *s != slot);
         read.push((n, slot));
     }
     let id = c.prog.functions.len();
