@@ -104,8 +104,18 @@ fn stop_formula(
     fcx: &mut FnCtx,
     cond: &ast::Expr,
 ) -> Option<(usize, Vec<ir::Expr>)> {
+    if let Some((what, span)) = effect(cond) {
+        c.error(
+            "E0324",
+            span,
+            format!("the `until` of a repeating timer cannot {what}"),
+            "asked each time the timer falls due",
+            "do it in the procedure the timer calls, and keep what it gives in a field the condition reads",
+        );
+        return None;
+    }
     let mut names = Vec::new();
-    free_names(cond, &mut Vec::new(), &mut names);
+    free_names(cond, &mut names);
     let mut read: Vec<(ast::Ident, usize)> = Vec::new();
     for n in names {
         let Some(slot) = fcx.find(&n.name) else {
@@ -126,7 +136,7 @@ fn stop_formula(
             c.error(
                 "E0352",
                 n.span,
-                format!("the stop condition reads `{}`, {t}; a repeating timer keeps numbers, levels, variants, fighters and sides", n.name),
+                format!("the `until` of a repeating timer reads `{}` ({t}): a timer keeps numbers, levels, variants, booleans, fighters and sides", n.name),
                 "kept until the timer falls due",
                 "read the state through a fighter (`until c.hp >= 10`), or bind a number first: `let left = len(xs)`",
             );
@@ -203,15 +213,38 @@ fn stop_formula(
 
 /// The names `e` reads that it does not bind itself (an aggregate's or a list
 /// operation's variable, a `match` arm's bindings), in the order read.
-fn free_names(e: &ast::Expr, bound: &mut Vec<String>, out: &mut Vec<ast::Ident>) {
-    let mut go = |x: &ast::Expr, bound: &mut Vec<String>| free_names(x, bound, out);
-    match &e.kind {
-        A::Int(_) | A::Bool(_) | A::Dice(_) => {}
-        A::Name(n) => {
+fn free_names(e: &ast::Expr, out: &mut Vec<ast::Ident>) {
+    walk(e, &mut Vec::new(), &mut |x, bound| {
+        if let A::Name(n) = &x.kind {
             if !bound.contains(&n.name) {
                 out.push(n.clone());
             }
         }
+    });
+}
+
+/// What in `e` a condition asked when a timer falls due cannot do (roll dice, ask for
+/// a decision, fill a track), and where: the first such.
+fn effect(e: &ast::Expr) -> Option<(&'static str, Span)> {
+    let mut found = None;
+    walk(e, &mut Vec::new(), &mut |x, _| {
+        let what = match &x.kind {
+            A::Roll { .. } => "roll dice",
+            A::Decide { .. } => "ask for a decision",
+            A::Fill { .. } => "fill a track",
+            _ => return,
+        };
+        found.get_or_insert((what, x.span));
+    });
+    found
+}
+
+/// Calls `f` on `e` and every expression inside it, with the names bound around it.
+fn walk(e: &ast::Expr, bound: &mut Vec<String>, f: &mut dyn FnMut(&ast::Expr, &[String])) {
+    f(e, bound);
+    let mut go = |x: &ast::Expr, bound: &mut Vec<String>| walk(x, bound, f);
+    match &e.kind {
+        A::Int(_) | A::Bool(_) | A::Dice(_) | A::Name(_) => {}
         A::Field(x, _) | A::Unary(_, x) => go(x, bound),
         A::Index(a, b) | A::Binary(_, a, b) | A::Range(a, b) => {
             go(a, bound);
