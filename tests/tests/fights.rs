@@ -357,3 +357,32 @@ fn a_volley_at_once_lands_every_blow_and_answers_a_filtered_decision_by_name() {
     assert_eq!(report.cases.len(), 1);
     assert!(report.passed(), "{}", report.summary());
 }
+
+#[test]
+fn a_name_in_a_repeating_timers_until_is_the_local_where_it_is_written() {
+    // `cap` and `c` in skirmish's `until` resolve, for editors, to `begin`'s `let cap`
+    // and its loop variable `c`; renaming either finds the use in the condition.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/codegen/skirmish");
+    let checked = rulesc::check_dir(std::path::Path::new(dir), &Default::default());
+    let file = (0..)
+        .find(|&f| checked.sources.file(f).name.ends_with("fight.rules"))
+        .unwrap();
+    let text = checked.sources.file(file).text.to_string();
+    let until = text.find("until c.hp <= 0").unwrap();
+    for (name, bound_at) in [("cap", "let cap"), ("c", "for c")] {
+        let used = until + text[until..].find(&format!(" {name}")).unwrap() + 1;
+        let i = checked.index.at(file, used as u32).expect("a symbol");
+        let sym = &checked.index.symbols[i];
+        let bound = text.find(bound_at).unwrap() + bound_at.len() - name.len();
+        assert_eq!(
+            (sym.name.as_str(), sym.span.start as usize),
+            (name, bound),
+            "{name}"
+        );
+        assert!(checked
+            .index
+            .occurrences(i)
+            .iter()
+            .any(|s| s.start as usize == used));
+    }
+}

@@ -200,6 +200,16 @@ fn stop_formula(
     let x = coerce(x, &Ty::Bool);
     c.fn_stack.pop();
     c.fn_state[id] = 2;
+    // For editors: the names the condition reads are the locals where it is written;
+    // those it binds itself (an aggregate's variable) are its own.
+    let slots: Vec<usize> = read.iter().map(|(_, s)| *s).collect();
+    c.index.move_params(id, fcx.id, &slots);
+    for (slot, (local, span)) in stop.locals.iter().zip(&stop.spans).enumerate() {
+        if slot >= slots.len() {
+            c.index
+                .local((id, slot), &local.name, "until", *span, local.ty.clone());
+        }
+    }
     let site = c.site(Span {
         end: cond.span.start,
         ..cond.span
