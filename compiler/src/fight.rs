@@ -567,30 +567,47 @@ impl<D: DiceSource, X: Decide, T: TraceSink> FightRules<Value, D, X, T> for Eval
     }
 
     fn land(&mut self, now: &mut Value, before: &Value, after: &Value, site: u32) -> Res<()> {
-        let fields = &self.prog.records[self.def().combatant].fields;
-        let (Value::Record(now), Value::Record(before), Value::Record(after)) =
-            (now, before, after)
-        else {
-            return Ok(());
-        };
-        let (before, after) = (before.borrow(), after.borrow());
-        let mut now = now.borrow_mut();
-        for (i, f) in fields.iter().enumerate() {
-            let (Some(n), Some(b), Some(a)) = (now.get_mut(i), before.get(i), after.get(i)) else {
-                continue;
-            };
-            match (f.range, &mut *n, b, a) {
-                (Some(range), Value::Int(n), Value::Int(b), Value::Int(a)) => {
-                    land::ranged(n, *b, *a, range, site)?;
+        let combatant = Ty::Record(self.def().combatant);
+        land_value(self.prog, &combatant, None, now, before, after, site)
+    }
+}
+
+/// Lands one turn's change of a value of type `ty` (a field of range `range`) on `now`,
+/// as the runtime's rule says (`rulesc_runtime::fight::land`): records field by field,
+/// maps keyed by a scale or enum entry by entry, numbers as changes, anything else whole.
+/// Generated code lands the same places (`codegen::fight`, `land_value`).
+fn land_value(
+    prog: &Program,
+    ty: &Ty,
+    range: Option<(i64, i64)>,
+    now: &mut Value,
+    before: &Value,
+    after: &Value,
+    site: u32,
+) -> Res<()> {
+    match (ty, &mut *now, before, after) {
+        (Ty::Int, Value::Int(n), Value::Int(b), Value::Int(a)) => match range {
+            Some(range) => land::ranged(n, *b, *a, range, site)?,
+            None => land::int(n, *b, *a),
+        },
+        (Ty::Record(r), Value::Record(n), Value::Record(b), Value::Record(a)) => {
+            let (b, a) = (b.borrow(), a.borrow());
+            let mut n = n.borrow_mut();
+            for (i, f) in prog.records[*r].fields.iter().enumerate() {
+                if let (Some(n), Some(b), Some(a)) = (n.get_mut(i), b.get(i), a.get(i)) {
+                    land_value(prog, &f.ty, f.range, n, b, a, site)?;
                 }
-                (None, Value::Int(n), Value::Int(b), Value::Int(a)) if f.ty == Ty::Int => {
-                    land::int(n, *b, *a);
-                }
-                (_, n, b, a) => land::other(n, b, a),
             }
         }
-        Ok(())
+        (Ty::Map(_, v), Value::Map(n), Value::Map(b), Value::Map(a)) => {
+            let n = Rc::make_mut(n);
+            for ((n, b), a) in n.iter_mut().zip(b.iter()).zip(a.iter()) {
+                land_value(prog, v, None, n, b, a, site)?;
+            }
+        }
+        (_, n, b, a) => land::other(n, b, a),
     }
+    Ok(())
 }
 
 /// Sets the place `path` under record `v` (keys from `keys`, in order) to `new`. A key or

@@ -102,6 +102,24 @@ fn brawler_value(p: &Program, b: &skirmish::Brawler) -> Value {
             ("regrown", Value::Int(b.regrown)),
             ("taunted", Value::Int(b.taunted)),
             ("foes_seen", Value::Int(b.foes_seen)),
+            (
+                "wounds",
+                Value::Map(std::rc::Rc::new(
+                    b.wounds.iter().map(|&w| Value::Int(w)).collect(),
+                )),
+            ),
+            (
+                "tally",
+                eval::record(
+                    p,
+                    "Tally",
+                    &[
+                        ("blows", Value::Int(b.tally.blows)),
+                        ("last", Value::Int(b.tally.last)),
+                    ],
+                )
+                .expect("Tally's fields"),
+            ),
         ],
     )
     .expect("Brawler's fields")

@@ -590,25 +590,65 @@ impl Gen<'_> {
         Ok(Some(format!("{} => {call},", r.action)))
     }
 
-    /// The body of `Rules::land`: each field of the combatant record `r` landed by the
-    /// runtime's rule for its kind (`rulesc_runtime::fight::land`).
+    /// The body of `Rules::land`: the combatant record `r` landed place by place.
     fn land_fields(&self, r: usize) -> String {
-        let mut out = String::new();
-        for (i, f) in self.p.records[r].fields.iter().enumerate() {
-            let name = &self.id.field[r][i];
-            out.push_str(&match (f.range, &f.ty) {
-                (Some((lo, hi)), Ty::Int) => format!(
-                    "{RT}::fight::land::ranged(&mut now.{name}, before.{name}, after.{name}, ({lo}, {hi}), site)?;"
+        self.land_value(&Ty::Record(r), None, ("now", "before", "after"), 0)
+    }
+
+    /// Lands the places `now`, `before`, `after` (texts) of type `ty` (a field of range
+    /// `range`), as the interpreter's `fight::land_value` does: records field by field,
+    /// maps keyed by a scale or enum entry by entry, numbers as changes through the
+    /// runtime's rule (`rulesc_runtime::fight::land`), anything else whole.
+    fn land_value(
+        &self,
+        ty: &Ty,
+        range: Option<(i64, i64)>,
+        (now, before, after): (&str, &str, &str),
+        depth: usize,
+    ) -> String {
+        match ty {
+            Ty::Int => match range {
+                Some((lo, hi)) => format!(
+                    "{RT}::fight::land::ranged(&mut {now}, {before}, {after}, ({lo}, {hi}), site)?;"
                 ),
-                (None, Ty::Int) => format!(
-                    "{RT}::fight::land::int(&mut now.{name}, before.{name}, after.{name});"
-                ),
-                _ => format!(
-                    "{RT}::fight::land::other(&mut now.{name}, &before.{name}, &after.{name});"
-                ),
-            });
+                None => format!("{RT}::fight::land::int(&mut {now}, {before}, {after});"),
+            },
+            Ty::Record(r) => {
+                let mut out = String::new();
+                for (i, f) in self.p.records[*r].fields.iter().enumerate() {
+                    let name = &self.id.field[*r][i];
+                    let places = (
+                        format!("{now}.{name}"),
+                        format!("{before}.{name}"),
+                        format!("{after}.{name}"),
+                    );
+                    out.push_str(&self.land_value(
+                        &f.ty,
+                        f.range,
+                        (&places.0, &places.1, &places.2),
+                        depth,
+                    ));
+                }
+                out
+            }
+            Ty::Map(_, v) => {
+                let (n, b, a) = (
+                    format!("now_{depth}"),
+                    format!("before_{depth}"),
+                    format!("after_{depth}"),
+                );
+                let inner = self.land_value(
+                    v,
+                    None,
+                    (&format!("(*{n})"), &format!("(*{b})"), &format!("(*{a})")),
+                    depth + 1,
+                );
+                format!(
+                    "for ({n}, ({b}, {a})) in {now}.iter_mut().zip({before}.iter().zip({after}.iter())) {{ {inner} }}"
+                )
+            }
+            _ => format!("{RT}::fight::land::other(&mut {now}, &{before}, &{after});"),
         }
-        out
     }
 
     /// A captured timer argument (`i64` text `x`) as a value of type `ty`.

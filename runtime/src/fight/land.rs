@@ -3,13 +3,15 @@
 //! and calls these.
 //!
 //! Every member's turn ran from the combatants as they were before the group. Their
-//! changes land in the order the members joined, on a copy of that state:
+//! changes land in the order the members joined, on a copy of that state, place by
+//! place: a record field by field, a map keyed by a scale or enum entry by entry, and
+//! at each place:
 //! - a whole number (`int`) lands as a change: what the turn added or took away is added,
 //!   so two blows of 4 and 5 on 10 hit points leave 1;
 //! - an `int(lo..hi)` field the same, and a sum outside its range is a rule error, as any
 //!   write outside it is;
-//! - any other field (a `bool`, a level, a list, a map, a record, ...) that a turn
-//!   changed takes that turn's value: of two turns changing it, the later joiner's wins.
+//! - anything else (a `bool`, a level, a list, a track, ...) that a turn changed takes
+//!   that turn's value: of two turns changing it, the later joiner's wins.
 
 use crate::arith;
 use crate::error::{RuleError, RuleErrorKind};
