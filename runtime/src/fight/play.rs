@@ -422,14 +422,16 @@ impl<C> Fight<C> {
         T: TraceSink,
         R: FightRules<C, D, X, T>,
     {
+        // Three copies of the combatants at most, whatever the group's size: the state
+        // before the group, the changes landed so far, and the turn under way.
         let before: Vec<C> = self.combatants.iter().map(|c| rules.copy(c)).collect();
+        let mut landed: Vec<C> = before.iter().map(|c| rules.copy(c)).collect();
         let acted: Vec<bool> = group.iter().map(|&f| self.acted(f)).collect();
-        let mut turns: Vec<Vec<C>> = Vec::with_capacity(group.len());
-        let mut stopped = Ok(());
+        let site = rules.shape().site;
+        let mut result = Ok(());
         for (i, &f) in group.iter().enumerate() {
             if i > 0 {
-                let fresh = before.iter().map(|c| rules.copy(c)).collect();
-                turns.push(core::mem::replace(&mut self.combatants, fresh));
+                self.combatants = before.iter().map(|c| rules.copy(c)).collect();
                 for (&g, &a) in group.iter().zip(&acted) {
                     if let Some(slot) = self.acted.get_mut(g.index()) {
                         *slot = a;
@@ -437,31 +439,24 @@ impl<C> Fight<C> {
                 }
             }
             self.mark_acted(f);
-            stopped = self.take_turn(rules, env, f);
-            if stopped.is_err() {
+            // A turn a rule error stopped lands as far as it went, then the error stops
+            // the fight.
+            result = self.take_turn(rules, env, f);
+            for ((now, was), after) in landed.iter_mut().zip(&before).zip(&self.combatants) {
+                if let Err(e) = rules.land(now, was, after, site) {
+                    result = result.and(Err(crate::error::fail(&mut env.trace, e)));
+                    break;
+                }
+            }
+            if result.is_err() {
                 break;
             }
         }
-        let last = core::mem::take(&mut self.combatants);
-        turns.push(last);
-        self.combatants = before.iter().map(|c| rules.copy(c)).collect();
-        let site = rules.shape().site;
-        let mut landed = Ok(());
-        'land: for turn in &turns {
-            for (j, after) in turn.iter().enumerate() {
-                let (Some(now), Some(was)) = (self.combatants.get_mut(j), before.get(j)) else {
-                    continue;
-                };
-                if let Err(e) = rules.land(now, was, after, site) {
-                    landed = Err(crate::error::fail(&mut env.trace, e));
-                    break 'land;
-                }
-            }
-        }
+        self.combatants = landed;
         for &f in group {
             self.mark_acted(f);
         }
-        stopped.and(landed)
+        result
     }
 
     /// One fighter's turn: timers due at its start, the `turn` hook, timers due at its
