@@ -592,27 +592,35 @@ impl Gen<'_> {
 
     /// The body of `Rules::land`: the combatant record `r` landed place by place.
     fn land_fields(&self, r: usize) -> String {
-        self.land_value(&Ty::Record(r), None, ("now", "before", "after"), 0)
+        self.land_value(&Ty::Record(r), None, ("now", "before", "after"), false, 0)
     }
 
-    /// Lands the places `now`, `before`, `after` (texts) of type `ty` (a field of range
-    /// `range`), as the interpreter's `fight::land_value` does: records field by field,
-    /// maps keyed by a scale or enum entry by entry, numbers as changes through the
-    /// runtime's rule (`rulesc_runtime::fight::land`), anything else whole.
+    /// Lands the places `now`, `before`, `after` (texts: places, or references to them
+    /// when `refs`) of type `ty` (a field of range `range`), as the interpreter's
+    /// `fight::land_value` does: records field by field, maps keyed by a scale or enum
+    /// entry by entry, numbers as changes through the runtime's rule
+    /// (`rulesc_runtime::fight::land`), anything else whole.
     fn land_value(
         &self,
         ty: &Ty,
         range: Option<(i64, i64)>,
         (now, before, after): (&str, &str, &str),
+        refs: bool,
         depth: usize,
     ) -> String {
+        let land = format!("{RT}::fight::land");
         match ty {
-            Ty::Int => match range {
-                Some((lo, hi)) => format!(
-                    "{RT}::fight::land::ranged(&mut {now}, {before}, {after}, ({lo}, {hi}), site)?;"
-                ),
-                None => format!("{RT}::fight::land::int(&mut {now}, {before}, {after});"),
-            },
+            Ty::Int => {
+                let args = if refs {
+                    format!("{now}, *{before}, *{after}")
+                } else {
+                    format!("&mut {now}, {before}, {after}")
+                };
+                match range {
+                    Some((lo, hi)) => format!("{land}::ranged({args}, ({lo}, {hi}), site)?;"),
+                    None => format!("{land}::int({args});"),
+                }
+            }
             Ty::Record(r) => {
                 let mut out = String::new();
                 for (i, f) in self.p.records[*r].fields.iter().enumerate() {
@@ -626,6 +634,7 @@ impl Gen<'_> {
                         &f.ty,
                         f.range,
                         (&places.0, &places.1, &places.2),
+                        false,
                         depth,
                     ));
                 }
@@ -637,17 +646,13 @@ impl Gen<'_> {
                     format!("before_{depth}"),
                     format!("after_{depth}"),
                 );
-                let inner = self.land_value(
-                    v,
-                    None,
-                    (&format!("(*{n})"), &format!("(*{b})"), &format!("(*{a})")),
-                    depth + 1,
-                );
+                let inner = self.land_value(v, None, (&n, &b, &a), true, depth + 1);
                 format!(
                     "for ({n}, ({b}, {a})) in {now}.iter_mut().zip({before}.iter().zip({after}.iter())) {{ {inner} }}"
                 )
             }
-            _ => format!("{RT}::fight::land::other(&mut {now}, &{before}, &{after});"),
+            _ if refs => format!("{land}::other({now}, {before}, {after});"),
+            _ => format!("{land}::other(&mut {now}, &{before}, &{after});"),
         }
     }
 
