@@ -404,3 +404,49 @@ fn a_name_in_a_repeating_timers_until_is_the_local_where_it_is_written() {
             .any(|s| s.start as usize == used));
     }
 }
+
+#[test]
+fn a_repeating_timer_stops_at_the_first_moment_due_after_its_condition_holds() {
+    // `every 3 rounds: regrow(c) until c.burned`, set before round 1: due at the start
+    // of rounds 3, 6 and 9. The troll is burned in round `burned` (on the hero's turn,
+    // after that round's start): the rounds it regrew in, as digits.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/fights/regrowth");
+    let (p, diags, _) = rulesc::compile_dir(std::path::Path::new(dir));
+    let p = p.unwrap_or_else(|| panic!("{diags:?}"));
+    let folder = std::env::temp_dir().join(format!("rulesc-regrowth-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    for (burned, regrown) in [
+        (Some(2), 0),  // burned before the first moment: never regrows
+        (Some(3), 3),  // regrew at round 3's start, then burned
+        (Some(5), 3),  // not at 4 or 5: only every third round
+        (Some(6), 36), // round 6's regrowth came first
+        (Some(7), 36), // stops at 9
+        (None, 369),   // never burned: every third round of ten
+    ] {
+        let answers: Vec<&str> = (1..=10)
+            .map(|r| if Some(r) == burned { "yes" } else { "no" })
+            .collect();
+        let path = folder.join("torch.yaml");
+        let text = format!(
+            "rounds: 10\nsides:\n  Hero:\n    Ada: {{ hp: 5, torch: true }}\n  Trolls:\n    Grok: {{ regrows: true }}\ndice: []\ndecisions:\n  target: first\n  burn: [{}]\n",
+            answers.join(", ")
+        );
+        std::fs::write(&path, text).unwrap();
+        let file = match rulesc::simulate::read(&p, &path) {
+            Ok((f, _)) => f,
+            Err((d, _)) => panic!("{:?}", d.items),
+        };
+        let ran = rulesc::simulate::replay(&p, &file);
+        assert!(ran.problems.items.is_empty(), "{:?}", ran.problems.items);
+        let grok = &ran.combatants[1];
+        assert_eq!(
+            eval::field(&p, "Brute", grok, "regrown"),
+            Some(Value::Int(regrown)),
+            "burned in round {burned:?}\n{}",
+            ran.trace
+        );
+        let stops = ran.trace.matches("until c.burned: stops").count();
+        assert_eq!(stops, usize::from(burned.is_some()), "{}", ran.trace);
+    }
+    std::fs::remove_dir_all(&folder).ok();
+}

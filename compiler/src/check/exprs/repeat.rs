@@ -145,7 +145,8 @@ fn stop_formula(
         read.push((n, slot));
     }
     let id = c.prog.functions.len();
-    let n = c.prog.fight.as_ref().map_or(0, |fd| fd.repeats.len()) + 1;
+    let made = |fd: &ir::FightDef| fd.repeats.iter().filter(|r| r.stop.is_some()).count();
+    let n = c.prog.fight.as_ref().map_or(0, made) + 1;
     let name = format!("{STOP}{n}");
     let mut stop = FnCtx {
         id,
