@@ -367,12 +367,14 @@ fn an_advance_nested_too_deep_is_the_same_rule_error_in_both_backends() {
 #[test]
 fn a_volley_at_once_lands_every_blow_and_answers_a_filtered_decision_by_name() {
     // `fixtures/fights/volley-tests`: three archers tie under `ties at once`; two blows
-    // on Ann both land (3 - 2 - 2), no member sees another acted, and each decision
-    // among a filtered list (`[e for e in enemies(me) if not e.hidden]`) is answered by
-    // the option's name.
+    // on Ann both land (5 - 2 - 2, a wound in each zone), no member sees another acted,
+    // a duration "until the end of the foe's next turn" set on a member lasts to its
+    // next round's turn (its turn in the volley was at once with the blow), and each
+    // decision among a filtered list (`[e for e in enemies(me) if not e.hidden]`) is
+    // answered by the option's name.
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/fights/volley-tests");
     let report = rulesc::testing::run(&[dir.into()], &Default::default());
-    assert_eq!(report.cases.len(), 1);
+    assert_eq!(report.cases.len(), 2);
     assert!(report.passed(), "{}", report.summary());
 }
 

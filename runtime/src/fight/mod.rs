@@ -280,6 +280,12 @@ pub struct Fight<C> {
     turn_log: Option<Vec<Fighter>>,
     timers: Vec<Timer>,
     seq: u64,
+    /// While a group acts at once: the last timer set before it. Timers set since are
+    /// held until its turns have landed.
+    held_after: Option<u64>,
+    /// While a group acts at once: each member and the number of its turn in the group,
+    /// under way for everyone (see [`Fight::turn_moment`]).
+    at_once: Vec<(Fighter, u32)>,
     /// Trigger conditions as last seen: `[trigger][0]` for a fight-wide trigger,
     /// `[trigger][1 + fighter]` for a per-fighter one.
     seen: Vec<Vec<bool>>,
@@ -310,6 +316,8 @@ impl<C> Default for Fight<C> {
             turn_log: None,
             timers: Vec::new(),
             seq: 0,
+            held_after: None,
+            at_once: Vec::new(),
             seen: Vec::new(),
             traced_out: Vec::new(),
             out_seen: Vec::new(),
@@ -512,13 +520,16 @@ impl<C> Fight<C> {
     }
 
     /// The moment "the start/end of the next turn of `f`" (`next`), or of its turn under
-    /// way if it is acting and `next` is false.
+    /// way if it is acting and `next` is false. While a group acts at once, every
+    /// member's turn in it is under way (they act at once, whatever the order the engine
+    /// runs them in): its next turn is the one after.
     pub fn turn_moment(&self, f: Fighter, end: bool, next: bool) -> Moment {
         let taken = self.turns_taken(f);
-        let n = if !next && self.is_acting(f) {
-            taken
-        } else {
-            taken.saturating_add(1)
+        let n = match self.at_once.iter().find(|(g, _)| *g == f) {
+            Some(&(_, n)) if next => n.saturating_add(1),
+            Some(&(_, n)) => n,
+            None if !next && self.is_acting(f) => taken,
+            None => taken.saturating_add(1),
         };
         if end {
             Moment::TurnEnd(f, n)

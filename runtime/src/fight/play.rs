@@ -405,11 +405,13 @@ impl<C> Fight<C> {
 
     /// The turns of a group acting at once ([`Ties::AtOnce`]): each member's turn runs, in
     /// the order they joined, from the combatants as they were before the group, and
-    /// sees the others' `acted` as it was then (its own true from its turn's start); the
-    /// fight's own state (timers, world time, turn counts) goes on from turn to turn.
-    /// Then the turns land on that state in joining order ([`super::land`]) and every
-    /// member is marked acted. A rule error in a turn stops the group there: the turns
-    /// taken, that one's as far as it went, land first.
+    /// sees the others' `acted` as it was then (its own true from its turn's start); world
+    /// time and turn counts go on from turn to turn, and every member's turn counts as
+    /// under way for the moments timers are set for ([`Fight::turn_moment`]). Each turn
+    /// lands on that state as it ends, in joining order ([`super::land`]); then every
+    /// member is marked acted, and the timers the turns set (held till now) fire if their
+    /// moment has passed. A rule error in a turn stops the group there: the turns taken,
+    /// that one's as far as it went, land first.
     fn take_turns_at_once<D, X, T, R>(
         &mut self,
         rules: &mut R,
@@ -428,6 +430,12 @@ impl<C> Fight<C> {
         let mut landed: Vec<C> = before.iter().map(|c| rules.copy(c)).collect();
         let acted: Vec<bool> = group.iter().map(|&f| self.acted(f)).collect();
         let site = rules.shape().site;
+        let held_after = self.seq;
+        self.held_after = Some(held_after);
+        self.at_once = group
+            .iter()
+            .map(|&f| (f, self.turns_taken(f).saturating_add(1)))
+            .collect();
         let mut result = Ok(());
         for (i, &f) in group.iter().enumerate() {
             if i > 0 {
@@ -453,10 +461,27 @@ impl<C> Fight<C> {
             }
         }
         self.combatants = landed;
+        self.held_after = None;
+        self.at_once.clear();
         for &f in group {
             self.mark_acted(f);
         }
-        result
+        result?;
+        // The timers the turns set fire now if their moment has passed: the start or end
+        // of a turn taken in the group (a duration "until the end of its next turn" set
+        // on a member acting later in the group), or a time an `advance` reached.
+        let turns = self.turns.clone();
+        let time = self.time;
+        self.fire_where(rules, env, |t| {
+            t.seq > held_after
+                && match t.at {
+                    Moment::TurnStart(f, n) | Moment::TurnEnd(f, n) => {
+                        turns.get(f.index()).is_some_and(|&taken| n <= taken)
+                    }
+                    Moment::Time(at) => at <= time,
+                    Moment::RoundStart(_) | Moment::RoundEnd(_) => false,
+                }
+        })
     }
 
     /// One fighter's turn: timers due at its start, the `turn` hook, timers due at its
@@ -504,12 +529,27 @@ impl<C> Fight<C> {
         T: TraceSink,
         R: FightRules<C, D, X, T>,
     {
+        self.fire_where(rules, env, |t| due(t.at))
+    }
+
+    /// [`Fight::fire_due`] of the timers `due` takes, but those held while a group acts
+    /// at once.
+    fn fire_where<D, X, T, R>(
+        &mut self,
+        rules: &mut R,
+        env: &mut Env<D, X, T>,
+        due: impl Fn(&Timer) -> bool,
+    ) -> Res<()>
+    where
+        T: TraceSink,
+        R: FightRules<C, D, X, T>,
+    {
         let mut fired = 0;
         while let Some(i) = self
             .timers
             .iter()
             .enumerate()
-            .filter(|(_, t)| due(t.at))
+            .filter(|(_, t)| due(t) && !matches!(self.held_after, Some(s) if t.seq > s))
             .min_by_key(|(_, t)| t.seq)
             .map(|(i, _)| i)
         {
@@ -601,9 +641,11 @@ impl<C> Fight<C> {
         let target = self.time.saturating_add(amount.max(0));
         let mut fired = 0;
         loop {
+            // Timers held while a group acts at once wait for its landing.
             let next_timer = self
                 .timers
                 .iter()
+                .filter(|t| !matches!(self.held_after, Some(s) if t.seq > s))
                 .filter_map(|t| match t.at {
                     Moment::Time(at) if at <= target => Some(at),
                     _ => None,

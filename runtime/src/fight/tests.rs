@@ -831,3 +831,79 @@ fn a_repeating_timer_of_period_zero_is_a_rule_error_not_a_hang() {
         crate::RuleErrorKind::TooManyFires { max: MAX_FIRES }
     );
 }
+
+#[test]
+fn at_once_timers_set_in_the_group_wait_for_the_landing_and_fire_if_their_moment_passed() {
+    // Ann and Bob act at once, so each one's turn in the group is under way for the
+    // other, whoever the engine runs first: "the end of the turn of" the other is the
+    // end of the group (fired once the turns have landed, in the order set, not inside
+    // Bob's turn); "the end of the next turn of" the other is the other's next round's.
+    let (mut f, mut r) = at_once([3, 3, 3], |f, me, log| {
+        log.push(format!("turn {}", f.name(me)));
+        if f.round() != 1 || me.0 > 1 {
+            return;
+        }
+        let other = Fighter(1 - me.0);
+        let (next, this) = if me.0 == 0 { (1, 2) } else { (4, 3) };
+        let at = f.turn_moment(other, true, true);
+        f.schedule(at, next, vec![]);
+        let at = f.turn_moment(other, true, false);
+        f.schedule(at, this, vec![]);
+    });
+    // The `turn end` hook marks where each turn ends.
+    r.shape.hooks[3] = Some(false);
+    let mut env = env();
+    f.step(&mut r, &mut env);
+    f.step(&mut r, &mut env);
+    assert_eq!(
+        f.step(&mut r, &mut env),
+        Step::Turn(vec![Fighter(0), Fighter(1)])
+    );
+    let seen = |log: &Log| -> Vec<String> {
+        log.iter()
+            .filter(|l| l.starts_with("turn") || l.starts_with("fire") || l.starts_with("TurnEnd"))
+            .cloned()
+            .collect()
+    };
+    assert_eq!(
+        seen(&r.log),
+        [
+            "turn Ann",
+            "TurnEnd 1",
+            "turn Bob",
+            "TurnEnd 1",
+            "fire 2 [] at 0",
+            "fire 3 [] at 0"
+        ]
+    );
+    let pending: Vec<(u32, Moment)> = f.timers().iter().map(|t| (t.action, t.at)).collect();
+    assert_eq!(
+        pending,
+        [
+            (1, Moment::TurnEnd(Fighter(1), 2)),
+            (4, Moment::TurnEnd(Fighter(0), 2))
+        ]
+    );
+    // Cid's turn, then round 2: each fires at the end of its fighter's turn, inside the
+    // group (set before it, so not held).
+    r.log.clear();
+    for _ in 0..5 {
+        f.step(&mut r, &mut env);
+    }
+    assert_eq!(
+        seen(&r.log),
+        [
+            "turn Cid",
+            "TurnEnd 1",
+            "turn Ann",
+            "fire 4 [] at 0",
+            "TurnEnd 2",
+            "turn Bob",
+            "fire 1 [] at 0",
+            "TurnEnd 2",
+            "turn Cid",
+            "TurnEnd 2"
+        ]
+    );
+    assert!(f.timers().is_empty());
+}
