@@ -11,7 +11,7 @@ use super::coerce::{coerce, expect_ty};
 use super::expr::expr;
 use super::fight::unit_size;
 use super::{mk, FnCtx};
-use crate::check::Checker;
+use crate::check::{Checker, DefKind};
 use crate::ir::{self, ExprKind as K, Period, Ty};
 use crate::source::Span;
 use crate::syntax::ast::{self, ExprKind as A};
@@ -104,7 +104,7 @@ fn stop_formula(
     fcx: &mut FnCtx,
     cond: &ast::Expr,
 ) -> Option<(usize, Vec<ir::Expr>)> {
-    if let Some((what, span)) = effect(cond) {
+    if let Some((what, span)) = effect(c, cond) {
         c.error(
             "E0324",
             span,
@@ -235,14 +235,28 @@ fn free_names(e: &ast::Expr, out: &mut Vec<ast::Ident>) {
 }
 
 /// What in `e` a condition asked when a timer falls due cannot do (roll dice, ask for
-/// a decision, fill a track), and where: the first such.
-fn effect(e: &ast::Expr) -> Option<(&'static str, Span)> {
+/// a decision, fill a track, call a procedure), and where: the first such.
+fn effect(c: &Checker, e: &ast::Expr) -> Option<(&'static str, Span)> {
+    let procedure = |name: &str| match c.names.get(name).map(|d| d.kind) {
+        Some(DefKind::Function(f)) => matches!(
+            c.fn_syntax.get(f),
+            Some(ast::Item::Function {
+                body: ast::Body::Block(_),
+                ..
+            })
+        ),
+        _ => false,
+    };
     let mut found = None;
-    walk(e, &mut Vec::new(), &mut |x, _| {
+    walk(e, &mut Vec::new(), &mut |x, bound| {
         let what = match &x.kind {
             A::Roll { .. } => "roll dice",
             A::Decide { .. } => "ask for a decision",
             A::Fill { .. } => "fill a track",
+            A::Call(callee, _) => match &callee.kind {
+                A::Name(n) if !bound.contains(&n.name) && procedure(&n.name) => "call a procedure",
+                _ => return,
+            },
             _ => return,
         };
         found.get_or_insert((what, x.span));
