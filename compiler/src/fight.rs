@@ -5,10 +5,11 @@
 
 use crate::eval::{call_in, leak_name, show_traced_in, Interpreter, Options, Value, MAX_STEPS};
 use crate::ir::{self, Action, At, FightQuery, FightTies, Program, ResetStep, Ty};
+use rulesc_runtime::fight::land;
 use rulesc_runtime::fight::Res;
 use rulesc_runtime::{
-    Decide, DiceSource, Env, Fight, FightRules, FightShape, Fighter, Hook, Moment, Side, Ties,
-    TraceEvent, TraceSink,
+    Decide, DiceSource, Env, Fight, FightRules, FightShape, Fighter, Hook, Moment, Repeat, Side,
+    Ties, TraceEvent, TraceSink,
 };
 use rulesc_runtime::{RuleError, RuleErrorKind};
 use std::borrow::Cow;
@@ -297,6 +298,7 @@ pub fn shape(prog: &Program) -> Option<FightShape> {
     let d = prog.fight.as_ref()?;
     let ties = match &d.ties {
         FightTies::Together => Ties::Together,
+        FightTies::AtOnce => Ties::AtOnce,
         FightTies::Roll(die) => Ties::Roll(*die),
         FightTies::Decide(name) => Ties::Decide(leak_name(name)),
     };
@@ -308,6 +310,16 @@ pub fn shape(prog: &Program) -> Option<FightShape> {
         triggers: Cow::Owned(d.triggers.iter().map(|t| t.per_fighter).collect()),
         site: d.site,
         trigger_sites: Cow::Owned(d.triggers.iter().map(|t| t.site).collect()),
+        repeats: Cow::Owned(
+            d.repeats
+                .iter()
+                .map(|r| Repeat {
+                    action: r.action.min(u32::MAX as usize) as u32,
+                    every: r.every,
+                    site: r.site,
+                })
+                .collect(),
+        ),
     })
 }
 
@@ -521,6 +533,81 @@ impl<D: DiceSource, X: Decide, T: TraceSink> FightRules<Value, D, X, T> for Eval
         self.run(env, fight, p, who)?;
         Ok(())
     }
+
+    fn stops(
+        &mut self,
+        env: &mut Env<D, X, T>,
+        fight: &mut Fight<Value>,
+        action: u32,
+        args: &[i64],
+    ) -> Res<bool> {
+        let d = self.def();
+        let stop = d
+            .repeats
+            .iter()
+            .find(|r| r.action == action as usize)
+            .and_then(|r| r.stop);
+        let (Some(stop), Some(Action::Call { function, .. })) =
+            (stop, d.actions.get(action as usize))
+        else {
+            return Ok(false);
+        };
+        // The condition's values follow the call's arguments.
+        let skip = self.prog.functions[*function].params.len();
+        let params = &self.prog.functions[stop].params;
+        let values = params
+            .iter()
+            .zip(args.iter().skip(skip))
+            .map(|(p, x)| decode(&p.ty, *x));
+        Ok(call_in(self.prog, env, fight, stop, values, self.options)?.bool())
+    }
+
+    fn copy(&mut self, c: &Value) -> Value {
+        c.deep_clone()
+    }
+
+    fn land(&mut self, now: &mut Value, before: &Value, after: &Value, site: u32) -> Res<()> {
+        let combatant = Ty::Record(self.def().combatant);
+        land_value(self.prog, &combatant, None, now, before, after, site)
+    }
+}
+
+/// Lands one turn's change of a value of type `ty` (a field of range `range`) on `now`,
+/// as the runtime's rule says (`rulesc_runtime::fight::land`): records field by field,
+/// maps keyed by a scale or enum entry by entry, numbers as changes, anything else whole.
+/// Generated code lands the same places (`codegen::fight`, `land_value`).
+fn land_value(
+    prog: &Program,
+    ty: &Ty,
+    range: Option<(i64, i64)>,
+    now: &mut Value,
+    before: &Value,
+    after: &Value,
+    site: u32,
+) -> Res<()> {
+    match (ty, &mut *now, before, after) {
+        (Ty::Int, Value::Int(n), Value::Int(b), Value::Int(a)) => match range {
+            Some(range) => land::ranged(n, *b, *a, range, site)?,
+            None => land::int(n, *b, *a),
+        },
+        (Ty::Record(r), Value::Record(n), Value::Record(b), Value::Record(a)) => {
+            let (b, a) = (b.borrow(), a.borrow());
+            let mut n = n.borrow_mut();
+            for (i, f) in prog.records[*r].fields.iter().enumerate() {
+                if let (Some(n), Some(b), Some(a)) = (n.get_mut(i), b.get(i), a.get(i)) {
+                    land_value(prog, &f.ty, f.range, n, b, a, site)?;
+                }
+            }
+        }
+        (Ty::Map(_, v), Value::Map(n), Value::Map(b), Value::Map(a)) => {
+            let n = Rc::make_mut(n);
+            for ((n, b), a) in n.iter_mut().zip(b.iter()).zip(a.iter()) {
+                land_value(prog, v, None, n, b, a, site)?;
+            }
+        }
+        (_, n, b, a) => land::other(n, b, a),
+    }
+    Ok(())
 }
 
 /// Sets the place `path` under record `v` (keys from `keys`, in order) to `new`. A key or

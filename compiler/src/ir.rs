@@ -22,7 +22,7 @@ pub mod walk;
 pub use compiled::Compiled;
 pub use fight::{
     copied_from_fight, expr_touches_fight, fight_functions, Action, At, FightDef, FightQuery,
-    FightTies, ResetStep, Trigger,
+    FightTies, Period, Repeat, ResetStep, Trigger,
 };
 pub use places::cmp_key;
 

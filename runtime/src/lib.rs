@@ -86,7 +86,10 @@ pub use dice::{
 pub use enumerate::PathDice;
 pub use env::Env;
 pub use error::{RuleError, RuleErrorKind};
-pub use fight::{Fight, FightEnd, FightRules, FightShape, Fighter, Hook, Moment, Side, Step, Ties};
+pub use fight::{
+    Fight, FightEnd, FightRules, FightShape, Fighter, Hook, Moment, Period, Repeat, Side, Step,
+    Ties,
+};
 pub use policy::{Answer, Policy};
 pub use small_list::SmallList;
 pub use sorted_map::SortedMap;

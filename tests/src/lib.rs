@@ -121,6 +121,12 @@ pub mod arena {
     include!(concat!(env!("OUT_DIR"), "/arena.rs"));
 }
 
+/// `fixtures/codegen/skirmish`: not a game; a fight whose ties act at once and whose
+/// timers repeat until their condition holds, for the fight engine's differential tests.
+pub mod skirmish {
+    include!(concat!(env!("OUT_DIR"), "/skirmish.rs"));
+}
+
 /// `fixtures/codegen/edges`: not a game; triggers toggled within one pass and an `on
 /// every` hook advancing world time into itself, for the fight engine's differential
 /// tests.

@@ -39,3 +39,18 @@ fn generated_file_is_marked_and_included_as_built() {
         .expect("build script output");
     assert_eq!(built, code);
 }
+
+#[test]
+fn skirmish_fight_rules_generated_rust() {
+    // The fight's shape and its `Rules` for a fight whose ties act at once and whose
+    // timers repeat (`fixtures/codegen/skirmish`): the places landed, the stop conditions
+    // asked. The rest of the file is like Kingsmark's.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/codegen/skirmish");
+    let (p, diags, _) = rulesc::compile_dir(&dir);
+    let p = p.unwrap_or_else(|| panic!("skirmish does not check: {:?}", diags.items));
+    let code = rulesc::codegen::generate(&p).expect("skirmish generates");
+    let start = code.find("static FIGHT_SHAPE").expect("the fight's shape");
+    let rules = &code[start..];
+    let end = rules.find("\n}\n").expect("the end of `impl FightRules`") + 3;
+    insta::assert_snapshot!("skirmish_rules.rs", &rules[..end]);
+}

@@ -5,10 +5,10 @@
 
 use rulesc::eval::{self, Value};
 use rulesc::ir::Program;
-use rulesc_tests::arena;
 use rulesc_tests::differential::{
     assert_simulation_repeats, compare_fights, fight_file, generated_fight, interpret_fight,
 };
+use rulesc_tests::{arena, skirmish};
 
 const SEEDS: u64 = 1_000;
 
@@ -86,6 +86,122 @@ fn arena_fights_match_the_interpreter() {
     // the turn, and a rule error in the middle of a fight, were compared.
     assert!(ends.len() >= 3, "{ends:?}");
     assert!(ends.contains_key("RuleError"), "{ends:?}");
+}
+
+fn brawler_value(p: &Program, b: &skirmish::Brawler) -> Value {
+    eval::record(
+        p,
+        "Brawler",
+        &[
+            ("hp", Value::Int(b.hp)),
+            ("skill", Value::Int(b.skill)),
+            ("initiative", Value::Int(b.initiative)),
+            ("guard", Value::Bool(b.guard)),
+            ("rage", Value::Int(b.rage)),
+            ("regen", Value::Int(b.regen)),
+            ("regrown", Value::Int(b.regrown)),
+            ("taunted", Value::Int(b.taunted)),
+            ("foes_seen", Value::Int(b.foes_seen)),
+            (
+                "wounds",
+                Value::Map(std::rc::Rc::new(
+                    b.wounds.iter().map(|&w| Value::Int(w)).collect(),
+                )),
+            ),
+            (
+                "tally",
+                eval::record(
+                    p,
+                    "Tally",
+                    &[
+                        ("blows", Value::Int(b.tally.blows)),
+                        ("last", Value::Int(b.tally.last)),
+                    ],
+                )
+                .expect("Tally's fields"),
+            ),
+        ],
+    )
+    .expect("Brawler's fields")
+}
+
+#[test]
+fn skirmish_fights_with_ties_at_once_and_repeating_timers_match_the_interpreter() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/codegen/skirmish");
+    let (p, diags, _) = rulesc::compile_dir(std::path::Path::new(dir));
+    let p = p.unwrap_or_else(|| panic!("{diags:?}"));
+    let brawlers = [
+        (
+            "Red",
+            "Ann",
+            skirmish::Brawler {
+                skill: 2,
+                ..Default::default()
+            },
+        ),
+        ("Red", "Bob", skirmish::Brawler::default()),
+        (
+            "Blue",
+            "Cid",
+            skirmish::Brawler {
+                hp: 12,
+                ..Default::default()
+            },
+        ),
+        (
+            "Blue",
+            "Dee",
+            skirmish::Brawler {
+                skill: 1,
+                ..Default::default()
+            },
+        ),
+    ];
+    let mut seen = std::collections::BTreeMap::<&str, u32>::new();
+    for seed in 0..SEEDS {
+        let mut sides: Vec<(&str, Vec<(&str, Value)>)> = Vec::new();
+        for (side, name, b) in &brawlers {
+            match sides.iter_mut().find(|(s, _)| s == side) {
+                Some((_, members)) => members.push((name, brawler_value(&p, b))),
+                None => sides.push((side, vec![(name, brawler_value(&p, b))])),
+            }
+        }
+        let interp = interpret_fight(&p, &sides, seed, 20);
+        let gen = generated_fight(seed, |env| {
+            let mut fight = skirmish::Fight::new();
+            for (side, name, b) in &brawlers {
+                fight.join(side, name, b.clone());
+            }
+            let end = fight.run(&mut skirmish::Rules, env, 20);
+            let state = fight
+                .combatants
+                .iter()
+                .map(|b| brawler_value(&p, b))
+                .collect();
+            (end, fight.round(), state)
+        });
+        compare_fights(&p, "skirmish", seed, &interp, &gen);
+        let text = rulesc_runtime::VecTrace {
+            events: gen.events.clone(),
+        }
+        .render(&p.sites);
+        for (what, needle) in [
+            ("a group acting at once", "(at once)"),
+            (
+                "a repeating timer firing",
+                "until c.hp <= 0 or c.hp >= cap or c.regen == 0: fires",
+            ),
+            ("a repeating timer stopping", "c.regen == 0: stops"),
+            ("a landing out of range", "is outside int(0..4)"),
+        ] {
+            if text.contains(needle) {
+                *seen.entry(what).or_default() += 1;
+            }
+        }
+    }
+    // Every new path was compared, many times.
+    assert_eq!(seen.len(), 4, "{seen:?}");
+    assert!(seen.values().all(|&n| n >= 20), "{seen:?}");
 }
 
 fn arena_file(p: &Program) -> rulesc::simulate::FightFile {
@@ -246,4 +362,93 @@ fn an_advance_nested_too_deep_is_the_same_rule_error_in_both_backends() {
         error.as_deref(),
         Some("advance nested more than 8 deep: what an advance runs advances again")
     );
+}
+
+#[test]
+fn a_volley_at_once_lands_every_blow_and_answers_a_filtered_decision_by_name() {
+    // `fixtures/fights/volley-tests`: three archers tie under `ties at once`; two blows
+    // on Ann both land (5 - 2 - 2, a wound in each zone), no member sees another acted,
+    // a duration "until the end of the foe's next turn" set on a member lasts to its
+    // next round's turn (its turn in the volley was at once with the blow), and each
+    // decision among a filtered list (`[e for e in enemies(me) if not e.hidden]`) is
+    // answered by the option's name.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/fights/volley-tests");
+    let report = rulesc::testing::run(&[dir.into()], &Default::default());
+    assert_eq!(report.cases.len(), 2);
+    assert!(report.passed(), "{}", report.summary());
+}
+
+#[test]
+fn a_name_in_a_repeating_timers_until_is_the_local_where_it_is_written() {
+    // `cap` and `c` in skirmish's `until` resolve, for editors, to `begin`'s `let cap`
+    // and its loop variable `c`; renaming either finds the use in the condition.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/codegen/skirmish");
+    let checked = rulesc::check_dir(std::path::Path::new(dir), &Default::default());
+    let file = (0..)
+        .find(|&f| checked.sources.file(f).name.ends_with("fight.rules"))
+        .unwrap();
+    let text = checked.sources.file(file).text.to_string();
+    let until = text.find("until c.hp <= 0").unwrap();
+    for (name, bound_at) in [("cap", "let cap"), ("c", "for c")] {
+        let used = until + text[until..].find(&format!(" {name}")).unwrap() + 1;
+        let i = checked.index.at(file, used as u32).expect("a symbol");
+        let sym = &checked.index.symbols[i];
+        let bound = text.find(bound_at).unwrap() + bound_at.len() - name.len();
+        assert_eq!(
+            (sym.name.as_str(), sym.span.start as usize),
+            (name, bound),
+            "{name}"
+        );
+        assert!(checked
+            .index
+            .occurrences(i)
+            .iter()
+            .any(|s| s.start as usize == used));
+    }
+}
+
+#[test]
+fn a_repeating_timer_stops_at_the_first_moment_due_after_its_condition_holds() {
+    // `every 3 rounds: regrow(c) until c.burned`, set before round 1: due at the start
+    // of rounds 3, 6 and 9. The troll is burned in round `burned` (on the hero's turn,
+    // after that round's start): the rounds it regrew in, as digits.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/fights/regrowth");
+    let (p, diags, _) = rulesc::compile_dir(std::path::Path::new(dir));
+    let p = p.unwrap_or_else(|| panic!("{diags:?}"));
+    let folder = std::env::temp_dir().join(format!("rulesc-regrowth-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    for (burned, regrown) in [
+        (Some(2), 0),  // burned before the first moment: never regrows
+        (Some(3), 3),  // regrew at round 3's start, then burned
+        (Some(5), 3),  // not at 4 or 5: only every third round
+        (Some(6), 36), // round 6's regrowth came first
+        (Some(7), 36), // stops at 9
+        (None, 369),   // never burned: every third round of ten
+    ] {
+        let answers: Vec<&str> = (1..=10)
+            .map(|r| if Some(r) == burned { "yes" } else { "no" })
+            .collect();
+        let path = folder.join("torch.yaml");
+        let text = format!(
+            "rounds: 10\nsides:\n  Hero:\n    Ada: {{ hp: 5, torch: true }}\n  Trolls:\n    Grok: {{ regrows: true }}\ndice: []\ndecisions:\n  target: first\n  burn: [{}]\n",
+            answers.join(", ")
+        );
+        std::fs::write(&path, text).unwrap();
+        let file = match rulesc::simulate::read(&p, &path) {
+            Ok((f, _)) => f,
+            Err((d, _)) => panic!("{:?}", d.items),
+        };
+        let ran = rulesc::simulate::replay(&p, &file);
+        assert!(ran.problems.items.is_empty(), "{:?}", ran.problems.items);
+        let grok = &ran.combatants[1];
+        assert_eq!(
+            eval::field(&p, "Brute", grok, "regrown"),
+            Some(Value::Int(regrown)),
+            "burned in round {burned:?}\n{}",
+            ran.trace
+        );
+        let stops = ran.trace.matches("until c.burned: stops").count();
+        assert_eq!(stops, usize::from(burned.is_some()), "{}", ran.trace);
+    }
+    std::fs::remove_dir_all(&folder).ok();
 }

@@ -228,6 +228,19 @@ impl Recorder {
         self.refs.push((span, key));
     }
 
+    /// Uses of parameter `k` of function `from` become uses of local `slots[k]` of
+    /// function `to`: the parameters of a formula the checker made of an expression
+    /// (a repeating timer's `until`) are the locals it read where it is written.
+    pub fn move_params(&mut self, from: usize, to: usize, slots: &[usize]) {
+        for (_, key) in &mut self.refs {
+            if let Key::Local(f, k) = *key {
+                if let (true, Some(&slot)) = (f == from, slots.get(k)) {
+                    *key = Key::Local(to, slot);
+                }
+            }
+        }
+    }
+
     pub fn overridden(&mut self, key: Key, base: Span, by: Span) {
         self.overrides.push((key, Override { base, by }));
     }

@@ -290,6 +290,7 @@ impl Gen<'_> {
         );
         let ties = match &d.ties {
             FightTies::Together => format!("{RT}::Ties::Together"),
+            FightTies::AtOnce => format!("{RT}::Ties::AtOnce"),
             FightTies::Roll(die) => format!("{RT}::Ties::Roll({})", dice_expr(*die)),
             FightTies::Decide(name) => format!("{RT}::Ties::Decide({})", lit(name)),
         };
@@ -312,14 +313,29 @@ impl Gen<'_> {
             .map(|t| t.per_fighter.to_string())
             .collect();
         let trigger_sites: Vec<String> = d.triggers.iter().map(|t| t.site.to_string()).collect();
+        let repeats: Vec<String> = d
+            .repeats
+            .iter()
+            .map(|r| {
+                let every = match r.every {
+                    ir::Period::Rounds(n) => format!("{RT}::Period::Rounds({n})"),
+                    ir::Period::Time(n) => format!("{RT}::Period::Time({n})"),
+                };
+                format!(
+                    "{RT}::Repeat {{ action: {}, every: {every}, site: {} }}",
+                    r.action, r.site
+                )
+            })
+            .collect();
         scope.raw(format!(
-            "static FIGHT_SHAPE: {RT}::FightShape = {RT}::FightShape {{ ties: {ties}, round_length: {}, hooks: [{}], every: {RT}::fight::Cow::Borrowed(&[{}]), triggers: {RT}::fight::Cow::Borrowed(&[{}]), site: {}, trigger_sites: {RT}::fight::Cow::Borrowed(&[{}]) }};",
+            "static FIGHT_SHAPE: {RT}::FightShape = {RT}::FightShape {{ ties: {ties}, round_length: {}, hooks: [{}], every: {RT}::fight::Cow::Borrowed(&[{}]), triggers: {RT}::fight::Cow::Borrowed(&[{}]), site: {}, trigger_sites: {RT}::fight::Cow::Borrowed(&[{}]), repeats: {RT}::fight::Cow::Borrowed(&[{}]) }};",
             d.round_length,
             hooks.join(", "),
             every.join(", "),
             triggers.join(", "),
             d.site,
             trigger_sites.join(", "),
+            repeats.join(", "),
         ));
         // The order's key as the runtime keeps it (a `SmallList` made a `Vec`).
         let order = match self.small_list_ty(&self.p.functions[d.order].ret)? {
@@ -372,6 +388,20 @@ impl Gen<'_> {
                 self.run_call(t.procedure, "who")
             ));
         }
+        let mut stop_arms = Vec::new();
+        for r in &d.repeats {
+            if let Some(arm) = self.stop_arm(r)? {
+                stop_arms.push(arm);
+            }
+        }
+        // The engine lands turns only for ties at once: another fight's `land` is never
+        // called, and its whole record stands for its fields.
+        let land = match d.ties {
+            FightTies::AtOnce => self.land_fields(d.combatant),
+            _ => format!(
+                "// Only a fight whose ties act at once lands turns.\n{RT}::fight::land::other(now, before, after);"
+            ),
+        };
         let env = format!("&mut {RT}::Env<D, X, T>");
         let res = |t: &str| format!("::core::result::Result<{t}, {RT}::RuleError>");
         scope.raw(format!(
@@ -399,6 +429,17 @@ impl Gen<'_> {
                     match (index, who) {{ {} _ => {{}} }}
                     Ok(())
                 }}
+                #[allow(unused_variables)]
+                fn stops(&mut self, env: {env}, fight: &mut Fight, action: u32, args: &[i64]) -> {} {{
+                    let arg = |i: usize| args.get(i).copied().unwrap_or(0);
+                    match action {{ {} _ => Ok(false) }}
+                }}
+                fn copy(&mut self, c: &{c}) -> {c} {{ c.clone() }}
+                #[allow(unused_variables)]
+                fn land(&mut self, now: &mut {c}, before: &{c}, after: &{c}, site: u32) -> {} {{
+                    {land}
+                    Ok(())
+                }}
             }}",
             res("Vec<i64>"),
             if d.out.is_some() { "fight" } else { "_fight" },
@@ -412,6 +453,9 @@ impl Gen<'_> {
             cond_arms.join(" "),
             res("()"),
             trigger_arms.join(" "),
+            res("bool"),
+            stop_arms.join(" "),
+            res("()"),
         ));
         Ok(())
     }
@@ -517,6 +561,99 @@ impl Gen<'_> {
                 )
             }
         })
+    }
+
+    /// The arm of `Rules::stops` for a repeating timer with an `until` condition: its
+    /// formula called with the values captured after the call's arguments.
+    fn stop_arm(&self, r: &ir::Repeat) -> Result<Option<String>, String> {
+        let (Some(stop), Some(Action::Call { function, .. })) = (
+            r.stop,
+            self.p.fight.as_ref().and_then(|d| d.actions.get(r.action)),
+        ) else {
+            return Ok(None);
+        };
+        let skip = self.p.functions[*function].params.len();
+        let f = &self.p.functions[stop];
+        let mut args = Vec::new();
+        if self.fight[stop] {
+            args.push("fight".to_string());
+        }
+        for (i, p) in f.params.iter().enumerate() {
+            args.push(self.decode(&p.ty, &format!("arg({})", skip + i))?);
+        }
+        let call = format!("{}({})", self.id.function[stop], args.join(", "));
+        let call = if f.fallible {
+            call
+        } else {
+            format!("Ok({call})")
+        };
+        Ok(Some(format!("{} => {call},", r.action)))
+    }
+
+    /// The body of `Rules::land`: the combatant record `r` landed place by place.
+    fn land_fields(&self, r: usize) -> String {
+        self.land_value(&Ty::Record(r), None, ("now", "before", "after"), false, 0)
+    }
+
+    /// Lands the places `now`, `before`, `after` (texts: places, or references to them
+    /// when `refs`) of type `ty` (a field of range `range`), as the interpreter's
+    /// `fight::land_value` does: records field by field, maps keyed by a scale or enum
+    /// entry by entry, numbers as changes through the runtime's rule
+    /// (`rulesc_runtime::fight::land`), anything else whole.
+    fn land_value(
+        &self,
+        ty: &Ty,
+        range: Option<(i64, i64)>,
+        (now, before, after): (&str, &str, &str),
+        refs: bool,
+        depth: usize,
+    ) -> String {
+        let land = format!("{RT}::fight::land");
+        match ty {
+            Ty::Int => {
+                let args = if refs {
+                    format!("{now}, *{before}, *{after}")
+                } else {
+                    format!("&mut {now}, {before}, {after}")
+                };
+                match range {
+                    Some((lo, hi)) => format!("{land}::ranged({args}, ({lo}, {hi}), site)?;"),
+                    None => format!("{land}::int({args});"),
+                }
+            }
+            Ty::Record(r) => {
+                let mut out = String::new();
+                for (i, f) in self.p.records[*r].fields.iter().enumerate() {
+                    let name = &self.id.field[*r][i];
+                    let places = (
+                        format!("{now}.{name}"),
+                        format!("{before}.{name}"),
+                        format!("{after}.{name}"),
+                    );
+                    out.push_str(&self.land_value(
+                        &f.ty,
+                        f.range,
+                        (&places.0, &places.1, &places.2),
+                        false,
+                        depth,
+                    ));
+                }
+                out
+            }
+            Ty::Map(_, v) => {
+                let (n, b, a) = (
+                    format!("now_{depth}"),
+                    format!("before_{depth}"),
+                    format!("after_{depth}"),
+                );
+                let inner = self.land_value(v, None, (&n, &b, &a), true, depth + 1);
+                format!(
+                    "for ({n}, ({b}, {a})) in {now}.iter_mut().zip({before}.iter().zip({after}.iter())) {{ {inner} }}"
+                )
+            }
+            _ if refs => format!("{land}::other({now}, {before}, {after});"),
+            _ => format!("{land}::other(&mut {now}, &{before}, &{after});"),
+        }
     }
 
     /// A captured timer argument (`i64` text `x`) as a value of type `ty`.

@@ -4,6 +4,7 @@
 
 use super::{walk, Body, Const, Expr, ExprKind, Id, Param, Program, Stmt, Ty};
 use rulesc_runtime::DiceSpec;
+pub use rulesc_runtime::Period;
 
 /// The fight built-ins. Only fight functions use them; all but `MarkActed` are pure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,6 +91,19 @@ pub enum Action {
     },
 }
 
+/// A timer action that sets itself again (`every 3 rounds: p(..) until cond`): its
+/// timer's captured arguments are the call's, then the stop condition's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Repeat {
+    /// An [`Action::Call`].
+    pub action: usize,
+    pub every: Period,
+    /// A formula giving `bool`, of the values the condition reads where the timer is set
+    /// (each an `int`, `bool`, choice, `fighter` or `side`); `None`: it never stops.
+    pub stop: Option<Id>,
+    pub site: u32,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ResetStep {
     Field(usize),
@@ -101,6 +115,7 @@ pub enum ResetStep {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FightTies {
     Together,
+    AtOnce,
     Roll(DiceSpec),
     Decide(String),
 }
@@ -135,6 +150,8 @@ pub struct FightDef {
     pub triggers: Vec<Trigger>,
     /// Timer actions, indexed by `Stmt::Schedule::action`.
     pub actions: Vec<Action>,
+    /// The timer actions that repeat (`every 3 rounds: p(..) until cond`).
+    pub repeats: Vec<Repeat>,
     /// The units of world time: name and size in base units, base first.
     pub units: Vec<(String, i64)>,
     pub site: u32,

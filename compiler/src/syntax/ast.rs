@@ -227,6 +227,20 @@ pub enum StmtKind {
     Schedule(Until, Expr),
     /// `advance 10 minutes`.
     Advance(Expr, Ident),
+    /// `every 3 rounds: p(..) until cond`: a timer that sets itself again each period
+    /// until `cond` holds when it falls due.
+    Repeat(Repeat),
+}
+
+/// `every [n] unit: call [until cond]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Repeat {
+    /// The number of units (1 when not written) and where it is written.
+    pub amount: i64,
+    pub amount_span: Span,
+    pub unit: Ident,
+    pub call: Expr,
+    pub until: Option<Expr>,
 }
 
 /// When a duration ends or a scheduled call happens.
@@ -316,6 +330,8 @@ pub enum FightClause {
 #[derive(Debug, Clone, PartialEq)]
 pub enum TiesRule {
     Together,
+    /// `ties at once`.
+    AtOnce,
     Roll(Expr),
     Decide(Ident),
 }

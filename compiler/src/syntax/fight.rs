@@ -25,13 +25,14 @@ pub(super) fn describe(rule: Rule) -> Option<&'static str> {
         Rule::time_unit => "a unit of time such as `minute = 60 second`",
         Rule::moment => "a moment such as `end of next turn of c`",
         Rule::duration => "`until <moment>` or `for <amount> <unit>`",
-        Rule::schedule_stmt | Rule::advance_stmt => "a statement",
+        Rule::schedule_stmt | Rule::repeat_stmt | Rule::advance_stmt => "a statement",
         Rule::k_until => "`until`",
         Rule::k_after => "`after`",
         Rule::k_advance => "`advance`",
         Rule::k_fight => "`fight`",
         Rule::k_of => "`of`",
         Rule::w_together => "`together`",
+        Rule::w_once => "`once`",
         Rule::w_start | Rule::w_end => "`start` or `end`",
         Rule::w_next => "`next`",
         Rule::w_round => "`round`",
@@ -80,6 +81,7 @@ impl Builder<'_> {
                 let first = k.next()?;
                 let rule = match first.as_rule() {
                     Rule::w_together => TiesRule::Together,
+                    Rule::k_at => TiesRule::AtOnce,
                     Rule::k_roll => TiesRule::Roll(self.expr(k.next()?)?),
                     _ => TiesRule::Decide(self.ident(k.next()?)),
                 };
@@ -222,6 +224,30 @@ impl Builder<'_> {
             Rule::advance_stmt => {
                 let amount = self.expr(k.next()?)?;
                 StmtKind::Advance(amount, self.ident(k.next()?))
+            }
+            Rule::repeat_stmt => {
+                // Without `every`.
+                let mut k = k.skip(1).peekable();
+                let mut amount = None;
+                if k.peek().is_some_and(|n| n.as_rule() == Rule::integer) {
+                    let n = k.next()?;
+                    let span = self.span(&n);
+                    amount = Some((self.int_text(n)?, span));
+                }
+                let unit = self.ident(k.next()?);
+                let (amount, amount_span) = amount.unwrap_or((1, unit.span));
+                let call = self.expr(k.next()?)?;
+                let until = match k.next() {
+                    Some(cond) => Some(self.expr(cond)?),
+                    None => None,
+                };
+                StmtKind::Repeat(Repeat {
+                    amount,
+                    amount_span,
+                    unit,
+                    call,
+                    until,
+                })
             }
             _ => {
                 let until = self.until(&mut k)?;

@@ -188,6 +188,7 @@ fn is_anchor(rule: Rule) -> bool {
             | Rule::for_stmt
             | Rule::return_stmt
             | Rule::schedule_stmt
+            | Rule::repeat_stmt
             | Rule::advance_stmt
             | Rule::assign_stmt
             | Rule::expr_stmt

@@ -565,7 +565,9 @@ impl Builder<'_> {
                     None => StmtKind::Assign(place, op, value),
                 }
             }
-            Rule::schedule_stmt | Rule::advance_stmt => self.fight_stmt(rule, k)?,
+            Rule::schedule_stmt | Rule::repeat_stmt | Rule::advance_stmt => {
+                self.fight_stmt(rule, k)?
+            }
             Rule::if_stmt => {
                 let mut branches = Vec::new();
                 let mut otherwise = None;

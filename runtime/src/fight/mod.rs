@@ -13,9 +13,10 @@
 //! 1. the round number goes up, acted markers are cleared, timers due at the round's start
 //!    fire, the `round start` hook runs;
 //! 2. until every fighter not out has acted: every key is re-read, the highest key among
-//!    those not out and not acted takes the next turn (ties: [`Ties`]); a turn fires the
-//!    timers due at its start, runs the `turn` hook, fires the timers due at its end and
-//!    runs the `turn end` hook;
+//!    those not out and not acted takes the next turn (ties: [`Ties`]; a group acting at
+//!    once lands its changes together, see [`land`]); a turn fires the timers due at its
+//!    start, runs the `turn` hook, fires the timers due at its end and runs the `turn end`
+//!    hook;
 //! 3. timers due at the round's end fire, the `round end` hook runs, world time advances
 //!    by the round's length.
 //!
@@ -32,6 +33,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+pub mod land;
 mod play;
 pub use play::in_order;
 
@@ -69,6 +71,10 @@ pub enum Ties {
     Roll(DiceSpec),
     /// The decision `name` picks who acts first among the tied, again for the rest.
     Decide(&'static str),
+    /// They act at once: each member's turn runs, in the order they joined, from the
+    /// combatants as they were before the group, and the changes land together after the
+    /// last (see [`land`]).
+    AtOnce,
 }
 
 /// Most rerolls of one tie before the order of joining settles it.
@@ -124,6 +130,28 @@ pub struct FightShape {
     pub site: u32,
     /// The sites of each trigger's declaration.
     pub trigger_sites: Cow<'static, [u32]>,
+    /// The timer actions that set themselves again when they fire (`every 3 rounds:`).
+    pub repeats: Cow<'static, [Repeat]>,
+}
+
+/// A timer action that repeats: each time it falls due, its stop condition
+/// ([`FightRules::stops`]) is asked first; if it holds, the timer ends there, unfired;
+/// else it is set again one period after the moment it was due, then fires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Repeat {
+    pub action: u32,
+    pub every: Period,
+    /// Where the `every` statement is (its stop is traced there).
+    pub site: u32,
+}
+
+/// How often a repeating timer fires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Period {
+    /// At the start of every `n`-th round.
+    Rounds(u32),
+    /// Every `n` units of world time.
+    Time(i64),
 }
 
 /// The rules of a fight: what generated code and the interpreter supply.
@@ -165,6 +193,23 @@ pub trait FightRules<C, D, X, T> {
         index: usize,
         who: Option<Fighter>,
     ) -> Res<()>;
+    /// Whether the repeating timer `action` (with the arguments captured when it was set)
+    /// stops now: its `until` condition (false when it has none).
+    fn stops(
+        &mut self,
+        env: &mut Env<D, X, T>,
+        fight: &mut Fight<C>,
+        action: u32,
+        args: &[i64],
+    ) -> Res<bool>;
+    /// A copy of a combatant that shares nothing with it: what each turn of a group
+    /// acting at once starts from ([`Ties::AtOnce`]).
+    fn copy(&mut self, c: &C) -> C;
+    /// Lands one turn of a group acting at once on combatant `now` (the changes landed
+    /// so far), given the combatant `before` the group and `after` that turn: field by
+    /// field, through [`land::int`], [`land::ranged`] and [`land::other`]. A rule error
+    /// (a sum outside an `int(lo..hi)` field) is at `site`, not yet traced.
+    fn land(&mut self, now: &mut C, before: &C, after: &C, site: u32) -> Res<()>;
 }
 
 /// What the rules' functions return: a rule error stops the fight.
@@ -235,6 +280,12 @@ pub struct Fight<C> {
     turn_log: Option<Vec<Fighter>>,
     timers: Vec<Timer>,
     seq: u64,
+    /// While a group acts at once: the last timer set before it. Timers set since are
+    /// held until its turns have landed.
+    held_after: Option<u64>,
+    /// While a group acts at once: each member and the number of its turn in the group,
+    /// under way for everyone (see [`Fight::turn_moment`]).
+    at_once: Vec<(Fighter, u32)>,
     /// Trigger conditions as last seen: `[trigger][0]` for a fight-wide trigger,
     /// `[trigger][1 + fighter]` for a per-fighter one.
     seen: Vec<Vec<bool>>,
@@ -265,6 +316,8 @@ impl<C> Default for Fight<C> {
             turn_log: None,
             timers: Vec::new(),
             seq: 0,
+            held_after: None,
+            at_once: Vec::new(),
             seen: Vec::new(),
             traced_out: Vec::new(),
             out_seen: Vec::new(),
@@ -467,13 +520,16 @@ impl<C> Fight<C> {
     }
 
     /// The moment "the start/end of the next turn of `f`" (`next`), or of its turn under
-    /// way if it is acting and `next` is false.
+    /// way if it is acting and `next` is false. While a group acts at once, every
+    /// member's turn in it is under way (they act at once, whatever the order the engine
+    /// runs them in): its next turn is the one after.
     pub fn turn_moment(&self, f: Fighter, end: bool, next: bool) -> Moment {
         let taken = self.turns_taken(f);
-        let n = if !next && self.is_acting(f) {
-            taken
-        } else {
-            taken.saturating_add(1)
+        let n = match self.at_once.iter().find(|(g, _)| *g == f) {
+            Some(&(_, n)) if next => n.saturating_add(1),
+            Some(&(_, n)) => n,
+            None if !next && self.is_acting(f) => taken,
+            None => taken.saturating_add(1),
         };
         if end {
             Moment::TurnEnd(f, n)

@@ -330,7 +330,7 @@ impl<C> Fight<C> {
         }
         let site = rules.shape().site;
         Ok(Some(match rules.shape().ties {
-            Ties::Together => group,
+            Ties::Together | Ties::AtOnce => group,
             Ties::Roll(die) => {
                 let mut tied = group;
                 let mut tries = 0;
@@ -378,14 +378,20 @@ impl<C> Fight<C> {
         T: TraceSink,
         R: FightRules<C, D, X, T>,
     {
+        let at_once = group.len() > 1 && rules.shape().ties == Ties::AtOnce;
         if T::ENABLED {
             let names: Vec<&str> = group.iter().map(|&f| self.name(f)).collect();
-            let line = if names.len() > 1 {
+            let line = if at_once {
+                format!("turn of {} (at once)", names.join(", "))
+            } else if names.len() > 1 {
                 format!("turn of {} (together)", names.join(", "))
             } else {
                 format!("turn of {}", names.join(""))
             };
             trace(env, rules.shape().site, || line);
+        }
+        if at_once {
+            return self.take_turns_at_once(rules, env, group);
         }
         // Each is marked as its own turn begins, so `acted(c)` says whether `c` has had
         // its turn: a member later in the group has not, while the others act. The
@@ -395,6 +401,87 @@ impl<C> Fight<C> {
             self.take_turn(rules, env, f)?;
         }
         Ok(())
+    }
+
+    /// The turns of a group acting at once ([`Ties::AtOnce`]): each member's turn runs, in
+    /// the order they joined, from the combatants as they were before the group, and
+    /// sees the others' `acted` as it was then (its own true from its turn's start); world
+    /// time and turn counts go on from turn to turn, and every member's turn counts as
+    /// under way for the moments timers are set for ([`Fight::turn_moment`]). Each turn
+    /// lands on that state as it ends, in joining order ([`super::land`]); then every
+    /// member is marked acted, and the timers the turns set (held till now) fire if their
+    /// moment has passed. A rule error in a turn stops the group there: the turns taken,
+    /// that one's as far as it went, land first.
+    fn take_turns_at_once<D, X, T, R>(
+        &mut self,
+        rules: &mut R,
+        env: &mut Env<D, X, T>,
+        group: &[Fighter],
+    ) -> Res<()>
+    where
+        D: DiceSource,
+        X: Decide,
+        T: TraceSink,
+        R: FightRules<C, D, X, T>,
+    {
+        // Three copies of the combatants at most, whatever the group's size: the state
+        // before the group, the changes landed so far, and the turn under way.
+        let before: Vec<C> = self.combatants.iter().map(|c| rules.copy(c)).collect();
+        let mut landed: Vec<C> = before.iter().map(|c| rules.copy(c)).collect();
+        let acted: Vec<bool> = group.iter().map(|&f| self.acted(f)).collect();
+        let site = rules.shape().site;
+        let held_after = self.seq;
+        self.held_after = Some(held_after);
+        self.at_once = group
+            .iter()
+            .map(|&f| (f, self.turns_taken(f).saturating_add(1)))
+            .collect();
+        let mut result = Ok(());
+        for (i, &f) in group.iter().enumerate() {
+            if i > 0 {
+                self.combatants = before.iter().map(|c| rules.copy(c)).collect();
+                for (&g, &a) in group.iter().zip(&acted) {
+                    if let Some(slot) = self.acted.get_mut(g.index()) {
+                        *slot = a;
+                    }
+                }
+            }
+            self.mark_acted(f);
+            // A turn a rule error stopped lands as far as it went, then the error stops
+            // the fight.
+            result = self.take_turn(rules, env, f);
+            for ((now, was), after) in landed.iter_mut().zip(&before).zip(&self.combatants) {
+                if let Err(e) = rules.land(now, was, after, site) {
+                    result = result.and(Err(crate::error::fail(&mut env.trace, e)));
+                    break;
+                }
+            }
+            if result.is_err() {
+                break;
+            }
+        }
+        self.combatants = landed;
+        self.held_after = None;
+        self.at_once.clear();
+        for &f in group {
+            self.mark_acted(f);
+        }
+        result?;
+        // The timers the turns set fire now if their moment has passed: the start or end
+        // of a turn taken in the group (a duration "until the end of its next turn" set
+        // on a member acting later in the group), or a time an `advance` reached.
+        let turns = self.turns.clone();
+        let time = self.time;
+        self.fire_where(rules, env, |t| {
+            t.seq > held_after
+                && match t.at {
+                    Moment::TurnStart(f, n) | Moment::TurnEnd(f, n) => {
+                        turns.get(f.index()).is_some_and(|&taken| n <= taken)
+                    }
+                    Moment::Time(at) => at <= time,
+                    Moment::RoundStart(_) | Moment::RoundEnd(_) => false,
+                }
+        })
     }
 
     /// One fighter's turn: timers due at its start, the `turn` hook, timers due at its
@@ -442,12 +529,27 @@ impl<C> Fight<C> {
         T: TraceSink,
         R: FightRules<C, D, X, T>,
     {
+        self.fire_where(rules, env, |t| due(t.at))
+    }
+
+    /// [`Fight::fire_due`] of the timers `due` takes, but those held while a group acts
+    /// at once.
+    fn fire_where<D, X, T, R>(
+        &mut self,
+        rules: &mut R,
+        env: &mut Env<D, X, T>,
+        due: impl Fn(&Timer) -> bool,
+    ) -> Res<()>
+    where
+        T: TraceSink,
+        R: FightRules<C, D, X, T>,
+    {
         let mut fired = 0;
         while let Some(i) = self
             .timers
             .iter()
             .enumerate()
-            .filter(|(_, t)| due(t.at))
+            .filter(|(_, t)| due(t) && !matches!(self.held_after, Some(s) if t.seq > s))
             .min_by_key(|(_, t)| t.seq)
             .map(|(i, _)| i)
         {
@@ -455,10 +557,41 @@ impl<C> Fight<C> {
                 return Err(too_many_fires(env, rules.shape().site));
             }
             let t = self.timers.remove(i);
-            rules.fire(env, self, t.action, &t.args)?;
             fired += 1;
+            let repeat = rules
+                .shape()
+                .repeats
+                .iter()
+                .find(|r| r.action == t.action)
+                .copied();
+            if let Some(r) = repeat {
+                if rules.stops(env, self, t.action, &t.args)? {
+                    if T::ENABLED {
+                        env.trace.event(TraceEvent::Fight {
+                            site: r.site,
+                            what: String::from("stops"),
+                            cite: true,
+                        });
+                    }
+                    continue;
+                }
+                let next = self.period_after(t.at, r.every);
+                self.schedule(next, t.action, t.args.clone());
+            }
+            rules.fire(env, self, t.action, &t.args)?;
         }
         Ok(())
+    }
+
+    /// The moment one `period` after `at`, when a repeating timer due at `at` is set
+    /// again (from now, for a moment of another kind).
+    fn period_after(&self, at: Moment, period: Period) -> Moment {
+        match (at, period) {
+            (Moment::RoundStart(r), Period::Rounds(n)) => Moment::RoundStart(r.saturating_add(n)),
+            (Moment::Time(t), Period::Time(n)) => Moment::Time(t.saturating_add(n.max(0))),
+            (_, Period::Rounds(n)) => self.rounds_later(i64::from(n)),
+            (_, Period::Time(n)) => self.time_later(n),
+        }
     }
 
     /// Moves world time forward by `amount`: the timers and `on every` hooks due on the
@@ -508,9 +641,11 @@ impl<C> Fight<C> {
         let target = self.time.saturating_add(amount.max(0));
         let mut fired = 0;
         loop {
+            // Timers held while a group acts at once wait for its landing.
             let next_timer = self
                 .timers
                 .iter()
+                .filter(|t| !matches!(self.held_after, Some(s) if t.seq > s))
                 .filter_map(|t| match t.at {
                     Moment::Time(at) if at <= target => Some(at),
                     _ => None,

@@ -7,7 +7,7 @@ use alloc::boxed::Box;
 use alloc::string::ToString;
 use alloc::vec;
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 struct C {
     init: i64,
     hp: i64,
@@ -26,6 +26,8 @@ struct Rules {
     cascade: bool,
     /// How many more times a firing timer sets itself again for now.
     again: u32,
+    /// A repeating timer stops once Ann (fighter 0) has at most this many hit points.
+    stop_at: i64,
 }
 
 fn shape(ties: Ties) -> FightShape {
@@ -37,6 +39,7 @@ fn shape(ties: Ties) -> FightShape {
         triggers: Cow::Borrowed(&[]),
         site: 0,
         trigger_sites: Cow::Borrowed(&[]),
+        repeats: Cow::Borrowed(&[]),
     }
 }
 
@@ -107,6 +110,16 @@ impl<D, X, T> FightRules<C, D, X, T> for Rules {
         }
         Ok(())
     }
+    fn stops(&mut self, _: &mut Env<D, X, T>, f: &mut Fight<C>, _: u32, _: &[i64]) -> Res<bool> {
+        Ok(f[Fighter(0)].hp <= self.stop_at)
+    }
+    fn copy(&mut self, c: &C) -> C {
+        c.clone()
+    }
+    fn land(&mut self, now: &mut C, before: &C, after: &C, site: u32) -> Res<()> {
+        land::other(&mut now.init, &before.init, &after.init);
+        land::ranged(&mut now.hp, before.hp, after.hp, (-5, 10), site)
+    }
 }
 
 /// Hit points that make the `out` rule meet a rule error.
@@ -128,6 +141,7 @@ fn rules(ties: Ties, turn: impl FnMut(&mut Fight<C>, Fighter, &mut Log) + 'stati
         low: false,
         cascade: false,
         again: 0,
+        stop_at: i64::MIN,
     }
 }
 
@@ -524,6 +538,16 @@ impl<D: DiceSource, X: Decide, T: TraceSink> FightRules<C, D, X, T> for Advancin
     ) -> Res<()> {
         Ok(())
     }
+    fn stops(&mut self, _: &mut Env<D, X, T>, _: &mut Fight<C>, _: u32, _: &[i64]) -> Res<bool> {
+        Ok(false)
+    }
+    fn copy(&mut self, c: &C) -> C {
+        c.clone()
+    }
+    fn land(&mut self, now: &mut C, _: &C, after: &C, _: u32) -> Res<()> {
+        *now = after.clone();
+        Ok(())
+    }
 }
 
 #[test]
@@ -571,4 +595,315 @@ fn an_advance_nested_past_max_advance_depth_is_a_rule_error_not_a_stack_overflow
     f.advance(&mut r, &mut env, 30).unwrap();
     assert_eq!(r.hooks, 3);
     assert_eq!(f.time(), 33);
+}
+
+/// Ann and Bob tie at 5 and act at once; Cid (1) acts after them.
+fn at_once(
+    hp: [i64; 3],
+    turn: impl FnMut(&mut Fight<C>, Fighter, &mut Log) + 'static,
+) -> (Fight<C>, Rules) {
+    let mut f = fight(&[("A", "Ann", 5), ("B", "Bob", 5), ("B", "Cid", 1)]);
+    for (c, hp) in f.combatants.iter_mut().zip(hp) {
+        c.hp = hp;
+    }
+    (f, rules(Ties::AtOnce, turn))
+}
+
+fn env() -> Env<ScriptedDice, FirstOption, VecTrace> {
+    Env::new(ScriptedDice::new(&[]), FirstOption, VecTrace::default())
+}
+
+fn rendered(env: &Env<ScriptedDice, FirstOption, VecTrace>) -> String {
+    env.trace.render(&[crate::Site {
+        file: "f.rules".into(),
+        line: 1,
+        col: 1,
+        text: "fight".into(),
+    }])
+}
+
+#[test]
+fn at_once_two_fighters_who_would_each_drop_the_other_both_land_and_both_are_out() {
+    // Each sees the other standing at 3 and deals 3: both blows land, a draw.
+    let (mut f, mut r) = at_once([3, 3, 0], |f, me, log| {
+        let foe = Fighter(1 - me.0);
+        log.push(format!(
+            "turn {} sees {} at {}, itself at {}",
+            f.name(me),
+            f.name(foe),
+            f[foe].hp,
+            f[me].hp
+        ));
+        f[foe].hp -= 3;
+    });
+    let mut env = env();
+    assert_eq!(f.run(&mut r, &mut env, 10), FightEnd::Draw);
+    assert_eq!(
+        turns(&r.log),
+        [
+            "Ann sees Bob at 3, itself at 3",
+            "Bob sees Ann at 3, itself at 3"
+        ]
+    );
+    assert_eq!((f[Fighter(0)].hp, f[Fighter(1)].hp), (0, 0));
+    let lines = rendered(&env);
+    assert!(lines.contains("-- turn of Ann, Bob (at once)"), "{lines}");
+    assert!(
+        lines.contains("no one stands: a draw in round 1"),
+        "{lines}"
+    );
+}
+
+#[test]
+fn at_once_numbers_land_as_changes_summed_and_other_fields_the_later_joiners() {
+    // Ann takes 4 from Cid and sets his key to 7, Bob takes 5 and sets it to 8.
+    let (mut f, mut r) = at_once([10, 10, 10], |f, me, _| {
+        if f.round() == 1 && me.0 < 2 {
+            let cid = Fighter(2);
+            f[cid].hp -= 4 + i64::from(me.0);
+            f[cid].init = 7 + i64::from(me.0);
+        }
+    });
+    let mut env = env();
+    f.step(&mut r, &mut env);
+    f.step(&mut r, &mut env);
+    assert_eq!(
+        f.step(&mut r, &mut env),
+        Step::Turn(vec![Fighter(0), Fighter(1)])
+    );
+    assert_eq!(f[Fighter(2)], C { init: 8, hp: 1 });
+    // One change alone lands as it was made.
+    assert_eq!((f[Fighter(0)].hp, f[Fighter(1)].hp), (10, 10));
+}
+
+#[test]
+fn at_once_a_sum_outside_a_ranged_field_is_a_rule_error_at_the_landing() {
+    // Cid's hp is `int(-5..10)`: 3 - 4 - 4 = -5 lands, 3 - 4 - 5 = -6 does not.
+    for (second, lands) in [(4, true), (5, false)] {
+        let (mut f, mut r) = at_once([10, 10, 3], move |f, me, _| {
+            if me.0 < 2 {
+                f[Fighter(2)].hp -= if me.0 == 0 { 4 } else { second };
+            }
+        });
+        let mut env = env();
+        f.step(&mut r, &mut env);
+        f.step(&mut r, &mut env);
+        let step = f.step(&mut r, &mut env);
+        if lands {
+            assert_eq!(f[Fighter(2)].hp, -5);
+            assert!(matches!(step, Step::Turn(_)), "{step:?}");
+        } else {
+            assert_eq!(step, Step::Ended(FightEnd::RuleError));
+            assert_eq!(
+                f.rule_error().map(|e| &e.kind),
+                Some(&crate::RuleErrorKind::OutOfRange {
+                    value: -6,
+                    lo: -5,
+                    hi: 10
+                })
+            );
+            // Ann's blow landed; Bob's, which would pass the range, did not.
+            assert_eq!(f[Fighter(2)].hp, -1);
+            assert!(rendered(&env).contains("rule error"), "{}", rendered(&env));
+        }
+    }
+}
+
+#[test]
+fn at_once_acted_sees_the_state_before_the_group_and_all_are_marked_after() {
+    let (mut f, mut r) = at_once([3, 3, 3], |f, me, log| {
+        let seen: Vec<String> = f
+            .fighters()
+            .map(|o| format!("{}={}", f.name(o), f.acted(o)))
+            .collect();
+        log.push(format!("during {}: {}", f.name(me), seen.join(" ")));
+    });
+    let mut env = env();
+    f.step(&mut r, &mut env);
+    f.step(&mut r, &mut env);
+    f.step(&mut r, &mut env);
+    let during: Vec<&String> = r.log.iter().filter(|l| l.starts_with("during")).collect();
+    assert_eq!(
+        during,
+        [
+            "during Ann: Ann=true Bob=false Cid=false",
+            "during Bob: Ann=false Bob=true Cid=false"
+        ]
+    );
+    assert!(f.acted(Fighter(0)) && f.acted(Fighter(1)) && !f.acted(Fighter(2)));
+    assert_eq!(f.step(&mut r, &mut env), Step::Turn(vec![Fighter(2)]));
+}
+
+#[test]
+fn a_lone_fighter_under_at_once_takes_an_ordinary_turn() {
+    let (mut f, mut r) = at_once([3, 3, 3], |_, _, _| {});
+    let mut env = env();
+    for _ in 0..4 {
+        f.step(&mut r, &mut env);
+    }
+    let lines = rendered(&env);
+    assert!(lines.contains("-- turn of Cid\n"), "{lines}");
+}
+
+/// The round each `fire 4` happened in: timers due at a round's start fire before its
+/// `RoundStart n` hook, so the one after it.
+fn fired_in_rounds(log: &Log) -> Vec<u32> {
+    let mut started = 0;
+    let mut out = Vec::new();
+    for l in log {
+        if l.starts_with("RoundStart ") {
+            started += 1;
+        }
+        if l.starts_with("fire 4 ") {
+            out.push(started + 1);
+        }
+    }
+    out
+}
+
+#[test]
+fn a_repeating_timer_fires_every_third_round_until_its_condition_holds() {
+    // Set before round 1 for 3 rounds later: rounds 3 and 6; Ann drops to 1 hp in
+    // round 7, so at round 9 it stops, unfired.
+    let mut f = fight(&[("A", "Ann", 5), ("B", "Bob", 4)]);
+    let mut r = rules(Ties::Together, |f, me, _| {
+        if f.round() == 7 && me == Fighter(0) {
+            f[me].hp = 1;
+        }
+    });
+    r.stop_at = 1;
+    r.shape.repeats = Cow::Borrowed(&[Repeat {
+        action: 4,
+        every: Period::Rounds(3),
+        site: 0,
+    }]);
+    let at = f.rounds_later(3);
+    f.schedule(at, 4, vec![0]);
+    let mut env = env();
+    assert_eq!(f.run(&mut r, &mut env, 12), FightEnd::Undecided);
+    assert_eq!(fired_in_rounds(&r.log), [3, 6]);
+    assert!(f.timers().is_empty(), "stopped: not set again");
+    let lines = rendered(&env);
+    assert_eq!(lines.matches("fight: stops").count(), 1, "{lines}");
+    assert!(
+        lines.contains("round 9\nf.rules:1  fight: stops"),
+        "{lines}"
+    );
+}
+
+#[test]
+fn a_repeating_timer_of_world_time_fires_each_period_an_advance_passes() {
+    let mut f = fight(&[("A", "Ann", 5)]);
+    let mut r = rules(Ties::Together, |_, _, _| {});
+    r.shape.repeats = Cow::Borrowed(&[Repeat {
+        action: 4,
+        every: Period::Time(60),
+        site: 0,
+    }]);
+    let at = f.time_later(60);
+    f.schedule(at, 4, vec![]);
+    let mut env = env();
+    f.advance(&mut r, &mut env, 179).unwrap();
+    f.advance(&mut r, &mut env, 1).unwrap();
+    assert_eq!(
+        r.log,
+        ["fire 4 [] at 60", "fire 4 [] at 120", "fire 4 [] at 180"]
+    );
+    assert_eq!(f.timers()[0].at, Moment::Time(240));
+}
+
+#[test]
+fn a_repeating_timer_of_period_zero_is_a_rule_error_not_a_hang() {
+    // The checker refuses `every 0 rounds`; the engine still stops such a timer.
+    let mut f = fight(&[("A", "Ann", 5)]);
+    let mut r = rules(Ties::Together, |_, _, _| {});
+    r.shape.repeats = Cow::Borrowed(&[Repeat {
+        action: 4,
+        every: Period::Time(0),
+        site: 0,
+    }]);
+    let at = f.time_later(10);
+    f.schedule(at, 4, vec![]);
+    let mut env = env();
+    let e = f.advance(&mut r, &mut env, 10).unwrap_err();
+    assert_eq!(
+        e.kind,
+        crate::RuleErrorKind::TooManyFires { max: MAX_FIRES }
+    );
+}
+
+#[test]
+fn at_once_timers_set_in_the_group_wait_for_the_landing_and_fire_if_their_moment_passed() {
+    // Ann and Bob act at once, so each one's turn in the group is under way for the
+    // other, whoever the engine runs first: "the end of the turn of" the other is the
+    // end of the group (fired once the turns have landed, in the order set, not inside
+    // Bob's turn); "the end of the next turn of" the other is the other's next round's.
+    let (mut f, mut r) = at_once([3, 3, 3], |f, me, log| {
+        log.push(format!("turn {}", f.name(me)));
+        if f.round() != 1 || me.0 > 1 {
+            return;
+        }
+        let other = Fighter(1 - me.0);
+        let (next, this) = if me.0 == 0 { (1, 2) } else { (4, 3) };
+        let at = f.turn_moment(other, true, true);
+        f.schedule(at, next, vec![]);
+        let at = f.turn_moment(other, true, false);
+        f.schedule(at, this, vec![]);
+    });
+    // The `turn end` hook marks where each turn ends.
+    r.shape.hooks[3] = Some(false);
+    let mut env = env();
+    f.step(&mut r, &mut env);
+    f.step(&mut r, &mut env);
+    assert_eq!(
+        f.step(&mut r, &mut env),
+        Step::Turn(vec![Fighter(0), Fighter(1)])
+    );
+    let seen = |log: &Log| -> Vec<String> {
+        log.iter()
+            .filter(|l| l.starts_with("turn") || l.starts_with("fire") || l.starts_with("TurnEnd"))
+            .cloned()
+            .collect()
+    };
+    assert_eq!(
+        seen(&r.log),
+        [
+            "turn Ann",
+            "TurnEnd 1",
+            "turn Bob",
+            "TurnEnd 1",
+            "fire 2 [] at 0",
+            "fire 3 [] at 0"
+        ]
+    );
+    let pending: Vec<(u32, Moment)> = f.timers().iter().map(|t| (t.action, t.at)).collect();
+    assert_eq!(
+        pending,
+        [
+            (1, Moment::TurnEnd(Fighter(1), 2)),
+            (4, Moment::TurnEnd(Fighter(0), 2))
+        ]
+    );
+    // Cid's turn, then round 2: each fires at the end of its fighter's turn, inside the
+    // group (set before it, so not held).
+    r.log.clear();
+    for _ in 0..5 {
+        f.step(&mut r, &mut env);
+    }
+    assert_eq!(
+        seen(&r.log),
+        [
+            "turn Cid",
+            "TurnEnd 1",
+            "turn Ann",
+            "fire 4 [] at 0",
+            "TurnEnd 2",
+            "turn Bob",
+            "fire 1 [] at 0",
+            "TurnEnd 2",
+            "turn Cid",
+            "TurnEnd 2"
+        ]
+    );
+    assert!(f.timers().is_empty());
 }

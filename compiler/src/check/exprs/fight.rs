@@ -217,6 +217,7 @@ pub(crate) fn declare(c: &mut Checker, items: &[ast::Item]) {
         every: Vec::new(),
         triggers: Vec::new(),
         actions: Vec::new(),
+        repeats: Vec::new(),
         units,
         site,
     });
@@ -318,6 +319,7 @@ pub(crate) fn finish(c: &mut Checker, items: &[ast::Item]) {
             ast::FightClause::Ties { rule, span } => {
                 fd.ties = match rule {
                     ast::TiesRule::Together => FightTies::Together,
+                    ast::TiesRule::AtOnce => FightTies::AtOnce,
                     ast::TiesRule::Decide(name) => FightTies::Decide(name.name.clone()),
                     ast::TiesRule::Roll(e) => match &e.kind {
                         A::Dice(d) => FightTies::Roll(*d),
@@ -758,6 +760,7 @@ pub(super) fn shown(c: &Checker, id: usize) -> String {
     match name.as_str() {
         ORDER => format!("order({})", var()),
         OUT => format!("out({})", var()),
+        n if n.starts_with(super::repeat::STOP) => "the `until` of an `every`".to_string(),
         n if n.starts_with("fight_when_") => match var() {
             v if v.is_empty() => "when".to_string(),
             v => format!("when({v})"),

@@ -15,6 +15,7 @@ mod narrow;
 mod ops;
 mod pattern;
 mod place;
+mod repeat;
 mod stmt;
 mod timed;
 

@@ -79,6 +79,7 @@ pub(super) fn stmt(c: &mut Checker, fcx: &mut FnCtx, s: &ast::Stmt) -> Option<ir
         }
         ast::StmtKind::Schedule(until, target) => super::timed::schedule(c, fcx, s, until, target)?,
         ast::StmtKind::Advance(amount, unit) => super::timed::advance(c, fcx, s, amount, unit)?,
+        ast::StmtKind::Repeat(r) => super::repeat::repeat(c, fcx, s, r)?,
         ast::StmtKind::Let(name, ty, e) => {
             let declared = ty.as_ref().map(|t| c.resolve_type(t));
             let value = expr(c, fcx, e, declared.as_ref());
