@@ -313,7 +313,7 @@ impl Gen<'_> {
             .collect();
         let trigger_sites: Vec<String> = d.triggers.iter().map(|t| t.site.to_string()).collect();
         scope.raw(format!(
-            "static FIGHT_SHAPE: {RT}::FightShape = {RT}::FightShape {{ ties: {ties}, round_length: {}, hooks: [{}], every: {RT}::fight::Cow::Borrowed(&[{}]), triggers: {RT}::fight::Cow::Borrowed(&[{}]), site: {}, trigger_sites: {RT}::fight::Cow::Borrowed(&[{}]) }};",
+            "static FIGHT_SHAPE: {RT}::FightShape = {RT}::FightShape {{ ties: {ties}, round_length: {}, hooks: [{}], every: {RT}::__private::Cow::Borrowed(&[{}]), triggers: {RT}::__private::Cow::Borrowed(&[{}]), site: {}, trigger_sites: {RT}::__private::Cow::Borrowed(&[{}]) }};",
             d.round_length,
             hooks.join(", "),
             every.join(", "),

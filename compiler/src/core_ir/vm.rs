@@ -12,8 +12,8 @@ use crate::eval::{
 };
 use crate::ir::{Program, TableKey, Ty};
 use rulesc_runtime::{
-    arith, error, rolls, Decide, DiceSource, Env, NoTrace, Roll, RuleError, RuleErrorKind,
-    TraceEvent, TraceSink,
+    __private::arith, __private::error, __private::rolls, Decide, DiceSource, Env, NoTrace, Roll,
+    RuleError, RuleErrorKind, TraceEvent, TraceSink,
 };
 use std::rc::Rc;
 
@@ -632,7 +632,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     self.charge(dice_steps(spec), f.site, traced)?;
                     let r = self.roll_known(spec, *site, traced);
                     let face = match &faces {
-                        Some(segments) => rulesc_runtime::dice::nth_total(
+                        Some(segments) => rulesc_runtime::__private::rolls::nth_total(
                             segments.iter().copied(),
                             r.total.max(1),
                         ),

@@ -27,13 +27,12 @@ use crate::env::Env;
 use crate::error::{RuleError, RuleErrorKind};
 use crate::trace::{TraceEvent, TraceSink};
 use crate::{Decide, DiceSource};
-pub use alloc::borrow::Cow;
+use alloc::borrow::Cow;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-mod play;
-pub use play::in_order;
+pub(crate) mod play;
 
 /// One combatant of a fight: its index in [`Fight::combatants`], in the order joined.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -59,6 +58,7 @@ impl Side {
 
 /// How fighters with equal turn-order keys are ordered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Ties {
     /// They act simultaneously: each takes its turn in the order they joined, marked
     /// acted as its own turn begins; one put out by another's turn in the group still
@@ -97,6 +97,7 @@ pub enum Hook {
 
 /// When a timer fires.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Moment {
     RoundStart(u32),
     RoundEnd(u32),
@@ -195,6 +196,7 @@ pub enum FightEnd {
 
 /// What one [`Fight::step`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Step {
     /// The `start` hook ran.
     Started,
@@ -358,12 +360,14 @@ impl<C> Fight<C> {
     /// the fight or its combatants changes until the calm ends (formulas change nothing).
     /// Meanwhile the rules may remember what `out` said ([`Fight::remember_out`]) instead
     /// of asking it again for every condition that counts a side.
+    #[doc(hidden)]
     pub fn calm(&self) -> bool {
         self.calm
     }
 
     /// What the rules remembered `out` said of `f` in this calm, with the cost they gave
     /// it (the interpreter's steps; `None` outside a calm or when not asked yet).
+    #[doc(hidden)]
     pub fn remembered_out(&self, f: Fighter) -> Option<(bool, u64)> {
         if !self.calm {
             return None;
@@ -373,6 +377,7 @@ impl<C> Fight<C> {
 
     /// Remembers what `out` said of `f`, and at what cost, for the rest of this calm
     /// (nothing outside a calm).
+    #[doc(hidden)]
     pub fn remember_out(&mut self, f: Fighter, out: bool, cost: u64) {
         if let (true, Some(seen)) = (self.calm, self.out_seen.get_mut(f.index())) {
             *seen = Some((out, cost));
@@ -407,6 +412,7 @@ impl<C> Fight<C> {
 
     /// Marks the fighter's turn of this round as taken (a turn dissolved into waiting, a
     /// turn lost to surprise).
+    #[doc(hidden)]
     pub fn mark_acted(&mut self, f: Fighter) {
         if let Some(a) = self.acted.get_mut(f.index()) {
             *a = true;
@@ -414,6 +420,7 @@ impl<C> Fight<C> {
     }
 
     /// The fighter's turn is under way.
+    #[doc(hidden)]
     pub fn is_acting(&self, f: Fighter) -> bool {
         self.acting.contains(&f)
     }
@@ -454,6 +461,7 @@ impl<C> Fight<C> {
 
     /// Schedules `action(args)` at `at`. A pending timer with the same action and
     /// arguments is replaced (no stacking: "its duration restarts").
+    #[doc(hidden)]
     pub fn schedule(&mut self, at: Moment, action: u32, args: Vec<i64>) {
         self.timers
             .retain(|t| !(t.action == action && t.args == args));
@@ -468,6 +476,7 @@ impl<C> Fight<C> {
 
     /// The moment "the start/end of the next turn of `f`" (`next`), or of its turn under
     /// way if it is acting and `next` is false.
+    #[doc(hidden)]
     pub fn turn_moment(&self, f: Fighter, end: bool, next: bool) -> Moment {
         let taken = self.turns_taken(f);
         let n = if !next && self.is_acting(f) {
@@ -484,6 +493,7 @@ impl<C> Fight<C> {
 
     /// How a moment reads in traces: "the end of Bob's turn 2", "the start of round 3",
     /// "time 600".
+    #[doc(hidden)]
     pub fn describe(&self, at: Moment) -> String {
         match at {
             Moment::RoundStart(r) => format!("the start of round {r}"),
@@ -495,12 +505,14 @@ impl<C> Fight<C> {
     }
 
     /// The moment "the start of round `round() + n`".
+    #[doc(hidden)]
     pub fn rounds_later(&self, n: i64) -> Moment {
         let n = n.clamp(0, i64::from(u32::MAX)) as u32;
         Moment::RoundStart(self.round.saturating_add(n))
     }
 
     /// The moment `amount` units of world time from now.
+    #[doc(hidden)]
     pub fn time_later(&self, amount: i64) -> Moment {
         Moment::Time(self.time.saturating_add(amount.max(0)))
     }

@@ -278,6 +278,7 @@ impl<C> Fight<C> {
 
     /// `list` ordered by the turn-order key, highest first; equal keys keep their order
     /// in `list`.
+    #[doc(hidden)]
     pub fn in_order<D, X, T, R>(
         &mut self,
         rules: &mut R,
@@ -399,6 +400,7 @@ impl<C> Fight<C> {
 
     /// One fighter's turn: timers due at its start, the `turn` hook, timers due at its
     /// end, the `turn end` hook. Also what an interruption runs ("takes a full turn").
+    #[doc(hidden)]
     pub fn take_turn<D, X, T, R>(
         &mut self,
         rules: &mut R,
@@ -466,6 +468,7 @@ impl<C> Fight<C> {
     /// `every` hooks in declaration order). What they run may `advance` again, at most
     /// [`MAX_ADVANCE_DEPTH`] deep: one more is [`RuleErrorKind::TooDeep`], before
     /// anything moves.
+    #[doc(hidden)]
     pub fn advance<D, X, T, R>(
         &mut self,
         rules: &mut R,
