@@ -321,13 +321,17 @@ impl Gen<'_> {
             d.site,
             trigger_sites.join(", "),
         ));
-        // The order's key as the runtime keeps it (a `SmallList` made a `Vec`).
+        // The order's key as the runtime keeps it (`fight::Key`, inline: no allocation).
+        let key = format!("{RT}::fight::Key::from_slice(&k)");
         let order = match self.small_list_ty(&self.p.functions[d.order].ret)? {
             Some(_) if self.p.functions[d.order].fallible => {
-                format!("{}.map(Vec::from)", self.call_text(d.order, "who"))
+                format!("{}.map(|k| {key})", self.call_text(d.order, "who"))
             }
-            Some(_) => format!("Ok(Vec::from({}))", self.call_text(d.order, "who")),
-            None => self.value_call(d.order, "who"),
+            Some(_) => format!(
+                "Ok({RT}::fight::Key::from_slice(&{}))",
+                self.call_text(d.order, "who")
+            ),
+            None => format!("{}.map(|k| {key})", self.value_call(d.order, "who")),
         };
         let out = match d.out {
             Some(o) => self.value_call(o, "who"),
@@ -400,7 +404,7 @@ impl Gen<'_> {
                     Ok(())
                 }}
             }}",
-            res("Vec<i64>"),
+            res(&format!("{RT}::fight::Key")),
             if d.out.is_some() { "fight" } else { "_fight" },
             if d.out.is_some() { "who" } else { "_who" },
             res("bool"),

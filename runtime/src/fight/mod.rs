@@ -26,7 +26,7 @@ use crate::dice::{self, DiceSpec};
 use crate::env::Env;
 use crate::error::{RuleError, RuleErrorKind};
 use crate::trace::{TraceEvent, TraceSink};
-use crate::{Decide, DiceSource};
+use crate::{Decide, DiceSource, SmallList};
 use alloc::borrow::Cow;
 use alloc::format;
 use alloc::string::String;
@@ -127,11 +127,29 @@ pub struct FightShape {
     pub trigger_sites: Cow<'static, [u32]>,
 }
 
+/// Most fighters a fight steps through without the engine allocating (with
+/// [`crate::NoTrace`]): it keeps what one step lists (each fighter's turn-order key while
+/// it looks for the next turn, the fighters of that turn, the sides still standing, the
+/// fighters a per-fighter hook visits in order) inline up to this many. Past it those
+/// lists move to the heap and the fight plays on the same ([`SmallList`]'s growth):
+/// nothing is cut. What the engine still allocates: a timer's arguments when the rules
+/// schedule one (a `Vec` in [`Timer`]), and a trigger's memory of what it last saw, once
+/// per fight, on the first step that checks it. What the rules allocate is theirs.
+pub const FIGHTER_CAP: usize = 16;
+
+/// A turn-order key ([`FightRules::key`]): the `order` formula's numbers, compared
+/// element by element, highest first; inline up to 16 numbers, on the heap past them.
+pub type Key = SmallList<i64, 16>;
+
+/// The fighters of one turn ([`Step::Turn`]): one, or several acting together; inline up
+/// to [`FIGHTER_CAP`].
+pub type Group = SmallList<Fighter, FIGHTER_CAP>;
+
 /// The rules of a fight: what generated code and the interpreter supply.
 pub trait FightRules<C, D, X, T> {
     fn shape(&self) -> &FightShape;
     /// The turn-order key: compared element by element, highest first.
-    fn key(&mut self, env: &mut Env<D, X, T>, fight: &mut Fight<C>, who: Fighter) -> Res<Vec<i64>>;
+    fn key(&mut self, env: &mut Env<D, X, T>, fight: &mut Fight<C>, who: Fighter) -> Res<Key>;
     /// The fight's `out` rule.
     fn is_out(&mut self, env: &mut Env<D, X, T>, fight: &mut Fight<C>, who: Fighter) -> Res<bool>;
     /// Runs a declared hook (`who` for turn hooks and per-fighter hooks).
@@ -202,7 +220,7 @@ pub enum Step {
     Started,
     RoundStarted(u32),
     /// These fighters took their turn (more than one: simultaneously).
-    Turn(Vec<Fighter>),
+    Turn(Group),
     RoundEnded(u32),
     Ended(FightEnd),
 }
@@ -312,6 +330,11 @@ impl<C> Fight<C> {
         self.acted.push(false);
         self.turns.push(0);
         self.traced_out.push(false);
+        // Room for every fighter's turn under way at once and for what `out` said of
+        // each in a calm, made here so that stepping the fight does not allocate it.
+        let n = self.combatants.len();
+        self.acting.reserve(n.saturating_sub(self.acting.len()));
+        self.out_seen.reserve(n.saturating_sub(self.out_seen.len()));
         Fighter((self.combatants.len() - 1) as u32)
     }
 
