@@ -294,8 +294,8 @@ impl Others {
 #[test]
 fn the_fight_engine_steps_a_whole_fight_without_allocating() {
     use rulesc_runtime::fight::{Key, Res, FIGHTER_CAP};
+    use rulesc_runtime::{Answer, Policy, Ties};
     use rulesc_runtime::{DiceSpec, Fight, FightEnd, FightRules, FightShape, Fighter, Hook};
-    use rulesc_runtime::{Policy, Ties};
     use std::borrow::Cow;
 
     static SHAPE: FightShape = FightShape {
@@ -386,8 +386,8 @@ fn the_fight_engine_steps_a_whole_fight_without_allocating() {
             Ok(())
         }
     }
-    /// `n` fighters drawn from `seed` (unwounded), two sides, every initiative alike so
-    /// that ties are rolled; played to the end, with the allocations of its steps.
+    // `n` fighters drawn from `seed` (unwounded), two sides, every initiative alike so
+    // that ties are rolled; played to the end, with the allocations of its steps.
     let play = |n: usize, seed: u64| {
         let mut fight = Fight::new();
         let mut d = Draw::new(seed);
@@ -409,7 +409,6 @@ fn the_fight_engine_steps_a_whole_fight_without_allocating() {
         let n = allocations_during(|| end = fight.run(&mut Melee, &mut env, 200));
         (n, end, fight.round())
     };
-    use rulesc_runtime::Answer;
     for n in [2, 3, FIGHTER_CAP] {
         let mut longest = 0;
         for seed in 0..10 {

@@ -15,6 +15,7 @@ use std::path::Path;
 use std::rc::Rc;
 
 mod kingsmark_draw;
+#[allow(unused_imports)]
 pub use kingsmark_draw::{Draw, SeededDecide};
 
 pub fn kingsmark() -> Program {
