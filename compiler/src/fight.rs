@@ -5,8 +5,8 @@
 
 use crate::eval::{call_in, leak_name, show_traced_in, Interpreter, Options, Value, MAX_STEPS};
 use crate::ir::{self, Action, At, FightQuery, FightTies, Program, ResetStep, Ty};
-use rulesc_runtime::fight::land;
-use rulesc_runtime::fight::Res;
+use rulesc_runtime::__private::land;
+use rulesc_runtime::fight::{Key, Res};
 use rulesc_runtime::{
     Decide, DiceSource, Env, Fight, FightRules, FightShape, Fighter, Hook, Moment, Repeat, Side,
     Ties, TraceEvent, TraceSink,
@@ -405,14 +405,14 @@ impl<D: DiceSource, X: Decide, T: TraceSink> FightRules<Value, D, X, T> for Eval
         &self.shape
     }
 
-    fn key(
-        &mut self,
-        env: &mut Env<D, X, T>,
-        fight: &mut Fight<Value>,
-        who: Fighter,
-    ) -> Res<Vec<i64>> {
+    fn key(&mut self, env: &mut Env<D, X, T>, fight: &mut Fight<Value>, who: Fighter) -> Res<Key> {
         let order = self.def().order;
-        Ok(key_of(&self.run(env, fight, order, Some(who))?))
+        Ok(Key::from_slice(&key_of(&self.run(
+            env,
+            fight,
+            order,
+            Some(who),
+        )?)))
     }
 
     fn is_out(

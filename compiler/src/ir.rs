@@ -411,7 +411,7 @@ impl IntOp {
     /// [`ExprKind::CheckedDiv`]).
     #[inline]
     pub fn apply(self, a: i64, b: i64) -> i64 {
-        use rulesc_runtime::arith;
+        use rulesc_runtime::__private::arith;
         match self {
             IntOp::Add => arith::add(a, b),
             IntOp::Sub => arith::sub(a, b),

@@ -172,7 +172,10 @@ impl Sources {
             Some(opening) if first.len() < whole.trim().len() => opening.trim_end(),
             _ => first,
         };
-        rulesc_runtime::show::cut_to(first.to_string(), rulesc_runtime::show::MAX_CITED)
+        rulesc_runtime::__private::show::cut_to(
+            first.to_string(),
+            rulesc_runtime::__private::show::MAX_CITED,
+        )
     }
 
     /// `file:line:col` of a span's start.
@@ -190,7 +193,7 @@ impl Sources {
 #[cfg(test)]
 mod tests {
     use super::{SourceFile, Sources, Span};
-    use rulesc_runtime::show::MAX_CITED;
+    use rulesc_runtime::__private::show::MAX_CITED;
 
     fn snippet(text: &str) -> String {
         let mut sources = Sources::default();

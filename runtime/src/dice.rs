@@ -184,30 +184,15 @@ impl Roll {
     #[inline]
     pub fn shifted(self, delta: i64, negate: bool) -> Roll {
         let total = if negate {
-            crate::arith::sub(self.total, delta)
+            crate::__private::arith::sub(self.total, delta)
         } else {
-            crate::arith::add(self.total, delta)
+            crate::__private::arith::add(self.total, delta)
         };
         Roll {
             total,
             natural: self.natural,
         }
     }
-}
-
-/// The `k`th (from 1) of the totals `lo..=hi` of `segments`, in order; past them, `k`.
-/// A die table rolled `among` some values rolls a `dN` over the allowed totals and reads
-/// the total this way, in both backends, without listing every total.
-pub fn nth_total(segments: impl IntoIterator<Item = (i64, i64)>, k: i64) -> i64 {
-    let mut left = k - 1;
-    for (lo, hi) in segments {
-        let n = hi - lo + 1;
-        if left < n {
-            return lo + left;
-        }
-        left -= n;
-    }
-    k
 }
 
 /// Rolls `spec` from `source`, records one [`TraceEvent::Roll`] at `site` when tracing is

@@ -14,13 +14,18 @@
 //! - [`fight`]: fights as a process: sides, rounds, turns, ties, timers, triggers, the end.
 //! - [`policy`]: how decisions are answered in a simulation (first, last, seeded random, fixed).
 //! - [`error`]: rule errors (a value the rules do not define, met at run time).
-//! - [`show`]: how values print in traces (lists, maps, boxes).
 //! - [`small_list`]: [`SmallList`], the lists generated code computes, inline up to a
 //!   few items (no allocation).
-//! - [`arith`]: the checked integer arithmetic of the language (saturating, never panics).
+//! - [`sorted_map`]: [`SortedMap`], a `map<K, V>` keyed by anything but a scale or enum.
 //!
-//! - `serial` (feature `serde`): how dice, tracks and maps read and write.
+//! - `serde` (feature `serde`): dice, tracks and maps read and write through serde.
 //! - [`prelude`]: the `alloc` names generated code uses unqualified.
+//!
+//! What only generated code and `rulesc`'s interpreter call (the language's checked
+//! arithmetic, the rule-error checks, rolls of dice known at generation time, trace
+//! text, serde helpers) is in `__private`: `#[doc(hidden)]`, not part of the API, free to
+//! change between versions (as serde's `__private`). A game names only the items above;
+//! `tests/tests/runtime_api.rs` holds that surface to a reviewed listing.
 //!
 //! Nothing in this crate knows any ruleset.
 //!
@@ -34,7 +39,9 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-pub mod arith;
+#[doc(hidden)]
+#[path = "private/mod.rs"]
+pub mod __private;
 pub mod decide;
 pub mod dice;
 pub mod enumerate;
@@ -42,10 +49,8 @@ pub mod env;
 pub mod error;
 pub mod fight;
 pub mod policy;
-pub mod rolls;
 #[cfg(feature = "serde")]
-pub mod serial;
-pub mod show;
+mod serial;
 pub mod small_list;
 pub mod sorted_map;
 pub mod trace;

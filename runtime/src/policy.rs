@@ -10,6 +10,7 @@ use alloc::vec::Vec;
 
 /// A policy for one decision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Answer {
     /// The first option offered.
     First,

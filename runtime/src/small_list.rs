@@ -7,7 +7,7 @@
 
 use alloc::vec::Vec;
 use core::fmt;
-use core::ops::Deref;
+use core::ops::{Deref, DerefMut};
 
 /// A list of `Copy` values, inline up to `N` items (no allocation), on the heap past
 /// them. Reads as a `&[T]`; compares, hashes and prints as one.
@@ -78,6 +78,15 @@ impl<T: Copy, const N: usize> SmallList<T, N> {
 impl<T: Copy, const N: usize> Default for SmallList<T, N> {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+impl<T: Copy, const N: usize> DerefMut for SmallList<T, N> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        match &mut self.repr {
+            Repr::Inline(len, items) => &mut items[..*len],
+            Repr::Heap(v) => v,
+        }
     }
 }
 

@@ -38,6 +38,7 @@ impl Site {
 /// One thing that happened. `site` indexes the program's site table. Values are rendered
 /// as the rules language prints them (`11`, `Moderate`, `Hit(level: Moderate, ...)`).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum TraceEvent {
     /// Dice thrown: every face in order (explosions included) and the total.
     Roll {

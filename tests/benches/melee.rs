@@ -11,7 +11,17 @@
 //!
 //! The hand-written versions are what a game programmer would write: plain Rust over the
 //! runtime's raw face source (`SeededDice::face`), with no call into `roll` or anything
-//! else under test. Each is checked equal to the generated code on every input first.
+//! else under test (`game/hand/src/hand.rs`). Each is checked equal to the generated code
+//! on every input first.
+//!
+//! Then the same two cases as a game builds them (`game/`, a workspace of its own): the
+//! generated modules in one crate, the hand-written baseline in another, the harness that
+//! times them in a third, built with cargo's default release profile (no LTO, 16 codegen
+//! units) and again with thin LTO and one codegen unit, each run after the other; the
+//! last lines put the two ratios side by side. (This binary itself is built with the
+//! workspace's release profile, thin LTO and one codegen unit, and its hand-written side
+//! is in its own crate, where nothing stands between it and the caller.) The first run
+//! builds the game's two profiles (a few seconds each, into `target/bench-game/`).
 //!
 //! Timing: the sides of a case run in alternating slices, a round being one slice of
 //! each back to back. A ratio is the median over the rounds of the two sides' rates in
@@ -26,104 +36,26 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
+/// The timing, shared with the game-like harness.
+#[path = "game/harness/src/race.rs"]
+mod race;
+
+/// The hand-written baseline, shared with the game-like harness's `bench-hand` crate
+/// (it names `crate::ex` and `crate::km`, the generated modules, here `rulesc_tests`').
+#[path = "game/hand/src/hand.rs"]
+mod hand;
+
 use common::{combatant_value, kingsmark, weapon_value, Draw, SeededDecide};
+use hand::{hand_exchange, hand_melee};
+use race::{best, paired_ratio, race, Rates, Side, INPUTS, SLICE, SLICES};
 use rulesc::eval::{self, Value};
 use rulesc::ir::Program;
-use rulesc_runtime::{Answer, Decide, DiceSource, Env, NoTrace, Policy, SeededDice};
+use rulesc_runtime::{Answer, Env, NoTrace, Policy, SeededDice};
 use rulesc_tests::exchange as ex;
 use rulesc_tests::kingsmark as km;
 use std::hint::black_box;
-use std::time::{Duration, Instant};
-
-const INPUTS: u64 = 1_000;
-const SLICE: Duration = Duration::from_millis(20);
-const SLICES: usize = 100;
-
-/// A side of a race: its name and a round that resolves every input once.
-type Side<'a> = (&'static str, Box<dyn FnMut() -> u64 + 'a>);
-
-/// Each side's rate (resolutions per second) in every round of slices, in side order;
-/// empty for a side the command line left out.
-type Rates = Vec<Vec<f64>>;
-
-/// Runs the sides in alternating slices (a round runs one slice of each, back to back)
-/// and returns every slice's rate.
-fn race(case: &str, sides: &mut [Side<'_>]) -> Rates {
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
-    let wanted = |name: &str| {
-        let named: Vec<&String> = args.iter().filter(|a| *a == name || *a == case).collect();
-        let any_side = args
-            .iter()
-            .any(|a| ["hand", "generated", "interpreter"].contains(&a.as_str()));
-        let any_case = args
-            .iter()
-            .any(|a| ["exchange", "melee_attack", "fight"].contains(&a.as_str()));
-        let side_ok = !any_side || named.iter().any(|a| *a == name);
-        let case_ok = !any_case || named.iter().any(|a| *a == case);
-        side_ok && case_ok
-    };
-    let mut rates: Rates = vec![Vec::new(); sides.len()];
-    // `rounds=N`: each side named runs N rounds and no slice is timed (for counting
-    // instructions: the same work on every run).
-    let counted = args
-        .iter()
-        .find_map(|a| a.strip_prefix("rounds=")?.parse::<usize>().ok());
-    if let Some(n) = counted {
-        for (name, round) in sides.iter_mut() {
-            if wanted(name) {
-                for _ in 0..n {
-                    black_box(round());
-                }
-            }
-        }
-        return rates;
-    }
-    for (name, round) in sides.iter_mut() {
-        if wanted(name) {
-            round(); // warm up
-        }
-    }
-    for _ in 0..SLICES {
-        for (i, (name, round)) in sides.iter_mut().enumerate() {
-            if !wanted(name) {
-                continue;
-            }
-            let start = Instant::now();
-            let mut done = 0u64;
-            while start.elapsed() < SLICE {
-                done += round();
-            }
-            rates[i].push(done as f64 / start.elapsed().as_secs_f64());
-        }
-    }
-    rates
-}
-
-/// A side's best slice (0 for a side left out).
-fn best(rates: &[f64]) -> f64 {
-    rates.iter().copied().fold(0.0, f64::max)
-}
-
-/// The median over the rounds of `a`'s rate over `b`'s in the same round: slices run
-/// back to back see the same load, so a burst of load elsewhere moves both sides of a
-/// round and drops out of the ratio, where the ratio of two best slices taken at
-/// different moments carries it. `NaN` for a side left out.
-fn paired_ratio(a: &[f64], b: &[f64]) -> f64 {
-    let mut ratios: Vec<f64> = a.iter().zip(b).map(|(x, y)| x / y).collect();
-    if ratios.is_empty() {
-        return f64::NAN;
-    }
-    ratios.sort_by(f64::total_cmp);
-    let n = ratios.len();
-    if n % 2 == 1 {
-        ratios[n / 2]
-    } else {
-        (ratios[n / 2 - 1] + ratios[n / 2]) / 2.0
-    }
-}
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 fn report(case: &str, rates: &Rates) {
     if rates.iter().all(Vec::is_empty) {
@@ -157,134 +89,6 @@ fn report(case: &str, rates: &Rates) {
         paired_ratio(generated, interpreted),
         best(generated) / best(interpreted)
     );
-}
-
-/// One exploding d12 written by hand: (total, natural face).
-#[inline(always)]
-fn d12_exploding(dice: &mut SeededDice) -> (i64, i64) {
-    let first = dice.face(12);
-    let mut total = i64::from(first);
-    let mut last = first;
-    while last == 12 {
-        last = dice.face(12);
-        total += i64::from(last);
-    }
-    (total, i64::from(first))
-}
-
-/// The bare exchange by hand.
-fn hand_exchange(dice: &mut SeededDice, a: &ex::Fighter, d: &ex::Fighter) -> ex::Exchange {
-    let (roll, natural) = d12_exploding(dice);
-    let attack = roll + a.physical_performance + a.skill;
-    if natural == 1 {
-        return ex::Exchange::EpicFailure;
-    }
-    let (roll, _) = d12_exploding(dice);
-    let defence = roll + d.physical_performance + d.skill;
-    if attack < defence {
-        ex::Exchange::Miss
-    } else {
-        ex::Exchange::Hit {
-            margin: attack - defence,
-        }
-    }
-}
-
-/// The hit-location table as a programmer would write it: face 1 is index 0.
-const LOCATIONS: [km::HitLocation; 12] = {
-    use km::HitLocation::*;
-    [
-        LeftFoot, RightFoot, LeftLeg, RightLeg, LeftHand, RightHand, LeftArm, RightArm, LowerTorso,
-        UpperTorso, Neck, Head,
-    ]
-};
-
-/// The melee attack by hand, against the generated types: same dice and decisions in the
-/// same order.
-fn hand_melee<X: Decide>(
-    env: &mut Env<SeededDice, X, NoTrace>,
-    attacker: &km::Combatant,
-    defender: &mut km::Combatant,
-    weapon: &km::Weapon,
-) -> km::AttackResult {
-    use km::{AttackResult, DamageLevel, Maneuver, MeleeDefence};
-    let pain = |c: &km::Combatant| {
-        let p: i64 = c.wounds.boxes().map(|b| km::WOUND_BOXES_PAIN[b - 1]).sum();
-        (p - c.pain_relief).max(0)
-    };
-    let net = |c: &km::Combatant| pain(c) + c.distress + c.disadvantage - c.advantage;
-    let (roll, natural) = d12_exploding(&mut env.dice);
-    let attack = roll + attacker.physical_performance + attacker.skills[weapon.skill as usize];
-    if natural == 1 {
-        return AttackResult::EpicFailure;
-    }
-    let mut base_tn = 4;
-    let mut shield = false;
-    if !defender.surprised && !defender.defenceless {
-        let choice = MeleeDefence::ALL[env.decide.decide("melee_defence", 3) as usize];
-        shield = choice == MeleeDefence::DefendWithShield;
-        let (roll, natural) = d12_exploding(&mut env.dice);
-        let defence = roll
-            + defender.physical_performance
-            + defender.skills[km::melee_defence_skill(choice) as usize];
-        base_tn = if natural == 1 {
-            defence.min(4)
-        } else {
-            defence
-        };
-    }
-    let tn = base_tn + net(attacker) - net(defender);
-    if attack < tn {
-        return AttackResult::Miss;
-    }
-    let mut maneuver =
-        Maneuver::ALL[env.decide.decide("maneuver", Maneuver::ALL.len() as u32) as usize];
-    let mut final_tn = tn + km::maneuver_difficulty(maneuver);
-    if attack < final_tn {
-        maneuver = Maneuver::OrdinaryStrike;
-        final_tn = tn + km::maneuver_difficulty(maneuver);
-    }
-    let top = DamageLevel::ALL.len() as i64 - 1;
-    let mut level = (weapon.base_damage as i64 + attack - final_tn).clamp(0, top);
-    if attack < weapon.critical_threshold {
-        level = level.min(DamageLevel::Severe as i64);
-    }
-    let mut in_play = false;
-    if shield {
-        let ready = env.decide.decide("shield_ready", 2) == 1;
-        let intercepts = env.decide.decide("shield_intercepts", 2) == 1;
-        in_play = ready && intercepts;
-    }
-    let location = if attacker.aiming {
-        km::HitLocation::ALL[env.decide.decide("aimed_location", 12) as usize]
-    } else if defender.exposed_locations.is_empty() {
-        LOCATIONS[env.dice.face(12) as usize - 1]
-    } else {
-        let exposed = |l: &&km::HitLocation| defender.exposed_locations.contains(l);
-        let n = LOCATIONS.iter().filter(exposed).count();
-        let face = env.dice.face(n as u32) as usize;
-        *LOCATIONS.iter().filter(exposed).nth(face - 1).unwrap()
-    };
-    let armor: i64 = defender
-        .armor
-        .iter()
-        .filter(|p| p.covers.contains(&location) && (in_play || !p.shield))
-        .map(|p| p.ratings[weapon.damage_type as usize])
-        .sum();
-    let wound = (level + armor).clamp(0, top);
-    if wound < DamageLevel::Minor as i64 {
-        return AttackResult::NoWound;
-    }
-    let (number, filled) = defender
-        .wounds
-        .fill(&km::WOUND_BOXES_LEVELS, wound as u8, true)
-        .map_or((0, wound as u8), |(n, l)| (n as i64, l));
-    let level = DamageLevel::ALL[usize::from(filled).max(wound as usize)];
-    AttackResult::Hit {
-        level,
-        location,
-        r#box: number,
-    }
 }
 
 fn env(seed: u64) -> Env<SeededDice, SeededDecide, NoTrace> {
@@ -528,6 +332,98 @@ fn report_fight(rates: &Rates) {
     );
 }
 
+/// The two builds of the game (`game/`), in the order they run: cargo's profile name and
+/// what it is.
+const GAME_BUILDS: [(&str, &str); 2] = [
+    (
+        "release",
+        "cargo's default release profile: no LTO, 16 codegen units",
+    ),
+    ("lto", "thin LTO, one codegen unit"),
+];
+
+/// The generated code against the hand-written baseline as a game builds them: the
+/// generated modules written into `target/bench-game/gen` (what a game's `build.rs`
+/// writes), then `game/` (the rules, the baseline and the harness, three crates) built
+/// with each of `GAME_BUILDS` and run, one after the other. Each run's ratios are paired
+/// within it (`race`), so the two ratios compare, however the machine's load moves
+/// between the runs. Returns each build's `(case, ratio)` lines; nothing when the
+/// command line names only the interpreter or the fight, or `rounds=N`.
+fn game_builds() -> Vec<Vec<(String, f64)>> {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let skip = args.iter().any(|a| a.starts_with("rounds="))
+        || (!args.is_empty()
+            && args
+                .iter()
+                .all(|a| ["interpreter", "fight"].contains(&a.as_str())));
+    if skip {
+        return Vec::new();
+    }
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let target: PathBuf = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| here.join("../target"))
+        .join("bench-game");
+    let gen = target.join("gen");
+    std::fs::create_dir_all(&gen).expect("the game's folder");
+    for (name, dir) in [
+        ("exchange", here.join("fixtures/bench/exchange")),
+        ("kingsmark", here.join("../rules/kingsmark")),
+    ] {
+        let p = rulesc::compile_dir(&dir).0.expect("the ruleset checks");
+        let code = rulesc::codegen::generate(&p).expect("the ruleset generates");
+        let file = gen.join(format!("{name}.rs"));
+        // Written only when changed, so cargo rebuilds only then.
+        if std::fs::read_to_string(&file).ok().as_deref() != Some(&code) {
+            std::fs::write(&file, code).expect("the generated module");
+        }
+    }
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let manifest = here.join("benches/game/Cargo.toml");
+    let mut all = Vec::new();
+    for (profile, what) in GAME_BUILDS {
+        let built = Command::new(&cargo)
+            .args([
+                "build",
+                "--quiet",
+                "--profile",
+                profile,
+                "-p",
+                "bench-harness",
+            ])
+            .arg("--manifest-path")
+            .arg(&manifest)
+            .arg("--target-dir")
+            .arg(&target)
+            .env("RULESC_BENCH_GEN", &gen)
+            .status()
+            .expect("cargo runs");
+        assert!(built.success(), "the game's {profile} build failed");
+        println!("as a game builds it ({what}; rules, baseline and harness three crates):");
+        let out = Command::new(target.join(profile).join("bench-harness"))
+            .args(&args)
+            .output()
+            .expect("the game's harness runs");
+        assert!(out.status.success(), "the game's {profile} harness failed");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let mut ratios = Vec::new();
+        for line in text.lines() {
+            match line.strip_prefix("ratio ") {
+                Some(rest) => {
+                    let (case, ratio) = rest.split_once(' ').expect("ratio <case> <x>");
+                    ratios.push((case.to_string(), ratio.parse().expect("a ratio")));
+                }
+                None => println!("{line}"),
+            }
+        }
+        all.push(ratios);
+    }
+    all
+}
+
 fn main() {
     let exchange = exchange_case();
     let melee = melee_case();
@@ -535,4 +431,11 @@ fn main() {
     report("exchange", &exchange);
     report("melee_attack", &melee);
     report_fight(&fight);
+    let games = game_builds();
+    if let [no_lto, lto] = &games[..] {
+        println!("generated / hand-written as a game builds it, without LTO and with:");
+        for ((case, a), (_, b)) in no_lto.iter().zip(lto) {
+            println!("  {case:<13} {a:.2} without LTO, {b:.2} with thin LTO");
+        }
+    }
 }

@@ -5,7 +5,7 @@
 
 use rulesc::eval::Value;
 use rulesc::ir::Program;
-use rulesc_runtime::{show, TraceEvent, MAX_LIST};
+use rulesc_runtime::{__private::show, TraceEvent, MAX_LIST};
 use rulesc_tests::limits as lim;
 use rulesc_tests::support::{self, Run, ScriptEnv, Shown};
 use std::path::Path;

@@ -11,6 +11,9 @@
 //!
 //! A list a record holds grows in its own `Vec` (a wound, a condition or a morale state appended): that
 //! allocates only past the `Vec`'s capacity, so the fighters here start with room.
+//!
+//! A whole fight: the fight engine steps one to its end without allocating, up to
+//! `fight::FIGHTER_CAP` fighters, under rules that allocate nothing themselves.
 
 mod common;
 
@@ -21,25 +24,25 @@ use rulesc_tests::{d20_armor_slots as d20, victory_stars as vs};
 use rulesc_tests::{dungeon_cards as dc, exchange as ex, hit_strength as hs};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Counts allocations made on the thread that is measuring (see [`allocations_during`]):
 /// the test harness's own thread may still be allocating its bookkeeping when the test
 /// starts (more so on a loaded machine), and those are not the attacks'.
 struct Counting;
 
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
 thread_local! {
     /// On while this thread measures; a `const` thread-local, so reading it allocates
     /// nothing.
     static MEASURING: Cell<bool> = const { Cell::new(false) };
+    /// This thread's allocations while measuring: per thread, so tests running at once
+    /// do not count each other's.
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
 }
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         if MEASURING.with(Cell::get) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+            ALLOCATIONS.with(|n| n.set(n.get() + 1));
         }
         unsafe { System.alloc(layout) }
     }
@@ -54,11 +57,11 @@ static GLOBAL: Counting = Counting;
 
 /// Allocations this thread makes while `f` runs.
 fn allocations_during(f: impl FnOnce()) -> usize {
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = ALLOCATIONS.with(Cell::get);
     MEASURING.with(|m| m.set(true));
     f();
     MEASURING.with(|m| m.set(false));
-    ALLOCATIONS.load(Ordering::Relaxed) - before
+    ALLOCATIONS.with(Cell::get) - before
 }
 
 #[test]
@@ -277,4 +280,152 @@ impl Others {
             ),
         ]
     }
+}
+
+/// The fight engine steps a whole fight without allocating, up to
+/// `fight::FIGHTER_CAP` fighters: rounds, the turn order (keys compared, ties rolled),
+/// each turn's group, per-fighter hooks in turn order, the `out` rule and the end. The
+/// rules here are Kingsmark's generated formulas and melee attack (which allocate
+/// nothing, above) under a `FightRules` written for the test, so what is counted is the
+/// engine's. The shipped fights' generated rules still allocate in their own bodies
+/// (the lists of fighters `enemies(c)` and the like build, combatants copied into a
+/// list, a timer's arguments): those are the generated code's, not the engine's.
+/// Past the cap the engine's lists move to the heap and the fight plays on.
+#[test]
+fn the_fight_engine_steps_a_whole_fight_without_allocating() {
+    use rulesc_runtime::fight::{Key, Res, FIGHTER_CAP};
+    use rulesc_runtime::{Answer, Policy, Ties};
+    use rulesc_runtime::{DiceSpec, Fight, FightEnd, FightRules, FightShape, Fighter, Hook};
+    use std::borrow::Cow;
+
+    static SHAPE: FightShape = FightShape {
+        ties: Ties::Roll(DiceSpec::new(1, 6)),
+        round_length: 0,
+        // `start` once, `turn` per fighter, `round start` per fighter in turn order.
+        hooks: [Some(false), Some(true), Some(false), None, None],
+        every: Cow::Borrowed(&[]),
+        triggers: Cow::Borrowed(&[]),
+        site: 0,
+        trigger_sites: Cow::Borrowed(&[]),
+    };
+    /// Each fighter's turn: a melee attack on the first enemy still standing.
+    struct Melee;
+    impl<D: rulesc_runtime::DiceSource, X: rulesc_runtime::Decide>
+        FightRules<km::Combatant, D, X, NoTrace> for Melee
+    {
+        fn shape(&self) -> &FightShape {
+            &SHAPE
+        }
+        fn key(
+            &mut self,
+            _: &mut Env<D, X, NoTrace>,
+            fight: &mut Fight<km::Combatant>,
+            who: Fighter,
+        ) -> Res<Key> {
+            Ok(Key::from_slice(&[km::initiative(&fight[who])]))
+        }
+        fn is_out(
+            &mut self,
+            _: &mut Env<D, X, NoTrace>,
+            fight: &mut Fight<km::Combatant>,
+            who: Fighter,
+        ) -> Res<bool> {
+            Ok(km::incapacitated(&fight[who]))
+        }
+        fn hook(
+            &mut self,
+            env: &mut Env<D, X, NoTrace>,
+            fight: &mut Fight<km::Combatant>,
+            hook: Hook,
+            who: Option<Fighter>,
+        ) -> Res<()> {
+            let (Hook::Turn, Some(me)) = (hook, who) else {
+                return Ok(());
+            };
+            let foe = fight
+                .fighters()
+                .find(|&f| fight.side(f) != fight.side(me) && !km::incapacitated(&fight[f]));
+            if let Some(foe) = foe {
+                let (a, d) = (me.index(), foe.index());
+                let (attacker, defender) = if a < d {
+                    let (left, right) = fight.combatants.split_at_mut(d);
+                    (&left[a], &mut right[0])
+                } else {
+                    let (left, right) = fight.combatants.split_at_mut(a);
+                    (&right[0], &mut left[d])
+                };
+                km::melee_attack(env, attacker, defender, &attacker.weapon);
+            }
+            Ok(())
+        }
+        fn fire(
+            &mut self,
+            _: &mut Env<D, X, NoTrace>,
+            _: &mut Fight<km::Combatant>,
+            _: u32,
+            _: &[i64],
+        ) -> Res<()> {
+            Ok(())
+        }
+        fn condition(
+            &mut self,
+            _: &mut Env<D, X, NoTrace>,
+            _: &mut Fight<km::Combatant>,
+            _: usize,
+            _: Option<Fighter>,
+        ) -> Res<bool> {
+            Ok(false)
+        }
+        fn trigger(
+            &mut self,
+            _: &mut Env<D, X, NoTrace>,
+            _: &mut Fight<km::Combatant>,
+            _: usize,
+            _: Option<Fighter>,
+        ) -> Res<()> {
+            Ok(())
+        }
+    }
+    // `n` fighters drawn from `seed` (unwounded), two sides, every initiative alike so
+    // that ties are rolled; played to the end, with the allocations of its steps.
+    let play = |n: usize, seed: u64| {
+        let mut fight = Fight::new();
+        let mut d = Draw::new(seed);
+        for i in 0..n {
+            let mut c = d.combatant();
+            c.weapon = km::Weapon::arming_sword();
+            c.wounds = Default::default();
+            c.reflexes = 1;
+            c.initiative_roll = 5;
+            let side = if i % 2 == 0 { "Watch" } else { "Brigands" };
+            fight.join(side, &format!("fighter {i}"), c);
+        }
+        let mut env = Env::new(
+            SeededDice::new(seed),
+            Policy::new(Answer::Random, seed),
+            NoTrace,
+        );
+        let mut end = FightEnd::Undecided;
+        let n = allocations_during(|| end = fight.run(&mut Melee, &mut env, 200));
+        (n, end, fight.round())
+    };
+    for n in [2, 3, FIGHTER_CAP] {
+        let mut longest = 0;
+        for seed in 0..10 {
+            let (allocations, end, rounds) = play(n, seed);
+            assert_eq!(allocations, 0, "{n} fighters, seed {seed}");
+            assert!(
+                matches!(end, FightEnd::Won(_)),
+                "{n} fighters, seed {seed}: {end:?}"
+            );
+            longest = longest.max(rounds);
+        }
+        // Fights of several rounds among them: turn order across rounds was counted.
+        assert!(longest >= 3, "{n} fighters: at most {longest} rounds");
+    }
+    // One past the cap: the engine's lists grow on the heap, and the fight still plays
+    // to its end.
+    let (allocations, end, _) = play(FIGHTER_CAP + 1, 0);
+    assert!(allocations > 0);
+    assert!(matches!(end, FightEnd::Won(_)), "{end:?}");
 }

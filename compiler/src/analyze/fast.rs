@@ -18,7 +18,7 @@
 use super::Stop;
 use crate::eval::{self, Value};
 use crate::ir::{AssignOp, CmpOp, Const, Expr, ExprKind as K, IntOp, Program, Stmt, Ty};
-use rulesc_runtime::{arith, DiceSource, DiceSpec, Env, FirstOption, NoTrace, Roll};
+use rulesc_runtime::{__private::arith, DiceSource, DiceSpec, Env, FirstOption, NoTrace, Roll};
 use std::rc::Rc;
 
 /// Why a fast path stopped.

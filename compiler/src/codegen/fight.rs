@@ -328,7 +328,7 @@ impl Gen<'_> {
             })
             .collect();
         scope.raw(format!(
-            "static FIGHT_SHAPE: {RT}::FightShape = {RT}::FightShape {{ ties: {ties}, round_length: {}, hooks: [{}], every: {RT}::fight::Cow::Borrowed(&[{}]), triggers: {RT}::fight::Cow::Borrowed(&[{}]), site: {}, trigger_sites: {RT}::fight::Cow::Borrowed(&[{}]), repeats: {RT}::fight::Cow::Borrowed(&[{}]) }};",
+            "static FIGHT_SHAPE: {RT}::FightShape = {RT}::FightShape {{ ties: {ties}, round_length: {}, hooks: [{}], every: {RT}::__private::Cow::Borrowed(&[{}]), triggers: {RT}::__private::Cow::Borrowed(&[{}]), site: {}, trigger_sites: {RT}::__private::Cow::Borrowed(&[{}]), repeats: {RT}::__private::Cow::Borrowed(&[{}]) }};",
             d.round_length,
             hooks.join(", "),
             every.join(", "),
@@ -337,13 +337,17 @@ impl Gen<'_> {
             trigger_sites.join(", "),
             repeats.join(", "),
         ));
-        // The order's key as the runtime keeps it (a `SmallList` made a `Vec`).
+        // The order's key as the runtime keeps it (`fight::Key`, inline: no allocation).
+        let key = format!("{RT}::fight::Key::from_slice(&k)");
         let order = match self.small_list_ty(&self.p.functions[d.order].ret)? {
             Some(_) if self.p.functions[d.order].fallible => {
-                format!("{}.map(Vec::from)", self.call_text(d.order, "who"))
+                format!("{}.map(|k| {key})", self.call_text(d.order, "who"))
             }
-            Some(_) => format!("Ok(Vec::from({}))", self.call_text(d.order, "who")),
-            None => self.value_call(d.order, "who"),
+            Some(_) => format!(
+                "Ok({RT}::fight::Key::from_slice(&{}))",
+                self.call_text(d.order, "who")
+            ),
+            None => format!("{}.map(|k| {key})", self.value_call(d.order, "who")),
         };
         let out = match d.out {
             Some(o) => self.value_call(o, "who"),
@@ -399,7 +403,7 @@ impl Gen<'_> {
         let land = match d.ties {
             FightTies::AtOnce => self.land_fields(d.combatant),
             _ => format!(
-                "// Only a fight whose ties act at once lands turns.\n{RT}::fight::land::other(now, before, after);"
+                "// Only a fight whose ties act at once lands turns.\n{RT}::__private::land::other(now, before, after);"
             ),
         };
         let env = format!("&mut {RT}::Env<D, X, T>");
@@ -441,7 +445,7 @@ impl Gen<'_> {
                     Ok(())
                 }}
             }}",
-            res("Vec<i64>"),
+            res(&format!("{RT}::fight::Key")),
             if d.out.is_some() { "fight" } else { "_fight" },
             if d.out.is_some() { "who" } else { "_who" },
             res("bool"),
@@ -608,7 +612,7 @@ impl Gen<'_> {
         refs: bool,
         depth: usize,
     ) -> String {
-        let land = format!("{RT}::fight::land");
+        let land = format!("{RT}::__private::land");
         match ty {
             Ty::Int => {
                 let args = if refs {

@@ -143,13 +143,13 @@ impl Gen<'_> {
             attrs.extend(self.serde_rename(ident, name));
             match ty {
                 Ty::Map(k, _) => {
-                    let map = format!("{RT}::serial::Map::<{}>", self.id.choice[*k]);
+                    let map = format!("{RT}::__private::serial::Map::<{}>", self.id.choice[*k]);
                     attrs.push(format!(
                         "#[serde(serialize_with = \"{map}::serialize\", deserialize_with = \"{map}::deserialize\")]"
                     ));
                 }
                 Ty::Track(t) => attrs.push(format!(
-                    "#[serde(deserialize_with = \"{RT}::serial::TrackOf::<{}>::deserialize\")]",
+                    "#[serde(deserialize_with = \"{RT}::__private::serial::TrackOf::<{}>::deserialize\")]",
                     self.p.tracks[*t].boxes.len()
                 )),
                 _ => {}
@@ -181,7 +181,7 @@ impl Gen<'_> {
         }
         for name in &self.id.choice {
             scope.raw(format!(
-                "impl {RT}::serial::MapKey for {name} {{ const ALL: &'static [Self] = &Self::ALL; fn index(self) -> usize {{ self as usize }} }}"
+                "impl {RT}::__private::serial::MapKey for {name} {{ const ALL: &'static [Self] = &Self::ALL; fn index(self) -> usize {{ self as usize }} }}"
             ));
         }
         if !defaults.is_empty() {

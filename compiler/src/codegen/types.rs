@@ -230,7 +230,7 @@ impl Gen<'_> {
             Ty::Int | Ty::Bool | Ty::Dice | Ty::Roll | Ty::TrackBox(_) | Ty::Track(_) => {
                 self.show(ty, x)
             }
-            _ => format!("{RT}::show::cut({})", self.show(ty, x)),
+            _ => format!("{RT}::__private::show::cut({})", self.show(ty, x)),
         }
     }
 
@@ -249,8 +249,8 @@ impl Gen<'_> {
                 format!("{x}.to_string()")
             }
             Ty::Roll => format!("{x}.total.to_string()"),
-            Ty::Track(_) => format!("{RT}::show::list({x}.boxes())"),
-            Ty::TrackBox(_) => format!("{RT}::show::track_box({x})"),
+            Ty::Track(_) => format!("{RT}::__private::show::list({x}.boxes())"),
+            Ty::TrackBox(_) => format!("{RT}::__private::show::track_box({x})"),
             Ty::List(elem) => {
                 let param = if matches!(**elem, Ty::Unit) {
                     "_"
@@ -258,17 +258,17 @@ impl Gen<'_> {
                     "item"
                 };
                 format!(
-                    "{RT}::show::list({x}.iter().map({}))",
+                    "{RT}::__private::show::list({x}.iter().map({}))",
                     super::body::closure(param, &self.show(elem, "item"))
                 )
             }
             Ty::Map(k, v) => format!(
-                "{RT}::show::map({}::ALL.iter().zip({x}.iter()).map(|(key, value)| (key, {})))",
+                "{RT}::__private::show::map({}::ALL.iter().zip({x}.iter()).map(|(key, value)| (key, {})))",
                 self.id.choice[*k],
                 self.show(v, "value")
             ),
             Ty::SortedMap(k, v) => format!(
-                "{RT}::show::map({x}.iter().map(|(key, value)| ({}, {})))",
+                "{RT}::__private::show::map({x}.iter().map(|(key, value)| ({}, {})))",
                 self.show(k, "key"),
                 self.show(v, "value")
             ),
@@ -302,14 +302,17 @@ pub fn dice_expr(d: DiceSpec) -> String {
 /// The call that rolls `d` from `env.dice`, traced at `site`: the runtime's function for
 /// the roll's [`Shape`] (the runtime's one choice, which the interpreter's VM reads too).
 pub fn roll_call(d: DiceSpec, site: u32) -> String {
-    use rulesc_runtime::rolls::Shape;
+    use rulesc_runtime::__private::rolls::Shape;
     let args = |dice: String| format!("(&mut env.dice, {dice}, &mut env.trace, {site})");
-    match rulesc_runtime::rolls::shape(d) {
-        Shape::One => format!("{RT}::rolls::one{}", args(d.sides.to_string())),
-        Shape::Exploding => format!("{RT}::rolls::exploding{}", args(d.sides.to_string())),
-        Shape::Sum => format!("{RT}::rolls::sum{}", args(dice_expr(d))),
+    match rulesc_runtime::__private::rolls::shape(d) {
+        Shape::One => format!("{RT}::__private::rolls::one{}", args(d.sides.to_string())),
+        Shape::Exploding => format!(
+            "{RT}::__private::rolls::exploding{}",
+            args(d.sides.to_string())
+        ),
+        Shape::Sum => format!("{RT}::__private::rolls::sum{}", args(dice_expr(d))),
         Shape::Keep => format!(
-            "{RT}::rolls::keep::<{}, _, _>{}",
+            "{RT}::__private::rolls::keep::<{}, _, _>{}",
             d.count,
             args(dice_expr(d))
         ),

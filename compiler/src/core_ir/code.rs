@@ -7,7 +7,7 @@
 //! so the VM makes an `eval::Value` of it only at the edges (a trace event, the result).
 
 use crate::ir::{CmpOp, Ty};
-use rulesc_runtime::{rolls, DiceSpec};
+use rulesc_runtime::{__private::rolls, DiceSpec};
 
 /// An `i64` register: an index into a call's fixed frame of [`FRAME`] registers, so the
 /// VM reads and writes them with no bounds check (a function needing more does not lower).

@@ -13,8 +13,8 @@ use crate::eval::{
 use crate::ir::{Program, TableKey, Ty};
 use rulesc_runtime::track::Boxes;
 use rulesc_runtime::{
-    arith, error, rolls, Decide, DiceSource, Env, NoTrace, Roll, RuleError, RuleErrorKind,
-    TraceEvent, TraceSink,
+    __private::arith, __private::error, __private::rolls, Decide, DiceSource, Env, NoTrace, Roll,
+    RuleError, RuleErrorKind, TraceEvent, TraceSink,
 };
 use std::rc::Rc;
 
@@ -675,9 +675,10 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                         .map(|()| self.roll_known(spec, *site, traced));
                     let face = rolled.map(|r| match faces.is_empty() {
                         true => r.total,
-                        false => {
-                            rulesc_runtime::dice::nth_total(faces.iter().copied(), r.total.max(1))
-                        }
+                        false => rulesc_runtime::__private::rolls::nth_total(
+                            faces.iter().copied(),
+                            r.total.max(1),
+                        ),
                     });
                     self.faces = faces;
                     let face = face?;

@@ -125,7 +125,10 @@ impl<'p> Interpreter<'p, '_> {
         let (spec, faces) = table_roll_faces(t, die, allowed);
         let r = self.roll(spec, site)?;
         let face = match &faces {
-            Some(segments) => dice::nth_total(segments.iter().copied(), r.total.max(1)),
+            Some(segments) => rulesc_runtime::__private::rolls::nth_total(
+                segments.iter().copied(),
+                r.total.max(1),
+            ),
             None => r.total,
         };
         // Every face of the table's die has a row (checked), and `among` picks faces.

@@ -3,7 +3,7 @@
 
 use super::{weight, Interpreter, Run, Value};
 use crate::ir::{self, BoxPart, Const, ExprKind as K, FacesPart, IntOp, Ty};
-use rulesc_runtime::{arith, error, DiceSpec, Roll, RuleErrorKind};
+use rulesc_runtime::{__private::arith, __private::error, DiceSpec, Roll, RuleErrorKind};
 use std::cell::RefCell;
 use std::rc::Rc;
 

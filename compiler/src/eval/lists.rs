@@ -3,7 +3,7 @@
 
 use super::{expr::rewrap, weight, Interpreter, Run, Value};
 use crate::ir::{self, Agg, Ty};
-use rulesc_runtime::arith;
+use rulesc_runtime::__private::arith;
 use std::rc::Rc;
 
 impl<'p> Interpreter<'p, '_> {

@@ -25,8 +25,8 @@ pub use show::{show, show_result, show_traced, show_traced_in};
 use crate::ir::{self, Const, Program, Stmt, Ty};
 use crate::source::Span;
 use rulesc_runtime::{
-    dice, error, rolls, Decide, DiceSource, DiceSpec, Env, Faces, Fight, NoTrace, Roll, RuleError,
-    RuleErrorKind, TraceEvent, TraceSink, Track,
+    __private::error, __private::rolls, dice, Decide, DiceSource, DiceSpec, Env, Faces, Fight,
+    NoTrace, Roll, RuleError, RuleErrorKind, TraceEvent, TraceSink, Track,
 };
 use std::cell::RefCell;
 use std::collections::BTreeMap;

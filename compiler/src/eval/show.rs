@@ -16,7 +16,7 @@ pub fn show(p: &Program, v: &Value, ty: &Ty) -> String {
 }
 
 /// [`show`] for a trace event: cut after `show::MAX_SHOWN` bytes, as generated code cuts
-/// (`rulesc_runtime::show::cut`), and never built past that, however large the value.
+/// (`rulesc_runtime::__private::show::cut`), and never built past that, however large the value.
 pub fn show_traced(p: &Program, v: &Value, ty: &Ty) -> String {
     show_traced_in(p, None, v, ty)
 }
@@ -25,15 +25,15 @@ pub fn show_traced(p: &Program, v: &Value, ty: &Ty) -> String {
 pub fn show_traced_in(p: &Program, fight: Option<&Fight<Value>>, v: &Value, ty: &Ty) -> String {
     let mut out = Shown {
         text: String::new(),
-        limit: rulesc_runtime::show::MAX_SHOWN,
+        limit: rulesc_runtime::__private::show::MAX_SHOWN,
         fight,
     };
     show_into(p, v, ty, &mut out);
-    rulesc_runtime::show::cut(out.text)
+    rulesc_runtime::__private::show::cut(out.text)
 }
 
 /// Text being shown, kept only a little past `limit` bytes (whole characters): enough
-/// for [`rulesc_runtime::show::cut`] to cut it as it would cut the whole text.
+/// for [`rulesc_runtime::__private::show::cut`] to cut it as it would cut the whole text.
 struct Shown<'f> {
     text: String,
     limit: usize,

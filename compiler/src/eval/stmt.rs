@@ -3,7 +3,7 @@
 
 use super::{Flow, Interpreter, Run, Value};
 use crate::ir::{self, AssignOp, ExprKind as K, PlaceStep, Stmt, Ty};
-use rulesc_runtime::{arith, error, Fight, RuleErrorKind, TraceEvent};
+use rulesc_runtime::{__private::arith, __private::error, Fight, RuleErrorKind, TraceEvent};
 use std::rc::Rc;
 
 impl<'p> Interpreter<'p, '_> {

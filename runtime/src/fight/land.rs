@@ -13,7 +13,7 @@
 //! - anything else (a `bool`, a level, a list, a track, ...) that a turn changed takes
 //!   that turn's value: of two turns changing it, the later joiner's wins.
 
-use crate::arith;
+use crate::__private::arith;
 use crate::error::{RuleError, RuleErrorKind};
 
 /// An `int` field: the turn's change (`after - before`) added to what has landed.

@@ -27,15 +27,15 @@ use crate::dice::{self, DiceSpec};
 use crate::env::Env;
 use crate::error::{RuleError, RuleErrorKind};
 use crate::trace::{TraceEvent, TraceSink};
-use crate::{Decide, DiceSource};
-pub use alloc::borrow::Cow;
+use crate::{Decide, DiceSource, SmallList};
+use alloc::borrow::Cow;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+#[doc(hidden)]
 pub mod land;
-mod play;
-pub use play::in_order;
+pub(crate) mod play;
 
 /// One combatant of a fight: its index in [`Fight::combatants`], in the order joined.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -61,6 +61,7 @@ impl Side {
 
 /// How fighters with equal turn-order keys are ordered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Ties {
     /// They act simultaneously: each takes its turn in the order they joined, marked
     /// acted as its own turn begins; one put out by another's turn in the group still
@@ -103,6 +104,7 @@ pub enum Hook {
 
 /// When a timer fires.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Moment {
     RoundStart(u32),
     RoundEnd(u32),
@@ -154,11 +156,29 @@ pub enum Period {
     Time(i64),
 }
 
+/// Most fighters a fight steps through without the engine allocating (with
+/// [`crate::NoTrace`]): it keeps what one step lists (each fighter's turn-order key while
+/// it looks for the next turn, the fighters of that turn, the sides still standing, the
+/// fighters a per-fighter hook visits in order) inline up to this many. Past it those
+/// lists move to the heap and the fight plays on the same ([`SmallList`]'s growth):
+/// nothing is cut. What the engine still allocates: a timer's arguments when the rules
+/// schedule one (a `Vec` in [`Timer`]), and a trigger's memory of what it last saw, once
+/// per fight, on the first step that checks it. What the rules allocate is theirs.
+pub const FIGHTER_CAP: usize = 16;
+
+/// A turn-order key ([`FightRules::key`]): the `order` formula's numbers, compared
+/// element by element, highest first; inline up to 16 numbers, on the heap past them.
+pub type Key = SmallList<i64, 16>;
+
+/// The fighters of one turn ([`Step::Turn`]): one, or several acting together; inline up
+/// to [`FIGHTER_CAP`].
+pub type Group = SmallList<Fighter, FIGHTER_CAP>;
+
 /// The rules of a fight: what generated code and the interpreter supply.
 pub trait FightRules<C, D, X, T> {
     fn shape(&self) -> &FightShape;
     /// The turn-order key: compared element by element, highest first.
-    fn key(&mut self, env: &mut Env<D, X, T>, fight: &mut Fight<C>, who: Fighter) -> Res<Vec<i64>>;
+    fn key(&mut self, env: &mut Env<D, X, T>, fight: &mut Fight<C>, who: Fighter) -> Res<Key>;
     /// The fight's `out` rule.
     fn is_out(&mut self, env: &mut Env<D, X, T>, fight: &mut Fight<C>, who: Fighter) -> Res<bool>;
     /// Runs a declared hook (`who` for turn hooks and per-fighter hooks).
@@ -240,12 +260,13 @@ pub enum FightEnd {
 
 /// What one [`Fight::step`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Step {
     /// The `start` hook ran.
     Started,
     RoundStarted(u32),
     /// These fighters took their turn (more than one: simultaneously).
-    Turn(Vec<Fighter>),
+    Turn(Group),
     RoundEnded(u32),
     Ended(FightEnd),
 }
@@ -363,6 +384,11 @@ impl<C> Fight<C> {
         self.acted.push(false);
         self.turns.push(0);
         self.traced_out.push(false);
+        // Room for every fighter's turn under way at once and for what `out` said of
+        // each in a calm, made here so that stepping the fight does not allocate it.
+        let n = self.combatants.len();
+        self.acting.reserve(n.saturating_sub(self.acting.len()));
+        self.out_seen.reserve(n.saturating_sub(self.out_seen.len()));
         Fighter((self.combatants.len() - 1) as u32)
     }
 
@@ -411,12 +437,14 @@ impl<C> Fight<C> {
     /// the fight or its combatants changes until the calm ends (formulas change nothing).
     /// Meanwhile the rules may remember what `out` said ([`Fight::remember_out`]) instead
     /// of asking it again for every condition that counts a side.
+    #[doc(hidden)]
     pub fn calm(&self) -> bool {
         self.calm
     }
 
     /// What the rules remembered `out` said of `f` in this calm, with the cost they gave
     /// it (the interpreter's steps; `None` outside a calm or when not asked yet).
+    #[doc(hidden)]
     pub fn remembered_out(&self, f: Fighter) -> Option<(bool, u64)> {
         if !self.calm {
             return None;
@@ -426,6 +454,7 @@ impl<C> Fight<C> {
 
     /// Remembers what `out` said of `f`, and at what cost, for the rest of this calm
     /// (nothing outside a calm).
+    #[doc(hidden)]
     pub fn remember_out(&mut self, f: Fighter, out: bool, cost: u64) {
         if let (true, Some(seen)) = (self.calm, self.out_seen.get_mut(f.index())) {
             *seen = Some((out, cost));
@@ -460,6 +489,7 @@ impl<C> Fight<C> {
 
     /// Marks the fighter's turn of this round as taken (a turn dissolved into waiting, a
     /// turn lost to surprise).
+    #[doc(hidden)]
     pub fn mark_acted(&mut self, f: Fighter) {
         if let Some(a) = self.acted.get_mut(f.index()) {
             *a = true;
@@ -467,6 +497,7 @@ impl<C> Fight<C> {
     }
 
     /// The fighter's turn is under way.
+    #[doc(hidden)]
     pub fn is_acting(&self, f: Fighter) -> bool {
         self.acting.contains(&f)
     }
@@ -507,6 +538,7 @@ impl<C> Fight<C> {
 
     /// Schedules `action(args)` at `at`. A pending timer with the same action and
     /// arguments is replaced (no stacking: "its duration restarts").
+    #[doc(hidden)]
     pub fn schedule(&mut self, at: Moment, action: u32, args: Vec<i64>) {
         self.timers
             .retain(|t| !(t.action == action && t.args == args));
@@ -523,6 +555,7 @@ impl<C> Fight<C> {
     /// way if it is acting and `next` is false. While a group acts at once, every
     /// member's turn in it is under way (they act at once, whatever the order the engine
     /// runs them in): its next turn is the one after.
+    #[doc(hidden)]
     pub fn turn_moment(&self, f: Fighter, end: bool, next: bool) -> Moment {
         let taken = self.turns_taken(f);
         let n = match self.at_once.iter().find(|(g, _)| *g == f) {
@@ -540,6 +573,7 @@ impl<C> Fight<C> {
 
     /// How a moment reads in traces: "the end of Bob's turn 2", "the start of round 3",
     /// "time 600".
+    #[doc(hidden)]
     pub fn describe(&self, at: Moment) -> String {
         match at {
             Moment::RoundStart(r) => format!("the start of round {r}"),
@@ -551,12 +585,14 @@ impl<C> Fight<C> {
     }
 
     /// The moment "the start of round `round() + n`".
+    #[doc(hidden)]
     pub fn rounds_later(&self, n: i64) -> Moment {
         let n = n.clamp(0, i64::from(u32::MAX)) as u32;
         Moment::RoundStart(self.round.saturating_add(n))
     }
 
     /// The moment `amount` units of world time from now.
+    #[doc(hidden)]
     pub fn time_later(&self, amount: i64) -> Moment {
         Moment::Time(self.time.saturating_add(amount.max(0)))
     }

@@ -144,7 +144,7 @@ impl<C> Fight<C> {
     {
         self.check_triggers(rules, env)?;
         let site = rules.shape().site;
-        let mut standing: Vec<Side> = Vec::new();
+        let mut standing: SmallList<Side, FIGHTER_CAP> = SmallList::new();
         for f in 0..self.len() {
             let f = Fighter(f as u32);
             if rules.is_out(env, self, f)? {
@@ -160,7 +160,7 @@ impl<C> Fight<C> {
                 }
             }
         }
-        let end = match standing.as_slice() {
+        let end = match &standing[..] {
             [] => FightEnd::Draw,
             [s] => FightEnd::Won(*s),
             _ => return Ok(None),
@@ -179,9 +179,9 @@ impl<C> Fight<C> {
         T: TraceSink,
         R: FightRules<C, D, X, T>,
     {
-        let per_fighter = rules.shape().triggers.to_vec();
-        if self.seen.len() != per_fighter.len() {
-            self.seen = per_fighter.iter().map(|_| Vec::new()).collect();
+        let triggers = rules.shape().triggers.len();
+        if self.seen.len() != triggers {
+            self.seen = (0..triggers).map(|_| Vec::new()).collect();
         }
         let mut fired = 0u32;
         // Pass after pass while some trigger fired: a trigger's procedure may turn another
@@ -189,13 +189,12 @@ impl<C> Fight<C> {
         // one fires now, not after the next turn.
         loop {
             let fired_before = fired;
-            for (i, &each) in per_fighter.iter().enumerate() {
-                let whos: Vec<Option<Fighter>> = if each {
-                    self.fighters().map(Some).collect()
-                } else {
-                    alloc::vec![None]
-                };
-                for who in whos {
+            for i in 0..triggers {
+                let each = rules.shape().triggers.get(i).copied().unwrap_or(false);
+                // Every fighter for a per-fighter trigger, else once, fight-wide.
+                let whos = if each { self.len() } else { 1 };
+                for k in 0..whos {
+                    let who = each.then_some(Fighter(k as u32));
                     if let Some(f) = who {
                         if rules.is_out(env, self, f)? {
                             continue;
@@ -264,8 +263,8 @@ impl<C> Fight<C> {
             (None, _) => Ok(()),
             (Some(_), Some(f)) => rules.hook(env, self, hook, Some(f)),
             (Some(true), None) => {
-                let all: Vec<Fighter> = self.fighters().collect();
-                for f in self.in_order(rules, env, &all)? {
+                let all: Group = self.fighters().collect();
+                for &f in self.ordered(rules, env, &all)?.iter() {
                     if !rules.is_out(env, self, f)? {
                         rules.hook(env, self, hook, Some(f))?;
                     }
@@ -278,6 +277,7 @@ impl<C> Fight<C> {
 
     /// `list` ordered by the turn-order key, highest first; equal keys keep their order
     /// in `list`.
+    #[doc(hidden)]
     pub fn in_order<D, X, T, R>(
         &mut self,
         rules: &mut R,
@@ -287,12 +287,36 @@ impl<C> Fight<C> {
     where
         R: FightRules<C, D, X, T>,
     {
-        let mut keyed: Vec<(Vec<i64>, usize, Fighter)> = Vec::with_capacity(list.len());
-        for (i, &f) in list.iter().enumerate() {
-            keyed.push((rules.key(env, self, f)?, i, f));
+        Ok(self.ordered(rules, env, list)?.to_vec())
+    }
+
+    /// [`Fight::in_order`] without allocating up to [`FIGHTER_CAP`] fighters: the keys
+    /// are held inline while the fighters are sorted (past the cap, on the heap).
+    fn ordered<D, X, T, R>(
+        &mut self,
+        rules: &mut R,
+        env: &mut Env<D, X, T>,
+        list: &[Fighter],
+    ) -> Res<Group>
+    where
+        R: FightRules<C, D, X, T>,
+    {
+        let mut inline: [Key; FIGHTER_CAP];
+        let mut heap: Vec<Key>;
+        let keys: &mut [Key] = if list.len() <= FIGHTER_CAP {
+            inline = core::array::from_fn(|_| Key::new());
+            &mut inline[..list.len()]
+        } else {
+            heap = list.iter().map(|_| Key::new()).collect();
+            &mut heap
+        };
+        for (key, &f) in keys.iter_mut().zip(list) {
+            *key = rules.key(env, self, f)?;
         }
-        keyed.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        Ok(keyed.into_iter().map(|(_, _, f)| f).collect())
+        let mut order: SmallList<usize, FIGHTER_CAP> = (0..list.len()).collect();
+        // Unstable, but the position breaks ties, so the order is the stable one.
+        order.sort_unstable_by(|&a, &b| keys[b].cmp(&keys[a]).then(a.cmp(&b)));
+        Ok(order.iter().map(|&i| list[i]).collect())
     }
 
     /// The next turn of this round: the highest key among those not out and not acted,
@@ -301,15 +325,15 @@ impl<C> Fight<C> {
         &mut self,
         rules: &mut R,
         env: &mut Env<D, X, T>,
-    ) -> Res<Option<Vec<Fighter>>>
+    ) -> Res<Option<Group>>
     where
         D: DiceSource,
         X: Decide,
         T: TraceSink,
         R: FightRules<C, D, X, T>,
     {
-        let mut best: Option<Vec<i64>> = None;
-        let mut group: Vec<Fighter> = Vec::new();
+        let mut best: Option<Key> = None;
+        let mut group = Group::new();
         for f in 0..self.len() {
             let f = Fighter(f as u32);
             if self.acted(f) || rules.is_out(env, self, f)? {
@@ -321,7 +345,7 @@ impl<C> Fight<C> {
                 Some(b) if key == *b => group.push(f),
                 _ => {
                     best = Some(key);
-                    group = alloc::vec![f];
+                    group = Group::from_slice(&[f]);
                 }
             }
         }
@@ -336,7 +360,7 @@ impl<C> Fight<C> {
                 let mut tries = 0;
                 while tied.len() > 1 && tries < MAX_TIE_ROLLS {
                     tries += 1;
-                    let rolls: Vec<i64> = tied
+                    let rolls: SmallList<i64, FIGHTER_CAP> = tied
                         .iter()
                         .map(|_| dice::roll(&mut env.dice, die, &mut env.trace, site).total)
                         .collect();
@@ -348,7 +372,7 @@ impl<C> Fight<C> {
                         .map(|(f, _)| *f)
                         .collect();
                 }
-                alloc::vec![tied[0]]
+                Group::from_slice(&tied[..1])
             }
             Ties::Decide(name) => {
                 let n = group.len() as u32;
@@ -360,7 +384,7 @@ impl<C> Fight<C> {
                         choice: self.name(chosen).into(),
                     });
                 }
-                alloc::vec![chosen]
+                Group::from_slice(&[chosen])
             }
         }))
     }
@@ -486,6 +510,7 @@ impl<C> Fight<C> {
 
     /// One fighter's turn: timers due at its start, the `turn` hook, timers due at its
     /// end, the `turn end` hook. Also what an interruption runs ("takes a full turn").
+    #[doc(hidden)]
     pub fn take_turn<D, X, T, R>(
         &mut self,
         rules: &mut R,
@@ -599,6 +624,7 @@ impl<C> Fight<C> {
     /// `every` hooks in declaration order). What they run may `advance` again, at most
     /// [`MAX_ADVANCE_DEPTH`] deep: one more is [`RuleErrorKind::TooDeep`], before
     /// anything moves.
+    #[doc(hidden)]
     pub fn advance<D, X, T, R>(
         &mut self,
         rules: &mut R,
@@ -675,7 +701,7 @@ impl<C> Fight<C> {
                 self.fire_due(rules, env, |m| matches!(m, Moment::Time(t) if t <= now))?;
                 continue;
             }
-            let every: Vec<usize> = rules
+            let every: SmallList<usize, FIGHTER_CAP> = rules
                 .shape()
                 .every
                 .iter()
@@ -684,7 +710,7 @@ impl<C> Fight<C> {
                 .map(|(i, _)| i)
                 .collect();
             self.every_done = at;
-            for i in every {
+            for &i in every.iter() {
                 self.run_hook(
                     rules,
                     env,

@@ -47,8 +47,8 @@ impl<D, X, T> FightRules<C, D, X, T> for Rules {
     fn shape(&self) -> &FightShape {
         &self.shape
     }
-    fn key(&mut self, _: &mut Env<D, X, T>, f: &mut Fight<C>, who: Fighter) -> Res<Vec<i64>> {
-        Ok(vec![f[who].init])
+    fn key(&mut self, _: &mut Env<D, X, T>, f: &mut Fight<C>, who: Fighter) -> Res<Key> {
+        Ok(Key::from_slice(&[f[who].init]))
     }
     fn is_out(&mut self, _: &mut Env<D, X, T>, f: &mut Fight<C>, who: Fighter) -> Res<bool> {
         if f[who].hp == BROKEN {
@@ -207,7 +207,7 @@ fn in_a_tied_group_acted_is_true_only_after_a_members_own_turn_began() {
     // Each took one turn: the next is Cid's.
     assert_eq!(
         f.step(&mut r, &mut env),
-        Step::Turn(alloc::vec![Fighter(2)])
+        Step::Turn(Group::from_slice(&[Fighter(2)]))
     );
 }
 
@@ -500,8 +500,8 @@ impl<D: DiceSource, X: Decide, T: TraceSink> FightRules<C, D, X, T> for Advancin
     fn shape(&self) -> &FightShape {
         &self.shape
     }
-    fn key(&mut self, _: &mut Env<D, X, T>, _: &mut Fight<C>, _: Fighter) -> Res<Vec<i64>> {
-        Ok(vec![0])
+    fn key(&mut self, _: &mut Env<D, X, T>, _: &mut Fight<C>, _: Fighter) -> Res<Key> {
+        Ok(Key::from_slice(&[0]))
     }
     fn is_out(&mut self, _: &mut Env<D, X, T>, _: &mut Fight<C>, _: Fighter) -> Res<bool> {
         Ok(false)

@@ -133,7 +133,7 @@ impl Engine<'_> {
             Some(0)
         })?;
         let room = |lo: i64, hi: i64| match site {
-            Some(site) => rulesc_runtime::error::range_room(lo, hi, site),
+            Some(site) => rulesc_runtime::__private::error::range_room(lo, hi, site),
             None => Ok(()),
         };
         let (mut b, mut long) = self.split(hi, a.remove(0), mutates, 1, |s, v| {

@@ -270,7 +270,7 @@ impl BodyGen<'_, '_> {
                 if die.count == 1 && !die.explode && die.keep == rulesc_runtime::Keep::All {
                     // A `dN` either way: one face (`rolls::one`, as `roll` would give).
                     pre.push(format!(
-                        "let {total} = {RT}::rolls::one(&mut env.dice, if {count} == 0 {{ {} }} else {{ {count} as u32 }}, &mut env.trace, {site}).total;",
+                        "let {total} = {RT}::__private::rolls::one(&mut env.dice, if {count} == 0 {{ {} }} else {{ {count} as u32 }}, &mut env.trace, {site}).total;",
                         die.sides
                     ));
                 } else {
@@ -280,7 +280,7 @@ impl BodyGen<'_, '_> {
                     ));
                 }
                 pre.push(format!(
-                    "let {face} = if {count} == 0 {{ {total} }} else {{ {RT}::dice::nth_total({kept}, {total}.max(1)) }};"
+                    "let {face} = if {count} == 0 {{ {total} }} else {{ {RT}::__private::rolls::nth_total({kept}, {total}.max(1)) }};"
                 ));
             }
         }
@@ -439,7 +439,7 @@ impl BodyGen<'_, '_> {
         ));
         let scale = &g.id.choice[def.scale];
         let shown = format!(
-            "{RT}::show::cut({filled}.map_or({lvl}, |(_, l)| {scale}::ALL[usize::from(l)]).to_string())"
+            "{RT}::__private::show::cut({filled}.map_or({lvl}, |(_, l)| {scale}::ALL[usize::from(l)]).to_string())"
         );
         pre.push(self.event(&format!(
             "Fill {{ site: {site}, level: {shown}, {} }}",
@@ -555,7 +555,7 @@ impl BodyGen<'_, '_> {
             };
             let val = match kind {
                 Agg::Count => format!("{chain}.count() as i64"),
-                Agg::Sum => format!("{mapped}.fold(0, {RT}::arith::add)"),
+                Agg::Sum => format!("{mapped}.fold(0, {RT}::__private::arith::add)"),
                 Agg::Any => format!("{chain}.any({body_fn})"),
                 Agg::All => format!("{chain}.all({body_fn})"),
                 Agg::Max | Agg::Min => {
@@ -612,7 +612,10 @@ impl BodyGen<'_, '_> {
             Agg::Sum => {
                 let b = bx.ok_or("rulesc bug")?;
                 pre.extend(b.pre.iter().cloned());
-                pre.push(format!("{acc} = {RT}::arith::add({acc}, {});", b.val));
+                pre.push(format!(
+                    "{acc} = {RT}::__private::arith::add({acc}, {});",
+                    b.val
+                ));
             }
             Agg::Any => {
                 let b = bx.ok_or("rulesc bug")?;

@@ -125,7 +125,7 @@ impl BodyGen<'_, '_> {
             K::Fight(q, args) => self.fight_query(*q, args, &dest)?,
             K::Neg(a) => {
                 let a = self.expr(a, Dest::Val)?;
-                Ex::new(format!("{RT}::arith::neg({})", a.val), P_ATOM).with_pre(a.pre)
+                Ex::new(format!("{RT}::__private::arith::neg({})", a.val), P_ATOM).with_pre(a.pre)
             }
             K::Not(a) => self.not(a)?,
             K::Int(op, a, b) => {
@@ -139,7 +139,10 @@ impl BodyGen<'_, '_> {
                     IntOp::Rem => "rem",
                 };
                 Ex::new(
-                    format!("{RT}::arith::{f}({}, {})", parts[0].val, parts[1].val),
+                    format!(
+                        "{RT}::__private::arith::{f}({}, {})",
+                        parts[0].val, parts[1].val
+                    ),
                     P_ATOM,
                 )
                 .with_pre(pre)
@@ -150,7 +153,7 @@ impl BodyGen<'_, '_> {
                 let f = if *op == IntOp::Rem { "rem" } else { "div" };
                 let rhs = self.try_(
                     &format!(
-                        "{RT}::error::{f}({}, {}, {site})",
+                        "{RT}::__private::error::{f}({}, {}, {site})",
                         parts[0].val, parts[1].val
                     ),
                     false,
@@ -168,7 +171,7 @@ impl BodyGen<'_, '_> {
                 let mut pre = self.seq(&mut parts);
                 let checked = self.try_(
                     &format!(
-                        "{RT}::error::in_range({}, {}, {}, {site})",
+                        "{RT}::__private::error::in_range({}, {}, {}, {site})",
                         parts[0].val,
                         int_lit(*lo),
                         int_lit(*hi)
@@ -189,7 +192,7 @@ impl BodyGen<'_, '_> {
                 let r = parts.pop().ok_or("rulesc bug")?;
                 let (total, natural) = self.roll_parts(&mut pre, r);
                 let f = if *negate { "sub" } else { "add" };
-                let total = format!("{RT}::arith::{f}({total}, {})", d.val);
+                let total = format!("{RT}::__private::arith::{f}({total}, {})", d.val);
                 let mut ex = Ex::new(
                     format!("{RT}::Roll {{ total: {total}, natural: {natural} }}"),
                     P_BLOCK,
@@ -215,12 +218,12 @@ impl BodyGen<'_, '_> {
                     format!("{} as u8", parts[0].at(P_CAST))
                 };
                 let d = if *negate {
-                    format!("{RT}::arith::neg({})", parts[1].val)
+                    format!("{RT}::__private::arith::neg({})", parts[1].val)
                 } else {
                     parts[1].val.clone()
                 };
                 let val = format!(
-                    "{}::ALL[usize::from({RT}::arith::step_level({index}, {d}, {len}))]",
+                    "{}::ALL[usize::from({RT}::__private::arith::step_level({index}, {d}, {len}))]",
                     g.id.choice[*c]
                 );
                 Ex::new(val, P_ATOM).with_pre(pre)
@@ -382,7 +385,7 @@ impl BodyGen<'_, '_> {
                     return Ok(Ex::new(val, P_BLOCK).with_pre(pre));
                 } else {
                     format!(
-                        "{RT}::arith::clamp({}, {}, {})",
+                        "{RT}::__private::arith::clamp({}, {}, {})",
                         parts[0].val, parts[1].val, parts[2].val
                     )
                 };
@@ -418,7 +421,8 @@ impl BodyGen<'_, '_> {
                         let rhs = self.try_(&call, false);
                         self.bind(&mut pre, rhs, "dice", &dest, false).with_pre(pre)
                     }
-                    None => Ex::new(format!("{RT}::error::proven({call})"), P_ATOM).with_pre(pre),
+                    None => Ex::new(format!("{RT}::__private::error::proven({call})"), P_ATOM)
+                        .with_pre(pre),
                 }
             }
             K::Roll {
@@ -662,10 +666,11 @@ impl BodyGen<'_, '_> {
             K::Unwrap(x) => {
                 let ex = self.expr(x, Dest::Val)?;
                 if g.is_copy(ty) {
-                    Ex::new(format!("{RT}::error::known({})", ex.val), P_ATOM).with_pre(ex.pre)
+                    Ex::new(format!("{RT}::__private::error::known({})", ex.val), P_ATOM)
+                        .with_pre(ex.pre)
                 } else {
                     Ex::new(
-                        format!("{RT}::error::known({}.as_ref())", ex.recv()),
+                        format!("{RT}::__private::error::known({}.as_ref())", ex.recv()),
                         P_ATOM,
                     )
                     .with_pre(ex.pre)

@@ -80,11 +80,12 @@ impl BodyGen<'_, '_> {
                     None => key,
                 };
                 if fallible {
-                    let sorted = format!("{RT}::fight::in_order(fight, {list}, |{f}, {x}| {key})");
+                    let sorted =
+                        format!("{RT}::__private::in_order(fight, {list}, |{f}, {x}| {key})");
                     self.try_(&sorted, false)
                 } else {
                     format!(
-                        "{RT}::fight::in_order(fight, {list}, |{f}, {x}| Ok::<_, ::core::convert::Infallible>({key})).unwrap_or_else(|e| match e {{}})"
+                        "{RT}::__private::in_order(fight, {list}, |{f}, {x}| Ok::<_, ::core::convert::Infallible>({key})).unwrap_or_else(|e| match e {{}})"
                     )
                 }
             }

@@ -74,7 +74,7 @@ impl BodyGen<'_, '_> {
                 let lx = parts.pop().ok_or("rulesc bug")?;
                 let l = self.stable_val(&mut pre, lx, "lo");
                 let h = self.stable_val(&mut pre, hx, "hi");
-                let check = format!("{RT}::error::range_room({l}, {h}, {site})");
+                let check = format!("{RT}::__private::error::range_room({l}, {h}, {site})");
                 pre.push(format!("{};", self.try_(&check, false)));
                 (l, h)
             }

@@ -269,11 +269,14 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
         f.name
     );
     super::docs::fn_doc(&mut func, &g.item_lines(&title, f.span));
-    if !traced {
-        // A formula is not generic: without `#[inline]` a caller in another crate (the
-        // game) cannot inline it, and formulas are mostly a few operations.
-        func.attr("inline");
-    }
+    // `#[inline]` on every formula and procedure, as a hand-written rules crate marks
+    // the functions a game calls in its hot loop. A formula is not generic: without it a
+    // caller in another crate (the game) cannot inline it at all without LTO. A
+    // procedure is generic, so it is compiled in the game's crate, but into one of its
+    // codegen units (16 in cargo's default release profile); with the hint each unit
+    // that calls it gets its own copy to inline. It is a hint: LLVM still weighs each
+    // call, so a long procedure stays a call where inlining would not pay.
+    func.attr("inline");
     let nargs = f.params.len() + usize::from(traced) + usize::from(g.fight[fid]);
     if nargs > 7 {
         func.attr("allow(clippy::too_many_arguments)");

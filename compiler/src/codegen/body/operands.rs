@@ -301,7 +301,10 @@ impl BodyGen<'_, '_> {
         } else {
             format!("&{items}")
         };
-        let get = format!("{RT}::error::index({list_ref}, {}, {site})", ix.val);
+        let get = format!(
+            "{RT}::__private::error::index({list_ref}, {}, {site})",
+            ix.val
+        );
         pre.push(format!("let {item} = {};", self.try_(&get, false)));
         Ok(if g.is_copy(ty) {
             Ex::new(format!("*{item}"), P_UNARY).with_pre(pre)

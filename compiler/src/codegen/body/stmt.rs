@@ -70,7 +70,7 @@ impl BodyGen<'_, '_> {
     /// trace on its way out (unless `traced`, an error a called procedure recorded).
     pub(super) fn try_(&self, x: &str, traced: bool) -> String {
         if self.traced && !traced {
-            format!("{x}.map_err(|e| {RT}::error::fail(&mut env.trace, e))?")
+            format!("{x}.map_err(|e| {RT}::__private::error::fail(&mut env.trace, e))?")
         } else {
             format!("{x}?")
         }
@@ -81,7 +81,7 @@ impl BodyGen<'_, '_> {
     pub(super) fn raise(&self, site: u32, kind: &str) -> String {
         let e = format!("{RT}::RuleError::new({site}, {RT}::RuleErrorKind::{kind})");
         if self.traced {
-            format!("return Err({RT}::error::fail(&mut env.trace, {e}));")
+            format!("return Err({RT}::__private::error::fail(&mut env.trace, {e}));")
         } else {
             format!("return Err({e});")
         }
@@ -425,7 +425,7 @@ impl BodyGen<'_, '_> {
         };
         out.extend(pre);
         if let Some(site) = site {
-            let check = format!("{RT}::error::range_room({lo_s}, {end}, {site})");
+            let check = format!("{RT}::__private::error::range_room({lo_s}, {end}, {site})");
             out.push(format!("{};", self.try_(&check, false)));
         }
         self.slots[var].by_ref = false;
@@ -569,7 +569,7 @@ impl BodyGen<'_, '_> {
             // Past `MAX_LIST` items, a rule error before anything is appended (as in
             // the interpreter).
             let room = |this: &Self, more: &str| {
-                let check = format!("{RT}::error::room({recv}.len(), {more}, {site})");
+                let check = format!("{RT}::__private::error::room({recv}.len(), {more}, {site})");
                 format!("{};", this.try_(&check, false))
             };
             if literal {
@@ -626,14 +626,14 @@ impl BodyGen<'_, '_> {
         }
         let mut new = match op {
             AssignOp::Set => self.owned(&v, ty),
-            AssignOp::Add => format!("{RT}::arith::add({lhs}, {})", v.val),
-            AssignOp::Sub => format!("{RT}::arith::sub({lhs}, {})", v.val),
+            AssignOp::Add => format!("{RT}::__private::arith::add({lhs}, {})", v.val),
+            AssignOp::Sub => format!("{RT}::__private::arith::sub({lhs}, {})", v.val),
         };
         // An `int(lo..hi)` field: a number outside is a rule error, the field unchanged.
         if let Some((lo, hi)) = place.range {
             let (lo, hi) = (int_lit(lo), int_lit(hi));
             new = self.try_(
-                &format!("{RT}::error::in_range({new}, {lo}, {hi}, {site})"),
+                &format!("{RT}::__private::error::in_range({new}, {lo}, {hi}, {site})"),
                 false,
             );
         }
@@ -694,7 +694,8 @@ impl BodyGen<'_, '_> {
                     let e = self.tmp("element");
                     // Under a borrowed element or entry (`whole`), through it.
                     let list = if whole { format!("*{s}") } else { s.clone() };
-                    let get = format!("{RT}::error::index_mut(&mut {list}, {ix}, {site})");
+                    let get =
+                        format!("{RT}::__private::error::index_mut(&mut {list}, {ix}, {site})");
                     lines.push(format!("let {e} = {};", self.try_(&get, false)));
                     rec = (**elem).clone();
                     s = e;

@@ -12,7 +12,7 @@ mod stmt;
 use super::code::{Func, IReg, Inst, Part, VReg};
 use crate::eval::{dice_steps, weight, Value};
 use crate::ir::{Body, Const, Expr, ExprKind as K, Program, Stmt, Ty};
-use rulesc_runtime::rolls;
+use rulesc_runtime::__private::rolls;
 
 /// Not (yet) in the core IR.
 struct Unsupported;

@@ -10,7 +10,9 @@ use crate::eval::effects::dice_steps;
 use crate::eval::expr::{field_of, map_entry, rewrap, scan, NO_FIELDS};
 use crate::eval::{weight, Interpreter, Run, Value};
 use crate::ir::{self, BoxPart, Const, ExprKind as K, IntOp, Ty};
-use rulesc_runtime::{arith, error, DiceSpec, Roll, RuleError, RuleErrorKind};
+use rulesc_runtime::{
+    __private::arith, __private::error, DiceSpec, Roll, RuleError, RuleErrorKind,
+};
 use std::cell::RefCell;
 use std::rc::Rc;
 

@@ -7,7 +7,7 @@ use crate::eval::effects::{dice_steps, elem_of, track_levels};
 use crate::eval::expr::rewrap;
 use crate::eval::{leak_name, weight, Value};
 use crate::ir::{self, Agg, Const, DecideOptions, ExprKind as K, TableKey, Ty};
-use rulesc_runtime::{arith, DiceSpec, Track};
+use rulesc_runtime::{__private::arith, DiceSpec, Track};
 use std::rc::Rc;
 
 /// Expressions whose values are copied, in order, into a new value's parts (each with

@@ -26,7 +26,7 @@ use super::{Flow, Interpreter, Value};
 use crate::ir::{self, AssignOp, MatchArm, PlaceStep, Program, Stmt, Ty};
 use expr::Wrapped;
 use operands::LetRoll;
-use rulesc_runtime::{arith, error, RuleError, TraceEvent};
+use rulesc_runtime::{__private::arith, __private::error, RuleError, TraceEvent};
 use std::cell::Cell;
 use std::rc::Rc;
 

@@ -9,7 +9,7 @@ use super::{BoolFn, Cx, Got, IntFn, Interpreter, StmtFn, ValueFn};
 use crate::eval::effects::dice_steps;
 use crate::eval::{Flow, Value};
 use crate::ir::{self, BoxPart, CmpOp, ExprKind as K, IntOp};
-use rulesc_runtime::{arith, DiceSpec, Roll, TraceEvent};
+use rulesc_runtime::{__private::arith, DiceSpec, Roll, TraceEvent};
 
 /// An integer operand, read as the walker's `int` of it reads it.
 pub(super) trait Operand: Send + Sync + 'static {

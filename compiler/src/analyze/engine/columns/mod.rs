@@ -31,7 +31,7 @@ use crate::eval::{self, Value};
 use crate::ir::{AssignOp, ExprKind as K, IntOp};
 use col::{any, bools_buf, bools_col, narrow, rewrap_int, spare_bools, Bools, Col, Ints};
 use group::{Groups, Local};
-use rulesc_runtime::{arith, Env, FirstOption, NoTrace, Roll};
+use rulesc_runtime::{__private::arith, Env, FirstOption, NoTrace, Roll};
 use std::collections::HashMap;
 use std::rc::Rc;
 

@@ -1,7 +1,7 @@
 //! Integer arithmetic of the rules language. Every operation is total: overflow saturates
 //! at the bounds of `i64`. The interpreter and the generated code both call these, so
 //! they cannot disagree. The rules never divide by zero here: a divisor that may be 0
-//! goes through [`crate::error::div`] and [`crate::error::rem`] (a rule error), and a
+//! goes through [`super::error::div`] and [`super::error::rem`] (a rule error), and a
 //! written `0` is refused by the checker; `div` and `rem` still give 0 for it rather than
 //! panic.
 

@@ -271,6 +271,21 @@ pub fn by_shape<D: DiceSource + ?Sized, T: TraceSink>(
     }
 }
 
+/// The `k`th (from 1) of the totals `lo..=hi` of `segments`, in order; past them, `k`.
+/// A die table rolled `among` some values rolls a `dN` over the allowed totals and reads
+/// the total this way, in both backends, without listing every total.
+pub fn nth_total(segments: impl IntoIterator<Item = (i64, i64)>, k: i64) -> i64 {
+    let mut left = k - 1;
+    for (lo, hi) in segments {
+        let n = hi - lo + 1;
+        if left < n {
+            return lo + left;
+        }
+        left -= n;
+    }
+    k
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
