@@ -307,6 +307,7 @@ fn the_fight_engine_steps_a_whole_fight_without_allocating() {
         triggers: Cow::Borrowed(&[]),
         site: 0,
         trigger_sites: Cow::Borrowed(&[]),
+        repeats: Cow::Borrowed(&[]),
     };
     /// Each fighter's turn: a melee attack on the first enemy still standing.
     struct Melee;
@@ -384,6 +385,27 @@ fn the_fight_engine_steps_a_whole_fight_without_allocating() {
             _: Option<Fighter>,
         ) -> Res<()> {
             Ok(())
+        }
+        fn stops(
+            &mut self,
+            _: &mut Env<D, X, NoTrace>,
+            _: &mut Fight<km::Combatant>,
+            _: u32,
+            _: &[i64],
+        ) -> Res<bool> {
+            unreachable!("this fight sets no timers")
+        }
+        fn copy(&mut self, _: &km::Combatant) -> km::Combatant {
+            unreachable!("this fight's ties are rolled, not at once")
+        }
+        fn land(
+            &mut self,
+            _: &mut km::Combatant,
+            _: &km::Combatant,
+            _: &km::Combatant,
+            _: u32,
+        ) -> Res<()> {
+            unreachable!("this fight's ties are rolled, not at once")
         }
     }
     // `n` fighters drawn from `seed` (unwounded), two sides, every initiative alike so

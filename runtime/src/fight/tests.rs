@@ -669,7 +669,7 @@ fn at_once_numbers_land_as_changes_summed_and_other_fields_the_later_joiners() {
     f.step(&mut r, &mut env);
     assert_eq!(
         f.step(&mut r, &mut env),
-        Step::Turn(vec![Fighter(0), Fighter(1)])
+        Step::Turn(Group::from_slice(&[Fighter(0), Fighter(1)]))
     );
     assert_eq!(f[Fighter(2)], C { init: 8, hp: 1 });
     // One change alone lands as it was made.
@@ -731,7 +731,10 @@ fn at_once_acted_sees_the_state_before_the_group_and_all_are_marked_after() {
         ]
     );
     assert!(f.acted(Fighter(0)) && f.acted(Fighter(1)) && !f.acted(Fighter(2)));
-    assert_eq!(f.step(&mut r, &mut env), Step::Turn(vec![Fighter(2)]));
+    assert_eq!(
+        f.step(&mut r, &mut env),
+        Step::Turn(Group::from_slice(&[Fighter(2)]))
+    );
 }
 
 #[test]
@@ -857,7 +860,7 @@ fn at_once_timers_set_in_the_group_wait_for_the_landing_and_fire_if_their_moment
     f.step(&mut r, &mut env);
     assert_eq!(
         f.step(&mut r, &mut env),
-        Step::Turn(vec![Fighter(0), Fighter(1)])
+        Step::Turn(Group::from_slice(&[Fighter(0), Fighter(1)]))
     );
     let seen = |log: &Log| -> Vec<String> {
         log.iter()
