@@ -256,12 +256,14 @@ pub(crate) enum Inst {
         key: Part,
         site: u32,
     },
-    /// Calls function `func` (which lowered) with `args` in its parameters' registers
-    /// (`take`: a temporary value moved); its result in `ret`. A formula's rule error
-    /// is recorded in the trace by the procedure calling it.
+    /// Calls function `func` (which lowered) with its arguments in its parameters'
+    /// registers: `ints` copied (callee's register, caller's), `vals` copied or, when
+    /// `take` (a temporary), moved; its result in `ret`. A formula's rule error is
+    /// recorded in the trace by the procedure calling it.
     Call {
         func: u32,
-        args: Box<[(Part, bool)]>,
+        ints: Box<[(IReg, IReg)]>,
+        vals: Box<[(VReg, VReg, bool)]>,
         ret: Part,
     },
     Neg {

@@ -459,16 +459,27 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     }
                     store(*dst, v, regs, vregs);
                 }
-                Inst::Call { func, args, ret } => {
+                Inst::Call {
+                    func,
+                    ints,
+                    vals,
+                    ret,
+                } => {
                     let callee = self.module.functions[*func as usize]
                         .as_ref()
                         .unwrap_or_else(|| {
                             unreachable!("a function calls only functions that lowered")
                         });
                     let mut inner = Frame::take(&mut self.pool, callee);
-                    for (param, (arg, take)) in callee.params.iter().zip(args.iter()) {
-                        let to = (&mut inner.ints, &mut inner.vals[..]);
-                        transfer(*param, *arg, *take, to, (regs, vregs));
+                    for &(to, from) in ints.iter() {
+                        inner.ints[usize::from(to)] = regs[usize::from(from)];
+                    }
+                    for &(to, from, take) in vals.iter() {
+                        inner.vals[to as usize] = if take {
+                            std::mem::replace(&mut vregs[from as usize], Value::Unit)
+                        } else {
+                            vregs[from as usize].clone()
+                        };
                     }
                     let got = self.exec(callee, &mut inner);
                     let got = match got {

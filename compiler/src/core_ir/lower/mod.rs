@@ -550,7 +550,7 @@ impl<'p> Lower<'p, '_> {
                 let Some(Some(callee)) = &self.done[*fid] else {
                     return Err(Unsupported);
                 };
-                let small = callee.plain.len() <= INLINE_MAX;
+                let (small, params) = (callee.plain.len() <= INLINE_MAX, callee.params.clone());
                 let mut parts = Vec::with_capacity(args.len());
                 for a in args {
                     let part = self.expr(a)?;
@@ -566,11 +566,30 @@ impl<'p> Lower<'p, '_> {
                     Ty::Unit => Part::Unit,
                     ref ty => self.fresh(ty)?,
                 };
+                // Each argument into its parameter's registers, by register file.
+                let (mut ints, mut vals) = (Vec::new(), Vec::new());
+                for (param, (arg, take)) in params.iter().zip(&parts) {
+                    match (*param, *arg) {
+                        (Part::Int(d), Part::Int(s))
+                        | (Part::Bool(d), Part::Bool(s))
+                        | (Part::Level(d), Part::Level(s)) => ints.push((d, s)),
+                        (
+                            Part::Roll { total, natural },
+                            Part::Roll {
+                                total: t,
+                                natural: n,
+                            },
+                        ) => ints.extend([(total, t), (natural, n)]),
+                        (Part::Val(d), Part::Val(s)) => vals.push((d, s, *take)),
+                        _ => return Err(Unsupported),
+                    }
+                }
                 self.pending += 1;
                 self.flush();
                 self.code.push(Inst::Call {
                     func: *fid as u32,
-                    args: parts.into(),
+                    ints: ints.into(),
+                    vals: vals.into(),
                     ret,
                 });
                 ret
