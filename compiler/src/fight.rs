@@ -3,7 +3,9 @@
 //! (`rulesc_runtime::fight`). Generated code implements the same engine trait with the
 //! same procedures, so both order turns, fire timers and trace identically.
 
-use crate::eval::{call_in, leak_name, show_traced_in, Interpreter, Options, Value, MAX_STEPS};
+use crate::eval::{
+    call_in, leak_name, show_traced_in, weight, Interpreter, Options, Value, MAX_STEPS,
+};
 use crate::ir::{self, Action, At, FightQuery, FightTies, Program, ResetStep, Ty};
 use rulesc_runtime::__private::land;
 use rulesc_runtime::fight::{Key, Res};
@@ -562,11 +564,23 @@ impl<D: DiceSource, X: Decide, T: TraceSink> FightRules<Value, D, X, T> for Eval
         Ok(call_in(self.prog, env, fight, stop, values, self.options)?.bool())
     }
 
+    /// A copy costs the fight's budget what copying the value costs a call
+    /// (`eval::weight`): a huge group acting at once stops on the budget as its turns
+    /// would, instead of copying for minutes.
     fn copy(&mut self, c: &Value) -> Value {
+        FIGHT_STEPS.set(FIGHT_STEPS.get().saturating_add(weight(c)));
         c.deep_clone()
     }
 
+    /// Landing costs what walking the turn's combatant does; past the fight's budget it
+    /// is the rule error [`RuleErrorKind::TooManySteps`].
     fn land(&mut self, now: &mut Value, before: &Value, after: &Value, site: u32) -> Res<()> {
+        let spent = FIGHT_STEPS.get().saturating_add(weight(after));
+        FIGHT_STEPS.set(spent);
+        if spent > MAX_FIGHT_STEPS {
+            let max = MAX_FIGHT_STEPS;
+            return Err(RuleError::new(site, RuleErrorKind::TooManySteps { max }));
+        }
         let combatant = Ty::Record(self.def().combatant);
         land_value(self.prog, &combatant, None, now, before, after, site)
     }

@@ -452,3 +452,51 @@ fn a_repeating_timer_stops_at_the_first_moment_due_after_its_condition_holds() {
     }
     std::fs::remove_dir_all(&folder).ok();
 }
+
+#[test]
+fn a_huge_group_at_once_stops_on_the_fights_step_budget_not_after_minutes_of_copying() {
+    // 3,000 archers all tied: each turn of the group starts from a copy of all 3,000, and
+    // the copies count against the fight's budget of steps, so the run stops on it with
+    // the rule error, in the first round, quickly.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/fights/volley");
+    let (p, diags, _) = rulesc::compile_dir(std::path::Path::new(dir));
+    let p = p.unwrap_or_else(|| panic!("{diags:?}"));
+    let mut text = String::from("rounds: 100\nsides:\n");
+    for side in ["Red", "Blue"] {
+        text.push_str(&format!("  {side}:\n"));
+        for i in 0..1500 {
+            text.push_str(&format!("    {side}{i}: {{ hp: 50 }}\n"));
+        }
+    }
+    text.push_str("decisions:\n  default: random\n");
+    let folder = std::env::temp_dir().join(format!("rulesc-volley-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join("big.yaml");
+    std::fs::write(&path, text).unwrap();
+    let file = match rulesc::simulate::read(&p, &path) {
+        Ok((f, _)) => f,
+        Err((d, _)) => panic!("{:?}", d.items),
+    };
+    let summary = rulesc::simulate::simulate(&p, &file, 1, 0);
+    let errors: Vec<&String> = summary.errors.keys().collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].ends_with("the run took more than 10000000 steps"),
+        "{errors:?}"
+    );
+    assert_eq!(summary.rounds.iter().position(|&n| n > 0), Some(1));
+    // The copies are what the budget ran out on: about 120 turns of the 3,000 were taken
+    // (about 220 if copies cost nothing, and the rest of the group would have copied
+    // 3,000 archers 2,800 times more).
+    let (_, trace) = rulesc::simulate::run_once(
+        &p,
+        &file,
+        100,
+        0,
+        rulesc_runtime::VecTrace::default(),
+        Default::default(),
+    );
+    std::fs::remove_dir_all(&folder).ok();
+    let turns = trace.render(&p.sites).matches("loose(me: fighter)").count();
+    assert!((50..200).contains(&turns), "{turns} turns");
+}
