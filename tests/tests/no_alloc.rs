@@ -286,8 +286,8 @@ impl Others {
 /// `fight::FIGHTER_CAP` fighters: rounds, the turn order (keys compared, ties rolled),
 /// each turn's group, per-fighter hooks in turn order, the `out` rule and the end. The
 /// rules here are Kingsmark's generated formulas and melee attack (which allocate
-/// nothing, above) under a `FightRules` written for the test, so what is counted is the
-/// engine's. The shipped fights' generated rules still allocate in their own bodies
+/// nothing, above) under a `FightRules` written for the test, with a trigger per fighter
+/// and a fight-wide one, so what is counted is the engine's. The shipped fights' generated rules still allocate in their own bodies
 /// (the lists of fighters `enemies(c)` and the like build, combatants copied into a
 /// list, a timer's arguments): those are the generated code's, not the engine's.
 /// Past the cap the engine's lists move to the heap and the fight plays on.
@@ -304,13 +304,17 @@ fn the_fight_engine_steps_a_whole_fight_without_allocating() {
         // `start` once, `turn` per fighter, `round start` per fighter in turn order.
         hooks: [Some(false), Some(true), Some(false), None, None],
         every: Cow::Borrowed(&[]),
-        triggers: Cow::Borrowed(&[]),
+        // One trigger per fighter (it falls), one fight-wide (round 3 begins).
+        triggers: Cow::Borrowed(&[true, false]),
         site: 0,
-        trigger_sites: Cow::Borrowed(&[]),
+        trigger_sites: Cow::Borrowed(&[0, 0]),
         repeats: Cow::Borrowed(&[]),
     };
-    /// Each fighter's turn: a melee attack on the first enemy still standing.
-    struct Melee;
+    /// Each fighter's turn: a melee attack on the first enemy still standing; counts the
+    /// triggers that fire.
+    struct Melee {
+        fired: u32,
+    }
     impl<D: rulesc_runtime::DiceSource, X: rulesc_runtime::Decide>
         FightRules<km::Combatant, D, X, NoTrace> for Melee
     {
@@ -371,11 +375,14 @@ fn the_fight_engine_steps_a_whole_fight_without_allocating() {
         fn condition(
             &mut self,
             _: &mut Env<D, X, NoTrace>,
-            _: &mut Fight<km::Combatant>,
-            _: usize,
-            _: Option<Fighter>,
+            fight: &mut Fight<km::Combatant>,
+            index: usize,
+            who: Option<Fighter>,
         ) -> Res<bool> {
-            Ok(false)
+            Ok(match who {
+                Some(f) => km::incapacitated(&fight[f]),
+                None => index == 1 && fight.round() >= 3,
+            })
         }
         fn trigger(
             &mut self,
@@ -384,6 +391,7 @@ fn the_fight_engine_steps_a_whole_fight_without_allocating() {
             _: usize,
             _: Option<Fighter>,
         ) -> Res<()> {
+            self.fired += 1;
             Ok(())
         }
         fn stops(
@@ -428,13 +436,15 @@ fn the_fight_engine_steps_a_whole_fight_without_allocating() {
             NoTrace,
         );
         let mut end = FightEnd::Undecided;
-        let n = allocations_during(|| end = fight.run(&mut Melee, &mut env, 200));
-        (n, end, fight.round())
+        let mut rules = Melee { fired: 0 };
+        let n = allocations_during(|| end = fight.run(&mut rules, &mut env, 200));
+        (n, end, fight.round(), rules.fired)
     };
     for n in [2, 3, FIGHTER_CAP] {
-        let mut longest = 0;
+        let (mut longest, mut fired) = (0, 0);
         for seed in 0..10 {
-            let (allocations, end, rounds) = play(n, seed);
+            let (allocations, end, rounds, fires) = play(n, seed);
+            fired += fires;
             assert_eq!(allocations, 0, "{n} fighters, seed {seed}");
             assert!(
                 matches!(end, FightEnd::Won(_)),
@@ -444,10 +454,12 @@ fn the_fight_engine_steps_a_whole_fight_without_allocating() {
         }
         // Fights of several rounds among them: turn order across rounds was counted.
         assert!(longest >= 3, "{n} fighters: at most {longest} rounds");
+        // And triggers fired (a fighter falling, round 3): their memory was counted.
+        assert!(fired >= 5, "{n} fighters: {fired} triggers fired");
     }
     // One past the cap: the engine's lists grow on the heap, and the fight still plays
     // to its end.
-    let (allocations, end, _) = play(FIGHTER_CAP + 1, 0);
+    let (allocations, end, _, _) = play(FIGHTER_CAP + 1, 0);
     assert!(allocations > 0);
     assert!(matches!(end, FightEnd::Won(_)), "{end:?}");
 }

@@ -161,9 +161,9 @@ pub enum Period {
 /// it looks for the next turn, the fighters of that turn, the sides still standing, the
 /// fighters a per-fighter hook visits in order) inline up to this many. Past it those
 /// lists move to the heap and the fight plays on the same ([`SmallList`]'s growth):
-/// nothing is cut. What the engine still allocates: a timer's arguments when the rules
-/// schedule one (a `Vec` in [`Timer`]), and a trigger's memory of what it last saw, once
-/// per fight, on the first step that checks it. What the rules allocate is theirs.
+/// nothing is cut. The triggers' memory of what they last saw is inline too, up to 30
+/// triggers at this many fighters. What the engine still allocates: a timer's arguments
+/// when the rules schedule one (a `Vec` in [`Timer`]). What the rules allocate is theirs.
 pub const FIGHTER_CAP: usize = 16;
 
 /// A turn-order key ([`FightRules::key`]): the `order` formula's numbers, compared
@@ -307,9 +307,13 @@ pub struct Fight<C> {
     /// While a group acts at once: each member and the number of its turn in the group,
     /// under way for everyone (see [`Fight::turn_moment`]).
     at_once: Vec<(Fighter, u32)>,
-    /// Trigger conditions as last seen: `[trigger][0]` for a fight-wide trigger,
-    /// `[trigger][1 + fighter]` for a per-fighter one.
-    seen: Vec<Vec<bool>>,
+    /// Trigger conditions as last seen, one bit each: trigger `i` of `n` for slot `s`
+    /// (0 fight-wide, `1 + fighter` per fighter) is bit `s * n + i`, so a fighter joining
+    /// adds words at the end. Inline up to 8 words (16 fighters and 30 triggers): a fight
+    /// within [`FIGHTER_CAP`] checks its triggers without allocating.
+    seen: SmallList<u64, 8>,
+    /// How many triggers `seen` is laid out for.
+    seen_triggers: usize,
     /// Fighters already traced as out.
     traced_out: Vec<bool>,
     /// What the `out` rule said of each fighter while the fight is calm (see
@@ -339,7 +343,8 @@ impl<C> Default for Fight<C> {
             seq: 0,
             held_after: None,
             at_once: Vec::new(),
-            seen: Vec::new(),
+            seen: SmallList::new(),
+            seen_triggers: 0,
             traced_out: Vec::new(),
             out_seen: Vec::new(),
             calm: false,

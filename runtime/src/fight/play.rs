@@ -180,8 +180,9 @@ impl<C> Fight<C> {
         R: FightRules<C, D, X, T>,
     {
         let triggers = rules.shape().triggers.len();
-        if self.seen.len() != triggers {
-            self.seen = (0..triggers).map(|_| Vec::new()).collect();
+        if self.seen_triggers != triggers {
+            self.seen = SmallList::new();
+            self.seen_triggers = triggers;
         }
         let mut fired = 0u32;
         // Pass after pass while some trigger fired: a trigger's procedure may turn another
@@ -202,11 +203,7 @@ impl<C> Fight<C> {
                     }
                     let slot = who.map_or(0, |f| f.index() + 1);
                     let now = rules.condition(env, self, i, who)?;
-                    let seen = &mut self.seen[i];
-                    if seen.len() <= slot {
-                        seen.resize(slot + 1, false);
-                    }
-                    let before = core::mem::replace(&mut seen[slot], now);
+                    let before = self.saw(slot * triggers + i, now);
                     if now && !before {
                         let site = rules.shape().trigger_sites.get(i).copied().unwrap_or(0);
                         if fired >= MAX_FIRES {
@@ -234,6 +231,22 @@ impl<C> Fight<C> {
             }
         }
         Ok(())
+    }
+
+    /// Records `now` as trigger condition bit `bit` (see `Fight::seen`) and gives what
+    /// it was before (false the first time).
+    fn saw(&mut self, bit: usize, now: bool) -> bool {
+        let (word, mask) = (bit / 64, 1u64 << (bit % 64));
+        while self.seen.len() <= word {
+            self.seen.push(0);
+        }
+        let before = self.seen[word] & mask != 0;
+        if now {
+            self.seen[word] |= mask;
+        } else {
+            self.seen[word] &= !mask;
+        }
+        before
     }
 
     /// Runs a hook: once, or (declared per fighter) for each fighter not out in turn
