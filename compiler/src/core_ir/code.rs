@@ -248,6 +248,19 @@ pub(crate) enum Inst {
         src: VReg,
         take: bool,
     },
+    /// `table[key]` of a one-key table of numbers, truths or levels, in plain code: the
+    /// row values (`eval::lookup`, found at lowering) of the keys `lo..` in `rows`, what
+    /// a key outside them reads in `outside` (the default, if any); `None` is the
+    /// `NoRow` rule error at `site`, as [`Inst::Lookup`] gives it.
+    LookupDense {
+        dst: IReg,
+        key: Part,
+        lo: i64,
+        rows: Box<[Option<i64>]>,
+        outside: Option<i64>,
+        table: u32,
+        site: u32,
+    },
     /// `table[key]` of a one-key table; a key no row holds (and no default) is a rule
     /// error at `site`. Traced when the function is.
     Lookup {

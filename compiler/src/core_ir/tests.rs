@@ -607,6 +607,15 @@ fn calls_fighter(p: &Program, blade: i64, axe: i64, skill: u16, base: u16) -> Va
 #[test]
 fn calls_tables_maps_and_records_run_on_the_vm_as_the_walker_runs_them() {
     let p = eval::test_program(CALLS_YAML, CALLS_RULES);
+    // Untraced, `hits[n]` (inlined from `severity`) reads its rows from the code; the
+    // keys 0 and 5, just outside them, are the same rule error as the walker's.
+    let (id, _) = p.function("hit").unwrap();
+    let code = eval::compile::code(&p);
+    let f = code.lowered(id).expect("hit lowers");
+    assert!(f.plain.iter().any(|i| matches!(i, Inst::LookupDense { .. })));
+    let (severity, _) = p.function("severity").unwrap();
+    let traced = code.lowered(severity).expect("severity lowers");
+    assert!(traced.code.iter().any(|i| matches!(i, Inst::Lookup { .. })));
     let mut errors = 0;
     for n in [0, 1, 2, 3, 4, 5] {
         for (skill, base) in [(0, 0), (1, 2), (1, 3)] {

@@ -429,6 +429,33 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     privatize(&mut v);
                     vregs[*dst as usize] = v;
                 }
+                Inst::LookupDense {
+                    dst,
+                    key,
+                    lo,
+                    rows,
+                    outside,
+                    table,
+                    site,
+                } => {
+                    let (Part::Int(k) | Part::Level(k)) = *key else {
+                        unreachable!("lowering looks up only int and level keys")
+                    };
+                    let k = regs[usize::from(k)];
+                    let i = k.checked_sub(*lo).and_then(|i| usize::try_from(i).ok());
+                    let v = match i.and_then(|i| rows.get(i)) {
+                        Some(v) => *v,
+                        None => *outside,
+                    };
+                    match v {
+                        Some(v) => regs[*dst as usize] = v,
+                        None => {
+                            let t = &self.p.tables[*table as usize];
+                            let kind = no_row(self.p, t, &peek(*key, regs, vregs));
+                            return Err(self.fail(*site, kind, traced));
+                        }
+                    }
+                }
                 Inst::Lookup {
                     dst,
                     table,
@@ -442,11 +469,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                         _ => Ty::Int,
                     };
                     let Some(v) = lookup(t, k.int()) else {
-                        let kind = RuleErrorKind::NoRow {
-                            table: leak_name(&t.name),
-                            key: show_traced_in(self.p, None, &k, &key_ty),
-                        };
-                        return Err(self.fail(*site, kind, traced));
+                        return Err(self.fail(*site, no_row(self.p, t, &k), traced));
                     };
                     if traced {
                         let key = show_traced_in(self.p, None, &k, &key_ty);
@@ -877,6 +900,18 @@ fn list_of(v: &Value) -> &[Value] {
         other => {
             unreachable!("a list register holds a list (lowering checks types), not {other:?}")
         }
+    }
+}
+
+/// The rule error of a key `k` no row of table `t` holds (and no default).
+fn no_row(p: &Program, t: &crate::ir::Table, k: &Value) -> RuleErrorKind {
+    let key_ty = match t.key {
+        TableKey::Choice(c) => Ty::Choice(c),
+        _ => Ty::Int,
+    };
+    RuleErrorKind::NoRow {
+        table: leak_name(&t.name),
+        key: show_traced_in(p, None, k, &key_ty),
     }
 }
 

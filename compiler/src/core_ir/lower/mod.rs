@@ -536,6 +536,19 @@ impl<'p> Lower<'p, '_> {
                     return Err(Unsupported);
                 }
                 self.flush();
+                if let (true, Some(dense)) = (self.plain, dense(&self.p.tables[*table], dst)) {
+                    let (lo, rows, outside, reg) = dense;
+                    self.code.push(Inst::LookupDense {
+                        dst: reg,
+                        key,
+                        lo,
+                        rows,
+                        outside,
+                        table: *table as u32,
+                        site: *site,
+                    });
+                    return Ok(dst);
+                }
                 self.code.push(Inst::Lookup {
                     dst,
                     table: *table as u32,
@@ -1143,4 +1156,35 @@ fn written(i: &mut Inst) -> Option<&mut IReg> {
         | Inst::Compare { dst, .. } => Some(dst),
         _ => None,
     }
+}
+
+/// Most keys a [`Inst::LookupDense`] holds rows for.
+const DENSE_MAX: i64 = 256;
+
+/// A table of numbers, truths or levels over a few keys, as [`Inst::LookupDense`] holds
+/// it: the keys from the lowest row's to the highest row's, each key's value as
+/// `eval::lookup` reads it (its row's or the default), and the default for the keys
+/// outside; `None` when the table holds other values, more keys, or `dst` is no scalar.
+#[allow(clippy::type_complexity)]
+fn dense(t: &crate::ir::Table, dst: Part) -> Option<(i64, Box<[Option<i64>]>, Option<i64>, IReg)> {
+    let (Part::Int(r) | Part::Bool(r) | Part::Level(r)) = dst else {
+        return None;
+    };
+    let lo = t.rows.first()?.lo;
+    let hi = t.rows.iter().map(|row| row.hi).max()?;
+    if hi.checked_sub(lo)? >= DENSE_MAX {
+        return None;
+    }
+    let read = |v: Option<Value>| match v {
+        Some(Value::Int(i)) => Some(Some(i)),
+        Some(Value::Bool(b)) => Some(Some(i64::from(b))),
+        Some(Value::Choice(c)) => Some(Some(i64::from(c))),
+        None => Some(None),
+        Some(_) => None,
+    };
+    let rows = (lo..=hi)
+        .map(|k| read(crate::eval::lookup(t, k)))
+        .collect::<Option<Box<[_]>>>()?;
+    let outside = read(t.default.as_ref().map(Value::from_const))?;
+    Some((lo, rows, outside, r))
 }
