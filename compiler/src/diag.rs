@@ -331,6 +331,13 @@ impl miette::SourceCode for Snippet {
 /// Whether printing `c` could act on a terminal instead of showing: a control
 /// character (ESC, CR, backspace, the C1 set) other than newline and tab, or a
 /// bidirectional override that reorders what the reader sees.
+/// Printable ASCII, newlines and tabs only: nothing [`is_unsafe`], known byte by byte
+/// (the common case, read without decoding characters).
+fn plain(text: &str) -> bool {
+    text.bytes()
+        .all(|b| (b' '..0x7f).contains(&b) || b == b'\n' || b == b'\t')
+}
+
 fn is_unsafe(c: char) -> bool {
     (c.is_control() && c != '\n' && c != '\t')
         || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
@@ -340,7 +347,7 @@ fn is_unsafe(c: char) -> bool {
 /// Names, labels and messages from a ruleset go through this before they are printed
 /// (diagnostics, traces, odds), so a file cannot move the cursor, recolour or hide text.
 pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(is_unsafe) {
+    if plain(text) || !text.chars().any(is_unsafe) {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
@@ -357,6 +364,9 @@ pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
 /// A source text to show in a snippet: each unsafe character replaced by as many `?`
 /// as it has bytes, so every span still points at the same place.
 pub fn mask_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if plain(text) {
+        return std::borrow::Cow::Borrowed(text);
+    }
     // CR before LF is a line ending, not a trick.
     let unsafe_at =
         |i: usize, c: char| is_unsafe(c) && !(c == '\r' && text[i + 1..].starts_with('\n'));

@@ -177,12 +177,27 @@ pub fn check(s: &Studio, q: &CheckRequest) -> Answer {
     json(200, &v)
 }
 
+/// Each file named by its path in the project folder, as the files served are (and as
+/// `rulesc` run there names them): what traces and origins cite.
+fn from_project(s: &Studio) -> impl Fn(&mut Sources) + '_ {
+    move |sources: &mut Sources| {
+        for f in &mut sources.files {
+            if let Some(name) = super::relative(&s.project.root, &f.path) {
+                f.name = name;
+            }
+        }
+    }
+}
+
 /// The program of the ruleset with the unsaved text, or its diagnostics as the answer.
 fn program(s: &Studio, unsaved: &Unsaved) -> Result<Program, Answer> {
     let overlay = overlay(s, unsaved)?;
     let c = crate::check_dir(&s.project.dir, &overlay);
     match c.program {
-        Some(p) => Ok(p),
+        Some(mut p) => {
+            p.rename_files(&from_project(s));
+            Ok(p)
+        }
         None => {
             let mut v = diagnostics(s, &c.diags, &c.sources);
             v["error"] = json!("the ruleset has errors: fix them to run it");
@@ -290,16 +305,33 @@ pub fn diff(s: &Studio, body: &[u8]) -> Answer {
                 ..Default::default()
             };
             let limits = crate::analyze::Limits::default();
-            crate::analyze::diff::compare(&s.project.dir, variant, &e.path, &limits, &view)
-                .map(|(d, _)| (d.render(Style::Text), d.render(Style::Json), d.svg()))
+            let names = from_project(s);
+            crate::analyze::diff::compare_with_packs(
+                &s.project.dir,
+                variant,
+                &e.path,
+                &[],
+                &limits,
+                &view,
+                &names,
+            )
+            .map(|(d, _)| (d.render(Style::Text), d.render(Style::Json), d.svg()))
         } else {
             let runs = crate::simulate::diff::Runs {
                 n: q.runs.unwrap_or(1000).clamp(1, MAX_SIM_RUNS),
                 seed: 0,
                 max: Some(std::time::Duration::from_secs(SIM_SECONDS)),
             };
-            crate::simulate::diff::compare(&s.project.dir, variant, &e.path, &[], runs)
-                .map(|(d, _)| (d.render(Style::Text), d.render(Style::Json), d.svg()))
+            let names = from_project(s);
+            crate::simulate::diff::compare_named(
+                &s.project.dir,
+                variant,
+                &e.path,
+                &[],
+                runs,
+                &names,
+            )
+            .map(|(d, _)| (d.render(Style::Text), d.render(Style::Json), d.svg()))
         };
         match compared {
             Ok((text, doc, chart)) => {

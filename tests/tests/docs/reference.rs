@@ -348,3 +348,40 @@ fn the_compilers_help_links_lead_somewhere() {
         broken.join("\n")
     );
 }
+
+/// Issue 29 §7: the README opens with the writer's path (install, check, trace, test,
+/// odds, in that order, before anything else), and keeps one table of the benches' figures
+/// (the diary is docs/perf.md).
+#[test]
+fn the_readme_starts_with_the_writers_path() {
+    let readme = std::fs::read_to_string(docs_dir().join("../README.md")).unwrap();
+    let first = readme.find("\n## ").expect("a section");
+    assert!(
+        readme[first..].starts_with("\n## The writer's path"),
+        "the first section is not the writer's path"
+    );
+    let section = &readme[first + 1..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 3)];
+    let mut at = 0;
+    for step in [
+        "cargo install --path compiler",
+        "rulesc check ",
+        "rulesc trace ",
+        "rulesc test ",
+        "rulesc analyze ",
+    ] {
+        let found = section[at..].find(step);
+        assert!(
+            found.is_some(),
+            "`{step}` missing or out of order in:\n{section}"
+        );
+        at += found.unwrap();
+    }
+    let speed = &readme[readme.find("\n## Speed").expect("a Speed section")..];
+    let speed = &speed[..speed[3..].find("\n## ").map_or(speed.len(), |e| e + 3)];
+    assert!(speed.contains("docs/perf.md"), "{speed}");
+    assert!(
+        speed.lines().count() < 40,
+        "the diary is back in the README:\n{speed}"
+    );
+}
