@@ -612,7 +612,10 @@ fn calls_tables_maps_and_records_run_on_the_vm_as_the_walker_runs_them() {
     let (id, _) = p.function("hit").unwrap();
     let code = eval::compile::code(&p);
     let f = code.lowered(id).expect("hit lowers");
-    assert!(f.plain.iter().any(|i| matches!(i, Inst::LookupDense { .. })));
+    assert!(f
+        .plain
+        .iter()
+        .any(|i| matches!(i, Inst::LookupDense { .. })));
     let (severity, _) = p.function("severity").unwrap();
     let traced = code.lowered(severity).expect("severity lowers");
     assert!(traced.code.iter().any(|i| matches!(i, Inst::Lookup { .. })));

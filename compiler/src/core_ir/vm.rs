@@ -875,6 +875,10 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
         }
     }
 
+    /// A rule error at `site`, traced when the run is: off the hot path (a run ends with
+    /// at most one).
+    #[cold]
+    #[inline(never)]
     fn fail(&mut self, site: u32, kind: RuleErrorKind, traced: bool) -> RuleError {
         let e = RuleError::new(site, kind);
         if traced {
