@@ -229,7 +229,7 @@ impl Builder<'_> {
                 // Without `every`.
                 let mut k = k.skip(1).peekable();
                 let mut amount = None;
-                if k.peek().is_some_and(|n| n.as_rule() == Rule::integer) {
+                if k.peek().is_some_and(|n| n.as_rule() == Rule::period) {
                     let n = k.next()?;
                     let span = self.span(&n);
                     amount = Some((self.int_text(n)?, span));

@@ -234,7 +234,7 @@ pub fn describe_rule(rule: Rule) -> &'static str {
         Rule::field_step => "`.field`",
         Rule::index_step => "`[key]` or `[row, column]`",
         Rule::dice => "dice such as `2d6`",
-        Rule::integer | Rule::signed_int => "a number",
+        Rule::integer | Rule::signed_int | Rule::period => "a number",
         Rule::boolean => "`true` or `false`",
         Rule::aggregate_op | Rule::list_op | Rule::aggregate => "an aggregate such as `sum(...)`",
         Rule::k_by => "`by`",
