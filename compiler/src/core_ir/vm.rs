@@ -191,13 +191,7 @@ fn transfer(
             dst_i[usize::from(total)] = src_i[usize::from(t)];
             dst_i[usize::from(natural)] = src_i[usize::from(n)];
         }
-        (Part::Val(d), Part::Val(s)) => {
-            dst_v[d as usize] = if take {
-                std::mem::replace(&mut src_v[s as usize], Value::Unit)
-            } else {
-                src_v[s as usize].clone()
-            }
-        }
+        (Part::Val(d), Part::Val(s)) => dst_v[d as usize] = moved(src_v, s, take),
         (Part::Unit, _) | (_, Part::Unit) => {}
         (to, from) => unreachable!("lowering passes parts of one type ({from:?} into {to:?})"),
     }
@@ -236,13 +230,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
             let inst = &code[pc];
             pc += 1;
             match inst {
-                Inst::Step(n) => {
-                    self.steps += u64::from(*n);
-                    if self.steps > MAX_STEPS {
-                        let kind = RuleErrorKind::TooManySteps { max: MAX_STEPS };
-                        return Err(self.fail(budget, kind, traced));
-                    }
-                }
+                Inst::Step(n) => self.charge(u64::from(*n), budget, traced)?,
                 Inst::Site(at) => budget = *at,
                 Inst::Stop => {
                     if self.may_stop && self.env.dice.stopped() {
@@ -413,18 +401,10 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     store(*dst, v, regs, vregs);
                 }
                 Inst::MoveVal { dst, src, take } => {
-                    vregs[*dst as usize] = if *take {
-                        std::mem::replace(&mut vregs[*src as usize], Value::Unit)
-                    } else {
-                        vregs[*src as usize].clone()
-                    };
+                    vregs[*dst as usize] = moved(vregs, *src, *take);
                 }
                 Inst::CopyVal { dst, src, take } => {
-                    let mut v = if *take {
-                        std::mem::replace(&mut vregs[*src as usize], Value::Unit)
-                    } else {
-                        vregs[*src as usize].clone()
-                    };
+                    let mut v = moved(vregs, *src, *take);
                     self.charge(weight(&v), budget, traced)?;
                     privatize(&mut v);
                     vregs[*dst as usize] = v;
@@ -464,10 +444,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 } => {
                     let t = &self.p.tables[*table as usize];
                     let k = peek(*key, regs, vregs);
-                    let key_ty = match t.key {
-                        TableKey::Choice(c) => Ty::Choice(c),
-                        _ => Ty::Int,
-                    };
+                    let key_ty = key_ty(t);
                     let Some(v) = lookup(t, k.int()) else {
                         return Err(self.fail(*site, no_row(self.p, t, &k), traced));
                     };
@@ -498,11 +475,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                         inner.ints[usize::from(to)] = regs[usize::from(from)];
                     }
                     for &(to, from, take) in vals.iter() {
-                        inner.vals[to as usize] = if take {
-                            std::mem::replace(&mut vregs[from as usize], Value::Unit)
-                        } else {
-                            vregs[from as usize].clone()
-                        };
+                        inner.vals[to as usize] = moved(vregs, from, take);
                     }
                     let got = self.exec(callee, &mut inner);
                     let got = match got {
@@ -909,24 +882,43 @@ fn list_of(v: &Value) -> &[Value] {
 
 /// The rule error of a key `k` no row of table `t` holds (and no default).
 fn no_row(p: &Program, t: &crate::ir::Table, k: &Value) -> RuleErrorKind {
-    let key_ty = match t.key {
-        TableKey::Choice(c) => Ty::Choice(c),
-        _ => Ty::Int,
-    };
     RuleErrorKind::NoRow {
         table: leak_name(&t.name),
-        key: show_traced_in(p, None, k, &key_ty),
+        key: show_traced_in(p, None, k, &key_ty(t)),
+    }
+}
+
+/// The type of one-key table `t`'s keys, as a trace shows them.
+fn key_ty(t: &crate::ir::Table) -> Ty {
+    match t.key {
+        TableKey::Choice(c) => Ty::Choice(c),
+        _ => Ty::Int,
+    }
+}
+
+/// The value in register `r` of `vals`: moved out when `take` (a temporary), else
+/// shared.
+fn moved(vals: &mut [Value], r: u32, take: bool) -> Value {
+    if take {
+        std::mem::replace(&mut vals[r as usize], Value::Unit)
+    } else {
+        vals[r as usize].clone()
     }
 }
 
 /// An int, truth or level field as its register holds it.
 fn scalar(v: &Value) -> i64 {
+    scalar_of(v).unwrap_or_else(|| {
+        unreachable!("lowering reads only int, bool and level fields into registers, not {v:?}")
+    })
+}
+
+/// An int, truth or level as an `i64` register holds it (`None`: a value with parts).
+pub(super) fn scalar_of(v: &Value) -> Option<i64> {
     match v {
-        Value::Int(i) => *i,
-        Value::Bool(b) => i64::from(*b),
-        Value::Choice(c) => i64::from(*c),
-        other => unreachable!(
-            "lowering reads only int, bool and level fields into registers, not {other:?}"
-        ),
+        Value::Int(i) => Some(*i),
+        Value::Bool(b) => Some(i64::from(*b)),
+        Value::Choice(c) => Some(i64::from(*c)),
+        _ => None,
     }
 }

@@ -1175,12 +1175,10 @@ fn dense(t: &crate::ir::Table, dst: Part) -> Option<(i64, Box<[Option<i64>]>, Op
     if hi.checked_sub(lo)? >= DENSE_MAX {
         return None;
     }
+    // A value with parts: the table is not one of scalars.
     let read = |v: Option<Value>| match v {
-        Some(Value::Int(i)) => Some(Some(i)),
-        Some(Value::Bool(b)) => Some(Some(i64::from(b))),
-        Some(Value::Choice(c)) => Some(Some(i64::from(c))),
+        Some(v) => super::vm::scalar_of(&v).map(Some),
         None => Some(None),
-        Some(_) => None,
     };
     let rows = (lo..=hi)
         .map(|k| read(crate::eval::lookup(t, k)))
