@@ -127,11 +127,7 @@ fn stop_formula(
         // Read here, kept or not.
         fcx.unread.retain(|(s, _)| *s != slot);
         let ty = &fcx.locals[slot].ty;
-        let small = matches!(
-            ty,
-            Ty::Int | Ty::Bool | Ty::Fighter | Ty::Side | Ty::Choice(_) | Ty::Error
-        );
-        if !small {
+        if !super::timed::timer_keeps(ty) {
             let t = c.ty_name(ty);
             c.error(
                 "E0352",

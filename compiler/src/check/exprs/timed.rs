@@ -271,11 +271,7 @@ pub(super) fn schedule(
         return None;
     }
     for a in &args {
-        let small = matches!(
-            a.ty,
-            Ty::Int | Ty::Bool | Ty::Fighter | Ty::Side | Ty::Error
-        ) || matches!(a.ty, Ty::Choice(_));
-        if !small {
+        if !timer_keeps(&a.ty) {
             let n = c.ty_name(&a.ty);
             c.error(
                 "E0352",
@@ -326,4 +322,14 @@ pub(super) fn advance(
     };
     let site = c.site(s.span);
     Some(ir::Stmt::Advance { amount, site })
+}
+
+/// Whether a timer can keep a value of type `ty` until it falls due (its arguments, and a
+/// repeating timer's `until` locals, are kept as `i64`s): numbers, truths, levels and
+/// variants, fighters and sides.
+pub(super) fn timer_keeps(ty: &Ty) -> bool {
+    matches!(
+        ty,
+        Ty::Int | Ty::Bool | Ty::Fighter | Ty::Side | Ty::Choice(_) | Ty::Error
+    )
 }
