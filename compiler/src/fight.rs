@@ -27,40 +27,49 @@ pub const MAX_FIGHT_STEPS: u64 = 10_000_000;
 
 thread_local! {
     /// Steps taken so far by the fight this thread runs ([`EvalRules::new`] starts one).
-    static FIGHT_STEPS: Cell<u64> = const { Cell::new(0) };
+    pub(crate) static FIGHT_STEPS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Before a call in a fight: the rule error if the fight's budget is spent.
+pub(crate) fn budget_left() -> Result<(), RuleErrorKind> {
+    if FIGHT_STEPS.get() > MAX_FIGHT_STEPS {
+        return Err(RuleErrorKind::TooManySteps {
+            max: MAX_FIGHT_STEPS,
+        });
+    }
+    Ok(())
+}
+
+/// After a call in a fight that took `steps` and ended well (`ok`): its steps count
+/// against the fight's budget (a call made inside it, by `advance`, counted its own), and
+/// passing it is the rule error.
+pub(crate) fn steps_taken(steps: u64, ok: bool) -> Result<(), RuleErrorKind> {
+    let total = FIGHT_STEPS.get().saturating_add(steps);
+    FIGHT_STEPS.set(total);
+    if ok && total > MAX_FIGHT_STEPS {
+        return Err(RuleErrorKind::TooManySteps {
+            max: MAX_FIGHT_STEPS,
+        });
+    }
+    Ok(())
 }
 
 impl Interpreter<'_, '_> {
-    /// Before a call in a fight: the rule error if the fight's budget is spent.
+    /// Before a call in a fight: the rule error if the fight's budget is spent
+    /// ([`budget_left`]).
     pub(crate) fn fight_budget_left(&mut self, site: u32) -> Result<(), RuleError> {
-        if FIGHT_STEPS.get() > MAX_FIGHT_STEPS {
-            return Err(self.fail(
-                site,
-                RuleErrorKind::TooManySteps {
-                    max: MAX_FIGHT_STEPS,
-                },
-            ));
-        }
-        Ok(())
+        budget_left().map_err(|kind| self.fail(site, kind))
     }
 
-    /// After a call in a fight: its steps count against the fight's budget (a call made
-    /// inside it, by `advance`, counted its own), and passing it is the rule error.
+    /// After a call in a fight: [`steps_taken`].
     pub(crate) fn fight_steps_taken(
         &mut self,
         site: u32,
         result: Result<Value, RuleError>,
     ) -> Result<Value, RuleError> {
-        let total = FIGHT_STEPS.get().saturating_add(self.steps);
-        FIGHT_STEPS.set(total);
-        match result {
-            Ok(_) if total > MAX_FIGHT_STEPS => Err(self.fail(
-                site,
-                RuleErrorKind::TooManySteps {
-                    max: MAX_FIGHT_STEPS,
-                },
-            )),
-            other => other,
+        match steps_taken(self.steps, result.is_ok()) {
+            Err(kind) => Err(self.fail(site, kind)),
+            Ok(()) => result,
         }
     }
 }
@@ -85,143 +94,250 @@ fn recall(fight: &Fight<Value>, f: Fighter, spent: u64, budget: u64) -> Option<(
     Some((out, total))
 }
 
-impl Interpreter<'_, '_> {
-    /// The combatant a fighter stands for: the fight's own record, shared, so changes
-    /// through it reach the fight.
-    pub(crate) fn combatant(&self, f: i64) -> Value {
-        self.fight
-            .as_deref()
-            .and_then(|x| usize::try_from(f).ok().and_then(|i| x.combatants.get(i)))
-            .cloned()
-            .unwrap_or(Value::Unit)
+/// What the fight's built-ins ask of the evaluator running a fight's function (the
+/// walker's [`Interpreter`] and the core IR's VM): each rule of the fight (`out`
+/// remembered in a calm, allies and enemies in joining order, `in_order`'s sort, a timer
+/// set) is written once, below, on this.
+pub(crate) trait InFight {
+    fn prog(&self) -> &Program;
+    fn fight(&self) -> Option<&Fight<Value>>;
+    fn fight_mut(&mut self) -> Option<&mut Fight<Value>>;
+    /// The steps this run has taken so far.
+    fn steps(&mut self) -> &mut u64;
+    /// Formulas are traced (`--trace-formulas`): `out` is then asked each time.
+    fn formulas_traced(&self) -> bool;
+    /// Calls one of the fight's formulas (one step, then its body); its rule error is
+    /// recorded as the procedure running records a formula's.
+    fn formula(&mut self, id: usize, arg: Value) -> Res<Value>;
+    /// The run is traced here.
+    fn on(&self) -> bool;
+    fn event(&mut self, e: TraceEvent);
+}
+
+/// The combatant fighter `f` stands for: the fight's own record, shared, so changes
+/// through it reach the fight.
+pub(crate) fn combatant(fight: Option<&Fight<Value>>, f: i64) -> Value {
+    fight
+        .and_then(|x| usize::try_from(f).ok().and_then(|i| x.combatants.get(i)))
+        .cloned()
+        .unwrap_or(Value::Unit)
+}
+
+/// The fight's `out` rule. While the fight is calm ([`Fight::calm`]: the engine asks its
+/// trigger conditions, each of which may count a side) the answer for a fighter is
+/// remembered with the steps it took, and asked again it takes the same steps without
+/// running the rule; if those steps would pass the budget it runs, to stop where it
+/// would. Traced formulas always run (their trace shows each call).
+fn is_out(it: &mut impl InFight, f: Fighter) -> Res<bool> {
+    let Some(out) = it.prog().fight.as_ref().and_then(|d| d.out) else {
+        return Ok(false);
+    };
+    let calm = remembering(it.formulas_traced()) && it.fight().is_some_and(Fight::calm);
+    let spent = *it.steps();
+    let known = it.fight().filter(|_| calm);
+    if let Some((v, total)) = known.and_then(|x| recall(x, f, spent, MAX_STEPS)) {
+        *it.steps() = total;
+        return Ok(v);
+    }
+    let v = it.formula(out, Value::Fighter(f.0))?.bool();
+    let taken = *it.steps() - spent;
+    if let (true, Some(fight)) = (calm, it.fight_mut()) {
+        fight.remember_out(f, v, taken);
+    }
+    Ok(v)
+}
+
+/// `allies(who)` (`allied`: `who`'s side but `who`) or `enemies(who)` (the other
+/// sides): the fighters not out, in joining order, each handed to `found`.
+fn side_of(
+    it: &mut impl InFight,
+    who: Fighter,
+    allied: bool,
+    mut found: impl FnMut(Fighter),
+) -> Res<()> {
+    // Fighters are numbered in joining order; none joins while `out` rules run.
+    let n = it.fight().map_or(0, Fight::len);
+    for f in (0..n as u32).map(Fighter) {
+        let kept = it.fight().is_some_and(|x| match allied {
+            true => x.side(f) == x.side(who) && f != who,
+            false => x.side(f) != x.side(who),
+        });
+        if kept && !is_out(it, f)? {
+            found(f);
+        }
+    }
+    Ok(())
+}
+
+/// `len(q(arg))`: of `allies` and `enemies`, the fighters counted as [`query`] lists
+/// them (the same `out` rules asked, in the same order, at the same steps) without
+/// making the list.
+pub(crate) fn count(it: &mut impl InFight, q: FightQuery, arg: Option<Value>) -> Res<i64> {
+    let who = fighter_of(arg.as_ref());
+    let mut n = 0;
+    match q {
+        FightQuery::Allies | FightQuery::Enemies => {
+            side_of(it, who, q == FightQuery::Allies, |_| n += 1)?;
+        }
+        _ => {
+            if let Value::List(items) = query(it, q, arg)? {
+                n = items.len() as i64;
+            }
+        }
+    }
+    Ok(n)
+}
+
+/// Fight built-in `q` of its operand (each has at most one).
+pub(crate) fn query(it: &mut impl InFight, q: FightQuery, arg: Option<Value>) -> Res<Value> {
+    let n = arg.as_ref().map_or(0, Value::int);
+    let who = fighter_of(arg.as_ref());
+    let list = |v: Vec<Value>| Value::List(Rc::new(v));
+    let Some(fight) = it.fight() else {
+        // A fight function run outside a fight (a scenario): an empty fight.
+        return Ok(match q {
+            FightQuery::Out | FightQuery::Acted => Value::Bool(false),
+            FightQuery::Round | FightQuery::Time => Value::Int(0),
+            FightQuery::SideOf => Value::Side(0),
+            FightQuery::MarkActed => Value::Unit,
+            _ => list(Vec::new()),
+        });
+    };
+    Ok(match q {
+        FightQuery::Fighters => list(fight.fighters().map(|f| Value::Fighter(f.0)).collect()),
+        FightQuery::Sides => list(fight.sides().map(|s| Value::Side(s.0)).collect()),
+        FightQuery::SideOf => Value::Side(fight.side(who).0),
+        FightQuery::Members => {
+            let s = Side(n.clamp(0, i64::from(u16::MAX)) as u16);
+            list(fight.members(s).map(|f| Value::Fighter(f.0)).collect())
+        }
+        FightQuery::Acted => Value::Bool(fight.acted(who)),
+        FightQuery::Round => Value::Int(i64::from(fight.round())),
+        FightQuery::Time => Value::Int(fight.time()),
+        FightQuery::Allies | FightQuery::Enemies => {
+            // At most every fighter: one allocation, never grown.
+            let mut found = Vec::with_capacity(fight.len());
+            side_of(it, who, q == FightQuery::Allies, |f| {
+                found.push(Value::Fighter(f.0));
+            })?;
+            list(found)
+        }
+        FightQuery::Out => Value::Bool(is_out(it, who)?),
+        FightQuery::MarkActed => {
+            if let Some(fight) = it.fight_mut() {
+                fight.mark_acted(who);
+            }
+            Value::Unit
+        }
+        FightQuery::InOrder => {
+            let items = match &arg {
+                Some(Value::List(l)) => l.to_vec(),
+                _ => Vec::new(),
+            };
+            let Some(order) = it.prog().fight.as_ref().map(|d| d.order) else {
+                return Ok(list(items));
+            };
+            let mut keyed: Vec<(Vec<i64>, Value)> = Vec::with_capacity(items.len());
+            for v in items {
+                keyed.push((key_of(&it.formula(order, v.clone())?), v));
+            }
+            // Stable: equal keys keep the list's order.
+            keyed.sort_by(|a, b| b.0.cmp(&a.0));
+            list(keyed.into_iter().map(|(_, v)| v).collect())
+        }
+    })
+}
+
+/// Sets a timer (`Stmt::Schedule`), its moment's operand and its arguments evaluated:
+/// `action` fires at the moment `at` and `operand` say, traced at `site`.
+pub(crate) fn set_timer(
+    it: &mut impl InFight,
+    at: &At,
+    operand: i64,
+    action: usize,
+    values: Vec<i64>,
+    site: u32,
+) {
+    let on = it.on();
+    let Some(fight) = it.fight_mut() else {
+        return;
+    };
+    let moment = match at {
+        At::RoundsLater(_) => fight.rounds_later(operand),
+        At::TimeLater(_) => fight.time_later(operand),
+        At::RoundEnd => Moment::RoundEnd(fight.round().max(1)),
+        At::Turn { end, next, .. } => fight.turn_moment(
+            Fighter(operand.clamp(0, i64::from(u32::MAX)) as u32),
+            *end,
+            *next,
+        ),
+    };
+    let what = if on {
+        format!("at {}", fight.describe(moment))
+    } else {
+        String::new()
+    };
+    fight.schedule(moment, action.min(u32::MAX as usize) as u32, values);
+    if on {
+        it.event(TraceEvent::Fight {
+            site,
+            what,
+            cite: true,
+        });
+    }
+}
+
+impl InFight for Interpreter<'_, '_> {
+    fn prog(&self) -> &Program {
+        self.prog
     }
 
-    /// Calls one of the fight's formulas: its rule error is recorded by the procedure
-    /// running, as for any formula a procedure calls.
-    fn fight_formula(&mut self, id: usize, args: impl IntoIterator<Item = Value>) -> Res<Value> {
-        match self.call(id, args) {
+    fn fight(&self) -> Option<&Fight<Value>> {
+        self.fight.as_deref()
+    }
+
+    fn fight_mut(&mut self) -> Option<&mut Fight<Value>> {
+        self.fight.as_deref_mut()
+    }
+
+    fn steps(&mut self) -> &mut u64 {
+        &mut self.steps
+    }
+
+    fn formulas_traced(&self) -> bool {
+        self.formulas
+    }
+
+    fn formula(&mut self, id: usize, arg: Value) -> Res<Value> {
+        match self.call(id, [arg]) {
             Err(e) if self.on() => Err(self.env.fail(e)),
             other => other,
         }
     }
 
-    /// The fight's `out` rule. While the fight is calm ([`Fight::calm`]: the engine asks
-    /// its trigger conditions, each of which may count a side) the answer for a fighter is
-    /// remembered with the steps it took, and asked again it takes the same steps without
-    /// running the rule; if those steps would pass the budget it runs, to stop where it
-    /// would. Traced formulas always run (their trace shows each call).
-    fn is_out(&mut self, f: Fighter) -> Res<bool> {
-        let Some(out) = self.prog.fight.as_ref().and_then(|d| d.out) else {
-            return Ok(false);
-        };
-        let calm = remembering(self.formulas) && self.fight.as_deref().is_some_and(Fight::calm);
-        let known = self.fight.as_deref().filter(|_| calm);
-        if let Some((v, total)) = known.and_then(|x| recall(x, f, self.steps, MAX_STEPS)) {
-            self.steps = total;
-            return Ok(v);
-        }
-        let before = self.steps;
-        let v = self.fight_formula(out, [Value::Fighter(f.0)])?.bool();
-        if let (true, Some(fight)) = (calm, self.fight.as_deref_mut()) {
-            fight.remember_out(f, v, self.steps - before);
-        }
-        Ok(v)
+    fn on(&self) -> bool {
+        Interpreter::on(self)
     }
 
-    /// `allies(who)` (`allied`: `who`'s side but `who`) or `enemies(who)` (the other
-    /// sides): the fighters not out, in joining order, each handed to `found`.
-    fn side_of(&mut self, who: Fighter, allied: bool, mut found: impl FnMut(Fighter)) -> Res<()> {
-        // Fighters are numbered in joining order; none joins while `out` rules run.
-        let n = self.fight.as_deref().map_or(0, Fight::len);
-        for f in (0..n as u32).map(Fighter) {
-            let kept = self.fight.as_deref().is_some_and(|x| match allied {
-                true => x.side(f) == x.side(who) && f != who,
-                false => x.side(f) != x.side(who),
-            });
-            if kept && !self.is_out(f)? {
-                found(f);
-            }
-        }
-        Ok(())
+    fn event(&mut self, e: TraceEvent) {
+        Interpreter::event(self, e);
+    }
+}
+
+impl Interpreter<'_, '_> {
+    /// The combatant a fighter stands for ([`combatant`]).
+    pub(crate) fn combatant(&self, f: i64) -> Value {
+        combatant(self.fight.as_deref(), f)
     }
 
-    /// `len(q(arg))`: of `allies` and `enemies`, the fighters counted as [`Self::fight_query`]
-    /// lists them (the same `out` rules asked, in the same order, at the same steps)
-    /// without making the list.
+    /// [`count`] in this run.
     pub(crate) fn fight_count(&mut self, q: FightQuery, arg: Option<Value>) -> Res<i64> {
-        let who = fighter_of(arg.as_ref());
-        let mut n = 0;
-        match q {
-            FightQuery::Allies | FightQuery::Enemies => {
-                self.side_of(who, q == FightQuery::Allies, |_| n += 1)?;
-            }
-            _ => {
-                if let Value::List(items) = self.fight_query(q, arg)? {
-                    n = items.len() as i64;
-                }
-            }
-        }
-        Ok(n)
+        count(self, q, arg)
     }
 
-    /// Fight built-in `q` of its operand (each has at most one).
+    /// [`query`] in this run.
     pub(crate) fn fight_query(&mut self, q: FightQuery, arg: Option<Value>) -> Res<Value> {
-        let n = arg.as_ref().map_or(0, Value::int);
-        let who = fighter_of(arg.as_ref());
-        let list = |v: Vec<Value>| Value::List(Rc::new(v));
-        let Some(fight) = self.fight.as_deref() else {
-            // A fight function run outside a fight (a scenario): an empty fight.
-            return Ok(match q {
-                FightQuery::Out | FightQuery::Acted => Value::Bool(false),
-                FightQuery::Round | FightQuery::Time => Value::Int(0),
-                FightQuery::SideOf => Value::Side(0),
-                FightQuery::MarkActed => Value::Unit,
-                _ => list(Vec::new()),
-            });
-        };
-        Ok(match q {
-            FightQuery::Fighters => list(fight.fighters().map(|f| Value::Fighter(f.0)).collect()),
-            FightQuery::Sides => list(fight.sides().map(|s| Value::Side(s.0)).collect()),
-            FightQuery::SideOf => Value::Side(fight.side(who).0),
-            FightQuery::Members => {
-                let s = Side(n.clamp(0, i64::from(u16::MAX)) as u16);
-                list(fight.members(s).map(|f| Value::Fighter(f.0)).collect())
-            }
-            FightQuery::Acted => Value::Bool(fight.acted(who)),
-            FightQuery::Round => Value::Int(i64::from(fight.round())),
-            FightQuery::Time => Value::Int(fight.time()),
-            FightQuery::Allies | FightQuery::Enemies => {
-                // At most every fighter: one allocation, never grown.
-                let mut found = Vec::with_capacity(fight.len());
-                self.side_of(who, q == FightQuery::Allies, |f| {
-                    found.push(Value::Fighter(f.0));
-                })?;
-                list(found)
-            }
-            FightQuery::Out => Value::Bool(self.is_out(who)?),
-            FightQuery::MarkActed => {
-                if let Some(fight) = self.fight.as_deref_mut() {
-                    fight.mark_acted(who);
-                }
-                Value::Unit
-            }
-            FightQuery::InOrder => {
-                let items = match &arg {
-                    Some(Value::List(l)) => l.to_vec(),
-                    _ => Vec::new(),
-                };
-                let Some(order) = self.prog.fight.as_ref().map(|d| d.order) else {
-                    return Ok(list(items));
-                };
-                let mut keyed: Vec<(Vec<i64>, Value)> = Vec::with_capacity(items.len());
-                for v in items {
-                    keyed.push((key_of(&self.fight_formula(order, [v.clone()])?), v));
-                }
-                // Stable: equal keys keep the list's order.
-                keyed.sort_by(|a, b| b.0.cmp(&a.0));
-                list(keyed.into_iter().map(|(_, v)| v).collect())
-            }
-        })
+        query(self, q, arg)
     }
 
     /// Sets a timer (`Stmt::Schedule`): the moment's operand, then the arguments, are
@@ -243,33 +359,7 @@ impl Interpreter<'_, '_> {
         for a in args {
             values.push(self.expr(a, locals)?.int());
         }
-        let on = self.on();
-        let Some(fight) = self.fight.as_deref_mut() else {
-            return Ok(());
-        };
-        let moment = match at {
-            At::RoundsLater(_) => fight.rounds_later(operand),
-            At::TimeLater(_) => fight.time_later(operand),
-            At::RoundEnd => Moment::RoundEnd(fight.round().max(1)),
-            At::Turn { end, next, .. } => fight.turn_moment(
-                Fighter(operand.clamp(0, i64::from(u32::MAX)) as u32),
-                *end,
-                *next,
-            ),
-        };
-        let what = if on {
-            format!("at {}", fight.describe(moment))
-        } else {
-            String::new()
-        };
-        fight.schedule(moment, action.min(u32::MAX as usize) as u32, values);
-        if on {
-            self.event(TraceEvent::Fight {
-                site,
-                what,
-                cite: true,
-            });
-        }
+        set_timer(self, at, operand, action, values, site);
         Ok(())
     }
 

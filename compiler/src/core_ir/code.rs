@@ -6,7 +6,7 @@
 //! hold what has parts (records). A [`Part`] says how a value of the language is held,
 //! so the VM makes an `eval::Value` of it only at the edges (a trace event, the result).
 
-use crate::ir::{CmpOp, Ty};
+use crate::ir::{At, CmpOp, FightQuery, Ty};
 use rulesc_runtime::{__private::rolls, DiceSpec};
 
 /// An `i64` register: an index into a call's fixed frame of [`FRAME`] registers, so the
@@ -29,6 +29,10 @@ pub(crate) enum Part {
         total: IReg,
         natural: IReg,
     },
+    /// A fighter of the running fight: its number (`Value::Fighter`).
+    Fighter(IReg),
+    /// A side of the running fight: its number (`Value::Side`).
+    Side(IReg),
     /// A record.
     Val(VReg),
     Unit,
@@ -72,6 +76,39 @@ pub(crate) enum Inst {
     /// Before each statement: an enumeration that cut this path off (a dice source that
     /// may stop) ends the run here; its result is discarded.
     Stop,
+    /// `dst` = the combatant fighter `who` stands for, shared with the fight (changes
+    /// through it reach the fight): `crate::fight::combatant`.
+    Combatant {
+        dst: VReg,
+        who: IReg,
+    },
+    /// Fight built-in `q` of `arg` (`crate::fight::query`: the walker's rule), into
+    /// `dst` (`Part::Unit` for `mark_acted`).
+    FightQuery {
+        q: FightQuery,
+        arg: Option<Part>,
+        dst: Part,
+    },
+    /// Sets a timer (`crate::fight::set_timer`): `action` at the moment `at` and
+    /// `operand` say, with the arguments' values.
+    Schedule {
+        at: Box<At>,
+        operand: Option<IReg>,
+        action: u32,
+        args: Box<[IReg]>,
+        site: u32,
+    },
+    /// `advance`: world time moves `amount` through the fight's engine.
+    Advance {
+        amount: IReg,
+    },
+    /// `dst` = a copy of `src` made for no steps (`Value::deep_clone`): a record read
+    /// from the fight's state passed to a parameter the callee does not change
+    /// (`ir::copied_from_fight`), as the walker passes it.
+    Detach {
+        dst: VReg,
+        src: VReg,
+    },
     Const {
         dst: IReg,
         value: i64,

@@ -14,6 +14,8 @@
 //! run the VM for those procedures against generated code and the walker.
 
 mod code;
+#[cfg(test)]
+mod fights;
 mod lower;
 #[cfg(test)]
 mod tests;

@@ -333,11 +333,11 @@ fn run(p: &Program, name: &str, args: &[Value], vm: bool, traced: bool, seed: u6
                 Cycle(seed as u32),
                 VecTrace::default(),
             );
-            let (r, steps) = super::vm::run(p, lowered, id, &mut env, args, false);
+            let (r, steps) = super::vm::run(p, lowered, id, &mut env, None, args, false);
             return (r, steps, env.trace.events);
         }
         let mut env = Env::new(SeededDice::new(seed), Cycle(seed as u32), NoTrace);
-        let (r, steps) = super::vm::run(p, lowered, id, &mut env, args, false);
+        let (r, steps) = super::vm::run(p, lowered, id, &mut env, None, args, false);
         return (r, steps, Vec::new());
     }
     let mut env = Env::new(

@@ -13,10 +13,12 @@ use crate::eval::{
 use crate::ir::{Program, TableKey, Ty};
 use rulesc_runtime::track::Boxes;
 use rulesc_runtime::{
-    __private::arith, __private::error, __private::rolls, Decide, DiceSource, Env, NoTrace, Roll,
-    RuleError, RuleErrorKind, TraceEvent, TraceSink,
+    __private::arith, __private::error, __private::rolls, Decide, DiceSource, Env, Fight, NoTrace,
+    Roll, RuleError, RuleErrorKind, TraceEvent, TraceSink,
 };
 use std::rc::Rc;
+
+mod fight;
 
 /// The registers of one call: its `i64` registers, indexed by a `u8` (so no bounds
 /// check), and its value registers.
@@ -70,12 +72,14 @@ thread_local! {
 }
 
 /// Runs function `id` of `p` (which lowered into `module`) with `args`, one per
-/// parameter, as `eval::call` does; its result, and the steps the run took.
+/// parameter, as `eval::call` does, in `fight` when it runs in one; its result, and the
+/// steps the run took.
 pub(crate) fn run<D: DiceSource, X: Decide, T: TraceSink>(
     p: &Program,
     module: &Module,
     id: usize,
     env: &mut Env<D, X, T>,
+    fight: Option<&mut Fight<Value>>,
     args: impl IntoIterator<Item = Value>,
     may_stop: bool,
 ) -> (Result<Value, RuleError>, u64) {
@@ -91,6 +95,7 @@ pub(crate) fn run<D: DiceSource, X: Decide, T: TraceSink>(
         p,
         module,
         env,
+        fight,
         pool,
         // The call's own step (`Interpreter::call_frame`), which cannot be past the budget.
         steps: 1,
@@ -115,6 +120,8 @@ fn bind(part: Part, v: Value, frame: &mut Frame) {
         (Part::Int(r), Value::Int(i)) => ints[usize::from(r)] = i,
         (Part::Bool(r), Value::Bool(b)) => ints[usize::from(r)] = i64::from(b),
         (Part::Level(r), Value::Choice(c)) => ints[usize::from(r)] = i64::from(c),
+        (Part::Fighter(r), Value::Fighter(f)) => ints[usize::from(r)] = i64::from(f),
+        (Part::Side(r), Value::Side(s)) => ints[usize::from(r)] = i64::from(s),
         (Part::Roll { total, natural }, Value::Roll(roll)) => {
             ints[usize::from(total)] = roll.total;
             ints[usize::from(natural)] = roll.natural;
@@ -134,6 +141,15 @@ fn value(part: Part, ints: &[i64; FRAME], vals: &mut [Value]) -> Value {
         Part::Int(r) => Value::Int(int(r)),
         Part::Bool(r) => Value::Bool(int(r) != 0),
         Part::Level(r) => Value::Choice(level(int(r))),
+        Part::Fighter(r) => {
+            Value::Fighter(u32::try_from(int(r)).unwrap_or_else(|_| {
+                unreachable!("a fighter register holds a fighter's number (u32)")
+            }))
+        }
+        Part::Side(r) => Value::Side(
+            u16::try_from(int(r))
+                .unwrap_or_else(|_| unreachable!("a side register holds a side's number (u16)")),
+        ),
         Part::Roll { total, natural } => Value::Roll(Roll {
             total: int(total),
             natural: int(natural),
@@ -161,7 +177,9 @@ fn level(i: i64) -> u16 {
 fn store(part: Part, v: Value, ints: &mut [i64; FRAME], vals: &mut [Value]) {
     match part {
         Part::Val(r) => vals[r as usize] = v,
-        Part::Int(r) | Part::Bool(r) | Part::Level(r) => ints[usize::from(r)] = scalar(&v),
+        Part::Int(r) | Part::Bool(r) | Part::Level(r) | Part::Fighter(r) | Part::Side(r) => {
+            ints[usize::from(r)] = scalar(&v);
+        }
         Part::Roll { .. } | Part::Unit => {
             unreachable!("lowering stores no roll or nothing from data ({v:?} for {part:?})")
         }
@@ -180,7 +198,9 @@ fn transfer(
     match (to, from) {
         (Part::Int(d), Part::Int(s))
         | (Part::Bool(d), Part::Bool(s))
-        | (Part::Level(d), Part::Level(s)) => dst_i[usize::from(d)] = src_i[usize::from(s)],
+        | (Part::Level(d), Part::Level(s))
+        | (Part::Fighter(d), Part::Fighter(s))
+        | (Part::Side(d), Part::Side(s)) => dst_i[usize::from(d)] = src_i[usize::from(s)],
         (
             Part::Roll { total, natural },
             Part::Roll {
@@ -201,6 +221,8 @@ struct Vm<'a, D, X, T> {
     p: &'a Program,
     module: &'a Module,
     env: &'a mut Env<D, X, T>,
+    /// The fight the run is in: its fighters' combatants, timers and built-ins.
+    fight: Option<&'a mut Fight<Value>>,
     /// Frames for calls, kept between them.
     pool: Pool,
     steps: u64,
@@ -232,6 +254,16 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
             match inst {
                 Inst::Step(n) => self.charge(u64::from(*n), budget, traced)?,
                 Inst::Site(at) => budget = *at,
+                Inst::Combatant { .. }
+                | Inst::FightQuery { .. }
+                | Inst::Schedule { .. }
+                | Inst::Advance { .. }
+                | Inst::Detach { .. } => {
+                    self.fight_op(inst, regs, vregs, budget, traced)?;
+                    if self.stopped {
+                        return Ok(Part::Unit);
+                    }
+                }
                 Inst::Stop => {
                     if self.may_stop && self.env.dice.stopped() {
                         self.stopped = true;
@@ -449,8 +481,8 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                         return Err(self.fail(*site, no_row(self.p, t, &k), traced));
                     };
                     if traced {
-                        let key = show_traced_in(self.p, None, &k, &key_ty);
-                        let value = show_traced_in(self.p, None, &v, &t.value);
+                        let key = show_traced_in(self.p, self.fight.as_deref(), &k, &key_ty);
+                        let value = show_traced_in(self.p, self.fight.as_deref(), &v, &t.value);
                         self.env.trace.event(TraceEvent::Lookup {
                             site: *site,
                             key,
@@ -542,7 +574,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                             Ty::Bool => Value::Bool(i == 1),
                             _ => Value::Choice(i as u16),
                         };
-                        let choice = show_traced_in(self.p, None, &v, ty);
+                        let choice = show_traced_in(self.p, self.fight.as_deref(), &v, ty);
                         self.env.trace.event(TraceEvent::Decide {
                             site: *site,
                             choice,
@@ -638,7 +670,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     let i = if decide.wants_labels(name) {
                         let labels: Vec<String> = items
                             .iter()
-                            .map(|v| option_label(self.p, None, v, elem))
+                            .map(|v| option_label(self.p, self.fight.as_deref(), v, elem))
                             .collect();
                         let label = |i: u32| labels.get(i as usize).cloned().unwrap_or_default();
                         rulesc_runtime::decide::answer_among(decide, name, n, &label)
@@ -647,7 +679,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     };
                     let v = items[i as usize].clone();
                     if traced {
-                        let choice = show_traced_in(self.p, None, &v, elem);
+                        let choice = show_traced_in(self.p, self.fight.as_deref(), &v, elem);
                         self.env.trace.event(TraceEvent::Decide {
                             site: *site,
                             choice,
@@ -698,7 +730,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                         return Err(self.fail(*site, kind, traced));
                     };
                     if traced {
-                        let value = show_traced_in(self.p, None, &v, &t.value);
+                        let value = show_traced_in(self.p, self.fight.as_deref(), &v, &t.value);
                         self.env.trace.event(TraceEvent::Lookup {
                             site: *site,
                             key: face.to_string(),
@@ -785,7 +817,12 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 }
                 Inst::TraceAssign { site, value, ty } => {
                     if traced {
-                        let value = show_traced_in(self.p, None, &peek(*value, regs, vregs), ty);
+                        let value = show_traced_in(
+                            self.p,
+                            self.fight.as_deref(),
+                            &peek(*value, regs, vregs),
+                            ty,
+                        );
                         self.env
                             .trace
                             .event(TraceEvent::Assign { site: *site, value });
@@ -793,7 +830,12 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 }
                 Inst::TraceMatch { site, value, ty } => {
                     if traced {
-                        let arm = show_traced_in(self.p, None, &peek(*value, regs, vregs), ty);
+                        let arm = show_traced_in(
+                            self.p,
+                            self.fight.as_deref(),
+                            &peek(*value, regs, vregs),
+                            ty,
+                        );
                         self.env.trace.event(TraceEvent::Match { site: *site, arm });
                     }
                 }
@@ -810,7 +852,12 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                         // A procedure falling off its end traces an empty value.
                         let value = match value {
                             Part::Unit => String::new(),
-                            _ => show_traced_in(self.p, None, &peek(*value, regs, vregs), ty),
+                            _ => show_traced_in(
+                                self.p,
+                                self.fight.as_deref(),
+                                &peek(*value, regs, vregs),
+                                ty,
+                            ),
                         };
                         self.env
                             .trace
@@ -919,6 +966,8 @@ pub(super) fn scalar_of(v: &Value) -> Option<i64> {
         Value::Int(i) => Some(*i),
         Value::Bool(b) => Some(i64::from(*b)),
         Value::Choice(c) => Some(i64::from(*c)),
+        Value::Fighter(f) => Some(i64::from(*f)),
+        Value::Side(x) => Some(i64::from(*x)),
         _ => None,
     }
 }

@@ -457,10 +457,31 @@ fn run<D: DiceSource, X: Decide, T: TraceSink>(
     let in_fight = fight.is_some();
     let site = prog.functions.get(id).map_or(0, |f| f.site);
     let code = compile::code(prog);
-    // A procedure the core IR takes runs on its VM (outside fights, formulas untraced:
-    // what the VM has so far); the closures run the rest.
-    if !in_fight && !options.trace_formulas && code.lowered(id).is_some() {
-        return crate::core_ir::vm::run(prog, &code.lowered, id, env, args, may_stop).0;
+    // A function the core IR takes runs on its VM (formulas untraced: what the VM has so
+    // far); the closures run the rest.
+    if !options.trace_formulas && code.lowered(id).is_some() && on_the_vm() {
+        let lowered = &code.lowered;
+        let Some(fight) = fight else {
+            return crate::core_ir::vm::run(prog, lowered, id, env, None, args, may_stop).0;
+        };
+        // A fight's calls share its budget as well (as `fight_budget_left` and
+        // `fight_steps_taken` keep it below for the closures).
+        let fail = |env: &mut Env<D, X, T>, kind| {
+            let e = RuleError::new(site, kind);
+            match T::ENABLED {
+                true => error::fail(&mut env.trace, e),
+                false => e,
+            }
+        };
+        if let Err(kind) = crate::fight::budget_left() {
+            return Err(fail(env, kind));
+        }
+        let (result, steps) =
+            crate::core_ir::vm::run(prog, lowered, id, env, Some(fight), args, may_stop);
+        return match crate::fight::steps_taken(steps, result.is_ok()) {
+            Err(kind) => Err(fail(env, kind)),
+            Ok(()) => result,
+        };
     }
     let mut it = Interpreter {
         prog,
@@ -683,6 +704,22 @@ impl Interpreter<'_, '_> {
             value: value.into(),
         });
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Set: every call runs on the closures, the VM's oracle in tests that compare them.
+    pub(crate) static CLOSURES_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether a function that lowered runs on the VM (always, but in a test holding the
+/// closures to it).
+fn on_the_vm() -> bool {
+    #[cfg(test)]
+    if CLOSURES_ONLY.with(std::cell::Cell::get) {
+        return false;
+    }
+    true
 }
 
 thread_local! {

@@ -6,12 +6,14 @@
 //! docs of [`super`]).
 
 mod cases;
+mod fight;
 mod lists;
 mod stmt;
 
 use super::code::{Func, IReg, Inst, Part, VReg};
 use crate::eval::{dice_steps, weight, Value};
 use crate::ir::{Body, Const, Expr, ExprKind as K, Program, Stmt, Ty};
+use fight::param_of;
 use rulesc_runtime::__private::rolls;
 
 /// Not (yet) in the core IR.
@@ -193,6 +195,8 @@ impl<'p> Lower<'p, '_> {
             Ty::Int => Part::Int(self.int()),
             Ty::Bool => Part::Bool(self.int()),
             Ty::Choice(_) => Part::Level(self.int()),
+            Ty::Fighter => Part::Fighter(self.int()),
+            Ty::Side => Part::Side(self.int()),
             Ty::Roll => Part::Roll {
                 total: self.int(),
                 natural: self.int(),
@@ -362,7 +366,9 @@ impl<'p> Lower<'p, '_> {
         match (to, from) {
             (Part::Int(d), Part::Int(s))
             | (Part::Bool(d), Part::Bool(s))
-            | (Part::Level(d), Part::Level(s)) => self.mov(d, s),
+            | (Part::Level(d), Part::Level(s))
+            | (Part::Fighter(d), Part::Fighter(s))
+            | (Part::Side(d), Part::Side(s)) => self.mov(d, s),
             (
                 Part::Roll { total, natural },
                 Part::Roll {
@@ -413,7 +419,9 @@ impl<'p> Lower<'p, '_> {
     /// The register of an int, truth or level (a roll's total), as `Value::int` reads it.
     fn scalar_of(&mut self, part: Part) -> Lowered<IReg> {
         match part {
-            Part::Int(r) | Part::Bool(r) | Part::Level(r) => Ok(r),
+            Part::Int(r) | Part::Bool(r) | Part::Level(r) | Part::Fighter(r) | Part::Side(r) => {
+                Ok(r)
+            }
             Part::Roll { total, .. } => Ok(total),
             _ => Err(Unsupported),
         }
@@ -566,7 +574,7 @@ impl<'p> Lower<'p, '_> {
                 let (small, params) = (callee.plain.len() <= INLINE_MAX, callee.params.clone());
                 let mut parts = Vec::with_capacity(args.len());
                 for a in args {
-                    let part = self.expr(a)?;
+                    let part = self.argument(a, param_of(self.p, *fid, parts.len()))?;
                     let take = matches!(part, Part::Val(r) if self.temporary(r));
                     parts.push((part, take));
                 }
@@ -585,7 +593,9 @@ impl<'p> Lower<'p, '_> {
                     match (*param, *arg) {
                         (Part::Int(d), Part::Int(s))
                         | (Part::Bool(d), Part::Bool(s))
-                        | (Part::Level(d), Part::Level(s)) => ints.push((d, s)),
+                        | (Part::Level(d), Part::Level(s))
+                        | (Part::Fighter(d), Part::Fighter(s))
+                        | (Part::Side(d), Part::Side(s)) => ints.push((d, s)),
                         (
                             Part::Roll { total, natural },
                             Part::Roll {
@@ -806,11 +816,10 @@ impl<'p> Lower<'p, '_> {
                 let Ty::Track(tid) = track.ty else {
                     return Err(Unsupported);
                 };
-                let Some(Part::Val(root)) = self.slots[track.root] else {
-                    return Err(Unsupported);
-                };
+                let root = self.slots[track.root];
                 let level = self.scalar(level)?;
                 let keys = self.place_keys(track)?;
+                let root = self.place_root(root)?;
                 self.flush();
                 let mut place = track.clone();
                 place.root = root as usize;
@@ -1115,6 +1124,8 @@ impl<'p> Lower<'p, '_> {
                 });
                 Part::Val(dst)
             }
+            K::Combatant(who) => self.combatant(who)?,
+            K::Fight(q, args) => self.fight_query(*q, args, &e.ty)?,
             _ => return Err(Unsupported),
         })
     }
@@ -1123,7 +1134,7 @@ impl<'p> Lower<'p, '_> {
 /// True when `part` is held (in part) in register `r`.
 fn holds(part: Part, r: IReg) -> bool {
     match part {
-        Part::Int(x) | Part::Bool(x) | Part::Level(x) => x == r,
+        Part::Int(x) | Part::Bool(x) | Part::Level(x) | Part::Fighter(x) | Part::Side(x) => x == r,
         Part::Roll { total, natural } => total == r || natural == r,
         Part::Val(_) | Part::Unit => false,
     }
@@ -1132,7 +1143,9 @@ fn holds(part: Part, r: IReg) -> bool {
 /// Whether `a` and `b` hold an `i64` register in common.
 pub(super) fn shares(a: Part, b: Part) -> bool {
     match b {
-        Part::Int(x) | Part::Bool(x) | Part::Level(x) => holds(a, x),
+        Part::Int(x) | Part::Bool(x) | Part::Level(x) | Part::Fighter(x) | Part::Side(x) => {
+            holds(a, x)
+        }
         Part::Roll { total, natural } => holds(a, total) || holds(a, natural),
         Part::Val(_) | Part::Unit => false,
     }

@@ -147,9 +147,10 @@ impl Lower<'_, '_> {
                 value,
                 site,
             } => {
-                let Some(Part::Val(root)) = self.slots[place.root] else {
+                let root = self.slots[place.root];
+                if !matches!(root, Some(Part::Val(_) | Part::Fighter(_))) {
                     return Err(Unsupported);
-                };
+                }
                 let v = self.expr(value)?;
                 let v = self.copied(v, &value.ty)?;
                 // The keys and indices on the path, after the value.
@@ -161,6 +162,7 @@ impl Lower<'_, '_> {
                     ty => self.fresh(ty)?,
                 };
                 let out = self.traced.then_some(out);
+                let root = self.place_root(root)?;
                 self.flush();
                 let ty = place.ty.clone();
                 let mut place = place.clone();
@@ -251,7 +253,13 @@ impl Lower<'_, '_> {
             Stmt::Expr(e) => {
                 self.expr(e)?;
             }
-            _ => return Err(Unsupported),
+            Stmt::Schedule {
+                at,
+                action,
+                args,
+                site,
+            } => self.schedule(at, *action, args, *site)?,
+            Stmt::Advance { amount, .. } => self.advance(amount)?,
         }
         Ok(())
     }
