@@ -2,6 +2,8 @@
 //! procedure here, which each lower, the same result, the same steps and the same trace,
 //! traced and untraced, over many seeds.
 
+mod coverage;
+
 use super::code::Inst;
 use crate::eval::{self, Interpreter, Value};
 use crate::ir::{Body, Program};
