@@ -499,4 +499,22 @@ pub(crate) enum Inst {
         ty: Box<Ty>,
         site: u32,
     },
+    /// Item `idx` (inside the list: lowering loops below its length) of the list in
+    /// `list` into `dst`, a copy charged nothing: `first`/`index_of`'s binding and found
+    /// item (`Interpreter::find`).
+    Nth {
+        dst: Part,
+        list: VReg,
+        idx: IReg,
+    },
+    /// The items of the list in `items` (taken), each with the `n` keys pushed for it in
+    /// order into the list in `keys`, ordered by `eval::ordered`: `sort`'s list (`best`
+    /// `None`), `min_by`/`max_by`'s item.
+    Order {
+        dst: VReg,
+        items: VReg,
+        keys: VReg,
+        n: u32,
+        best: Option<bool>,
+    },
 }

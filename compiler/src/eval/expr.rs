@@ -388,10 +388,8 @@ impl<'p> Interpreter<'p, '_> {
                 cond,
                 keys,
             } => {
-                let mut keyed = self.keyed(*var, list, cond.as_deref(), keys, locals)?;
-                // Stable: equal keys keep the list's order.
-                keyed.sort_by(|a, b| a.0.cmp(&b.0));
-                Value::List(Rc::new(keyed.into_iter().map(|(_, v)| v).collect()))
+                let keyed = self.keyed(*var, list, cond.as_deref(), keys, locals)?;
+                super::ordered(keyed, None)
             }
             K::Best {
                 var,
@@ -401,18 +399,7 @@ impl<'p> Interpreter<'p, '_> {
                 max,
             } => {
                 let keyed = self.keyed(*var, list, cond.as_deref(), keys, locals)?;
-                let mut best: Option<(Vec<i64>, Value)> = None;
-                for (k, v) in keyed {
-                    let better = match &best {
-                        None => true,
-                        Some((b, _)) if *max => k > *b,
-                        Some((b, _)) => k < *b,
-                    };
-                    if better {
-                        best = Some((k, v));
-                    }
-                }
-                best.map_or(Value::None, |(_, v)| v)
+                super::ordered(keyed, Some(*max))
             }
             // `list[i]`
             K::Combatant(f) => {

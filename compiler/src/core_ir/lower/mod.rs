@@ -505,7 +505,11 @@ impl<'p> Lower<'p, '_> {
             | K::ListGet(..)
             | K::In(..)
             | K::Len(_)
-            | K::Aggregate { .. } => self.list_expr(e),
+            | K::Aggregate { .. }
+            | K::Find { .. }
+            | K::Sort { .. }
+            | K::Best { .. }
+            | K::Range(..) => self.list_expr(e),
             _ => Err(Unsupported),
         }
     }

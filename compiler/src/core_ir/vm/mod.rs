@@ -3,6 +3,8 @@
 //! (steps, trace points, the order of effects) were placed by lowering. The host's dice,
 //! decisions and trace are reached through the generic `Env`, not a trait object.
 
+mod lists;
+
 use super::code::{Func, IReg, Inst, Part, FRAME};
 use super::Module;
 use crate::eval::expr::{box_part, faces_of, field_of, filled, map_entry, scan, NO_FIELDS};
@@ -818,6 +820,14 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     }
                     return Ok(*value);
                 }
+                Inst::Nth { dst, list, idx } => lists::nth(*dst, *list, *idx, regs, vregs),
+                Inst::Order {
+                    dst,
+                    items,
+                    keys,
+                    n,
+                    best,
+                } => lists::order(*dst, (*items, *keys, *n), *best, vregs),
             }
         }
     }
