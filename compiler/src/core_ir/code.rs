@@ -517,4 +517,14 @@ pub(crate) enum Inst {
         n: u32,
         best: Option<bool>,
     },
+    /// `table[key, column]` (or `table[key]` of a table that [`Inst::Lookup`] does not
+    /// read): `eval::look_up`, the walker's rule; a key no row holds (and no default) is
+    /// a rule error at `site`. Traced when the function is.
+    LookupCell {
+        dst: Part,
+        table: u32,
+        key: Part,
+        column: Option<Part>,
+        site: u32,
+    },
 }

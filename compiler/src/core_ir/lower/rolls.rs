@@ -49,6 +49,37 @@ impl Lower<'_, '_> {
                 });
                 dst
             }
+            // `table[key, column]`, or `table[key]` of a table with columns
+            K::Lookup {
+                table,
+                key,
+                column,
+                site,
+                ..
+            } => {
+                let scalar = |p: Part| match p {
+                    Part::Int(_) | Part::Level(_) | Part::Bool(_) => Ok(p),
+                    _ => Err(Unsupported),
+                };
+                let key = scalar(self.expr(key)?)?;
+                let column = match column {
+                    Some(c) => Some(scalar(self.expr(c)?)?),
+                    None => None,
+                };
+                let dst = self.fresh(&e.ty)?;
+                if matches!(dst, Part::Roll { .. }) {
+                    return Err(Unsupported);
+                }
+                self.flush();
+                self.code.push(Inst::LookupCell {
+                    dst,
+                    table: u32::try_from(*table).map_err(|_| Unsupported)?,
+                    key,
+                    column,
+                    site: *site,
+                });
+                dst
+            }
             K::Natural(a) => match self.expr(a)? {
                 Part::Roll { natural, .. } => Part::Int(natural),
                 _ => return Err(Unsupported),

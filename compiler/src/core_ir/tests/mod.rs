@@ -4,6 +4,7 @@
 
 mod coverage;
 mod lists;
+mod tables;
 
 use super::code::Inst;
 use crate::eval::{self, Interpreter, Value};

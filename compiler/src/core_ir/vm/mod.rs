@@ -4,6 +4,7 @@
 //! decisions and trace are reached through the generic `Env`, not a trait object.
 
 mod lists;
+mod tables;
 
 use super::code::{Func, IReg, Inst, Part, FRAME};
 use super::Module;
@@ -828,6 +829,13 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     n,
                     best,
                 } => lists::order(*dst, (*items, *keys, *n), *best, vregs),
+                Inst::LookupCell {
+                    dst,
+                    table,
+                    key,
+                    column,
+                    site,
+                } => self.cell((*dst, *table, *key, *column, *site), (regs, vregs), traced)?,
             }
         }
     }
