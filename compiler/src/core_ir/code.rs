@@ -527,4 +527,12 @@ pub(crate) enum Inst {
         column: Option<Part>,
         site: u32,
     },
+    /// Of the map in `map`: with a `key`, the value at it of a sorted map (a map keyed by
+    /// numbers, truths or records; `eval::expr::sorted_get`); without, the map's keys
+    /// (`eval::expr::keys_of`). Charged the steps the walker's rule gives.
+    MapOf {
+        dst: Part,
+        map: VReg,
+        key: Option<Part>,
+    },
 }

@@ -204,6 +204,7 @@ impl<'p> Lower<'p, '_> {
             // apart by a rule.
             Ty::Record(_)
             | Ty::Map(..)
+            | Ty::SortedMap(..)
             | Ty::List(_)
             | Ty::Outcome(_)
             | Ty::Dice
@@ -497,7 +498,8 @@ impl<'p> Lower<'p, '_> {
             | K::IsSome(_)
             | K::Filled(_)
             | K::BoxPart(..)
-            | K::Fill { .. } => self.record_expr(e),
+            | K::Fill { .. }
+            | K::Keys(_) => self.record_expr(e),
             K::Call(..) => self.call_expr(e),
             K::Match { .. } => self.match_expr(e),
             K::List(_)

@@ -43,6 +43,41 @@ impl Lower<'_, '_> {
                 self.code.push(Inst::MapGet { dst, map, key });
                 dst
             }
+            // `map[key]` of a sorted map (keyed by numbers, truths or records)
+            K::MapGet(m, k) if matches!(m.ty, Ty::SortedMap(..)) => {
+                let Part::Val(map) = self.expr(m)? else {
+                    return Err(Unsupported);
+                };
+                let key = match self.expr(k)? {
+                    Part::Unit | Part::Roll { .. } => return Err(Unsupported),
+                    key => key,
+                };
+                let dst = self.fresh(&e.ty)?;
+                if matches!(dst, Part::Roll { .. }) {
+                    return Err(Unsupported);
+                }
+                self.flush();
+                self.code.push(Inst::MapOf {
+                    dst,
+                    map,
+                    key: Some(key),
+                });
+                dst
+            }
+            // `keys(map)`
+            K::Keys(m) => {
+                let Part::Val(map) = self.expr(m)? else {
+                    return Err(Unsupported);
+                };
+                let dst = self.val();
+                self.flush();
+                self.code.push(Inst::MapOf {
+                    dst: Part::Val(dst),
+                    map,
+                    key: None,
+                });
+                Part::Val(dst)
+            }
             // `fill place at level`: the level, then the keys on the place's path
             K::Fill { track, level, site } => {
                 let Ty::Track(tid) = track.ty else {

@@ -4,6 +4,7 @@
 //! decisions and trace are reached through the generic `Env`, not a trait object.
 
 mod lists;
+mod maps;
 mod tables;
 
 use super::code::{Func, IReg, Inst, Part, FRAME};
@@ -836,6 +837,9 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     column,
                     site,
                 } => self.cell((*dst, *table, *key, *column, *site), (regs, vregs), traced)?,
+                Inst::MapOf { dst, map, key } => {
+                    self.map_of((*dst, *map, *key), (regs, vregs), (budget, traced))?
+                }
             }
         }
     }
