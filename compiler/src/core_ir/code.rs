@@ -536,4 +536,40 @@ pub(crate) enum Inst {
         ty: Box<Ty>,
         site: u32,
     },
+    /// Item `idx` (inside the list: lowering loops below its length) of the list in
+    /// `list` into `dst`, a copy charged nothing: `first`/`index_of`'s binding and found
+    /// item (`Interpreter::find`).
+    Nth {
+        dst: Part,
+        list: VReg,
+        idx: IReg,
+    },
+    /// The items of the list in `items` (taken), each with the `n` keys pushed for it in
+    /// order into the list in `keys`, ordered by `eval::ordered`: `sort`'s list (`best`
+    /// `None`), `min_by`/`max_by`'s item.
+    Order {
+        dst: VReg,
+        items: VReg,
+        keys: VReg,
+        n: u32,
+        best: Option<bool>,
+    },
+    /// `table[key, column]` (or `table[key]` of a table that [`Inst::Lookup`] does not
+    /// read): `eval::look_up`, the walker's rule; a key no row holds (and no default) is
+    /// a rule error at `site`. Traced when the function is.
+    LookupCell {
+        dst: Part,
+        table: u32,
+        key: Part,
+        column: Option<Part>,
+        site: u32,
+    },
+    /// Of the map in `map`: with a `key`, the value at it of a sorted map (a map keyed by
+    /// numbers, truths or records; `eval::expr::sorted_get`); without, the map's keys
+    /// (`eval::expr::keys_of`). Charged the steps the walker's rule gives.
+    MapOf {
+        dst: Part,
+        map: VReg,
+        key: Option<Part>,
+    },
 }

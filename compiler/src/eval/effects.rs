@@ -56,39 +56,11 @@ impl<'p> Interpreter<'p, '_> {
         site: u32,
     ) -> Run<Value> {
         let t = &self.prog.tables[table];
-        let key_ty = |k: &TableKey| match k {
-            TableKey::Choice(c) => Ty::Choice(*c),
-            _ => Ty::Int,
-        };
-        let found = match (&col, &t.columns) {
-            (Some(cv), Some(cols)) => t
-                .cell(k.int(), cv.int())
-                .map(Value::from_const)
-                .map(|v| (v, Some(key_ty(&cols.key)))),
-            _ => lookup(t, k.int()).map(|v| (v, None)),
-        };
-        let shown = |ev: &Self, col_ty: &Option<Ty>| {
-            let ks = ev.show(&k, &key_ty(&t.key));
-            match (&col, col_ty) {
-                (Some(cv), Some(ct)) => format!("{ks}, {}", ev.show(cv, ct)),
-                _ => ks,
-            }
-        };
-        let Some((v, col_ty)) = found else {
-            let col_ty = t.columns.as_ref().map(|cols| key_ty(&cols.key));
-            let kind = RuleErrorKind::NoRow {
-                table: leak_name(&t.name),
-                key: shown(self, &col_ty),
-            };
-            return Err(self.fail(site, kind));
-        };
-        if self.on() {
-            let (ks, vs) = (shown(self, &col_ty), self.show(&v, &t.value));
-            self.event(TraceEvent::Lookup {
-                site,
-                key: ks,
-                value: vs,
-            });
+        let show = |v: &Value, ty: &Ty| self.show(v, ty);
+        let found = look_up(t, &k, col.as_ref(), self.on(), &show);
+        let (v, shown) = found.map_err(|kind| self.fail(site, kind))?;
+        if let Some((key, value)) = shown {
+            self.event(TraceEvent::Lookup { site, key, value });
         }
         Ok(v)
     }
@@ -321,6 +293,46 @@ pub(crate) fn option_label(
 
 /// The row holding `key`, else the default; `None` when neither (a die table read with
 /// `[k]` off its faces): a rule error, never a made-up row.
+/// `table[key]` or `table[key, column]` (the one rule the walker and the VM read tables
+/// by): the row's (the cell's) value, or the table's default; a key no row holds (and no
+/// default) is the `NoRow` rule error naming the key as `show` shows it. With `traced`,
+/// also the key and the value as the `Lookup` trace event shows them.
+pub(crate) fn look_up(
+    t: &ir::Table,
+    k: &Value,
+    col: Option<&Value>,
+    traced: bool,
+    show: &dyn Fn(&Value, &Ty) -> String,
+) -> Result<(Value, Option<(String, String)>), RuleErrorKind> {
+    let key_ty = |k: &TableKey| match k {
+        TableKey::Choice(c) => Ty::Choice(*c),
+        _ => Ty::Int,
+    };
+    let found = match (col, &t.columns) {
+        (Some(cv), Some(cols)) => t
+            .cell(k.int(), cv.int())
+            .map(Value::from_const)
+            .map(|v| (v, Some(key_ty(&cols.key)))),
+        _ => lookup(t, k.int()).map(|v| (v, None)),
+    };
+    let shown = |col_ty: &Option<Ty>| {
+        let ks = show(k, &key_ty(&t.key));
+        match (col, col_ty) {
+            (Some(cv), Some(ct)) => format!("{ks}, {}", show(cv, ct)),
+            _ => ks,
+        }
+    };
+    let Some((v, col_ty)) = found else {
+        let col_ty = t.columns.as_ref().map(|cols| key_ty(&cols.key));
+        return Err(RuleErrorKind::NoRow {
+            table: leak_name(&t.name),
+            key: shown(&col_ty),
+        });
+    };
+    let event = traced.then(|| (shown(&col_ty), show(&v, &t.value)));
+    Ok((v, event))
+}
+
 pub fn lookup(t: &ir::Table, key: i64) -> Option<Value> {
     match t.row(key) {
         Some(r) => Some(Value::from_const(&r.value)),

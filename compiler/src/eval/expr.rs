@@ -163,34 +163,21 @@ impl<'p> Interpreter<'p, '_> {
                 let k = self.expr(k, locals)?;
                 match m {
                     Value::Map(_) => map_entry(&m, k.choice()),
-                    // A key not held reads the zero. A copy (it may be changed in place),
-                    // paid for by the values it holds past the first, as a copy is.
                     Value::SortedMap(m) => {
-                        let v = m.get(&k);
-                        self.step(super::weight(v) - 1)?;
-                        v.deep_clone()
+                        let (v, steps) = sorted_get(&m, &k);
+                        self.step(steps)?;
+                        v
                     }
                     _ => Value::Unit,
                 }
             }
             // `keys(map)`
-            // One step per value of the keys listed (a record key: one per field too).
-            K::Keys(m) => match self.expr(m, locals)? {
-                Value::Map(items) => {
-                    self.step(items.len() as u64)?;
-                    Value::List(Rc::new(
-                        (0..items.len()).map(|i| Value::Choice(i as u16)).collect(),
-                    ))
-                }
-                Value::SortedMap(m) => {
-                    let n = m
-                        .iter()
-                        .fold(0u64, |n, (k, _)| n.saturating_add(super::weight(k)));
-                    self.step(n)?;
-                    Value::List(Rc::new(m.iter().map(|(k, _)| k.deep_clone()).collect()))
-                }
-                _ => Value::List(Rc::new(Vec::new())),
-            },
+            K::Keys(m) => {
+                let m = self.expr(m, locals)?;
+                let (keys, steps) = keys_of(&m);
+                self.step(steps)?;
+                keys
+            }
             K::Lookup {
                 table,
                 key,
@@ -388,10 +375,8 @@ impl<'p> Interpreter<'p, '_> {
                 cond,
                 keys,
             } => {
-                let mut keyed = self.keyed(*var, list, cond.as_deref(), keys, locals)?;
-                // Stable: equal keys keep the list's order.
-                keyed.sort_by(|a, b| a.0.cmp(&b.0));
-                Value::List(Rc::new(keyed.into_iter().map(|(_, v)| v).collect()))
+                let keyed = self.keyed(*var, list, cond.as_deref(), keys, locals)?;
+                super::ordered(keyed, None)
             }
             K::Best {
                 var,
@@ -401,18 +386,7 @@ impl<'p> Interpreter<'p, '_> {
                 max,
             } => {
                 let keyed = self.keyed(*var, list, cond.as_deref(), keys, locals)?;
-                let mut best: Option<(Vec<i64>, Value)> = None;
-                for (k, v) in keyed {
-                    let better = match &best {
-                        None => true,
-                        Some((b, _)) if *max => k > *b,
-                        Some((b, _)) => k < *b,
-                    };
-                    if better {
-                        best = Some((k, v));
-                    }
-                }
-                best.map_or(Value::None, |(_, v)| v)
+                super::ordered(keyed, Some(*max))
             }
             // `list[i]`
             K::Combatant(f) => {
@@ -556,3 +530,32 @@ pub(super) fn values_equal(a: &Value, b: &Value) -> bool {
 
 #[cfg(test)]
 mod tests;
+
+/// `map[key]` of a sorted map: a key not held reads the zero. A copy (it may be changed in
+/// place), paid for by the values it holds past the first, as a copy is: the value and
+/// its steps (the walker's and the VM's one rule).
+pub(crate) fn sorted_get(m: &super::SortedMap, k: &Value) -> (Value, u64) {
+    let v = m.get(k);
+    (v.deep_clone(), super::weight(v) - 1)
+}
+
+/// `keys(map)`, ascending, and its steps: one per value of the keys listed (a record key
+/// one per field too); every level or variant of a map keyed by a scale or enum.
+pub(crate) fn keys_of(m: &Value) -> (Value, u64) {
+    match m {
+        Value::Map(items) => (
+            Value::List(Rc::new(
+                (0..items.len()).map(|i| Value::Choice(i as u16)).collect(),
+            )),
+            items.len() as u64,
+        ),
+        Value::SortedMap(m) => {
+            let n = m
+                .iter()
+                .fold(0u64, |n, (k, _)| n.saturating_add(super::weight(k)));
+            let keys = m.iter().map(|(k, _)| k.deep_clone()).collect();
+            (Value::List(Rc::new(keys)), n)
+        }
+        _ => (Value::List(Rc::new(Vec::new())), 0),
+    }
+}

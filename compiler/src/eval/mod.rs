@@ -17,9 +17,10 @@ mod stmt;
 pub(crate) use stmt::{assign_value, update};
 
 pub(crate) use copy::{privatize, weight};
-pub(crate) use effects::dice_steps;
 pub use effects::{among_faces, die_segments, lookup, table_roll_faces};
+pub(crate) use effects::{dice_steps, look_up};
 pub(crate) use effects::{fill_event, fill_track, option_label, track_levels};
+pub(crate) use lists::ordered;
 pub use show::{show, show_result, show_traced, show_traced_in};
 
 use crate::ir::{self, Const, Program, Stmt, Ty};

@@ -4,9 +4,29 @@
 
 use super::{Lower, Lowered, Unsupported};
 use crate::core_ir::code::{Inst, Part};
-use crate::ir::{CmpOp, Expr, MatchArm, Ty};
+use crate::ir::{CmpOp, Expr, ExprKind as K, MatchArm, Ty};
 
 impl Lower<'_, '_> {
+    /// `match` as an expression.
+    pub(super) fn match_expr(&mut self, e: &Expr) -> Lowered<Part> {
+        Ok(match &e.kind {
+            // `match e { A => a, Tag(x) => b, _ => c }`: every case is covered (the checker's
+            // E0323), so the last arm takes what the others did not
+            K::Match { scrutinee, arms } => {
+                let dst = self.fresh(&e.ty)?;
+                if matches!(dst, Part::Unit) {
+                    return Err(Unsupported);
+                }
+                self.cases(scrutinee, arms, true, |l, body| {
+                    let v = l.expr(body)?;
+                    l.move_part(dst, v)
+                })?;
+                dst
+            }
+            _ => return Err(Unsupported),
+        })
+    }
+
     /// The arms of a `match` on `scrutinee`, each lowered by `body`. With `total` (an
     /// expression: the checker made its arms cover every case), the last arm takes what
     /// the others did not; without, no arm taken does nothing, as in the walker.

@@ -107,8 +107,189 @@ impl Lower<'_, '_> {
                 cond,
                 body,
             } => self.aggregate(*kind, *var, list, cond.as_deref(), body, &e.ty)?,
+            K::Find {
+                var,
+                list,
+                cond,
+                index,
+            } => self.find(*var, list, cond.as_deref(), *index)?,
+            // `sort(..)`, `min_by(..)`, `max_by(..)` (`Interpreter::keyed`): each item
+            // passing `cond` a copy, its keys in order, then the items ordered by them
+            K::Sort {
+                var,
+                list,
+                cond,
+                keys,
+            } => self.ordered(*var, list, cond.as_deref(), keys, None)?,
+            K::Best {
+                var,
+                list,
+                cond,
+                keys,
+                max,
+            } => self.ordered(*var, list, cond.as_deref(), keys, Some(*max))?,
+            // `lo..hi` as a list: its numbers pushed one by one, past a range's room a
+            // rule error (`Interpreter::range_room`) before the first
+            K::Range(lo, hi, site) => {
+                let (lo, hi) = (self.scalar(lo)?, self.scalar(hi)?);
+                self.flush();
+                if let Some(site) = site {
+                    self.code.push(Inst::RangeRoom {
+                        lo,
+                        hi,
+                        site: *site,
+                    });
+                }
+                let dst = self.val();
+                self.code.push(Inst::NewList { dst, cap: 0 });
+                let i = self.int();
+                self.code.push(Inst::Move { dst: i, src: lo });
+                let top = self.here();
+                let exit = self.code.len();
+                self.code.push(Inst::JumpUnless {
+                    op: crate::ir::CmpOp::Lt,
+                    a: i,
+                    b: hi,
+                    to: 0,
+                });
+                self.code.push(Inst::Push {
+                    list: dst,
+                    value: Part::Int(i),
+                });
+                self.code.push(Inst::ArithImm {
+                    op: crate::ir::IntOp::Add,
+                    dst: i,
+                    a: i,
+                    b: 1,
+                });
+                self.code.push(Inst::Jump(top));
+                let end = self.here();
+                self.patch(exit, end);
+                Part::Val(dst)
+            }
             _ => unreachable!("`Lower::expr` sends only list expressions here"),
         })
+    }
+
+    /// `first(var in list if cond)`, or with `index` `index_of(..)` (`Interpreter::find`):
+    /// `var` bound to each item in turn (a copy charged nothing), the first passing
+    /// `cond` (or its index) the result, none when no item does.
+    fn find(&mut self, var: usize, list: &Expr, cond: Option<&Expr>, index: bool) -> Lowered<Part> {
+        let Ty::List(item_ty) = &list.ty else {
+            return Err(Unsupported);
+        };
+        if matches!(**item_ty, Ty::Roll) {
+            return Err(Unsupported);
+        }
+        let Part::Val(l) = self.expr(list)? else {
+            return Err(Unsupported);
+        };
+        let dst = self.val();
+        self.code.push(Inst::ConstVal {
+            dst,
+            value: Box::new(crate::ir::Const::Opt(None)),
+        });
+        let (len, i) = (self.int(), self.int());
+        self.code.push(Inst::Len { dst: len, list: l });
+        self.code.push(Inst::Const { dst: i, value: 0 });
+        let top = self.here();
+        let exit = self.code.len();
+        self.code.push(Inst::JumpUnless {
+            op: crate::ir::CmpOp::Lt,
+            a: i,
+            b: len,
+            to: 0,
+        });
+        let item = match self.slots[var] {
+            Some(part) => part,
+            None => {
+                let part = self.fresh(item_ty)?;
+                self.slots[var] = Some(part);
+                part
+            }
+        };
+        self.code.push(Inst::Nth {
+            dst: item,
+            list: l,
+            idx: i,
+        });
+        let mut next = None;
+        if let Some(c) = cond {
+            let c = self.truth(c)?;
+            self.flush();
+            next = Some(self.code.len());
+            self.code.push(Inst::JumpIfNot { cond: c, to: 0 });
+        }
+        self.code.push(if index {
+            Inst::Wrap {
+                dst,
+                src: Part::Int(i),
+            }
+        } else {
+            Inst::Nth {
+                dst: Part::Val(dst),
+                list: l,
+                idx: i,
+            }
+        });
+        self.flush();
+        let out = self.code.len();
+        self.code.push(Inst::Jump(0));
+        if let Some(next) = next {
+            let at = self.here();
+            self.patch(next, at);
+        }
+        self.code.push(Inst::ArithImm {
+            op: crate::ir::IntOp::Add,
+            dst: i,
+            a: i,
+            b: 1,
+        });
+        self.code.push(Inst::Jump(top));
+        let end = self.here();
+        self.patch(exit, end);
+        self.patch(out, end);
+        Ok(Part::Val(dst))
+    }
+
+    /// `sort` (`best` `None`), `min_by`/`max_by` (`Interpreter::keyed`, then
+    /// `eval::ordered`): over [`Self::each`] (a copy of each item, charged), each key in
+    /// order pushed, then the item.
+    fn ordered(
+        &mut self,
+        var: usize,
+        list: &Expr,
+        cond: Option<&Expr>,
+        keys: &[Expr],
+        best: Option<bool>,
+    ) -> Lowered<Part> {
+        let (items, ks) = (self.val(), self.val());
+        self.code.push(Inst::NewList { dst: items, cap: 0 });
+        self.code.push(Inst::NewList { dst: ks, cap: 0 });
+        self.each(var, list, cond, false, |l, _| {
+            for k in keys {
+                let k = l.scalar(k)?;
+                l.code.push(Inst::Push {
+                    list: ks,
+                    value: Part::Int(k),
+                });
+            }
+            let item = l.slots[var].ok_or(Unsupported)?;
+            l.code.push(Inst::Push {
+                list: items,
+                value: item,
+            });
+            Ok(Vec::new())
+        })?;
+        let dst = self.val();
+        self.code.push(Inst::Order {
+            dst,
+            items,
+            keys: ks,
+            n: u32::try_from(keys.len()).map_err(|_| Unsupported)?,
+            best,
+        });
+        Ok(Part::Val(dst))
     }
 
     /// The loop of `for`, aggregates and comprehensions (`Interpreter::each`): `var`

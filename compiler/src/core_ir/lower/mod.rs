@@ -5,16 +5,18 @@
 //! A node the core IR does not have yet makes the whole function `None` (see the module
 //! docs of [`super`]).
 
+mod calls;
 mod cases;
 mod fight;
 mod lists;
+mod records;
+mod rolls;
+mod scalars;
 mod stmt;
 
 use super::code::{Func, IReg, Inst, Part, VReg};
-use crate::eval::{dice_steps, weight, Value};
+use crate::eval::Value;
 use crate::ir::{Body, Const, Expr, ExprKind as K, Program, Stmt, Ty};
-use fight::param_of;
-use rulesc_runtime::__private::rolls;
 
 /// Not (yet) in the core IR.
 struct Unsupported;
@@ -205,6 +207,7 @@ impl<'p> Lower<'p, '_> {
             // apart by a rule.
             Ty::Record(_)
             | Ty::Map(..)
+            | Ty::SortedMap(..)
             | Ty::List(_)
             | Ty::Outcome(_)
             | Ty::Dice
@@ -467,667 +470,58 @@ impl<'p> Lower<'p, '_> {
     }
 
     fn expr(&mut self, e: &Expr) -> Lowered<Part> {
-        Ok(match &e.kind {
-            K::Const(c) => {
-                let (value, part): (i64, fn(IReg) -> Part) = match c {
-                    Const::Int(i) => (*i, Part::Int),
-                    Const::Bool(b) => (i64::from(*b), Part::Bool),
-                    Const::Choice(c) => (i64::from(*c), Part::Level),
-                    // A constant with parts: made anew at each reading, charged its weight.
-                    other => {
-                        let Part::Val(dst) = self.fresh(&e.ty)? else {
-                            return Err(Unsupported);
-                        };
-                        self.pending += u32::try_from(weight(&Value::from_const(other)))
-                            .map_err(|_| Unsupported)?;
-                        self.code.push(Inst::ConstVal {
-                            dst,
-                            value: Box::new(other.clone()),
-                        });
-                        return Ok(Part::Val(dst));
-                    }
-                };
-                self.pending += 1;
-                let dst = self.int();
-                self.code.push(Inst::Const { dst, value });
-                part(dst)
-            }
-            K::Local(s) => self.slots[*s].ok_or(Unsupported)?,
-            // `record.field`: of a local record read in place; a field with parts shared,
-            // as `eval::expr::field_of` reads it
-            K::Field(r, i) => {
-                let Part::Val(rec) = self.expr(r)? else {
-                    return Err(Unsupported);
-                };
-                let field = *i as u32;
-                match self.fresh(&e.ty)? {
-                    Part::Val(dst) => {
-                        self.code.push(Inst::FieldVal { dst, rec, field });
-                        Part::Val(dst)
-                    }
-                    part @ (Part::Int(dst) | Part::Bool(dst) | Part::Level(dst)) => {
-                        self.code.push(Inst::Field { dst, rec, field });
-                        part
-                    }
-                    _ => return Err(Unsupported),
-                }
-            }
-            // `map[key]` of a map keyed by a scale or enum
-            K::MapGet(m, k) if matches!(m.ty, Ty::Map(..)) => {
-                let Part::Val(map) = self.expr(m)? else {
-                    return Err(Unsupported);
-                };
-                let Part::Level(key) = self.expr(k)? else {
-                    return Err(Unsupported);
-                };
-                let dst = self.fresh(&e.ty)?;
-                if matches!(dst, Part::Roll { .. }) {
-                    return Err(Unsupported);
-                }
-                self.code.push(Inst::MapGet { dst, map, key });
-                dst
-            }
-            // `table[key]` of a one-key table
-            K::Lookup {
-                table,
-                key,
-                column: None,
-                site,
-                ..
-            } if self.p.tables[*table].columns.is_none() => {
-                let key = match self.expr(key)? {
-                    k @ (Part::Int(_) | Part::Level(_)) => k,
-                    _ => return Err(Unsupported),
-                };
-                let dst = self.fresh(&e.ty)?;
-                if matches!(dst, Part::Roll { .. }) {
-                    return Err(Unsupported);
-                }
-                self.flush();
-                if let (true, Some(dense)) = (self.plain, dense(&self.p.tables[*table], dst)) {
-                    let (lo, rows, outside, reg) = dense;
-                    self.code.push(Inst::LookupDense {
-                        dst: reg,
-                        key,
-                        lo,
-                        rows,
-                        outside,
-                        table: *table as u32,
-                        site: *site,
-                    });
-                    return Ok(dst);
-                }
-                self.code.push(Inst::Lookup {
-                    dst,
-                    table: *table as u32,
-                    key,
-                    site: *site,
-                });
-                dst
-            }
-            // A call: the arguments in order, the call's step, then the callee.
-            K::Call(fid, args) => {
-                lower_into(self.p, *fid, self.done);
-                let Some(Some(callee)) = &self.done[*fid] else {
-                    return Err(Unsupported);
-                };
-                let (small, params) = (callee.plain.len() <= INLINE_MAX, callee.params.clone());
-                let mut parts = Vec::with_capacity(args.len());
-                for a in args {
-                    let part = self.argument(a, param_of(self.p, *fid, parts.len()))?;
-                    let take = matches!(part, Part::Val(r) if self.temporary(r));
-                    parts.push((part, take));
-                }
-                if let (true, true, Body::Formula(body)) =
-                    (self.inline, small, &self.p.functions[*fid].body)
-                {
-                    return self.inlined(*fid, body, &parts);
-                }
-                let ret = match self.p.functions[*fid].ret {
-                    Ty::Unit => Part::Unit,
-                    ref ty => self.fresh(ty)?,
-                };
-                // Each argument into its parameter's registers, by register file.
-                let (mut ints, mut vals) = (Vec::new(), Vec::new());
-                for (param, (arg, take)) in params.iter().zip(&parts) {
-                    match (*param, *arg) {
-                        (Part::Int(d), Part::Int(s))
-                        | (Part::Bool(d), Part::Bool(s))
-                        | (Part::Level(d), Part::Level(s))
-                        | (Part::Fighter(d), Part::Fighter(s))
-                        | (Part::Side(d), Part::Side(s)) => ints.push((d, s)),
-                        (
-                            Part::Roll { total, natural },
-                            Part::Roll {
-                                total: t,
-                                natural: n,
-                            },
-                        ) => ints.extend([(total, t), (natural, n)]),
-                        (Part::Val(d), Part::Val(s)) => vals.push((d, s, *take)),
-                        _ => return Err(Unsupported),
-                    }
-                }
-                self.pending += 1;
-                self.flush();
-                self.code.push(Inst::Call {
-                    func: *fid as u32,
-                    ints: ints.into(),
-                    vals: vals.into(),
-                    ret,
-                });
-                ret
-            }
-            // `if c then a else b`
-            K::If(c, a, b) => {
-                let dst = self.fresh(&e.ty)?;
-                let c = self.truth(c)?;
-                self.flush();
-                let skip = self.code.len();
-                self.code.push(Inst::JumpIfNot { cond: c, to: 0 });
-                let a = self.expr(a)?;
-                self.move_part(dst, a)?;
-                self.flush();
-                let end = self.code.len();
-                self.code.push(Inst::Jump(0));
-                let other = self.here();
-                self.patch(skip, other);
-                let b = self.expr(b)?;
-                self.move_part(dst, b)?;
-                let done = self.here();
-                self.patch(end, done);
-                dst
-            }
-            K::Neg(a) => {
-                let a = self.scalar(a)?;
-                let dst = self.int();
-                self.code.push(Inst::Neg { dst, a });
-                Part::Int(dst)
-            }
-            K::Int(op, a, b) => {
-                let a = self.scalar(a)?;
-                let b = self.operand(b)?;
-                let dst = self.int();
-                self.code.push(match b {
-                    Operand::Reg(b) => Inst::Arith { op: *op, dst, a, b },
-                    Operand::Imm(b) => Inst::ArithImm { op: *op, dst, a, b },
-                });
-                Part::Int(dst)
-            }
-            K::ToInt(a) => Part::Int(self.scalar(a)?),
-            K::Natural(a) => match self.expr(a)? {
-                Part::Roll { natural, .. } => Part::Int(natural),
-                _ => return Err(Unsupported),
-            },
-            K::Not(a) => {
-                let a = self.truth(a)?;
-                let dst = self.int();
-                self.code.push(Inst::Not { dst, a });
-                Part::Bool(dst)
-            }
-            K::Compare(op, a, b) => {
-                let a = self.scalar(a)?;
-                let b = self.operand(b)?;
-                let dst = self.int();
-                self.code.push(match b {
-                    Operand::Reg(b) => Inst::Compare { op: *op, dst, a, b },
-                    Operand::Imm(b) => Inst::CompareImm { op: *op, dst, a, b },
-                });
-                Part::Bool(dst)
-            }
-            // `a and b`, `a or b`: `b` (and its steps) only when `a` does not decide.
-            K::And(a, b) | K::Or(a, b) => {
-                let and = matches!(e.kind, K::And(..));
-                let dst = self.int();
-                let a = self.truth(a)?;
-                self.mov(dst, a);
-                self.flush();
-                let skip = self.code.len();
-                self.code.push(if and {
-                    Inst::JumpIfNot { cond: dst, to: 0 }
-                } else {
-                    Inst::JumpIf { cond: dst, to: 0 }
-                });
-                let b = self.truth(b)?;
-                self.mov(dst, b);
-                let end = self.here();
-                self.patch(skip, end);
-                Part::Bool(dst)
-            }
-            // `roll dice` of dice known here: the constant's step and one per die past the
-            // first, then the roll.
-            K::Roll {
-                dice,
-                site,
-                faces: None,
-            } => {
-                let K::Const(Const::Dice(spec)) = dice.kind else {
-                    // Dice known only when the run comes to them: their steps are charged
-                    // by the roll.
-                    let Part::Val(held) = self.expr(dice)? else {
-                        return Err(Unsupported);
-                    };
-                    self.flush();
-                    let (total, natural) = (self.int(), self.int());
-                    self.code.push(Inst::RollHeld {
-                        total,
-                        natural,
-                        dice: held,
-                        site: *site,
-                    });
-                    return Ok(Part::Roll { total, natural });
-                };
-                self.pending += 1 + u32::try_from(dice_steps(spec)).map_err(|_| Unsupported)?;
-                self.flush();
-                let (total, natural) = (self.int(), self.int());
-                self.code.push(Inst::Roll {
-                    total,
-                    natural,
-                    shape: rolls::shape(spec),
-                    spec,
-                    site: *site,
-                });
-                Part::Roll { total, natural }
-            }
-            // `roll Table`, `roll Table among list`
-            K::RollTable { table, among, site } => {
-                if !matches!(self.p.tables[*table].key, crate::ir::TableKey::Die(_)) {
-                    return Err(Unsupported);
-                }
-                let t = &self.p.tables[*table];
-                let among = match (among, &t.key) {
-                    (Some(a), &crate::ir::TableKey::Die(die)) => match self.expr(a)? {
-                        Part::Val(l) if matches!(a.ty, Ty::List(_)) => {
-                            let segments = crate::eval::die_segments(t, die)
-                                .into_iter()
-                                .map(|(lo, hi, v)| (lo, hi, v.cloned()))
-                                .collect();
-                            Some((l, segments))
-                        }
-                        _ => return Err(Unsupported),
-                    },
-                    _ => None,
-                };
-                let dst = self.fresh(&e.ty)?;
-                if matches!(dst, Part::Roll { .. } | Part::Unit) {
-                    return Err(Unsupported);
-                }
-                self.flush();
-                self.code.push(Inst::RollTable {
-                    dst,
-                    table: u32::try_from(*table).map_err(|_| Unsupported)?,
-                    among,
-                    site: *site,
-                });
-                dst
-            }
-            // `roll dice` whose faces are read later
-            K::Roll {
-                dice,
-                site,
-                faces: Some(slot),
-            } => {
-                let (held, spec) = match dice.kind {
-                    K::Const(Const::Dice(spec)) => {
-                        self.pending += 1;
-                        (None, spec)
-                    }
-                    _ => match self.expr(dice)? {
-                        Part::Val(held) => (Some(held), rulesc_runtime::DiceSpec::new(0, 1)),
-                        _ => return Err(Unsupported),
-                    },
-                };
-                let faces = match self.slots[*slot] {
-                    Some(Part::Val(v)) => v,
-                    Some(_) => return Err(Unsupported),
-                    None => {
-                        let v = self.val();
-                        self.slots[*slot] = Some(Part::Val(v));
-                        v
-                    }
-                };
-                self.flush();
-                let (total, natural) = (self.int(), self.int());
-                self.code.push(Inst::RollFaces {
-                    total,
-                    natural,
-                    faces,
-                    held,
-                    spec,
-                    site: *site,
-                });
-                Part::Roll { total, natural }
-            }
-            // `faces(r)`, `kept(r)`, `dropped(r)`: of the faces its roll left
-            K::Faces { part, of, slot } => {
-                self.expr(of)?;
-                let Some(Part::Val(faces)) = self.slots[*slot] else {
-                    return Err(Unsupported);
-                };
-                let dst = self.val();
-                self.code.push(Inst::FacesOf {
-                    dst,
-                    faces,
-                    part: *part,
-                });
-                Part::Val(dst)
-            }
-            // `fill place at level`: the level, then the keys on the place's path
-            K::Fill { track, level, site } => {
-                let Ty::Track(tid) = track.ty else {
-                    return Err(Unsupported);
-                };
-                let root = self.slots[track.root];
-                let level = self.scalar(level)?;
-                let keys = self.place_keys(track)?;
-                let root = self.place_root(root)?;
-                self.flush();
-                let mut place = track.clone();
-                place.root = root as usize;
-                let dst = self.int();
-                self.code.push(Inst::Fill {
-                    dst,
-                    place: Box::new(place),
-                    keys,
-                    track: u32::try_from(tid).map_err(|_| Unsupported)?,
-                    levels: crate::eval::track_levels(&self.p.tracks[tid]).into(),
-                    level,
-                    site: *site,
-                });
-                Part::Int(dst)
-            }
-            // `e` where a `T?` is wanted: a present value is the value itself
-            K::Some(x) => match self.expr(x)? {
-                Part::Val(v) => Part::Val(v),
-                Part::Unit | Part::Roll { .. } => return Err(Unsupported),
-                scalar => {
-                    let dst = self.val();
-                    self.code.push(Inst::Wrap { dst, src: scalar });
-                    Part::Val(dst)
-                }
-            },
-            // an optional value where the checker proved it present
-            K::Unwrap(x) => {
-                let Part::Val(src) = self.expr(x)? else {
-                    return Err(Unsupported);
-                };
-                let dst = self.fresh(&e.ty)?;
-                if matches!(dst, Part::Roll { .. } | Part::Unit) {
-                    return Err(Unsupported);
-                }
-                self.code.push(Inst::Unwrap { dst, src });
-                dst
-            }
-            // `x != none`
-            K::IsSome(x) => {
-                let Part::Val(src) = self.expr(x)? else {
-                    return Err(Unsupported);
-                };
-                let dst = self.int();
-                self.code.push(Inst::IsSome { dst, src });
-                Part::Bool(dst)
-            }
-            // `filled(track)`
-            K::Filled(t) => {
-                let Part::Val(track) = self.expr(t)? else {
-                    return Err(Unsupported);
-                };
-                let dst = self.val();
-                self.code.push(Inst::Filled {
-                    dst,
-                    track,
-                    ty: Box::new(t.ty.clone()),
-                });
-                Part::Val(dst)
-            }
-            // `box.number`, `box.level`, `box.attr`
-            K::BoxPart(b, part) => {
-                let Part::Val(src) = self.expr(b)? else {
-                    return Err(Unsupported);
-                };
-                let dst = self.fresh(&e.ty)?;
-                if matches!(dst, Part::Roll { .. } | Part::Val(_)) {
-                    return Err(Unsupported);
-                }
-                self.code.push(Inst::BoxPart {
-                    dst,
-                    src,
-                    part: *part,
-                });
-                dst
-            }
-            // a new record's `int(lo..hi)` field not proven inside
-            K::InRange {
-                value,
-                lo,
-                hi,
-                site,
-            } => {
-                let x = self.scalar(value)?;
-                self.flush();
-                self.code.push(Inst::InRange {
-                    x,
-                    lo: *lo,
-                    hi: *hi,
-                    site: *site,
-                });
-                Part::Int(x)
-            }
-            // `a / b`, `a % b` whose divisor may be zero
-            K::CheckedDiv(op, a, b, site) => {
-                let (a, b) = (self.scalar(a)?, self.scalar(b)?);
-                self.flush();
-                let dst = self.int();
-                self.code.push(Inst::CheckedDiv {
-                    rem: *op == crate::ir::IntOp::Rem,
-                    dst,
-                    a,
-                    b,
-                    site: *site,
-                });
-                Part::Int(dst)
-            }
-            // `dice * n`: `DiceSpec::times`, a rule error past the dice a roll may have
-            K::DiceTimes(d, n, site) => {
-                let Part::Val(held) = self.expr(d)? else {
-                    return Err(Unsupported);
-                };
-                let n = self.scalar(n)?;
-                self.flush();
-                let dst = self.val();
-                self.code.push(Inst::DiceTimes {
-                    dst,
-                    dice: held,
-                    n,
-                    site: site.unwrap_or(0),
-                });
-                Part::Val(dst)
-            }
-            // `roll ± n`: the total shifted, the natural face kept.
-            K::RollAdd {
-                roll,
-                delta,
-                negate,
-            } => {
-                let Part::Roll { total, natural } = self.expr(roll)? else {
-                    return Err(Unsupported);
-                };
-                let d = self.scalar(delta)?;
-                let dst = self.int();
-                let op = if *negate {
-                    crate::ir::IntOp::Sub
-                } else {
-                    crate::ir::IntOp::Add
-                };
-                self.code.push(Inst::Arith {
-                    op,
-                    dst,
-                    a: total,
-                    b: d,
-                });
-                Part::Roll {
-                    total: dst,
-                    natural,
-                }
-            }
-            // `min(a, b, ..)`, `max(a, b, ..)` of ints or levels: every operand in order.
+        match &e.kind {
+            K::Local(s) => self.slots[*s].ok_or(Unsupported),
+            K::Const(_)
+            | K::If(..)
+            | K::Neg(_)
+            | K::Int(..)
+            | K::ToInt(_)
+            | K::Not(_)
+            | K::Compare(..)
+            | K::And(..)
+            | K::Or(..)
+            | K::InRange { .. }
+            | K::CheckedDiv(..)
+            | K::Min(_)
+            | K::Max(_)
+            | K::Clamp(..)
+            | K::Abs(_)
+            | K::LevelStep { .. } => self.scalar_expr(e),
+            K::Roll { .. }
+            | K::RollTable { .. }
+            | K::Faces { .. }
+            | K::DiceTimes(..)
+            | K::RollAdd { .. }
+            | K::Natural(_)
+            | K::Lookup { .. }
+            | K::Decide { .. } => self.roll_expr(e),
+            K::Field(..)
+            | K::MapGet(..)
+            | K::MakeRecord { .. }
+            | K::MakeOutcome { .. }
+            | K::Some(_)
+            | K::Unwrap(_)
+            | K::IsSome(_)
+            | K::Filled(_)
+            | K::BoxPart(..)
+            | K::Fill { .. }
+            | K::Keys(_) => self.record_expr(e),
+            K::Call(..) => self.call_expr(e),
+            K::Match { .. } => self.match_expr(e),
             K::List(_)
             | K::Collect { .. }
             | K::ListGet(..)
             | K::In(..)
             | K::Len(_)
-            | K::Aggregate { .. } => self.list_expr(e)?,
-            K::Min(xs) | K::Max(xs) => {
-                let max = matches!(e.kind, K::Max(_));
-                let regs = xs
-                    .iter()
-                    .map(|x| self.scalar(x))
-                    .collect::<Lowered<Vec<_>>>()?;
-                let Some((&first, rest)) = regs.split_first() else {
-                    return Err(Unsupported);
-                };
-                let (dst, part) = self.number(&e.ty)?;
-                self.code.push(Inst::Move { dst, src: first });
-                for &b in rest {
-                    self.code.push(Inst::Pick {
-                        max,
-                        dst,
-                        a: dst,
-                        b,
-                    });
-                }
-                part
-            }
-            K::Clamp(x, lo, hi) => {
-                let x = self.scalar(x)?;
-                let lo = self.scalar(lo)?;
-                let hi = self.scalar(hi)?;
-                let (dst, part) = self.number(&e.ty)?;
-                self.code.push(Inst::Clamp { dst, x, lo, hi });
-                part
-            }
-            K::Abs(a) => {
-                let a = self.scalar(a)?;
-                let dst = self.int();
-                self.code.push(Inst::Abs { dst, a });
-                Part::Int(dst)
-            }
-            // `level ± n`
-            K::LevelStep {
-                level,
-                delta,
-                negate,
-            } => {
-                let Part::Level(level) = self.expr(level)? else {
-                    return Err(Unsupported);
-                };
-                let delta = self.scalar(delta)?;
-                let Ty::Choice(c) = e.ty else {
-                    return Err(Unsupported);
-                };
-                let len = self.p.choices[c].variants.len().min(255) as u8;
-                let dst = self.int();
-                self.code.push(Inst::LevelStep {
-                    dst,
-                    level,
-                    delta,
-                    negate: *negate,
-                    len,
-                });
-                Part::Level(dst)
-            }
-            // `decide name: Type` of an enum, a scale or a truth
-            K::Decide {
-                name,
-                options,
-                site,
-            } => {
-                let (options, ty, part): (u32, Ty, fn(IReg) -> Part) = match options {
-                    crate::ir::DecideOptions::Choice(c) => (
-                        self.p.choices[*c].variants.len() as u32,
-                        Ty::Choice(*c),
-                        Part::Level,
-                    ),
-                    crate::ir::DecideOptions::Bool => (2, Ty::Bool, Part::Bool),
-                    crate::ir::DecideOptions::List(l) => {
-                        let (Part::Val(list), Ty::List(elem)) = (self.expr(l)?, &l.ty) else {
-                            return Err(Unsupported);
-                        };
-                        let dst = self.fresh(elem)?;
-                        if matches!(dst, Part::Roll { .. } | Part::Unit) {
-                            return Err(Unsupported);
-                        }
-                        self.flush();
-                        self.code.push(Inst::DecideFrom {
-                            dst,
-                            name: crate::eval::leak_name(name),
-                            list,
-                            elem: elem.clone(),
-                            site: *site,
-                        });
-                        return Ok(dst);
-                    }
-                };
-                self.flush();
-                let dst = self.int();
-                self.code.push(Inst::Decide {
-                    dst,
-                    name: crate::eval::leak_name(name),
-                    options,
-                    ty: Box::new(ty),
-                    site: *site,
-                });
-                part(dst)
-            }
-            // `Tag(field: value, ..)`: each field a copy (one step for a plain value).
-            // `match e { A => a, Tag(x) => b, _ => c }`: every case is covered (the checker's
-            // E0323), so the last arm takes what the others did not
-            K::Match { scrutinee, arms } => {
-                let dst = self.fresh(&e.ty)?;
-                if matches!(dst, Part::Unit) {
-                    return Err(Unsupported);
-                }
-                self.cases(scrutinee, arms, true, |l, body| {
-                    let v = l.expr(body)?;
-                    l.move_part(dst, v)
-                })?;
-                dst
-            }
-            // `Type(field: value, ..)`: a copy of each field
-            K::MakeRecord { fields, .. } => {
-                let parts = fields
-                    .iter()
-                    .map(|x| {
-                        let v = self.expr(x)?;
-                        self.copied(v, &x.ty)
-                    })
-                    .collect::<Lowered<Vec<_>>>()?;
-                let dst = self.val();
-                self.code.push(Inst::Record {
-                    dst,
-                    fields: parts.into(),
-                });
-                Part::Val(dst)
-            }
-            K::MakeOutcome { tag, fields, .. } => {
-                let mut parts = Vec::with_capacity(fields.len());
-                for x in fields {
-                    let v = self.expr(x)?;
-                    let field = self.fresh(&x.ty)?;
-                    self.copy_into(field, v)?;
-                    parts.push(field);
-                }
-                let dst = self.val();
-                self.code.push(Inst::Outcome {
-                    dst,
-                    tag: *tag,
-                    fields: parts.into(),
-                });
-                Part::Val(dst)
-            }
-            K::Combatant(who) => self.combatant(who)?,
-            K::Fight(q, args) => self.fight_query(*q, args, &e.ty)?,
-            _ => return Err(Unsupported),
-        })
+            | K::Aggregate { .. }
+            | K::Find { .. }
+            | K::Sort { .. }
+            | K::Best { .. }
+            | K::Range(..) => self.list_expr(e),
+            K::Combatant(who) => self.combatant(who),
+            K::Fight(q, args) => self.fight_query(*q, args, &e.ty),
+        }
     }
 }
 

@@ -3,6 +3,10 @@
 //! (steps, trace points, the order of effects) were placed by lowering. The host's dice,
 //! decisions and trace are reached through the generic `Env`, not a trait object.
 
+mod lists;
+mod maps;
+mod tables;
+
 use super::code::{Func, IReg, Inst, Part, FRAME};
 use super::Module;
 use crate::eval::expr::{box_part, faces_of, field_of, filled, map_entry, scan, NO_FIELDS};
@@ -864,6 +868,24 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                             .event(TraceEvent::Return { site: *site, value });
                     }
                     return Ok(*value);
+                }
+                Inst::Nth { dst, list, idx } => lists::nth(*dst, *list, *idx, regs, vregs),
+                Inst::Order {
+                    dst,
+                    items,
+                    keys,
+                    n,
+                    best,
+                } => lists::order(*dst, (*items, *keys, *n), *best, vregs),
+                Inst::LookupCell {
+                    dst,
+                    table,
+                    key,
+                    column,
+                    site,
+                } => self.cell((*dst, *table, *key, *column, *site), (regs, vregs), traced)?,
+                Inst::MapOf { dst, map, key } => {
+                    self.map_of((*dst, *map, *key), (regs, vregs), (budget, traced))?
                 }
             }
         }

@@ -1,0 +1,203 @@
+//! Numbers, truths and levels: constants, arithmetic, comparisons, `and`/`or`, `if`,
+//! `min`/`max`/`clamp`/`abs`, a level's step and the checks a value may fail.
+
+use super::{Lower, Lowered, Operand, Unsupported};
+use crate::core_ir::code::{IReg, Inst, Part};
+use crate::eval::{weight, Value};
+use crate::ir::{Const, Expr, ExprKind as K, Ty};
+
+impl Lower<'_, '_> {
+    /// A number, truth or level expression, or a constant or `if` of any type.
+    pub(super) fn scalar_expr(&mut self, e: &Expr) -> Lowered<Part> {
+        Ok(match &e.kind {
+            K::Const(c) => {
+                let (value, part): (i64, fn(IReg) -> Part) = match c {
+                    Const::Int(i) => (*i, Part::Int),
+                    Const::Bool(b) => (i64::from(*b), Part::Bool),
+                    Const::Choice(c) => (i64::from(*c), Part::Level),
+                    // A constant with parts: made anew at each reading, charged its weight.
+                    other => {
+                        let Part::Val(dst) = self.fresh(&e.ty)? else {
+                            return Err(Unsupported);
+                        };
+                        self.pending += u32::try_from(weight(&Value::from_const(other)))
+                            .map_err(|_| Unsupported)?;
+                        self.code.push(Inst::ConstVal {
+                            dst,
+                            value: Box::new(other.clone()),
+                        });
+                        return Ok(Part::Val(dst));
+                    }
+                };
+                self.pending += 1;
+                let dst = self.int();
+                self.code.push(Inst::Const { dst, value });
+                part(dst)
+            }
+            // `if c then a else b`
+            K::If(c, a, b) => {
+                let dst = self.fresh(&e.ty)?;
+                let c = self.truth(c)?;
+                self.flush();
+                let skip = self.code.len();
+                self.code.push(Inst::JumpIfNot { cond: c, to: 0 });
+                let a = self.expr(a)?;
+                self.move_part(dst, a)?;
+                self.flush();
+                let end = self.code.len();
+                self.code.push(Inst::Jump(0));
+                let other = self.here();
+                self.patch(skip, other);
+                let b = self.expr(b)?;
+                self.move_part(dst, b)?;
+                let done = self.here();
+                self.patch(end, done);
+                dst
+            }
+            K::Neg(a) => {
+                let a = self.scalar(a)?;
+                let dst = self.int();
+                self.code.push(Inst::Neg { dst, a });
+                Part::Int(dst)
+            }
+            K::Int(op, a, b) => {
+                let a = self.scalar(a)?;
+                let b = self.operand(b)?;
+                let dst = self.int();
+                self.code.push(match b {
+                    Operand::Reg(b) => Inst::Arith { op: *op, dst, a, b },
+                    Operand::Imm(b) => Inst::ArithImm { op: *op, dst, a, b },
+                });
+                Part::Int(dst)
+            }
+            K::ToInt(a) => Part::Int(self.scalar(a)?),
+            K::Not(a) => {
+                let a = self.truth(a)?;
+                let dst = self.int();
+                self.code.push(Inst::Not { dst, a });
+                Part::Bool(dst)
+            }
+            K::Compare(op, a, b) => {
+                let a = self.scalar(a)?;
+                let b = self.operand(b)?;
+                let dst = self.int();
+                self.code.push(match b {
+                    Operand::Reg(b) => Inst::Compare { op: *op, dst, a, b },
+                    Operand::Imm(b) => Inst::CompareImm { op: *op, dst, a, b },
+                });
+                Part::Bool(dst)
+            }
+            // `a and b`, `a or b`: `b` (and its steps) only when `a` does not decide.
+            K::And(a, b) | K::Or(a, b) => {
+                let and = matches!(e.kind, K::And(..));
+                let dst = self.int();
+                let a = self.truth(a)?;
+                self.mov(dst, a);
+                self.flush();
+                let skip = self.code.len();
+                self.code.push(if and {
+                    Inst::JumpIfNot { cond: dst, to: 0 }
+                } else {
+                    Inst::JumpIf { cond: dst, to: 0 }
+                });
+                let b = self.truth(b)?;
+                self.mov(dst, b);
+                let end = self.here();
+                self.patch(skip, end);
+                Part::Bool(dst)
+            }
+            // a new record's `int(lo..hi)` field not proven inside
+            K::InRange {
+                value,
+                lo,
+                hi,
+                site,
+            } => {
+                let x = self.scalar(value)?;
+                self.flush();
+                self.code.push(Inst::InRange {
+                    x,
+                    lo: *lo,
+                    hi: *hi,
+                    site: *site,
+                });
+                Part::Int(x)
+            }
+            // `a / b`, `a % b` whose divisor may be zero
+            K::CheckedDiv(op, a, b, site) => {
+                let (a, b) = (self.scalar(a)?, self.scalar(b)?);
+                self.flush();
+                let dst = self.int();
+                self.code.push(Inst::CheckedDiv {
+                    rem: *op == crate::ir::IntOp::Rem,
+                    dst,
+                    a,
+                    b,
+                    site: *site,
+                });
+                Part::Int(dst)
+            }
+            // `min(a, b, ..)`, `max(a, b, ..)` of ints or levels: every operand in order.
+            K::Min(xs) | K::Max(xs) => {
+                let max = matches!(e.kind, K::Max(_));
+                let regs = xs
+                    .iter()
+                    .map(|x| self.scalar(x))
+                    .collect::<Lowered<Vec<_>>>()?;
+                let Some((&first, rest)) = regs.split_first() else {
+                    return Err(Unsupported);
+                };
+                let (dst, part) = self.number(&e.ty)?;
+                self.code.push(Inst::Move { dst, src: first });
+                for &b in rest {
+                    self.code.push(Inst::Pick {
+                        max,
+                        dst,
+                        a: dst,
+                        b,
+                    });
+                }
+                part
+            }
+            K::Clamp(x, lo, hi) => {
+                let x = self.scalar(x)?;
+                let lo = self.scalar(lo)?;
+                let hi = self.scalar(hi)?;
+                let (dst, part) = self.number(&e.ty)?;
+                self.code.push(Inst::Clamp { dst, x, lo, hi });
+                part
+            }
+            K::Abs(a) => {
+                let a = self.scalar(a)?;
+                let dst = self.int();
+                self.code.push(Inst::Abs { dst, a });
+                Part::Int(dst)
+            }
+            // `level ± n`
+            K::LevelStep {
+                level,
+                delta,
+                negate,
+            } => {
+                let Part::Level(level) = self.expr(level)? else {
+                    return Err(Unsupported);
+                };
+                let delta = self.scalar(delta)?;
+                let Ty::Choice(c) = e.ty else {
+                    return Err(Unsupported);
+                };
+                let len = self.p.choices[c].variants.len().min(255) as u8;
+                let dst = self.int();
+                self.code.push(Inst::LevelStep {
+                    dst,
+                    level,
+                    delta,
+                    negate: *negate,
+                    len,
+                });
+                Part::Level(dst)
+            }
+            _ => return Err(Unsupported),
+        })
+    }
+}

@@ -1,0 +1,122 @@
+//! What lowers of the rulesets the project ships and the tests load: every function that
+//! is not a fight's lowers (a fight's waits for step 3 of `docs/design/core-ir.md`).
+
+use crate::ir::{self, walk, Expr, ExprKind as K, Program};
+use std::path::{Path, PathBuf};
+
+/// Every ruleset folder shipped (`rules/`, `examples/`) or loaded by the tests
+/// (`tests/fixtures/`, the odds bench's), but the broken fixtures, which do not check.
+fn rulesets() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut found = Vec::new();
+    let mut stack = vec![
+        root.join("rules"),
+        root.join("examples"),
+        root.join("tests/fixtures"),
+        root.join("compiler/benches"),
+    ];
+    while let Some(dir) = stack.pop() {
+        if dir.ends_with("broken") || dir.ends_with("broken_variant") {
+            continue;
+        }
+        if dir.join("ruleset.yaml").is_file() {
+            found.push(dir.clone());
+        }
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            if e.path().is_dir() {
+                stack.push(e.path());
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// A fight's functions: those `ir::fight_functions` finds (a `fighter` or `side` held, a
+/// fight built-in, a timer set, time advanced, or a call of one) and those the fight
+/// declaration names (its order, out rule, hooks, triggers, timer actions and their stop
+/// conditions).
+fn fight_owned(p: &Program) -> Vec<bool> {
+    let mut owned = ir::fight_functions(p);
+    if let Some(f) = &p.fight {
+        let mut named = vec![f.order];
+        named.extend(f.out);
+        named.extend(f.hooks.iter().flatten().map(|(id, _)| *id));
+        named.extend(f.every.iter().map(|(_, id, _)| *id));
+        named.extend(f.triggers.iter().flat_map(|t| [t.cond, t.procedure]));
+        named.extend(f.actions.iter().filter_map(|a| match a {
+            ir::Action::Call { function, .. } => Some(*function),
+            ir::Action::Reset { .. } => None,
+        }));
+        named.extend(f.repeats.iter().filter_map(|r| r.stop));
+        for id in named {
+            owned[id] = true;
+        }
+    }
+    owned
+}
+
+/// The constructs in `e` that have no lowering yet (a hint at why a function does not
+/// lower; the lowering itself is the judge).
+fn suspects(e: &Expr, out: &mut Vec<&'static str>) {
+    let name = match &e.kind {
+        K::Find { .. } => Some("find"),
+        K::Sort { .. } => Some("sort"),
+        K::Best { .. } => Some("best"),
+        K::Keys(_) => Some("keys"),
+        K::Range(..) => Some("range"),
+        K::Lookup {
+            column: Some(_), ..
+        } => Some("lookup by column"),
+        K::MapGet(m, _) if !matches!(m.ty, ir::Ty::Map(..)) => Some("sorted map read"),
+        _ => None,
+    };
+    out.extend(name);
+    walk::for_each_child(e, &mut |x| suspects(x, out));
+}
+
+/// `ruleset: function [suspects]` for every function of every ruleset that is not a
+/// fight's and does not lower.
+fn not_lowered() -> Vec<String> {
+    let mut left = Vec::new();
+    for dir in rulesets() {
+        let (p, diags, _) = crate::compile_dir(&dir);
+        let Some(p) = p else {
+            panic!("{} does not check: {:?}", dir.display(), diags.items);
+        };
+        let module = super::super::lower(&p);
+        let fights = fight_owned(&p);
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let name = dir
+            .strip_prefix(&root)
+            .unwrap_or(&dir)
+            .display()
+            .to_string();
+        for (id, f) in p.functions.iter().enumerate() {
+            if fights[id] || module.functions[id].is_some() {
+                continue;
+            }
+            let mut why = Vec::new();
+            walk::for_each_body_expr(f, &mut |e| suspects(e, &mut why));
+            why.sort_unstable();
+            why.dedup();
+            left.push(format!("{}: {} {:?}", name, f.name, why));
+        }
+    }
+    left
+}
+
+/// Lists what does not lower (`cargo test -p rulesc --lib core_ir::tests::coverage --
+/// --ignored --nocapture`).
+#[test]
+#[ignore = "a dump, read by hand"]
+fn dump_what_does_not_lower() {
+    let rulesets = rulesets();
+    println!("{} rulesets", rulesets.len());
+    for line in not_lowered() {
+        println!("{line}");
+    }
+}
