@@ -535,4 +535,23 @@ pub(crate) enum Inst {
         map: VReg,
         key: Option<Part>,
     },
+    /// A step of a run tracing formulas too (`--trace-formulas`: `TraceEvent::Step` at
+    /// `site`, emitted only then): `text` on `line`, and what [`Shown`] gives.
+    TraceStep {
+        site: u32,
+        line: u32,
+        text: Box<str>,
+        shown: Shown,
+    },
+}
+
+/// The value of a formula's traced step ([`Inst::TraceStep`]).
+#[derive(Debug)]
+pub(crate) enum Shown {
+    /// A parameter's value, shown as its type shows it (`Interpreter::formula_entered`).
+    Value(Part, Box<Ty>),
+    /// A parameter with parts, named by its type (`a Fighter`), found at lowering.
+    Text(Box<str>),
+    /// An `if .. then .. else`'s condition: `yes` or `no` (`Interpreter::formula_branch`).
+    Taken(IReg),
 }

@@ -377,7 +377,7 @@ pub struct Interpreter<'p, 'e> {
     /// Steps taken so far in this run (see [`MAX_STEPS`]).
     pub(crate) steps: u64,
     /// The site of the function running, where a spent budget is reported.
-    at: u32,
+    pub(crate) at: u32,
     /// On while a formula runs: nothing can change a record then (formulas are pure), so
     /// a loop variable need not be a copy of its element to stay unchanged.
     pure: bool,
@@ -458,10 +458,11 @@ fn run<D: DiceSource, X: Decide, T: TraceSink>(
     let in_fight = fight.is_some();
     let site = prog.functions.get(id).map_or(0, |f| f.site);
     let code = compile::code(prog);
-    // A procedure the core IR takes runs on its VM (outside fights, formulas untraced:
-    // what the VM has so far); the closures run the rest.
-    if !in_fight && !options.trace_formulas && code.lowered(id).is_some() {
-        return crate::core_ir::vm::run(prog, &code.lowered, id, env, args, may_stop).0;
+    // A function the core IR takes runs on its VM (outside fights: what the VM has so
+    // far); the closures run the rest.
+    if !in_fight && code.lowered(id).is_some() {
+        let how = (may_stop, options.trace_formulas);
+        return crate::core_ir::vm::run(prog, &code.lowered, id, env, args, how).0;
     }
     let mut it = Interpreter {
         prog,

@@ -3,6 +3,7 @@
 //! (steps, trace points, the order of effects) were placed by lowering. The host's dice,
 //! decisions and trace are reached through the generic `Env`, not a trait object.
 
+mod formulas;
 mod lists;
 mod maps;
 mod tables;
@@ -81,7 +82,7 @@ pub(crate) fn run<D: DiceSource, X: Decide, T: TraceSink>(
     id: usize,
     env: &mut Env<D, X, T>,
     args: impl IntoIterator<Item = Value>,
-    may_stop: bool,
+    (may_stop, formulas): (bool, bool),
 ) -> (Result<Value, RuleError>, u64) {
     let f = module.functions[id].as_ref().unwrap_or_else(|| {
         unreachable!("`eval::run` calls the VM only for a function that lowered")
@@ -99,6 +100,7 @@ pub(crate) fn run<D: DiceSource, X: Decide, T: TraceSink>(
         // The call's own step (`Interpreter::call_frame`), which cannot be past the budget.
         steps: 1,
         may_stop,
+        formulas,
         stopped: false,
         plain: !T::ENABLED && !may_stop,
         faces: Vec::new(),
@@ -209,6 +211,9 @@ struct Vm<'a, D, X, T> {
     pool: Pool,
     steps: u64,
     may_stop: bool,
+    /// Formulas are traced too (`--trace-formulas`): their trace points run, and each
+    /// `if .. then .. else` traces its condition ([`Inst::TraceStep`]).
+    formulas: bool,
     /// An enumeration cut this path off (a `Stop` met it): the run ends, giving nothing.
     stopped: bool,
     /// Nothing is traced and nothing stops the run: each function's plain code runs.
@@ -225,7 +230,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
             ints: regs,
             vals: vregs,
         } = frame;
-        let traced = T::ENABLED && f.traced;
+        let traced = T::ENABLED && (f.traced || self.formulas);
         let code = if self.plain { &f.plain } else { &f.code };
         let mut pc = 0usize;
         // Where a spent budget is reported: `Inst::Site` moves it into an inlined formula.
@@ -840,6 +845,12 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 Inst::MapOf { dst, map, key } => {
                     self.map_of((*dst, *map, *key), (regs, vregs), (budget, traced))?
                 }
+                Inst::TraceStep {
+                    site,
+                    line,
+                    text,
+                    shown,
+                } => self.trace_step((*site, *line, text), shown, (regs, vregs), traced),
             }
         }
     }
