@@ -41,8 +41,8 @@ pub(crate) struct Func {
     pub(crate) params: Vec<Part>,
     /// How many value registers it has (its `i64` registers are a fixed frame).
     pub(crate) vals: u32,
-    /// A procedure (traced) or a formula (untraced: formulas are traced only with
-    /// `--trace-formulas`, which the VM does not run yet).
+    /// A procedure (traced) or a formula (untraced: its trace points run only with
+    /// `--trace-formulas`, the VM's `formulas`).
     pub(crate) traced: bool,
     /// The declaration's site: where a spent step budget is reported.
     pub(crate) site: u32,
