@@ -45,8 +45,8 @@ pub(crate) struct Func {
     pub(crate) params: Vec<Part>,
     /// How many value registers it has (its `i64` registers are a fixed frame).
     pub(crate) vals: u32,
-    /// A procedure (traced) or a formula (untraced: formulas are traced only with
-    /// `--trace-formulas`, which the VM does not run yet).
+    /// A procedure (traced) or a formula (untraced: its trace points run only with
+    /// `--trace-formulas`, the VM's `formulas`).
     pub(crate) traced: bool,
     /// The declaration's site: where a spent step budget is reported.
     pub(crate) site: u32,
@@ -572,4 +572,23 @@ pub(crate) enum Inst {
         map: VReg,
         key: Option<Part>,
     },
+    /// A step of a run tracing formulas too (`--trace-formulas`: `TraceEvent::Step` at
+    /// `site`, emitted only then): `text` on `line`, and what [`Shown`] gives.
+    TraceStep {
+        site: u32,
+        line: u32,
+        text: Box<str>,
+        shown: Shown,
+    },
+}
+
+/// The value of a formula's traced step ([`Inst::TraceStep`]).
+#[derive(Debug)]
+pub(crate) enum Shown {
+    /// A parameter's value, shown as its type shows it (`Interpreter::formula_entered`).
+    Value(Part, Box<Ty>),
+    /// A parameter with parts, named by its type (`a Fighter`), found at lowering.
+    Text(Box<str>),
+    /// An `if .. then .. else`'s condition: `yes` or `no` (`Interpreter::formula_branch`).
+    Taken(IReg),
 }

@@ -31,7 +31,7 @@ fn unlowered(dir: &str) -> Vec<String> {
 /// Each shipped fight run on the VM and on the closures (the VM's oracle): the same ends,
 /// rounds and standing, the same trace event by event (the fight's events, rolls,
 /// decisions, each procedure's steps), and the same steps taken from the fight's budget;
-/// untraced as well (each function's plain code).
+/// untraced as well (each function's plain code), and with formulas traced.
 #[test]
 fn every_shipped_fight_runs_on_the_vm_as_on_the_closures() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -47,9 +47,9 @@ fn every_shipped_fight_runs_on_the_vm_as_on_the_closures() {
         let Ok((file, _)) = simulate::read(&p, &path) else {
             panic!("{ruleset}: fight.yaml does not read");
         };
-        let run = |k: u64, closures: bool, traced: bool| {
+        let run = |k: u64, closures: bool, (traced, trace_formulas): (bool, bool)| {
             eval::CLOSURES_ONLY.with(|c| c.set(closures));
-            let options = Options::default();
+            let options = Options { trace_formulas };
             let got = if traced {
                 let (run, trace) =
                     simulate::run_once(&p, &file, 7, k, VecTrace::default(), options);
@@ -63,20 +63,20 @@ fn every_shipped_fight_runs_on_the_vm_as_on_the_closures() {
             eval::CLOSURES_ONLY.with(|c| c.set(false));
             (got, crate::fight::FIGHT_STEPS.get())
         };
-        for k in 0..30 {
-            for traced in [true, false] {
-                let (vm, vm_steps) = run(k, false, traced);
-                let (closures, closures_steps) = run(k, true, traced);
-                assert_eq!(vm.0, closures.0, "{ruleset} run {k} (traced: {traced})");
-                assert_eq!(
-                    vm_steps, closures_steps,
-                    "{ruleset} run {k}: the fight's steps"
-                );
-                if vm.1 != closures.1 {
-                    let (a, b) = (vm.1.unwrap_or_default(), closures.1.unwrap_or_default());
-                    let at = a.lines().zip(b.lines()).position(|(x, y)| x != y);
-                    panic!("{ruleset} run {k}: the traces differ at line {at:?}:\n{a}\n---\n{b}");
-                }
+        // Traced, untraced, and (a few) with formulas traced too: `out` asked every time.
+        let ways = (0..30).flat_map(|k| [(k, (true, false)), (k, (false, false))]);
+        for (k, traced) in ways.chain((0..3).map(|k| (k, (true, true)))) {
+            let (vm, vm_steps) = run(k, false, traced);
+            let (closures, closures_steps) = run(k, true, traced);
+            assert_eq!(vm.0, closures.0, "{ruleset} run {k} (traced: {traced:?})");
+            assert_eq!(
+                vm_steps, closures_steps,
+                "{ruleset} run {k}: the fight's steps"
+            );
+            if vm.1 != closures.1 {
+                let (a, b) = (vm.1.unwrap_or_default(), closures.1.unwrap_or_default());
+                let at = a.lines().zip(b.lines()).position(|(x, y)| x != y);
+                panic!("{ruleset} run {k}: the traces differ at line {at:?}:\n{a}\n---\n{b}");
             }
         }
     }

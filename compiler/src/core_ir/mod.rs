@@ -4,14 +4,16 @@
 //! step is charged, which trace event fires, how a roll's total is shifted) is decided
 //! here, in [`lower`], once.
 //!
-//! This is step 2 of the plan's transition: lowering takes a function only when every
-//! node it holds is one the core IR has so far (not yet: `Fighter` values and the
-//! fight's queries, hooks and triggers; `find`, `sort`, `best`, `keys` and ranges as
-//! values; maps keyed by records); any other function runs on the closures of
-//! `eval::compile`, which stay the reference until the VM
-//! takes everything. `eval::call` runs a procedure on the VM when it lowered (outside
-//! fights, with formulas untraced), so the interpreter's differential and walker tests
-//! run the VM for those procedures against generated code and the walker.
+//! This is step 2 of the plan's transition: lowering takes a function when every node it
+//! holds is one the core IR has, which is every node outside a fight (`tests/coverage.rs`
+//! asserts it of every ruleset shipped or loaded by the tests). Not yet: `Fighter` and
+//! `Side` values and the fight's queries, hooks, triggers, timers and `advance` (step 3),
+//! and, for good, a function needing more `i64` registers than a frame holds
+//! (`code::FRAME`). A function that does not lower runs on the closures of
+//! `eval::compile`, which stay the reference until the VM takes everything. `eval::call`
+//! runs a function on the VM when it lowered (outside fights; formulas traced too with
+//! `--trace-formulas`), so the interpreter's differential and walker tests run the VM for
+//! those functions against generated code and the walker.
 
 mod code;
 #[cfg(test)]

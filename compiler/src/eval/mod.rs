@@ -377,7 +377,7 @@ pub struct Interpreter<'p, 'e> {
     /// Steps taken so far in this run (see [`MAX_STEPS`]).
     pub(crate) steps: u64,
     /// The site of the function running, where a spent budget is reported.
-    at: u32,
+    pub(crate) at: u32,
     /// On while a formula runs: nothing can change a record then (formulas are pure), so
     /// a loop variable need not be a copy of its element to stay unchanged.
     pure: bool,
@@ -458,12 +458,12 @@ fn run<D: DiceSource, X: Decide, T: TraceSink>(
     let in_fight = fight.is_some();
     let site = prog.functions.get(id).map_or(0, |f| f.site);
     let code = compile::code(prog);
-    // A function the core IR takes runs on its VM (formulas untraced: what the VM has so
-    // far); the closures run the rest.
-    if !options.trace_formulas && code.lowered(id).is_some() && on_the_vm() {
+    // A function the core IR takes runs on its VM; the closures run the rest.
+    if code.lowered(id).is_some() && on_the_vm() {
+        let how = (may_stop, options.trace_formulas);
         let lowered = &code.lowered;
         let Some(fight) = fight else {
-            return crate::core_ir::vm::run(prog, lowered, id, env, None, args, may_stop).0;
+            return crate::core_ir::vm::run(prog, lowered, id, env, None, args, how).0;
         };
         // A fight's calls share its budget as well (as `fight_budget_left` and
         // `fight_steps_taken` keep it below for the closures).
@@ -478,7 +478,7 @@ fn run<D: DiceSource, X: Decide, T: TraceSink>(
             return Err(fail(env, kind));
         }
         let (result, steps) =
-            crate::core_ir::vm::run(prog, lowered, id, env, Some(fight), args, may_stop);
+            crate::core_ir::vm::run(prog, lowered, id, env, Some(fight), args, how);
         return match crate::fight::steps_taken(steps, result.is_ok()) {
             Err(kind) => Err(fail(env, kind)),
             Ok(()) => result,

@@ -14,7 +14,7 @@ mod rolls;
 mod scalars;
 mod stmt;
 
-use super::code::{Func, IReg, Inst, Part, VReg};
+use super::code::{Func, IReg, Inst, Part, Shown, VReg};
 use crate::eval::Value;
 use crate::ir::{Body, Const, Expr, ExprKind as K, Program, Stmt, Ty};
 
@@ -109,7 +109,9 @@ fn body(
         locals: &f.locals,
         pending: 0,
         label: 0,
-        traced: f.is_procedure() && !plain,
+        // A formula's trace points run only when formulas are traced too (the VM's
+        // `formulas`); a procedure's whenever the run is traced.
+        traced: !plain,
         plain,
         inline: form == Form::Inlined,
         site: f.site,
@@ -134,6 +136,25 @@ fn body(
             });
         }
         Body::Formula(e) => {
+            // Entered: its declaration, then each argument (`Interpreter::formula_entered`).
+            l.trace(Inst::TraceCall { site: f.site });
+            let line = p.sites.get(f.site as usize).map_or(0, |s| s.line);
+            for (param, part) in f.params.iter().zip(params.clone()) {
+                let shown = match &param.ty {
+                    Ty::Record(_)
+                    | Ty::List(_)
+                    | Ty::Map(..)
+                    | Ty::SortedMap(..)
+                    | Ty::Track(_) => Shown::Text(format!("a {}", p.ty_name(&param.ty)).into()),
+                    ty => Shown::Value(part, Box::new(ty.clone())),
+                };
+                l.trace(Inst::TraceStep {
+                    site: f.site,
+                    line,
+                    text: param.name.as_str().into(),
+                    shown,
+                });
+            }
             let v = l.expr(e).ok()?;
             l.flush();
             l.code.push(Inst::Return {
@@ -152,8 +173,8 @@ struct Lower<'p, 'd> {
     locals: &'p [crate::ir::Local],
     /// The functions lowered so far (callees are lowered on demand).
     done: &'d mut Vec<Option<Option<Func>>>,
-    /// A procedure's full form: its trace points are lowered (a formula has none, nor
-    /// has the plain form).
+    /// The full form: its trace points are lowered (a formula's run only when formulas
+    /// are traced too; the plain form has none).
     traced: bool,
     /// The plain form: no trace points and no stops, so steps gather up to the next
     /// effect.

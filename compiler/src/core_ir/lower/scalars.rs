@@ -2,7 +2,7 @@
 //! `min`/`max`/`clamp`/`abs`, a level's step and the checks a value may fail.
 
 use super::{Lower, Lowered, Operand, Unsupported};
-use crate::core_ir::code::{IReg, Inst, Part};
+use crate::core_ir::code::{IReg, Inst, Part, Shown};
 use crate::eval::{weight, Value};
 use crate::ir::{Const, Expr, ExprKind as K, Ty};
 
@@ -37,7 +37,18 @@ impl Lower<'_, '_> {
             // `if c then a else b`
             K::If(c, a, b) => {
                 let dst = self.fresh(&e.ty)?;
-                let c = self.truth(c)?;
+                let taken = self.truth(c)?;
+                // With formulas traced, the condition (`Interpreter::formula_branch`).
+                if self.traced {
+                    let (_, line, _) = self.p.sources.position(c.span);
+                    self.trace(Inst::TraceStep {
+                        site: self.site,
+                        line,
+                        text: format!("if {}", self.p.sources.snippet(c.span)).into(),
+                        shown: Shown::Taken(taken),
+                    });
+                }
+                let c = taken;
                 self.flush();
                 let skip = self.code.len();
                 self.code.push(Inst::JumpIfNot { cond: c, to: 0 });

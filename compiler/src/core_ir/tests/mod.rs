@@ -3,6 +3,7 @@
 //! traced and untraced, over many seeds.
 
 mod coverage;
+mod formulas;
 mod lists;
 mod maps;
 mod tables;
@@ -326,6 +327,17 @@ type Ran = (Result<Value, RuleError>, u64, Vec<TraceEvent>);
 /// Runs `name` on the VM or by the walker (its body in a frame holding the arguments)
 /// with the dice of `seed`.
 fn run(p: &Program, name: &str, args: &[Value], vm: bool, traced: bool, seed: u64) -> Ran {
+    run_with(p, name, args, (vm, traced, false), seed)
+}
+
+/// [`run`], with formulas traced too when `formulas` (`--trace-formulas`).
+fn run_with(
+    p: &Program,
+    name: &str,
+    args: &[Value],
+    (vm, traced, formulas): (bool, bool, bool),
+    seed: u64,
+) -> Ran {
     let (id, f) = p.function(name).unwrap_or_else(|| panic!("{name}"));
     let args = args.iter().map(Value::deep_clone);
     if vm {
@@ -338,11 +350,12 @@ fn run(p: &Program, name: &str, args: &[Value], vm: bool, traced: bool, seed: u6
                 Cycle(seed as u32),
                 VecTrace::default(),
             );
-            let (r, steps) = super::vm::run(p, lowered, id, &mut env, None, args, false);
+            let (r, steps) =
+                super::vm::run(p, lowered, id, &mut env, None, args, (false, formulas));
             return (r, steps, env.trace.events);
         }
         let mut env = Env::new(SeededDice::new(seed), Cycle(seed as u32), NoTrace);
-        let (r, steps) = super::vm::run(p, lowered, id, &mut env, None, args, false);
+        let (r, steps) = super::vm::run(p, lowered, id, &mut env, None, args, (false, formulas));
         return (r, steps, Vec::new());
     }
     let mut env = Env::new(
@@ -352,6 +365,9 @@ fn run(p: &Program, name: &str, args: &[Value], vm: bool, traced: bool, seed: u6
     );
     let mut it = Interpreter::untraced(p, &mut env);
     it.tracing = traced;
+    it.formulas = formulas;
+    // Where its steps and `if`s are traced, as `Interpreter::call_frame` enters it.
+    it.at = f.site;
     let Body::Procedure(body) = &f.body else {
         panic!("{name} is no procedure")
     };

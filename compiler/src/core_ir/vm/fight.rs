@@ -35,9 +35,8 @@ impl<D: DiceSource, X: Decide, T: TraceSink> InFight for Here<'_, '_, D, X, T> {
         &mut self.vm.steps
     }
 
-    /// `eval::run` gives a run tracing its formulas to the closures, never to the VM.
     fn formulas_traced(&self) -> bool {
-        false
+        self.vm.formulas
     }
 
     fn formula(&mut self, id: usize, arg: Value) -> Res<Value> {

@@ -3,6 +3,7 @@
 //! (steps, trace points, the order of effects) were placed by lowering. The host's dice,
 //! decisions and trace are reached through the generic `Env`, not a trait object.
 
+mod formulas;
 mod lists;
 mod maps;
 mod tables;
@@ -85,7 +86,7 @@ pub(crate) fn run<D: DiceSource, X: Decide, T: TraceSink>(
     env: &mut Env<D, X, T>,
     fight: Option<&mut Fight<Value>>,
     args: impl IntoIterator<Item = Value>,
-    may_stop: bool,
+    (may_stop, formulas): (bool, bool),
 ) -> (Result<Value, RuleError>, u64) {
     let f = module.functions[id].as_ref().unwrap_or_else(|| {
         unreachable!("`eval::run` calls the VM only for a function that lowered")
@@ -104,6 +105,7 @@ pub(crate) fn run<D: DiceSource, X: Decide, T: TraceSink>(
         // The call's own step (`Interpreter::call_frame`), which cannot be past the budget.
         steps: 1,
         may_stop,
+        formulas,
         stopped: false,
         plain: !T::ENABLED && !may_stop,
         faces: Vec::new(),
@@ -231,6 +233,9 @@ struct Vm<'a, D, X, T> {
     pool: Pool,
     steps: u64,
     may_stop: bool,
+    /// Formulas are traced too (`--trace-formulas`): their trace points run, and each
+    /// `if .. then .. else` traces its condition ([`Inst::TraceStep`]).
+    formulas: bool,
     /// An enumeration cut this path off (a `Stop` met it): the run ends, giving nothing.
     stopped: bool,
     /// Nothing is traced and nothing stops the run: each function's plain code runs.
@@ -247,7 +252,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
             ints: regs,
             vals: vregs,
         } = frame;
-        let traced = T::ENABLED && f.traced;
+        let traced = T::ENABLED && (f.traced || self.formulas);
         let code = if self.plain { &f.plain } else { &f.code };
         let mut pc = 0usize;
         // Where a spent budget is reported: `Inst::Site` moves it into an inlined formula.
@@ -887,6 +892,12 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 Inst::MapOf { dst, map, key } => {
                     self.map_of((*dst, *map, *key), (regs, vregs), (budget, traced))?
                 }
+                Inst::TraceStep {
+                    site,
+                    line,
+                    text,
+                    shown,
+                } => self.trace_step((*site, *line, text), shown, (regs, vregs), traced),
             }
         }
     }
