@@ -4,16 +4,20 @@
 //! step is charged, which trace event fires, how a roll's total is shifted) is decided
 //! here, in [`lower`], once.
 //!
-//! This is step 2 of the plan's transition: lowering takes a function when every node it
-//! holds is one the core IR has, which is every node outside a fight (`tests/coverage.rs`
-//! asserts it of every ruleset shipped or loaded by the tests). Not yet: `Fighter` and
-//! `Side` values and the fight's queries, hooks, triggers, timers and `advance` (step 3),
-//! and, for good, a function needing more `i64` registers than a frame holds
+//! This is step 3 of the plan's transition: lowering takes a function when every node it
+//! holds is one the core IR has, which is every node, the fights' included
+//! (`tests/coverage.rs` asserts it of every function outside a fight of every ruleset
+//! shipped or loaded by the tests, `fights.rs` of every function of the shipped
+//! rulesets), but, for good, a function needing more `i64` registers than a frame holds
 //! (`code::FRAME`). A function that does not lower runs on the closures of
-//! `eval::compile`, which stay the reference until the VM takes everything. `eval::call`
-//! runs a function on the VM when it lowered (outside fights; formulas traced too with
-//! `--trace-formulas`), so the interpreter's differential and walker tests run the VM for
-//! those functions against generated code and the walker.
+//! `eval::compile`, which stay the reference until the VM takes everything.
+//! `eval::call` and `eval::call_in` run a function on the VM when it lowered (in a fight
+//! too; formulas traced too with `--trace-formulas`), so the interpreter's differential,
+//! fight and walker tests run the VM against generated code and the walker. In a fight
+//! the VM asks the fight's own rules (`crate::fight`'s
+//! [`InFight`](crate::fight::InFight): `out` remembered in a calm, allies and enemies,
+//! `in_order`, timers set), the same code the walker asks ([`vm`]'s `fight` module;
+//! `fights.rs` holds each shipped fight on the VM to the closures).
 
 mod code;
 #[cfg(test)]
