@@ -441,10 +441,10 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     };
                     match v {
                         Some(v) => regs[*dst as usize] = v,
-                        // No row: the rule's own answer (`eval::look_up`), its error.
                         None => {
-                            let read = (Part::Int(*dst), *table, *key, None, *site);
-                            self.cell(read, (regs, vregs), traced)?;
+                            let t = &self.p.tables[*table as usize];
+                            let kind = no_row(self.p, t, &peek(*key, regs, vregs));
+                            return Err(self.fail(*site, kind, traced));
                         }
                     }
                 }
@@ -453,7 +453,24 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     table,
                     key,
                     site,
-                } => self.cell((*dst, *table, *key, None, *site), (regs, vregs), traced)?,
+                } => {
+                    let t = &self.p.tables[*table as usize];
+                    let k = peek(*key, regs, vregs);
+                    let key_ty = key_ty(t);
+                    let Some(v) = lookup(t, k.int()) else {
+                        return Err(self.fail(*site, no_row(self.p, t, &k), traced));
+                    };
+                    if traced {
+                        let key = show_traced_in(self.p, None, &k, &key_ty);
+                        let value = show_traced_in(self.p, None, &v, &t.value);
+                        self.env.trace.event(TraceEvent::Lookup {
+                            site: *site,
+                            key,
+                            value,
+                        });
+                    }
+                    store(*dst, v, regs, vregs);
+                }
                 Inst::Call {
                     func,
                     ints,
@@ -896,6 +913,22 @@ fn list_of(v: &Value) -> &[Value] {
         other => {
             unreachable!("a list register holds a list (lowering checks types), not {other:?}")
         }
+    }
+}
+
+/// The rule error of a key `k` no row of table `t` holds (and no default).
+fn no_row(p: &Program, t: &crate::ir::Table, k: &Value) -> RuleErrorKind {
+    RuleErrorKind::NoRow {
+        table: leak_name(&t.name),
+        key: show_traced_in(p, None, k, &key_ty(t)),
+    }
+}
+
+/// The type of one-key table `t`'s keys, as a trace shows them.
+fn key_ty(t: &crate::ir::Table) -> Ty {
+    match t.key {
+        TableKey::Choice(c) => Ty::Choice(c),
+        _ => Ty::Int,
     }
 }
 

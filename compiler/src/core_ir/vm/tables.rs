@@ -1,4 +1,4 @@
-//! The VM's work for a table read by key (and column): the walker's own rule,
+//! The VM's work for a table read by key and column: the walker's own rule,
 //! `eval::look_up`.
 
 use super::{peek, store, Vm, FRAME};
