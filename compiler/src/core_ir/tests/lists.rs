@@ -67,6 +67,18 @@ procedure ranges(n: int) -> int {
   let f = if found != none then found else -1
   return sum(x for x in 1..n) * 10000 + sum(squares) * 10 + back + f * 1000000 + top * 100000000
 }
+
+// Steps spent by searches, orders and ranges until the budget runs out inside one.
+procedure spend(n: int) -> int {
+  let total = 0
+  for i in 0..n {
+    let s = sort(x in 0..n by 0 - x)
+    let f = first(x in s if x < i)
+    let b = max_by(x in s by x % 7)
+    total += len(s) + (if f == none then 0 else 1) + (if b == none then 0 else 1)
+  }
+  return total
+}
 "#;
 
 fn program() -> Program {
@@ -179,5 +191,29 @@ fn ranges_as_values_run_on_the_vm_as_the_walker_runs_them() {
             vm.0.map_err(|e| e.kind),
             Err(RuleErrorKind::RangeTooLong { .. })
         ));
+    }
+}
+
+#[test]
+fn steps_run_out_inside_a_search_an_order_or_a_range_as_in_the_walker() {
+    let p = program();
+    // Small: every turn done. Large: the budget runs out part way, at the same step, the
+    // same site and after the same trace on both.
+    for n in [3, 1200, 1500, 2000] {
+        for traced in [false, true] {
+            let vm = run(&p, "spend", &[Value::Int(n)], true, traced, 0);
+            let walked = run(&p, "spend", &[Value::Int(n)], false, traced, 0);
+            assert_eq!(vm, walked, "{n} traced {traced}");
+            match n {
+                3 => assert_eq!(vm.0, Ok(Value::Int(3 * 3 + 2 + 3))),
+                _ => assert!(
+                    matches!(
+                        vm.0.map_err(|e| e.kind),
+                        Err(RuleErrorKind::TooManySteps { .. })
+                    ),
+                    "{n}"
+                ),
+            }
+        }
     }
 }

@@ -52,6 +52,18 @@ procedure keyed(b: Board, n: int, m: int) -> list<int> {
   b.gears[n].power += m
   return [b.tallies[0], tally(before), tally(b.tallies), h, b.gears[n].power, b.tallies[100]]
 }
+
+// Keys listed and sorted maps read until the budget runs out inside `keys`.
+procedure spend(b: Board, n: int) -> int {
+  for i in 0..n {
+    b.tallies[i] = i
+  }
+  let total = 0
+  for i in 0..n {
+    total += len(keys(b.tallies)) + b.tallies[i]
+  }
+  return total
+}
 "#;
 
 fn program() -> Program {
@@ -96,4 +108,28 @@ fn sorted_maps_and_keys_run_on_the_vm_as_the_walker_runs_them() {
         }
     }
     assert!(errors > 0, "the range is tested");
+}
+
+#[test]
+fn steps_run_out_inside_keys_as_in_the_walker() {
+    let p = program();
+    let board = || eval::record(&p, "Board", &[]).expect("Board");
+    for n in [4, 1500, 3000] {
+        for traced in [false, true] {
+            let vm = run(&p, "spend", &[board(), Value::Int(n)], true, traced, 0);
+            let walked = run(&p, "spend", &[board(), Value::Int(n)], false, traced, 0);
+            assert_eq!(vm, walked, "{n} traced {traced}");
+            match n {
+                // Keys 0 to 3 and the default's 3 and -2 (3 written over): five keys.
+                4 => assert_eq!(vm.0, Ok(Value::Int(4 * 5 + 6))),
+                _ => assert!(
+                    matches!(
+                        vm.0.map_err(|e| e.kind),
+                        Err(RuleErrorKind::TooManySteps { .. })
+                    ),
+                    "{n}"
+                ),
+            }
+        }
+    }
 }

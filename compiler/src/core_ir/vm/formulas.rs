@@ -10,6 +10,7 @@ use rulesc_runtime::{Decide, DiceSource, TraceEvent, TraceSink};
 impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
     /// [`crate::core_ir::code::Inst::TraceStep`]: emitted only when formulas are traced
     /// and the function is.
+    #[inline(never)]
     pub(super) fn trace_step(
         &mut self,
         (site, line, text): (u32, u32, &str),

@@ -7,6 +7,7 @@ use crate::eval::{ordered, Value};
 
 /// [`crate::core_ir::code::Inst::Nth`]: item `idx` of the list in `list`, a deep copy
 /// (as `Interpreter::find` binds and gives it), into `dst`.
+#[inline(never)]
 pub(super) fn nth(dst: Part, list: VReg, idx: IReg, ints: &mut [i64; FRAME], vals: &mut [Value]) {
     let item = list_of(&vals[list as usize])[ints[usize::from(idx)] as usize].deep_clone();
     store(dst, item, ints, vals);
@@ -14,6 +15,7 @@ pub(super) fn nth(dst: Part, list: VReg, idx: IReg, ints: &mut [i64; FRAME], val
 
 /// [`crate::core_ir::code::Inst::Order`]: the items of the list in `items`, each keyed by
 /// its `n` keys in the list in `keys`, ordered by `eval::ordered` into `dst`.
+#[inline(never)]
 pub(super) fn order(
     dst: VReg,
     (items, keys, n): (VReg, VReg, u32),

@@ -9,6 +9,7 @@ use rulesc_runtime::{Decide, DiceSource, RuleError, TraceSink};
 
 impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
     /// [`crate::core_ir::code::Inst::MapOf`]: charged at `budget`'s site.
+    #[inline(never)]
     pub(super) fn map_of(
         &mut self,
         (dst, map, key): (Part, VReg, Option<Part>),

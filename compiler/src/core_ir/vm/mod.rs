@@ -3,6 +3,9 @@
 //! (steps, trace points, the order of effects) were placed by lowering. The host's dice,
 //! decisions and trace are reached through the generic `Env`, not a trait object.
 
+// The work of the later instructions, each a function kept out of `Vm::exec`
+// (`#[inline(never)]`): the dispatch's code and register allocation stay as they were
+// for the instructions a melee attack runs (docs/design/core-ir.md, session 17).
 mod formulas;
 mod lists;
 mod maps;

@@ -8,6 +8,7 @@ use rulesc_runtime::{Decide, DiceSource, RuleError, TraceEvent, TraceSink};
 
 impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
     /// [`crate::core_ir::code::Inst::LookupCell`].
+    #[inline(never)]
     pub(super) fn cell(
         &mut self,
         (dst, table, key, column, site): (Part, u32, Part, Option<Part>, u32),
