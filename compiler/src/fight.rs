@@ -169,6 +169,25 @@ fn side_of(
     Ok(())
 }
 
+/// `len(q(arg))`: of `allies` and `enemies`, the fighters counted as [`query`] lists
+/// them (the same `out` rules asked, in the same order, at the same steps) without
+/// making the list.
+pub(crate) fn count(it: &mut impl InFight, q: FightQuery, arg: Option<Value>) -> Res<i64> {
+    let who = fighter_of(arg.as_ref());
+    let mut n = 0;
+    match q {
+        FightQuery::Allies | FightQuery::Enemies => {
+            side_of(it, who, q == FightQuery::Allies, |_| n += 1)?;
+        }
+        _ => {
+            if let Value::List(items) = query(it, q, arg)? {
+                n = items.len() as i64;
+            }
+        }
+    }
+    Ok(n)
+}
+
 /// Fight built-in `q` of its operand (each has at most one).
 pub(crate) fn query(it: &mut impl InFight, q: FightQuery, arg: Option<Value>) -> Res<Value> {
     let n = arg.as_ref().map_or(0, Value::int);
@@ -309,6 +328,11 @@ impl Interpreter<'_, '_> {
     /// The combatant a fighter stands for ([`combatant`]).
     pub(crate) fn combatant(&self, f: i64) -> Value {
         combatant(self.fight.as_deref(), f)
+    }
+
+    /// [`count`] in this run.
+    pub(crate) fn fight_count(&mut self, q: FightQuery, arg: Option<Value>) -> Res<i64> {
+        count(self, q, arg)
     }
 
     /// [`query`] in this run.

@@ -21,19 +21,19 @@ fn unlowered(dir: &str) -> Vec<String> {
         .join(dir);
     let (p, _, _) = crate::compile_dir(&root);
     let p = p.unwrap_or_else(|| panic!("{dir} checks"));
-    let code = crate::core_ir::module(&p);
+    let code = eval::compile::code(&p);
     (0..p.functions.len())
-        .filter(|id| code.func(*id).is_none())
+        .filter(|id| code.lowered(*id).is_none())
         .map(|id| p.functions[id].name.clone())
         .collect()
 }
 
-/// Each shipped fight run on the VM and on the walker (the VM's oracle): the same ends,
+/// Each shipped fight run on the VM and on the closures (the VM's oracle): the same ends,
 /// rounds and standing, the same trace event by event (the fight's events, rolls,
 /// decisions, each procedure's steps), and the same steps taken from the fight's budget;
 /// untraced as well (each function's plain code), and with formulas traced.
 #[test]
-fn every_shipped_fight_runs_on_the_vm_as_on_the_walker() {
+fn every_shipped_fight_runs_on_the_vm_as_on_the_closures() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     for ruleset in RULESETS {
         assert_eq!(
@@ -47,8 +47,9 @@ fn every_shipped_fight_runs_on_the_vm_as_on_the_walker() {
         let Ok((file, _)) = simulate::read(&p, &path) else {
             panic!("{ruleset}: fight.yaml does not read");
         };
-        let run = |k: u64, walker: bool, (traced, trace_formulas): (bool, bool)| {
-            eval::WALKER_ONLY.with(|c| c.set(walker));
+        let run = |k: u64, closures: bool, (traced, trace_formulas): (bool, bool)| {
+            eval::CLOSURES_ONLY.with(|c| c.set(closures));
+            eval::VM_IN_FIGHTS.with(|c| c.set(!closures));
             let options = Options { trace_formulas };
             let got = if traced {
                 let (run, trace) =
@@ -60,21 +61,22 @@ fn every_shipped_fight_runs_on_the_vm_as_on_the_walker() {
                     None,
                 )
             };
-            eval::WALKER_ONLY.with(|c| c.set(false));
+            eval::CLOSURES_ONLY.with(|c| c.set(false));
+            eval::VM_IN_FIGHTS.with(|c| c.set(false));
             (got, crate::fight::FIGHT_STEPS.get())
         };
         // Traced, untraced, and (a few) with formulas traced too: `out` asked every time.
         let ways = (0..30).flat_map(|k| [(k, (true, false)), (k, (false, false))]);
         for (k, traced) in ways.chain((0..3).map(|k| (k, (true, true)))) {
             let (vm, vm_steps) = run(k, false, traced);
-            let (walked, walked_steps) = run(k, true, traced);
-            assert_eq!(vm.0, walked.0, "{ruleset} run {k} (traced: {traced:?})");
+            let (closures, closures_steps) = run(k, true, traced);
+            assert_eq!(vm.0, closures.0, "{ruleset} run {k} (traced: {traced:?})");
             assert_eq!(
-                vm_steps, walked_steps,
+                vm_steps, closures_steps,
                 "{ruleset} run {k}: the fight's steps"
             );
-            if vm.1 != walked.1 {
-                let (a, b) = (vm.1.unwrap_or_default(), walked.1.unwrap_or_default());
+            if vm.1 != closures.1 {
+                let (a, b) = (vm.1.unwrap_or_default(), closures.1.unwrap_or_default());
                 let at = a.lines().zip(b.lines()).position(|(x, y)| x != y);
                 panic!("{ruleset} run {k}: the traces differ at line {at:?}:\n{a}\n---\n{b}");
             }

@@ -341,9 +341,9 @@ fn run_with(
     let (id, f) = p.function(name).unwrap_or_else(|| panic!("{name}"));
     let args = args.iter().map(Value::deep_clone);
     if vm {
-        let code = crate::core_ir::module(p);
-        assert!(code.func(id).is_some(), "{name} does not lower");
-        let lowered = code;
+        let code = eval::compile::code(p);
+        assert!(code.lowered(id).is_some(), "{name} does not lower");
+        let lowered = &code.lowered;
         if traced {
             let mut env = Env::new(
                 SeededDice::new(seed),
@@ -379,8 +379,7 @@ fn run_with(
     if traced {
         it.event(TraceEvent::Call { site: f.site });
     }
-    let walked = eval::on_the_walker(|| it.block(body, &mut locals));
-    let result = walked.map(|flow| match flow {
+    let result = it.block(body, &mut locals).map(|flow| match flow {
         eval::Flow::Return(v) => v,
         eval::Flow::Normal => {
             if traced {
@@ -528,7 +527,7 @@ fn a_procedure_falling_off_its_end_returns_nothing_on_the_vm_as_in_the_walker() 
 }
 
 #[test]
-fn a_call_from_outside_runs_the_vm_for_a_procedure_that_lowers_and_the_walker_otherwise() {
+fn a_call_from_outside_runs_the_vm_for_a_procedure_that_lowers_and_the_closures_otherwise() {
     let p = eval::test_program(
         YAML,
         // More numbers than a frame's registers hold (`code::FRAME`): not in the core IR.
@@ -539,7 +538,7 @@ fn a_call_from_outside_runs_the_vm_for_a_procedure_that_lowers_and_the_walker_ot
                 .collect::<String>()
         ),
     );
-    let code = crate::core_ir::module(&p);
+    let code = eval::compile::code(&p);
     for (name, lowers) in [
         ("exchange", true),
         ("logic", true),
@@ -547,7 +546,7 @@ fn a_call_from_outside_runs_the_vm_for_a_procedure_that_lowers_and_the_walker_ot
         ("looped", false),
     ] {
         let id = p.function(name).expect("declared").0;
-        assert_eq!(code.func(id).is_some(), lowers, "{name}");
+        assert_eq!(code.lowered(id).is_some(), lowers, "{name}");
     }
     // Both ways through `eval::call` give the walker's results.
     let mut env = Env::new(SeededDice::new(1), FirstOption, NoTrace);
@@ -635,14 +634,14 @@ fn calls_tables_maps_and_records_run_on_the_vm_as_the_walker_runs_them() {
     // Untraced, `hits[n]` (inlined from `severity`) reads its rows from the code; the
     // keys 0 and 5, just outside them, are the same rule error as the walker's.
     let (id, _) = p.function("hit").unwrap();
-    let code = crate::core_ir::module(&p);
-    let f = code.func(id).expect("hit lowers");
+    let code = eval::compile::code(&p);
+    let f = code.lowered(id).expect("hit lowers");
     assert!(f
         .plain
         .iter()
         .any(|i| matches!(i, Inst::LookupDense { .. })));
     let (severity, _) = p.function("severity").unwrap();
-    let traced = code.func(severity).expect("severity lowers");
+    let traced = code.lowered(severity).expect("severity lowers");
     assert!(traced.code.iter().any(|i| matches!(i, Inst::Lookup { .. })));
     let mut errors = 0;
     for n in [0, 1, 2, 3, 4, 5] {
@@ -699,7 +698,7 @@ fn a_path_cut_off_inside_a_call_ends_the_run_with_nothing() {
     );
     let id = p.function("wield").expect("wield").0;
     assert!(
-        crate::core_ir::module(&p).func(id).is_some(),
+        eval::compile::code(&p).lowered(id).is_some(),
         "wield lowers"
     );
     let f = calls_fighter(&p, 1, 1, 1, 0);
@@ -716,8 +715,7 @@ fn a_path_cut_off_inside_a_call_ends_the_run_with_nothing() {
         };
         let mut locals = vec![f.clone()];
         locals.resize(p.functions[id].locals.len(), Value::Unit);
-        let walked = eval::on_the_walker(|| it.block(body, &mut locals));
-        let walked = walked.map(|flow| match flow {
+        let walked = it.block(body, &mut locals).map(|flow| match flow {
             eval::Flow::Return(v) => v,
             eval::Flow::Normal => Value::Unit,
         });
@@ -939,9 +937,9 @@ fn filled_boxes_and_their_parts_run_on_the_vm_as_the_walker_runs_them() {
         let s = eval::record(&p, "Scarred", &[("wounds", track)]).expect("Scarred");
         let listed = same(&p, "ache", std::slice::from_ref(&s));
         // Walked in place, the loops make no list and give the same.
-        let code = crate::core_ir::module(&p);
+        let code = eval::compile::code(&p);
         let (id, _) = p.function("ache_in_place").unwrap();
-        let f = code.func(id).expect("ache_in_place lowers");
+        let f = code.lowered(id).expect("ache_in_place lowers");
         assert!(f.plain.iter().any(|i| matches!(i, Inst::NextBox { .. })));
         assert!(!f.plain.iter().any(|i| matches!(i, Inst::Filled { .. })));
         assert_eq!(same(&p, "ache_in_place", &[s]), listed, "{boxes:?}");
@@ -967,9 +965,9 @@ fn filled_boxes_and_their_parts_run_on_the_vm_as_the_walker_runs_them() {
 #[test]
 fn loops_over_constant_lists_run_on_the_vm_as_the_walker_runs_them() {
     let p = program();
-    let code = crate::core_ir::module(&p);
+    let code = eval::compile::code(&p);
     let (id, _) = p.function("tiers").unwrap();
-    let f = code.func(id).expect("tiers lowers");
+    let f = code.lowered(id).expect("tiers lowers");
     // The items are held in the code: no list is made at each run.
     assert!(f.plain.iter().any(|i| matches!(i, Inst::ItemImm { .. })));
     assert!(!f.plain.iter().any(|i| matches!(i, Inst::ConstVal { .. })));
@@ -1192,8 +1190,8 @@ fn dice_held_multiplied_and_rolled_run_on_the_vm_as_the_walker_runs_them() {
 fn steps_run_out_inside_an_inlined_formula_at_its_site_as_in_the_walker() {
     let p = program();
     let (spend, _) = p.function("spend").unwrap();
-    let code = crate::core_ir::module(&p);
-    let f = code.func(spend).expect("spend lowers");
+    let code = eval::compile::code(&p);
+    let f = code.lowered(spend).expect("spend lowers");
     // `above` is inlined in the plain form (its site marks where it starts), called in
     // the full one.
     let (above, _) = p.function("above").unwrap();
