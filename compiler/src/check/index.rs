@@ -99,8 +99,10 @@ pub struct Symbol {
     /// optional value, its items'), or `bool`.
     pub named_by: Option<String>,
     /// For a map (`map<Skill, int>`), what its keys are written as, as `named_by` says
-    /// what its values are.
-    pub keys_named_by: Option<String>,
+    /// what its values are (`None`: numbers), then the keys of the map it holds as values,
+    /// and so on (`map<Skill, map<Stance, int>>`: `[Skill, Stance]`); for a table, its
+    /// rows' keys (a scale or enum; `None` for numbers and dice). Empty for anything else.
+    pub keys_named_by: Vec<Option<String>>,
     /// Other definitions it replaced or was replaced by through `override`: the names in
     /// the base and in the variant, with which is the base.
     pub overrides: Vec<Override>,
@@ -192,7 +194,7 @@ impl Recorder {
                 doc: None,
                 params: Vec::new(),
                 named_by: None,
-                keys_named_by: None,
+                keys_named_by: Vec::new(),
                 overrides: Vec::new(),
             },
         ));
@@ -293,7 +295,14 @@ impl Recorder {
             sym.detail = describe(prog, &look, key, sym, &local_types);
             let ty = value_type(prog, &look, key, sym, &local_types);
             sym.named_by = ty.and_then(|t| named_by(prog, t));
-            sym.keys_named_by = ty.and_then(|t| keys_named_by(prog, t));
+            sym.keys_named_by = ty.map(|t| keys_named_by(prog, t)).unwrap_or_default();
+            if let (SymbolKind::Table, Some((1, i))) = (sym.kind, look.other(&sym.name)) {
+                // A table's rows are written as a map by its (first) key.
+                sym.keys_named_by = vec![match prog.tables[i].key {
+                    crate::ir::TableKey::Choice(c) => prog.choices.get(c).map(|c| c.name.clone()),
+                    _ => None,
+                }];
+            }
             if sym.kind == SymbolKind::Fight {
                 // What a fight file's fighters are written as: the combatants' type.
                 sym.named_by = prog
@@ -621,13 +630,22 @@ fn named_by(prog: &Program, ty: &Ty) -> Option<String> {
     }
 }
 
-/// The names a map's keys are written with (see [`Symbol::keys_named_by`]).
-fn keys_named_by(prog: &Program, ty: &Ty) -> Option<String> {
+/// The names the keys of a map, and of the maps it holds, are written with (see
+/// [`Symbol::keys_named_by`]).
+fn keys_named_by(prog: &Program, ty: &Ty) -> Vec<Option<String>> {
     match ty {
-        Ty::Map(k, _) => Some(prog.choices.get(*k)?.name.clone()),
-        Ty::SortedMap(k, _) => named_by(prog, k),
+        Ty::Map(k, v) => {
+            let mut keys = vec![prog.choices.get(*k).map(|c| c.name.clone())];
+            keys.extend(keys_named_by(prog, v));
+            keys
+        }
+        Ty::SortedMap(k, v) => {
+            let mut keys = vec![named_by(prog, k)];
+            keys.extend(keys_named_by(prog, v));
+            keys
+        }
         Ty::Option(t) => keys_named_by(prog, t),
-        _ => None,
+        _ => Vec::new(),
     }
 }
 
