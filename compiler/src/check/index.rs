@@ -163,6 +163,10 @@ impl Index {
 /// The index while checking: definitions and uses by [`Key`].
 #[derive(Debug, Default)]
 pub(crate) struct Recorder {
+    /// Records only what the checker itself asks ([`Recorder::defines`] of a record):
+    /// a check without a reader of its index (the command line) builds none, and
+    /// formats none of its descriptions.
+    records_only: bool,
     symbols: Vec<(Key, Symbol)>,
     by_key: HashMap<Key, usize>,
     refs: Vec<(Span, Key)>,
@@ -171,9 +175,17 @@ pub(crate) struct Recorder {
 }
 
 impl Recorder {
+    /// A recorder of the records declared only, for a check whose index is not read.
+    pub fn records_only() -> Self {
+        Recorder {
+            records_only: true,
+            ..Recorder::default()
+        }
+    }
+
     /// Records a definition (the first of a key wins; a duplicate is an error elsewhere).
     pub fn define(&mut self, key: Key, kind: SymbolKind, parent: Option<&str>, span: Span) {
-        if self.by_key.contains_key(&key) {
+        if self.by_key.contains_key(&key) || (self.records_only && !matches!(key, Key::Record(_))) {
             return;
         }
         let name = match &key {
@@ -209,6 +221,9 @@ impl Recorder {
         span: Span,
         ty: Ty,
     ) {
+        if self.records_only {
+            return;
+        }
         self.define(
             Key::Local(func, slot),
             SymbolKind::Local,
@@ -227,7 +242,9 @@ impl Recorder {
     }
 
     pub fn refer(&mut self, span: Span, key: Key) {
-        self.refs.push((span, key));
+        if !self.records_only {
+            self.refs.push((span, key));
+        }
     }
 
     /// Uses of parameter `k` of function `from` become uses of local `slots[k]` of
@@ -244,6 +261,9 @@ impl Recorder {
     }
 
     pub fn overridden(&mut self, key: Key, base: Span, by: Span) {
+        if self.records_only {
+            return;
+        }
         self.overrides.push((key, Override { base, by }));
     }
 
@@ -256,7 +276,11 @@ impl Recorder {
     /// Ties uses to definitions and describes each definition from the checked program
     /// (complete or not: an index is built even when the check found errors).
     pub fn finish(self, prog: &Program) -> Index {
+        if self.records_only {
+            return Index::default();
+        }
         let Recorder {
+            records_only: _,
             mut symbols,
             by_key,
             refs,
