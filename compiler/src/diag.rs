@@ -338,6 +338,38 @@ fn plain(text: &str) -> bool {
         .all(|b| (b' '..0x7f).contains(&b) || b == b'\n' || b == b'\t')
 }
 
+/// Whether `bytes` (UTF-8) may hold a character [`is_unsafe`] other than a CR before a
+/// LF, read byte by byte: a C0 control or DEL; the lead byte of a C1 control (`C2 80` to
+/// `C2 9F`) or of a bidi control (`E2 80 AA` to `E2 80 AE`, `E2 81 A6` to `E2 81 A9`).
+/// Text in other scripts is passed over without decoding it.
+fn maybe_unsafe(bytes: &[u8]) -> bool {
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        i += 1;
+        // Printable ASCII, the most of any text, in one comparison.
+        if b.wrapping_sub(b' ') < 0x7f - b' ' {
+            continue;
+        }
+        let next = bytes.get(i).copied();
+        let unsafe_here = match b {
+            b'\n' | b'\t' => false,
+            b'\r' => next != Some(b'\n'),
+            0..=0x1f | 0x7f => true,
+            0xc2 => next.is_some_and(|n| (0x80..=0x9f).contains(&n)),
+            0xe2 => matches!(
+                (next, bytes.get(i + 1)),
+                (Some(0x80), Some(0xaa..=0xae)) | (Some(0x81), Some(0xa6..=0xa9))
+            ),
+            _ => false,
+        };
+        if unsafe_here {
+            return true;
+        }
+    }
+    false
+}
+
 fn is_unsafe(c: char) -> bool {
     (c.is_control() && c != '\n' && c != '\t')
         || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
@@ -364,13 +396,10 @@ pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
 /// A source text to show in a snippet: each unsafe character replaced by as many `?`
 /// as it has bytes, so every span still points at the same place.
 pub fn mask_controls(text: &str) -> std::borrow::Cow<'_, str> {
-    if plain(text) {
-        return std::borrow::Cow::Borrowed(text);
-    }
     // CR before LF is a line ending, not a trick.
     let unsafe_at =
         |i: usize, c: char| is_unsafe(c) && !(c == '\r' && text[i + 1..].starts_with('\n'));
-    if !text.char_indices().any(|(i, c)| unsafe_at(i, c)) {
+    if !maybe_unsafe(text.as_bytes()) {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
@@ -636,6 +665,22 @@ pub fn json_string(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_byte_scan_finds_what_the_character_test_finds() {
+        // The edges of each range [`is_unsafe`] names, and characters of other scripts.
+        let chars = [
+            '\u{0}', '\u{1f}', ' ', '~', '\u{7f}', '\u{80}', '\u{9f}', '\u{a0}', 'é', '—',
+            '\u{2029}', '\u{202a}', '\u{202e}', '\u{202f}', '\u{2065}', '\u{2066}', '\u{2069}',
+            '\u{206a}', '\u{2080}', '\u{2190}', '\n', '\t', '\r',
+        ];
+        for c in chars {
+            let text = format!("a{c}b");
+            assert_eq!(maybe_unsafe(text.as_bytes()), is_unsafe(c), "{c:?}");
+        }
+        assert!(!maybe_unsafe(b"a\r\nb"), "CR LF is a line ending");
+        assert!(maybe_unsafe(b"a\r"), "a CR at the end is not");
+    }
 
     #[test]
     fn suggests_close_names_only() {

@@ -20,7 +20,8 @@ use std::path::Path;
 /// Loads and checks a ruleset folder: the program if it has no errors, and every
 /// diagnostic (errors and warnings) either way, with the sources they point into.
 pub fn compile_dir(dir: &Path) -> (Option<ir::Program>, diag::Diagnostics, source::Sources) {
-    let c = check_dir(dir, &load::Overlay::new());
+    // Nothing here reads the index: none is built.
+    let c = check_dir_with(dir, &load::Overlay::new(), false);
     (c.program, c.diags, c.sources)
 }
 
@@ -37,6 +38,11 @@ pub struct Checked {
 /// [`compile_dir`] with unsaved editor text replacing files on disk (see
 /// [`load::Overlay`]), and the index the language server reads.
 pub fn check_dir(dir: &Path, overlay: &load::Overlay) -> Checked {
+    check_dir_with(dir, overlay, true)
+}
+
+/// [`check_dir`], its index built only when `indexed`.
+fn check_dir_with(dir: &Path, overlay: &load::Overlay, indexed: bool) -> Checked {
     let mut diags = diag::Diagnostics::default();
     let mut loaded = load::load_dir_with(dir, overlay, &mut diags);
     let sources = loaded.sources.clone();
@@ -53,7 +59,7 @@ pub fn check_dir(dir: &Path, overlay: &load::Overlay) -> Checked {
     }
     let lost = std::mem::take(&mut loaded.lost);
     let found = diags.items.len();
-    let (mut program, index) = check::check_indexed(loaded, &mut diags);
+    let (mut program, index, _) = check::check_all(loaded, &[], &mut diags, indexed);
     if let Some(p) = &mut program {
         p.folder = Some(dir.to_path_buf());
     }

@@ -44,6 +44,9 @@ pub use replay::{replay, replay_ending, Replayed};
 pub const MAX_RUNS: u64 = 10_000_000;
 /// Most rounds a fight file may allow.
 pub const MAX_ROUNDS: u32 = 10_000;
+/// Most combatants of one fight, all sides together: the engine looks at every pair of
+/// them each round, and no fight a rulebook describes comes near.
+pub const MAX_COMBATANTS: usize = 1_000;
 
 /// A fight's sides: each side's name and its combatants (name, record value).
 pub type Sides = Vec<(String, Vec<(String, Const)>)>;

@@ -461,22 +461,27 @@ fn a_huge_group_at_once_stops_on_the_fights_step_budget_not_after_minutes_of_cop
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/fights/volley");
     let (p, diags, _) = rulesc::compile_dir(std::path::Path::new(dir));
     let p = p.unwrap_or_else(|| panic!("{diags:?}"));
+    // A fight file holds at most `MAX_COMBATANTS` (1,000): it names one archer a side,
+    // and each side is filled to 1,500 here, past the reader (the engine has no cap).
     let mut text = String::from("rounds: 100\nsides:\n");
     for side in ["Red", "Blue"] {
-        text.push_str(&format!("  {side}:\n"));
-        for i in 0..1500 {
-            text.push_str(&format!("    {side}{i}: {{ hp: 50 }}\n"));
-        }
+        text.push_str(&format!("  {side}:\n    {side}0: {{ hp: 50 }}\n"));
     }
     text.push_str("decisions:\n  default: random\n");
     let folder = std::env::temp_dir().join(format!("rulesc-volley-{}", std::process::id()));
     std::fs::create_dir_all(&folder).unwrap();
     let path = folder.join("big.yaml");
     std::fs::write(&path, text).unwrap();
-    let file = match rulesc::simulate::read(&p, &path) {
+    let mut file = match rulesc::simulate::read(&p, &path) {
         Ok((f, _)) => f,
         Err((d, _)) => panic!("{:?}", d.items),
     };
+    for (side, members) in &mut file.sides {
+        let archer = members[0].1.clone();
+        for i in 1..1500 {
+            members.push((format!("{side}{i}"), archer.clone()));
+        }
+    }
     let summary = rulesc::simulate::simulate(&p, &file, 1, 0);
     let errors: Vec<&String> = summary.errors.keys().collect();
     assert_eq!(errors.len(), 1, "{errors:?}");

@@ -99,8 +99,10 @@ pub struct Symbol {
     /// optional value, its items'), or `bool`.
     pub named_by: Option<String>,
     /// For a map (`map<Skill, int>`), what its keys are written as, as `named_by` says
-    /// what its values are.
-    pub keys_named_by: Option<String>,
+    /// what its values are (`None`: numbers), then the keys of the map it holds as values,
+    /// and so on (`map<Skill, map<Stance, int>>`: `[Skill, Stance]`); for a table, its
+    /// rows' keys (a scale or enum; `None` for numbers and dice). Empty for anything else.
+    pub keys_named_by: Vec<Option<String>>,
     /// Other definitions it replaced or was replaced by through `override`: the names in
     /// the base and in the variant, with which is the base.
     pub overrides: Vec<Override>,
@@ -161,6 +163,10 @@ impl Index {
 /// The index while checking: definitions and uses by [`Key`].
 #[derive(Debug, Default)]
 pub(crate) struct Recorder {
+    /// Records only what the checker itself asks ([`Recorder::defines`] of a record):
+    /// a check without a reader of its index (the command line) builds none, and
+    /// formats none of its descriptions.
+    records_only: bool,
     symbols: Vec<(Key, Symbol)>,
     by_key: HashMap<Key, usize>,
     refs: Vec<(Span, Key)>,
@@ -169,9 +175,17 @@ pub(crate) struct Recorder {
 }
 
 impl Recorder {
+    /// A recorder of the records declared only, for a check whose index is not read.
+    pub fn records_only() -> Self {
+        Recorder {
+            records_only: true,
+            ..Recorder::default()
+        }
+    }
+
     /// Records a definition (the first of a key wins; a duplicate is an error elsewhere).
     pub fn define(&mut self, key: Key, kind: SymbolKind, parent: Option<&str>, span: Span) {
-        if self.by_key.contains_key(&key) {
+        if self.by_key.contains_key(&key) || (self.records_only && !matches!(key, Key::Record(_))) {
             return;
         }
         let name = match &key {
@@ -192,7 +206,7 @@ impl Recorder {
                 doc: None,
                 params: Vec::new(),
                 named_by: None,
-                keys_named_by: None,
+                keys_named_by: Vec::new(),
                 overrides: Vec::new(),
             },
         ));
@@ -207,6 +221,9 @@ impl Recorder {
         span: Span,
         ty: Ty,
     ) {
+        if self.records_only {
+            return;
+        }
         self.define(
             Key::Local(func, slot),
             SymbolKind::Local,
@@ -225,7 +242,9 @@ impl Recorder {
     }
 
     pub fn refer(&mut self, span: Span, key: Key) {
-        self.refs.push((span, key));
+        if !self.records_only {
+            self.refs.push((span, key));
+        }
     }
 
     /// Uses of parameter `k` of function `from` become uses of local `slots[k]` of
@@ -242,6 +261,9 @@ impl Recorder {
     }
 
     pub fn overridden(&mut self, key: Key, base: Span, by: Span) {
+        if self.records_only {
+            return;
+        }
         self.overrides.push((key, Override { base, by }));
     }
 
@@ -254,7 +276,11 @@ impl Recorder {
     /// Ties uses to definitions and describes each definition from the checked program
     /// (complete or not: an index is built even when the check found errors).
     pub fn finish(self, prog: &Program) -> Index {
+        if self.records_only {
+            return Index::default();
+        }
         let Recorder {
+            records_only: _,
             mut symbols,
             by_key,
             refs,
@@ -293,7 +319,14 @@ impl Recorder {
             sym.detail = describe(prog, &look, key, sym, &local_types);
             let ty = value_type(prog, &look, key, sym, &local_types);
             sym.named_by = ty.and_then(|t| named_by(prog, t));
-            sym.keys_named_by = ty.and_then(|t| keys_named_by(prog, t));
+            sym.keys_named_by = ty.map(|t| keys_named_by(prog, t)).unwrap_or_default();
+            if let (SymbolKind::Table, Some((1, i))) = (sym.kind, look.other(&sym.name)) {
+                // A table's rows are written as a map by its (first) key.
+                sym.keys_named_by = vec![match prog.tables[i].key {
+                    crate::ir::TableKey::Choice(c) => prog.choices.get(c).map(|c| c.name.clone()),
+                    _ => None,
+                }];
+            }
             if sym.kind == SymbolKind::Fight {
                 // What a fight file's fighters are written as: the combatants' type.
                 sym.named_by = prog
@@ -621,13 +654,22 @@ fn named_by(prog: &Program, ty: &Ty) -> Option<String> {
     }
 }
 
-/// The names a map's keys are written with (see [`Symbol::keys_named_by`]).
-fn keys_named_by(prog: &Program, ty: &Ty) -> Option<String> {
+/// The names the keys of a map, and of the maps it holds, are written with (see
+/// [`Symbol::keys_named_by`]).
+fn keys_named_by(prog: &Program, ty: &Ty) -> Vec<Option<String>> {
     match ty {
-        Ty::Map(k, _) => Some(prog.choices.get(*k)?.name.clone()),
-        Ty::SortedMap(k, _) => named_by(prog, k),
+        Ty::Map(k, v) => {
+            let mut keys = vec![prog.choices.get(*k).map(|c| c.name.clone())];
+            keys.extend(keys_named_by(prog, v));
+            keys
+        }
+        Ty::SortedMap(k, v) => {
+            let mut keys = vec![named_by(prog, k)];
+            keys.extend(keys_named_by(prog, v));
+            keys
+        }
         Ty::Option(t) => keys_named_by(prog, t),
-        _ => None,
+        _ => Vec::new(),
     }
 }
 

@@ -448,7 +448,7 @@ pub const RECORD_NAME_HELP: &str =
 
 /// Checks a loaded ruleset. Returns the program when there are no errors.
 pub fn check(loaded: Loaded, diags: &mut Diagnostics) -> Option<Program> {
-    check_indexed(loaded, diags).0
+    check_all(loaded, &[], diags, false).0
 }
 
 /// [`check`], and the index of every definition and resolved name (built whether or not
@@ -465,6 +465,16 @@ pub fn check_with_packs(
     loaded: Loaded,
     packs: &[packs::PackLayer],
     diags: &mut Diagnostics,
+) -> (Option<Program>, index::Index, Vec<packs::Added>) {
+    check_all(loaded, packs, diags, true)
+}
+
+/// [`check_with_packs`], its index built only when `indexed` (else it is empty).
+pub(crate) fn check_all(
+    loaded: Loaded,
+    packs: &[packs::PackLayer],
+    diags: &mut Diagnostics,
+    indexed: bool,
 ) -> (Option<Program>, index::Index, Vec<packs::Added>) {
     let Loaded {
         sources,
@@ -503,7 +513,11 @@ pub fn check_with_packs(
         instance_ids: HashMap::new(),
         zeros: HashMap::new(),
         broken_defaults: Default::default(),
-        index: index::Recorder::default(),
+        index: if indexed {
+            index::Recorder::default()
+        } else {
+            index::Recorder::records_only()
+        },
         pack_files: HashMap::new(),
     };
     let yaml = layers::merge_yaml(&mut c, yaml, &yaml_layer);

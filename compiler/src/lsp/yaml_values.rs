@@ -100,18 +100,19 @@ fn unquote(s: &str) -> &str {
 }
 
 /// What a place holds: the names its values are written with (a scale, enum or record
-/// type, or `bool`), and for a map the names of its keys.
+/// type, or `bool`), and for a map the names of its keys, then of the keys of the maps
+/// it holds (`None`: numbers).
 #[derive(Debug, Clone, Copy)]
 struct Holds<'a> {
     names: Option<&'a str>,
-    keys: Option<&'a str>,
+    keys: &'a [Option<String>],
 }
 
 impl<'a> Holds<'a> {
     fn of(s: &'a Symbol) -> Self {
         Holds {
             names: s.named_by.as_deref(),
-            keys: s.keys_named_by.as_deref(),
+            keys: &s.keys_named_by,
         }
     }
 }
@@ -144,13 +145,22 @@ fn root<'a, 'p>(
             let ty = find(index, SymbolKind::RecordType, None, ty)?;
             let holds = Holds {
                 names: Some(ty.name.as_str()),
-                keys: None,
+                keys: &[],
             };
             Some((holds, rest))
         }
-        // tables: name: rows: key (or its `default`)
-        ["tables", table, "rows", _, rest @ ..] | ["tables", table, "default", rest @ ..] => {
+        // tables: name: rows (a map by the table's key), of which each row's value, or
+        // the table's `default`, is one of its values.
+        ["tables", table, "rows", rest @ ..] => {
             Some((of(find(index, SymbolKind::Table, None, table)?), rest))
+        }
+        ["tables", table, "default", rest @ ..] => {
+            let table = find(index, SymbolKind::Table, None, table)?;
+            let holds = Holds {
+                names: table.named_by.as_deref(),
+                keys: &[],
+            };
+            Some((holds, rest))
         }
         ["constants", name, rest @ ..] => {
             Some((of(find(index, SymbolKind::Constant, None, name)?), rest))
@@ -172,10 +182,10 @@ fn root<'a, 'p>(
 /// One key further into a value holding `h`: a map's key leads to its value, a record's
 /// field name to its field.
 fn step<'a>(index: &'a Index, h: Holds<'a>, key: &str) -> Option<Holds<'a>> {
-    if h.keys.is_some() {
+    if let [_, inner @ ..] = h.keys {
         return Some(Holds {
             names: h.names,
-            keys: None,
+            keys: inner,
         });
     }
     find(index, SymbolKind::RecordType, None, h.names?)?;
@@ -263,9 +273,11 @@ pub(crate) fn completions<'a>(
             .collect()
     };
     Some(match (writing, holds) {
-        (Writing::Key, Holds { keys: Some(k), .. }) => {
-            children(k, &[SymbolKind::Level, SymbolKind::Record])
-        }
+        (Writing::Key, Holds { keys: [k, ..], .. }) => match k {
+            Some(k) => children(k, &[SymbolKind::Level, SymbolKind::Record]),
+            // Numbers: nothing to offer.
+            None => Vec::new(),
+        },
         (
             Writing::Key,
             Holds {
@@ -277,7 +289,7 @@ pub(crate) fn completions<'a>(
         }
         (Writing::Key, _) => return None,
         // A map written as one name: nothing fits.
-        (Writing::Value, Holds { keys: Some(_), .. })
+        (Writing::Value, Holds { keys: [_, ..], .. })
         | (Writing::Value, Holds { names: None, .. }) => Vec::new(),
         (
             Writing::Value,

@@ -310,7 +310,7 @@ fn recheck(
     loaded.sources = sources.clone();
     let layers = to_layers(fits);
     let mut checked = Diagnostics::default();
-    let (prog, _, added) = check::check_with_packs(loaded, &layers, &mut checked);
+    let (prog, _, added) = check::check_all(loaded, &layers, &mut checked, false);
     let pack_files: Vec<u32> = fits.iter().map(|(r, _)| r.node.span.file).collect();
     for d in checked.items {
         if d.severity == crate::diag::Severity::Error || pack_files.contains(&d.span.file) {

@@ -580,6 +580,21 @@ pub(crate) fn read_sides(
                 match v.as_map() {
                     Some(ms) if !ms.is_empty() => {
                         for (mk, mv) in ms {
+                            if names.len() == super::MAX_COMBATANTS {
+                                err(
+                                    diags,
+                                    mk.span,
+                                    format!(
+                                        "more than {} combatants in one fight",
+                                        super::MAX_COMBATANTS
+                                    ),
+                                    format!(
+                                        "a fight holds at most {} combatants, all sides together",
+                                        super::MAX_COMBATANTS
+                                    ),
+                                );
+                                return None;
+                            }
                             let who = mk.scalar_text().unwrap_or_default();
                             if names.contains(&who) {
                                 err(

@@ -41,55 +41,77 @@ impl Builder<'_> {
         Some(Expr { kind, span })
     }
 
-    /// Builds a left-associative chain `a op b op c`.
-    pub(super) fn chain(&mut self, p: Pair<Rule>) -> Option<Expr> {
-        let mut k = p.into_inner();
-        let mut left = self.expr(k.next()?)?;
-        while let Some(op) = k.next() {
-            let right = self.expr(k.next()?)?;
-            let op = match op.as_str().trim() {
-                "or" => BinOp::Or,
-                "and" => BinOp::And,
-                "==" => BinOp::Eq,
-                "!=" => BinOp::Ne,
-                "<" => BinOp::Lt,
-                "<=" => BinOp::Le,
-                ">" => BinOp::Gt,
-                ">=" => BinOp::Ge,
-                "in" => BinOp::In,
-                "+" => BinOp::Add,
-                "-" => BinOp::Sub,
-                "*" => BinOp::Mul,
-                "/" => BinOp::Div,
-                _ => BinOp::Rem,
+    /// Climbs the precedence of a flat run `a op b op c ...` (an `expr`, a `not_expr`
+    /// after its `not`s, a `sum`): every operator is left-associative, a tighter one
+    /// applied first. Each operand is built in order, left to right.
+    fn climb<'i>(&mut self, pairs: impl Iterator<Item = Pair<'i, Rule>>) -> Option<Expr> {
+        let mut operands: Vec<Expr> = Vec::new();
+        let mut ops: Vec<BinOp> = Vec::new();
+        for p in pairs {
+            let op = match p.as_rule() {
+                Rule::or_op => BinOp::Or,
+                Rule::and_op => BinOp::And,
+                Rule::compare_op | Rule::add_op | Rule::mul_op => match p.as_str().trim() {
+                    "==" => BinOp::Eq,
+                    "!=" => BinOp::Ne,
+                    "<" => BinOp::Lt,
+                    "<=" => BinOp::Le,
+                    ">" => BinOp::Gt,
+                    ">=" => BinOp::Ge,
+                    "in" => BinOp::In,
+                    "+" => BinOp::Add,
+                    "-" => BinOp::Sub,
+                    "*" => BinOp::Mul,
+                    "/" => BinOp::Div,
+                    _ => BinOp::Rem,
+                },
+                _ => {
+                    operands.push(self.expr(p)?);
+                    continue;
+                }
             };
-            let span = left.span.to(right.span);
-            left = Expr {
-                kind: ExprKind::Binary(op, Box::new(left), Box::new(right)),
-                span,
-            };
+            while ops
+                .last()
+                .is_some_and(|&top| tightness(top) >= tightness(op))
+            {
+                reduce(&mut operands, &mut ops)?;
+            }
+            ops.push(op);
         }
-        Some(left)
+        while !ops.is_empty() {
+            reduce(&mut operands, &mut ops)?;
+        }
+        operands.pop()
     }
 
     pub(super) fn expr(&mut self, p: Pair<Rule>) -> Option<Expr> {
         let span = self.span(&p);
         let rule = p.as_rule();
         match rule {
-            Rule::expr | Rule::paren => self.expr(kids(p).into_iter().next()?),
-            Rule::or_expr | Rule::and_expr | Rule::compare | Rule::sum | Rule::product => {
-                self.chain(p)
-            }
+            Rule::paren => self.expr(p.into_inner().next()?),
+            Rule::expr | Rule::sum => self.climb(p.into_inner()),
             Rule::not_expr | Rule::unary => {
-                let k: Vec<Pair<Rule>> = p.into_inner().collect();
-                let (ops, last) = k.split_at(k.len().checked_sub(1)?);
-                let mut e = self.expr(last[0].clone())?;
-                for op in ops.iter().rev() {
-                    let uop = if op.as_rule() == Rule::not_op {
-                        UnOp::Not
-                    } else {
-                        UnOp::Neg
-                    };
+                // The prefix operators, then the operand (a `not_expr`'s a run of
+                // operands and operators).
+                let mut k = p.into_inner().peekable();
+                let mut prefix = 0usize;
+                while k
+                    .next_if(|c| matches!(c.as_rule(), Rule::not_op | Rule::neg_op))
+                    .is_some()
+                {
+                    prefix += 1;
+                }
+                let mut e = if rule == Rule::unary {
+                    self.expr(k.next()?)?
+                } else {
+                    self.climb(k)?
+                };
+                let uop = if rule == Rule::not_expr {
+                    UnOp::Not
+                } else {
+                    UnOp::Neg
+                };
+                for _ in 0..prefix {
                     // A negated literal is a literal, so `-3` is a constant.
                     e = match (uop, &e.kind) {
                         (UnOp::Neg, ExprKind::Int(v)) => Expr {
@@ -466,4 +488,29 @@ fn looks_like_dice(t: &str) -> bool {
         None => rest,
     };
     digits(sides)
+}
+
+/// How tightly a binary operator binds: `or` loosest, then `and`, the comparisons,
+/// `+ -`, `* / %`.
+fn tightness(op: BinOp) -> u8 {
+    match op {
+        BinOp::Or => 1,
+        BinOp::And => 2,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::In => 3,
+        BinOp::Add | BinOp::Sub => 4,
+        BinOp::Mul | BinOp::Div | BinOp::Rem => 5,
+    }
+}
+
+/// The last operator applied to the last two operands.
+fn reduce(operands: &mut Vec<Expr>, ops: &mut Vec<BinOp>) -> Option<()> {
+    let op = ops.pop()?;
+    let right = operands.pop()?;
+    let left = operands.pop()?;
+    let span = left.span.to(right.span);
+    operands.push(Expr {
+        kind: ExprKind::Binary(op, Box::new(left), Box::new(right)),
+        span,
+    });
+    Some(())
 }

@@ -80,3 +80,37 @@ fn class_8_fight_file_values_of_the_wrong_shape_are_diagnostics() {
         ),
     ]);
 }
+
+/// A fight file whose two sides hold `n` combatants together, each losing a hit point a
+/// turn (so a fight ends in three rounds).
+fn crowd(p: &Path, n: usize) {
+    fight_file(p, "");
+    let mut text = String::from("decisions: { swing: yes }\nsides:\n");
+    for (side, range) in [("A", 0..n / 2), ("B", n / 2..n)] {
+        text.push_str(&format!("  {side}:\n"));
+        for i in range {
+            text.push_str(&format!("    u{i}: {{}}\n"));
+        }
+    }
+    write(&p.join("fight.yaml"), &text);
+}
+
+/// Issue 29: the engine looks at every pair of combatants each round, so a fight holds
+/// at most `MAX_COMBATANTS` (1,000) of them, all sides together; one more is `E0404`
+/// at the line of the one too many, exit 1.
+#[test]
+fn a_fight_holds_at_most_a_thousand_combatants() {
+    assert_eq!(rulesc::simulate::MAX_COMBATANTS, 1_000);
+    let simulate = &["simulate", "f", "fight.yaml", "-n", "1"][..];
+    check_all(&[
+        case("1,000", |p| crowd(p, 1_000), simulate, 0, "", ""),
+        case(
+            "1,001",
+            |p| crowd(p, 1_001),
+            simulate,
+            1,
+            "E0404",
+            "fight.yaml",
+        ),
+    ]);
+}

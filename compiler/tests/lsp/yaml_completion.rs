@@ -285,3 +285,108 @@ fn maps_nested_records_args_and_sides_offer_their_types() {
     }
     c.shutdown();
 }
+
+const KEYED: &str = "\
+ruleset:
+  name: keyed
+  title: Keyed
+scales:
+  Harm: [Scratch, Wound, Down]
+enums:
+  Skill: [Blades, Bows]
+  Stance: [Guard, Open]
+types:
+  Weapon:
+    harm: Harm
+  Fighter:
+    resist: { type: \"map<Harm, int>\", default: {} }
+    favourite: { type: \"map<Weapon, Stance>\", default: {} }
+    by_hp: { type: \"map<int, Stance>\", default: {} }
+    drills: { type: \"map<Skill, map<Stance, Harm>>\", default: {} }
+tables:
+  skill_bonus:
+    key: Skill
+    value: int
+    rows: { Blades: 1, Bows: 2 }
+  harm_step:
+    key: Harm
+    value: Harm
+    rows: { Scratch: Wound, Wound: Down, Down: Down }
+  by_roll:
+    die: d4
+    value: Stance
+    rows: { \"1-2\": Guard, \"3-4\": Open }
+records:
+  Weapon:
+    fist: { harm: Scratch }
+    axe: { harm: Wound }
+  Fighter:
+    mira: { resist: { Wound: 1 } }
+";
+
+/// Issue 29 §4, the gaps: a table's row keys offer the table's key type; a map keyed by
+/// a scale offers its levels (in order), one keyed by records the records, one keyed by
+/// numbers nothing (and its values their type); a map in a map, the inner map's keys and
+/// values. Each through the client, in the file being typed.
+#[test]
+fn table_rows_and_maps_by_any_key_and_maps_in_maps_offer_their_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("ruleset.yaml"), KEYED).unwrap();
+    let data = uri(&dir.path().join("ruleset.yaml"));
+    let mut c = Client::start();
+    initialize(&mut c, dir.path());
+    c.open(&data, KEYED);
+    // No error (the tables are unused: warnings).
+    let errors: Vec<Value> = c
+        .diagnostics(&data)
+        .into_iter()
+        .filter(|d| d["severity"] == 1)
+        .collect();
+    assert_eq!(errors, Vec::<Value>::new());
+    let mut version = 1;
+    let mut offered = |c: &mut Client, old: &str, typed: &str| -> Vec<String> {
+        assert!(KEYED.contains(old), "{old}");
+        let text = KEYED.replace(old, typed);
+        version += 1;
+        c.change(&data, version, &text);
+        let at = pos(&text, typed, 0, typed.len());
+        labels(&c.request("textDocument/completion", doc_pos(&data, at)))
+    };
+    let harms: &[&str] = &["Scratch", "Wound", "Down"];
+    let stances: &[&str] = &["Guard", "Open"];
+    let skills: &[&str] = &["Blades", "Bows"];
+    let mira = "mira: { resist: { Wound: 1 } }";
+    let bonus = "rows: { Blades: 1, Bows: 2 }";
+    let step = "rows: { Scratch: Wound, Wound: Down, Down: Down }";
+    let rolled = "rows: { \"1-2\": Guard, \"3-4\": Open }";
+    let cases: [(&str, &str, &[&str]); 16] = [
+        // A table's row keys: its key type's variants or levels; numbers: nothing.
+        (bonus, "rows: { Blades: 1, ", skills),
+        (bonus, "rows:\n      B", skills),
+        (step, "rows: { Scratch: Wound, ", harms),
+        (rolled, "rows: { \"1-2\": Guard, ", &[]),
+        // ... and a row's value, its values' type, as before.
+        (step, "rows: { Scratch: ", harms),
+        (bonus, "rows: { Blades: ", &[]),
+        // A map keyed by a scale, by records, by numbers.
+        (mira, "mira: { resist: { ", harms),
+        (mira, "mira: { resist: { Wound: ", &[]),
+        (mira, "mira: { favourite: { ", &["fist", "axe"]),
+        (mira, "mira: { favourite: { axe: ", stances),
+        (mira, "mira: { by_hp: { ", &[]),
+        (mira, "mira: { by_hp: { 3: ", stances),
+        // A map in a map: the outer keys, the inner keys, the inner values.
+        (mira, "mira: { drills: { ", skills),
+        (mira, "mira: { drills: { Bows: { ", stances),
+        (mira, "mira: { drills: { Bows: { Open: ", harms),
+        (
+            mira,
+            "mira:\n      drills:\n        Bows:\n          Open: ",
+            harms,
+        ),
+    ];
+    for (old, typed, expected) in cases {
+        assert_eq!(offered(&mut c, old, typed), expected, "{typed:?}");
+    }
+    c.shutdown();
+}

@@ -18,7 +18,16 @@ pub(super) fn roll(
     among: Option<&ast::Expr>,
     span: Span,
 ) -> ir::Expr {
-    if fcx.formula {
+    if fcx.formula && super::fight::is_trigger(c, fcx.id) {
+        // The writer wrote a condition, not a formula: it cannot become a procedure.
+        c.error(
+            "E0324",
+            span,
+            "a trigger's condition cannot roll dice",
+            "read at every look the engine takes",
+            "the engine reads the condition after every hook and turn, to see it turn true: roll in a hook's or turn's procedure, keep what it gives in a field, and let the condition read the field",
+        );
+    } else if fcx.formula {
         c.error(
             "E0324",
             span,

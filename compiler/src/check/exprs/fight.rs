@@ -747,6 +747,11 @@ pub(super) fn is_rule(c: &Checker, id: usize) -> bool {
     matches!(c.prog.functions[id].name.as_str(), ORDER | OUT)
 }
 
+/// Whether function `id` is a trigger's condition (`when(c) cond = p`).
+pub(super) fn is_trigger(c: &Checker, id: usize) -> bool {
+    c.prog.functions[id].name.starts_with("fight_when_")
+}
+
 /// A function as the writer names it: the fight's formulas by their clause
 /// (`out(c)`, `order(c)`, `when(c) ...`).
 pub(super) fn shown(c: &Checker, id: usize) -> String {
