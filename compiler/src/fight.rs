@@ -584,7 +584,10 @@ impl<D: DiceSource, X: Decide, T: TraceSink> FightRules<Value, D, X, T> for Eval
                 let who = fighter(who).index();
                 let mut cur = combatant(Some(&*fight), who as i64);
                 let new = Value::from_const(value);
-                reset(&mut cur, path, &args[1.min(args.len())..], &new);
+                if let Err(kind) = reset(&mut cur, path, &args[1..], &new) {
+                    let e = RuleError::new(*site, kind);
+                    return Err(rulesc_runtime::__private::error::fail(&mut env.trace, e));
+                }
                 if T::ENABLED {
                     let shown = show_traced_in(self.prog, Some(fight), &new, ty);
                     env.trace.event(TraceEvent::Fight {
@@ -709,31 +712,40 @@ fn land_value(
     Ok(())
 }
 
-/// Sets the place `path` under record `v` (keys from `keys`, in order) to `new`. A key or
-/// index that is not there changes nothing.
-fn reset(v: &mut Value, path: &[ResetStep], keys: &[i64], new: &Value) {
+/// Sets the place `path` under record `v` (keys from `keys`, in order) to `new`. An index
+/// past its list (the list changed since the duration began) is the list's index rule
+/// error, as `runtime::error::index_mut` gives it (generated code calls it), and nothing
+/// is set.
+fn reset(
+    v: &mut Value,
+    path: &[ResetStep],
+    keys: &[i64],
+    new: &Value,
+) -> Result<(), RuleErrorKind> {
     let Some((first, rest)) = path.split_first() else {
         *v = new.clone();
-        return;
+        return Ok(());
     };
-    match (first, v) {
-        (ResetStep::Field(i), Value::Record(r)) => {
-            if let Some(slot) = r.borrow_mut().get_mut(*i) {
-                reset(slot, rest, keys, new);
-            }
-        }
-        (ResetStep::Key | ResetStep::Index, Value::Map(items) | Value::List(items)) => {
-            let Some((k, more)) = keys.split_first() else {
-                return;
-            };
+    let fits = "the checker builds a duration's reset path from the place's own steps, a key captured for each key or index";
+    match (first, v, keys) {
+        (ResetStep::Field(i), Value::Record(r), _) => match r.borrow_mut().get_mut(*i) {
+            Some(slot) => reset(slot, rest, keys, new),
+            None => unreachable!("field {i} past its record: {fits}"),
+        },
+        (ResetStep::Key, Value::Map(items), [k, more @ ..]) => {
+            // Captured from a level or variant: every one has its entry.
             let items = Rc::make_mut(items);
-            if let Some(slot) = usize::try_from(*k).ok().and_then(|i| items.get_mut(i)) {
-                reset(slot, rest, more, new);
+            match usize::try_from(*k).ok().and_then(|i| items.get_mut(i)) {
+                Some(slot) => reset(slot, rest, more, new),
+                None => unreachable!("key {k} of a map keyed by a scale or enum: {fits}"),
             }
         }
-        (step, v) => unreachable!(
-            "{step:?} of {v:?}: the checker builds a duration's reset path from the place's own steps"
-        ),
+        (ResetStep::Index, Value::List(items), [k, more @ ..]) => {
+            let items = Rc::make_mut(items).as_mut_slice();
+            let slot = rulesc_runtime::__private::error::index_mut(items, *k, 0);
+            reset(slot.map_err(|e| e.kind)?, rest, more, new)
+        }
+        (step, v, keys) => unreachable!("{step:?} of {v:?} with keys {keys:?}: {fits}"),
     }
 }
 
