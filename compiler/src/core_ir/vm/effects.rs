@@ -6,8 +6,8 @@
 use super::{list_of, peek, store, Vm, FRAME};
 use crate::core_ir::code::Inst;
 use crate::eval::{
-    among_faces, dice_steps, fill_event, fill_track, leak_name, lookup, option_label,
-    show_traced_in, update, Value,
+    among_faces, dice_steps, fill_event, fill_track, lookup, option_label, show_traced_in, update,
+    Value,
 };
 use crate::ir::TableKey;
 use rulesc_runtime::{Decide, DiceSource, RuleError, RuleErrorKind, TraceEvent, TraceSink};
@@ -119,13 +119,18 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 });
                 self.faces = faces;
                 let face = face?;
-                // Every face of the table's die has a row (the checker's E0310).
                 let Some(v) = lookup(t, face) else {
-                    let kind = RuleErrorKind::NoRow {
-                        table: leak_name(&t.name),
-                        key: face.to_string(),
-                    };
-                    return Err(self.fail(*site, kind, traced));
+                    // An enumeration that cut the path off at this roll gave no face: the
+                    // run ends there, giving nothing (as at `Inst::Stop`).
+                    if self.may_stop && self.env.dice.stopped() {
+                        self.stopped = true;
+                        return Ok(());
+                    }
+                    unreachable!(
+                        "{} (table `{}`, face {face})",
+                        crate::eval::DIE_ROWS,
+                        t.name
+                    )
                 };
                 if traced {
                     let value = show_traced_in(self.p, self.fight.as_deref(), &v, &t.value);

@@ -539,7 +539,10 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     }
                 }
                 Inst::Fill { .. } | Inst::DecideFrom { .. } | Inst::RollTable { .. } => {
-                    self.effect(inst, regs, vregs, budget, traced)?
+                    self.effect(inst, regs, vregs, budget, traced)?;
+                    if self.stopped {
+                        return Ok(Part::Unit);
+                    }
                 }
                 Inst::RollFaces {
                     total,
