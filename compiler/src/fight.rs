@@ -445,11 +445,7 @@ impl<'p> EvalRules<'p> {
     fn who_arg(&self, fight: &Fight<Value>, f: usize, who: Option<Fighter>) -> Option<Value> {
         let w = who?;
         Some(match self.prog.functions[f].params.first().map(|p| &p.ty) {
-            Some(Ty::Record(_)) => fight
-                .combatants
-                .get(w.index())
-                .cloned()
-                .unwrap_or(Value::Unit),
+            Some(Ty::Record(_)) => combatant(Some(fight), i64::from(w.0)),
             _ => Value::Fighter(w.0),
         })
     }
@@ -538,7 +534,13 @@ impl<D: DiceSource, X: Decide, T: TraceSink> FightRules<Value, D, X, T> for Eval
             Hook::Turn => d.hooks[2].map(|h| h.0),
             Hook::TurnEnd => d.hooks[3].map(|h| h.0),
             Hook::RoundEnd => d.hooks[4].map(|h| h.0),
-            Hook::Every(i) => d.every.get(usize::from(i)).map(|e| e.1),
+            Hook::Every(i) => match d.every.get(usize::from(i)) {
+                Some(e) => Some(e.1),
+                None => unreachable!(
+                    "`on every` hook {i} of {}: the engine runs the hooks `shape` gave it",
+                    d.every.len()
+                ),
+            },
         };
         if let Some(f) = f {
             self.run(env, fight, f, who)?;
@@ -554,7 +556,9 @@ impl<D: DiceSource, X: Decide, T: TraceSink> FightRules<Value, D, X, T> for Eval
         args: &[i64],
     ) -> Res<()> {
         let Some(a) = self.def().actions.get(action as usize) else {
-            return Ok(());
+            unreachable!(
+                "timer action {action}: the engine fires only the actions the program's timers set"
+            )
         };
         match a {
             Action::Call { function, site } => {
