@@ -114,13 +114,23 @@ pub(crate) trait InFight {
     fn event(&mut self, e: TraceEvent);
 }
 
+/// Why a fight function always runs in a fight: what `unreachable!` says where one would
+/// find none.
+pub(crate) const IN_A_FIGHT: &str = "a fight function runs only in a fight: the engine runs the fight's own, and a scenario running one without `fight:` is refused (`scenario::read`, E0401)";
+
 /// The combatant fighter `f` stands for: the fight's own record, shared, so changes
 /// through it reach the fight.
 pub(crate) fn combatant(fight: Option<&Fight<Value>>, f: i64) -> Value {
-    fight
-        .and_then(|x| usize::try_from(f).ok().and_then(|i| x.combatants.get(i)))
-        .cloned()
-        .unwrap_or(Value::Unit)
+    let Some(fight) = fight else {
+        unreachable!("the combatant of fighter {f} outside a fight: {IN_A_FIGHT}")
+    };
+    match usize::try_from(f).ok().and_then(|i| fight.combatants.get(i)) {
+        Some(c) => c.clone(),
+        None => unreachable!(
+            "fighter {f} of a fight of {}: a fighter is a number the fight gave (its built-ins, a hook's or a timer's argument, a scenario's fighter by name), and none leaves it",
+            fight.combatants.len()
+        ),
+    }
 }
 
 /// The fight's `out` rule. While the fight is calm ([`Fight::calm`]: the engine asks its
@@ -173,10 +183,10 @@ fn side_of(
 /// them (the same `out` rules asked, in the same order, at the same steps) without
 /// making the list.
 pub(crate) fn count(it: &mut impl InFight, q: FightQuery, arg: Option<Value>) -> Res<i64> {
-    let who = fighter_of(arg.as_ref());
     let mut n = 0;
     match q {
         FightQuery::Allies | FightQuery::Enemies => {
+            let who = fighter_of(q, arg.as_ref());
             side_of(it, who, q == FightQuery::Allies, |_| n += 1)?;
         }
         _ => {
@@ -190,52 +200,55 @@ pub(crate) fn count(it: &mut impl InFight, q: FightQuery, arg: Option<Value>) ->
 
 /// Fight built-in `q` of its operand (each has at most one).
 pub(crate) fn query(it: &mut impl InFight, q: FightQuery, arg: Option<Value>) -> Res<Value> {
-    let n = arg.as_ref().map_or(0, Value::int);
-    let who = fighter_of(arg.as_ref());
+    let who = || fighter_of(q, arg.as_ref());
     let list = |v: Vec<Value>| Value::List(Rc::new(v));
     let Some(fight) = it.fight() else {
-        // A fight function run outside a fight (a scenario): an empty fight.
-        return Ok(match q {
-            FightQuery::Out | FightQuery::Acted => Value::Bool(false),
-            FightQuery::Round | FightQuery::Time => Value::Int(0),
-            FightQuery::SideOf => Value::Side(0),
-            FightQuery::MarkActed => Value::Unit,
-            _ => list(Vec::new()),
-        });
+        unreachable!("fight built-in {q:?} outside a fight: {IN_A_FIGHT}")
     };
+    if arg == Some(crate::eval::expr::CUT_OFF) {
+        return Ok(crate::eval::expr::CUT_OFF);
+    }
     Ok(match q {
         FightQuery::Fighters => list(fight.fighters().map(|f| Value::Fighter(f.0)).collect()),
         FightQuery::Sides => list(fight.sides().map(|s| Value::Side(s.0)).collect()),
-        FightQuery::SideOf => Value::Side(fight.side(who).0),
+        FightQuery::SideOf => Value::Side(fight.side(who()).0),
         FightQuery::Members => {
-            let s = Side(n.clamp(0, i64::from(u16::MAX)) as u16);
-            list(fight.members(s).map(|f| Value::Fighter(f.0)).collect())
+            let Some(Value::Side(s)) = arg else {
+                unreachable!("`members` of {arg:?}: the checker gives it a side")
+            };
+            list(
+                fight
+                    .members(Side(s))
+                    .map(|f| Value::Fighter(f.0))
+                    .collect(),
+            )
         }
-        FightQuery::Acted => Value::Bool(fight.acted(who)),
+        FightQuery::Acted => Value::Bool(fight.acted(who())),
         FightQuery::Round => Value::Int(i64::from(fight.round())),
         FightQuery::Time => Value::Int(fight.time()),
         FightQuery::Allies | FightQuery::Enemies => {
             // At most every fighter: one allocation, never grown.
             let mut found = Vec::with_capacity(fight.len());
-            side_of(it, who, q == FightQuery::Allies, |f| {
+            side_of(it, who(), q == FightQuery::Allies, |f| {
                 found.push(Value::Fighter(f.0));
             })?;
             list(found)
         }
-        FightQuery::Out => Value::Bool(is_out(it, who)?),
+        FightQuery::Out => Value::Bool(is_out(it, who())?),
         FightQuery::MarkActed => {
+            let who = who();
             if let Some(fight) = it.fight_mut() {
                 fight.mark_acted(who);
             }
             Value::Unit
         }
         FightQuery::InOrder => {
-            let items = match &arg {
-                Some(Value::List(l)) => l.to_vec(),
-                _ => Vec::new(),
+            let Some(Value::List(items)) = &arg else {
+                unreachable!("`in_order` of {arg:?}: the checker gives it a list of fighters")
             };
+            let items = items.to_vec();
             let Some(order) = it.prog().fight.as_ref().map(|d| d.order) else {
-                return Ok(list(items));
+                unreachable!("`in_order` in a program without a fight: {IN_A_FIGHT}")
             };
             let mut keyed: Vec<(Vec<i64>, Value)> = Vec::with_capacity(items.len());
             for v in items {
@@ -260,17 +273,13 @@ pub(crate) fn set_timer(
 ) {
     let on = it.on();
     let Some(fight) = it.fight_mut() else {
-        return;
+        unreachable!("a timer set outside a fight: {IN_A_FIGHT}")
     };
     let moment = match at {
         At::RoundsLater(_) => fight.rounds_later(operand),
         At::TimeLater(_) => fight.time_later(operand),
         At::RoundEnd => Moment::RoundEnd(fight.round().max(1)),
-        At::Turn { end, next, .. } => fight.turn_moment(
-            Fighter(operand.clamp(0, i64::from(u32::MAX)) as u32),
-            *end,
-            *next,
-        ),
+        At::Turn { end, next, .. } => fight.turn_moment(fighter(operand), *end, *next),
     };
     let what = if on {
         format!("at {}", fight.describe(moment))
@@ -366,7 +375,7 @@ impl Interpreter<'_, '_> {
     /// `advance`: world time moves through the engine, which fires what falls due.
     pub(crate) fn advance(&mut self, amount: i64) -> Res<()> {
         let Some(fight) = self.fight.take() else {
-            return Ok(());
+            unreachable!("`advance` outside a fight: {IN_A_FIGHT}")
         };
         let options = Options {
             trace_formulas: self.formulas,
@@ -460,11 +469,7 @@ impl<'p> EvalRules<'p> {
     fn who_arg(&self, fight: &Fight<Value>, f: usize, who: Option<Fighter>) -> Option<Value> {
         let w = who?;
         Some(match self.prog.functions[f].params.first().map(|p| &p.ty) {
-            Some(Ty::Record(_)) => fight
-                .combatants
-                .get(w.index())
-                .cloned()
-                .unwrap_or(Value::Unit),
+            Some(Ty::Record(_)) => combatant(Some(fight), i64::from(w.0)),
             _ => Value::Fighter(w.0),
         })
     }
@@ -481,14 +486,22 @@ impl<'p> EvalRules<'p> {
     }
 }
 
-/// A captured timer argument back as a value of the parameter's type.
+/// A captured timer argument back as a value of the parameter's type: it was captured
+/// from a value of that type (the checker's E0352 keeps a timer's arguments to numbers,
+/// truths, levels, fighters and sides), so it fits.
 fn decode(ty: &Ty, x: i64) -> Value {
+    let fits = "a timer's argument is captured from a value of its parameter's type";
     match ty {
+        Ty::Int => Value::Int(x),
         Ty::Bool => Value::Bool(x != 0),
-        Ty::Choice(_) => Value::Choice(x.clamp(0, i64::from(u16::MAX)) as u16),
-        Ty::Fighter => Value::Fighter(x.clamp(0, i64::from(u32::MAX)) as u32),
-        Ty::Side => Value::Side(x.clamp(0, i64::from(u16::MAX)) as u16),
-        _ => Value::Int(x),
+        Ty::Choice(_) => {
+            Value::Choice(u16::try_from(x).unwrap_or_else(|_| unreachable!("level {x}: {fits}")))
+        }
+        Ty::Fighter => Value::Fighter(fighter(x).0),
+        Ty::Side => {
+            Value::Side(u16::try_from(x).unwrap_or_else(|_| unreachable!("side {x}: {fits}")))
+        }
+        other => unreachable!("a timer's argument of type {other:?}: {fits}"),
     }
 }
 
@@ -545,7 +558,13 @@ impl<D: DiceSource, X: Decide, T: TraceSink> FightRules<Value, D, X, T> for Eval
             Hook::Turn => d.hooks[2].map(|h| h.0),
             Hook::TurnEnd => d.hooks[3].map(|h| h.0),
             Hook::RoundEnd => d.hooks[4].map(|h| h.0),
-            Hook::Every(i) => d.every.get(usize::from(i)).map(|e| e.1),
+            Hook::Every(i) => match d.every.get(usize::from(i)) {
+                Some(e) => Some(e.1),
+                None => unreachable!(
+                    "`on every` hook {i} of {}: the engine runs the hooks `shape` gave it",
+                    d.every.len()
+                ),
+            },
         };
         if let Some(f) = f {
             self.run(env, fight, f, who)?;
@@ -561,7 +580,9 @@ impl<D: DiceSource, X: Decide, T: TraceSink> FightRules<Value, D, X, T> for Eval
         args: &[i64],
     ) -> Res<()> {
         let Some(a) = self.def().actions.get(action as usize) else {
-            return Ok(());
+            unreachable!(
+                "timer action {action}: the engine fires only the actions the program's timers set"
+            )
         };
         match a {
             Action::Call { function, site } => {
@@ -582,14 +603,19 @@ impl<D: DiceSource, X: Decide, T: TraceSink> FightRules<Value, D, X, T> for Eval
                 value,
                 site,
             } => {
-                let who = args
-                    .first()
-                    .map_or(0, |x| (*x).clamp(0, i64::from(u32::MAX)) as usize);
-                let Some(mut cur) = fight.combatants.get(who).cloned() else {
-                    return Ok(());
+                // A duration's first argument is the fighter it lasts on (`check::timed`).
+                let Some(&who) = args.first() else {
+                    unreachable!(
+                        "a duration's reset without its fighter: the checker captures it first"
+                    )
                 };
+                let who = fighter(who).index();
+                let mut cur = combatant(Some(&*fight), who as i64);
                 let new = Value::from_const(value);
-                reset(&mut cur, path, &args[1.min(args.len())..], &new);
+                if let Err(kind) = reset(&mut cur, path, &args[1..], &new) {
+                    let e = RuleError::new(*site, kind);
+                    return Err(rulesc_runtime::__private::error::fail(&mut env.trace, e));
+                }
                 if T::ENABLED {
                     let shown = show_traced_in(self.prog, Some(fight), &new, ty);
                     env.trace.event(TraceEvent::Fight {
@@ -714,36 +740,56 @@ fn land_value(
     Ok(())
 }
 
-/// Sets the place `path` under record `v` (keys from `keys`, in order) to `new`. A key or
-/// index that is not there changes nothing.
-fn reset(v: &mut Value, path: &[ResetStep], keys: &[i64], new: &Value) {
+/// Sets the place `path` under record `v` (keys from `keys`, in order) to `new`. An index
+/// past its list (the list changed since the duration began) is the list's index rule
+/// error, as `runtime::error::index_mut` gives it (generated code calls it), and nothing
+/// is set.
+fn reset(
+    v: &mut Value,
+    path: &[ResetStep],
+    keys: &[i64],
+    new: &Value,
+) -> Result<(), RuleErrorKind> {
     let Some((first, rest)) = path.split_first() else {
         *v = new.clone();
-        return;
+        return Ok(());
     };
-    match (first, v) {
-        (ResetStep::Field(i), Value::Record(r)) => {
-            if let Some(slot) = r.borrow_mut().get_mut(*i) {
-                reset(slot, rest, keys, new);
-            }
-        }
-        (ResetStep::Key | ResetStep::Index, Value::Map(items) | Value::List(items)) => {
-            let Some((k, more)) = keys.split_first() else {
-                return;
-            };
+    let fits = "the checker builds a duration's reset path from the place's own steps, a key captured for each key or index";
+    match (first, v, keys) {
+        (ResetStep::Field(i), Value::Record(r), _) => match r.borrow_mut().get_mut(*i) {
+            Some(slot) => reset(slot, rest, keys, new),
+            None => unreachable!("field {i} past its record: {fits}"),
+        },
+        (ResetStep::Key, Value::Map(items), [k, more @ ..]) => {
+            // Captured from a level or variant: every one has its entry.
             let items = Rc::make_mut(items);
-            if let Some(slot) = usize::try_from(*k).ok().and_then(|i| items.get_mut(i)) {
-                reset(slot, rest, more, new);
+            match usize::try_from(*k).ok().and_then(|i| items.get_mut(i)) {
+                Some(slot) => reset(slot, rest, more, new),
+                None => unreachable!("key {k} of a map keyed by a scale or enum: {fits}"),
             }
         }
-        _ => {}
+        (ResetStep::Index, Value::List(items), [k, more @ ..]) => {
+            let items = Rc::make_mut(items).as_mut_slice();
+            let slot = rulesc_runtime::__private::error::index_mut(items, *k, 0);
+            reset(slot.map_err(|e| e.kind)?, rest, more, new)
+        }
+        (step, v, keys) => unreachable!("{step:?} of {v:?} with keys {keys:?}: {fits}"),
     }
 }
 
-/// The fighter a fight built-in's operand names (fighter 0 without one).
-fn fighter_of(arg: Option<&Value>) -> Fighter {
-    let n = arg.map_or(0, Value::int);
-    Fighter(n.clamp(0, i64::from(u32::MAX)) as u32)
+/// The fighter a fight built-in `q`'s operand names.
+fn fighter_of(q: FightQuery, arg: Option<&Value>) -> Fighter {
+    match arg {
+        Some(Value::Fighter(f)) => Fighter(*f),
+        other => unreachable!("{q:?} of {other:?}: the checker gives it a fighter"),
+    }
+}
+
+/// A fighter's number as a timer captured it (from a fighter, so it fits).
+fn fighter(x: i64) -> Fighter {
+    Fighter(u32::try_from(x).unwrap_or_else(|_| {
+        unreachable!("fighter {x}: a timer captures a fighter's number from a fighter")
+    }))
 }
 
 #[cfg(test)]

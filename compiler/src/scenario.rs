@@ -316,6 +316,21 @@ fn read_node(
         }
     }
     let fight = fight_of(p, sources, root, diags);
+    // A fight function (a fight built-in, a timer, `advance`, a fighter held) has no
+    // meaning outside a fight: it runs only in the scenario's. A fighter parameter says
+    // so where its argument is missing (`fighter_arg`).
+    let takes_fighters = f
+        .params
+        .iter()
+        .any(|p| matches!(p.ty, Ty::Fighter | Ty::Side));
+    if root.get("fight").is_none() && !takes_fighters && crate::ir::fight_functions(p)[fid] {
+        err(
+            diags,
+            run.span,
+            format!("`{fname}` runs inside a fight (it uses the fight's built-ins, timers or fighters)"),
+            "add `fight: { sides: { <side>: { <name>: <record or fields> }, ... } }` to run it in one",
+        );
+    }
     let mut reader = check::Reader::new(p, sources);
     for param in &f.params {
         if matches!(param.ty, Ty::Fighter | Ty::Side) {

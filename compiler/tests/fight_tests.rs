@@ -41,6 +41,10 @@ fight of Fencer {
   on start = roll_initiative
   on turn = take_turn
 }
+
+procedure note_round(c: Fencer) {
+  c.initiative = round()
+}
 ";
 
 /// A scratch folder with the `bout` ruleset and `t/fight.yaml` holding `text` (after
@@ -416,6 +420,13 @@ fn mistakes_with_fighters_in_a_scenario_are_diagnostics() {
             "E0401",
             "no value for parameter `c`",
         ),
+        // A procedure that takes no fighter but reads the fight (`round()`): no fight to
+        // read outside one, so it is refused rather than run on made-up values.
+        (
+            "run: note_round\nargs:\n  c: { initiative: 5 }\n".to_string(),
+            "E0401",
+            "`note_round` runs inside a fight",
+        ),
         (
             format!("run: roll_initiative\n{IN_A_FIGHT}args:\n  c: Vera\nexpect:\n  odds: {{ }}\n"),
             "E0406",
@@ -427,6 +438,12 @@ fn mistakes_with_fighters_in_a_scenario_are_diagnostics() {
         assert_eq!(exit, 1, "{text}: {out}");
         assert!(err.contains(code) && err.contains(message), "{text}: {err}");
     }
+    // In a fight it runs: before the first round `round()` is 0.
+    let dir = scratch_scenario(&format!(
+        "run: note_round\n{IN_A_FIGHT}args:\n  c: {{ initiative: 5 }}\nexpect:\n  state:\n    c: {{ initiative: 0 }}\n"
+    ));
+    let (exit, out, err) = test_in(dir.path(), &[]);
+    assert_eq!(exit, 0, "{out}\n{err}");
     // `rulesc analyze` refuses a scenario in a fight rather than run it outside one.
     let dir = scratch_scenario(&format!("run: take_turn\n{IN_A_FIGHT}args:\n  me: Vera\n"));
     let (exit, _, err) = run::rulesc_in(dir.path(), &["analyze", "bout", "t/scenario.yaml"], &[]);

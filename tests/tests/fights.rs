@@ -282,7 +282,9 @@ fn the_wilson_interval_holds_the_rate_and_narrows_with_runs() {
 /// One fight of `fixtures/codegen/edges` (Ann, deep or not, against Bob) for 4 rounds
 /// in both backends, compared: the same trace, end, state and rule error. The
 /// interpreter's run, and its rule error.
-fn edges_fight(deep: bool) -> (rulesc_tests::differential::FightRun, Option<String>) {
+/// The `edges` fight of a unit `deep` (its minute advances into itself) or `short` (a
+/// duration on an item of a list it then empties) against a plain one.
+fn edges_fight(deep: bool, short: bool) -> (rulesc_tests::differential::FightRun, Option<String>) {
     use rulesc_runtime::Fight;
     use rulesc_tests::differential::fight_env;
     use rulesc_tests::edges;
@@ -300,12 +302,20 @@ fn edges_fight(deep: bool) -> (rulesc_tests::differential::FightRun, Option<Stri
                 ("a_fired", Value::Int(u.a_fired)),
                 ("b_fired", Value::Int(u.b_fired)),
                 ("deep", Value::Bool(u.deep)),
+                ("short", Value::Bool(u.short)),
+                (
+                    "marks",
+                    Value::List(std::rc::Rc::new(
+                        u.marks.iter().map(|m| Value::Int(*m)).collect(),
+                    )),
+                ),
             ],
         )
         .expect("Unit's fields")
     };
     let ann = edges::Unit {
         deep,
+        short,
         ..Default::default()
     };
     let bob = edges::Unit::default();
@@ -341,7 +351,7 @@ fn edges_fight(deep: bool) -> (rulesc_tests::differential::FightRun, Option<Stri
 
 #[test]
 fn a_trigger_fires_on_each_rising_edge_the_engine_sees_in_both_backends() {
-    let (run, error) = edges_fight(false);
+    let (run, error) = edges_fight(false, false);
     assert_eq!(error, None);
     assert_eq!(run.end, rulesc_runtime::FightEnd::Undecided);
     // Rounds 1 and 3 raise `x`: `a` fires each time, once, though `a` lowered `x` and
@@ -355,12 +365,25 @@ fn a_trigger_fires_on_each_rising_edge_the_engine_sees_in_both_backends() {
 
 #[test]
 fn an_advance_nested_too_deep_is_the_same_rule_error_in_both_backends() {
-    let (run, error) = edges_fight(true);
+    let (run, error) = edges_fight(true, false);
     assert_eq!(run.end, rulesc_runtime::FightEnd::RuleError);
     assert_eq!(run.rounds, 1, "the first round's minute");
     assert_eq!(
         error.as_deref(),
         Some("advance nested more than 8 deep: what an advance runs advances again")
+    );
+}
+
+/// A duration whose item is gone when it ends (the list emptied) is the list's index
+/// error at the duration, in both backends, never a value put back nowhere.
+#[test]
+fn a_duration_on_an_item_no_longer_there_is_the_index_rule_error_in_both_backends() {
+    let (run, error) = edges_fight(false, true);
+    assert_eq!(run.end, rulesc_runtime::FightEnd::RuleError);
+    assert_eq!(run.rounds, 1, "the end of the first round");
+    assert_eq!(
+        error.as_deref(),
+        Some("list index 1 is outside the empty list")
     );
 }
 

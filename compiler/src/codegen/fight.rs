@@ -538,31 +538,63 @@ impl Gen<'_> {
                 value,
                 site,
             } => {
-                let mut chain = "fight.combatants.get_mut(who.index())".to_string();
+                // The place: `fight[who].a.b[k]`, where every step is there (fields, and
+                // map entries captured from a level or variant); past the first list
+                // index, a chain giving the place or the index rule error of an item no
+                // longer there.
+                let mut place = "fight[who]".to_string();
+                let mut chain: Option<String> = None;
                 let mut rec = Ty::Record(self.p.fight.as_ref().map_or(0, |d| d.combatant));
                 let mut key = 1;
                 for st in path {
-                    match (st, &rec) {
-                        (ResetStep::Field(i), Ty::Record(r)) => {
-                            chain.push_str(&format!(".map(|x| &mut x.{})", self.id.field[*r][*i]));
-                            rec = self.p.records[*r].fields[*i].ty.clone();
+                    let (step, next) = match (st, &rec) {
+                        (ResetStep::Field(i), Ty::Record(r)) => (
+                            format!(".{}", self.id.field[*r][*i]),
+                            self.p.records[*r].fields[*i].ty.clone(),
+                        ),
+                        (ResetStep::Key, Ty::Map(_, v)) => {
+                            key += 1;
+                            (format!("[arg({}) as usize]", key - 1), (**v).clone())
                         }
-                        (ResetStep::Key | ResetStep::Index, Ty::Map(_, v) | Ty::List(v)) => {
-                            chain.push_str(&format!(
-                                ".and_then(|x| x.get_mut(usize::try_from(arg({key})).unwrap_or(usize::MAX)))"
+                        (ResetStep::Index, Ty::List(v)) => {
+                            let c = chain.take().unwrap_or_else(|| {
+                                format!("Ok::<_, {RT}::RuleError>(&mut {place})")
+                            });
+                            chain = Some(format!(
+                                "{c}.and_then(|x| {RT}::__private::error::index_mut(x, arg({key}), {site}))"
                             ));
                             key += 1;
                             rec = (**v).clone();
+                            continue;
                         }
                         _ => return Err("rulesc bug: a reset path that does not fit".into()),
+                    };
+                    match &mut chain {
+                        Some(c) => c.push_str(&format!(".map(|x| &mut x{step})")),
+                        None => place.push_str(&step),
                     }
+                    rec = next;
                 }
-                format!(
-                    "let who = {RT}::Fighter(arg(0) as u32); let value: {} = {}; if T::ENABLED {{ let shown = {}; env.trace.event({RT}::TraceEvent::Fight {{ site: {site}, what: format!(\"ends for {{}}: {{shown}}\", fight.name(who)), cite: true }}); }} if let Some(slot) = {chain} {{ *slot = value; }}",
+                let (rust_ty, value, shown) = (
                     self.rust_ty(ty)?,
                     self.const_expr(value, ty)?,
                     self.show(ty, "value"),
-                )
+                );
+                let event = format!(
+                    "env.trace.event({RT}::TraceEvent::Fight {{ site: {site}, what: format!(\"ends for {{}}: {{shown}}\", fight.name(who)), cite: true }});"
+                );
+                let head = format!(
+                    "let who = {RT}::Fighter(arg(0) as u32); let value: {rust_ty} = {value};"
+                );
+                match chain {
+                    None => format!(
+                        "{head} if T::ENABLED {{ let shown = {shown}; {event} }} {place} = value;"
+                    ),
+                    // Traced once the place is found: a rule error puts nothing back.
+                    Some(c) => format!(
+                        "{head} let shown = if T::ENABLED {{ Some({shown}) }} else {{ None }}; match {c} {{ Ok(slot) => *slot = value, Err(e) => return Err({RT}::__private::error::fail(&mut env.trace, e)) }} if let Some(shown) = shown {{ {event} }}"
+                    ),
+                }
             }
         })
     }

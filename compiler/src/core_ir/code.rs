@@ -298,8 +298,9 @@ pub(crate) enum Inst {
         table: u32,
         site: u32,
     },
-    /// `table[key]` of a one-key table; a key no row holds (and no default) is a rule
-    /// error at `site`. Traced when the function is.
+    /// `table[key]` of a one-key table: `eval::look_up`, as [`Inst::LookupCell`] reads
+    /// it; a key no row holds (and no default) is a rule error at `site`. Traced when the
+    /// function is.
     Lookup {
         dst: Part,
         table: u32,

@@ -37,6 +37,19 @@ pub(crate) struct Module {
     pub(crate) functions: Vec<Option<Func>>,
 }
 
+impl Module {
+    /// Function `id` lowered, if it lowered.
+    pub(crate) fn func(&self, id: usize) -> Option<&Func> {
+        self.functions.get(id)?.as_ref()
+    }
+}
+
+/// `p` lowered, on its first run (kept with the program's compiled code), for tests.
+#[cfg(test)]
+pub(crate) fn module(p: &Program) -> &Module {
+    &crate::eval::compile::code(p).lowered
+}
+
 /// Lowers what lowers of `p`: a function lowers when its body does and every function
 /// it calls lowered (callees first; no function calls itself, the checker's invariant).
 pub(crate) fn lower(p: &Program) -> Module {

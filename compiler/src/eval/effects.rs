@@ -3,7 +3,7 @@
 
 use super::{expr::values_equal, leak_name, show_traced, stmt::update, Interpreter, Run, Value};
 use crate::ir::{self, Const, DecideOptions, TableKey, Ty};
-use rulesc_runtime::{dice, DiceSpec, Faces, Roll, RuleErrorKind, TraceEvent, Track};
+use rulesc_runtime::{dice, DiceSpec, Faces, Roll, RuleErrorKind, TraceEvent};
 
 /// The steps a roll of `spec` takes past its statement's and its dice expression's: one
 /// per die thrown beyond the first (the count as `dice::roll` clamps it), so a roll of
@@ -73,9 +73,6 @@ impl<'p> Interpreter<'p, '_> {
         site: u32,
         locals: &mut Vec<Value>,
     ) -> Run<Value> {
-        if !matches!(self.prog.tables[table].key, TableKey::Die(_)) {
-            return Ok(Value::Unit);
-        }
         let allowed = match among {
             Some(a) => Some(self.list(a, locals)?),
             None => None,
@@ -92,7 +89,10 @@ impl<'p> Interpreter<'p, '_> {
     ) -> Run<Value> {
         let t = &self.prog.tables[table];
         let TableKey::Die(die) = t.key else {
-            return Ok(Value::Unit);
+            unreachable!(
+                "`roll {}` of a table not keyed by a die: the checker rolls only die tables",
+                t.name
+            )
         };
         let (spec, faces) = table_roll_faces(t, die, allowed);
         let r = self.roll(spec, site)?;
@@ -103,8 +103,13 @@ impl<'p> Interpreter<'p, '_> {
             ),
             None => r.total,
         };
-        // Every face of the table's die has a row (checked), and `among` picks faces.
-        let v = lookup(t, face).unwrap_or(Value::Unit);
+        let Some(v) = lookup(t, face) else {
+            // An enumeration that cut the path off at this roll gave no face.
+            if self.may_stop && self.env.stopped() {
+                return Ok(super::expr::CUT_OFF);
+            }
+            unreachable!("{DIE_ROWS} (table `{}`, face {face})", t.name)
+        };
         if self.on() {
             let vs = self.show(&v, &t.value);
             self.event(TraceEvent::Lookup {
@@ -238,9 +243,8 @@ pub(crate) fn fill_track(
     lvl: u16,
     old: &mut Value,
 ) -> (i64, u16) {
-    let mut t = match old {
-        Value::Track(t) => *t,
-        _ => Track::default(),
+    let Value::Track(mut t) = *old else {
+        unreachable!("`fill` of {old:?}: the checker fills only a track")
     };
     let result = t.fill(levels, lvl.min(255) as u8, def.escalate);
     *old = Value::Track(t);
@@ -283,13 +287,18 @@ pub(crate) fn option_label(
     ty: &Ty,
 ) -> String {
     match (v, ty) {
-        (Value::Choice(i), Ty::Choice(c)) => prog.choices[*c]
-            .variants
-            .get(*i as usize)
-            .map_or_else(String::new, |x| x.name.clone()),
+        (Value::Choice(i), Ty::Choice(c)) => match prog.choices[*c].variants.get(*i as usize) {
+            Some(x) => x.name.clone(),
+            None => {
+                unreachable!("level {i} of a scale or enum of {c}: a level is one of its type's")
+            }
+        },
         _ => super::show_traced_in(prog, fight, v, ty),
     }
 }
+
+/// Why rolling a die table always finds a row: what `unreachable!` says where none is.
+pub(crate) const DIE_ROWS: &str = "every face of a die table's die has exactly one row (the checker's E0310), and `among` picks faces from rows";
 
 /// The row holding `key`, else the default; `None` when neither (a die table read with
 /// `[k]` off its faces): a rule error, never a made-up row.

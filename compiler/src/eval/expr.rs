@@ -436,13 +436,25 @@ thread_local! {
     pub(crate) static NO_FIELDS: Rc<[Value]> = Rc::new([]);
 }
 
-/// Field `i` of a record (`Unit` for anything else).
+/// What the walker reads a part of when an enumeration cut its path off inside a call:
+/// the call gave `Unit`, and the path's result is discarded at its next statement
+/// (`Interpreter::block`). The VM ends the run there instead, so it never reads one.
+pub(crate) const CUT_OFF: Value = Value::Unit;
+
+/// Field `i` of a record ([`CUT_OFF`] of [`CUT_OFF`]).
 #[inline]
 pub(crate) fn field_of(v: &Value, i: usize) -> Value {
-    match v {
-        Value::Record(r) => r.borrow().get(i).cloned().unwrap_or(Value::Unit),
-        _ => Value::Unit,
-    }
+    let Value::Record(r) = v else {
+        if *v == CUT_OFF {
+            return CUT_OFF;
+        }
+        unreachable!("`.field` of a value that is no record, {v:?}: the checker reads fields only of records")
+    };
+    let fields = r.borrow();
+    let Some(f) = fields.get(i) else {
+        unreachable!("field {i} of a record of {} fields: the checker numbers a field within its record type", fields.len())
+    };
+    f.clone()
 }
 
 pub(super) fn rewrap(v: i64, ty: &Ty) -> Value {
@@ -452,28 +464,47 @@ pub(super) fn rewrap(v: i64, ty: &Ty) -> Value {
     }
 }
 
-/// `box.number`, `box.level` or `box.attr` of the track box `b` (`Unit` for what is no
-/// box).
+/// `box.number`, `box.level` or `box.attr` of the track box `b` ([`CUT_OFF`] of
+/// [`CUT_OFF`]).
 pub(crate) fn box_part(prog: &ir::Program, b: &Value, part: BoxPart) -> Value {
     let Value::TrackBox { track, number } = b else {
-        return Value::Unit;
+        if *b == CUT_OFF {
+            return CUT_OFF;
+        }
+        unreachable!("a box's part of {b:?}: the checker reads parts only of a track's boxes")
     };
     let def = &prog.tracks[*track];
-    let bx = &def.boxes[usize::from(*number)
-        .saturating_sub(1)
-        .min(def.boxes.len().saturating_sub(1))];
+    // Boxes are numbered from 1 (`filled` makes them from the track's own boxes).
+    let Some(bx) = usize::from(*number)
+        .checked_sub(1)
+        .and_then(|i| def.boxes.get(i))
+    else {
+        unreachable!(
+            "box {number} of a track of {} boxes: `filled` gives only the track's own boxes",
+            def.boxes.len()
+        )
+    };
     match part {
         BoxPart::Number => Value::Int(i64::from(*number)),
         BoxPart::Level => Value::Choice(bx.level),
-        BoxPart::Attr(a) => Value::Int(bx.attrs.get(a).copied().unwrap_or(0)),
+        BoxPart::Attr(a) => match bx.attrs.get(a) {
+            Some(x) => Value::Int(*x),
+            None => unreachable!(
+                "attribute {a} of a box with {}: the checker resolves `box.attr` to one every box of the track declares",
+                bx.attrs.len()
+            ),
+        },
     }
 }
 
-/// `faces(r)`, `kept(r)` or `dropped(r)` of the faces `v` a roll left (none for what is
-/// no roll's faces).
+/// `faces(r)`, `kept(r)` or `dropped(r)` of the faces `v` a roll left ([`CUT_OFF`] of
+/// [`CUT_OFF`]).
 pub(crate) fn faces_of(v: &Value, part: FacesPart) -> Value {
     let Value::Faces(f) = v else {
-        return Value::List(Rc::new(Vec::new()));
+        if *v == CUT_OFF {
+            return CUT_OFF;
+        }
+        unreachable!("`faces` of {v:?}: the checker takes faces only of a local roll, whose faces its hidden local holds")
     };
     let dice = match part {
         FacesPart::All => f.all(),
@@ -483,11 +514,14 @@ pub(crate) fn faces_of(v: &Value, part: FacesPart) -> Value {
     Value::List(Rc::new(dice.into_iter().map(Value::Int).collect()))
 }
 
-/// `filled(track)`: the filled boxes of the track `v` of type `ty`, in order (none for
-/// what is no track).
+/// `filled(track)`: the filled boxes of the track `v` of type `ty`, in order
+/// ([`CUT_OFF`] of [`CUT_OFF`]).
 pub(crate) fn filled(prog: &ir::Program, v: &Value, ty: &Ty) -> Value {
     let (Value::Track(track), Ty::Track(tid)) = (v, ty) else {
-        return Value::List(Rc::new(Vec::new()));
+        if *v == CUT_OFF {
+            return CUT_OFF;
+        }
+        unreachable!("`filled` of {v:?} ({ty:?}): the checker takes `filled` only of a track")
     };
     let n = prog.tracks[*tid].boxes.len();
     let boxes = track
@@ -501,12 +535,23 @@ pub(crate) fn filled(prog: &ir::Program, v: &Value, ty: &Ty) -> Value {
     Value::List(Rc::new(boxes))
 }
 
-/// Entry `k` of a map keyed by a scale or enum (every key has one); `Unit` for what is
-/// no such map.
+/// Entry `k` of a map keyed by a scale or enum (every key has one; [`CUT_OFF`] of
+/// [`CUT_OFF`]).
 pub(crate) fn map_entry(m: &Value, k: u16) -> Value {
-    match m {
-        Value::Map(items) => items.get(usize::from(k)).cloned().unwrap_or(Value::Unit),
-        _ => Value::Unit,
+    let Value::Map(items) = m else {
+        if *m == CUT_OFF {
+            return CUT_OFF;
+        }
+        unreachable!(
+            "`map[key]` by level of {m:?}: the checker reads so only maps keyed by a scale or enum"
+        )
+    };
+    match items.get(usize::from(k)) {
+        Some(v) => v.clone(),
+        None => unreachable!(
+            "entry {k} of a map of {} entries: such a map holds one per level or variant, and a level register holds one of them",
+            items.len()
+        ),
     }
 }
 
@@ -556,6 +601,7 @@ pub(crate) fn keys_of(m: &Value) -> (Value, u64) {
             let keys = m.iter().map(|(k, _)| k.deep_clone()).collect();
             (Value::List(Rc::new(keys)), n)
         }
-        _ => (Value::List(Rc::new(Vec::new())), 0),
+        &CUT_OFF => (CUT_OFF, 0),
+        other => unreachable!("`keys` of {other:?}: the checker takes `keys` only of a map"),
     }
 }

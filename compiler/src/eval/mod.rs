@@ -18,7 +18,7 @@ pub(crate) use stmt::{assign_value, update};
 
 pub(crate) use copy::{privatize, weight};
 pub use effects::{among_faces, die_segments, lookup, table_roll_faces};
-pub(crate) use effects::{dice_steps, look_up};
+pub(crate) use effects::{dice_steps, look_up, DIE_ROWS};
 pub(crate) use effects::{fill_event, fill_track, option_label, track_levels};
 pub(crate) use lists::ordered;
 pub use show::{show, show_result, show_traced, show_traced_in};
@@ -713,6 +713,15 @@ thread_local! {
     pub(crate) static CLOSURES_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// Set: a fight's functions run on the VM too (`core_ir/fights.rs`).
     pub(crate) static VM_IN_FIGHTS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with every call off the VM: the oracle side of a test against the VM.
+#[cfg(test)]
+pub(crate) fn on_the_walker<R>(f: impl FnOnce() -> R) -> R {
+    CLOSURES_ONLY.with(|w| w.set(true));
+    let r = f();
+    CLOSURES_ONLY.with(|w| w.set(false));
+    r
 }
 
 /// Whether a function that lowered runs on the VM: outside a fight always (but in a test

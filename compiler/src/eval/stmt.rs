@@ -232,10 +232,16 @@ pub(crate) fn assign_value(
     let new = match (op, &mut *old) {
         (AssignOp::Set, _) => v,
         (AssignOp::Add, Value::List(items)) => {
-            if let Value::List(more) = v {
-                error::room(items.len(), more.len(), site).map_err(|e| e.kind)?;
-                Rc::make_mut(items).extend(more.iter().cloned());
-            }
+            let Value::List(more) = v else {
+                if v == super::expr::CUT_OFF {
+                    return Ok(());
+                }
+                unreachable!(
+                    "`list += {v:?}`: the checker's `+=` on a list takes a list (`list += [x]`)"
+                )
+            };
+            error::room(items.len(), more.len(), site).map_err(|e| e.kind)?;
+            Rc::make_mut(items).extend(more.iter().cloned());
             return Ok(());
         }
         (AssignOp::Add, _) => Value::Int(arith::add(old.int(), v.int())),
@@ -272,9 +278,12 @@ pub(crate) fn update(
         match (first, v) {
             (PlaceStep::Field(i), Value::Record(r)) => {
                 let mut r = r.borrow_mut();
+                let n = r.len();
                 match r.get_mut(*i) {
                     Some(slot) => go(slot, rest, keys.get(1..).unwrap_or_default(), f),
-                    None => Ok(Value::Unit),
+                    None => unreachable!(
+                        "field {i} of a record of {n} fields: the checker numbers a field within its record type"
+                    ),
                 }
             }
             (PlaceStep::Key(_), Value::SortedMap(m)) => {
@@ -289,9 +298,12 @@ pub(crate) fn update(
             (PlaceStep::Key(_), Value::Map(m)) => {
                 let k = keys[0].choice() as usize;
                 let m = Rc::make_mut(m);
+                let n = m.len();
                 match m.get_mut(k) {
                     Some(slot) => go(slot, rest, keys.get(1..).unwrap_or_default(), f),
-                    None => Ok(Value::Unit),
+                    None => unreachable!(
+                        "key {k} of a map of {n} entries: a map keyed by a scale or enum holds one per level or variant"
+                    ),
                 }
             }
             (PlaceStep::Index(_), Value::List(l)) => {
@@ -303,18 +315,14 @@ pub(crate) fn update(
                     None => Err(RuleErrorKind::Index { index: i, len }),
                 }
             }
-            _ => Ok(Value::Unit),
+            (step, v) => unreachable!(
+                "{step:?} of {v:?}: the checker types each step of a place (a field of a record, a key of a map, an index of a list)"
+            ),
         }
     }
     // A path under a fighter changes its combatant in the fight.
-    if let (Value::Fighter(i), Some(fight), false) =
-        (&locals[place.root], fight, place.path.is_empty())
-    {
-        let mut combatant = fight
-            .combatants
-            .get(*i as usize)
-            .cloned()
-            .unwrap_or(Value::Unit);
+    if let (Value::Fighter(i), false) = (&locals[place.root], place.path.is_empty()) {
+        let mut combatant = crate::fight::combatant(fight, i64::from(*i));
         return go(&mut combatant, &place.path, keys, f);
     }
     go(&mut locals[place.root], &place.path, keys, f)

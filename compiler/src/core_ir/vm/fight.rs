@@ -125,11 +125,12 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
             }
             Inst::Advance { amount } => {
                 let amount = regs[*amount as usize];
-                if let (Some(fight), Some(rules)) =
+                let (Some(fight), Some(rules)) =
                     (self.fight.as_deref_mut(), EvalRules::within(self.p))
-                {
-                    fight.advance(&mut { rules }, &mut *self.env, amount)?;
-                }
+                else {
+                    unreachable!("`advance` outside a fight: {}", rules::IN_A_FIGHT)
+                };
+                fight.advance(&mut { rules }, &mut *self.env, amount)?;
             }
             Inst::Detach { dst, src } => {
                 vregs[*dst as usize] = vregs[*src as usize].deep_clone();

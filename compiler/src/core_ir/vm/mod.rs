@@ -6,19 +6,23 @@
 // The work of the later instructions, each a function kept out of `Vm::exec`
 // (`#[inline(never)]`): the dispatch's code and register allocation stay as they were
 // for the instructions a melee attack runs (docs/design/core-ir.md, session 17).
+mod effects;
 mod formulas;
 mod lists;
 mod maps;
+mod regs;
 mod tables;
+
+pub(super) use regs::scalar_of;
+use regs::{bind, dice_of, level, list_of, moved, peek, scalar, store, transfer, value};
 
 use super::code::{Func, IReg, Inst, Part, FRAME};
 use super::Module;
 use crate::eval::expr::{box_part, faces_of, field_of, filled, map_entry, scan, NO_FIELDS};
 use crate::eval::{
-    among_faces, assign_value, dice_steps, fill_event, fill_track, leak_name, lookup, option_label,
-    privatize, show_traced_in, update, weight, Value, MAX_STEPS,
+    assign_value, dice_steps, privatize, show_traced_in, update, weight, Value, MAX_STEPS,
 };
-use crate::ir::{Program, TableKey, Ty};
+use crate::ir::{Program, Ty};
 use rulesc_runtime::track::Boxes;
 use rulesc_runtime::{
     __private::arith, __private::error, __private::rolls, Decide, DiceSource, Env, Fight, NoTrace,
@@ -120,110 +124,6 @@ pub(crate) fn run<D: DiceSource, X: Decide, T: TraceSink>(
     frame.give_back(&mut pool);
     FRAMES.with(|r| r.set(pool));
     (result, steps)
-}
-
-/// An argument put into the registers of its parameter.
-fn bind(part: Part, v: Value, frame: &mut Frame) {
-    let (ints, vals) = (&mut frame.ints, &mut frame.vals);
-    match (part, v) {
-        (Part::Int(r), Value::Int(i)) => ints[usize::from(r)] = i,
-        (Part::Bool(r), Value::Bool(b)) => ints[usize::from(r)] = i64::from(b),
-        (Part::Level(r), Value::Choice(c)) => ints[usize::from(r)] = i64::from(c),
-        (Part::Fighter(r), Value::Fighter(f)) => ints[usize::from(r)] = i64::from(f),
-        (Part::Side(r), Value::Side(s)) => ints[usize::from(r)] = i64::from(s),
-        (Part::Roll { total, natural }, Value::Roll(roll)) => {
-            ints[usize::from(total)] = roll.total;
-            ints[usize::from(natural)] = roll.natural;
-        }
-        // A value register holds any value: a record, a list, dice, an optional value.
-        (Part::Val(r), v) => vals[r as usize] = v,
-        (part, v) => unreachable!(
-            "an argument of the wrong kind ({v:?} for {part:?}): `eval::call`'s callers pass values of the parameters' types"
-        ),
-    }
-}
-
-/// The value held in `part`'s registers (a value register's taken).
-fn value(part: Part, ints: &[i64; FRAME], vals: &mut [Value]) -> Value {
-    let int = |r: IReg| ints[usize::from(r)];
-    match part {
-        Part::Int(r) => Value::Int(int(r)),
-        Part::Bool(r) => Value::Bool(int(r) != 0),
-        Part::Level(r) => Value::Choice(level(int(r))),
-        Part::Fighter(r) => {
-            Value::Fighter(u32::try_from(int(r)).unwrap_or_else(|_| {
-                unreachable!("a fighter register holds a fighter's number (u32)")
-            }))
-        }
-        Part::Side(r) => Value::Side(
-            u16::try_from(int(r))
-                .unwrap_or_else(|_| unreachable!("a side register holds a side's number (u16)")),
-        ),
-        Part::Roll { total, natural } => Value::Roll(Roll {
-            total: int(total),
-            natural: int(natural),
-        }),
-        Part::Val(r) => std::mem::replace(&mut vals[r as usize], Value::Unit),
-        Part::Unit => Value::Unit,
-    }
-}
-
-/// The value held in `part`'s registers, left there.
-fn peek(part: Part, ints: &[i64; FRAME], vals: &[Value]) -> Value {
-    match part {
-        Part::Val(r) => vals[r as usize].clone(),
-        scalar => value(scalar, ints, &mut []),
-    }
-}
-
-/// A level's index, as its register holds it.
-fn level(i: i64) -> u16 {
-    u16::try_from(i)
-        .unwrap_or_else(|_| unreachable!("a level register holds a level's index (levels are u16)"))
-}
-
-/// `v` put into `part`'s registers (the value of a field, an entry, a row).
-fn store(part: Part, v: Value, ints: &mut [i64; FRAME], vals: &mut [Value]) {
-    match part {
-        Part::Val(r) => vals[r as usize] = v,
-        Part::Int(r) | Part::Bool(r) | Part::Level(r) | Part::Fighter(r) | Part::Side(r) => {
-            ints[usize::from(r)] = scalar(&v);
-        }
-        Part::Roll { .. } | Part::Unit => {
-            unreachable!("lowering stores no roll or nothing from data ({v:?} for {part:?})")
-        }
-    }
-}
-
-/// Copies `from` (in `src`'s registers) into `to` (in `dst`'s): a call's argument or its
-/// result. A value is moved when `take`.
-fn transfer(
-    to: Part,
-    from: Part,
-    take: bool,
-    (dst_i, dst_v): (&mut [i64; FRAME], &mut [Value]),
-    (src_i, src_v): (&[i64; FRAME], &mut [Value]),
-) {
-    match (to, from) {
-        (Part::Int(d), Part::Int(s))
-        | (Part::Bool(d), Part::Bool(s))
-        | (Part::Level(d), Part::Level(s))
-        | (Part::Fighter(d), Part::Fighter(s))
-        | (Part::Side(d), Part::Side(s)) => dst_i[usize::from(d)] = src_i[usize::from(s)],
-        (
-            Part::Roll { total, natural },
-            Part::Roll {
-                total: t,
-                natural: n,
-            },
-        ) => {
-            dst_i[usize::from(total)] = src_i[usize::from(t)];
-            dst_i[usize::from(natural)] = src_i[usize::from(n)];
-        }
-        (Part::Val(d), Part::Val(s)) => dst_v[d as usize] = moved(src_v, s, take),
-        (Part::Unit, _) | (_, Part::Unit) => {}
-        (to, from) => unreachable!("lowering passes parts of one type ({from:?} into {to:?})"),
-    }
 }
 
 struct Vm<'a, D, X, T> {
@@ -473,10 +373,10 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     };
                     match v {
                         Some(v) => regs[*dst as usize] = v,
+                        // No row: the rule's own answer (`eval::look_up`), its error.
                         None => {
-                            let t = &self.p.tables[*table as usize];
-                            let kind = no_row(self.p, t, &peek(*key, regs, vregs));
-                            return Err(self.fail(*site, kind, traced));
+                            let read = (Part::Int(*dst), *table, *key, None, *site);
+                            self.cell(read, (regs, vregs), traced)?;
                         }
                     }
                 }
@@ -485,24 +385,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     table,
                     key,
                     site,
-                } => {
-                    let t = &self.p.tables[*table as usize];
-                    let k = peek(*key, regs, vregs);
-                    let key_ty = key_ty(t);
-                    let Some(v) = lookup(t, k.int()) else {
-                        return Err(self.fail(*site, no_row(self.p, t, &k), traced));
-                    };
-                    if traced {
-                        let key = show_traced_in(self.p, self.fight.as_deref(), &k, &key_ty);
-                        let value = show_traced_in(self.p, self.fight.as_deref(), &v, &t.value);
-                        self.env.trace.event(TraceEvent::Lookup {
-                            site: *site,
-                            key,
-                            value,
-                        });
-                    }
-                    store(*dst, v, regs, vregs);
-                }
+                } => self.cell((*dst, *table, *key, None, *site), (regs, vregs), traced)?,
                 Inst::Call {
                     func,
                     ints,
@@ -584,7 +467,10 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     if traced {
                         let v = match **ty {
                             Ty::Bool => Value::Bool(i == 1),
-                            _ => Value::Choice(i as u16),
+                            Ty::Choice(_) => Value::Choice(i as u16),
+                            ref other => unreachable!(
+                                "`decide` of {other:?}: lowering's Decide chooses a truth or a level"
+                            ),
                         };
                         let choice = show_traced_in(self.p, self.fight.as_deref(), &v, ty);
                         self.env.trace.event(TraceEvent::Decide {
@@ -639,117 +525,11 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                         Err(e) => return Err(self.fail(e.site, e.kind, traced)),
                     }
                 }
-                Inst::Fill {
-                    dst,
-                    place,
-                    keys,
-                    track,
-                    levels,
-                    level: lvl,
-                    site,
-                } => {
-                    let keys: Vec<Value> = keys.iter().map(|k| peek(*k, regs, vregs)).collect();
-                    let lvl = level(regs[*lvl as usize]);
-                    let def = &self.p.tracks[*track as usize];
-                    let mut filled = (0, lvl);
-                    let changed = update(vregs, None, place, &keys, |old| {
-                        filled = fill_track(def, levels, lvl, old);
-                        Ok(())
-                    });
-                    if let Err(kind) = changed {
-                        return Err(self.fail(*site, kind, traced));
+                Inst::Fill { .. } | Inst::DecideFrom { .. } | Inst::RollTable { .. } => {
+                    self.effect(inst, regs, vregs, budget, traced)?;
+                    if self.stopped {
+                        return Ok(Part::Unit);
                     }
-                    if traced {
-                        let event = fill_event(self.p, *track as usize, filled, *site);
-                        self.env.trace.event(event);
-                    }
-                    regs[*dst as usize] = filled.0;
-                }
-                Inst::DecideFrom {
-                    dst,
-                    name,
-                    list,
-                    elem,
-                    site,
-                } => {
-                    let items = list_of(&vregs[*list as usize]);
-                    if items.is_empty() {
-                        let kind = RuleErrorKind::NoOptions { decision: name };
-                        return Err(self.fail(*site, kind, traced));
-                    }
-                    let n = items.len() as u32;
-                    let decide = &mut self.env.decide;
-                    let i = if decide.wants_labels(name) {
-                        let labels: Vec<String> = items
-                            .iter()
-                            .map(|v| option_label(self.p, self.fight.as_deref(), v, elem))
-                            .collect();
-                        let label = |i: u32| labels.get(i as usize).cloned().unwrap_or_default();
-                        rulesc_runtime::decide::answer_among(decide, name, n, &label)
-                    } else {
-                        rulesc_runtime::decide::answer(decide, name, n)
-                    };
-                    let v = items[i as usize].clone();
-                    if traced {
-                        let choice = show_traced_in(self.p, self.fight.as_deref(), &v, elem);
-                        self.env.trace.event(TraceEvent::Decide {
-                            site: *site,
-                            choice,
-                        });
-                    }
-                    store(*dst, v, regs, vregs);
-                }
-                Inst::RollTable {
-                    dst,
-                    table,
-                    among,
-                    site,
-                } => {
-                    let t = &self.p.tables[*table as usize];
-                    let TableKey::Die(die) = t.key else {
-                        unreachable!("lowering rolls only tables keyed by a die")
-                    };
-                    // The faces allowed, into the VM's own list (none: the whole die).
-                    let mut faces = std::mem::take(&mut self.faces);
-                    let spec = match among {
-                        Some((l, segments)) => {
-                            let segments = segments.iter().map(|(a, b, v)| (*a, *b, v.as_ref()));
-                            among_faces(die, segments, list_of(&vregs[*l as usize]), &mut faces)
-                        }
-                        None => {
-                            faces.clear();
-                            die
-                        }
-                    };
-                    let rolled = self
-                        .charge(dice_steps(spec), budget, traced)
-                        .map(|()| self.roll_known(spec, *site, traced));
-                    let face = rolled.map(|r| match faces.is_empty() {
-                        true => r.total,
-                        false => rulesc_runtime::__private::rolls::nth_total(
-                            faces.iter().copied(),
-                            r.total.max(1),
-                        ),
-                    });
-                    self.faces = faces;
-                    let face = face?;
-                    // Every face of the table's die has a row (the checker's E0310).
-                    let Some(v) = lookup(t, face) else {
-                        let kind = RuleErrorKind::NoRow {
-                            table: leak_name(&t.name),
-                            key: face.to_string(),
-                        };
-                        return Err(self.fail(*site, kind, traced));
-                    };
-                    if traced {
-                        let value = show_traced_in(self.p, self.fight.as_deref(), &v, &t.value);
-                        self.env.trace.event(TraceEvent::Lookup {
-                            site: *site,
-                            key: face.to_string(),
-                            value,
-                        });
-                    }
-                    store(*dst, v, regs, vregs);
                 }
                 Inst::RollFaces {
                     total,
@@ -942,68 +722,5 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
         } else {
             e
         }
-    }
-}
-
-/// The dice a dice register holds.
-fn dice_of(v: &Value) -> rulesc_runtime::DiceSpec {
-    match v {
-        Value::Dice(d) => *d,
-        other => unreachable!("a dice register holds dice (lowering checks types), not {other:?}"),
-    }
-}
-
-/// The items of a list register.
-fn list_of(v: &Value) -> &[Value] {
-    match v {
-        Value::List(items) => items,
-        other => {
-            unreachable!("a list register holds a list (lowering checks types), not {other:?}")
-        }
-    }
-}
-
-/// The rule error of a key `k` no row of table `t` holds (and no default).
-fn no_row(p: &Program, t: &crate::ir::Table, k: &Value) -> RuleErrorKind {
-    RuleErrorKind::NoRow {
-        table: leak_name(&t.name),
-        key: show_traced_in(p, None, k, &key_ty(t)),
-    }
-}
-
-/// The type of one-key table `t`'s keys, as a trace shows them.
-fn key_ty(t: &crate::ir::Table) -> Ty {
-    match t.key {
-        TableKey::Choice(c) => Ty::Choice(c),
-        _ => Ty::Int,
-    }
-}
-
-/// The value in register `r` of `vals`: moved out when `take` (a temporary), else
-/// shared.
-fn moved(vals: &mut [Value], r: u32, take: bool) -> Value {
-    if take {
-        std::mem::replace(&mut vals[r as usize], Value::Unit)
-    } else {
-        vals[r as usize].clone()
-    }
-}
-
-/// An int, truth or level field as its register holds it.
-fn scalar(v: &Value) -> i64 {
-    scalar_of(v).unwrap_or_else(|| {
-        unreachable!("lowering reads only int, bool and level fields into registers, not {v:?}")
-    })
-}
-
-/// An int, truth or level as an `i64` register holds it (`None`: a value with parts).
-pub(super) fn scalar_of(v: &Value) -> Option<i64> {
-    match v {
-        Value::Int(i) => Some(*i),
-        Value::Bool(b) => Some(i64::from(*b)),
-        Value::Choice(c) => Some(i64::from(*c)),
-        Value::Fighter(f) => Some(i64::from(*f)),
-        Value::Side(x) => Some(i64::from(*x)),
-        _ => None,
     }
 }

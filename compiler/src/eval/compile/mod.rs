@@ -89,7 +89,7 @@ fn program(p: &Program) -> Code {
 impl Code {
     /// Function `id` lowered to the core IR, if it lowers.
     pub(crate) fn lowered(&self, id: ir::Id) -> Option<&crate::core_ir::Func> {
-        self.lowered.functions.get(id)?.as_ref()
+        self.lowered.func(id)
     }
 }
 
