@@ -6,8 +6,7 @@
 use super::{list_of, peek, store, Vm, FRAME};
 use crate::core_ir::code::Inst;
 use crate::eval::{
-    among_faces, dice_steps, fill_event, fill_track, lookup, option_label, show_traced_in, update,
-    Value,
+    among_faces, dice_steps, fill_event, fill_track, lookup, option_label, update, Value,
 };
 use crate::ir::TableKey;
 use rulesc_runtime::{Decide, DiceSource, RuleError, RuleErrorKind, TraceEvent, TraceSink};
@@ -77,7 +76,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 };
                 let v = items[i as usize].clone();
                 if traced {
-                    let choice = show_traced_in(self.p, self.fight.as_deref(), &v, elem);
+                    let choice = self.shown(&v, elem);
                     self.env.trace.event(TraceEvent::Decide {
                         site: *site,
                         choice,
@@ -133,7 +132,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     )
                 };
                 if traced {
-                    let value = show_traced_in(self.p, self.fight.as_deref(), &v, &t.value);
+                    let value = self.shown(&v, &t.value);
                     self.env.trace.event(TraceEvent::Lookup {
                         site: *site,
                         key: face.to_string(),

@@ -4,7 +4,7 @@
 
 use super::{peek, Vm, FRAME};
 use crate::core_ir::code::Shown;
-use crate::eval::{show_traced_in, Value};
+use crate::eval::Value;
 use rulesc_runtime::{Decide, DiceSource, TraceEvent, TraceSink};
 
 impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
@@ -22,9 +22,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
             return;
         }
         let value = match shown {
-            Shown::Value(part, ty) => {
-                show_traced_in(self.p, self.fight.as_deref(), &peek(*part, ints, vals), ty)
-            }
+            Shown::Value(part, ty) => self.shown(&peek(*part, ints, vals), ty),
             Shown::Text(text) => text.to_string(),
             Shown::Taken(c) => if ints[usize::from(*c)] != 0 {
                 "yes"

@@ -472,7 +472,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                                 "`decide` of {other:?}: lowering's Decide chooses a truth or a level"
                             ),
                         };
-                        let choice = show_traced_in(self.p, self.fight.as_deref(), &v, ty);
+                        let choice = self.shown(&v, ty);
                         self.env.trace.event(TraceEvent::Decide {
                             site: *site,
                             choice,
@@ -609,12 +609,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 }
                 Inst::TraceAssign { site, value, ty } => {
                     if traced {
-                        let value = show_traced_in(
-                            self.p,
-                            self.fight.as_deref(),
-                            &peek(*value, regs, vregs),
-                            ty,
-                        );
+                        let value = self.shown(&peek(*value, regs, vregs), ty);
                         self.env
                             .trace
                             .event(TraceEvent::Assign { site: *site, value });
@@ -622,12 +617,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 }
                 Inst::TraceMatch { site, value, ty } => {
                     if traced {
-                        let arm = show_traced_in(
-                            self.p,
-                            self.fight.as_deref(),
-                            &peek(*value, regs, vregs),
-                            ty,
-                        );
+                        let arm = self.shown(&peek(*value, regs, vregs), ty);
                         self.env.trace.event(TraceEvent::Match { site: *site, arm });
                     }
                 }
@@ -644,12 +634,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                         // A procedure falling off its end traces an empty value.
                         let value = match value {
                             Part::Unit => String::new(),
-                            _ => show_traced_in(
-                                self.p,
-                                self.fight.as_deref(),
-                                &peek(*value, regs, vregs),
-                                ty,
-                            ),
+                            _ => self.shown(&peek(*value, regs, vregs), ty),
                         };
                         self.env
                             .trace
@@ -709,6 +694,11 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
         } else {
             rolls::known(&mut env.dice, spec, &mut NoTrace, site)
         }
+    }
+
+    /// How `v` of type `ty` reads in this run's trace (fighters and sides by name).
+    fn shown(&self, v: &Value, ty: &Ty) -> String {
+        show_traced_in(self.p, self.fight.as_deref(), v, ty)
     }
 
     /// A rule error at `site`, traced when the run is: off the hot path (a run ends with
