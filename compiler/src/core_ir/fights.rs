@@ -40,27 +40,17 @@ fn unlowered(p: &crate::ir::Program) -> Vec<String> {
 /// Each fight run on the VM and on the closures (the VM's oracle): the same ends,
 /// rounds and standing, the same trace event by event (the fight's events, rolls,
 /// decisions, each procedure's steps), and the same steps taken from the fight's budget;
-/// untraced as well (each function's plain code), and, for the shipped fights, with
-/// formulas traced (the fixtures' are the ignored test below).
+/// untraced as well (each function's plain code), and with formulas traced (a run of
+/// `skirmish`'s advances into its repeating timer's stop formula, traced as the run is).
 #[test]
 fn every_fight_runs_on_the_vm_as_on_the_closures() {
-    for (i, (ruleset, fight)) in FIGHTS.into_iter().enumerate() {
+    for (ruleset, fight) in FIGHTS {
         let ways = (0..30).flat_map(|k| [(k, (true, false)), (k, (false, false))]);
-        let formulas = (0..3).filter(|_| i < 5).map(|k| (k, (true, true)));
-        compare(ruleset, fight, ways.chain(formulas));
-    }
-}
-
-/// The fixtures' fights with formulas traced: the VM's fight path does not yet trace a
-/// repeating timer's stop formula (`skirmish`'s `until round() >= 9`) nor `out(c)` asked
-/// by a built-in inside a procedure the way the closures do under `--trace-formulas`
-/// (results, steps and every other event agree). `eval` runs fights on the closures, so
-/// no run shows it; it must pass before fights move to the VM.
-#[test]
-#[ignore = "a known gap of the VM's fight path under --trace-formulas (session 18's note)"]
-fn the_fixtures_fights_with_formulas_traced_run_on_the_vm_as_on_the_closures() {
-    for (ruleset, fight) in &FIGHTS[5..] {
-        compare(ruleset, fight, (0..3).map(|k| (k, (true, true))));
+        compare(
+            ruleset,
+            fight,
+            ways.chain((0..3).map(|k| (k, (true, true)))),
+        );
     }
 }
 

@@ -130,7 +130,11 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 else {
                     unreachable!("`advance` outside a fight: {}", rules::IN_A_FIGHT)
                 };
-                fight.advance(&mut { rules }, &mut *self.env, amount)?;
+                // What falls due is traced as this run is (`--trace-formulas` too).
+                let options = crate::eval::Options {
+                    trace_formulas: self.formulas,
+                };
+                fight.advance(&mut rules.with(options), &mut *self.env, amount)?;
             }
             Inst::Detach { dst, src } => {
                 vregs[*dst as usize] = vregs[*src as usize].deep_clone();
