@@ -717,7 +717,7 @@ thread_local! {
 
 /// Runs `f` with every call off the VM: the oracle side of a test against the VM.
 #[cfg(test)]
-pub(crate) fn on_the_walker<R>(f: impl FnOnce() -> R) -> R {
+pub(crate) fn off_the_vm<R>(f: impl FnOnce() -> R) -> R {
     CLOSURES_ONLY.with(|w| w.set(true));
     let r = f();
     CLOSURES_ONLY.with(|w| w.set(false));

@@ -156,14 +156,7 @@ impl Lower<'_, '_> {
                     list: dst,
                     value: Part::Int(i),
                 });
-                self.code.push(Inst::ArithImm {
-                    op: crate::ir::IntOp::Add,
-                    dst: i,
-                    a: i,
-                    b: 1,
-                });
-                self.code.push(Inst::Jump(top));
-                let end = self.here();
+                let end = self.loop_back(i, top);
                 self.patch(exit, end);
                 Part::Val(dst)
             }
@@ -239,14 +232,7 @@ impl Lower<'_, '_> {
             let at = self.here();
             self.patch(next, at);
         }
-        self.code.push(Inst::ArithImm {
-            op: crate::ir::IntOp::Add,
-            dst: i,
-            a: i,
-            b: 1,
-        });
-        self.code.push(Inst::Jump(top));
-        let end = self.here();
+        let end = self.loop_back(i, top);
         self.patch(exit, end);
         self.patch(out, end);
         Ok(Part::Val(dst))

@@ -374,6 +374,19 @@ impl<'p> Lower<'p, '_> {
         got
     }
 
+    /// The end of a counted loop's turn: `counter += 1`, back to `top`; where the loop
+    /// ends (after it), for its exits to jump to.
+    fn loop_back(&mut self, counter: IReg, top: u32) -> u32 {
+        self.code.push(Inst::ArithImm {
+            op: crate::ir::IntOp::Add,
+            dst: counter,
+            a: counter,
+            b: 1,
+        });
+        self.code.push(Inst::Jump(top));
+        self.here()
+    }
+
     fn patch(&mut self, at: usize, to: u32) {
         match &mut self.code[at] {
             Inst::Jump(t)

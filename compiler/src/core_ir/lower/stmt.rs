@@ -233,14 +233,7 @@ impl Lower<'_, '_> {
                 });
                 self.block(body)?;
                 self.here();
-                self.code.push(Inst::ArithImm {
-                    op: crate::ir::IntOp::Add,
-                    dst: turn,
-                    a: turn,
-                    b: 1,
-                });
-                self.code.push(Inst::Jump(top));
-                let end = self.here();
+                let end = self.loop_back(turn, top);
                 self.patch(exit, end);
             }
             // `for var in list { .. }`: over a copy of each item

@@ -193,7 +193,7 @@ fn a_path_cut_off_inside_a_call_ends_the_run_with_nothing() {
         };
         let mut locals = vec![f.clone()];
         locals.resize(p.functions[id].locals.len(), Value::Unit);
-        let walked = eval::on_the_walker(|| it.block(body, &mut locals));
+        let walked = eval::off_the_vm(|| it.block(body, &mut locals));
         let walked = walked.map(|flow| match flow {
             eval::Flow::Return(v) => v,
             eval::Flow::Normal => Value::Unit,
