@@ -258,6 +258,13 @@ pub(crate) enum Inst {
         x: Part,
         list: VReg,
     },
+    /// `x in [..]` of constant numbers, truths or levels held here: whether one equals
+    /// `x`, charged as [`Inst::In`] charges (`eval::expr::scan`).
+    InImm {
+        dst: IReg,
+        x: IReg,
+        items: Box<[i64]>,
+    },
     /// `lo..hi` of a loop the rules do not bound: the runtime's `error::range_room` at
     /// `site`.
     RangeRoom {
@@ -296,6 +303,17 @@ pub(crate) enum Inst {
         rows: Box<[Option<i64>]>,
         outside: Option<i64>,
         table: u32,
+        site: u32,
+    },
+    /// `table[key].f[k]..` of a one-key table in plain code: the row's constant
+    /// (`eval::row_value`) read along `path` in place, no row made; only the end of the
+    /// path into `dst` (a value with parts made from its constant). A key no row holds
+    /// (and no default) is the `NoRow` rule error at `site`, as [`Inst::Lookup`] gives it.
+    RowRead {
+        dst: Part,
+        table: u32,
+        key: Part,
+        path: Box<[Proj]>,
         site: u32,
     },
     /// `table[key]` of a one-key table: `eval::look_up`, as [`Inst::LookupCell`] reads
@@ -581,6 +599,16 @@ pub(crate) enum Inst {
         text: Box<str>,
         shown: Shown,
     },
+}
+
+/// A step of a path into a constant ([`Inst::RowRead`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Proj {
+    /// A record's field.
+    Field(u32),
+    /// A map's entry at the level or variant in the register (a map keyed by a scale or
+    /// enum).
+    Entry(IReg),
 }
 
 /// The value of a formula's traced step ([`Inst::TraceStep`]).

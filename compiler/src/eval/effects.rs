@@ -343,9 +343,15 @@ pub(crate) fn look_up(
 }
 
 pub fn lookup(t: &ir::Table, key: i64) -> Option<Value> {
+    row_value(t, key).map(Value::from_const)
+}
+
+/// The constant `table[key]` reads in a one-key table: its row's, else the default
+/// (`None`: no row holds the key and there is no default, the `NoRow` rule error).
+pub(crate) fn row_value(t: &ir::Table, key: i64) -> Option<&ir::Const> {
     match t.row(key) {
-        Some(r) => Some(Value::from_const(&r.value)),
-        None => t.default.as_ref().map(Value::from_const),
+        Some(r) => Some(&r.value),
+        None => t.default.as_ref(),
     }
 }
 

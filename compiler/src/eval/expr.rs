@@ -558,7 +558,14 @@ pub(crate) fn map_entry(m: &Value, k: u16) -> Value {
 /// `x in items`: whether `items` holds `x`, and how many items were compared, the steps
 /// it costs (a long list costs its length, as walking it would).
 pub(crate) fn scan(items: &[Value], x: &Value) -> (bool, u64) {
-    match items.iter().position(|i| values_equal(i, x)) {
+    scan_by(items, |i| values_equal(i, x))
+}
+
+/// Whether an item of `items` is the one sought, and the steps the search takes: one
+/// per item compared (`x in list`'s rule, for a list of values or of numbers alike).
+#[inline]
+pub(crate) fn scan_by<T>(items: &[T], hit: impl Fn(&T) -> bool) -> (bool, u64) {
+    match items.iter().position(hit) {
         Some(at) => (true, at as u64 + 1),
         None => (false, items.len() as u64),
     }

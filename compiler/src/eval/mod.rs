@@ -18,7 +18,7 @@ pub(crate) use stmt::{assign_value, update};
 
 pub(crate) use copy::{privatize, weight};
 pub use effects::{among_faces, die_segments, lookup, table_roll_faces};
-pub(crate) use effects::{dice_steps, look_up, DIE_ROWS};
+pub(crate) use effects::{dice_steps, look_up, row_value, DIE_ROWS};
 pub(crate) use effects::{fill_event, fill_track, option_label, track_levels};
 pub(crate) use lists::ordered;
 pub use show::{show, show_result, show_traced, show_traced_in};

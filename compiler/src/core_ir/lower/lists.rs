@@ -21,6 +21,21 @@ enum Walk {
 }
 
 impl Lower<'_, '_> {
+    /// The steps making `list` charges (one of [`const_items`]), with nothing made: the
+    /// list lowered as it would be, for its steps alone, its code (the constants'
+    /// registers written, no effect) dropped, and the registers it took.
+    fn list_steps(&mut self, list: &Expr) -> Lowered<()> {
+        let (mark, regs) = (self.code.len(), (self.ints, self.vals));
+        self.expr(list)?;
+        debug_assert!(self.code[mark..].iter().all(|i| matches!(
+            i,
+            Inst::Const { .. } | Inst::ConstVal { .. } | Inst::NewList { .. } | Inst::Push { .. }
+        )));
+        self.code.truncate(mark);
+        (self.ints, self.vals) = regs;
+        Ok(())
+    }
+
     /// A list expression: `[a, b]`, a comprehension, `list[i]`, `x in list`, `len(list)`
     /// or an aggregate.
     pub(super) fn list_expr(&mut self, e: &Expr) -> Lowered<Part> {
@@ -78,6 +93,15 @@ impl Lower<'_, '_> {
                 let x = self.expr(x)?;
                 if matches!(x, Part::Unit) || !matches!(list.ty, Ty::List(_)) {
                     return Err(Unsupported);
+                }
+                // Of a list of constant numbers, truths or levels: no list made, its
+                // steps charged as the list's are.
+                if let (Some(items), Ok(x)) = (const_items(list), self.scalar_of(x)) {
+                    self.list_steps(list)?;
+                    let dst = self.int();
+                    self.flush();
+                    self.code.push(Inst::InImm { dst, x, items });
+                    return Ok(Part::Bool(dst));
                 }
                 let Part::Val(l) = self.expr(list)? else {
                     return Err(Unsupported);
@@ -522,6 +546,25 @@ impl Lower<'_, '_> {
 
 /// The items of a constant list as the `i64` registers hold them, if each is a number,
 /// a truth or a level.
+/// A list of constant numbers, truths or levels (`[Arms, Legs]`, or a constant list) as
+/// a register holds each item.
+fn const_items(list: &Expr) -> Option<Box<[i64]>> {
+    match &list.kind {
+        K::Const(crate::ir::Const::List(items)) => scalars(items),
+        K::List(xs) => {
+            let items = xs
+                .iter()
+                .map(|x| match &x.kind {
+                    K::Const(c) => Some(c.clone()),
+                    _ => None,
+                })
+                .collect::<Option<Vec<_>>>()?;
+            scalars(&items)
+        }
+        _ => None,
+    }
+}
+
 fn scalars(items: &[crate::ir::Const]) -> Option<Box<[i64]>> {
     use crate::ir::Const;
     items

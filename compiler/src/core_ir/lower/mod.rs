@@ -594,7 +594,8 @@ fn written(i: &mut Inst) -> Option<&mut IReg> {
         | Inst::Clamp { dst, .. }
         | Inst::Abs { dst, .. }
         | Inst::LevelStep { dst, .. }
-        | Inst::Compare { dst, .. } => Some(dst),
+        | Inst::Compare { dst, .. }
+        | Inst::InImm { dst, .. } => Some(dst),
         _ => None,
     }
 }

@@ -2,12 +2,15 @@
 //! and tracks (their filled boxes, a box's parts, a place filled).
 
 use super::{Lower, Lowered, Unsupported};
-use crate::core_ir::code::{Inst, Part};
-use crate::ir::{Expr, ExprKind as K, Ty};
+use crate::core_ir::code::{Inst, Part, Proj};
+use crate::ir::{Const, Expr, ExprKind as K, Ty};
 
 impl Lower<'_, '_> {
     /// A record, outcome, map, optional or track expression.
     pub(super) fn record_expr(&mut self, e: &Expr) -> Lowered<Part> {
+        if let Some(part) = self.row_read(e)? {
+            return Ok(part);
+        }
         Ok(match &e.kind {
             // `record.field`: of a local record read in place; a field with parts shared,
             // as `eval::expr::field_of` reads it
@@ -198,4 +201,80 @@ impl Lower<'_, '_> {
             _ => return Err(Unsupported),
         })
     }
+
+    /// `table[key].field[k]..` (fields, and entries at a local or constant level) of a
+    /// one-key table, in plain code: [`Inst::RowRead`], the row read in place instead of
+    /// made and then read (no steps either way: a lookup, a field and an entry charge
+    /// none). `None` for anything else, nothing lowered.
+    fn row_read(&mut self, e: &Expr) -> Lowered<Option<Part>> {
+        if !self.plain {
+            return Ok(None);
+        }
+        // The path, from its end back to the lookup.
+        let mut path = Vec::new();
+        let mut at = e;
+        let (table, key, site) = loop {
+            match &at.kind {
+                K::Field(r, i) => {
+                    path.push(Step::Field(u32::try_from(*i).map_err(|_| Unsupported)?));
+                    at = r;
+                }
+                // An entry at a local or constant level: read with no effect, after the
+                // row is found, as the walker reads it.
+                K::MapGet(m, k)
+                    if matches!(m.ty, Ty::Map(..))
+                        && matches!(k.kind, K::Local(_) | K::Const(Const::Choice(_))) =>
+                {
+                    path.push(Step::Entry(k));
+                    at = m;
+                }
+                K::Lookup {
+                    table,
+                    key,
+                    column: None,
+                    site,
+                    ..
+                } if self.p.tables[*table].columns.is_none() => break (*table, key, *site),
+                _ => return Ok(None),
+            }
+        };
+        if path.is_empty() {
+            return Ok(None);
+        }
+        let dst = self.fresh(&e.ty)?;
+        if matches!(dst, Part::Roll { .. } | Part::Unit) {
+            return Ok(None);
+        }
+        let key = match self.expr(key)? {
+            k @ (Part::Int(_) | Part::Level(_)) => k,
+            _ => return Err(Unsupported),
+        };
+        // The path in order, each entry's level lowered as read.
+        let mut proj = Vec::with_capacity(path.len());
+        for step in path.into_iter().rev() {
+            proj.push(match step {
+                Step::Field(i) => Proj::Field(i),
+                Step::Entry(k) => match self.expr(k)? {
+                    Part::Level(r) => Proj::Entry(r),
+                    _ => return Err(Unsupported),
+                },
+            });
+        }
+        self.flush();
+        self.code.push(Inst::RowRead {
+            dst,
+            table: u32::try_from(table).map_err(|_| Unsupported)?,
+            key,
+            path: proj.into(),
+            site,
+        });
+        Ok(Some(dst))
+    }
+}
+
+/// A step of a row's path as lowering finds it: a field, or an entry at a level not yet
+/// lowered.
+enum Step<'e> {
+    Field(u32),
+    Entry(&'e Expr),
 }

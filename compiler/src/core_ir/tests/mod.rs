@@ -6,6 +6,7 @@ mod calls;
 mod coverage;
 mod effects;
 mod formulas;
+mod fused;
 mod lists;
 mod maps;
 mod places;

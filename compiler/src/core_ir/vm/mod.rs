@@ -18,7 +18,9 @@ use regs::{bind, dice_of, level, list_of, moved, peek, scalar, store, transfer, 
 
 use super::code::{Func, IReg, Inst, Part, FRAME};
 use super::Module;
-use crate::eval::expr::{box_part, faces_of, field_of, filled, map_entry, scan, NO_FIELDS};
+use crate::eval::expr::{
+    box_part, faces_of, field_of, filled, map_entry, scan, scan_by, NO_FIELDS,
+};
 use crate::eval::{
     assign_value, dice_steps, privatize, show_traced_in, update, weight, Value, MAX_STEPS,
 };
@@ -333,6 +335,12 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     self.charge(compared, budget, traced)?;
                     regs[*dst as usize] = i64::from(found);
                 }
+                Inst::InImm { dst, x, items } => {
+                    let x = regs[*x as usize];
+                    let (found, compared) = scan_by(items, |i| *i == x);
+                    self.charge(compared, budget, traced)?;
+                    regs[*dst as usize] = i64::from(found);
+                }
                 Inst::RangeRoom { lo, hi, site } => {
                     let (lo, hi) = (regs[*lo as usize], regs[*hi as usize]);
                     if let Err(e) = error::range_room(lo, hi, *site) {
@@ -386,6 +394,13 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     key,
                     site,
                 } => self.cell((*dst, *table, *key, None, *site), (regs, vregs), traced)?,
+                Inst::RowRead {
+                    dst,
+                    table,
+                    key,
+                    path,
+                    site,
+                } => self.row_read((*dst, *table, *key, path, *site), (regs, vregs), traced)?,
                 Inst::Call {
                     func,
                     ints,

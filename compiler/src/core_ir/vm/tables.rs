@@ -1,9 +1,10 @@
 //! The VM's work for a table read by key (and column): the walker's own rule,
 //! `eval::look_up`.
 
-use super::{peek, store, Vm, FRAME};
-use crate::core_ir::code::Part;
-use crate::eval::{look_up, show_traced_in, Value};
+use super::{level, peek, store, Vm, FRAME};
+use crate::core_ir::code::{Part, Proj};
+use crate::eval::{look_up, row_value, show_traced_in, Value};
+use crate::ir::Const;
 use rulesc_runtime::{Decide, DiceSource, RuleError, TraceEvent, TraceSink};
 
 impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
@@ -35,5 +36,43 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
             }
             Err(kind) => Err(self.fail(site, kind, traced)),
         }
+    }
+
+    /// [`crate::core_ir::code::Inst::RowRead`]: the row's constant read along `path`.
+    #[inline(never)]
+    pub(super) fn row_read(
+        &mut self,
+        (dst, table, key, path, site): (Part, u32, Part, &[Proj], u32),
+        (ints, vals): (&mut [i64; FRAME], &mut [Value]),
+        traced: bool,
+    ) -> Result<(), RuleError> {
+        let (Part::Int(k) | Part::Level(k)) = key else {
+            unreachable!("lowering reads a row along a path only by an int or level key")
+        };
+        let Some(mut at) = row_value(&self.p.tables[table as usize], ints[usize::from(k)]) else {
+            // No row: the rule's own answer (`eval::look_up`), its error.
+            return self.cell((dst, table, key, None, site), (ints, vals), traced);
+        };
+        for step in path {
+            at = match (step, at) {
+                (Proj::Field(i), Const::Record(r)) => &r.fields[*i as usize],
+                (Proj::Entry(r), Const::Map(entries)) => {
+                    &entries[usize::from(level(ints[usize::from(*r)]))]
+                }
+                (step, c) => unreachable!(
+                    "lowering reads a row's path of its type's fields and entries ({step:?} of {c:?})"
+                ),
+            };
+        }
+        match (dst, at) {
+            (Part::Int(r), Const::Int(i)) => ints[usize::from(r)] = *i,
+            (Part::Bool(r), Const::Bool(b)) => ints[usize::from(r)] = i64::from(*b),
+            (Part::Level(r), Const::Choice(c)) => ints[usize::from(r)] = i64::from(*c),
+            (Part::Val(r), c) => vals[r as usize] = Value::from_const(c),
+            (dst, c) => {
+                unreachable!("lowering reads a row's value of its type ({c:?} into {dst:?})")
+            }
+        }
+        Ok(())
     }
 }
