@@ -88,7 +88,10 @@ fn oracle_with_no_rounds_leaves_every_fight_undecided() {
 
 #[test]
 fn oracle_of_the_fixture_is_a_whole_distribution() {
+    // Timed for the reader only (`--nocapture`); nothing depends on it.
+    let start = std::time::Instant::now();
     let odds = Duel::fixture().odds();
+    let took = start.elapsed();
     assert_eq!(total(&odds), ratio(1, 1));
     let rounds: BigRational = odds.rounds.iter().sum();
     assert_eq!(rounds, ratio(1, 1));
@@ -99,12 +102,13 @@ fn oracle_of_the_fixture_is_a_whole_distribution() {
     // Twenty rounds are not always enough: a thin but exact share stays undecided.
     assert!(odds.undecided > BigRational::zero());
     eprintln!(
-        "duel oracle: Red {} Blue {} draw {} undecided {:e}, {} states",
+        "duel oracle: Red {} Blue {} draw {} undecided {:e}, {} states, {:.2} s",
         odds.wins[0].to_f64().unwrap(),
         odds.wins[1].to_f64().unwrap(),
         odds.draw.to_f64().unwrap(),
         odds.undecided.to_f64().unwrap(),
-        odds.states
+        odds.states,
+        took.as_secs_f64()
     );
 }
 
