@@ -288,12 +288,12 @@ impl Duel {
                 After::Draw => tally.draw[r] += w,
             };
             for (s, w) in &round {
-                for i in 0..2 {
+                for (i, layer) in first.iter_mut().enumerate() {
                     for (act, n) in self.turn(s, i) {
                         // 15 of the 36 initiative pairs put `i` first.
                         let w = w * 15u32 * n;
                         match settle(Self::alone(s, i, act)) {
-                            After::Going(t) => add(&mut first[i], t, w),
+                            After::Going(t) => add(layer, t, w),
                             // The foe's attack never made: all 100 of its faces.
                             ended => end(ended, w * 100u32, &mut turns),
                         }
@@ -336,15 +336,15 @@ impl Duel {
         let mut wins = [BigRational::zero(), BigRational::zero()];
         let mut draw = BigRational::zero();
         let mut rounds = vec![BigRational::zero(); limit + 1];
-        for r in 1..=limit {
-            for i in 0..2 {
-                let p = ratio(&tally.wins[i][r], r);
-                wins[i] += &p;
-                rounds[r] += p;
+        for (r, in_round) in rounds.iter_mut().enumerate().skip(1) {
+            for (won, by_round) in wins.iter_mut().zip(&tally.wins) {
+                let p = ratio(&by_round[r], r);
+                *won += &p;
+                *in_round += p;
             }
             let p = ratio(&tally.draw[r], r);
             draw += &p;
-            rounds[r] += p;
+            *in_round += p;
         }
         let undecided = ratio(&undecided_count, limit);
         rounds[limit] += &undecided;
