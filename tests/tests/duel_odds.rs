@@ -196,3 +196,26 @@ fn simulate_agrees_with_the_exact_odds_of_the_duel() {
         "mean rounds: simulated {simulated:.4}, exact {mean:.4} (standard error {error:.4})"
     );
 }
+
+/// The duel's rules two against two (`fight_2v2.yaml`, targets at random, tie groups of up
+/// to four striking at once): the fight the exact run must also finish (issue 26 §1, in
+/// under 10 s). No oracle here; it runs to its ends without a rule error.
+#[test]
+fn two_against_two_runs_to_its_end_without_a_rule_error() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/fights/duel");
+    let (p, diags, _) = rulesc::compile_dir(&std::path::Path::new(root).join("rules"));
+    let p = p.unwrap_or_else(|| panic!("{diags:?}"));
+    let path = std::path::Path::new(root).join("fight_2v2.yaml");
+    let file = match rulesc::simulate::read(&p, &path) {
+        Ok((f, _)) => f,
+        Err((d, _)) => panic!("{:?}", d.items),
+    };
+    assert_eq!(file.sides.iter().map(|(_, m)| m.len()).sum::<usize>(), 4);
+    let runs = 500;
+    let summary = rulesc::simulate::simulate(&p, &file, runs, 2);
+    assert!(summary.errors.is_empty(), "{:?}", summary.errors);
+    let ended: u64 = summary.wins.iter().sum::<u64>() + summary.draws + summary.undecided;
+    assert_eq!(ended, runs);
+    // Either side can win.
+    assert!(summary.wins.iter().all(|&w| w > 0), "{:?}", summary.wins);
+}
