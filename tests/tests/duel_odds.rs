@@ -219,3 +219,17 @@ fn two_against_two_runs_to_its_end_without_a_rule_error() {
     // Either side can win.
     assert!(summary.wins.iter().all(|&w| w > 0), "{:?}", summary.wins);
 }
+
+/// The readings of the rules the oracle makes where the simulation is too coarse to tell
+/// (`Duel::at_once`, `Duel::bleed`), held on the engine by scripted fights
+/// (`fixtures/fights/duel/tests`): a duelist exposed by last round's fumble is still
+/// exposed to a blow struck at once with its next turn; a critical at once with the
+/// turn a stagger takes does not stagger again; two bleeding out at one round's end draw.
+/// (An oracle that read the first differently still passes the simulate test above.)
+#[test]
+fn scripted_duels_hold_the_engine_to_the_oracles_reading_of_the_rules() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/fights/duel/tests");
+    let report = rulesc::testing::run(&[dir.into()], &Default::default());
+    assert_eq!(report.cases.len(), 3);
+    assert!(report.passed(), "{}", report.summary());
+}
