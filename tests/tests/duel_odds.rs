@@ -117,8 +117,9 @@ fn oracle_of_the_fixture_is_a_whole_distribution() {
 const SEED: u64 = 26;
 const RUNS: u64 = 20_000;
 
-/// `rulesc simulate` on `fixtures/fights/duel/fight.yaml`: each side's win rate, the draws
-/// and the undecided fights have 95% intervals that contain the oracle's exact figures,
+/// `rulesc simulate` on `fixtures/fights/duel/fight.yaml`: each side's win rate, the draws,
+/// the undecided fights and the file's report group (over in 5 rounds) have 95% intervals
+/// that contain the oracle's exact figures,
 /// and the mean number of rounds is within four standard errors of the exact mean.
 ///
 /// This fails if the rules and the oracle part: for instance, with `ties together`
@@ -156,6 +157,10 @@ fn simulate_agrees_with_the_exact_odds_of_the_duel() {
     }
 
     let exact = duel.odds();
+    // The file's one report group: `rounds: "..5"`.
+    assert_eq!(file.groups.len(), 1);
+    assert_eq!(file.groups[0].rounds, Some((0, 5)));
+    let over_in_5: BigRational = exact.rounds[..=5].iter().sum();
     let summary = rulesc::simulate::simulate(&p, &file, RUNS, SEED);
     assert_eq!(summary.runs, RUNS);
     assert!(summary.errors.is_empty(), "{:?}", summary.errors);
@@ -164,6 +169,7 @@ fn simulate_agrees_with_the_exact_odds_of_the_duel() {
         ("Blue wins", summary.wins[1], &exact.wins[1]),
         ("draw", summary.draws, &exact.draw),
         ("undecided", summary.undecided, &exact.undecided),
+        ("over in 5 rounds", summary.groups[0], &over_in_5),
     ];
     for (what, k, p) in rows {
         let (lo, hi) = rulesc::simulate::wilson(k, RUNS);
