@@ -1,9 +1,11 @@
 //! The shipped rulesets, compiled to Rust by `build.rs` with `rulesc::Builder`, and
 //! [`support`], the scripted-run harness their tests share, and [`differential`], the
-//! seeded harness that compares the generated code with the interpreter.
+//! seeded harness that compares the generated code with the interpreter, and
+//! [`duel_oracle`], the exact odds of the duel fixture written by hand.
 
 pub mod differential;
 pub mod doc_examples;
+pub mod duel_oracle;
 pub mod fights;
 pub mod support;
 
