@@ -2,15 +2,12 @@
 //! and tracks (their filled boxes, a box's parts, a place filled).
 
 use super::{Lower, Lowered, Unsupported};
-use crate::core_ir::code::{Inst, Part, Proj};
-use crate::ir::{Const, Expr, ExprKind as K, Ty};
+use crate::core_ir::code::{Inst, Part, Proj, VReg};
+use crate::ir::{Expr, ExprKind as K, Ty};
 
 impl Lower<'_, '_> {
     /// A record, outcome, map, optional or track expression.
     pub(super) fn record_expr(&mut self, e: &Expr) -> Lowered<Part> {
-        if let Some(part) = self.row_read(e)? {
-            return Ok(part);
-        }
         Ok(match &e.kind {
             // `record.field`: of a local record read in place; a field with parts shared,
             // as `eval::expr::field_of` reads it
@@ -19,6 +16,9 @@ impl Lower<'_, '_> {
                     return Err(Unsupported);
                 };
                 let field = *i as u32;
+                if let Some(part) = self.project(rec, Proj::Field(field), &e.ty)? {
+                    return Ok(part);
+                }
                 match self.fresh(&e.ty)? {
                     Part::Val(dst) => {
                         self.code.push(Inst::FieldVal { dst, rec, field });
@@ -39,6 +39,9 @@ impl Lower<'_, '_> {
                 let Part::Level(key) = self.expr(k)? else {
                     return Err(Unsupported);
                 };
+                if let Some(part) = self.project(map, Proj::Entry(key), &e.ty)? {
+                    return Ok(part);
+                }
                 let dst = self.fresh(&e.ty)?;
                 if matches!(dst, Part::Roll { .. }) {
                     return Err(Unsupported);
@@ -202,79 +205,59 @@ impl Lower<'_, '_> {
         })
     }
 
-    /// `table[key].field[k]..` (fields, and entries at a local or constant level) of a
-    /// one-key table, in plain code: [`Inst::RowRead`], the row read in place instead of
-    /// made and then read (no steps either way: a lookup, a field and an entry charge
-    /// none). `None` for anything else, nothing lowered.
-    fn row_read(&mut self, e: &Expr) -> Lowered<Option<Part>> {
-        if !self.plain {
+    /// `step` of the row a table lookup just read into the temporary `rec`, in plain code:
+    /// the lookup becomes (or, read further, stays) an [`Inst::RowRead`] whose path goes
+    /// one step further, so the row is read in place instead of made (a lookup, a field
+    /// and an entry charge no steps, so none move). Only what cannot be seen comes
+    /// between the lookup and here (constants written, a formula's site left: the read
+    /// moves after them), and no jump lands after the lookup. `None`: nothing changed,
+    /// the step is lowered as usual.
+    fn project(&mut self, rec: VReg, step: Proj, ty: &Ty) -> Lowered<Option<Part>> {
+        if !self.plain || !self.temporary(rec) {
             return Ok(None);
         }
-        // The path, from its end back to the lookup.
-        let mut path = Vec::new();
-        let mut at = e;
-        let (table, key, site) = loop {
-            match &at.kind {
-                K::Field(r, i) => {
-                    path.push(Step::Field(u32::try_from(*i).map_err(|_| Unsupported)?));
-                    at = r;
-                }
-                // An entry at a local or constant level: read with no effect, after the
-                // row is found, as the walker reads it.
-                K::MapGet(m, k)
-                    if matches!(m.ty, Ty::Map(..))
-                        && matches!(k.kind, K::Local(_) | K::Const(Const::Choice(_))) =>
-                {
-                    path.push(Step::Entry(k));
-                    at = m;
-                }
-                K::Lookup {
-                    table,
-                    key,
-                    column: None,
-                    site,
-                    ..
-                } if self.p.tables[*table].columns.is_none() => break (*table, key, *site),
-                _ => return Ok(None),
-            }
+        let Some(at) = self
+            .code
+            .iter()
+            .rposition(|i| !matches!(i, Inst::Site(_) | Inst::Const { .. }))
+        else {
+            return Ok(None);
         };
-        if path.is_empty() {
+        if at < self.label {
             return Ok(None);
         }
-        let dst = self.fresh(&e.ty)?;
+        let (table, key, site, mut path) = match &self.code[at] {
+            Inst::Lookup {
+                dst: Part::Val(r),
+                table,
+                key,
+                site,
+            } if *r == rec => (*table, *key, *site, Vec::new()),
+            Inst::RowRead {
+                dst: Part::Val(r),
+                table,
+                key,
+                path,
+                site,
+            } if *r == rec => (*table, *key, *site, path.to_vec()),
+            _ => return Ok(None),
+        };
+        if !matches!(key, Part::Int(_) | Part::Level(_)) {
+            return Ok(None);
+        }
+        let dst = self.fresh(ty)?;
         if matches!(dst, Part::Roll { .. } | Part::Unit) {
             return Ok(None);
         }
-        let key = match self.expr(key)? {
-            k @ (Part::Int(_) | Part::Level(_)) => k,
-            _ => return Err(Unsupported),
-        };
-        // The path in order, each entry's level lowered as read.
-        let mut proj = Vec::with_capacity(path.len());
-        for step in path.into_iter().rev() {
-            proj.push(match step {
-                Step::Field(i) => Proj::Field(i),
-                Step::Entry(k) => match self.expr(k)? {
-                    Part::Level(r) => Proj::Entry(r),
-                    _ => return Err(Unsupported),
-                },
-            });
-        }
-        self.flush();
+        path.push(step);
+        self.code.remove(at);
         self.code.push(Inst::RowRead {
             dst,
-            table: u32::try_from(table).map_err(|_| Unsupported)?,
+            table,
             key,
-            path: proj.into(),
+            path: path.into(),
             site,
         });
         Ok(Some(dst))
     }
-}
-
-/// A step of a row's path as lowering finds it: a field, or an entry at a level not yet
-/// lowered.
-enum Step<'e> {
-    Field(u32),
-    Entry(&'e Expr),
 }
