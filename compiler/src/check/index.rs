@@ -103,6 +103,9 @@ pub struct Symbol {
     /// and so on (`map<Skill, map<Stance, int>>`: `[Skill, Stance]`); for a table, its
     /// rows' keys (a scale or enum; `None` for numbers and dice). Empty for anything else.
     pub keys_named_by: Vec<Option<String>>,
+    /// For a table with two keys, what its `columns:` are written as: its column key's
+    /// scale or enum (`None` for numbers, and for anything else).
+    pub columns_named_by: Option<String>,
     /// Other definitions it replaced or was replaced by through `override`: the names in
     /// the base and in the variant, with which is the base.
     pub overrides: Vec<Override>,
@@ -207,6 +210,7 @@ impl Recorder {
                 params: Vec::new(),
                 named_by: None,
                 keys_named_by: Vec::new(),
+                columns_named_by: None,
                 overrides: Vec::new(),
             },
         ));
@@ -322,10 +326,13 @@ impl Recorder {
             sym.keys_named_by = ty.map(|t| keys_named_by(prog, t)).unwrap_or_default();
             if let (SymbolKind::Table, Some((1, i))) = (sym.kind, look.other(&sym.name)) {
                 // A table's rows are written as a map by its (first) key.
-                sym.keys_named_by = vec![match prog.tables[i].key {
-                    crate::ir::TableKey::Choice(c) => prog.choices.get(c).map(|c| c.name.clone()),
+                let choice = |key: &crate::ir::TableKey| match key {
+                    crate::ir::TableKey::Choice(c) => prog.choices.get(*c).map(|c| c.name.clone()),
                     _ => None,
-                }];
+                };
+                let table = &prog.tables[i];
+                sym.keys_named_by = vec![choice(&table.key)];
+                sym.columns_named_by = table.columns.as_ref().and_then(|c| choice(&c.key));
             }
             if sym.kind == SymbolKind::Fight {
                 // What a fight file's fighters are written as: the combatants' type.
