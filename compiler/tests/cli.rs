@@ -543,3 +543,82 @@ fn traces_name_files_from_the_current_folder() {
         "a site named from the current folder"
     );
 }
+
+/// A scale of `levels` levels `L0..`, a track of its top three levels that escalates, and
+/// a procedure filling the track three times at the second level from the top and
+/// stepping levels past both ends; a scenario running it. Returns the ruleset folder
+/// and the scenario.
+fn wide_scale(levels: usize) -> (PathBuf, PathBuf) {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli")
+        .join(format!("scale_{levels}"));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("r")).unwrap();
+    let names: Vec<String> = (0..levels).map(|i| format!("L{i}")).collect();
+    let (top, below) = (levels - 1, levels - 2);
+    let yaml = format!(
+        "ruleset: {{ name: wide }}
+scales:
+  S: [{}]
+types:
+  F:
+    wounds: {{ type: Wounds, default: [] }}
+tracks:
+  Wounds:
+    scale: S
+    boxes:
+      - {{ level: L{} }}
+      - {{ level: L{below} }}
+      - {{ level: L{top} }}
+    when_full: escalate
+records:
+  F:
+    mira: {{}}
+",
+        names.join(", "),
+        levels - 3,
+    );
+    let rules = format!(
+        "procedure hit(f: F) -> int {{
+  let a = fill f.wounds at L{below}
+  let b = fill f.wounds at L{below}
+  let c = fill f.wounds at L{below}
+  if L{below} + 5 == L{top} and L0 - 1 == L0 and L{top} - 1 == L{below} {{
+    return a * 100 + b * 10 + c
+  }}
+  return -1
+}}
+"
+    );
+    std::fs::write(root.join("r/ruleset.yaml"), yaml).unwrap();
+    std::fs::write(root.join("r/wide.rules"), rules).unwrap();
+    std::fs::write(root.join("s.yaml"), "run: hit\nargs: { f: mira }\n").unwrap();
+    (root.join("r"), root.join("s.yaml"))
+}
+
+/// The runtime keeps a level as a byte (track boxes, `level ± n`), so a scale holds at
+/// most 255 levels: one of exactly 255 checks and runs at its top (the box at the
+/// second level from the top, then the top one by escalation, then none; a step past
+/// either end stays at it), and one of 256 is `E0360` at check time, exit 1, no panic.
+#[test]
+fn a_scale_holds_at_most_255_levels_and_works_at_its_top() {
+    let (dir, scenario) = wide_scale(255);
+    let (code, out, err) = rulesc(&["trace", dir.to_str().unwrap(), scenario.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("fill f.wounds at L253  ->  box 3 (L254)"),
+        "{out}"
+    );
+    assert_eq!(out.lines().last(), Some("result: 230"), "{out}");
+
+    let (dir, scenario) = wide_scale(256);
+    for args in [
+        vec!["check", dir.to_str().unwrap()],
+        vec!["trace", dir.to_str().unwrap(), scenario.to_str().unwrap()],
+    ] {
+        let (code, _, err) = rulesc(&args);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(err.contains("E0360"), "{err}");
+        assert!(err.contains("`S` has 256 levels, more than 255"), "{err}");
+    }
+}

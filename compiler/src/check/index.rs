@@ -103,6 +103,9 @@ pub struct Symbol {
     /// and so on (`map<Skill, map<Stance, int>>`: `[Skill, Stance]`); for a table, its
     /// rows' keys (a scale or enum; `None` for numbers and dice). Empty for anything else.
     pub keys_named_by: Vec<Option<String>>,
+    /// For a table with two keys, what its `columns:` are written as: its column key's
+    /// scale or enum (`None` for numbers, and for anything else).
+    pub columns_named_by: Option<String>,
     /// Other definitions it replaced or was replaced by through `override`: the names in
     /// the base and in the variant, with which is the base.
     pub overrides: Vec<Override>,
@@ -170,6 +173,9 @@ pub(crate) struct Recorder {
     symbols: Vec<(Key, Symbol)>,
     by_key: HashMap<Key, usize>,
     refs: Vec<(Span, Key)>,
+    /// For each function, where in `refs` its locals are used: what
+    /// [`Recorder::move_params`] rewrites, without scanning every use.
+    local_refs: HashMap<usize, Vec<usize>>,
     overrides: Vec<(Key, Override)>,
     local_types: HashMap<(usize, usize), Ty>,
 }
@@ -207,6 +213,7 @@ impl Recorder {
                 params: Vec::new(),
                 named_by: None,
                 keys_named_by: Vec::new(),
+                columns_named_by: None,
                 overrides: Vec::new(),
             },
         ));
@@ -243,6 +250,9 @@ impl Recorder {
 
     pub fn refer(&mut self, span: Span, key: Key) {
         if !self.records_only {
+            if let Key::Local(f, _) = key {
+                self.local_refs.entry(f).or_default().push(self.refs.len());
+            }
             self.refs.push((span, key));
         }
     }
@@ -251,12 +261,25 @@ impl Recorder {
     /// function `to`: the parameters of a formula the checker made of an expression
     /// (a repeating timer's `until`) are the locals it read where it is written.
     pub fn move_params(&mut self, from: usize, to: usize, slots: &[usize]) {
-        for (_, key) in &mut self.refs {
-            if let Key::Local(f, k) = *key {
-                if let (true, Some(&slot)) = (f == from, slots.get(k)) {
-                    *key = Key::Local(to, slot);
+        let Some(uses) = self.local_refs.remove(&from) else {
+            return;
+        };
+        let (mut moved, mut kept) = (Vec::new(), Vec::new());
+        for i in uses {
+            match self.refs[i].1 {
+                Key::Local(_, k) if slots.get(k).is_some() => {
+                    self.refs[i].1 = Key::Local(to, slots[k]);
+                    moved.push(i);
                 }
+                _ => kept.push(i),
             }
+        }
+        if !kept.is_empty() {
+            self.local_refs.insert(from, kept);
+        }
+        if !moved.is_empty() {
+            // Uses of `to`'s locals now, for a later move of them.
+            self.local_refs.entry(to).or_default().extend(moved);
         }
     }
 
@@ -284,6 +307,7 @@ impl Recorder {
             mut symbols,
             by_key,
             refs,
+            local_refs: _,
             overrides,
             local_types,
         } = self;
@@ -322,10 +346,13 @@ impl Recorder {
             sym.keys_named_by = ty.map(|t| keys_named_by(prog, t)).unwrap_or_default();
             if let (SymbolKind::Table, Some((1, i))) = (sym.kind, look.other(&sym.name)) {
                 // A table's rows are written as a map by its (first) key.
-                sym.keys_named_by = vec![match prog.tables[i].key {
-                    crate::ir::TableKey::Choice(c) => prog.choices.get(c).map(|c| c.name.clone()),
+                let choice = |key: &crate::ir::TableKey| match key {
+                    crate::ir::TableKey::Choice(c) => prog.choices.get(*c).map(|c| c.name.clone()),
                     _ => None,
-                }];
+                };
+                let table = &prog.tables[i];
+                sym.keys_named_by = vec![choice(&table.key)];
+                sym.columns_named_by = table.columns.as_ref().and_then(|c| choice(&c.key));
             }
             if sym.kind == SymbolKind::Fight {
                 // What a fight file's fighters are written as: the combatants' type.
@@ -698,4 +725,49 @@ fn tag_text(prog: &Program, t: &crate::ir::Tag) -> String {
         .map(|(n, ty)| format!("{n}: {}", prog.ty_name(ty)))
         .collect();
     format!("{}({})", t.name, fields.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `move_params` rewrites the uses of the parameters it is given, and only those:
+    /// a parameter past `slots` and another function's locals stay; a moved use is the
+    /// new function's, so a later move of that function takes it along.
+    #[test]
+    fn moved_parameters_are_the_new_functions_locals() {
+        let mut r = Recorder::default();
+        let at = |i: u32| Span::new(0, i as usize, i as usize + 1);
+        r.refer(at(0), Key::Local(5, 0));
+        r.refer(at(1), Key::Local(5, 1));
+        r.refer(at(2), Key::Local(3, 0));
+        r.refer(at(3), Key::Top("x".into()));
+        r.refer(at(4), Key::Local(5, 0));
+        r.move_params(5, 3, &[2]);
+        let keys = |r: &Recorder| r.refs.iter().map(|(_, k)| k.clone()).collect::<Vec<_>>();
+        assert_eq!(
+            keys(&r),
+            [
+                Key::Local(3, 2),
+                Key::Local(5, 1),
+                Key::Local(3, 0),
+                Key::Top("x".into()),
+                Key::Local(3, 2),
+            ]
+        );
+        r.move_params(3, 7, &[8, 8, 9]);
+        assert_eq!(
+            keys(&r),
+            [
+                Key::Local(7, 9),
+                Key::Local(5, 1),
+                Key::Local(7, 8),
+                Key::Top("x".into()),
+                Key::Local(7, 9),
+            ]
+        );
+        // A function with no uses: nothing moves.
+        r.move_params(11, 3, &[0]);
+        assert_eq!(keys(&r)[1], Key::Local(5, 1));
+    }
 }

@@ -246,7 +246,7 @@ pub(crate) fn fill_track(
     let Value::Track(mut t) = *old else {
         unreachable!("`fill` of {old:?}: the checker fills only a track")
     };
-    let result = t.fill(levels, lvl.min(255) as u8, def.escalate);
+    let result = t.fill(levels, level_byte(lvl), def.escalate);
     *old = Value::Track(t);
     match result {
         Some((n, l)) => (n as i64, u16::from(l)),
@@ -275,7 +275,14 @@ pub(crate) fn fill_event(
 
 /// Each box's level of a track, as `Track::fill` takes them.
 pub(crate) fn track_levels(def: &ir::TrackDef) -> Vec<u8> {
-    def.boxes.iter().map(|b| b.level.min(255) as u8).collect()
+    def.boxes.iter().map(|b| level_byte(b.level)).collect()
+}
+
+/// A level as `Track::fill` takes it, a byte: a scale has at most 255 levels (`E0360`).
+pub(crate) fn level_byte(level: u16) -> u8 {
+    u8::try_from(level).unwrap_or_else(|_| {
+        unreachable!("level {level}: the checker allows 255 levels a scale (E0360)")
+    })
 }
 
 /// An option's name, for a decider answering by name: a variant's name as the rules

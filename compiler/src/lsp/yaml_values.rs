@@ -1,6 +1,7 @@
 //! Completion of a value in a YAML file by what the value must be: a record's field
 //! offers the levels of its scale, the variants of its enum or the records of its record
-//! type (for a list, its items'), a table's row the table's values, a field's type in
+//! type (for a list, its items'), a table's row the table's values, a two-key table's
+//! `columns:` its column key's levels or variants, a field's type in
 //! `types:` the type names. The place is read from the text as typed (the keys of the
 //! mappings that hold the cursor, by indentation and flow brackets), since a half-typed
 //! line does not parse; what each place holds comes from the check's index.
@@ -158,6 +159,15 @@ fn root<'a, 'p>(
             let table = find(index, SymbolKind::Table, None, table)?;
             let holds = Holds {
                 names: table.named_by.as_deref(),
+                keys: &[],
+            };
+            Some((holds, rest))
+        }
+        // A two-key table's `columns:`, a list of its column key's values.
+        ["tables", table, "columns", rest @ ..] => {
+            let table = find(index, SymbolKind::Table, None, table)?;
+            let holds = Holds {
+                names: table.columns_named_by.as_deref(),
                 keys: &[],
             };
             Some((holds, rest))

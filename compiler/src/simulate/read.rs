@@ -9,6 +9,7 @@ use crate::load;
 use crate::source::{Sources, Span};
 use crate::yaml::{YNode, YValue};
 use rulesc_runtime::{Answer, Policy};
+use std::collections::HashSet;
 use std::path::Path;
 
 fn err(diags: &mut Diagnostics, span: Span, msg: impl Into<String>, help: impl Into<String>) {
@@ -571,6 +572,7 @@ pub(crate) fn read_sides(
     let combatant = Ty::Record(combatant);
     let mut sides: Vec<(String, Vec<(String, Const)>)> = Vec::new();
     let mut names: Vec<String> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
     match root.get("sides").and_then(|s| s.as_map().map(|m| (s, m))) {
         Some((node, m)) if m.len() >= 2 => {
             let _ = node;
@@ -596,7 +598,7 @@ pub(crate) fn read_sides(
                                 return None;
                             }
                             let who = mk.scalar_text().unwrap_or_default();
-                            if names.contains(&who) {
+                            if !seen.insert(who.clone()) {
                                 err(
                                     diags,
                                     mk.span,

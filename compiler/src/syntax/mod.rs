@@ -40,10 +40,15 @@ pub struct Origin {
 }
 
 impl Origin {
+    /// A pair's span in the file, without the whitespace and comments pest leaves at its
+    /// end (which a label would underline).
     fn span(&self, s: pest::Span) -> Span {
         match self.fixed {
             Some(f) => f,
-            None => Span::new(self.file, self.base + s.start(), self.base + s.end()),
+            None => {
+                let end = s.start() + code_len(s.as_str());
+                Span::new(self.file, self.base + s.start(), self.base + end)
+            }
         }
     }
     fn at(&self, pos: usize, len: usize) -> Span {
@@ -52,6 +57,34 @@ impl Origin {
             None => Span::new(self.file, self.base + pos, self.base + pos + len),
         }
     }
+}
+
+/// The length of `text` without the whitespace and comments (`# ..`, `// ..`, outside a
+/// label's quotes) at its end.
+fn code_len(text: &str) -> usize {
+    let mut code = text.trim_end();
+    loop {
+        let line_start = code.rfind('\n').map_or(0, |i| i + 1);
+        match comment_start(&code[line_start..]) {
+            Some(at) => code = code[..line_start + at].trim_end(),
+            None => return code.len(),
+        }
+    }
+}
+
+/// Where a comment starts in one line of code, outside quotes.
+fn comment_start(line: &str) -> Option<usize> {
+    let mut quoted = false;
+    let bytes = line.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'"' => quoted = !quoted,
+            b'#' if !quoted => return Some(i),
+            b'/' if !quoted && bytes.get(i + 1) == Some(&b'/') => return Some(i),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Parses a whole `.rules` file.

@@ -148,3 +148,24 @@ fn hand_made_help_is_safe_around_multibyte_text() {
         assert!(d.has_errors(), "{text}");
     }
 }
+
+/// A pair's span ends at its last token: pest leaves the whitespace and comments after
+/// it inside the pair, which a label would underline.
+#[test]
+fn a_span_ends_at_its_last_token() {
+    let cases = [
+        ("roll d6 ", "roll d6"),
+        ("roll d6\t\r\n  ", "roll d6"),
+        ("c.hp <= 0 # out when down\n  ", "c.hp <= 0"),
+        ("c.hp <= 0 // out\n  # and more\n  // still\n", "c.hp <= 0"),
+        ("{\n  x # a\n} # after\n", "{\n  x # a\n}"),
+        ("Miss: \"no # blow\" # a comment", "Miss: \"no # blow\""),
+        ("Miss: \"a // b\"", "Miss: \"a // b\""),
+        ("a / b ", "a / b"),
+        ("x", "x"),
+        ("", ""),
+    ];
+    for (text, code) in cases {
+        assert_eq!(&text[..code_len(text)], code, "{text:?}");
+    }
+}

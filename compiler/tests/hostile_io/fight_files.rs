@@ -114,3 +114,50 @@ fn a_fight_holds_at_most_a_thousand_combatants() {
         ),
     ]);
 }
+
+/// Two combatants may not share a name, however many there are: with 1,000 (the most a
+/// fight holds), the last named as the first, the one diagnostic names that duplicate
+/// at its own line (the 1,004th: three lines before the sides' members, and a side's
+/// header), exit 1. The scan for duplicates is by a set, so this many is no slower than
+/// a few.
+#[test]
+fn a_duplicate_among_a_thousand_combatants_is_named() {
+    let root = sandbox("a duplicate among a thousand");
+    let proj = root.join("proj");
+    fight_file(&proj, "");
+    let n = rulesc::simulate::MAX_COMBATANTS;
+    let mut text = String::from("decisions: { swing: yes }\nsides:\n");
+    for (side, range) in [("A", 0..n / 2), ("B", n / 2..n)] {
+        text.push_str(&format!("  {side}:\n"));
+        for i in range {
+            // The last combatant takes the first one's name.
+            let name = if i == n - 1 { 0 } else { i };
+            text.push_str(&format!("    u{name}: {{}}\n"));
+        }
+    }
+    write(&proj.join("fight.yaml"), &text);
+    let args = ["--format", "json", "simulate", "f", "fight.yaml", "-n", "1"];
+    let out = bounded::rulesc_to(&args, Some(&proj), bounded::Sink::Pipe);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let diags: Vec<serde_json::Value> = stderr
+        .lines()
+        .map(|l| serde_json::from_str(l).expect(l))
+        .collect();
+    let named: Vec<&serde_json::Value> = diags
+        .iter()
+        .filter(|d| d["message"] == "two combatants are named `u0`")
+        .collect();
+    assert_eq!(named.len(), 1, "{stderr}");
+    assert_eq!(named[0]["code"]["code"], "E0404");
+    let span = &named[0]["spans"][0];
+    assert_eq!(span["file_name"], "fight.yaml");
+    assert_eq!(span["line_start"], n + 4, "{span}");
+    // No other combatant is taken for a duplicate.
+    assert!(
+        diags.iter().all(|d| !d["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("two combatants") && !m.contains("`u0`"))),
+        "{stderr}"
+    );
+}

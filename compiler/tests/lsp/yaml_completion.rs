@@ -390,3 +390,90 @@ fn table_rows_and_maps_by_any_key_and_maps_in_maps_offer_their_keys() {
     }
     c.shutdown();
 }
+
+const GRID: &str = "\
+ruleset:
+  name: grid
+  title: Grid
+scales:
+  Harm: [Scratch, Wound, Down]
+enums:
+  Armor: [Cloth, Mail, Plate]
+  Stance: [Guard, Open]
+tables:
+  to_wound:
+    key: [int, Armor]
+    value: int
+    columns: [Cloth, Mail, Plate]
+    rows: { \"..2\": [4, 5, 6], \"3..\": [3, 4, 5] }
+  stance_for:
+    key: [Stance, Harm]
+    value: Stance
+    columns: [Scratch, Wound, Down]
+    rows: { Guard: [Guard, Guard, Open], Open: [Open, Open, Guard] }
+  in_reach:
+    key: [int, int]
+    value: bool
+    default: false
+    columns: [0, 1]
+    rows: { 1: [true, false] }
+";
+
+/// A two-key table's `columns:` offer its column key's variants, or a scale's levels in
+/// order; numbers, nothing (not every name). A grid's row keys and cells offer the row
+/// key's and the value's types, as a one-key table's do. Through the client.
+#[test]
+fn a_two_key_tables_columns_offer_the_column_keys_type() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("ruleset.yaml"), GRID).unwrap();
+    let data = uri(&dir.path().join("ruleset.yaml"));
+    let mut c = Client::start();
+    initialize(&mut c, dir.path());
+    c.open(&data, GRID);
+    // No error (the tables are unused: warnings).
+    let errors: Vec<Value> = c
+        .diagnostics(&data)
+        .into_iter()
+        .filter(|d| d["severity"] == 1)
+        .collect();
+    assert_eq!(errors, Vec::<Value>::new());
+    let mut version = 1;
+    let mut offered = |c: &mut Client, old: &str, typed: &str| -> Vec<String> {
+        assert!(GRID.contains(old), "{old}");
+        let text = GRID.replace(old, typed);
+        version += 1;
+        c.change(&data, version, &text);
+        let at = pos(&text, typed, 0, typed.len());
+        labels(&c.request("textDocument/completion", doc_pos(&data, at)))
+    };
+    let armors: &[&str] = &["Cloth", "Mail", "Plate"];
+    let harms: &[&str] = &["Scratch", "Wound", "Down"];
+    let stances: &[&str] = &["Guard", "Open"];
+    let wound = "columns: [Cloth, Mail, Plate]";
+    let stance = "columns: [Scratch, Wound, Down]";
+    let stance_rows = "rows: { Guard: [Guard, Guard, Open], Open: [Open, Open, Guard] }";
+    let reach = "columns: [0, 1]";
+    let cases: [(&str, &str, &[&str]); 7] = [
+        // The columns: an enum's variants, a scale's levels in order, numbers nothing.
+        (wound, "columns: [", armors),
+        (wound, "columns: [Cloth, M", armors),
+        (stance, "columns: [Scratch, ", harms),
+        (reach, "columns: [0, ", &[]),
+        // The rows' keys and a row's cells.
+        (
+            stance_rows,
+            "rows: { Guard: [Guard, Guard, Open], ",
+            stances,
+        ),
+        (stance_rows, "rows: { Guard: [Guard, ", stances),
+        (
+            stance_rows,
+            "rows: { Guard: [Guard, Guard, Open], Open: [",
+            stances,
+        ),
+    ];
+    for (old, typed, expected) in cases {
+        assert_eq!(offered(&mut c, old, typed), expected, "{typed:?}");
+    }
+    c.shutdown();
+}

@@ -12,6 +12,10 @@ use std::collections::{HashMap, HashSet};
 /// Most levels of a scale: the runtime steps and compares levels as `u8` (`Harm + 1`,
 /// track levels).
 pub const MAX_SCALE_LEVELS: usize = 255;
+const _: () = assert!(
+    MAX_SCALE_LEVELS <= u8::MAX as usize,
+    "a level index and a scale's length are bytes"
+);
 /// Most variants of an enum, and tags of an outcome: their index is a `u16`.
 pub const MAX_VARIANTS: usize = u16::MAX as usize;
 

@@ -10,6 +10,22 @@ use crate::ir::{self, ExprKind as K, Ty};
 use crate::source::Span;
 use crate::syntax::ast::{self, ExprKind as A};
 
+/// `E0324` for a roll or decision in a formula: a fight clause's own message (the writer
+/// wrote a condition or a key there, not a formula, so it cannot become a procedure), or
+/// a formula's.
+fn formula_cannot(c: &mut Checker, fcx: &FnCtx, span: Span, verb: &str, what: &str) {
+    match super::fight::clause_cannot(c, fcx.id, verb, what) {
+        Some((msg, label, help)) => c.error("E0324", span, msg, label, help),
+        None => c.error(
+            "E0324",
+            span,
+            format!("a formula cannot {what}"),
+            format!("{verb} in a formula"),
+            "make it a `procedure`",
+        ),
+    }
+}
+
 /// `roll dice` or `roll table [among list]`.
 pub(super) fn roll(
     c: &mut Checker,
@@ -18,23 +34,8 @@ pub(super) fn roll(
     among: Option<&ast::Expr>,
     span: Span,
 ) -> ir::Expr {
-    if fcx.formula && super::fight::is_trigger(c, fcx.id) {
-        // The writer wrote a condition, not a formula: it cannot become a procedure.
-        c.error(
-            "E0324",
-            span,
-            "a trigger's condition cannot roll dice",
-            "read at every look the engine takes",
-            "the engine reads the condition after every hook and turn, to see it turn true: roll in a hook's or turn's procedure, keep what it gives in a field, and let the condition read the field",
-        );
-    } else if fcx.formula {
-        c.error(
-            "E0324",
-            span,
-            "a formula cannot roll dice",
-            "roll in a formula",
-            "make it a `procedure`",
-        );
+    if fcx.formula {
+        formula_cannot(c, fcx, span, "roll", "roll dice");
     }
     if let A::Name(t) = &target.kind {
         if fcx.find(&t.name).is_none() {
@@ -136,13 +137,7 @@ pub(super) fn decide(
     span: Span,
 ) -> ir::Expr {
     if fcx.formula {
-        c.error(
-            "E0324",
-            span,
-            "a formula cannot ask for a decision",
-            "decide in a formula",
-            "make it a `procedure`",
-        );
+        formula_cannot(c, fcx, span, "decide", "ask for a decision");
     }
     let (options, ty) = match from {
         ast::DecideFrom::Type(t) => match c.resolve_type(t) {

@@ -752,6 +752,46 @@ pub(super) fn is_trigger(c: &Checker, id: usize) -> bool {
     c.prog.functions[id].name.starts_with("fight_when_")
 }
 
+/// What a fight clause's formula cannot do, said of the clause: `when(c) cond`,
+/// `order(c)` or `out(c)` that rolls (`verb` "roll", `what` "roll dice") or decides
+/// ("decide", "ask for a decision"), as message, label and help; `None` for any other
+/// function, which gets a formula's message. (An `every`'s `until` is refused earlier,
+/// in `repeat::stop_formula`.)
+pub(super) fn clause_cannot(
+    c: &Checker,
+    id: usize,
+    verb: &str,
+    what: &str,
+) -> Option<(String, &'static str, String)> {
+    let clause = shown(c, id);
+    let name = c.prog.functions[id].name.as_str();
+    if is_trigger(c, id) {
+        return Some((
+            format!("a trigger's condition cannot {what}"),
+            "read at every look the engine takes",
+            format!("the engine reads the condition after every hook and turn, to see it turn true: {verb} in a hook's or turn's procedure, keep what it gives in a field, and let the condition read the field"),
+        ));
+    }
+    let ties = if verb == "roll" {
+        "ties roll d6"
+    } else {
+        "ties decide name"
+    };
+    match name {
+        ORDER => Some((
+            format!("the turn order `{clause}` cannot {what}"),
+            "read before every turn",
+            format!("the engine reads the key again before every turn: {verb} once in `on start` (or `on round start`, for each round), keep what it gives in a field, and let `{clause}` read the field; to settle only ties this way, write `{ties}`"),
+        )),
+        OUT => Some((
+            format!("`{clause}` cannot {what}"),
+            "read each time the engine asks who is still in",
+            format!("the engine asks `{clause}` before every turn and hook and to end the fight: {verb} in a hook's or turn's procedure, keep what it gives in a field, and let `{clause}` read the field"),
+        )),
+        _ => None,
+    }
+}
+
 /// A function as the writer names it: the fight's formulas by their clause
 /// (`out(c)`, `order(c)`, `when(c) ...`).
 pub(super) fn shown(c: &Checker, id: usize) -> String {

@@ -3,7 +3,7 @@
 
 use super::held::{InPlace, Rows};
 use super::{scalar, Cx, Fx, Got, IntFn, Interpreter, ValueFn};
-use crate::eval::effects::{dice_steps, elem_of, track_levels};
+use crate::eval::effects::{dice_steps, elem_of, level_byte, track_levels};
 use crate::eval::expr::rewrap;
 use crate::eval::{leak_name, weight, Value};
 use crate::ir::{self, Agg, Const, DecideOptions, ExprKind as K, TableKey, Ty};
@@ -426,7 +426,7 @@ impl Cx<'_> {
                                 Value::Track(t) => *t,
                                 _ => Track::default(),
                             };
-                            let filled = t.fill(&levels, lvl.min(255) as u8, escalate);
+                            let filled = t.fill(&levels, level_byte(lvl), escalate);
                             *v = Value::Track(t);
                             return Ok(Value::Int(filled.map_or(0, |(n, _)| n as i64)));
                         }
