@@ -121,11 +121,17 @@ pub(crate) const IN_A_FIGHT: &str = "a fight function runs only in a fight: the 
 /// The combatant fighter `f` stands for: the fight's own record, shared, so changes
 /// through it reach the fight.
 pub(crate) fn combatant(fight: Option<&Fight<Value>>, f: i64) -> Value {
+    combatant_ref(fight, f).clone()
+}
+
+/// The fight's own record of the combatant fighter `f` stands for ([`combatant`]),
+/// borrowed.
+pub(crate) fn combatant_ref(fight: Option<&Fight<Value>>, f: i64) -> &Value {
     let Some(fight) = fight else {
         unreachable!("the combatant of fighter {f} outside a fight: {IN_A_FIGHT}")
     };
     match usize::try_from(f).ok().and_then(|i| fight.combatants.get(i)) {
-        Some(c) => c.clone(),
+        Some(c) => c,
         None => unreachable!(
             "fighter {f} of a fight of {}: a fighter is a number the fight gave (its built-ins, a hook's or a timer's argument, a scenario's fighter by name), and none leaves it",
             fight.combatants.len()

@@ -89,6 +89,22 @@ pub(crate) enum Inst {
         arg: Option<Part>,
         dst: Part,
     },
+    /// Field `field` (an int, truth or level) of the combatant fighter `who` stands for,
+    /// read in the fight's record: [`Inst::Combatant`] then [`Inst::Field`], with no
+    /// record shared.
+    CombatantField {
+        dst: IReg,
+        who: IReg,
+        field: u32,
+    },
+    /// `len(allies(c))` or `len(enemies(c))` in plain code: counted by the fight's rule
+    /// (`crate::fight::count`: the same `out` asks and steps as the list made), no list
+    /// made.
+    FightCount {
+        q: FightQuery,
+        arg: Part,
+        dst: IReg,
+    },
     /// Sets a timer (`crate::fight::set_timer`): `action` at the moment `at` and
     /// `operand` say, with the arguments' values.
     Schedule {

@@ -4,7 +4,7 @@
 use super::{Lower, Lowered, Unsupported};
 use crate::core_ir::code::{IReg, Inst, Part, VReg};
 use crate::eval::{weight, Value};
-use crate::ir::{Expr, ExprKind as K, Ty};
+use crate::ir::{Expr, ExprKind as K, FightQuery, Ty};
 
 /// How a loop walks its items ([`Lower::each`]).
 enum Walk {
@@ -120,6 +120,18 @@ impl Lower<'_, '_> {
                     return Err(Unsupported);
                 }
                 let dst = self.int();
+                // `len(allies(c))`, `len(enemies(c))` in plain code: counted, no list made.
+                if let Some(at) = self.just_wrote(l, |_| false).filter(|_| self.plain) {
+                    if let Inst::FightQuery {
+                        q: q @ (FightQuery::Allies | FightQuery::Enemies),
+                        arg: Some(arg),
+                        ..
+                    } = self.code[at]
+                    {
+                        self.code[at] = Inst::FightCount { q, arg, dst };
+                        return Ok(Part::Int(dst));
+                    }
+                }
                 self.code.push(Inst::Len { dst, list: l });
                 Part::Int(dst)
             }

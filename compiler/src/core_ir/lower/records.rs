@@ -19,6 +19,9 @@ impl Lower<'_, '_> {
                 if let Some(part) = self.project(rec, Proj::Field(field), &e.ty)? {
                     return Ok(part);
                 }
+                if let Some(part) = self.combatant_field(rec, field, &e.ty)? {
+                    return Ok(part);
+                }
                 match self.fresh(&e.ty)? {
                     Part::Val(dst) => {
                         self.code.push(Inst::FieldVal { dst, rec, field });
@@ -205,6 +208,53 @@ impl Lower<'_, '_> {
         })
     }
 
+    /// Scalar field `field` of the combatant just put in the temporary `rec`: the two
+    /// become one [`Inst::CombatantField`] (neither charges a step nor is traced), no
+    /// record shared. `None`: nothing changed.
+    fn combatant_field(&mut self, rec: VReg, field: u32, ty: &Ty) -> Lowered<Option<Part>> {
+        let Some(at) = self.just_wrote(rec, |_| false) else {
+            return Ok(None);
+        };
+        let Inst::Combatant { who, .. } = self.code[at] else {
+            return Ok(None);
+        };
+        let part = match self.fresh(ty)? {
+            part @ (Part::Int(dst) | Part::Bool(dst) | Part::Level(dst)) => {
+                self.code[at] = Inst::CombatantField { dst, who, field };
+                part
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(part))
+    }
+
+    /// The instruction that just wrote the temporary `rec`, if only instructions
+    /// `between` says nothing can see come after it and no jump lands after it: one a
+    /// peephole may fold what reads `rec` into.
+    pub(super) fn just_wrote(&self, rec: VReg, between: fn(&Inst) -> bool) -> Option<usize> {
+        if !self.temporary(rec) {
+            return None;
+        }
+        let at = self.code.iter().rposition(|i| !between(i))?;
+        let wrote = match &self.code[at] {
+            Inst::Combatant { dst, .. }
+            | Inst::Lookup {
+                dst: Part::Val(dst),
+                ..
+            } => *dst == rec,
+            Inst::RowRead {
+                dst: Part::Val(dst),
+                ..
+            } => *dst == rec,
+            Inst::FightQuery {
+                dst: Part::Val(dst),
+                ..
+            } => *dst == rec,
+            _ => false,
+        };
+        (wrote && at >= self.label).then_some(at)
+    }
+
     /// `step` of the row a table lookup just read into the temporary `rec`, in plain code:
     /// the lookup becomes (or, read further, stays) an [`Inst::RowRead`] whose path goes
     /// one step further, so the row is read in place instead of made (a lookup, a field
@@ -213,33 +263,24 @@ impl Lower<'_, '_> {
     /// moves after them), and no jump lands after the lookup. `None`: nothing changed,
     /// the step is lowered as usual.
     fn project(&mut self, rec: VReg, step: Proj, ty: &Ty) -> Lowered<Option<Part>> {
-        if !self.plain || !self.temporary(rec) {
+        if !self.plain {
             return Ok(None);
         }
-        let Some(at) = self
-            .code
-            .iter()
-            .rposition(|i| !matches!(i, Inst::Site(_) | Inst::Const { .. }))
-        else {
+        let unseen = |i: &Inst| matches!(i, Inst::Site(_) | Inst::Const { .. });
+        let Some(at) = self.just_wrote(rec, unseen) else {
             return Ok(None);
         };
-        if at < self.label {
-            return Ok(None);
-        }
         let (table, key, site, mut path) = match &self.code[at] {
             Inst::Lookup {
-                dst: Part::Val(r),
-                table,
-                key,
-                site,
-            } if *r == rec => (*table, *key, *site, Vec::new()),
+                table, key, site, ..
+            } => (*table, *key, *site, Vec::new()),
             Inst::RowRead {
-                dst: Part::Val(r),
                 table,
                 key,
                 path,
                 site,
-            } if *r == rec => (*table, *key, *site, path.to_vec()),
+                ..
+            } => (*table, *key, *site, path.to_vec()),
             _ => return Ok(None),
         };
         if !matches!(key, Part::Int(_) | Part::Level(_)) {

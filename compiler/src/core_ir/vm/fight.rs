@@ -95,6 +95,15 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
             Inst::Combatant { dst, who } => {
                 vregs[*dst as usize] = rules::combatant(self.fight.as_deref(), regs[*who as usize]);
             }
+            Inst::FightCount { q, arg, dst } => {
+                let arg = peek(*arg, regs, vregs);
+                let mut here = Here {
+                    vm: self,
+                    site,
+                    traced,
+                };
+                regs[*dst as usize] = rules::count(&mut here, *q, Some(arg))?;
+            }
             Inst::FightQuery { q, arg, dst } => {
                 let arg = arg.map(|a| peek(a, regs, vregs));
                 let mut here = Here {

@@ -14,7 +14,9 @@ mod regs;
 mod tables;
 
 pub(super) use regs::scalar_of;
-use regs::{bind, dice_of, level, list_of, moved, peek, scalar, store, transfer, value};
+use regs::{
+    bind, dice_of, field_scalar, level, list_of, moved, peek, scalar, store, transfer, value,
+};
 
 use super::code::{Func, IReg, Inst, Part, FRAME};
 use super::Module;
@@ -168,7 +170,12 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
             match inst {
                 Inst::Step(n) => self.charge(u64::from(*n), budget, traced)?,
                 Inst::Site(at) => budget = *at,
+                Inst::CombatantField { dst, who, field } => {
+                    let c = crate::fight::combatant_ref(self.fight.as_deref(), regs[*who as usize]);
+                    regs[*dst as usize] = field_scalar(c, *field);
+                }
                 Inst::Combatant { .. }
+                | Inst::FightCount { .. }
                 | Inst::FightQuery { .. }
                 | Inst::Schedule { .. }
                 | Inst::Advance { .. }
@@ -187,12 +194,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 Inst::Const { dst, value } => regs[*dst as usize] = *value,
                 Inst::Move { dst, src } => regs[*dst as usize] = regs[*src as usize],
                 Inst::Field { dst, rec, field } => {
-                    let Value::Record(r) = &vregs[*rec as usize] else {
-                        unreachable!(
-                            "a record register holds a record (lowering binds only records there)"
-                        )
-                    };
-                    regs[*dst as usize] = scalar(&r.borrow()[*field as usize]);
+                    regs[*dst as usize] = field_scalar(&vregs[*rec as usize], *field);
                 }
                 Inst::FieldVal { dst, rec, field } => {
                     let v = field_of(&vregs[*rec as usize], *field as usize);

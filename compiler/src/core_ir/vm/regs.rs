@@ -147,6 +147,15 @@ pub(super) fn moved(vals: &mut [Value], r: u32, take: bool) -> Value {
     }
 }
 
+/// Int, truth or level field `field` of the record `rec`, as its register holds it.
+#[inline]
+pub(super) fn field_scalar(rec: &Value, field: u32) -> i64 {
+    let Value::Record(r) = rec else {
+        unreachable!("a record register holds a record (lowering binds only records there)")
+    };
+    scalar(&r.borrow()[field as usize])
+}
+
 /// An int, truth or level field as its register holds it.
 #[inline]
 pub(super) fn scalar(v: &Value) -> i64 {
