@@ -44,11 +44,14 @@ struct Frame {
 }
 
 impl Frame {
-    /// A frame for `f` from `pool` (a new one when the pool is empty). Its `i64`
-    /// registers hold what the last call left: lowering writes a register before
-    /// reading it. Debug builds (every test) fill them with [`POISON`] instead, so a
-    /// lowering that read a register it never wrote gives a value no rule makes, and the
-    /// differential tests see it, rather than whatever the previous call left.
+    /// A frame for `f` from `pool` (a new one when the pool is empty). Its registers
+    /// hold what the last call left, `i64` and value registers alike: lowering writes a
+    /// register before reading it, so a frame is neither cleared when given back nor
+    /// filled when taken, only grown to `f`'s value registers (a value left behind is
+    /// dropped when the register is next written: nothing sees when). Debug builds (every
+    /// test) fill every register with [`POISON`] instead, so a lowering that read a
+    /// register it never wrote gives a value no rule makes, and the differential tests
+    /// see it, rather than whatever the previous call left.
     fn take(pool: &mut Pool, f: &Func) -> Box<Frame> {
         let mut frame = pool.pop().unwrap_or_else(|| {
             Box::new(Frame {
@@ -56,19 +59,20 @@ impl Frame {
                 vals: Vec::new(),
             })
         });
+        let n = f.vals as usize;
         if cfg!(debug_assertions) {
             frame.ints = [POISON; FRAME];
+            frame.vals.clear();
+            frame.vals.resize_with(n, || Value::Int(POISON));
+        } else if frame.vals.len() < n {
+            // Each slot made, not cloned from one (`resize` clones).
+            frame.vals.resize_with(n, || Value::Unit);
         }
-        // Each slot made, not cloned from one (`resize` clones).
-        frame
-            .vals
-            .extend(std::iter::repeat_with(|| Value::Unit).take(f.vals as usize));
         frame
     }
 
-    /// Back to `pool`, its values dropped.
-    fn give_back(mut self: Box<Self>, pool: &mut Pool) {
-        self.vals.clear();
+    /// Back to `pool`, as it is.
+    fn give_back(self: Box<Self>, pool: &mut Pool) {
         pool.push(self);
     }
 }
