@@ -345,11 +345,6 @@ impl Interpreter<'_, '_> {
         combatant(self.fight.as_deref(), f)
     }
 
-    /// [`count`] in this run.
-    pub(crate) fn fight_count(&mut self, q: FightQuery, arg: Option<Value>) -> Res<i64> {
-        count(self, q, arg)
-    }
-
     /// [`query`] in this run.
     pub(crate) fn fight_query(&mut self, q: FightQuery, arg: Option<Value>) -> Res<Value> {
         query(self, q, arg)

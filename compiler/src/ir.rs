@@ -781,8 +781,8 @@ pub struct Program {
     /// The folder it was checked from (by `compile_dir`): content packs that add to its
     /// data check it again with their additions (`pack::apply`).
     pub folder: Option<std::path::PathBuf>,
-    /// What the interpreter compiles from this program on its first run (`eval`'s
-    /// closures), kept for the next runs.
+    /// What the interpreter lowers from this program on its first run (the core IR's
+    /// module, `core_ir::module`), kept for the next runs.
     pub compiled: Compiled,
 }
 

@@ -1,5 +1,5 @@
 //! Whole fights on the VM: the shipped rulesets' and the test fixtures' (ties at once,
-//! repeating timers), every function lowered, each fight as on the closures.
+//! repeating timers), every function lowered, each fight as on the walker.
 
 use crate::eval::{self, Options};
 use crate::simulate;
@@ -30,20 +30,20 @@ const FIGHTS: [(&str, &str); 7] = [
 
 /// The functions of program `p` that do not lower.
 fn unlowered(p: &crate::ir::Program) -> Vec<String> {
-    let code = eval::compile::code(p);
+    let code = crate::core_ir::module(p);
     (0..p.functions.len())
-        .filter(|id| code.lowered(*id).is_none())
+        .filter(|id| code.func(*id).is_none())
         .map(|id| p.functions[id].name.clone())
         .collect()
 }
 
-/// Each fight run on the VM and on the closures (the VM's oracle): the same ends,
+/// Each fight run on the VM and on the walker (the VM's oracle): the same ends,
 /// rounds and standing, the same trace event by event (the fight's events, rolls,
 /// decisions, each procedure's steps), and the same steps taken from the fight's budget;
 /// untraced as well (each function's plain code), and with formulas traced (a run of
 /// `skirmish`'s advances into its repeating timer's stop formula, traced as the run is).
 #[test]
-fn every_fight_runs_on_the_vm_as_on_the_closures() {
+fn every_fight_runs_on_the_vm_as_on_the_walker() {
     for (ruleset, fight) in FIGHTS {
         let ways = (0..30).flat_map(|k| [(k, (true, false)), (k, (false, false))]);
         compare(
@@ -54,7 +54,7 @@ fn every_fight_runs_on_the_vm_as_on_the_closures() {
     }
 }
 
-/// Fight `fight` of `ruleset` on the VM and on the closures, run `k` each way given
+/// Fight `fight` of `ruleset` on the VM and on the walker, run `k` each way given
 /// (traced, formulas traced).
 fn compare(ruleset: &str, fight: &str, ways: impl Iterator<Item = (u64, (bool, bool))>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -68,9 +68,8 @@ fn compare(ruleset: &str, fight: &str, ways: impl Iterator<Item = (u64, (bool, b
     let Ok((file, _)) = simulate::read(&p, &root.join(fight)) else {
         panic!("{ruleset}: {fight} does not read");
     };
-    let run = |k: u64, closures: bool, (traced, trace_formulas): (bool, bool)| {
-        eval::CLOSURES_ONLY.with(|c| c.set(closures));
-        eval::VM_IN_FIGHTS.with(|c| c.set(!closures));
+    let run = |k: u64, walker: bool, (traced, trace_formulas): (bool, bool)| {
+        eval::WALKER_ONLY.with(|c| c.set(walker));
         let options = Options { trace_formulas };
         let got = if traced {
             let (run, trace) = simulate::run_once(&p, &file, 7, k, VecTrace::default(), options);
@@ -81,20 +80,19 @@ fn compare(ruleset: &str, fight: &str, ways: impl Iterator<Item = (u64, (bool, b
                 None,
             )
         };
-        eval::CLOSURES_ONLY.with(|c| c.set(false));
-        eval::VM_IN_FIGHTS.with(|c| c.set(false));
+        eval::WALKER_ONLY.with(|c| c.set(false));
         (got, crate::fight::FIGHT_STEPS.get())
     };
     for (k, traced) in ways {
         let (vm, vm_steps) = run(k, false, traced);
-        let (closures, closures_steps) = run(k, true, traced);
-        assert_eq!(vm.0, closures.0, "{ruleset} run {k} (traced: {traced:?})");
+        let (walked, walked_steps) = run(k, true, traced);
+        assert_eq!(vm.0, walked.0, "{ruleset} run {k} (traced: {traced:?})");
         assert_eq!(
-            vm_steps, closures_steps,
+            vm_steps, walked_steps,
             "{ruleset} run {k}: the fight's steps"
         );
-        if vm.1 != closures.1 {
-            let (a, b) = (vm.1.unwrap_or_default(), closures.1.unwrap_or_default());
+        if vm.1 != walked.1 {
+            let (a, b) = (vm.1.unwrap_or_default(), walked.1.unwrap_or_default());
             let at = a.lines().zip(b.lines()).position(|(x, y)| x != y);
             panic!(
                 "{ruleset} run {k} ({traced:?}): the traces differ at line {at:?}:\n{a}\n---\n{b}"

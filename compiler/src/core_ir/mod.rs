@@ -9,16 +9,15 @@
 //! (`tests/coverage.rs` asserts it of every function outside a fight of every ruleset
 //! shipped or loaded by the tests, `fights.rs` of every function of the shipped
 //! rulesets), but, for good, a function needing more `i64` registers than a frame holds
-//! (`code::FRAME`). A function that does not lower runs on the closures of
-//! `eval::compile`, which stay the reference until the VM takes everything.
-//! `eval::call` runs a function on the VM when it lowered (formulas traced too with
-//! `--trace-formulas`), so the interpreter's differential and walker tests run the VM
-//! against generated code and the walker. A fight's functions lower and run on the VM as
-//! on the closures (`fights.rs` holds each shipped fight on the VM to the closures), the
-//! VM asking the fight's own rules (`crate::fight`'s [`InFight`](crate::fight::InFight):
-//! `out` remembered in a calm, allies and enemies, `in_order`, timers set), the same code
-//! the walker asks ([`vm`]'s `fight` module); but `eval` keeps a fight on the closures,
-//! which still run the shipped fights 1.0x to 1.7x faster (`docs/perf.md`, session 18).
+//! (`code::FRAME`). A function that does not lower runs on the walker (`eval`), which is
+//! the VM's oracle in the tests until the VM takes everything.
+//! `eval::call` and `eval::call_in` run a function on the VM when it lowered (in a fight
+//! too; formulas traced too with `--trace-formulas`), so the interpreter's differential,
+//! fight and walker tests run the VM against generated code and the walker. In a fight
+//! the VM asks the fight's own rules (`crate::fight`'s
+//! [`InFight`](crate::fight::InFight): `out` remembered in a calm, allies and enemies,
+//! `in_order`, timers set), the same code the walker asks ([`vm`]'s `fight` module;
+//! `fights.rs` holds each shipped fight on the VM to the walker).
 
 mod code;
 #[cfg(test)]
@@ -32,7 +31,7 @@ pub(crate) use code::Func;
 
 use crate::ir::Program;
 
-/// Every function of a program that lowers, by id (`None`: not yet, the closures run it).
+/// Every function of a program that lowers, by id (`None`: not yet, the walker runs it).
 pub(crate) struct Module {
     pub(crate) functions: Vec<Option<Func>>,
 }
@@ -44,10 +43,11 @@ impl Module {
     }
 }
 
-/// `p` lowered, on its first run (kept with the program's compiled code), for tests.
-#[cfg(test)]
+/// `p` lowered, on its first run (kept with the program: [`Program::compiled`]).
 pub(crate) fn module(p: &Program) -> &Module {
-    &crate::eval::compile::code(p).lowered
+    p.compiled
+        .get_or_init(|| lower(p))
+        .expect("a program keeps only its lowered module")
 }
 
 /// Lowers what lowers of `p`: a function lowers when its body does and every function

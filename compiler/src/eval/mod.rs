@@ -3,11 +3,11 @@
 //! runtime calls, in the same order, with the same trace events. The differential tests
 //! hold the two to that.
 //!
-//! A program is compiled once, on its first run, into closures ([`compile`]); calls run
-//! those. The walker (`expr.rs`, `stmt.rs`, ...) runs the nodes the closures hand it and
-//! the pieces of procedures `analyze` runs ([`eval_in`], [`exec_in`]).
+//! A function that lowers to the core IR (`crate::core_ir`: every function but one
+//! needing more registers than a frame holds) runs on its VM. The walker (`expr.rs`,
+//! `stmt.rs`, ...) runs the rest, the pieces of procedures `analyze` runs ([`eval_in`],
+//! [`exec_in`]), and is the VM's oracle in the tests.
 
-pub(crate) mod compile;
 mod copy;
 mod effects;
 pub(crate) mod expr;
@@ -26,8 +26,8 @@ pub use show::{show, show_result, show_traced, show_traced_in};
 use crate::ir::{self, Const, Program, Stmt, Ty};
 use crate::source::Span;
 use rulesc_runtime::{
-    __private::error, __private::rolls, dice, Decide, DiceSource, DiceSpec, Env, Faces, Fight,
-    NoTrace, Roll, RuleError, RuleErrorKind, TraceEvent, TraceSink, Track,
+    __private::error, dice, Decide, DiceSource, DiceSpec, Env, Faces, Fight, NoTrace, Roll,
+    RuleError, RuleErrorKind, TraceEvent, TraceSink, Track,
 };
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -259,9 +259,6 @@ pub(crate) trait Host {
     fn may_stop(&self) -> bool;
     /// `dice::roll`, into the trace when `traced`.
     fn roll(&mut self, spec: DiceSpec, site: u32, traced: bool) -> Roll;
-    /// `rolls::known`: `dice::roll` of dice known when the program was compiled, by the
-    /// runtime's fixed shapes (as generated code rolls them).
-    fn roll_known(&mut self, spec: DiceSpec, site: u32, traced: bool) -> Roll;
     /// `dice::roll_faces`, into the trace when `traced`.
     fn roll_faces(&mut self, spec: DiceSpec, site: u32, traced: bool) -> (Roll, Faces);
     /// The decider's answer, within the options (`rulesc_runtime::decide::answer`).
@@ -277,6 +274,22 @@ pub(crate) trait Host {
         label: &dyn Fn(u32) -> String,
     ) -> u32;
     fn event(&mut self, e: TraceEvent);
+    /// The trace records events (`TraceSink::ENABLED`).
+    fn traces(&self) -> bool;
+    /// Runs function `id`, which lowered into `module`, on the VM with the arguments in
+    /// `args` (taken), in `fight` when there is one, `steps` into the run: its result and
+    /// the run's steps after it (`core_ir::vm::run_from`).
+    #[allow(clippy::too_many_arguments)]
+    fn vm(
+        &mut self,
+        prog: &Program,
+        module: &crate::core_ir::Module,
+        id: ir::Id,
+        fight: Option<&mut Fight<Value>>,
+        args: &mut Vec<Value>,
+        how: (bool, bool),
+        steps: u64,
+    ) -> (Result<Value, RuleError>, u64);
     /// `error::fail`: the rule error recorded in the trace.
     fn fail(&mut self, e: RuleError) -> RuleError;
     /// World time moves in `fight` through the runtime's engine (`advance`); what falls
@@ -305,14 +318,6 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Host for Env<D, X, T> {
             dice::roll(&mut self.dice, spec, &mut self.trace, site)
         } else {
             dice::roll(&mut self.dice, spec, &mut NoTrace, site)
-        }
-    }
-
-    fn roll_known(&mut self, spec: DiceSpec, site: u32, traced: bool) -> Roll {
-        if traced {
-            rolls::known(&mut self.dice, spec, &mut self.trace, site)
-        } else {
-            rolls::known(&mut self.dice, spec, &mut NoTrace, site)
         }
     }
 
@@ -345,6 +350,24 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Host for Env<D, X, T> {
         self.trace.event(e);
     }
 
+    fn traces(&self) -> bool {
+        T::ENABLED
+    }
+
+    fn vm(
+        &mut self,
+        prog: &Program,
+        module: &crate::core_ir::Module,
+        id: ir::Id,
+        fight: Option<&mut Fight<Value>>,
+        args: &mut Vec<Value>,
+        how: (bool, bool),
+        steps: u64,
+    ) -> (Result<Value, RuleError>, u64) {
+        let args = args.drain(..);
+        crate::core_ir::vm::run_from(prog, module, id, self, fight, args, how, steps)
+    }
+
     fn fail(&mut self, e: RuleError) -> RuleError {
         error::fail(&mut self.trace, e)
     }
@@ -366,8 +389,6 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Host for Env<D, X, T> {
 /// Runs procedures and formulas of one program.
 pub struct Interpreter<'p, 'e> {
     pub prog: &'p Program,
-    /// The program compiled (see [`compile`]): every call runs its function's code.
-    code: &'p compile::Code,
     pub(crate) env: &'e mut dyn Host,
     /// The running fight, for fight functions.
     pub(crate) fight: Option<&'e mut Fight<Value>>,
@@ -457,16 +478,15 @@ fn run<D: DiceSource, X: Decide, T: TraceSink>(
     let may_stop = env.dice.may_stop();
     let in_fight = fight.is_some();
     let site = prog.functions.get(id).map_or(0, |f| f.site);
-    let code = compile::code(prog);
-    // A function the core IR takes runs on its VM; the closures run the rest.
-    if code.lowered(id).is_some() && on_the_vm(in_fight) {
+    let module = crate::core_ir::module(prog);
+    // A function the core IR takes runs on its VM; the walker runs the rest.
+    if module.func(id).is_some() && on_the_vm() {
         let how = (may_stop, options.trace_formulas);
-        let lowered = &code.lowered;
         let Some(fight) = fight else {
-            return crate::core_ir::vm::run(prog, lowered, id, env, None, args, how).0;
+            return crate::core_ir::vm::run(prog, module, id, env, None, args, how).0;
         };
         // A fight's calls share its budget as well (as `fight_budget_left` and
-        // `fight_steps_taken` keep it below for the closures).
+        // `fight_steps_taken` keep it below for the walker).
         let fail = |env: &mut Env<D, X, T>, kind| {
             let e = RuleError::new(site, kind);
             match T::ENABLED {
@@ -478,7 +498,7 @@ fn run<D: DiceSource, X: Decide, T: TraceSink>(
             return Err(fail(env, kind));
         }
         let (result, steps) =
-            crate::core_ir::vm::run(prog, lowered, id, env, Some(fight), args, how);
+            crate::core_ir::vm::run(prog, module, id, env, Some(fight), args, how);
         return match crate::fight::steps_taken(steps, result.is_ok()) {
             Err(kind) => Err(fail(env, kind)),
             Ok(()) => result,
@@ -486,7 +506,6 @@ fn run<D: DiceSource, X: Decide, T: TraceSink>(
     }
     let mut it = Interpreter {
         prog,
-        code,
         env,
         fight,
         tracing: T::ENABLED,
@@ -527,7 +546,6 @@ impl<'p, 'e> Interpreter<'p, 'e> {
         let may_stop = env.may_stop();
         Interpreter {
             prog,
-            code: compile::code(prog),
             env,
             fight: None,
             tracing: false,
@@ -652,20 +670,79 @@ impl<'p> Interpreter<'p, '_> {
     /// locals, and is kept for a later call when the function returns.
     fn call_frame(&mut self, id: ir::Id, mut frame: Vec<Value>) -> Run<Value> {
         self.step(1)?;
-        let code = self.code;
-        let f = &code.functions[id];
-        frame.truncate(f.params);
+        // A function that lowered runs on the VM, from the steps taken so far, unless this
+        // run is kept quiet under a trace that records (the VM traces by the sink's type:
+        // a piece `analyze` runs, a formula's call): the walker runs it then.
+        let module = crate::core_ir::module(self.prog);
+        let quiet = !self.tracing && self.env.traces();
+        if module.func(id).is_some() && on_the_vm() && !quiet {
+            let how = (self.may_stop, self.formulas);
+            let fight = self.fight.as_deref_mut();
+            let (result, steps) = self
+                .env
+                .vm(self.prog, module, id, fight, &mut frame, how, self.steps);
+            self.steps = steps;
+            frame.clear();
+            self.frames.push(frame);
+            return result;
+        }
+        let f = &self.prog.functions[id];
+        frame.truncate(f.params.len());
         // Each slot made, not cloned from one (`resize` clones).
-        let n = f.locals.saturating_sub(frame.len());
+        let n = f.locals.len().saturating_sub(frame.len());
         frame.extend(std::iter::repeat_with(|| Value::Unit).take(n));
         let caller = std::mem::replace(&mut self.at, f.site);
-        let result = f.run(self, &mut frame).map_err(|e| *e);
+        let result = self.body(f, &mut frame);
         self.at = caller;
         // Measured: `clear`'s drop of each slot costs fewer instructions than popping
         // them and forgetting those holding nothing to free.
         frame.clear();
         self.frames.push(frame);
         result
+    }
+
+    /// Runs `f`'s body in `frame` (its arguments, then a slot per local).
+    fn body(&mut self, f: &'p ir::Function, frame: &mut Vec<Value>) -> Run<Value> {
+        match &f.body {
+            ir::Body::Formula(e) => {
+                // Formulas are pure, and untraced unless formulas are traced too.
+                let (was, was_pure) = (self.tracing, self.pure);
+                let shown = self.formulas && self.on();
+                self.tracing = shown;
+                self.pure = true;
+                if shown {
+                    self.formula_entered(f, frame);
+                }
+                let v = self.expr(e, frame);
+                if let (true, Ok(v)) = (shown, &v) {
+                    let value = self.show(v, &f.ret);
+                    self.event(TraceEvent::Return {
+                        site: f.site,
+                        value,
+                    });
+                }
+                self.tracing = was;
+                self.pure = was_pure;
+                v
+            }
+            ir::Body::Procedure(stmts) => {
+                if self.on() {
+                    self.event(TraceEvent::Call { site: f.site });
+                }
+                match self.block(stmts, frame)? {
+                    Flow::Return(v) => Ok(v),
+                    Flow::Normal => {
+                        if self.on() {
+                            self.event(TraceEvent::Return {
+                                site: f.site,
+                                value: String::new(),
+                            });
+                        }
+                        Ok(Value::Unit)
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -709,36 +786,27 @@ impl Interpreter<'_, '_> {
 
 #[cfg(test)]
 thread_local! {
-    /// Set: every call runs on the closures, the VM's oracle in tests that compare them.
-    pub(crate) static CLOSURES_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// Set: a fight's functions run on the VM too (`core_ir/fights.rs`).
-    pub(crate) static VM_IN_FIGHTS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Set: every call runs on the walker, the VM's oracle in tests that compare them.
+    pub(crate) static WALKER_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// Runs `f` with every call off the VM: the oracle side of a test against the VM.
+/// Runs `f` with every call on the walker: the oracle side of a test against the VM.
 #[cfg(test)]
 pub(crate) fn off_the_vm<R>(f: impl FnOnce() -> R) -> R {
-    CLOSURES_ONLY.with(|w| w.set(true));
+    WALKER_ONLY.with(|w| w.set(true));
     let r = f();
-    CLOSURES_ONLY.with(|w| w.set(false));
+    WALKER_ONLY.with(|w| w.set(false));
     r
 }
 
-/// Whether a function that lowered runs on the VM: outside a fight always (but in a test
-/// holding the closures to it); in a fight not yet, for speed: every fight's functions
-/// lower and run on the VM as on the closures (`core_ir/fights.rs`, which turns it on),
-/// but the closures run the shipped fights 1.0x to 1.7x faster (docs/perf.md, session
-/// 18), so `simulate` stays on them until the VM's values are.
-fn on_the_vm(in_fight: bool) -> bool {
+/// Whether a function that lowered runs on the VM (always, but in a test holding the
+/// walker to it).
+fn on_the_vm() -> bool {
     #[cfg(test)]
-    if CLOSURES_ONLY.with(std::cell::Cell::get) {
+    if WALKER_ONLY.with(std::cell::Cell::get) {
         return false;
     }
-    #[cfg(test)]
-    if VM_IN_FIGHTS.with(std::cell::Cell::get) {
-        return true;
-    }
-    !in_fight
+    true
 }
 
 thread_local! {

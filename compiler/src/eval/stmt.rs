@@ -221,7 +221,7 @@ impl<'p> Interpreter<'p, '_> {
 /// `old op= v` at a place: `=` stores `v`, `+=`/`-=` add to or take from a number, `+=`
 /// appends to a list (a rule error past a list's room); at an `int(lo..hi)` field
 /// (`range`) a number outside is a rule error and the field keeps its value. The one
-/// statement of assignment's rule, for the walker, the closures and the VM.
+/// statement of assignment's rule, for the walker and the VM.
 pub(crate) fn assign_value(
     op: AssignOp,
     old: &mut Value,

@@ -77,7 +77,7 @@ fn formulas_traced_too_run_on_the_vm_as_the_walker_runs_them() {
 }
 
 #[test]
-fn a_formula_traced_from_outside_runs_on_the_vm_as_on_the_closures() {
+fn a_formula_traced_from_outside_runs_on_the_vm_as_off_the_vm() {
     let p = program();
     let id = p.function("scaled").expect("scaled").0;
     let args = || [fighter(&p, 0, 5, true, 0), Value::Int(3), Value::Int(1)];
@@ -91,13 +91,13 @@ fn a_formula_traced_from_outside_runs_on_the_vm_as_on_the_closures() {
     };
     let vm = eval::call_with(&p, &mut env, id, args(), options);
     let on_vm = std::mem::take(&mut env.trace.events);
-    // The closures, by the interpreter's own call.
+    // The walker, by the interpreter's own call.
     let mut it = eval::Interpreter::untraced(&p, &mut env);
     it.tracing = true;
     it.formulas = true;
-    let closures = it.call(id, args());
+    let walked = eval::off_the_vm(|| it.call(id, args()));
     drop(it);
-    assert_eq!(vm, closures, "{on_vm:#?}\n{:#?}", env.trace.events);
+    assert_eq!(vm, walked, "{on_vm:#?}\n{:#?}", env.trace.events);
     // hurt_by[3] is Light: (5 - 3) * 1 + 3 / 1.
     assert_eq!(vm, Ok(Value::Int(5)));
     assert_eq!(on_vm, env.trace.events);

@@ -345,9 +345,8 @@ fn run_with(
     let (id, f) = p.function(name).unwrap_or_else(|| panic!("{name}"));
     let args = args.iter().map(Value::deep_clone);
     if vm {
-        let code = eval::compile::code(p);
-        assert!(code.lowered(id).is_some(), "{name} does not lower");
-        let lowered = &code.lowered;
+        let lowered = crate::core_ir::module(p);
+        assert!(lowered.func(id).is_some(), "{name} does not lower");
         if traced {
             let mut env = Env::new(
                 SeededDice::new(seed),
@@ -656,9 +655,9 @@ fn matches_on_levels_and_outcomes_run_on_the_vm_as_the_walker_runs_them() {
 #[test]
 fn loops_over_constant_lists_run_on_the_vm_as_the_walker_runs_them() {
     let p = program();
-    let code = eval::compile::code(&p);
+    let code = crate::core_ir::module(&p);
     let (id, _) = p.function("tiers").unwrap();
-    let f = code.lowered(id).expect("tiers lowers");
+    let f = code.func(id).expect("tiers lowers");
     // The items are held in the code: no list is made at each run.
     assert!(f.plain.iter().any(|i| matches!(i, Inst::ItemImm { .. })));
     assert!(!f.plain.iter().any(|i| matches!(i, Inst::ConstVal { .. })));
@@ -717,8 +716,8 @@ fn a_divisor_of_zero_is_a_rule_error_on_the_vm_as_in_the_walker() {
 fn steps_run_out_inside_an_inlined_formula_at_its_site_as_in_the_walker() {
     let p = program();
     let (spend, _) = p.function("spend").unwrap();
-    let code = eval::compile::code(&p);
-    let f = code.lowered(spend).expect("spend lowers");
+    let code = crate::core_ir::module(&p);
+    let f = code.func(spend).expect("spend lowers");
     // `above` is inlined in the plain form (its site marks where it starts), called in
     // the full one.
     let (above, _) = p.function("above").unwrap();

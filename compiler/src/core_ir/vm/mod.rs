@@ -101,7 +101,24 @@ pub(crate) fn run<D: DiceSource, X: Decide, T: TraceSink>(
     env: &mut Env<D, X, T>,
     fight: Option<&mut Fight<Value>>,
     args: impl IntoIterator<Item = Value>,
+    how: (bool, bool),
+) -> (Result<Value, RuleError>, u64) {
+    // The call's own step (`Interpreter::call_frame`), which cannot be past the budget.
+    run_from(p, module, id, env, fight, args, how, 1)
+}
+
+/// [`run`] of a call the walker made, `steps` into its run (the call's own step taken):
+/// the run's result, and its steps after the call.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn run_from<D: DiceSource, X: Decide, T: TraceSink>(
+    p: &Program,
+    module: &Module,
+    id: usize,
+    env: &mut Env<D, X, T>,
+    fight: Option<&mut Fight<Value>>,
+    args: impl IntoIterator<Item = Value>,
     (may_stop, formulas): (bool, bool),
+    steps: u64,
 ) -> (Result<Value, RuleError>, u64) {
     let f = module.functions[id].as_ref().unwrap_or_else(|| {
         unreachable!("`eval::run` calls the VM only for a function that lowered")
@@ -117,8 +134,7 @@ pub(crate) fn run<D: DiceSource, X: Decide, T: TraceSink>(
         env,
         fight,
         pool,
-        // The call's own step (`Interpreter::call_frame`), which cannot be past the budget.
-        steps: 1,
+        steps,
         may_stop,
         formulas,
         stopped: false,
