@@ -1,0 +1,171 @@
+//! `rulesc analyze <ruleset> <fight.yaml>` (`rulesc::analyze::fight`) on fights small
+//! enough to work out by hand (`fixtures/fights/two_hits`), and stopped by its limits.
+//! The duel's odds against the hand-written oracle are in `duel_odds.rs`.
+
+use num_rational::BigRational;
+use num_traits::{ToPrimitive, Zero};
+use rulesc::analyze::fight::{self, FightOdds};
+use rulesc::analyze::{report, Limits, Stop};
+use std::path::{Path, PathBuf};
+
+fn ratio(n: i64, d: i64) -> BigRational {
+    BigRational::new(n.into(), d.into())
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/fights")
+        .join(name)
+}
+
+/// The exact odds of fight file `file` of the two_hits fixture.
+fn two_hits(file: &str) -> FightOdds {
+    let dir = fixture("two_hits");
+    let (p, diags, _) = rulesc::compile_dir(&dir.join("rules"));
+    let p = p.unwrap_or_else(|| panic!("{diags:?}"));
+    let file = match rulesc::simulate::read(&p, &dir.join(file)) {
+        Ok((f, _)) => f,
+        Err((d, _)) => panic!("{:?}", d.items),
+    };
+    fight::odds(&p, &file, &Limits::default()).expect("two_hits declares a fight")
+}
+
+/// Ann acts first (speed 1) and hits on a d2's 2, 1/2 a turn; Bob has 2 hp and does no
+/// damage. Bob falls at Ann's second hit, so the fight ends in round r (r >= 2) when her
+/// second hit comes in round r: r - 1 ways to place the first hit before it, each of
+/// chance 1/2^r: (r - 1)/2^r. Round 2: 1/4; round 3: 2/8 = 1/4.
+/// - Limit 2: Red wins 1/4, all of it in the last round allowed; the rest, 3/4, is
+///   undecided after round 2, so every fight lasts 2 rounds.
+/// - Limit 3: the fights decided in round 3, one round past the limit of 2 (1/4), are
+///   won now: Red 1/2, undecided 1/2; rounds: 2 for 1/4, 3 for the other 3/4 (won in
+///   round 3, 1/4, or undecided, 1/2).
+///
+/// Bob never wins, no fight is a draw; the file's group (Red wins in round 2) is 1/4
+/// under both limits.
+#[test]
+fn a_fight_decided_in_the_last_round_and_one_round_past_the_limit() {
+    let cases = [
+        // file, Red wins, undecided, rounds 2 and 3
+        (
+            "limit2.yaml",
+            ratio(1, 4),
+            ratio(3, 4),
+            [ratio(1, 1), ratio(0, 1)],
+        ),
+        (
+            "limit3.yaml",
+            ratio(1, 2),
+            ratio(1, 2),
+            [ratio(1, 4), ratio(3, 4)],
+        ),
+    ];
+    for (file, red, undecided, rounds) in cases {
+        let odds = two_hits(file);
+        assert_eq!(odds.stop, None, "{file}");
+        assert!(odds.unexplored.is_zero(), "{file}");
+        assert_eq!(odds.wins[0], red, "{file}: Red wins");
+        assert!(odds.wins[1].is_zero(), "{file}: Blue wins");
+        assert!(odds.draw.is_zero(), "{file}: draw");
+        assert_eq!(odds.undecided, undecided, "{file}: undecided");
+        let limit = odds.rounds.len() - 1;
+        assert!(odds.rounds[..2].iter().all(Zero::is_zero), "{file}");
+        assert_eq!(odds.rounds[2], rounds[0], "{file}: 2 rounds");
+        if limit >= 3 {
+            assert_eq!(odds.rounds[3], rounds[1], "{file}: 3 rounds");
+        }
+        assert_eq!(odds.groups, vec![ratio(1, 4)], "{file}: the report group");
+        assert_eq!(odds.total(), ratio(1, 1), "{file}");
+    }
+}
+
+/// A decision the fight file answers `random` is a branch over its options, each as
+/// likely, not the answer of one seeded stream: Ann (a hit on a d2's 2) picks Bob or Cid
+/// (1 hp each) at random, so each falls in the one round with 1/2 * 1/2 = 1/4 (with one
+/// seeded answer it would be 1/2 for one of them and 0 for the other). No one is felled
+/// twice in one round: the fight is undecided after it.
+#[test]
+fn a_random_answer_branches_over_every_option() {
+    let odds = two_hits("random_target.yaml");
+    assert_eq!(odds.groups, vec![ratio(1, 4), ratio(1, 4)]);
+    assert_eq!(odds.undecided, ratio(1, 1));
+    assert_eq!(odds.rounds[1], ratio(1, 1));
+}
+
+/// The views: how the fights end, the rounds they last (with at least, at most and the
+/// mean) and the report groups, as text and as `--format json`, exact fractions included.
+#[test]
+fn the_reports_show_the_ends_the_rounds_and_the_groups() {
+    let dir = fixture("two_hits");
+    let (p, diags, _) = rulesc::compile_dir(&dir.join("rules"));
+    let p = p.unwrap_or_else(|| panic!("{diags:?}"));
+    let (reports, warnings, _) = rulesc::analyze::reports(
+        &p,
+        &dir.join("limit3.yaml"),
+        &Limits::default(),
+        &Default::default(),
+    )
+    .unwrap_or_else(|(d, _)| panic!("{:?}", d.items));
+    assert!(warnings.items.is_empty());
+    let text = report::render(&reports, None, false, report::Style::Text);
+    for line in [
+        "   50.0000%             1/2  Red wins",
+        "   50.0000%             1/2  undecided",
+        "  2              25.0000%  100.0000%   25.0000%  1/4",
+        "  3              75.0000%   75.0000%  100.0000%  3/4",
+        "  mean 2.7500 (11/4), standard deviation 0.4330",
+        "  Bob falls in round 2   25.0000%  1/4",
+    ] {
+        assert!(
+            text.lines().any(|l| l == line),
+            "no line `{line}` in:\n{text}"
+        );
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&report::render(&reports, None, false, report::Style::Json)).unwrap();
+    let results = json["results"].as_array().unwrap();
+    assert_eq!(results.len(), 3);
+    assert_eq!(results[0]["groups"][0]["group"], "Red wins");
+    assert_eq!(results[0]["groups"][0]["probability"], "1/2");
+    assert_eq!(results[0]["groups"][0]["value"]["winner"], "Red");
+    assert_eq!(results[1]["by"], "rounds");
+    assert_eq!(results[1]["mean"], "11/4");
+    assert_eq!(results[2]["groups"][0]["probability"], "1/4");
+}
+
+/// A fight larger than `--max-states` stops there: what it reached is exact, the rest is
+/// unexplored (everything still adds up to one), and the warning names the limit and the
+/// unexplored share.
+#[test]
+fn the_state_limit_stops_a_large_fight_and_reports_the_unexplored_mass() {
+    let dir = fixture("duel");
+    let (p, diags, _) = rulesc::compile_dir(&dir.join("rules"));
+    let p = p.unwrap_or_else(|| panic!("{diags:?}"));
+    let limits = Limits {
+        max_states: 200,
+        ..Limits::default()
+    };
+    let (reports, warnings, _) =
+        rulesc::analyze::reports(&p, &dir.join("fight.yaml"), &limits, &Default::default())
+            .unwrap_or_else(|(d, _)| panic!("{:?}", d.items));
+    let [w] = warnings.items.as_slice() else {
+        panic!("{:?}", warnings.items)
+    };
+    assert_eq!(w.code, "W0104");
+    assert!(
+        w.message.contains("200 states") && w.message.contains("% of the fights unexplored"),
+        "{}",
+        w.message
+    );
+    let r = &reports[0];
+    assert_eq!(r.stop, Some(Stop::States));
+    assert!(r.unexplored > BigRational::zero());
+    let total = r
+        .rows
+        .iter()
+        .fold(r.unexplored.clone(), |a, row| a + &row.prob);
+    assert_eq!(total, ratio(1, 1));
+    assert!(
+        r.unexplored.to_f64().unwrap() > 0.5,
+        "the limit is reached early"
+    );
+}
