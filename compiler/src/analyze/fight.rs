@@ -91,13 +91,13 @@ type Point = (u32, u32);
 
 /// One state of the fight with the chance of reaching it.
 struct Node {
-    fight: Fight<Value>,
+    fight: Box<Fight<Value>>,
     weight: Prob,
 }
 
 /// How one path of a step ended: a fight state to step from, or an end.
 enum Next {
-    Going(Fight<Value>, Point),
+    Going(Box<Fight<Value>>, Point),
     Over(End),
 }
 
@@ -228,7 +228,7 @@ struct Frontier {
 }
 
 impl Frontier {
-    fn add(&mut self, key: Vec<u64>, fight: Fight<Value>, at: Point, weight: Prob) {
+    fn add(&mut self, key: Vec<u64>, fight: Box<Fight<Value>>, at: Point, weight: Prob) {
         let layer = self.at.entry(at).or_default();
         let words = key.len() as u64;
         match layer.entry(key) {
@@ -269,7 +269,7 @@ pub fn odds(p: &Program, file: &FightFile, limits: &Limits) -> Option<FightOdds>
     };
     let mut frontier = Frontier::default();
     let start = file.fight();
-    frontier.add(encode(&start), start, (0, 0), Prob::one());
+    frontier.add(encode(&start), Box::new(start), (0, 0), Prob::one());
     while let Some((_, layer)) = frontier.at.pop_first() {
         frontier.states -= layer.len() as u64;
         frontier.words -= layer.keys().map(|k| k.len() as u64).sum::<u64>();
@@ -328,7 +328,7 @@ fn step(
         let step = fight.step_within(rules, &mut env, file.rounds);
         let Step::Ended(end) = step else {
             let at = point(&step, &fight);
-            return Keyed(encode(&fight), Next::Going(fight, at));
+            return Keyed(encode(&fight), Next::Going(Box::new(fight), at));
         };
         let rounds = fight.round();
         let error = error_text(p, &fight);
