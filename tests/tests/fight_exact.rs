@@ -169,3 +169,46 @@ fn the_state_limit_stops_a_large_fight_and_reports_the_unexplored_mass() {
         "the limit is reached early"
     );
 }
+
+/// A fight a rule error stops is counted apart, by where and what, never as a win: here
+/// every hit takes 3 from an `int(0..5)` field of 2, which leaves its range. Ann (first)
+/// hits on a d2's 2: 1/2; else Bob strikes the same way: 1/2 * 1/2 = 1/4. So 3/4 of the
+/// fights stop at a rule error in round 1; the other 1/4 are undecided (one round).
+#[test]
+fn a_rule_error_is_an_end_of_its_own() {
+    let dir = std::env::temp_dir().join(format!("fight_exact_{}", std::process::id()));
+    let rules = dir.join("rules");
+    std::fs::create_dir_all(&rules).unwrap();
+    std::fs::write(
+        rules.join("ruleset.yaml"),
+        "ruleset:\n  name: overkill\ntypes:\n  Fencer:\n    hp: { type: int(0..5), default: 2 }\n    speed: { type: int, default: 0 }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        rules.join("fight.rules"),
+        "procedure strike(me: fighter) {\n  let foe = decide target from enemies(me)\n  let hit = roll d2\n  if hit == 2 {\n    foe.hp -= 3\n  }\n}\n\nfight of Fencer {\n  order(c) = [c.speed]\n  out(c) = c.hp <= 0\n  on turn = strike\n}\n",
+    )
+    .unwrap();
+    let fight = dir.join("fight.yaml");
+    std::fs::write(
+        &fight,
+        "title: overkill\nrounds: 1\nsides:\n  Red:\n    Ann: { speed: 1 }\n  Blue:\n    Bob: {}\ndecisions:\n  target: first\n",
+    )
+    .unwrap();
+    let (p, diags, _) = rulesc::compile_dir(&rules);
+    let p = p.unwrap_or_else(|| panic!("{diags:?}"));
+    let file = match rulesc::simulate::read(&p, &fight) {
+        Ok((f, _)) => f,
+        Err((d, _)) => panic!("{:?}", d.items),
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    let odds = fight::odds(&p, &file, &Limits::default()).expect("a fight");
+    let [(error, chance)] = odds.errors.as_slice() else {
+        panic!("{:?}", odds.errors)
+    };
+    assert!(error.contains("fight.rules:5"), "{error}");
+    assert_eq!(*chance, ratio(3, 4));
+    assert_eq!(odds.undecided, ratio(1, 4));
+    assert!(odds.wins.iter().all(Zero::is_zero));
+    assert_eq!(odds.total(), ratio(1, 1));
+}
