@@ -212,3 +212,28 @@ fn a_rule_error_is_an_end_of_its_own() {
     assert!(odds.wins.iter().all(Zero::is_zero));
     assert_eq!(odds.total(), ratio(1, 1));
 }
+
+/// `--svg` of a fight file: its ends, then the rounds, a bar per number of rounds up to
+/// 40 of them and a bar per span past that (`long.yaml`: rounds 2 to 100 lasted, 99
+/// numbers, so spans of 3: `2-4`, ..., `98-100`, 33 bars), each an exact chance.
+#[test]
+fn the_chart_draws_the_ends_and_the_rounds_in_spans_past_forty() {
+    let dir = fixture("two_hits");
+    let (p, diags, _) = rulesc::compile_dir(&dir.join("rules"));
+    let p = p.unwrap_or_else(|| panic!("{diags:?}"));
+    for (file, bars, label) in [
+        ("limit3.yaml", 4 + 2, ">3</text>"),
+        ("long.yaml", 4 + 33, ">98-100</text>"),
+    ] {
+        let (reports, _, _) =
+            rulesc::analyze::reports(&p, &dir.join(file), &Limits::default(), &Default::default())
+                .unwrap_or_else(|(d, _)| panic!("{:?}", d.items));
+        let svg = fight::svg(&reports).expect("a fight's reports");
+        // The background is a rect too.
+        assert_eq!(svg.matches("<rect ").count(), 1 + bars, "{file}");
+        assert!(
+            svg.contains(label) && svg.contains(">rounds played</text>"),
+            "{file}"
+        );
+    }
+}

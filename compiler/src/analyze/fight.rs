@@ -539,3 +539,64 @@ pub fn views(file: &FightFile, odds: &FightOdds, limits: &Limits, scenario: Stri
     }
     out
 }
+
+/// The reports of one fight file ([`views`]) as one chart (`--svg`): how the fights end
+/// (with the unexplored part, when there is one), then the rounds they last, each bar an
+/// exact chance; the panels of `simulate --svg`, without intervals.
+pub fn svg(reports: &[Report]) -> Option<String> {
+    use super::svg::{chart, Panel, Series};
+    let [ends, rounds, ..] = reports else {
+        return None;
+    };
+    let panel = |r: &Report| {
+        let mut labels: Vec<String> = r.rows.iter().map(|row| row.label.clone()).collect();
+        let mut values: Vec<f64> = r.rows.iter().map(|row| to_f64(&row.prob)).collect();
+        if !r.unexplored.is_zero() {
+            labels.push("(unexplored)".into());
+            values.push(to_f64(&r.unexplored));
+        }
+        let series = Series {
+            name: r.procedure.clone(),
+            values,
+            intervals: Vec::new(),
+        };
+        (labels, [series])
+    };
+    let (end_labels, end_series) = panel(ends);
+    let (mut round_labels, mut round_series) = panel(rounds);
+    // Past 40 numbers of rounds, a bar per span of them (`11-15`), as `simulate` draws.
+    let n = rounds.rows.len();
+    if n > 40 {
+        let span = n.div_ceil(40);
+        let values = &round_series[0].values;
+        let spans: Vec<(String, f64)> = rounds
+            .rows
+            .chunks(span)
+            .zip(values.chunks(span))
+            .map(|(rows, v)| {
+                let (a, b) = (&rows[0].label, &rows[rows.len() - 1].label);
+                (format!("{a}-{b}"), v.iter().sum())
+            })
+            .collect();
+        let unexplored = values.get(n).copied();
+        round_labels = spans.iter().map(|(l, _)| l.clone()).collect();
+        round_series[0].values = spans.iter().map(|(_, v)| *v).collect();
+        if let Some(u) = unexplored {
+            round_labels.push("(unexplored)".into());
+            round_series[0].values.push(u);
+        }
+    }
+    let title = format!("{}: exact odds", ends.procedure);
+    Some(chart(&[
+        Panel {
+            title: &title,
+            labels: &end_labels,
+            series: &end_series,
+        },
+        Panel {
+            title: "rounds played",
+            labels: &round_labels,
+            series: &round_series,
+        },
+    ]))
+}

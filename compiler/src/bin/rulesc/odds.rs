@@ -35,16 +35,15 @@ pub fn analyze(
         || view.best.is_some()
         || !view.decide.is_empty()
         || !view.sweep.is_empty()
-        || view.samples.is_some()
-        || view.svg.is_some();
+        || view.samples.is_some();
     if let (Some(fight), true) = (fight, shaped) {
         return usage_error(
             format,
             format!(
-                "`--by`, `--best`, `--decide`, `--sweep`, `--samples` and `--svg` shape a scenario's odds, and {} is a fight file",
+                "`--by`, `--best`, `--decide`, `--sweep` and `--samples` shape a scenario's odds, and {} is a fight file",
                 fight.display()
             ),
-            "a fight's exact odds are its ends, the rounds it lasts and its report groups: drop those flags (`rulesc simulate --svg` draws a fight)",
+            "a fight's exact odds are its ends, the rounds it lasts and its report groups: drop those flags",
         );
     }
     let Some(p) = load_here(ruleset, packs, format) else {
@@ -81,7 +80,25 @@ pub fn analyze(
     if failed {
         return ExitCode::from(1);
     }
-    if let Some(path) = &view.svg {
+    if let (Some(path), Some(_)) = (&view.svg, fight) {
+        // A fight file's chart: its ends and its rounds, as `simulate --svg` draws them.
+        let chart = match rulesc::analyze::fight::svg(&all) {
+            Some(chart) if scenarios.len() == 1 => chart,
+            _ => {
+                return usage_error(
+                    format,
+                    format!(
+                        "`--svg` draws the odds of one fight file, and this call has {} files",
+                        scenarios.len()
+                    ),
+                    "draw the fight file alone",
+                )
+            }
+        };
+        if !write_chart(path, &chart, &inputs, format) {
+            return ExitCode::from(1);
+        }
+    } else if let Some(path) = &view.svg {
         let [one] = all.as_slice() else {
             return usage_error(
                 format,
