@@ -130,6 +130,16 @@ fn the_reports_show_the_ends_the_rounds_and_the_groups() {
     assert_eq!(results[1]["by"], "rounds");
     assert_eq!(results[1]["mean"], "11/4");
     assert_eq!(results[2]["groups"][0]["probability"], "1/4");
+    // The JSON is analyze's: it follows `schemas/analyze.schema.json`.
+    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/analyze.schema.json");
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(schema).unwrap()).unwrap();
+    let validator = jsonschema::draft7::new(&schema).expect("a valid draft-07 schema");
+    let errors: Vec<String> = validator
+        .iter_errors(&json)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
 }
 
 /// A fight larger than `--max-states` stops there: what it reached is exact, the rest is
