@@ -247,3 +247,65 @@ fn the_chart_draws_the_ends_and_the_rounds_in_spans_past_forty() {
         );
     }
 }
+
+/// The views of a scenario's results do not shape a fight's odds: each is `E0514`, never
+/// quietly ignored.
+#[test]
+fn a_scenarios_views_of_a_fight_file_are_refused() {
+    use rulesc::analyze::View;
+    let dir = fixture("two_hits");
+    let (p, diags, _) = rulesc::compile_dir(&dir.join("rules"));
+    let p = p.unwrap_or_else(|| panic!("{diags:?}"));
+    let sweep = rulesc::analyze::cases::parse_sweep("Ann.speed=0..1").unwrap();
+    let views = [
+        (
+            "--by",
+            View {
+                by: Some("rounds".into()),
+                ..View::default()
+            },
+        ),
+        (
+            "--best",
+            View {
+                best: Some("rounds > 2".into()),
+                ..View::default()
+            },
+        ),
+        (
+            "--decide",
+            View {
+                decide: vec!["target".into()],
+                ..View::default()
+            },
+        ),
+        (
+            "--sweep",
+            View {
+                sweeps: vec![sweep],
+                ..View::default()
+            },
+        ),
+        (
+            "--samples",
+            View {
+                samples: Some(10),
+                ..View::default()
+            },
+        ),
+    ];
+    for (flag, view) in views {
+        let Err((d, _)) =
+            rulesc::analyze::reports(&p, &dir.join("limit3.yaml"), &Limits::default(), &view)
+        else {
+            panic!("{flag}: analyzed")
+        };
+        assert_eq!(d.items.len(), 1, "{flag}");
+        assert_eq!(d.items[0].code, "E0514", "{flag}");
+        assert!(
+            d.items[0].message.starts_with(&format!("`{flag}`")),
+            "{flag}: {}",
+            d.items[0].message
+        );
+    }
+}

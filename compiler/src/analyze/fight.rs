@@ -31,12 +31,12 @@ use super::report::{Report, Row};
 use super::state::{self, State};
 use super::view::{self, Group};
 use super::{Limits, Stop};
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostic, Diagnostics};
 use crate::eval::Value;
 use crate::fight::EvalRules;
 use crate::ir::Program;
 use crate::simulate::{in_group, FightFile};
-use crate::source::Sources;
+use crate::source::{Sources, Span};
 use num_traits::{One, Zero};
 use rulesc_runtime::{
     Decide, DiceSource, Env, Fight, FightEnd, FightRules, Fighter, NoTrace, Policy, Step,
@@ -421,9 +421,28 @@ pub fn reports(
     p: &Program,
     path: &std::path::Path,
     limits: &Limits,
+    v: &super::View,
 ) -> Result<(Vec<Report>, Diagnostics, Sources), (Diagnostics, Sources)> {
     let (file, sources) = crate::simulate::read(p, path)?;
     let at = sources.files.len().saturating_sub(1) as u32;
+    // The views of a scenario's results do not shape a fight's odds.
+    let shaped = [
+        ("--by", v.by.is_some()),
+        ("--best", v.best.is_some()),
+        ("--decide", !v.decide.is_empty()),
+        ("--sweep", !v.sweeps.is_empty()),
+        ("--samples", v.samples.is_some()),
+    ];
+    if let Some((flag, _)) = shaped.iter().find(|(_, given)| *given) {
+        let d = Diagnostic::error(
+            "E0514",
+            Span::new(at, 0, 0),
+            format!("`{flag}` shapes a scenario's odds, and this is a fight file"),
+        )
+        .label("this fight file")
+        .help("a fight's exact odds are its ends, the rounds it lasts and its report groups, all shown without it: drop the flag");
+        return Err((Diagnostics { items: vec![d] }, sources));
+    }
     let Some(odds) = odds(p, &file, limits) else {
         // `simulate::read` refuses a fight file of a ruleset that declares no fight.
         return Ok((Vec::new(), Diagnostics::default(), sources));

@@ -540,7 +540,7 @@ pub fn reports(
 ) -> Result<(Vec<Report>, Diagnostics, Sources), (Diagnostics, Sources)> {
     if crate::simulate::diff::is_fight_file(path) {
         // A fight file: the whole fight's exact odds.
-        return fight::reports(p, path, limits);
+        return fight::reports(p, path, limits, v);
     }
     let (s, mut sources) = scenario::read(p, path)?;
     if s.fight.is_some() {

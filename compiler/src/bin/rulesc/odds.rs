@@ -31,21 +31,6 @@ pub fn analyze(
     let fight = scenarios
         .iter()
         .find(|s| rulesc::simulate::diff::is_fight_file(s));
-    let shaped = view.by.is_some()
-        || view.best.is_some()
-        || !view.decide.is_empty()
-        || !view.sweep.is_empty()
-        || view.samples.is_some();
-    if let (Some(fight), true) = (fight, shaped) {
-        return usage_error(
-            format,
-            format!(
-                "`--by`, `--best`, `--decide`, `--sweep` and `--samples` shape a scenario's odds, and {} is a fight file",
-                fight.display()
-            ),
-            "a fight's exact odds are its ends, the rounds it lasts and its report groups: drop those flags",
-        );
-    }
     let Some(p) = load_here(ruleset, packs, format) else {
         return ExitCode::from(1);
     };
