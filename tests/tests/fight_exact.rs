@@ -309,3 +309,35 @@ fn a_scenarios_views_of_a_fight_file_are_refused() {
         );
     }
 }
+
+/// `--max-memory` stops a fight too, its warning naming the limit and the unexplored
+/// share: the duel's states (two duelists, a timer now and then) take about a kibibyte
+/// each, so 1 MiB holds about a thousand, which its first rounds pass.
+#[test]
+fn the_memory_limit_stops_a_large_fight() {
+    let dir = fixture("duel");
+    let (p, diags, _) = rulesc::compile_dir(&dir.join("rules"));
+    let p = p.unwrap_or_else(|| panic!("{diags:?}"));
+    let limits = Limits {
+        max_memory: 1,
+        ..Limits::default()
+    };
+    let (reports, warnings, _) =
+        rulesc::analyze::reports(&p, &dir.join("fight.yaml"), &limits, &Default::default())
+            .unwrap_or_else(|(d, _)| panic!("{:?}", d.items));
+    let [w] = warnings.items.as_slice() else {
+        panic!("{:?}", warnings.items)
+    };
+    assert_eq!(w.code, "W0104");
+    assert!(
+        w.message.contains("1 MiB") && w.message.contains("unexplored"),
+        "{}",
+        w.message
+    );
+    assert_eq!(reports[0].stop, Some(Stop::Memory));
+    let total = reports[0]
+        .rows
+        .iter()
+        .fold(reports[0].unexplored.clone(), |a, row| a + &row.prob);
+    assert_eq!(total, ratio(1, 1));
+}

@@ -224,13 +224,22 @@ fn error_text(p: &Program, f: &Fight<Value>) -> Option<String> {
 struct Frontier {
     at: BTreeMap<Point, HashMap<Vec<u64>, Node>>,
     states: u64,
+    /// The words the states held take, estimated ([`words`]).
     words: u64,
+}
+
+/// The memory one fight state takes, in words of [`super::state::BYTES_PER_WORD`]
+/// bytes (which already allow for a value beside each word of its encoding), estimated
+/// from its encoding's length, plus 40 words (960 bytes) for the engine's fight and its
+/// lists.
+fn words(key: &[u64]) -> u64 {
+    (key.len() as u64).saturating_add(40)
 }
 
 impl Frontier {
     fn add(&mut self, key: Vec<u64>, fight: Box<Fight<Value>>, at: Point, weight: Prob) {
         let layer = self.at.entry(at).or_default();
-        let words = key.len() as u64;
+        let words = words(&key);
         match layer.entry(key) {
             std::collections::hash_map::Entry::Occupied(mut o) => o.get_mut().weight += weight,
             std::collections::hash_map::Entry::Vacant(v) => {
@@ -272,7 +281,7 @@ pub fn odds(p: &Program, file: &FightFile, limits: &Limits) -> Option<FightOdds>
     frontier.add(encode(&start), Box::new(start), (0, 0), Prob::one());
     while let Some((_, layer)) = frontier.at.pop_first() {
         frontier.states -= layer.len() as u64;
-        frontier.words -= layer.keys().map(|k| k.len() as u64).sum::<u64>();
+        frontier.words -= layer.keys().map(|k| words(k)).sum::<u64>();
         odds.states += layer.len() as u64;
         let mut nodes = layer.into_values();
         for node in nodes.by_ref() {
