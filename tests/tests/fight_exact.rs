@@ -144,40 +144,44 @@ fn the_reports_show_the_ends_the_rounds_and_the_groups() {
 
 /// A fight larger than `--max-states` stops there: what it reached is exact, the rest is
 /// unexplored (everything still adds up to one), and the warning names the limit and the
-/// unexplored share.
+/// unexplored share. 200: the states held pass it in the duel's first rounds; 30: one
+/// step passes it, the round's start (36 paths of initiative, each a fight held until
+/// the step is done).
 #[test]
 fn the_state_limit_stops_a_large_fight_and_reports_the_unexplored_mass() {
     let dir = fixture("duel");
     let (p, diags, _) = rulesc::compile_dir(&dir.join("rules"));
     let p = p.unwrap_or_else(|| panic!("{diags:?}"));
-    let limits = Limits {
-        max_states: 200,
-        ..Limits::default()
-    };
-    let (reports, warnings, _) =
-        rulesc::analyze::reports(&p, &dir.join("fight.yaml"), &limits, &Default::default())
-            .unwrap_or_else(|(d, _)| panic!("{:?}", d.items));
-    let [w] = warnings.items.as_slice() else {
-        panic!("{:?}", warnings.items)
-    };
-    assert_eq!(w.code, "W0104");
-    assert!(
-        w.message.contains("200 states") && w.message.contains("% of the fights unexplored"),
-        "{}",
-        w.message
-    );
-    let r = &reports[0];
-    assert_eq!(r.stop, Some(Stop::States));
-    assert!(r.unexplored > BigRational::zero());
-    let total = r
-        .rows
-        .iter()
-        .fold(r.unexplored.clone(), |a, row| a + &row.prob);
-    assert_eq!(total, ratio(1, 1));
-    assert!(
-        r.unexplored.to_f64().unwrap() > 0.5,
-        "the limit is reached early"
-    );
+    for max_states in [200, 30] {
+        let limits = Limits {
+            max_states,
+            ..Limits::default()
+        };
+        let (reports, warnings, _) =
+            rulesc::analyze::reports(&p, &dir.join("fight.yaml"), &limits, &Default::default())
+                .unwrap_or_else(|(d, _)| panic!("{:?}", d.items));
+        let [w] = warnings.items.as_slice() else {
+            panic!("{:?}", warnings.items)
+        };
+        assert_eq!(w.code, "W0104");
+        assert!(
+            w.message.contains(&format!("{max_states} states"))
+                && w.message.contains("% of the fights unexplored"),
+            "{}",
+            w.message
+        );
+        let r = &reports[0];
+        assert_eq!(r.stop, Some(Stop::States));
+        let total = r
+            .rows
+            .iter()
+            .fold(r.unexplored.clone(), |a, row| a + &row.prob);
+        assert_eq!(total, ratio(1, 1));
+        assert!(
+            r.unexplored.to_f64().unwrap() > 0.5,
+            "the limit is reached early"
+        );
+    }
 }
 
 /// A fight a rule error stops is counted apart, by where and what, never as a win: here

@@ -323,7 +323,15 @@ fn step(
     frontier: &mut Frontier,
     odds: &mut FightOdds,
 ) -> Result<(), Stop> {
-    let walk = paths::walk(limits, |dice| {
+    // The fights one step leads to are held until the step is done, at most one a path:
+    // its paths are bounded by `--max-states` too, so a step rolling many dice for many
+    // fighters stops at the limit rather than fill memory.
+    let by_states = limits.max_states < limits.max_paths;
+    let step_limits = Limits {
+        max_paths: limits.max_paths.min(limits.max_states),
+        ..limits.clone()
+    };
+    let walk = paths::walk(&step_limits, |dice| {
         // Each step has the fight's budget of steps to itself: a path's steps so far are
         // not part of the state.
         crate::fight::FIGHT_STEPS.set(0);
@@ -379,7 +387,10 @@ fn step(
     });
     if let Some(stop) = walk.stop {
         odds.unexplored += node.weight;
-        return Err(stop);
+        return Err(match stop {
+            Stop::Paths if by_states => Stop::States,
+            other => other,
+        });
     }
     if walk.cut {
         odds.cut = true;
