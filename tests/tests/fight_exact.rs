@@ -170,6 +170,12 @@ fn the_state_limit_stops_a_large_fight_and_reports_the_unexplored_mass() {
             "{}",
             w.message
         );
+        // What to raise, and how to shape the fight to fit.
+        let help = w.help.as_deref().unwrap_or("");
+        assert!(
+            help.contains("raise --max-states") && help.contains("reset at the round's end"),
+            "{help}"
+        );
         let r = &reports[0];
         assert_eq!(r.stop, Some(Stop::States));
         let total = r

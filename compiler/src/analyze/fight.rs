@@ -474,7 +474,21 @@ pub fn reports(
             odds.states,
             to_f64(&odds.unexplored) * 100.0
         );
-        diags.push(stop.diagnostic(limits, at, Some(done)));
+        // Analyze's warning, said of a fight: what to raise, and how to shape the fight
+        // to fit.
+        let help = match stop {
+            Stop::Time => "the odds shown are exact for the part reached; raise --max-seconds",
+            Stop::Paths => "the odds shown are exact for the part reached; raise --max-paths, or lower --max-dice",
+            Stop::Steps => "the odds shown are exact for the part reached; raise --max-steps",
+            Stop::Memory => "the odds shown are exact for the part reached; raise --max-memory",
+            Stop::States | Stop::Totals => "the odds shown are exact for the part reached; raise --max-states",
+        };
+        let shape = "to fit, keep fewer distinct states: reset at the round's end a field the rules roll again (an initiative), keep conditions as flags, keep the round limit no higher than the fights need";
+        let mut d = stop
+            .diagnostic(limits, at, Some(done))
+            .label("this fight file");
+        d.help = Some(format!("{help}; {shape}"));
+        diags.push(d);
     }
     Ok((
         views(&file, &odds, limits, path.display().to_string()),
