@@ -560,7 +560,7 @@ pub fn analyze() -> Value {
         "type": "object",
         "properties": {
             "group": { "type": "string", "description": "The group (with `by`: a value of the field, or a tag without it; without: one outcome as traces show it)." },
-            "value": { "description": "What the group stands for as a value: without `by` the result (a number, a truth, a name, a record as an object, an outcome's tag by its name or `{ \"Tag\": { field: value } }`), with `by` the value at the path's end or the tag that lacks it; null for a rule error or the unexplored rest." },
+            "value": { "description": "What the group stands for as a value: without `by` the result (a number, a truth, a name, a record as an object, an outcome's tag by its name or `{ \"Tag\": { field: value } }`), with `by` the value at the path's end or the tag that lacks it; null for a rule error or the unexplored rest. Of a fight file: how the fights end (`{ \"end\": \"won\", \"winner\": side }`, `draw`, `undecided`, or `rule_error` with its `error`), then `by` `rounds` (a number) and `by` `report` (a group's name)." },
             "probability": fraction(),
             "percent": number,
             "at_least": fraction(),

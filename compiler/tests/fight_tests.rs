@@ -137,7 +137,7 @@ fn mistakes_in_a_fights_expect_are_diagnostics() {
         ),
         (
             "  odds: { Guild: 1/2 }\n",
-            "exact fight odds are not available yet: `rulesc analyze` does not run whole fights",
+            "exact fight odds are not available yet in `expect:`: `rulesc test` does not hold them",
         ),
         ("  winner: Guild\n", "`winner` does not fit this fight"),
         (

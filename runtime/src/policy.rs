@@ -84,21 +84,58 @@ impl Policy {
 }
 
 impl Policy {
-    fn by(&mut self, answer: Answer, options: u32) -> u32 {
+    /// The answer to decision `name` among `options`, by an option's name when the
+    /// policy answers it so and `label` names the options (a decision among a list's
+    /// items); a `random` answer is `random(options)` (from `0..options`). The one rule
+    /// of answers: [`Decide`] below passes the policy's seeded stream; an exact
+    /// analysis passes a source that branches over every option.
+    #[doc(hidden)]
+    pub fn answer_with(
+        &self,
+        name: &str,
+        options: u32,
+        label: Option<&dyn Fn(u32) -> String>,
+        random: &mut dyn FnMut(u32) -> u32,
+    ) -> u32 {
+        let wanted = label.and_then(|label| {
+            let (_, wanted) = self.labels.iter().find(|(n, _)| n == name)?;
+            Some((0..options).find(|&i| label(i) == *wanted))
+        });
+        match wanted {
+            Some(Some(i)) => i,
+            // Answered by a name no option has (that fighter is out): the default.
+            Some(None) => Self::by(self.default, options, random),
+            None => Self::by(self.answer(name), options, random),
+        }
+    }
+
+    fn by(answer: Answer, options: u32, random: &mut dyn FnMut(u32) -> u32) -> u32 {
         let last = options.saturating_sub(1);
         match answer {
             Answer::First => 0,
             Answer::Last => last,
-            Answer::Random => self.rng.face(options.max(1)) - 1,
+            Answer::Random => random(options.max(1)),
             Answer::Index(i) => i.min(last),
         }
+    }
+
+    /// [`Policy::answer_with`], random answers from the policy's own stream.
+    fn answer_seeded(
+        &mut self,
+        name: &str,
+        options: u32,
+        label: Option<&dyn Fn(u32) -> String>,
+    ) -> u32 {
+        let mut rng = core::mem::replace(&mut self.rng, SeededDice::new(0));
+        let answer = self.answer_with(name, options, label, &mut |n| rng.face(n) - 1);
+        self.rng = rng;
+        answer
     }
 }
 
 impl Decide for Policy {
     fn decide(&mut self, name: &'static str, options: u32) -> u32 {
-        let answer = self.answer(name);
-        self.by(answer, options)
+        self.answer_seeded(name, options, None)
     }
 
     fn wants_labels(&self, name: &str) -> bool {
@@ -111,21 +148,7 @@ impl Decide for Policy {
         options: u32,
         label: &dyn Fn(u32) -> String,
     ) -> u32 {
-        let Some(wanted) = self
-            .labels
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, l)| l.clone())
-        else {
-            return self.decide(name, options);
-        };
-        match (0..options).find(|&i| label(i) == wanted) {
-            Some(i) => i,
-            None => {
-                let default = self.default;
-                self.by(default, options)
-            }
-        }
+        self.answer_seeded(name, options, Some(label))
     }
 }
 

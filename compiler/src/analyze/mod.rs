@@ -15,6 +15,7 @@ pub mod diff;
 pub mod engine;
 pub mod exact;
 pub mod fast;
+pub mod fight;
 pub mod goal;
 pub mod paths;
 pub mod plan;
@@ -537,6 +538,10 @@ pub fn reports(
     limits: &Limits,
     v: &View,
 ) -> Result<(Vec<Report>, Diagnostics, Sources), (Diagnostics, Sources)> {
+    if crate::simulate::diff::is_fight_file(path) {
+        // A fight file: the whole fight's exact odds.
+        return fight::reports(p, path, limits, v);
+    }
     let (s, mut sources) = scenario::read(p, path)?;
     if s.fight.is_some() {
         // The engine runs one procedure outside any fight; a fighter needs one.

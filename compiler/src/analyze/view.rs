@@ -283,6 +283,19 @@ pub struct Group {
     rank: Vec<i64>,
 }
 
+impl Group {
+    /// A group standing for the number `n` (a fight's rounds), labelled with it.
+    pub fn number(n: i64, prob: Prob) -> Group {
+        Group {
+            label: n.to_string(),
+            prob,
+            number: Some(n),
+            value: serde_json::Value::from(n),
+            rank: vec![n],
+        }
+    }
+}
+
 /// Groups a distribution's outcomes by `path` (of a result of type `ret`), in the order
 /// of the values at its end (scale order, numbers ascending, declaration order for enums
 /// and tags); outcome tags without the path's field are their own groups, at their tag's

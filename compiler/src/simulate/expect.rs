@@ -24,7 +24,8 @@
 //!   state: { Aldren: { wounds: [7] } }   # combatants at the end, the fields named
 //! ```
 //!
-//! Exact odds (`odds:`) are refused: `rulesc analyze` does not run whole fights yet.
+//! Exact odds (`odds:`) are refused: `rulesc test` does not hold a fight's exact odds yet
+//! (`rulesc analyze` gives them).
 
 use super::{simulate, FightEnd, FightFile, Replayed, Summary, MAX_RUNS};
 use crate::diag::{suggest, Diagnostic, Diagnostics};
@@ -78,7 +79,7 @@ pub fn hold(p: &Program, sources: &Sources, file: &FightFile, diags: &mut Diagno
         };
         if key == "odds" {
             diags.push(
-                Diagnostic::error("E0406", k.span, "exact fight odds are not available yet: `rulesc analyze` does not run whole fights")
+                Diagnostic::error("E0406", k.span, "exact fight odds are not available yet in `expect:`: `rulesc test` does not hold them (`rulesc analyze` on the fight file gives them)")
                     .label("exact odds")
                     .help("hold simulated rates instead: `wins: { <side>: 62% }` with `tolerance: 3%` (and `runs:` for a tighter estimate)"),
             );

@@ -602,6 +602,54 @@ impl<C> Fight<C> {
         Moment::Time(self.time.saturating_add(amount.max(0)))
     }
 
+    /// Writes what the engine holds of the fight between two steps, as numbers: equal
+    /// encodings of two fights with equal combatants mean they play on alike (what an
+    /// exact analysis merges on). The phase, round, world time, acted markers, turns
+    /// taken, pending timers (in scheduling order, without their sequence numbers: only
+    /// their order matters), the triggers' last readings and who was traced out. Not
+    /// written: the names and sides (fixed when the fighters joined) and what lives only
+    /// inside a step (turns under way, a group acting at once, the calm's memory of
+    /// `out`), which is empty between steps; nor the turn log.
+    #[doc(hidden)]
+    pub fn encode_engine(&self, out: &mut Vec<u64>) {
+        let (phase, end) = match self.phase {
+            Phase::NotStarted => (0, 0),
+            Phase::BetweenRounds => (1, 0),
+            Phase::InRound => (2, 0),
+            Phase::Ended(FightEnd::Won(s)) => (3, u64::from(s.0)),
+            Phase::Ended(FightEnd::Draw) => (4, 0),
+            Phase::Ended(FightEnd::Undecided) => (5, 0),
+            Phase::Ended(FightEnd::RuleError) => (6, 0),
+        };
+        out.extend([phase, end, u64::from(self.round), self.time as u64]);
+        out.push(self.every_done as u64);
+        out.push(self.len() as u64);
+        for f in 0..self.len() {
+            let flags = u64::from(self.acted[f]) | u64::from(self.traced_out[f]) << 1;
+            out.push(flags | u64::from(self.turns[f]) << 2);
+        }
+        let mut timers: Vec<&Timer> = self.timers.iter().collect();
+        timers.sort_by_key(|t| t.seq);
+        out.push(timers.len() as u64);
+        for t in timers {
+            let (kind, a, b) = match t.at {
+                Moment::RoundStart(r) => (0, u64::from(r), 0),
+                Moment::RoundEnd(r) => (1, u64::from(r), 0),
+                Moment::TurnStart(f, n) => (2, u64::from(f.0), u64::from(n)),
+                Moment::TurnEnd(f, n) => (3, u64::from(f.0), u64::from(n)),
+                Moment::Time(at) => (4, at as u64, 0),
+            };
+            out.extend([kind, a, b, u64::from(t.action), t.args.len() as u64]);
+            out.extend(t.args.iter().map(|&x| x as u64));
+        }
+        out.push(self.seen_triggers as u64);
+        // Words past the last set bit read as zeros: not written, so a fight whose
+        // triggers grew its words and one whose did not encode alike.
+        let words = self.seen.iter().rposition(|&w| w != 0).map_or(0, |i| i + 1);
+        out.push(words as u64);
+        out.extend(self.seen[..words].iter().copied());
+    }
+
     fn end_with(&mut self, end: FightEnd) -> Step {
         self.phase = Phase::Ended(end);
         self.acting.clear();

@@ -116,10 +116,18 @@ pub(super) fn odds_command(root: &Path, line: &str) -> Result<String, Failed> {
                 all.extend(reports);
             }
             if let Some(path) = &svg {
-                let [one] = all.as_slice() else {
-                    return Err(Failed::Usage("`--svg` draws one case".into()));
-                };
-                chart(path, &one.svg())?;
+                // A fight file's chart is its ends and rounds (`analyze::fight::svg`).
+                let fight = scenarios.iter().any(|s| rulesc::simulate::diff::is_fight_file(s));
+                match (fight, all.as_slice()) {
+                    (true, _) => {
+                        let drawn = analyze::fight::svg(&all).ok_or_else(|| {
+                            Failed::Usage("`--svg` draws one fight file".into())
+                        })?;
+                        chart(path, &drawn)?;
+                    }
+                    (false, [one]) => chart(path, &one.svg())?,
+                    _ => return Err(Failed::Usage("`--svg` draws one case".into())),
+                }
             }
             analyze::report::render(&all, view.best.as_deref(), view.by.is_some(), style)
         }

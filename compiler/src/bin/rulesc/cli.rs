@@ -134,12 +134,14 @@ pub enum Command {
     /// The exact odds of a scenario's outcomes: every path of its dice, decisions as
     /// scripted; grouped (`--by`), per answer to decisions (`--decide`, `--best`), over
     /// sweeps (`--sweep`) and several scenarios as one table, or sampled (`--samples`).
-    /// `--format json` and `--format csv` write the table for other tools.
+    /// `--format json` and `--format csv` write the table for other tools. Of a fight file
+    /// (`fight.yaml`): each side's chance to win, the draw, undecided, the rounds and the
+    /// report groups, exactly.
     Analyze {
         /// The ruleset folder (the one holding ruleset.yaml).
         #[arg(value_name = "RULESET")]
         ruleset: PathBuf,
-        /// The scenario files (several: one table).
+        /// The scenario files, or fight files (several: one table).
         #[arg(required = true)]
         scenarios: Vec<PathBuf>,
         /// Content packs whose records the scenarios may name.

@@ -28,6 +28,9 @@ pub fn analyze(
             "leave out `--best` and `--engine` with `--samples`, or `--samples` for exact odds",
         );
     }
+    let fight = scenarios
+        .iter()
+        .find(|s| rulesc::simulate::diff::is_fight_file(s));
     let Some(p) = load_here(ruleset, packs, format) else {
         return ExitCode::from(1);
     };
@@ -62,7 +65,25 @@ pub fn analyze(
     if failed {
         return ExitCode::from(1);
     }
-    if let Some(path) = &view.svg {
+    if let (Some(path), Some(_)) = (&view.svg, fight) {
+        // A fight file's chart: its ends and its rounds, as `simulate --svg` draws them.
+        let chart = match rulesc::analyze::fight::svg(&all) {
+            Some(chart) if scenarios.len() == 1 => chart,
+            _ => {
+                return usage_error(
+                    format,
+                    format!(
+                        "`--svg` draws the odds of one fight file, and this call has {} files",
+                        scenarios.len()
+                    ),
+                    "draw the fight file alone",
+                )
+            }
+        };
+        if !write_chart(path, &chart, &inputs, format) {
+            return ExitCode::from(1);
+        }
+    } else if let Some(path) = &view.svg {
         let [one] = all.as_slice() else {
             return usage_error(
                 format,
