@@ -198,14 +198,7 @@ pub fn run_once<T: TraceSink>(
     };
     let end = fight.run(&mut rules, &mut env, file.rounds);
     let rounds = fight.round();
-    let error = fight.rule_error().map(|e| {
-        let at = p
-            .sites
-            .get(e.site as usize)
-            .map(|s| format!("{}:{}", s.file, s.line))
-            .unwrap_or_default();
-        format!("{at}: {}", e.kind)
-    });
+    let error = error_text(p, &fight);
     // Who is out at the end; a run a rule error stopped is in no group.
     let outs: Option<Vec<bool>> = (0..fight.len() as u32)
         .map(|f| rules.is_out(&mut env, &mut fight, Fighter(f)).ok())
@@ -722,6 +715,19 @@ impl Summary {
         }
         out
     }
+}
+
+/// The `file:line: message` of the rule error that stopped `fight`, as a run counts it
+/// (`simulate`, and exact fight odds).
+pub(crate) fn error_text(p: &Program, fight: &Fight<Value>) -> Option<String> {
+    fight.rule_error().map(|e| {
+        let at = p
+            .sites
+            .get(e.site as usize)
+            .map(|s| format!("{}:{}", s.file, s.line))
+            .unwrap_or_default();
+        format!("{at}: {}", e.kind)
+    })
 }
 
 #[cfg(test)]

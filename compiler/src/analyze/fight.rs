@@ -30,7 +30,7 @@ use super::paths::{self, Walker};
 use super::report::{Report, Row};
 use super::state::{self, State};
 use super::view::{self, Group};
-use super::{Limits, Stop};
+use super::{Keyed, Limits, Stop};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::eval::Value;
 use crate::fight::EvalRules;
@@ -109,21 +109,6 @@ struct End {
     groups: Vec<bool>,
     /// The rule error that stopped it (`file:line: message`).
     error: Option<String>,
-}
-
-/// A path's result, compared and hashed by its encoding (the walk merges equal ones).
-struct Keyed(Vec<u64>, Next);
-
-impl PartialEq for Keyed {
-    fn eq(&self, o: &Self) -> bool {
-        self.0 == o.0
-    }
-}
-impl Eq for Keyed {}
-impl std::hash::Hash for Keyed {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.0.hash(h)
-    }
 }
 
 /// The dice of one path: the walker, shared with the decisions answered at random.
@@ -205,18 +190,6 @@ fn point(step: &Step, f: &Fight<Value>) -> Point {
             (f.round(), acted.saturating_add(1))
         }
     }
-}
-
-/// The `file:line: message` of a rule error, as `simulate` counts it.
-fn error_text(p: &Program, f: &Fight<Value>) -> Option<String> {
-    f.rule_error().map(|e| {
-        let at = p
-            .sites
-            .get(e.site as usize)
-            .map(|s| format!("{}:{}", s.file, s.line))
-            .unwrap_or_default();
-        format!("{at}: {}", e.kind)
-    })
 }
 
 /// The frontier: the states not yet stepped, by the point they stand at.
@@ -348,7 +321,7 @@ fn step(
             return Keyed(encode(&fight), Next::Going(Box::new(fight), at));
         };
         let rounds = fight.round();
-        let error = error_text(p, &fight);
+        let error = crate::simulate::error_text(p, &fight);
         // Who is out at the end; a fight a rule error stopped is in no group.
         let outs: Option<Vec<bool>> = (0..fight.len() as u32)
             .map(|f| rules.is_out(&mut env, &mut fight, Fighter(f)).ok())

@@ -283,17 +283,19 @@ pub fn decisions<'a>(s: &'a Scenario, fixed: &[(String, u32)]) -> engine::Decisi
     }
 }
 
-/// An outcome with its canonical encoding, hashed and compared by the encoding.
+/// A result with its canonical encoding, hashed and compared by the encoding alone (a
+/// walk of dice paths merges equal ones): an outcome here, a fight's next state in
+/// `fight.rs`.
 #[derive(Debug, Clone)]
-struct Keyed(Vec<u64>, engine::Outcome);
+struct Keyed<T>(Vec<u64>, T);
 
-impl PartialEq for Keyed {
+impl<T> PartialEq for Keyed<T> {
     fn eq(&self, o: &Self) -> bool {
         self.0 == o.0
     }
 }
-impl Eq for Keyed {}
-impl std::hash::Hash for Keyed {
+impl<T> Eq for Keyed<T> {}
+impl<T> std::hash::Hash for Keyed<T> {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
         self.0.hash(h)
     }
