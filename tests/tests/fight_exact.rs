@@ -149,21 +149,11 @@ fn the_reports_show_the_ends_the_rounds_and_the_groups() {
 /// the step is done).
 #[test]
 fn the_state_limit_stops_a_large_fight_and_reports_the_unexplored_mass() {
-    let dir = fixture("duel");
-    let (p, diags, _) = rulesc::compile_dir(&dir.join("rules"));
-    let p = p.unwrap_or_else(|| panic!("{diags:?}"));
     for max_states in [200, 30] {
-        let limits = Limits {
+        let (r, w) = duel_stopped(&Limits {
             max_states,
             ..Limits::default()
-        };
-        let (reports, warnings, _) =
-            rulesc::analyze::reports(&p, &dir.join("fight.yaml"), &limits, &Default::default())
-                .unwrap_or_else(|(d, _)| panic!("{:?}", d.items));
-        let [w] = warnings.items.as_slice() else {
-            panic!("{:?}", warnings.items)
-        };
-        assert_eq!(w.code, "W0104");
+        });
         assert!(
             w.message.contains(&format!("{max_states} states"))
                 && w.message.contains("% of the fights unexplored"),
@@ -176,13 +166,7 @@ fn the_state_limit_stops_a_large_fight_and_reports_the_unexplored_mass() {
             help.contains("raise --max-states") && help.contains("reset at the round's end"),
             "{help}"
         );
-        let r = &reports[0];
         assert_eq!(r.stop, Some(Stop::States));
-        let total = r
-            .rows
-            .iter()
-            .fold(r.unexplored.clone(), |a, row| a + &row.prob);
-        assert_eq!(total, ratio(1, 1));
         assert!(
             r.unexplored.to_f64().unwrap() > 0.5,
             "the limit is reached early"
@@ -325,29 +309,37 @@ fn a_scenarios_views_of_a_fight_file_are_refused() {
 /// each, so 1 MiB holds about a thousand, which its first rounds pass.
 #[test]
 fn the_memory_limit_stops_a_large_fight() {
-    let dir = fixture("duel");
-    let (p, diags, _) = rulesc::compile_dir(&dir.join("rules"));
-    let p = p.unwrap_or_else(|| panic!("{diags:?}"));
-    let limits = Limits {
+    let (r, w) = duel_stopped(&Limits {
         max_memory: 1,
         ..Limits::default()
-    };
-    let (reports, warnings, _) =
-        rulesc::analyze::reports(&p, &dir.join("fight.yaml"), &limits, &Default::default())
-            .unwrap_or_else(|(d, _)| panic!("{:?}", d.items));
-    let [w] = warnings.items.as_slice() else {
-        panic!("{:?}", warnings.items)
-    };
-    assert_eq!(w.code, "W0104");
+    });
     assert!(
         w.message.contains("1 MiB") && w.message.contains("unexplored"),
         "{}",
         w.message
     );
-    assert_eq!(reports[0].stop, Some(Stop::Memory));
-    let total = reports[0]
+    assert_eq!(r.stop, Some(Stop::Memory));
+}
+
+/// The duel fixture analyzed under `limits`, which stop it: its report, whose rows and
+/// unexplored mass still make the whole (nothing lost when a limit stops it), and the
+/// one warning (W0104) it stops with.
+fn duel_stopped(limits: &Limits) -> (report::Report, rulesc::diag::Diagnostic) {
+    let dir = fixture("duel");
+    let (p, diags, _) = rulesc::compile_dir(&dir.join("rules"));
+    let p = p.unwrap_or_else(|| panic!("{diags:?}"));
+    let (mut reports, warnings, _) =
+        rulesc::analyze::reports(&p, &dir.join("fight.yaml"), limits, &Default::default())
+            .unwrap_or_else(|(d, _)| panic!("{:?}", d.items));
+    let [w] = warnings.items.as_slice() else {
+        panic!("{:?}", warnings.items)
+    };
+    assert_eq!(w.code, "W0104");
+    let r = reports.remove(0);
+    let total = r
         .rows
         .iter()
-        .fold(reports[0].unexplored.clone(), |a, row| a + &row.prob);
+        .fold(r.unexplored.clone(), |a, row| a + &row.prob);
     assert_eq!(total, ratio(1, 1));
+    (r, w.clone())
 }

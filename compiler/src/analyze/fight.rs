@@ -177,7 +177,10 @@ fn copy(f: &Fight<Value>) -> Fight<Value> {
         frames: vec![std::mem::take(&mut c.combatants)],
         ..State::default()
     };
-    c.combatants = held.unshared().frames.pop().unwrap_or_default();
+    c.combatants =
+        held.unshared().frames.pop().unwrap_or_else(|| {
+            unreachable!("`State::unshared` gives back the one frame it was given")
+        });
     c
 }
 
