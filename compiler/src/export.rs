@@ -277,6 +277,7 @@ pub fn value(p: &Program, c: &Const, ty: &Ty) -> Value {
 /// roll as its total, an outcome's tag by its name, and a tag with fields as
 /// `{ "Tag": { field: value } }` (as a scenario's `expect:` writes it); `none` is `null`.
 /// What no file can write (a fighter, a side, the dice of a roll) is `null` too.
+#[cfg(feature = "run")]
 pub fn run_value(p: &Program, v: &crate::eval::Value, ty: &Ty) -> Value {
     use crate::eval::Value as V;
     match (v, ty) {

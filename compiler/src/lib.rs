@@ -98,24 +98,39 @@ fn drop_cascades(
     });
 }
 
-pub mod analyze;
-#[cfg(feature = "book")]
-pub mod book;
+// The front end and the code generator: what a game's build script compiles.
 pub mod builder;
 pub mod codegen;
-pub(crate) mod core_ir;
-pub mod eval;
-pub mod expect;
 pub mod explain;
 pub mod export;
-pub mod fight;
-#[cfg(feature = "lsp")]
-pub mod lsp;
 pub mod markup;
 pub mod pack;
+
+// Running rules (feature `run`): the interpreter, scenarios, `simulate`, `analyze`,
+// `rulesc test`.
+#[cfg(feature = "run")]
+pub mod analyze;
+#[cfg(feature = "run")]
+pub(crate) mod core_ir;
+#[cfg(feature = "run")]
+pub mod eval;
+#[cfg(feature = "run")]
+pub mod expect;
+#[cfg(feature = "run")]
+pub mod fight;
+#[cfg(feature = "run")]
 pub mod scenario;
+#[cfg(feature = "run")]
 pub mod schema;
+#[cfg(feature = "run")]
 pub mod simulate;
+#[cfg(feature = "run")]
+pub mod testing;
+
+// The tools around them (features `book`, `lsp`, `studio`, each with `run`).
+#[cfg(feature = "book")]
+pub mod book;
+#[cfg(feature = "lsp")]
+pub mod lsp;
 #[cfg(feature = "studio")]
 pub mod studio;
-pub mod testing;
