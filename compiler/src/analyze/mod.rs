@@ -367,6 +367,7 @@ pub fn distribution_in(
                 deadline: limits.deadline(),
                 fast: true,
                 columns: true,
+                pieces: true,
                 memo,
             };
             let o = engine::run(p, &plan, s.function, s.args.clone(), &dec, &opts);

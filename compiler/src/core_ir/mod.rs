@@ -28,12 +28,108 @@ mod tests;
 pub(crate) mod vm;
 
 pub(crate) use code::Func;
+pub(crate) use lower::piece::Of;
 
-use crate::ir::Program;
+use crate::eval::Value;
+use crate::ir::{Program, Ty};
+use lower::piece::Piece;
+use rulesc_runtime::{Decide, DiceSource, Env, RuleError, TraceSink};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 /// Every function of a program that lowers, by id (`None`: not yet, the walker runs it).
 pub(crate) struct Module {
     pub(crate) functions: Vec<Option<Func>>,
+    /// The pieces the merged engine ran, lowered on first use ([`run_piece`]).
+    pieces: Mutex<HashMap<PieceKey, Option<Arc<Piece>>>>,
+}
+
+/// A piece by what it is of (the address of the statement or expression in the
+/// program, which does not change once checked, and what the engine makes of it) and
+/// the locals bound when it starts.
+type PieceKey = (usize, u8, Vec<bool>);
+
+/// What the merged engine runs as one piece ([`run_piece`]).
+#[derive(Clone, Copy)]
+pub(crate) struct PieceOf<'a> {
+    of: Of<'a>,
+    key: (usize, u8),
+    /// A slot past the function's locals the piece reads, and its type.
+    tmp: Option<(usize, &'a Ty)>,
+}
+
+impl<'a> PieceOf<'a> {
+    /// The statement or expression it runs.
+    pub(crate) fn of(&self) -> Of<'a> {
+        self.of
+    }
+
+    pub(crate) fn stmt(s: &'a crate::ir::Stmt) -> Self {
+        PieceOf {
+            of: Of::Stmt(s),
+            key: (std::ptr::from_ref(s) as usize, 0),
+            tmp: None,
+        }
+    }
+
+    pub(crate) fn expr(e: &'a crate::ir::Expr) -> Self {
+        PieceOf {
+            of: Of::Expr(e),
+            key: (std::ptr::from_ref(e) as usize, 1),
+            tmp: None,
+        }
+    }
+
+    /// `made`, a statement the engine makes for statement `of` of the program (an
+    /// assignment of a call's result, kept in slot `tmp` of type `ty`): known by `of`.
+    pub(crate) fn made(
+        of: &'a crate::ir::Stmt,
+        made: &'a crate::ir::Stmt,
+        tmp: usize,
+        ty: &'a Ty,
+    ) -> Self {
+        PieceOf {
+            of: Of::Stmt(made),
+            key: (std::ptr::from_ref(of) as usize, 2),
+            tmp: Some((tmp, ty)),
+        }
+    }
+}
+
+/// Runs `what`, a statement or expression of function `fid`, in the frame `locals` on
+/// the VM, as `eval::exec_in`/`eval_in` run it: `Some(value)` for an expression's value
+/// or a statement's `return`, `None` for a statement's normal end. `None` outright when
+/// it does not lower (the walker runs it).
+pub(crate) fn run_piece<D: DiceSource, X: Decide, T: TraceSink>(
+    p: &Program,
+    fid: usize,
+    what: PieceOf<'_>,
+    env: &mut Env<D, X, T>,
+    locals: &mut [Value],
+) -> Option<Result<Option<Value>, RuleError>> {
+    let module = module(p);
+    let width = p.functions[fid]
+        .locals
+        .len()
+        .max(what.tmp.map_or(0, |(t, _)| t + 1));
+    let bound: Vec<bool> = (0..width)
+        .map(|slot| !matches!(locals.get(slot), None | Some(Value::Unit)))
+        .collect();
+    let key = (what.key.0, what.key.1, bound);
+    let piece = {
+        let mut pieces = module.pieces.lock().unwrap_or_else(|e| e.into_inner());
+        match pieces.get(&key) {
+            Some(piece) => piece.clone(),
+            None => {
+                let piece =
+                    lower::piece::piece(p, &module.functions, fid, what.of, &key.2, what.tmp)
+                        .map(Arc::new);
+                pieces.insert(key, piece.clone());
+                piece
+            }
+        }
+    }?;
+    Some(vm::run_piece(p, module, &piece, env, locals))
 }
 
 impl Module {
@@ -59,5 +155,6 @@ pub(crate) fn lower(p: &Program) -> Module {
     }
     Module {
         functions: functions.into_iter().map(Option::flatten).collect(),
+        pieces: Mutex::default(),
     }
 }

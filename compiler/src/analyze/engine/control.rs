@@ -5,7 +5,8 @@
 use super::{Builder, Engine, Exits, Res};
 use crate::analyze::exact::W;
 use crate::analyze::state::Dist;
-use crate::eval::{self, Value};
+use crate::core_ir::PieceOf;
+use crate::eval::Value;
 use crate::ir::{Body, Expr, ExprKind as K, Id, MatchArm, Stmt};
 use std::rc::Rc;
 
@@ -24,7 +25,7 @@ impl Engine<'_> {
                 return Ok(ex);
             }
             let (mut taken, not) =
-                self.split(cond, rest, mutates, 1, |_, v| v.bool().then_some(0))?;
+                self.split(f, cond, rest, mutates, 1, |_, v| v.bool().then_some(0))?;
             ex.merge(self.block(f, body, taken.remove(0))?);
             rest = not;
         }
@@ -45,7 +46,7 @@ impl Engine<'_> {
     ) -> Res<Exits> {
         // As the interpreter picks an arm: the first naming the tag (or variant), or a
         // wildcard; an outcome's fields are bound to the arm's slots.
-        let (per_arm, none) = self.split(scrutinee, dist, mutates, arms.len(), |s, v| {
+        let (per_arm, none) = self.split(f, scrutinee, dist, mutates, arms.len(), |s, v| {
             let tag = match v {
                 Value::Outcome { tag, .. } => *tag,
                 Value::Choice(c) => *c,
@@ -90,7 +91,7 @@ impl Engine<'_> {
         mutates: bool,
     ) -> Res<Exits> {
         let (ls, is) = (hidden[0], hidden[1]);
-        let (mut start, _) = self.split(list, dist, mutates, 1, |s, v| {
+        let (mut start, _) = self.split(f, list, dist, mutates, 1, |s, v| {
             let top = s.top();
             top[ls] = match v {
                 Value::List(_) => v.clone(),
@@ -128,7 +129,7 @@ impl Engine<'_> {
         mutates: bool,
     ) -> Res<Exits> {
         let (is, hs) = (hidden[0], hidden[1]);
-        let (mut a, _) = self.split(lo, dist, mutates, 1, |s, v| {
+        let (mut a, _) = self.split(f, lo, dist, mutates, 1, |s, v| {
             s.top()[is] = Value::Int(v.int());
             Some(0)
         })?;
@@ -136,7 +137,7 @@ impl Engine<'_> {
             Some(site) => rulesc_runtime::__private::error::range_room(lo, hi, site),
             None => Ok(()),
         };
-        let (mut b, mut long) = self.split(hi, a.remove(0), mutates, 1, |s, v| {
+        let (mut b, mut long) = self.split(f, hi, a.remove(0), mutates, 1, |s, v| {
             let top = s.top();
             top[hs] = Value::Int(v.int());
             room(top[is].int(), top[hs].int()).ok().map(|()| 0)
@@ -192,15 +193,15 @@ impl Engine<'_> {
     /// A call to a procedure that rolls, in the engine: the arguments are evaluated per
     /// state, the callee's frame pushed, its body run over the states, the frame popped
     /// and the result used as the statement uses it.
-    pub(super) fn call(&self, s: &Stmt, callee: Id, mut dist: Dist) -> Res<Exits> {
+    pub(super) fn call(&self, f: Id, s: &Stmt, callee: Id, mut dist: Dist) -> Res<Exits> {
         let sp = self.plan.stmt(s);
         let value = match s {
             Stmt::Let { value, .. } | Stmt::Expr(value) | Stmt::Assign { value, .. } => value,
             Stmt::Return { value: Some(v), .. } => v,
-            _ => return self.whole(s, dist, sp.mutates, &sp.clear),
+            _ => return self.whole(f, PieceOf::stmt(s), dist, sp.mutates, &sp.clear),
         };
         let K::Call(_, args) = &value.kind else {
-            return self.whole(s, dist, sp.mutates, &sp.clear);
+            return self.whole(f, PieceOf::stmt(s), dist, sp.mutates, &sp.clear);
         };
         let size = self.plan.frame.get(callee).copied().unwrap_or(0);
         let nparams = self.p.functions[callee].params.len();
@@ -214,7 +215,7 @@ impl Engine<'_> {
                 sp.mutates,
                 |env, locals| {
                     args.iter()
-                        .map(|a| eval::eval_in(self.p, env, locals, a))
+                        .map(|a| self.value_of(f, a, env, locals))
                         .collect::<Result<Vec<_>, _>>()
                 },
                 |mut s2, vals, w, dp| {
@@ -228,7 +229,13 @@ impl Engine<'_> {
             )?;
         }
         let Body::Procedure(body) = &self.p.functions[callee].body else {
-            return self.whole(s, pushed.finish(&den, self)?, sp.mutates, &sp.clear);
+            return self.whole(
+                f,
+                PieceOf::stmt(s),
+                pushed.finish(&den, self)?,
+                sp.mutates,
+                &sp.clear,
+            );
         };
         let inner = self.block(callee, body, pushed.finish(&den, self)?)?;
         // Pop the frame and use the result.
@@ -267,7 +274,8 @@ impl Engine<'_> {
                         };
                         let mut one_state = Dist::new(one.clone());
                         one_state.push(st, W::one());
-                        let r = self.whole(&assign, one_state, sp.mutates, &[tmp])?;
+                        let made = PieceOf::made(s, &assign, tmp, &value.ty);
+                        let r = self.whole(f, made, one_state, sp.mutates, &[tmp])?;
                         for (s3, w3) in r.normal.states {
                             normal.add(s3, w.mul(&w3), &r.normal.den)?;
                         }

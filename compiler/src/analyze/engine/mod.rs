@@ -10,15 +10,17 @@
 //! ([`super::fast`], `segment.rs`): the engine runs them itself along every roll path from
 //! each state, on one scratch frame, and gathers the paths' results per state, so a roll
 //! followed by the comparisons and arithmetic that use it costs no state per path. Every
-//! other statement is run by the interpreter (`eval::exec_in`), once per state and per
-//! distinct outcome of the rolls it makes (`source.rs`). The rolls themselves are decided
+//! other statement (and the conditions, lists and arguments the engine splits on) runs on
+//! the core IR's VM as a piece (`core_ir::run_piece`: the statement lowered alone, the
+//! frame's locals its registers), once per state and per distinct outcome of the rolls
+//! it makes (`source.rs`); the walker (`eval::exec_in`) runs a piece that does not lower. The rolls themselves are decided
 //! whole ([`rulesc_runtime::DiceSource::whole`]): each roll's distinct totals come from
 //! [`super::dice`] (convolution, order statistics, chains), so `roll 20d6` is 96 outcomes,
 //! not 6^20 paths. Only the shape of the program is the engine's (`control.rs`): an `if`,
 //! `match` or `for` whose blocks roll is taken apart so its branches merge, and a call to
 //! a procedure that rolls runs in the engine (its frame pushed on each state) so states
 //! merge inside it too. Any other construct, present or future, costs nothing here: the
-//! interpreter runs it.
+//! VM runs it.
 
 mod columns;
 mod control;
@@ -33,10 +35,11 @@ use super::exact::{Prob, W};
 use super::plan::Plan;
 use super::state::{encode_value, scales, Dist, State};
 use super::Stop;
+use crate::core_ir::{self, Of, PieceOf};
 use crate::eval::{self, Value};
 use crate::ir::{Body, Expr, Id, Program, Stmt};
 use num_traits::Zero;
-use rulesc_runtime::{DiceSpec, Env, NoTrace, RuleError};
+use rulesc_runtime::{Decide, DiceSource, DiceSpec, Env, NoTrace, RuleError, TraceSink};
 
 /// A resolution's result: the value it returned, or the rule error that stopped it.
 pub type Outcome = Result<Value, RuleError>;
@@ -74,6 +77,9 @@ pub struct Options {
     /// Runs a fast segment that rolls once over all the roll's outcomes at once
     /// (`columns.rs`); off, path by path (the tests compare the two).
     pub columns: bool,
+    /// Runs whole statements and expressions on the VM ([`core_ir::run_piece`]); off, on
+    /// the walker (the tests compare the two).
+    pub pieces: bool,
     /// Keep what fast segments give from each starting point between runs with this id
     /// (the cases of one sweep, on each thread: [`memo_id`]).
     pub memo: Option<u64>,
@@ -109,6 +115,9 @@ pub struct Outcomes {
     /// States from which a segment ran over columns (`columns/`).
     pub column_states: u64,
     pub steps: u64,
+    /// Statements and expressions run whole on the walker, with `pieces` on: those that
+    /// do not lower.
+    pub walked: u64,
 }
 
 /// Runs procedure (or formula) `f` on `args` over every roll.
@@ -129,6 +138,7 @@ pub fn run(
         steps: Cell::new(0),
         peak: Cell::new(0),
         column_states: Cell::new(0),
+        walked: Cell::new(0),
         outcomes: RefCell::new((Vec::new(), HashMap::new())),
         outcome_words: Cell::new(0),
         unexplored: RefCell::new(Prob::zero()),
@@ -163,6 +173,7 @@ pub fn run(
         peak_states: e.peak.get(),
         column_states: e.column_states.get(),
         steps: e.steps.get(),
+        walked: e.walked.get(),
     }
 }
 
@@ -194,6 +205,7 @@ struct Engine<'a> {
     steps: Cell<u64>,
     peak: Cell<usize>,
     column_states: Cell<u64>,
+    walked: Cell<u64>,
     outcomes: RefCell<Reached>,
     /// Words of the outcomes' keys (bounded by `max_words`, as a distribution's states).
     outcome_words: Cell<u64>,
@@ -389,7 +401,7 @@ impl<'a> Engine<'a> {
                         w,
                         &den,
                         false,
-                        |env, locals| eval::eval_in(self.p, env, locals, e),
+                        |env, locals| self.value_of(f, e, env, locals),
                         |_, v, w, dp| self.outcome(Ok(v), &w, &den.mul(dp)),
                     )?;
                 }
@@ -495,7 +507,7 @@ impl<'a> Engine<'a> {
     fn stmt(&self, f: Id, s: &Stmt, dist: Dist) -> Res<Exits> {
         let sp = self.plan.stmt(s);
         if let Some(callee) = sp.call {
-            return self.call(s, callee, dist);
+            return self.call(f, s, callee, dist);
         }
         if sp.structural {
             #[allow(unreachable_patterns)]
@@ -517,11 +529,11 @@ impl<'a> Engine<'a> {
                     body,
                     site,
                 } => self.range(f, *var, (lo, hi, *site), body, &sp.hidden, dist, sp.mutates)?,
-                _ => self.whole(s, dist, sp.mutates, &[])?,
+                _ => self.whole(f, PieceOf::stmt(s), dist, sp.mutates, &[])?,
             };
             return self.cleared(ex, &sp.clear);
         }
-        self.whole(s, dist, sp.mutates, &sp.clear)
+        self.whole(f, PieceOf::stmt(s), dist, sp.mutates, &sp.clear)
     }
 
     /// Clears dead locals of the states leaving a taken-apart statement (re-merging).
@@ -560,8 +572,15 @@ impl<'a> Engine<'a> {
         returned.add(s, w, dp)
     }
 
-    /// Runs a whole statement in the interpreter, per state and roll path.
-    fn whole(&self, s: &Stmt, mut dist: Dist, mutates: bool, clear: &[usize]) -> Res<Exits> {
+    /// Runs a whole statement of function `f`, per state and roll path ([`Self::run_piece`]).
+    fn whole(
+        &self,
+        f: Id,
+        s: PieceOf<'_>,
+        mut dist: Dist,
+        mutates: bool,
+        clear: &[usize],
+    ) -> Res<Exits> {
         let den = dist.den.clone();
         let (mut normal, mut returned) = (Builder::new(self, clear), Builder::new(self, &[]));
         for (st, w) in dist.take() {
@@ -570,7 +589,7 @@ impl<'a> Engine<'a> {
                 &w,
                 &den,
                 mutates,
-                |env, locals| eval::exec_in(self.p, env, locals, s),
+                |env, locals| self.run_piece(f, s, env, locals),
                 |s2, r, w, dp| match r {
                     None => normal.add(s2, w, dp),
                     Some(v) => self.returning(s2, v, w, dp, &den, &mut returned),
@@ -588,6 +607,7 @@ impl<'a> Engine<'a> {
     /// the state into the statement's normal exit.
     fn split(
         &self,
+        f: Id,
         e: &Expr,
         mut dist: Dist,
         mutates: bool,
@@ -603,7 +623,7 @@ impl<'a> Engine<'a> {
                 &w,
                 &den,
                 mutates,
-                |env, locals| eval::eval_in(self.p, env, locals, e),
+                |env, locals| self.value_of(f, e, env, locals),
                 |mut s2, v, w, dp| match route(&mut s2, &v) {
                     Some(i) => outs[i].add(s2, w, dp),
                     None => rest.add(s2, w, dp),
@@ -615,5 +635,42 @@ impl<'a> Engine<'a> {
             .map(|b| b.finish(&den, self))
             .collect::<Res<Vec<_>>>()?;
         Ok((outs, rest.finish(&den, self)?))
+    }
+}
+
+impl Engine<'_> {
+    /// Runs `what`, a statement or expression of function `f`, in the frame `locals`: on
+    /// the VM ([`core_ir::run_piece`]), or on the walker (`eval::exec_in`, `eval::eval_in`)
+    /// where it does not lower (counted: [`Outcomes::walked`]) or `pieces` is off.
+    fn run_piece<D: DiceSource, X: Decide, T: TraceSink>(
+        &self,
+        f: Id,
+        what: PieceOf<'_>,
+        env: &mut Env<D, X, T>,
+        locals: &mut Vec<Value>,
+    ) -> Result<Option<Value>, RuleError> {
+        if self.opts.pieces {
+            if let Some(r) = core_ir::run_piece(self.p, f, what, env, locals) {
+                return r;
+            }
+            self.walked.set(self.walked.get() + 1);
+        }
+        match what.of() {
+            Of::Stmt(s) => eval::exec_in(self.p, env, locals, s),
+            Of::Expr(e) => eval::eval_in(self.p, env, locals, e).map(Some),
+        }
+    }
+
+    /// Expression `e` of function `f` evaluated in the frame `locals` ([`Self::run_piece`]).
+    fn value_of<D: DiceSource, X: Decide, T: TraceSink>(
+        &self,
+        f: Id,
+        e: &Expr,
+        env: &mut Env<D, X, T>,
+        locals: &mut Vec<Value>,
+    ) -> Result<Value, RuleError> {
+        // No value: a path cut off, which the engine counts as unexplored.
+        self.run_piece(f, PieceOf::expr(e), env, locals)
+            .map(|v| v.unwrap_or(Value::Unit))
     }
 }

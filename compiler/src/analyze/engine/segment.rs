@@ -505,8 +505,20 @@ mod tests {
         p: &Program,
         s: &crate::scenario::Scenario,
         t: Truncation,
+        modes: (bool, bool),
+        memo: Option<u64>,
+    ) -> Outcomes {
+        analyze_on(p, s, t, modes, memo, true)
+    }
+
+    /// [`analyze_with`], whole statements on the VM (`pieces`) or on the walker.
+    fn analyze_on(
+        p: &Program,
+        s: &crate::scenario::Scenario,
+        t: Truncation,
         (fast, columns): (bool, bool),
         memo: Option<u64>,
+        pieces: bool,
     ) -> Outcomes {
         let plan = Plan::new(p);
         let opts = Options {
@@ -517,6 +529,7 @@ mod tests {
             deadline: None,
             fast,
             columns,
+            pieces,
             memo,
         };
         let dec = Decisions {
@@ -549,10 +562,20 @@ mod tests {
                 if slow.stop.is_some() {
                     continue;
                 }
+                // Every statement run whole on the VM, as on the walker: the same
+                // fractions, the same states.
+                let walker = analyze_on(&p, &s, t, (false, false), None, false);
+                let name = format!("{} at {t:?}", file.display());
+                assert_eq!(slow.walked, 0, "{name}: pieces that do not lower");
+                assert_eq!(by_key(&walker), by_key(&slow), "{name}, on the walker");
+                assert_eq!(walker.unexplored, slow.unexplored, "{name}, on the walker");
+                assert_eq!(
+                    walker.peak_states, slow.peak_states,
+                    "{name}, on the walker"
+                );
                 let fast = analyze(&p, &s, t, true);
                 // Path by path, without columns.
                 let paths = analyze_with(&p, &s, t, (true, false), None);
-                let name = format!("{} at {t:?}", file.display());
                 assert!(fast.stop.is_none(), "{name}: {:?}", fast.stop);
                 assert_eq!(by_key(&fast), by_key(&slow), "{name}");
                 assert_eq!(fast.unexplored, slow.unexplored, "{name}");

@@ -2,7 +2,7 @@
 //! formula's body lowered in place.
 
 use super::fight::param_of;
-use super::{lower_into, Lower, Lowered, Unsupported, INLINE_MAX};
+use super::{Lower, Lowered, Unsupported, INLINE_MAX};
 use crate::core_ir::code::{Inst, Part};
 use crate::ir::{Body, Expr, ExprKind as K, Ty};
 
@@ -12,8 +12,7 @@ impl Lower<'_, '_> {
         Ok(match &e.kind {
             // A call: the arguments in order, the call's step, then the callee.
             K::Call(fid, args) => {
-                lower_into(self.p, *fid, self.done);
-                let Some(Some(callee)) = &self.done[*fid] else {
+                let Some(callee) = self.callee(*fid) else {
                     return Err(Unsupported);
                 };
                 let (small, params) = (callee.plain.len() <= INLINE_MAX, callee.params.clone());

@@ -3,7 +3,7 @@
 //! from the fight. Each becomes one instruction whose VM side runs the fight's own rule
 //! (`crate::fight`), as the walker does.
 
-use super::{lower_into, Lower, Lowered, Unsupported};
+use super::{Lower, Lowered, Unsupported};
 use crate::core_ir::code::{IReg, Inst, Part, VReg};
 use crate::ir::{self, At, Expr, FightQuery, Param, Ty};
 
@@ -58,8 +58,7 @@ impl<'p> Lower<'p, '_> {
             _ => None,
         };
         if let Some(f) = asks {
-            lower_into(self.p, f, self.done);
-            if !matches!(self.done[f], Some(Some(_))) {
+            if self.callee(f).is_none() {
                 return Err(Unsupported);
             }
         }

@@ -9,6 +9,7 @@ mod calls;
 mod cases;
 mod fight;
 mod lists;
+pub(crate) mod piece;
 mod records;
 mod rolls;
 mod scalars;
@@ -104,7 +105,7 @@ fn body(
     let plain = form != Form::Full;
     let mut l = Lower {
         p,
-        done,
+        done: Callees::Lowering(done),
         code: Vec::new(),
         ints: 0,
         vals: 0,
@@ -170,12 +171,21 @@ fn body(
     Some((l.code, (params, l.ints, l.vals)))
 }
 
+/// The functions a body being lowered may call.
+enum Callees<'d> {
+    /// Lowering a program: the functions lowered so far, a callee lowered on demand
+    /// (first, so its parameters are known).
+    Lowering(&'d mut Vec<Option<Option<Func>>>),
+    /// A piece of a lowered program ([`piece`]): every function lowered already.
+    Lowered(&'d [Option<Func>]),
+}
+
 struct Lower<'p, 'd> {
     p: &'p Program,
     /// The function's locals (their types).
     locals: &'p [crate::ir::Local],
-    /// The functions lowered so far (callees are lowered on demand).
-    done: &'d mut Vec<Option<Option<Func>>>,
+    /// The functions it may call: lowered on demand, or already (a piece's).
+    done: Callees<'d>,
     /// The full form: its trace points are lowered (a formula's run only when formulas
     /// are traced too; the plain form has none).
     traced: bool,
@@ -203,6 +213,18 @@ struct Lower<'p, 'd> {
 }
 
 impl<'p> Lower<'p, '_> {
+    /// Function `id`, lowered (on demand while lowering a program), or `None` when it
+    /// does not lower.
+    fn callee(&mut self, id: usize) -> Option<&Func> {
+        match &mut self.done {
+            Callees::Lowering(done) => {
+                lower_into(self.p, id, done);
+                done[id].as_ref()?.as_ref()
+            }
+            Callees::Lowered(funcs) => funcs.get(id)?.as_ref(),
+        }
+    }
+
     /// A fresh `i64` register (past the frame's last, the function does not lower:
     /// [`function`] checks the count).
     fn int(&mut self) -> IReg {

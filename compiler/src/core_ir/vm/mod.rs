@@ -150,6 +150,57 @@ pub(crate) fn run_from<D: DiceSource, X: Decide, T: TraceSink>(
     (result, steps)
 }
 
+/// Runs `piece` in the frame `locals` (`super::run_piece`), untraced and outside any
+/// fight, with a step budget of its own, as `eval::exec_in` runs a statement.
+pub(crate) fn run_piece<D: DiceSource, X: Decide, T: TraceSink>(
+    p: &Program,
+    module: &Module,
+    piece: &super::Piece,
+    env: &mut Env<D, X, T>,
+    locals: &mut [Value],
+) -> Result<Option<Value>, RuleError> {
+    let f = &piece.func;
+    let mut pool = FRAMES.with(std::cell::Cell::take);
+    let mut frame = Frame::take(&mut pool, f);
+    for (slot, part) in piece.entry.iter().zip(&f.params) {
+        bind(*part, locals[*slot].clone(), &mut frame);
+    }
+    let may_stop = env.dice.may_stop();
+    let mut vm = Vm {
+        p,
+        module,
+        env,
+        fight: None,
+        pool,
+        steps: 0,
+        may_stop,
+        formulas: false,
+        stopped: false,
+        plain: !T::ENABLED && !may_stop,
+        faces: Vec::new(),
+    };
+    let form = usize::from(vm.plain);
+    let result = vm.exec(f, &mut frame);
+    let (stopped, mut pool) = (vm.stopped, vm.pool);
+    let result = result.map(|ret| {
+        // A path cut off leaves nothing anyone reads.
+        if stopped {
+            return None;
+        }
+        let Frame { ints, vals } = &mut *frame;
+        for (slot, part) in &piece.out[form] {
+            locals[*slot] = peek(*part, ints, vals);
+        }
+        match piece.done[form] {
+            Some(done) if ints[usize::from(done)] == 1 => None,
+            _ => Some(value(ret, ints, vals)),
+        }
+    });
+    frame.give_back(&mut pool);
+    FRAMES.with(|r| r.set(pool));
+    result
+}
+
 struct Vm<'a, D, X, T> {
     p: &'a Program,
     module: &'a Module,

@@ -84,6 +84,7 @@ fn analyze(p: &Program, name: &str, args: &[i64], mode: (bool, bool)) -> Outcome
         deadline: None,
         fast: mode.0,
         columns: mode.1,
+        pieces: true,
         memo: None,
     };
     let args = args.iter().map(|&a| Value::Int(a)).collect();
@@ -207,6 +208,7 @@ fn a_sweep_forgets_its_memo_on_every_thread() {
         deadline: None,
         fast: true,
         columns: true,
+        pieces: true,
         memo: Some(super::super::memo_id()),
     };
     let plan = Plan::new(&prog);

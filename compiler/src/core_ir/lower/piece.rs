@@ -1,0 +1,187 @@
+//! Pieces: one statement or expression of a function lowered alone, for the merged
+//! engine (`analyze::engine`), which runs a procedure a statement at a time over
+//! distributions of frames and merges equal frames between statements.
+//!
+//! A piece's parameters are the frame's locals bound when it starts; what it leaves
+//! behind is read back from their registers. It runs as `eval::exec_in`/`eval_in` run a
+//! statement or expression: no step for the statement itself (the block's), no stop
+//! before it, untraced.
+
+use super::{Callees, Form, Lower};
+use crate::core_ir::code::{Func, IReg, Inst, Part};
+use crate::ir::{Expr, ExprKind as K, Local, Program, Stmt, Ty};
+
+/// What a piece is of.
+#[derive(Clone, Copy)]
+pub(crate) enum Of<'a> {
+    Stmt(&'a Stmt),
+    Expr(&'a Expr),
+}
+
+/// A statement or expression lowered alone ([`piece`]).
+#[derive(Debug)]
+pub(crate) struct Piece {
+    /// Its code, with one parameter per local bound when it starts ([`Piece::entry`]).
+    pub(crate) func: Func,
+    /// The locals bound when it starts, in the order of `func`'s parameters.
+    pub(crate) entry: Vec<usize>,
+    /// Per form (full, plain): where each local it leaves bound is held at its end: the
+    /// locals bound at its start, and those a `let` binds.
+    pub(crate) out: [Vec<(usize, Part)>; 2],
+    /// Per form, a statement's: the register its normal end sets to 1 (a `return` leaves
+    /// it 0).
+    pub(crate) done: [Option<IReg>; 2],
+}
+
+/// `of`, a statement or expression of function `fid`, lowered alone with the locals
+/// `bound` bound (by slot; past the function's locals, `tmp` gives a slot the engine
+/// holds and its type), calling the functions of `funcs`; `None` when something in it
+/// does not lower.
+pub(crate) fn piece(
+    p: &Program,
+    funcs: &[Option<Func>],
+    fid: usize,
+    of: Of<'_>,
+    bound: &[bool],
+    tmp: Option<(usize, &Ty)>,
+) -> Option<Piece> {
+    let f = &p.functions[fid];
+    let mut locals: Vec<Local> = f.locals.clone();
+    if let Some((slot, ty)) = tmp {
+        locals.resize_with(slot + 1, || Local {
+            name: String::new(),
+            ty: Ty::Unit,
+        });
+        locals[slot].ty = ty.clone();
+    }
+    let full = form(p, funcs, fid, of, bound, &locals, Form::Full)?;
+    let plain = form(p, funcs, fid, of, bound, &locals, Form::Plain)?;
+    debug_assert_eq!(full.params, plain.params);
+    Some(Piece {
+        func: Func {
+            params: full.params,
+            vals: full.vals.max(plain.vals),
+            traced: false,
+            site: f.site,
+            code: full.code,
+            plain: plain.code,
+        },
+        entry: full.entry,
+        out: [full.out, plain.out],
+        done: [full.done, plain.done],
+    })
+}
+
+/// One form of a piece.
+struct Lowered {
+    params: Vec<Part>,
+    entry: Vec<usize>,
+    vals: u32,
+    code: Vec<Inst>,
+    out: Vec<(usize, Part)>,
+    done: Option<IReg>,
+}
+
+fn form(
+    p: &Program,
+    funcs: &[Option<Func>],
+    fid: usize,
+    of: Of<'_>,
+    bound: &[bool],
+    locals: &[Local],
+    form: Form,
+) -> Option<Lowered> {
+    let f = &p.functions[fid];
+    let plain = form != Form::Full;
+    let mut l = Lower {
+        p,
+        done: Callees::Lowered(funcs),
+        code: Vec::new(),
+        ints: 0,
+        vals: 0,
+        slots: vec![None; locals.len()],
+        locals,
+        pending: 0,
+        label: 0,
+        // Untraced, as the engine runs it: its trace points never run.
+        traced: false,
+        plain,
+        inline: false,
+        site: f.site,
+        formula: !f.is_procedure(),
+    };
+    let mut params = Vec::new();
+    let mut entry = Vec::new();
+    for (slot, _) in bound.iter().enumerate().filter(|(_, b)| **b) {
+        let part = l.fresh(&locals.get(slot)?.ty).ok()?;
+        l.slots[slot] = Some(part);
+        params.push(part);
+        entry.push(slot);
+    }
+    let done = match of {
+        Of::Stmt(s) => {
+            let done = l.int();
+            l.code.push(Inst::Const {
+                dst: done,
+                value: 0,
+            });
+            l.stmt(s).ok()?;
+            l.flush();
+            l.code.push(Inst::Const {
+                dst: done,
+                value: 1,
+            });
+            l.code.push(Inst::Return {
+                value: Part::Unit,
+                ty: Box::new(Ty::Unit),
+                site: f.site,
+            });
+            Some(done)
+        }
+        Of::Expr(e) => {
+            let v = l.expr(e).ok()?;
+            l.flush();
+            l.code.push(Inst::Return {
+                value: v,
+                ty: Box::new(e.ty.clone()),
+                site: f.site,
+            });
+            None
+        }
+    };
+    if l.ints as usize > crate::core_ir::code::FRAME {
+        return None;
+    }
+    // What it leaves bound: the locals bound at its start, and a `let`'s local with the
+    // dice its roll keeps (every other local it binds is scoped inside it).
+    let mut out_slots = entry.clone();
+    if let Of::Stmt(Stmt::Let { slot, value, .. }) = of {
+        out_slots.push(*slot);
+        kept_dice(value, &mut out_slots);
+    }
+    out_slots.sort_unstable();
+    out_slots.dedup();
+    let out = out_slots
+        .into_iter()
+        .map(|slot| Some((slot, l.slots[slot]?)))
+        .collect::<Option<Vec<_>>>()?;
+    Some(Lowered {
+        params,
+        entry,
+        vals: l.vals,
+        code: l.code,
+        out,
+        done,
+    })
+}
+
+/// The locals the rolls in `e` keep their dice in.
+fn kept_dice(e: &Expr, out: &mut Vec<usize>) {
+    if let K::Roll {
+        faces: Some(fs), ..
+    } = e.kind
+    {
+        out.push(fs);
+    }
+    crate::ir::walk::for_each_child(e, &mut |x| kept_dice(x, out));
+}
