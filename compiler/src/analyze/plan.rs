@@ -29,6 +29,10 @@ pub struct StmtPlan {
     /// Hidden slots of the frame the engine uses for it (a loop's list and position, a
     /// call's result).
     pub hidden: Vec<usize>,
+    /// For `x = p(..)` with `call`: the assignment of `p`'s result, kept in the hidden
+    /// slot, that the engine runs once `p` has returned (made here, once: the engine
+    /// makes no statement while it runs).
+    pub assign_result: Option<Stmt>,
 }
 
 /// A run of fast statements ([`super::fast`]) the engine runs per roll path from each
@@ -109,6 +113,7 @@ impl Plan {
             mutates: true,
             clear: Vec::new(),
             hidden: Vec::new(),
+            assign_result: None,
         };
         self.stmts.get(&(s as *const Stmt)).unwrap_or(&NONE)
     }
@@ -186,8 +191,24 @@ impl Plan {
                 }
                 Stmt::Let { value, .. } | Stmt::Expr(value) | Stmt::Assign { value, .. } => {
                     sp.call = self.engine_call(p, value);
-                    if sp.call.is_some() && matches!(s, Stmt::Assign { .. }) {
+                    if let (
+                        Some(_),
+                        Stmt::Assign {
+                            place, op, site, ..
+                        },
+                    ) = (sp.call, s)
+                    {
                         sp.hidden = vec![*next];
+                        sp.assign_result = Some(Stmt::Assign {
+                            place: place.clone(),
+                            op: *op,
+                            value: Expr {
+                                kind: K::Local(*next),
+                                ty: value.ty.clone(),
+                                span: value.span,
+                            },
+                            site: *site,
+                        });
                         *next += 1;
                     }
                 }

@@ -254,27 +254,14 @@ impl Engine<'_> {
                         normal.add(st, w, &one)?;
                     }
                     Stmt::Return { .. } => self.returning(st, ret, w, &one, &den, &mut returned)?,
-                    Stmt::Assign {
-                        place,
-                        op,
-                        value,
-                        site,
-                    } => {
-                        let tmp = sp.hidden[0];
-                        st.top()[tmp] = ret;
-                        let assign = Stmt::Assign {
-                            place: place.clone(),
-                            op: *op,
-                            value: Expr {
-                                kind: K::Local(tmp),
-                                ty: value.ty.clone(),
-                                span: value.span,
-                            },
-                            site: *site,
+                    Stmt::Assign { value, .. } => {
+                        let (Some(assign), &[tmp]) = (&sp.assign_result, &sp.hidden[..]) else {
+                            unreachable!("the plan makes the assignment of a call it runs")
                         };
+                        st.top()[tmp] = ret;
                         let mut one_state = Dist::new(one.clone());
                         one_state.push(st, W::one());
-                        let made = PieceOf::made(s, &assign, tmp, &value.ty);
+                        let made = PieceOf::made(s, assign, tmp, &value.ty);
                         let r = self.whole(f, made, one_state, sp.mutates, &[tmp])?;
                         for (s3, w3) in r.normal.states {
                             normal.add(s3, w.mul(&w3), &r.normal.den)?;

@@ -24,6 +24,8 @@
 
 mod columns;
 mod control;
+#[cfg(test)]
+mod pieces;
 mod segment;
 mod source;
 

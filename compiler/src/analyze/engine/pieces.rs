@@ -1,0 +1,138 @@
+//! Whole statements on the VM as pieces (`core_ir::run_piece`) against the walker, on
+//! rules written for what a piece must give back: an assignment of a rolling procedure's
+//! result (the plan's made statement), `+=` of one, a `return` from inside an `if`, a
+//! rule error on some paths, and a roll's faces read by a later statement.
+
+use super::{outcome_key, run, Decisions, Options, Outcomes, Truncation};
+use crate::analyze::exact::Prob;
+use crate::analyze::plan::Plan;
+use crate::eval::Value;
+use crate::ir::Program;
+use rulesc_runtime::RuleErrorKind;
+
+const RULES: &str = r#"
+procedure hit() -> int {
+  let r = roll d6
+  return r * 1
+}
+
+procedure twice() -> int {
+  let x = 0
+  x = hit()
+  x += hit()
+  if x == 12 {
+    return 100
+  }
+  return x
+}
+
+procedure fails(a: int) -> int {
+  let total = hit()
+  let q = 0
+  q = 12 / (total - a)
+  return q
+}
+
+procedure dice_kept() -> int {
+  let r = roll 2d6
+  let spread = max(faces(r)) - min(faces(r))
+  return spread
+}
+"#;
+
+fn program() -> Program {
+    let dir = std::env::temp_dir().join(format!("rulesc-pieces-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("ruleset.yaml"), "ruleset: { name: pieces }\n").unwrap();
+    std::fs::write(dir.join("a.rules"), RULES).unwrap();
+    let (p, diags, _) = crate::compile_dir(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    p.unwrap_or_else(|| panic!("{:?}", diags.items))
+}
+
+/// `name(args)`, every statement run whole (no fast segments): on the VM (`pieces`) or
+/// on the walker.
+fn analyze(p: &Program, name: &str, args: &[i64], pieces: bool) -> Outcomes {
+    let f = p.functions.iter().position(|f| f.name == name).unwrap();
+    let opts = Options {
+        truncation: Truncation::Depth(3),
+        max_states: 20_000,
+        max_words: u64::MAX,
+        max_steps: 10_000_000,
+        deadline: None,
+        fast: false,
+        columns: false,
+        pieces,
+        memo: None,
+    };
+    let args = args.iter().map(|&a| Value::Int(a)).collect();
+    run(p, &Plan::new(p), f, args, &Decisions::default(), &opts)
+}
+
+/// The VM and the walker agree, outcome for outcome in the same order; the VM's run.
+fn agree(p: &Program, name: &str, args: &[i64]) -> Outcomes {
+    let vm = analyze(p, name, args, true);
+    let walker = analyze(p, name, args, false);
+    assert!(vm.stop.is_none(), "{name}: {:?}", vm.stop);
+    assert_eq!(vm.walked, 0, "{name}: a piece did not lower");
+    let keyed = |o: &Outcomes| {
+        o.outcomes
+            .iter()
+            .map(|(v, pr)| (outcome_key(v), pr.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(keyed(&vm), keyed(&walker), "{name}{args:?}");
+    assert_eq!(vm.unexplored, walker.unexplored, "{name}{args:?}");
+    assert_eq!(vm.peak_states, walker.peak_states, "{name}{args:?}");
+    vm
+}
+
+/// The chance of result `v`.
+fn chance(o: &Outcomes, v: i64) -> Prob {
+    o.outcomes
+        .iter()
+        .find(|(x, _)| matches!(x, Ok(Value::Int(i)) if *i == v))
+        .map_or_else(|| Prob::new(0.into(), 1.into()), |(_, pr)| pr.clone())
+}
+
+fn p(n: i64, d: i64) -> Prob {
+    Prob::new(n.into(), d.into())
+}
+
+#[test]
+fn a_procedures_result_assigned_and_added_reaches_the_frame() {
+    let prog = program();
+    let o = agree(&prog, "twice", &[]);
+    // Two d6 summed; a double six returns from inside the `if`.
+    assert_eq!(chance(&o, 100), p(1, 36));
+    assert_eq!(chance(&o, 12), p(0, 1));
+    assert_eq!(chance(&o, 7), p(6, 36));
+    assert_eq!(chance(&o, 2), p(1, 36));
+    assert_eq!(chance(&o, 11), p(2, 36));
+}
+
+#[test]
+fn a_rule_error_in_a_piece_is_the_outcome_of_its_paths() {
+    let prog = program();
+    let o = agree(&prog, "fails", &[3]);
+    let errors: Vec<_> = o
+        .outcomes
+        .iter()
+        .filter_map(|(x, pr)| x.as_ref().err().map(|e| (e.kind.clone(), pr.clone())))
+        .collect();
+    assert_eq!(errors, [(RuleErrorKind::DivideByZero, p(1, 6))]);
+    // 12 / (4 - 3), and 12 / (1 - 3)
+    assert_eq!(chance(&o, 12), p(1, 6));
+    assert_eq!(chance(&o, -6), p(1, 6));
+}
+
+#[test]
+fn the_dice_a_let_keeps_are_read_by_the_next_statement() {
+    let prog = program();
+    let o = agree(&prog, "dice_kept", &[]);
+    // 2d6: equal faces 6 of 36, a spread of 5 only from (1, 6) and (6, 1).
+    assert_eq!(chance(&o, 0), p(6, 36));
+    assert_eq!(chance(&o, 5), p(2, 36));
+    assert_eq!(chance(&o, 1), p(10, 36));
+}
