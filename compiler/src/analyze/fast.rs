@@ -5,7 +5,7 @@
 //! bool, roll or level) to a local, an `if` of fast statements, or a `return`; its
 //! expressions are integer and boolean arithmetic, comparisons, levels, rolls of constant
 //! dice, and any other expression that neither rolls nor decides nor changes anything (the
-//! interpreter evaluates those, [`F::Interp`]). Anything else (a record changed, a call,
+//! VM evaluates those as pieces, [`F::Interp`]). Anything else (a record changed, a call,
 //! a decision, a loop, a table roll) is left to the engine's statement-by-statement path.
 //!
 //! Each construct is evaluated exactly as the interpreter evaluates it (`eval/expr.rs`,
@@ -16,7 +16,8 @@
 //! fractions on every shipped scenario.
 
 use super::Stop;
-use crate::eval::{self, Value};
+use crate::core_ir::PieceOf;
+use crate::eval::Value;
 use crate::ir::{AssignOp, CmpOp, Const, Expr, ExprKind as K, IntOp, Program, Stmt, Ty};
 use rulesc_runtime::{__private::arith, DiceSource, DiceSpec, Env, FirstOption, NoTrace, Roll};
 use std::rc::Rc;
@@ -69,8 +70,10 @@ pub enum F {
     LevelStep(Box<F>, Box<F>, bool, u8),
     /// `Tag(field: value, ..)`.
     Outcome(u16, Vec<F>),
-    /// Anything else that neither rolls nor decides nor changes state: the interpreter.
-    Interp(Expr),
+    /// Anything else that neither rolls nor decides nor changes state: run as a piece on
+    /// the VM ([`super::engine::Interp`]). A copy of the program's expression, with the
+    /// address of the program's own (what the piece is known by).
+    Interp(Expr, usize),
 }
 
 impl F {
@@ -78,7 +81,7 @@ impl F {
     /// evaluation order and stopping at the first `false`.
     pub(super) fn all_children(&self, mut f: impl FnMut(&F) -> bool) -> bool {
         match self {
-            F::Val(_) | F::Local(_) | F::Field(..) | F::Interp(_) | F::Roll(..) => true,
+            F::Val(_) | F::Local(_) | F::Field(..) | F::Interp(..) | F::Roll(..) => true,
             F::Neg(a) | F::Not(a) | F::ToInt(a) | F::Natural(a) | F::Abs(a) => f(a),
             F::Int(_, a, b)
             | F::CheckedDiv(_, a, b)
@@ -235,7 +238,7 @@ fn uses_of(e: &F, int: bool, uses: &mut std::collections::HashMap<usize, bool>) 
             uses_of(d, true, uses);
         }
         F::Outcome(_, xs) => xs.iter().for_each(|x| uses_of(x, false, uses)),
-        F::Interp(e) => super::plan::walk_all(e, &mut |x| {
+        F::Interp(e, _) => super::plan::walk_all(e, &mut |x| {
             if let K::Local(s) = x.kind {
                 full(s, uses);
             }
@@ -335,7 +338,7 @@ fn interp(e: &Expr) -> Option<F> {
                 | K::Faces { .. }
         )
     });
-    ok.then(|| F::Interp(e.clone()))
+    ok.then(|| F::Interp(e.clone(), std::ptr::from_ref(e) as usize))
 }
 
 /// A dice source for interpreted expressions, which never roll.
@@ -350,6 +353,8 @@ impl DiceSource for NoDice {
 /// Runs fast statements on a frame's locals, with rolls decided by `dice`.
 pub struct Run<'r, D> {
     pub p: &'r Program,
+    /// How an [`F::Interp`] runs.
+    pub(crate) interp: super::engine::Interp<'r>,
     pub dice: &'r mut D,
     pub locals: &'r mut Vec<Value>,
     /// The fields of an outcome returned as [`Ret::Outcome`].
@@ -468,9 +473,12 @@ impl<D: Rolls> Run<'_, D> {
                         .collect::<Fast<Vec<_>>>()?,
                 ),
             },
-            F::Interp(e) => {
+            F::Interp(e, at) => {
                 let mut env = Env::new(NoDice, FirstOption, NoTrace);
-                eval::eval_in(self.p, &mut env, self.locals, e).map_err(|_| Bail::Slow)?
+                let copy = PieceOf::copy(e, *at);
+                let v = self.interp.run(self.p, copy, &mut env, self.locals);
+                // No value: nothing here stops a path (no dice are drawn).
+                v.map_err(|_| Bail::Slow)?.unwrap_or(Value::Unit)
             }
         })
     }

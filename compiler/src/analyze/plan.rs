@@ -369,49 +369,10 @@ fn expr_mutates(p: &Program, e: &Expr) -> bool {
     m
 }
 
-/// Every local slot a statement names (read, written or bound), nested blocks included.
+/// Every local slot a statement names (read, written or bound), nested blocks included:
+/// what the liveness above reads (the hidden locals of kept dice left out).
 fn mentions_stmt(s: &Stmt, out: &mut HashSet<usize>) {
-    match s {
-        Stmt::Let { slot, .. } => {
-            out.insert(*slot);
-        }
-        Stmt::Assign { place, .. } => {
-            out.insert(place.root);
-        }
-        Stmt::For { var, .. } | Stmt::ForRange { var, .. } => {
-            out.insert(*var);
-        }
-        Stmt::Match { arms, .. } => {
-            for a in arms {
-                out.extend(a.binds.iter().flatten());
-            }
-        }
-        _ => {}
-    }
-    for_each_stmt_child(s, &mut |c| match c {
-        Child::Expr(e) => mentions_expr(e, out),
-        Child::Block(b) => b.iter().for_each(|x| mentions_stmt(x, out)),
-    });
-}
-
-fn mentions_expr(e: &Expr, out: &mut HashSet<usize>) {
-    walk_all(e, &mut |x| match &x.kind {
-        K::Local(s) => {
-            out.insert(*s);
-        }
-        K::Aggregate { var, .. } | K::Collect { var, .. } => {
-            out.insert(*var);
-        }
-        K::Match { arms, .. } => {
-            for a in arms {
-                out.extend(a.binds.iter().flatten());
-            }
-        }
-        K::Fill { track, .. } => {
-            out.insert(track.root);
-        }
-        _ => {}
-    });
+    crate::ir::walk::stmt_locals(s, false, out);
 }
 
 /// Whether the liveness above knows every statement kind in these blocks.

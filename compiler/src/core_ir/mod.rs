@@ -17,7 +17,9 @@
 //! the VM asks the fight's own rules (`crate::fight`'s
 //! [`InFight`](crate::fight::InFight): `out` remembered in a calm, allies and enemies,
 //! `in_order`, timers set), the same code the walker asks ([`vm`]'s `fight` module;
-//! `fights.rs` holds each shipped fight on the VM to the walker).
+//! `fights.rs` holds each shipped fight on the VM to the walker). Step 4 begins with
+//! pieces: analyze's merged engine runs a statement or expression alone on the VM
+//! ([`run_piece`], `lower/piece.rs`), its frame's locals as the piece's registers.
 
 mod code;
 #[cfg(test)]
@@ -40,14 +42,19 @@ use std::sync::{Arc, Mutex};
 /// Every function of a program that lowers, by id (`None`: not yet, the walker runs it).
 pub(crate) struct Module {
     pub(crate) functions: Vec<Option<Func>>,
-    /// The pieces the merged engine ran, lowered on first use ([`run_piece`]).
-    pieces: Mutex<HashMap<PieceKey, Option<Arc<Piece>>>>,
+    /// The pieces the merged engine ran, lowered on first use ([`run_piece`]), by what
+    /// they are of: the address of the statement or expression in the program (which
+    /// does not change once checked) and what the engine makes of it.
+    pieces: Mutex<HashMap<(usize, u8), Pieces>>,
 }
 
-/// A piece by what it is of (the address of the statement or expression in the
-/// program, which does not change once checked, and what the engine makes of it) and
-/// the locals bound when it starts.
-type PieceKey = (usize, u8, Vec<bool>);
+/// The pieces of one statement or expression.
+struct Pieces {
+    /// The locals it names.
+    named: Vec<usize>,
+    /// Its pieces by which of them are bound when it starts (`None`: it does not lower).
+    lowered: Vec<(Vec<bool>, Option<Arc<Piece>>)>,
+}
 
 /// What the merged engine runs as one piece ([`run_piece`]).
 #[derive(Clone, Copy)]
@@ -80,6 +87,16 @@ impl<'a> PieceOf<'a> {
         }
     }
 
+    /// `e`, a copy the engine keeps of the program's expression at address `at`: known
+    /// by that one.
+    pub(crate) fn copy(e: &'a crate::ir::Expr, at: usize) -> Self {
+        PieceOf {
+            of: Of::Expr(e),
+            key: (at, 1),
+            tmp: None,
+        }
+    }
+
     /// `made`, a statement the engine makes for statement `of` of the program (an
     /// assignment of a call's result, kept in slot `tmp` of type `ty`): known by `of`.
     pub(crate) fn made(
@@ -108,23 +125,25 @@ pub(crate) fn run_piece<D: DiceSource, X: Decide, T: TraceSink>(
     locals: &mut [Value],
 ) -> Option<Result<Option<Value>, RuleError>> {
     let module = module(p);
-    let width = p.functions[fid]
-        .locals
-        .len()
-        .max(what.tmp.map_or(0, |(t, _)| t + 1));
-    let bound: Vec<bool> = (0..width)
-        .map(|slot| !matches!(locals.get(slot), None | Some(Value::Unit)))
-        .collect();
-    let key = (what.key.0, what.key.1, bound);
+    let bound = |slot: usize| !matches!(locals.get(slot), None | Some(Value::Unit));
     let piece = {
-        let mut pieces = module.pieces.lock().unwrap_or_else(|e| e.into_inner());
-        match pieces.get(&key) {
-            Some(piece) => piece.clone(),
+        let mut all = module.pieces.lock().unwrap_or_else(|e| e.into_inner());
+        let pieces = all.entry(what.key).or_insert_with(|| Pieces {
+            named: lower::piece::named(what.of),
+            lowered: Vec::new(),
+        });
+        let here = |pat: &[bool]| pat.iter().zip(&pieces.named).all(|(b, s)| *b == bound(*s));
+        match pieces.lowered.iter().find(|(pat, _)| here(pat)) {
+            Some((_, piece)) => piece.clone(),
             None => {
+                let pat: Vec<bool> = pieces.named.iter().map(|s| bound(*s)).collect();
+                let entry: Vec<usize> = (pieces.named.iter().zip(&pat))
+                    .filter_map(|(s, b)| b.then_some(*s))
+                    .collect();
                 let piece =
-                    lower::piece::piece(p, &module.functions, fid, what.of, &key.2, what.tmp)
-                        .map(Arc::new);
-                pieces.insert(key, piece.clone());
+                    lower::piece::piece(p, &module.functions, fid, what.of, &entry, what.tmp);
+                let piece = piece.map(Arc::new);
+                pieces.lowered.push((pat, piece.clone()));
                 piece
             }
         }

@@ -393,3 +393,60 @@ pub fn non_empty_list(e: &Expr) -> bool {
         _ => false,
     }
 }
+
+/// Every local slot statement `s` names (read, written or bound), nested blocks included,
+/// into `out`; with `hidden`, also the hidden locals in which rolls keep their dice and
+/// from which `faces` reads them.
+pub fn stmt_locals(s: &Stmt, hidden: bool, out: &mut std::collections::HashSet<usize>) {
+    match s {
+        Stmt::Let { slot, .. } => {
+            out.insert(*slot);
+        }
+        Stmt::Assign { place, .. } => {
+            out.insert(place.root);
+        }
+        Stmt::For { var, .. } | Stmt::ForRange { var, .. } => {
+            out.insert(*var);
+        }
+        Stmt::Match { arms, .. } => {
+            for a in arms {
+                out.extend(a.binds.iter().flatten());
+            }
+        }
+        _ => {}
+    }
+    for_each_stmt_child(s, &mut |c| match c {
+        Child::Expr(e) => expr_locals(e, hidden, out),
+        Child::Block(b) => b.iter().for_each(|x| stmt_locals(x, hidden, out)),
+    });
+}
+
+/// [`stmt_locals`] of an expression.
+pub fn expr_locals(e: &Expr, hidden: bool, out: &mut std::collections::HashSet<usize>) {
+    match &e.kind {
+        K::Local(s) => {
+            out.insert(*s);
+        }
+        K::Aggregate { var, .. } | K::Collect { var, .. } => {
+            out.insert(*var);
+        }
+        K::Match { arms, .. } => {
+            for a in arms {
+                out.extend(a.binds.iter().flatten());
+            }
+        }
+        K::Fill { track, .. } => {
+            out.insert(track.root);
+        }
+        K::Roll {
+            faces: Some(slot), ..
+        }
+        | K::Faces { slot, .. }
+            if hidden =>
+        {
+            out.insert(*slot);
+        }
+        _ => {}
+    }
+    for_each_child(e, &mut |x| expr_locals(x, hidden, out));
+}

@@ -640,10 +640,51 @@ impl<'a> Engine<'a> {
     }
 }
 
+/// How the engine runs a statement or expression of function `f` whole: on the VM as a
+/// piece ([`core_ir::run_piece`]), or on the walker (`eval::exec_in`, `eval::eval_in`)
+/// where it does not lower (counted: [`Outcomes::walked`]) or `pieces` is off.
+#[derive(Clone, Copy)]
+pub(crate) struct Interp<'r> {
+    f: Id,
+    pieces: bool,
+    walked: &'r Cell<u64>,
+}
+
+impl Interp<'_> {
+    /// Runs `what` in the frame `locals`: `Some(value)` for an expression's value or a
+    /// statement's `return`.
+    pub(crate) fn run<D: DiceSource, X: Decide, T: TraceSink>(
+        &self,
+        p: &Program,
+        what: PieceOf<'_>,
+        env: &mut Env<D, X, T>,
+        locals: &mut Vec<Value>,
+    ) -> Result<Option<Value>, RuleError> {
+        if self.pieces {
+            if let Some(r) = core_ir::run_piece(p, self.f, what, env, locals) {
+                return r;
+            }
+            self.walked.set(self.walked.get() + 1);
+        }
+        match what.of() {
+            Of::Stmt(s) => eval::exec_in(p, env, locals, s),
+            Of::Expr(e) => eval::eval_in(p, env, locals, e).map(Some),
+        }
+    }
+}
+
 impl Engine<'_> {
-    /// Runs `what`, a statement or expression of function `f`, in the frame `locals`: on
-    /// the VM ([`core_ir::run_piece`]), or on the walker (`eval::exec_in`, `eval::eval_in`)
-    /// where it does not lower (counted: [`Outcomes::walked`]) or `pieces` is off.
+    /// How this run runs function `f`'s statements whole.
+    fn interp(&self, f: Id) -> Interp<'_> {
+        Interp {
+            f,
+            pieces: self.opts.pieces,
+            walked: &self.walked,
+        }
+    }
+
+    /// Runs `what`, a statement or expression of function `f`, in the frame `locals`
+    /// ([`Interp`]).
     fn run_piece<D: DiceSource, X: Decide, T: TraceSink>(
         &self,
         f: Id,
@@ -651,16 +692,7 @@ impl Engine<'_> {
         env: &mut Env<D, X, T>,
         locals: &mut Vec<Value>,
     ) -> Result<Option<Value>, RuleError> {
-        if self.opts.pieces {
-            if let Some(r) = core_ir::run_piece(self.p, f, what, env, locals) {
-                return r;
-            }
-            self.walked.set(self.walked.get() + 1);
-        }
-        match what.of() {
-            Of::Stmt(s) => eval::exec_in(self.p, env, locals, s),
-            Of::Expr(e) => eval::eval_in(self.p, env, locals, e).map(Some),
-        }
+        self.interp(f).run(self.p, what, env, locals)
     }
 
     /// Expression `e` of function `f` evaluated in the frame `locals` ([`Self::run_piece`]).

@@ -251,12 +251,12 @@ impl Engine<'_> {
                 Some(exits) => exits,
                 None => {
                     let columns = (self.opts.columns && seg.columns)
-                        .then(|| self.columns(seg, &st))
+                        .then(|| self.columns(f, seg, &st))
                         .flatten();
                     let exits: Remembered = match columns {
                         Some(exits) => exits.into(),
                         None => {
-                            match self.gather(seg, &st, &mut g, &mut dps) {
+                            match self.gather(f, seg, &st, &mut g, &mut dps) {
                                 Ok(()) => {}
                                 Err(Bail::Stop(stop)) => return Err(stop),
                                 Err(_) => {
@@ -356,7 +356,14 @@ impl Engine<'_> {
     /// Every roll path of `seg` from state `st`, gathered into `g` (weights over the
     /// state's denominator times the path's, `dps` holding the distinct path
     /// denominators).
-    fn gather(&self, seg: &Segment, st: &State, g: &mut Gathered, dps: &mut Vec<W>) -> Fast<()> {
+    fn gather(
+        &self,
+        f: Id,
+        seg: &Segment,
+        st: &State,
+        g: &mut Gathered,
+        dps: &mut Vec<W>,
+    ) -> Fast<()> {
         g.clear();
         let Some(base) = st.frames.last() else {
             return Err(Bail::Slow);
@@ -379,6 +386,7 @@ impl Engine<'_> {
             }
             let r = Run {
                 p: self.p,
+                interp: self.interp(f),
                 dice: &mut odo,
                 locals: &mut g.locals,
                 fields: &mut g.fields,
@@ -577,6 +585,7 @@ mod tests {
                 // Path by path, without columns.
                 let paths = analyze_with(&p, &s, t, (true, false), None);
                 assert!(fast.stop.is_none(), "{name}: {:?}", fast.stop);
+                assert_eq!((fast.walked, paths.walked), (0, 0), "{name}: walked");
                 assert_eq!(by_key(&fast), by_key(&slow), "{name}");
                 assert_eq!(fast.unexplored, slow.unexplored, "{name}");
                 assert_eq!(by_key(&paths), by_key(&slow), "{name}, no columns");

@@ -21,9 +21,10 @@ pub(crate) enum Of<'a> {
 /// A statement or expression lowered alone ([`piece`]).
 #[derive(Debug)]
 pub(crate) struct Piece {
-    /// Its code, with one parameter per local bound when it starts ([`Piece::entry`]).
+    /// Its code, with one parameter per local of [`Piece::entry`].
     pub(crate) func: Func,
-    /// The locals bound when it starts, in the order of `func`'s parameters.
+    /// The locals it names that are bound when it starts, in the order of `func`'s
+    /// parameters.
     pub(crate) entry: Vec<usize>,
     /// Per form (full, plain): where each local it leaves bound is held at its end: the
     /// locals bound at its start, and those a `let` binds.
@@ -34,15 +35,15 @@ pub(crate) struct Piece {
 }
 
 /// `of`, a statement or expression of function `fid`, lowered alone with the locals
-/// `bound` bound (by slot; past the function's locals, `tmp` gives a slot the engine
-/// holds and its type), calling the functions of `funcs`; `None` when something in it
-/// does not lower.
+/// `entry` bound (the slots it names that are bound when it starts; past the function's
+/// locals, `tmp` gives a slot the engine holds and its type), calling the functions of
+/// `funcs`; `None` when something in it does not lower.
 pub(crate) fn piece(
     p: &Program,
     funcs: &[Option<Func>],
     fid: usize,
     of: Of<'_>,
-    bound: &[bool],
+    entry: &[usize],
     tmp: Option<(usize, &Ty)>,
 ) -> Option<Piece> {
     let f = &p.functions[fid];
@@ -54,8 +55,8 @@ pub(crate) fn piece(
         });
         locals[slot].ty = ty.clone();
     }
-    let full = form(p, funcs, fid, of, bound, &locals, Form::Full)?;
-    let plain = form(p, funcs, fid, of, bound, &locals, Form::Plain)?;
+    let full = form(p, funcs, fid, of, entry, &locals, Form::Full)?;
+    let plain = form(p, funcs, fid, of, entry, &locals, Form::Plain)?;
     debug_assert_eq!(full.params, plain.params);
     Some(Piece {
         func: Func {
@@ -66,7 +67,7 @@ pub(crate) fn piece(
             code: full.code,
             plain: plain.code,
         },
-        entry: full.entry,
+        entry: entry.to_vec(),
         out: [full.out, plain.out],
         done: [full.done, plain.done],
     })
@@ -75,7 +76,6 @@ pub(crate) fn piece(
 /// One form of a piece.
 struct Lowered {
     params: Vec<Part>,
-    entry: Vec<usize>,
     vals: u32,
     code: Vec<Inst>,
     out: Vec<(usize, Part)>,
@@ -87,7 +87,7 @@ fn form(
     funcs: &[Option<Func>],
     fid: usize,
     of: Of<'_>,
-    bound: &[bool],
+    entry: &[usize],
     locals: &[Local],
     form: Form,
 ) -> Option<Lowered> {
@@ -111,12 +111,10 @@ fn form(
         formula: !f.is_procedure(),
     };
     let mut params = Vec::new();
-    let mut entry = Vec::new();
-    for (slot, _) in bound.iter().enumerate().filter(|(_, b)| **b) {
+    for &slot in entry {
         let part = l.fresh(&locals.get(slot)?.ty).ok()?;
         l.slots[slot] = Some(part);
         params.push(part);
-        entry.push(slot);
     }
     let done = match of {
         Of::Stmt(s) => {
@@ -152,12 +150,17 @@ fn form(
     if l.ints as usize > crate::core_ir::code::FRAME {
         return None;
     }
-    // What it leaves bound: the locals bound at its start, and a `let`'s local with the
-    // dice its roll keeps (every other local it binds is scoped inside it).
-    let mut out_slots = entry.clone();
-    if let Of::Stmt(Stmt::Let { slot, value, .. }) = of {
-        out_slots.push(*slot);
-        kept_dice(value, &mut out_slots);
+    // What it leaves bound: a statement's, the locals bound at its start, and a `let`'s
+    // local with the dice its roll keeps (every other local it binds is scoped inside
+    // it); an expression's, nothing (it assigns no local, and a record a call changes is
+    // the frame's own).
+    let mut out_slots = Vec::new();
+    if let Of::Stmt(s) = of {
+        out_slots.extend_from_slice(entry);
+        if let Stmt::Let { slot, value, .. } = s {
+            out_slots.push(*slot);
+            kept_dice(value, &mut out_slots);
+        }
     }
     out_slots.sort_unstable();
     out_slots.dedup();
@@ -167,7 +170,6 @@ fn form(
         .collect::<Option<Vec<_>>>()?;
     Some(Lowered {
         params,
-        entry,
         vals: l.vals,
         code: l.code,
         out,
@@ -184,4 +186,17 @@ fn kept_dice(e: &Expr, out: &mut Vec<usize>) {
         out.push(fs);
     }
     crate::ir::walk::for_each_child(e, &mut |x| kept_dice(x, out));
+}
+
+/// The locals `of` names (read, written or bound, the hidden ones of kept dice too), in
+/// slot order: what a piece of it may bind ([`piece`]).
+pub(crate) fn named(of: Of<'_>) -> Vec<usize> {
+    let mut out = std::collections::HashSet::new();
+    match of {
+        Of::Stmt(s) => crate::ir::walk::stmt_locals(s, true, &mut out),
+        Of::Expr(e) => crate::ir::walk::expr_locals(e, true, &mut out),
+    }
+    let mut out: Vec<usize> = out.into_iter().collect();
+    out.sort_unstable();
+    out
 }

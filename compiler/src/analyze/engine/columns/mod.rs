@@ -27,7 +27,9 @@ use crate::analyze::exact::W;
 use crate::analyze::fast::{FStmt, F};
 use crate::analyze::plan::Segment;
 use crate::analyze::state::{encode_value, State};
-use crate::eval::{self, Value};
+use crate::core_ir::PieceOf;
+use crate::eval::Value;
+use crate::ir::Id;
 use crate::ir::{AssignOp, ExprKind as K, IntOp};
 use col::{any, bools_buf, bools_col, narrow, rewrap_int, spare_bools, Bools, Col, Ints};
 use group::{Groups, Local};
@@ -38,6 +40,8 @@ use std::rc::Rc;
 /// One state's lanes being evaluated.
 struct Lanes<'r> {
     p: &'r crate::ir::Program,
+    /// How an [`F::Interp`] runs.
+    interp: super::Interp<'r>,
     n: usize,
     /// The roll's outcomes.
     roll: &'r RollDist,
@@ -348,7 +352,7 @@ impl Lanes<'_> {
             }
             // Made only where returned (`fast::one_roll`).
             F::Outcome(..) => return None,
-            F::Interp(x) => {
+            F::Interp(x, at) => {
                 if !any(m) {
                     return Some(Col::S(Value::Unit));
                 }
@@ -362,7 +366,10 @@ impl Lanes<'_> {
                     return None;
                 }
                 let mut env = Env::new(NoDice, FirstOption, NoTrace);
-                Col::S(eval::eval_in(self.p, &mut env, &mut self.locals, x).ok()?)
+                let copy = PieceOf::copy(x, *at);
+                // No value: nothing here stops a path (no dice are drawn).
+                let v = self.interp.run(self.p, copy, &mut env, &mut self.locals);
+                Col::S(v.ok()?.unwrap_or(Value::Unit))
             }
         })
     }
@@ -536,7 +543,7 @@ pub(super) type Exits = Vec<(Exit, W, W)>;
 impl Engine<'_> {
     /// The exits of a one-roll segment from state `st`, as [`Engine::gather`] would
     /// give them; `None` leaves the state to it.
-    pub(super) fn columns(&self, seg: &Segment, st: &State) -> Option<Exits> {
+    pub(super) fn columns(&self, f: Id, seg: &Segment, st: &State) -> Option<Exits> {
         let base = st.frames.last()?;
         let (spec, site) = the_roll(&seg.stmts)?;
         let bound = match self.opts.truncation {
@@ -559,6 +566,7 @@ impl Engine<'_> {
         }
         let mut lanes = Lanes {
             p: self.p,
+            interp: self.interp(f),
             n,
             roll: &roll,
             used: st.used,
