@@ -50,6 +50,8 @@ impl Engine<'_> {
             let tag = match v {
                 Value::Outcome { tag, .. } => *tag,
                 Value::Choice(c) => *c,
+                // Anything else has only wildcard arms (the checker names cases of
+                // scales, enums and outcomes only, E0321): any tag takes the first.
                 _ => 0,
             };
             let i = arms
