@@ -26,13 +26,17 @@ impl Lower<'_, '_> {
     /// registers written, no effect) dropped, and the registers it took.
     fn list_steps(&mut self, list: &Expr) -> Lowered<()> {
         let (mark, regs) = (self.code.len(), (self.ints, self.vals));
+        let (free, taken) = (self.free.clone(), self.taken.len());
         self.expr(list)?;
         debug_assert!(self.code[mark..].iter().all(|i| matches!(
             i,
             Inst::Const { .. } | Inst::ConstVal { .. } | Inst::NewList { .. } | Inst::Push { .. }
         )));
         self.code.truncate(mark);
+        // Its registers are not taken after all.
         (self.ints, self.vals) = regs;
+        self.free = free;
+        self.taken.truncate(taken);
         Ok(())
     }
 

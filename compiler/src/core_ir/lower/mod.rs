@@ -109,6 +109,8 @@ fn body(
         code: Vec::new(),
         ints: 0,
         vals: 0,
+        free: Vec::new(),
+        taken: Vec::new(),
         slots: vec![None; f.locals.len()],
         locals: &f.locals,
         pending: 0,
@@ -201,8 +203,13 @@ struct Lower<'p, 'd> {
     /// inside one): where a spent step budget is reported.
     site: u32,
     code: Vec<Inst>,
+    /// How many `i64` registers the body uses (the highest taken, plus one).
     ints: u32,
     vals: u32,
+    /// `i64` registers a finished statement took and no local holds: taken again first.
+    free: Vec<IReg>,
+    /// `i64` registers taken by the statements under way, innermost last.
+    taken: Vec<IReg>,
     /// Where each local of the function is held, once bound.
     slots: Vec<Option<Part>>,
     /// Steps charged by what was lowered since the last observable instruction.
@@ -225,11 +232,26 @@ impl<'p> Lower<'p, '_> {
         }
     }
 
-    /// A fresh `i64` register (past the frame's last, the function does not lower:
-    /// [`function`] checks the count).
+    /// A fresh `i64` register: one a finished statement gave back, or the next (past the
+    /// frame's last, the function does not lower: [`function`] checks the count).
     fn int(&mut self) -> IReg {
-        self.ints += 1;
-        IReg::try_from(self.ints - 1).unwrap_or(IReg::MAX)
+        let r = self.free.pop().unwrap_or_else(|| {
+            self.ints += 1;
+            IReg::try_from(self.ints - 1).unwrap_or(IReg::MAX)
+        });
+        self.taken.push(r);
+        r
+    }
+
+    /// Gives back the `i64` registers taken since `from` (a statement's start) that no
+    /// local holds: a statement's temporaries are read by nothing after it, so the next
+    /// statements reuse them and a long body fits in a frame.
+    fn give_back(&mut self, from: usize) {
+        for r in self.taken.split_off(from) {
+            if !self.slots.iter().flatten().any(|p| holds(*p, r)) {
+                self.free.push(r);
+            }
+        }
     }
 
     fn val(&mut self) -> VReg {
@@ -289,7 +311,9 @@ impl<'p> Lower<'p, '_> {
             }
             // The statement's step (`Interpreter::block`).
             self.pending += 1;
+            let from = self.taken.len();
             self.stmt(s)?;
+            self.give_back(from);
         }
         Ok(())
     }

@@ -99,6 +99,8 @@ fn form(
         code: Vec::new(),
         ints: 0,
         vals: 0,
+        free: Vec::new(),
+        taken: Vec::new(),
         slots: vec![None; locals.len()],
         locals,
         pending: 0,

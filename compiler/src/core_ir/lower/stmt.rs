@@ -35,7 +35,7 @@ impl Lower<'_, '_> {
                 let at = match self.slots[*slot] {
                     Some(at) => at,
                     // A fresh scalar or roll no local holds becomes the local itself
-                    // (registers are never reused): the copy's step, and no `Move`.
+                    // (a temporary of this statement): the copy's step, and no `Move`.
                     None if !matches!(value.kind, K::Local(_))
                         && !matches!(v, Part::Val(_) | Part::Unit)
                         && !self.slots.iter().flatten().any(|p| shares(*p, v)) =>

@@ -8,11 +8,17 @@ use super::*;
 fn a_call_from_outside_runs_the_vm_for_a_procedure_that_lowers_and_the_walker_otherwise() {
     let p = eval::test_program(
         YAML,
-        // More numbers than a frame's registers hold (`code::FRAME`): not in the core IR.
+        // More numbers held at once than a frame's registers hold (`code::FRAME`): not in
+        // the core IR. A long body whose statements' temporaries are given back when
+        // each ends: in it (300 statements of three temporaries each).
         &format!(
-            "{RULES}\nprocedure looped(n: int) -> int {{\n{}  return a299\n}}\n",
+            "{RULES}\nprocedure looped(n: int) -> int {{\n{}  return a299\n}}\n\
+             procedure long(n: int) -> int {{\n  let x = n\n{}  return x\n}}\n",
             (0..300)
                 .map(|i| format!("  let a{i} = n + {i}\n"))
+                .collect::<String>(),
+            (0..300)
+                .map(|i| format!("  x = x * 3 - (x / 2 + {i})\n"))
                 .collect::<String>()
         ),
     );
@@ -22,6 +28,7 @@ fn a_call_from_outside_runs_the_vm_for_a_procedure_that_lowers_and_the_walker_ot
         ("logic", true),
         ("quiet", true),
         ("looped", false),
+        ("long", true),
     ] {
         let id = p.function(name).expect("declared").0;
         assert_eq!(code.func(id).is_some(), lowers, "{name}");
@@ -33,6 +40,14 @@ fn a_call_from_outside_runs_the_vm_for_a_procedure_that_lowers_and_the_walker_ot
         eval::call(&p, &mut env, id, [Value::Int(4)]),
         Ok(Value::Int(303))
     );
+    // The long body on the VM, its registers given back and taken again, as on the
+    // walker (saturating as it grows).
+    let id = p.function("long").expect("long").0;
+    for n in [-7, 0, 5, 1_000_000] {
+        let vm = eval::call(&p, &mut env, id, [Value::Int(n)]);
+        let walked = eval::off_the_vm(|| eval::call(&p, &mut env, id, [Value::Int(n)]));
+        assert_eq!(vm, walked, "long({n})");
+    }
 }
 
 const CALLS_YAML: &str = r#"ruleset: { name: calls }
