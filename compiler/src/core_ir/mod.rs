@@ -8,9 +8,10 @@
 //! holds is one the core IR has, which is every node, the fights' included
 //! (`tests/coverage.rs` asserts it of every function outside a fight of every ruleset
 //! shipped or loaded by the tests, `fights.rs` of every function of the shipped
-//! rulesets), but, for good, a function needing more `i64` registers than a frame holds
-//! (`code::FRAME`). A function that does not lower runs on the walker (`eval`), which is
-//! the VM's oracle in the tests until the VM takes everything.
+//! rulesets), but, for good, a function holding more `i64` values at once than a frame
+//! has registers (`code::FRAME`; a statement's temporaries are given back when it
+//! ends). A function that does not lower runs on the walker (`eval`), which is the VM's
+//! oracle in the tests until the VM takes everything.
 //! `eval::call` and `eval::call_in` run a function on the VM when it lowered (in a fight
 //! too; formulas traced too with `--trace-formulas`), so the interpreter's differential,
 //! fight and walker tests run the VM against generated code and the walker. In a fight
