@@ -484,6 +484,19 @@ pub struct MatchArm<B> {
     pub site: u32,
 }
 
+impl<B> MatchArm<B> {
+    /// Whether the arm takes `tag` (an outcome's tag or a choice's index): it names it,
+    /// or it is the wildcard.
+    pub fn takes(&self, tag: u16) -> bool {
+        self.alts.is_empty() || self.alts.contains(&tag)
+    }
+}
+
+/// The arm a `match` takes for `tag`: the first that takes it.
+pub fn arm_for<B>(arms: &[MatchArm<B>], tag: u16) -> Option<usize> {
+    arms.iter().position(|a| a.takes(tag))
+}
+
 /// Expressions. Types: operands of `Int` ops are `Int` (a `Roll` is converted with
 /// `ToInt` first); `Compare` operands share a type (`Int`, `Bool` or `Choice`).
 #[derive(Debug, Clone)]

@@ -16,10 +16,9 @@
 //! fractions on every shipped scenario.
 
 use super::Stop;
-use crate::core_ir::PieceOf;
 use crate::eval::Value;
 use crate::ir::{AssignOp, CmpOp, Const, Expr, ExprKind as K, IntOp, Program, Stmt, Ty};
-use rulesc_runtime::{__private::arith, DiceSource, DiceSpec, Env, FirstOption, NoTrace, Roll};
+use rulesc_runtime::{__private::arith, DiceSpec, Roll};
 use std::rc::Rc;
 
 /// Why a fast path stopped.
@@ -342,14 +341,6 @@ fn interp(e: &Expr) -> Option<F> {
 }
 
 /// A dice source for interpreted expressions, which never roll.
-struct NoDice;
-
-impl DiceSource for NoDice {
-    fn face(&mut self, _sides: u32) -> u32 {
-        1
-    }
-}
-
 /// Runs fast statements on a frame's locals, with rolls decided by `dice`.
 pub struct Run<'r, D> {
     pub p: &'r Program,
@@ -474,11 +465,7 @@ impl<D: Rolls> Run<'_, D> {
                 ),
             },
             F::Interp(e, at) => {
-                let mut env = Env::new(NoDice, FirstOption, NoTrace);
-                let copy = PieceOf::copy(e, *at);
-                let v = self.interp.run(self.p, copy, &mut env, self.locals);
-                // No value: nothing here stops a path (no dice are drawn).
-                v.map_err(|_| Bail::Slow)?.unwrap_or(Value::Unit)
+                (self.interp.eval_copy(self.p, e, *at, self.locals)).map_err(|_| Bail::Slow)?
             }
         })
     }

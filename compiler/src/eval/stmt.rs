@@ -197,9 +197,7 @@ impl<'p> Interpreter<'p, '_> {
             Value::Outcome { tag, .. } => *tag,
             other => other.choice(),
         };
-        let arm = arms
-            .iter()
-            .find(|a| a.alts.is_empty() || a.alts.contains(&tag))?;
+        let arm = &arms[ir::arm_for(arms, tag)?];
         if let Value::Outcome { fields, .. } = v {
             for (slot, f) in arm.binds.iter().zip(fields.iter()) {
                 if let Some(s) = slot {

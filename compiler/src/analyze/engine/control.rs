@@ -54,9 +54,7 @@ impl Engine<'_> {
                 // scales, enums and outcomes only, E0321): any tag takes the first.
                 _ => 0,
             };
-            let i = arms
-                .iter()
-                .position(|a| a.alts.is_empty() || a.alts.contains(&tag))?;
+            let i = crate::ir::arm_for(arms, tag)?;
             if let Value::Outcome { fields, .. } = v {
                 let top = s.top();
                 for (slot, x) in arms[i].binds.iter().zip(fields.iter()) {

@@ -673,6 +673,32 @@ impl Interp<'_> {
     }
 }
 
+impl Interp<'_> {
+    /// `e`, a copy of the program's expression at address `at` that neither rolls nor
+    /// decides (a fast segment's [`super::fast::F::Interp`]), evaluated in `locals`.
+    pub(crate) fn eval_copy(
+        &self,
+        p: &Program,
+        e: &Expr,
+        at: usize,
+        locals: &mut Vec<Value>,
+    ) -> Result<Value, RuleError> {
+        let mut env = Env::new(NoDice, rulesc_runtime::FirstOption, NoTrace);
+        let v = self.run(p, PieceOf::copy(e, at), &mut env, locals)?;
+        // No value: nothing here stops a path (no dice are drawn).
+        Ok(v.unwrap_or(Value::Unit))
+    }
+}
+
+/// The dice of what rolls none.
+struct NoDice;
+
+impl DiceSource for NoDice {
+    fn face(&mut self, _sides: u32) -> u32 {
+        unreachable!("an expression run with no dice rolls none (`fast::interp`)")
+    }
+}
+
 impl Engine<'_> {
     /// How this run runs function `f`'s statements whole.
     fn interp(&self, f: Id) -> Interp<'_> {

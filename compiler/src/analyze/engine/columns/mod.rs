@@ -27,13 +27,12 @@ use crate::analyze::exact::W;
 use crate::analyze::fast::{FStmt, F};
 use crate::analyze::plan::Segment;
 use crate::analyze::state::{encode_value, State};
-use crate::core_ir::PieceOf;
 use crate::eval::Value;
 use crate::ir::Id;
 use crate::ir::{AssignOp, ExprKind as K, IntOp};
 use col::{any, bools_buf, bools_col, narrow, rewrap_int, spare_bools, Bools, Col, Ints};
 use group::{Groups, Local};
-use rulesc_runtime::{__private::arith, Env, FirstOption, NoTrace, Roll};
+use rulesc_runtime::{__private::arith, Roll};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -365,11 +364,11 @@ impl Lanes<'_> {
                 if reads_column {
                     return None;
                 }
-                let mut env = Env::new(NoDice, FirstOption, NoTrace);
-                let copy = PieceOf::copy(x, *at);
-                // No value: nothing here stops a path (no dice are drawn).
-                let v = self.interp.run(self.p, copy, &mut env, &mut self.locals);
-                Col::S(v.ok()?.unwrap_or(Value::Unit))
+                Col::S(
+                    self.interp
+                        .eval_copy(self.p, x, *at, &mut self.locals)
+                        .ok()?,
+                )
             }
         })
     }
@@ -502,14 +501,6 @@ impl Lanes<'_> {
 }
 
 /// A dice source for interpreted expressions, which never roll.
-struct NoDice;
-
-impl rulesc_runtime::DiceSource for NoDice {
-    fn face(&mut self, _sides: u32) -> u32 {
-        1
-    }
-}
-
 /// The roll a one-roll segment makes (`fast::one_roll`).
 fn the_roll(stmts: &[FStmt]) -> Option<(rulesc_runtime::DiceSpec, u32)> {
     fn find(e: &F) -> Option<(rulesc_runtime::DiceSpec, u32)> {
