@@ -39,13 +39,16 @@ impl Lower<'_, '_> {
     ) -> Lowered<()> {
         let s = self.expr(scrutinee)?;
         let tag = match (s, &scrutinee.ty) {
-            (Part::Level(r), _) => r,
+            (Part::Level(r), _) => Some(r),
             (Part::Val(v), Ty::Outcome(_)) => {
                 let t = self.int();
                 self.code.push(Inst::Tag { dst: t, src: v });
-                t
+                Some(t)
             }
-            _ => return Err(Unsupported),
+            (Part::Unit, _) => return Err(Unsupported),
+            // Anything else (a number, a record) is matched by wildcards alone: a case
+            // named on it is the checker's E0321. The first arm takes it.
+            _ => None,
         };
         self.flush();
         // The tests, in the arms' order: a jump to the arm at its first case that holds.
@@ -59,6 +62,9 @@ impl Lower<'_, '_> {
             }
             for &alt in &arm.alts {
                 let c = self.int();
+                let Some(tag) = tag else {
+                    unreachable!("a case is named only on a scale, an enum or an outcome (E0321)")
+                };
                 self.code.push(Inst::CompareImm {
                     op: CmpOp::Eq,
                     dst: c,

@@ -206,6 +206,17 @@ procedure judge(c: Fighter, a: int) -> int {
   return t + w * 100000
 }
 
+// `match` on a number, which only wildcards match (E0321 refuses a named case), as a
+// statement and as an expression.
+procedure wild(a: int) -> int {
+  let t = 0
+  match a * 2 {
+    _ => { t = a + 1 }
+  }
+  let u = match a { _ => a * 3 }
+  return t * 100 + u
+}
+
 // Dice held in a local, multiplied and rolled.
 procedure volley(n: int) -> int {
   let d = d6
@@ -650,6 +661,16 @@ fn matches_on_levels_and_outcomes_run_on_the_vm_as_the_walker_runs_them() {
         }
     }
     assert_eq!(outs.len(), 3, "{outs:?}");
+}
+
+#[test]
+fn a_match_on_a_number_takes_its_first_wildcard_on_the_vm_as_on_the_walker() {
+    let p = program();
+    for a in [-4, 0, 7] {
+        for v in same(&p, "wild", &[Value::Int(a)]) {
+            assert_eq!(v, Value::Int((a + 1) * 100 + a * 3), "a {a}");
+        }
+    }
 }
 
 #[test]
