@@ -640,6 +640,23 @@ impl<'a> Engine<'a> {
     }
 }
 
+/// The options the engine's tests on small rules run with: exploding dice cut at depth
+/// 3, and the ways of running `(fast, columns, pieces)` they compare.
+#[cfg(test)]
+fn test_options((fast, columns, pieces): (bool, bool, bool), memo: Option<u64>) -> Options {
+    Options {
+        truncation: Truncation::Depth(3),
+        max_states: 20_000,
+        max_words: u64::MAX,
+        max_steps: 10_000_000,
+        deadline: None,
+        fast,
+        columns,
+        pieces,
+        memo,
+    }
+}
+
 /// How the engine runs a statement or expression of function `f` whole: on the VM as a
 /// piece ([`core_ir::run_piece`]), or on the walker (`eval::exec_in`, `eval::eval_in`)
 /// where it does not lower (counted: [`Outcomes::walked`]) or `pieces` is off.
@@ -685,8 +702,7 @@ impl Interp<'_> {
     ) -> Result<Value, RuleError> {
         let mut env = Env::new(NoDice, rulesc_runtime::FirstOption, NoTrace);
         let v = self.run(p, PieceOf::copy(e, at), &mut env, locals)?;
-        // No value: nothing here stops a path (no dice are drawn).
-        Ok(v.unwrap_or(Value::Unit))
+        Ok(v.unwrap_or_else(|| unreachable!("with no dice, nothing cuts the path off")))
     }
 }
 

@@ -3,7 +3,7 @@
 //! result (the plan's made statement), `+=` of one, a `return` from inside an `if`, a
 //! rule error on some paths, and a roll's faces read by a later statement.
 
-use super::{outcome_key, run, Decisions, Options, Outcomes, Truncation};
+use super::{outcome_key, run, test_options, Decisions, Outcomes};
 use crate::analyze::exact::Prob;
 use crate::analyze::plan::Plan;
 use crate::eval::Value;
@@ -55,17 +55,7 @@ fn program() -> Program {
 /// on the walker.
 fn analyze(p: &Program, name: &str, args: &[i64], pieces: bool) -> Outcomes {
     let f = p.functions.iter().position(|f| f.name == name).unwrap();
-    let opts = Options {
-        truncation: Truncation::Depth(3),
-        max_states: 20_000,
-        max_words: u64::MAX,
-        max_steps: 10_000_000,
-        deadline: None,
-        fast: false,
-        columns: false,
-        pieces,
-        memo: None,
-    };
+    let opts = test_options((false, false, pieces), None);
     let args = args.iter().map(|&a| Value::Int(a)).collect();
     run(p, &Plan::new(p), f, args, &Decisions::default(), &opts)
 }

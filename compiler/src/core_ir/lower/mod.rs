@@ -102,27 +102,10 @@ fn body(
     form: Form,
 ) -> Option<(Vec<Inst>, Registers)> {
     let f = &p.functions[id];
-    let plain = form != Form::Full;
-    let mut l = Lower {
-        p,
-        done: Callees::Lowering(done),
-        code: Vec::new(),
-        ints: 0,
-        vals: 0,
-        free: Vec::new(),
-        taken: Vec::new(),
-        slots: vec![None; f.locals.len()],
-        locals: &f.locals,
-        pending: 0,
-        label: 0,
-        // A formula's trace points run only when formulas are traced too (the VM's
-        // `formulas`); a procedure's whenever the run is traced.
-        traced: !plain,
-        plain,
-        inline: form == Form::Inlined,
-        site: f.site,
-        formula: !f.is_procedure(),
-    };
+    // A formula's trace points run only when formulas are traced too (the VM's
+    // `formulas`); a procedure's whenever the run is traced.
+    let traced = form == Form::Full;
+    let mut l = Lower::new(p, Callees::Lowering(done), &f.locals, f, form, traced);
     let mut params = Vec::with_capacity(f.params.len());
     for (slot, param) in f.params.iter().enumerate() {
         let part = l.fresh(&param.ty).ok()?;
@@ -217,6 +200,38 @@ struct Lower<'p, 'd> {
     /// Where the last jump target is: an instruction before it is not on every path to
     /// what follows, so [`Self::mov`] never folds into it.
     label: usize,
+}
+
+impl<'p, 'd> Lower<'p, 'd> {
+    /// A lowering of a body of function `f` (its locals `locals`) in `form`, its trace
+    /// points lowered when `traced`.
+    fn new(
+        p: &'p Program,
+        done: Callees<'d>,
+        locals: &'p [crate::ir::Local],
+        f: &crate::ir::Function,
+        form: Form,
+        traced: bool,
+    ) -> Self {
+        Lower {
+            p,
+            done,
+            code: Vec::new(),
+            ints: 0,
+            vals: 0,
+            free: Vec::new(),
+            taken: Vec::new(),
+            slots: vec![None; locals.len()],
+            locals,
+            pending: 0,
+            label: 0,
+            traced,
+            plain: form != Form::Full,
+            inline: form == Form::Inlined,
+            site: f.site,
+            formula: !f.is_procedure(),
+        }
+    }
 }
 
 impl<'p> Lower<'p, '_> {

@@ -92,26 +92,8 @@ fn form(
     form: Form,
 ) -> Option<Lowered> {
     let f = &p.functions[fid];
-    let plain = form != Form::Full;
-    let mut l = Lower {
-        p,
-        done: Callees::Lowered(funcs),
-        code: Vec::new(),
-        ints: 0,
-        vals: 0,
-        free: Vec::new(),
-        taken: Vec::new(),
-        slots: vec![None; locals.len()],
-        locals,
-        pending: 0,
-        label: 0,
-        // Untraced, as the engine runs it: its trace points never run.
-        traced: false,
-        plain,
-        inline: false,
-        site: f.site,
-        formula: !f.is_procedure(),
-    };
+    // Untraced, as the engine runs it: its trace points never run.
+    let mut l = Lower::new(p, Callees::Lowered(funcs), locals, f, form, false);
     let mut params = Vec::new();
     for &slot in entry {
         let part = l.fresh(&locals.get(slot)?.ty).ok()?;

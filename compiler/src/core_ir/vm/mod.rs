@@ -128,19 +128,7 @@ pub(crate) fn run_from<D: DiceSource, X: Decide, T: TraceSink>(
     for (part, v) in f.params.iter().zip(args) {
         bind(*part, v, &mut frame);
     }
-    let mut vm = Vm {
-        p,
-        module,
-        env,
-        fight,
-        pool,
-        steps,
-        may_stop,
-        formulas,
-        stopped: false,
-        plain: !T::ENABLED && !may_stop,
-        faces: Vec::new(),
-    };
+    let mut vm = Vm::new(p, module, env, fight, pool, steps, (may_stop, formulas));
     let result = vm
         .exec(f, &mut frame)
         .map(|ret| value(ret, &frame.ints, &mut frame.vals));
@@ -166,19 +154,7 @@ pub(crate) fn run_piece<D: DiceSource, X: Decide, T: TraceSink>(
         bind(*part, locals[*slot].clone(), &mut frame);
     }
     let may_stop = env.dice.may_stop();
-    let mut vm = Vm {
-        p,
-        module,
-        env,
-        fight: None,
-        pool,
-        steps: 0,
-        may_stop,
-        formulas: false,
-        stopped: false,
-        plain: !T::ENABLED && !may_stop,
-        faces: Vec::new(),
-    };
+    let mut vm = Vm::new(p, module, env, None, pool, 0, (may_stop, false));
     let form = usize::from(vm.plain);
     let result = vm.exec(f, &mut frame);
     let (stopped, mut pool) = (vm.stopped, vm.pool);
@@ -221,6 +197,34 @@ struct Vm<'a, D, X, T> {
     /// The faces a die table's roll `among` a list may give, found again at each roll
     /// in this one list.
     faces: Vec<(i64, i64)>,
+}
+
+impl<'a, D: DiceSource, X: Decide, T: TraceSink> Vm<'a, D, X, T> {
+    /// A run `steps` into its budget, in `fight` when it runs in one (each function's
+    /// plain code when nothing is traced and nothing stops it).
+    fn new(
+        p: &'a Program,
+        module: &'a Module,
+        env: &'a mut Env<D, X, T>,
+        fight: Option<&'a mut Fight<Value>>,
+        pool: Pool,
+        steps: u64,
+        (may_stop, formulas): (bool, bool),
+    ) -> Self {
+        Vm {
+            p,
+            module,
+            env,
+            fight,
+            pool,
+            steps,
+            may_stop,
+            formulas,
+            stopped: false,
+            plain: !T::ENABLED && !may_stop,
+            faces: Vec::new(),
+        }
+    }
 }
 
 impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {

@@ -4,7 +4,7 @@
 //! that only lanes with a non-zero divisor reach (behind `if`, `and`, `or`, `if`
 //! expressions), levels and natural faces. And the sweep memo, forgotten after a sweep.
 
-use super::super::{outcome_key, run, Decisions, Options, Outcomes, Truncation};
+use super::super::{outcome_key, run, test_options, Decisions, Outcomes};
 use crate::analyze::exact::Prob;
 use crate::analyze::plan::Plan;
 use crate::eval::Value;
@@ -76,17 +76,7 @@ fn program(name: &str) -> Program {
 fn analyze(p: &Program, name: &str, args: &[i64], mode: (bool, bool)) -> Outcomes {
     let f = p.functions.iter().position(|f| f.name == name).unwrap();
     let plan = Plan::new(p);
-    let opts = Options {
-        truncation: Truncation::Depth(3),
-        max_states: 20_000,
-        max_words: u64::MAX,
-        max_steps: 10_000_000,
-        deadline: None,
-        fast: mode.0,
-        columns: mode.1,
-        pieces: true,
-        memo: None,
-    };
+    let opts = test_options((mode.0, mode.1, true), None);
     let args = args.iter().map(|&a| Value::Int(a)).collect();
     run(p, &plan, f, args, &Decisions::default(), &opts)
 }
@@ -200,17 +190,7 @@ fn a_sweep_forgets_its_memo_on_every_thread() {
     let scenario = root.join("benches/odds/scenarios/exchange.yaml");
     // A case with a memo remembers on its thread; `forget` frees it.
     let (case, _) = crate::scenario::read(&prog, &scenario).unwrap();
-    let opts = Options {
-        truncation: Truncation::Depth(3),
-        max_states: 20_000,
-        max_words: u64::MAX,
-        max_steps: 10_000_000,
-        deadline: None,
-        fast: true,
-        columns: true,
-        pieces: true,
-        memo: Some(super::super::memo_id()),
-    };
+    let opts = test_options((true, true, true), Some(super::super::memo_id()));
     let plan = Plan::new(&prog);
     run(
         &prog,
