@@ -41,13 +41,15 @@ procedure dice_kept() -> int {
 "#;
 
 fn program() -> Program {
-    let dir = std::env::temp_dir().join(format!("rulesc-pieces-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("ruleset.yaml"), "ruleset: { name: pieces }\n").unwrap();
-    std::fs::write(dir.join("a.rules"), RULES).unwrap();
-    let (p, diags, _) = crate::compile_dir(&dir);
-    let _ = std::fs::remove_dir_all(&dir);
+    // A folder of its own per test: the tests run at once.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("ruleset.yaml"),
+        "ruleset: { name: pieces }\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("a.rules"), RULES).unwrap();
+    let (p, diags, _) = crate::compile_dir(dir.path());
     p.unwrap_or_else(|| panic!("{:?}", diags.items))
 }
 
