@@ -10,7 +10,8 @@
 //!   process (the cases run in parallel on every core).
 //!
 //! Each case runs until it has taken a second (at least three times); its best time is
-//! printed. The cases live in `tests/benches/odds/` (a ruleset and its scenarios).
+//! printed. `ONLY=text` runs only the single cases whose name holds `text` (and the
+//! sweep), for a profiler. The cases live in `tests/benches/odds/` (a ruleset and its scenarios).
 //!
 //! Side by side with icepool: with `ICEPOOL_PYTHON` set to a Python that has icepool
 //! (e.g. a throw-away virtual environment: `python3 -m venv /tmp/ip && /tmp/ip/bin/pip
@@ -107,6 +108,9 @@ fn main() {
     println!("exact odds, best time per case (rulesc analyze's merged-state engine):");
     let mut ours: Vec<(&str, f64)> = Vec::new();
     for (name, p, path, v) in &singles {
+        if std::env::var("ONLY").is_ok_and(|o| !name.contains(&o)) {
+            continue;
+        }
         let (t, r) = best(|| analyze(p, path, v));
         ours.push((name, t.as_secs_f64() * 1e3));
         println!(

@@ -1,31 +1,30 @@
-//! Straight-line pieces of a procedure that the merged engine runs itself, per roll path,
-//! without the interpreter and without building a state per path ("fast segments").
+//! Straight-line pieces of a procedure that the merged engine runs whole from each state,
+//! per roll path, without building a state per path ("fast segments").
 //!
 //! A statement is fast when it is a `let` or an assignment of a plain value (an int,
 //! bool, roll or level) to a local, an `if` of fast statements, or a `return`; its
 //! expressions are integer and boolean arithmetic, comparisons, levels, rolls of constant
-//! dice, and any other expression that neither rolls nor decides nor changes anything (the
-//! VM evaluates those as pieces, [`F::Interp`]). Anything else (a record changed, a call,
-//! a decision, a loop, a table roll) is left to the engine's statement-by-statement path.
+//! dice, and any other expression that neither rolls nor decides nor changes anything.
+//! Anything else (a record changed, a call, a decision, a loop, a table roll) is left to
+//! the engine's statement-by-statement path.
 //!
-//! Each construct is evaluated exactly as the interpreter evaluates it (`eval/expr.rs`,
-//! `eval/stmt.rs`: the same `arith` calls, the same conversions); whatever could end in a
-//! rule error (a division by zero, an interpreted expression that fails) gives up on the
-//! fast path ([`Bail::Slow`]) and the engine runs that state the ordinary way, so errors
-//! are reported exactly as before. The engine's tests hold both paths to the same
-//! fractions on every shipped scenario.
+//! This module decides which statements are fast ([`stmt`]) and what a run of them reads
+//! and writes. The engine runs a segment path by path on the VM, its statements lowered
+//! together (`engine/segment.rs`), or, when it rolls once, over all the roll's outcomes
+//! at once (`engine/columns`, which evaluates the [`F`] form built here). Whatever ends
+//! in a rule error (a division by zero, an expression that fails) gives up on the fast
+//! path ([`Bail::Slow`]) and the engine runs that state the ordinary way, so errors are
+//! reported exactly as before. The engine's tests hold every path to the same fractions on
+//! every shipped scenario.
 
 use super::Stop;
 use crate::eval::Value;
 use crate::ir::{AssignOp, CmpOp, Const, Expr, ExprKind as K, IntOp, Program, Stmt, Ty};
-use rulesc_runtime::{__private::arith, DiceSpec, Roll};
-use std::rc::Rc;
+use rulesc_runtime::DiceSpec;
 
 /// Why a fast path stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Bail {
-    /// An exploding chain cut at the depth (or a path past its dice): unexplored mass.
-    Cut,
     /// Something only the interpreter reports exactly (a rule error): run this state the
     /// ordinary way.
     Slow,
@@ -34,11 +33,6 @@ pub enum Bail {
 }
 
 pub type Fast<T> = Result<T, Bail>;
-
-/// The rolls of one path: each call decides one roll whole.
-pub trait Rolls {
-    fn roll(&mut self, spec: DiceSpec, site: u32) -> Fast<Roll>;
-}
 
 /// An expression compiled for the fast path.
 #[derive(Debug, Clone)]
@@ -338,247 +332,6 @@ fn interp(e: &Expr) -> Option<F> {
         )
     });
     ok.then(|| F::Interp(e.clone(), std::ptr::from_ref(e) as usize))
-}
-
-/// A dice source for interpreted expressions, which never roll.
-/// Runs fast statements on a frame's locals, with rolls decided by `dice`.
-pub struct Run<'r, D> {
-    pub p: &'r Program,
-    /// How an [`F::Interp`] runs.
-    pub(crate) interp: super::engine::Interp<'r>,
-    pub dice: &'r mut D,
-    pub locals: &'r mut Vec<Value>,
-    /// The fields of an outcome returned as [`Ret::Outcome`].
-    pub fields: &'r mut Vec<Value>,
-}
-
-/// What a `return` gave.
-#[derive(Debug)]
-pub enum Ret {
-    Value(Value),
-    /// `Tag(field: value, ..)`, its fields in [`Run::fields`] (not made into a value yet:
-    /// most paths add to an outcome already met).
-    Outcome(u16),
-}
-
-impl<D: Rolls> Run<'_, D> {
-    /// Runs `stmts`: `Some(value)` when one returned.
-    pub fn block(&mut self, stmts: &[FStmt]) -> Fast<Option<Ret>> {
-        for s in stmts {
-            if let Some(v) = self.stmt(s)? {
-                return Ok(Some(v));
-            }
-        }
-        Ok(None)
-    }
-
-    fn stmt(&mut self, s: &FStmt) -> Fast<Option<Ret>> {
-        match s {
-            FStmt::Set(slot, op, e) => {
-                let v = self.value(e)?;
-                let old = &mut self.locals[*slot];
-                *old = match op {
-                    AssignOp::Set => v,
-                    AssignOp::Add => Value::Int(arith::add(old.int(), v.int())),
-                    AssignOp::Sub => Value::Int(arith::sub(old.int(), v.int())),
-                };
-                Ok(None)
-            }
-            FStmt::If(branches, otherwise) => {
-                for (c, b) in branches {
-                    if self.truth(c)? {
-                        return self.block(b);
-                    }
-                }
-                match otherwise {
-                    Some(o) => self.block(o),
-                    None => Ok(None),
-                }
-            }
-            FStmt::Return(Some(F::Outcome(tag, fields))) => {
-                self.fields.clear();
-                for f in fields {
-                    let v = self.value(f)?;
-                    self.fields.push(v);
-                }
-                Ok(Some(Ret::Outcome(*tag)))
-            }
-            FStmt::Return(v) => Ok(Some(Ret::Value(match v {
-                Some(e) => self.value(e)?,
-                None => Value::Unit,
-            }))),
-        }
-    }
-
-    /// As the interpreter's `expr`.
-    pub fn value(&mut self, e: &F) -> Fast<Value> {
-        Ok(match e {
-            F::Val(v) => v.clone(),
-            F::Local(s) => self.locals[*s].clone(),
-            F::Field(s, path) => self.field(*s, path),
-            F::Neg(_) | F::Int(..) | F::CheckedDiv(..) | F::ToInt(_) | F::Natural(_) => {
-                Value::Int(self.int(e)?)
-            }
-            F::Compare(..) | F::And(..) | F::Or(..) | F::Not(_) => Value::Bool(self.truth(e)?),
-            F::If(c, a, b) => {
-                if self.truth(c)? {
-                    self.value(a)?
-                } else {
-                    self.value(b)?
-                }
-            }
-            F::MinMax(max, xs, ty) => rewrap(self.min_max(*max, xs)?, ty),
-            F::Clamp(x, lo, hi, ty) => {
-                let x = self.int(x)?;
-                let lo = self.int(lo)?;
-                let hi = self.int(hi)?;
-                rewrap(arith::clamp(x, lo, hi), ty)
-            }
-            F::Abs(a) => Value::Int(self.int(a)?.saturating_abs()),
-            F::Roll(spec, site) => Value::Roll(self.dice.roll(*spec, *site)?),
-            F::RollAdd(roll, delta, negate) => {
-                let r = match self.value(roll)? {
-                    Value::Roll(r) => r,
-                    other => Roll {
-                        total: other.int(),
-                        natural: 0,
-                    },
-                };
-                let d = self.int(delta)?;
-                Value::Roll(r.shifted(d, *negate))
-            }
-            F::LevelStep(level, delta, negate, len) => {
-                let l = match self.value(level)? {
-                    Value::Choice(c) => c,
-                    _ => 0,
-                };
-                let d = self.int(delta)?;
-                Value::Choice(arith::level_plus(l.into(), d, *negate, *len).into())
-            }
-            F::Outcome(tag, fields) => Value::Outcome {
-                tag: *tag,
-                fields: Rc::from(
-                    fields
-                        .iter()
-                        .map(|f| self.value(f))
-                        .collect::<Fast<Vec<_>>>()?,
-                ),
-            },
-            F::Interp(e, at) => {
-                (self.interp.eval_copy(self.p, e, *at, self.locals)).map_err(|_| Bail::Slow)?
-            }
-        })
-    }
-
-    /// `max(xs)` (or `min`), each operand read as a number, left to right. The checker
-    /// gives `min`/`max` an operand; none would leave it to the interpreter.
-    fn min_max(&mut self, max: bool, xs: &[F]) -> Fast<i64> {
-        let Some((first, rest)) = xs.split_first() else {
-            return Err(Bail::Slow);
-        };
-        let mut best = self.int(first)?;
-        for x in rest {
-            let v = self.int(x)?;
-            best = if max { best.max(v) } else { best.min(v) };
-        }
-        Ok(best)
-    }
-
-    /// As the interpreter's `int`.
-    fn int(&mut self, e: &F) -> Fast<i64> {
-        Ok(match e {
-            F::Val(v) => v.int(),
-            F::Local(s) => self.locals[*s].int(),
-            F::Neg(a) => arith::neg(self.int(a)?),
-            F::Int(op, a, b) => {
-                let (a, b) = (self.int(a)?, self.int(b)?);
-                op.apply(a, b)
-            }
-            F::CheckedDiv(op, a, b) => {
-                let (a, b) = (self.int(a)?, self.int(b)?);
-                if b == 0 {
-                    return Err(Bail::Slow);
-                }
-                if *op == IntOp::Rem {
-                    arith::rem(a, b)
-                } else {
-                    arith::div(a, b)
-                }
-            }
-            F::ToInt(a) => self.int(a)?,
-            // As `value` gives them, without making the values.
-            F::MinMax(max, xs, ty) => rewrap_int(self.min_max(*max, xs)?, ty),
-            F::Clamp(x, lo, hi, ty) => {
-                let x = self.int(x)?;
-                let lo = self.int(lo)?;
-                let hi = self.int(hi)?;
-                rewrap_int(arith::clamp(x, lo, hi), ty)
-            }
-            F::Abs(a) => self.int(a)?.saturating_abs(),
-            F::RollAdd(roll, delta, negate) => {
-                let total = match self.value(roll)? {
-                    Value::Roll(r) => r.total,
-                    other => other.int(),
-                };
-                let d = self.int(delta)?;
-                if *negate {
-                    arith::sub(total, d)
-                } else {
-                    arith::add(total, d)
-                }
-            }
-            F::Natural(a) => match self.value(a)? {
-                Value::Roll(r) => r.natural,
-                _ => 0,
-            },
-            F::Compare(..) | F::And(..) | F::Or(..) | F::Not(_) => i64::from(self.truth(e)?),
-            _ => self.value(e)?.int(),
-        })
-    }
-
-    /// As the interpreter's `truth`.
-    fn truth(&mut self, e: &F) -> Fast<bool> {
-        Ok(match e {
-            F::Val(v) => v.bool(),
-            F::Local(s) => self.locals[*s].bool(),
-            F::Not(a) => !self.truth(a)?,
-            F::Compare(op, a, b) => {
-                let (a, b) = (self.int(a)?, self.int(b)?);
-                op.holds(a, b)
-            }
-            F::And(a, b) => self.truth(a)? && self.truth(b)?,
-            F::Or(a, b) => self.truth(a)? || self.truth(b)?,
-            _ => self.value(e)?.bool(),
-        })
-    }
-
-    /// A field path read from a local (`Unit` where a step is not a record).
-    fn field(&self, slot: usize, path: &[usize]) -> Value {
-        let mut v = self.locals[slot].clone();
-        for &i in path {
-            v = match &v {
-                Value::Record(r) => r.borrow().get(i).cloned().unwrap_or(Value::Unit),
-                _ => Value::Unit,
-            };
-        }
-        v
-    }
-}
-
-/// `rewrap(v, ty).int()`.
-fn rewrap_int(v: i64, ty: &Ty) -> i64 {
-    match ty {
-        Ty::Choice(_) => v.clamp(0, i64::from(u16::MAX)),
-        _ => v,
-    }
-}
-
-/// An integer as a value of type `ty` (a level, or an int), as the interpreter does.
-fn rewrap(v: i64, ty: &Ty) -> Value {
-    match ty {
-        Ty::Choice(_) => Value::Choice(v.clamp(0, i64::from(u16::MAX)) as u16),
-        _ => Value::Int(v),
-    }
 }
 
 /// Whether statements can run over columns (`engine/columns.rs`): they roll once, in the

@@ -32,10 +32,11 @@ pub(crate) mod vm;
 
 pub(crate) use code::Func;
 pub(crate) use lower::piece::Of;
+pub(crate) use vm::Rerun;
 
 use crate::eval::Value;
 use crate::ir::{Program, Ty};
-use lower::piece::Piece;
+pub(crate) use lower::piece::Piece;
 use rulesc_runtime::{Decide, DiceSource, Env, RuleError, TraceSink};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -76,6 +77,15 @@ impl<'a> PieceOf<'a> {
         PieceOf {
             of: Of::Stmt(s),
             key: (std::ptr::from_ref(s) as usize, 0),
+            tmp: None,
+        }
+    }
+
+    /// A run of statements (not empty), known by its first.
+    pub(crate) fn block(stmts: &'a [crate::ir::Stmt]) -> Self {
+        PieceOf {
+            of: Of::Block(stmts),
+            key: (stmts.as_ptr() as usize, 3),
             tmp: None,
         }
     }
@@ -125,31 +135,51 @@ pub(crate) fn run_piece<D: DiceSource, X: Decide, T: TraceSink>(
     env: &mut Env<D, X, T>,
     locals: &mut [Value],
 ) -> Option<Result<Option<Value>, RuleError>> {
+    let piece = piece_for(p, fid, what, locals)?;
+    Some(run_lowered(p, &piece, env, locals))
+}
+
+/// `what`, of function `fid`, lowered for a frame binding the locals `locals` binds (a
+/// slot holding [`Value::Unit`] is unbound): lowered on first use and kept with the
+/// module; `None` when it does not lower.
+pub(crate) fn piece_for(
+    p: &Program,
+    fid: usize,
+    what: PieceOf<'_>,
+    locals: &[Value],
+) -> Option<Arc<Piece>> {
     let module = module(p);
     let bound = |slot: usize| !matches!(locals.get(slot), None | Some(Value::Unit));
-    let piece = {
-        let mut all = module.pieces.lock().unwrap_or_else(|e| e.into_inner());
-        let pieces = all.entry(what.key).or_insert_with(|| Pieces {
-            named: lower::piece::named(what.of),
-            lowered: Vec::new(),
-        });
-        let here = |pat: &[bool]| pat.iter().zip(&pieces.named).all(|(b, s)| *b == bound(*s));
-        match pieces.lowered.iter().find(|(pat, _)| here(pat)) {
-            Some((_, piece)) => piece.clone(),
-            None => {
-                let pat: Vec<bool> = pieces.named.iter().map(|s| bound(*s)).collect();
-                let entry: Vec<usize> = (pieces.named.iter().zip(&pat))
-                    .filter_map(|(s, b)| b.then_some(*s))
-                    .collect();
-                let piece =
-                    lower::piece::piece(p, &module.functions, fid, what.of, &entry, what.tmp);
-                let piece = piece.map(Arc::new);
-                pieces.lowered.push((pat, piece.clone()));
-                piece
-            }
+    let mut all = module.pieces.lock().unwrap_or_else(|e| e.into_inner());
+    let pieces = all.entry(what.key).or_insert_with(|| Pieces {
+        named: lower::piece::named(what.of),
+        lowered: Vec::new(),
+    });
+    let here = |pat: &[bool]| pat.iter().zip(&pieces.named).all(|(b, s)| *b == bound(*s));
+    match pieces.lowered.iter().find(|(pat, _)| here(pat)) {
+        Some((_, piece)) => piece.clone(),
+        None => {
+            let pat: Vec<bool> = pieces.named.iter().map(|s| bound(*s)).collect();
+            let entry: Vec<usize> = (pieces.named.iter().zip(&pat))
+                .filter_map(|(s, b)| b.then_some(*s))
+                .collect();
+            let piece = lower::piece::piece(p, &module.functions, fid, what.of, &entry, what.tmp);
+            let piece = piece.map(Arc::new);
+            pieces.lowered.push((pat, piece.clone()));
+            piece
         }
-    }?;
-    Some(vm::run_piece(p, module, &piece, env, locals))
+    }
+}
+
+/// Runs `piece` (from [`piece_for`]) in the frame `locals`, as [`run_piece`] does: the
+/// frame must bind the locals it was lowered for.
+pub(crate) fn run_lowered<D: DiceSource, X: Decide, T: TraceSink>(
+    p: &Program,
+    piece: &Piece,
+    env: &mut Env<D, X, T>,
+    locals: &mut [Value],
+) -> Result<Option<Value>, RuleError> {
+    vm::run_piece(p, module(p), piece, env, locals)
 }
 
 impl Module {

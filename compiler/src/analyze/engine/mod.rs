@@ -685,6 +685,14 @@ impl Interp<'_> {
         }
         match what.of() {
             Of::Stmt(s) => eval::exec_in(p, env, locals, s),
+            Of::Block(stmts) => {
+                for s in stmts {
+                    if let Some(v) = eval::exec_in(p, env, locals, s)? {
+                        return Ok(Some(v));
+                    }
+                }
+                Ok(None)
+            }
             Of::Expr(e) => eval::eval_in(p, env, locals, e).map(Some),
         }
     }
@@ -700,9 +708,18 @@ impl Interp<'_> {
         at: usize,
         locals: &mut Vec<Value>,
     ) -> Result<Value, RuleError> {
-        let mut env = Env::new(NoDice, rulesc_runtime::FirstOption, NoTrace);
+        let mut env = Env::new(NoDice, NoDecisions, NoTrace);
         let v = self.run(p, PieceOf::copy(e, at), &mut env, locals)?;
         Ok(v.unwrap_or_else(|| unreachable!("with no dice, nothing cuts the path off")))
+    }
+}
+
+/// The decisions of what decides none (a fast segment: `fast::stmt`).
+pub(super) struct NoDecisions;
+
+impl rulesc_runtime::Decide for NoDecisions {
+    fn decide(&mut self, name: &'static str, _options: u32) -> u32 {
+        unreachable!("a fast segment decides nothing (`fast::interp`), yet `{name}` was asked")
     }
 }
 

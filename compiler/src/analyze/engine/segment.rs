@@ -1,23 +1,24 @@
 //! Fast segments in the engine: a run of straight-line statements ([`crate::analyze::fast`])
-//! is run from each state along every roll path, on one scratch frame, without the
-//! interpreter and without a state per path. What the paths lead to (a state with the
+//! is run from each state along every roll path, on one scratch frame, as one piece on
+//! the VM (`core_ir::piece_for`: the statements lowered together for what the frame
+//! binds), without a state per path. What the paths lead to (a state with the
 //! locals the segment wrote, a returned value, mass cut at the depth) is gathered per
 //! state by its encoding, so a state makes one new state per distinct result, not one per
 //! path; the exchange's 12,000 pairs of exploding totals become a few dozen results.
 //!
-//! A state whose paths meet anything only the interpreter reports exactly (a rule error)
-//! is run again the ordinary way, statement by statement.
+//! A state whose paths meet a rule error (reported at the statement that raised it), or
+//! whose segment does not lower, is run again the ordinary way, statement by statement.
 
-use super::{Builder, Engine, Exits, Res, Truncation};
-use crate::analyze::dice::{Bound, RollDist};
+use super::{Builder, Engine, Exits, NoDecisions, Res, RollPaths};
 use crate::analyze::exact::W;
-use crate::analyze::fast::{Bail, Fast, Ret, Rolls, Run};
+use crate::analyze::fast::{Bail, Fast};
 use crate::analyze::plan::Segment;
 use crate::analyze::state::{encode_value, scales, Dist, State, WordsBuild};
+use crate::core_ir::{self, PieceOf};
 use crate::eval::Value;
 use crate::ir::{Id, Stmt};
-use rulesc_runtime::{DiceSpec, Roll};
-use std::cell::RefCell;
+use rulesc_runtime::{Env, NoTrace};
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -40,8 +41,8 @@ struct Gathered {
     index: HashMap<Vec<u64>, usize, WordsBuild>,
     exits: Vec<(Exit, usize, W)>,
     key: Vec<u64>,
+    /// The kept locals' values of the path just run, in [`Segment::kept`]'s order.
     locals: Vec<Value>,
-    fields: Vec<Value>,
 }
 
 impl Gathered {
@@ -51,13 +52,7 @@ impl Gathered {
     }
 
     /// Adds `w` to the exit whose key is in `self.key` (made by `exit` if new).
-    fn add(
-        &mut self,
-        w: W,
-        dp: usize,
-        exit: impl FnOnce(&[Value], &[Value]) -> Exit,
-        max: u64,
-    ) -> Fast<()> {
+    fn add(&mut self, w: W, dp: usize, exit: impl FnOnce(&[Value]) -> Exit, max: u64) -> Fast<()> {
         if let Some(&i) = self.index.get(self.key.as_slice()) {
             self.exits[i].2.add(&w);
             return Ok(());
@@ -66,72 +61,28 @@ impl Gathered {
             return Err(Bail::Stop(super::Stop::States));
         }
         self.index.insert(self.key.clone(), self.exits.len());
-        self.exits.push((exit(&self.locals, &self.fields), dp, w));
+        self.exits.push((exit(&self.locals), dp, w));
         Ok(())
     }
 }
 
-/// The rolls of one path through a segment: each roll decided whole, its outcomes walked
-/// like an odometer (as [`super::RollPaths`] does for the interpreter).
-struct Odometer<'e, 'a> {
-    eng: &'e Engine<'a>,
-    path: Vec<(usize, Rc<RollDist>)>,
-    pos: usize,
-    used: u32,
-}
+/// A segment's roll paths, run to their end: a segment has no loop and calls nothing, so
+/// a path the dice cut off (its rolls read as 0 from there) ends soon and is counted
+/// unexplored whatever it gave, and the time is checked once a path. Its plain code
+/// runs, with no stop before each statement.
+struct Unstopped<'s, 'e, 'a>(&'s mut RollPaths<'e, 'a>);
 
-impl Rolls for Odometer<'_, '_> {
-    fn roll(&mut self, spec: DiceSpec, site: u32) -> Fast<Roll> {
-        if self.pos == self.path.len() {
-            let bound = match self.eng.opts.truncation {
-                Truncation::Depth(d) => Bound::Depth(d),
-                Truncation::PathDice(max) => Bound::Dice(max.saturating_sub(self.used)),
-            };
-            let natural = self.eng.plan.natural_sites.contains(&site);
-            let d = self
-                .eng
-                .roll_dist(spec, bound, natural)
-                .map_err(Bail::Stop)?;
-            self.path.push((0, d));
-        }
-        let (c, d) = &self.path[self.pos];
-        self.pos += 1;
-        match d.entries.get(*c) {
-            Some((r, used, _)) => {
-                self.used += used;
-                Ok(*r)
-            }
-            None => Err(Bail::Cut),
-        }
+impl rulesc_runtime::DiceSource for Unstopped<'_, '_, '_> {
+    fn face(&mut self, sides: u32) -> u32 {
+        self.0.face(sides)
     }
-}
 
-impl Odometer<'_, '_> {
-    /// The next path (false: every path was taken).
-    fn advance(&mut self) -> bool {
-        self.path.truncate(self.pos);
-        while let Some((c, d)) = self.path.pop() {
-            if c + 1 < super::RollPaths::choices(&d) {
-                self.path.push((c + 1, d));
-                return true;
-            }
-        }
+    fn may_stop(&self) -> bool {
         false
     }
 
-    /// The weight of the path just run and its denominator.
-    fn weight(&self) -> (W, W) {
-        match &self.path[..self.pos] {
-            [] => (W::one(), W::one()),
-            [(c, d)] => (
-                d.entries.get(*c).map_or(&d.cut, |e| &e.2).clone(),
-                d.den.clone(),
-            ),
-            path => path.iter().fold((W::one(), W::one()), |(w, den), (c, d)| {
-                let x = d.entries.get(*c).map_or(&d.cut, |e| &e.2);
-                (w.mul(x), den.mul(&d.den))
-            }),
-        }
+    fn whole(&mut self, spec: rulesc_runtime::DiceSpec, site: u32) -> Option<rulesc_runtime::Roll> {
+        self.0.whole(spec, site)
     }
 }
 
@@ -256,7 +207,7 @@ impl Engine<'_> {
                     let exits: Remembered = match columns {
                         Some(exits) => exits.into(),
                         None => {
-                            match self.gather(f, seg, &st, &mut g, &mut dps) {
+                            match self.gather(f, stmts, seg, &st, &mut g, &mut dps) {
                                 Ok(()) => {}
                                 Err(Bail::Stop(stop)) => return Err(stop),
                                 Err(_) => {
@@ -353,12 +304,13 @@ impl Engine<'_> {
         Ok(ex)
     }
 
-    /// Every roll path of `seg` from state `st`, gathered into `g` (weights over the
-    /// state's denominator times the path's, `dps` holding the distinct path
-    /// denominators).
+    /// Every roll path of `seg` (the statements `stmts` of function `f`) from state `st`,
+    /// gathered into `g` (weights over the state's denominator times the path's, `dps`
+    /// holding the distinct path denominators).
     fn gather(
         &self,
         f: Id,
+        stmts: &[Stmt],
         seg: &Segment,
         st: &State,
         g: &mut Gathered,
@@ -368,31 +320,40 @@ impl Engine<'_> {
         let Some(base) = st.frames.last() else {
             return Err(Bail::Slow);
         };
-        g.locals.clear();
-        g.locals.extend_from_slice(base);
-        let mut odo = Odometer {
+        // Lowered for what this frame binds; on the walker (no pieces) or when it does not
+        // lower, the statements run one by one.
+        let piece = self
+            .opts
+            .pieces
+            .then(|| core_ir::piece_for(self.p, f, PieceOf::block(stmts), base))
+            .flatten();
+        let Some(piece) = piece else {
+            return Err(Bail::Slow);
+        };
+        let mut run = core_ir::Rerun::new(&piece, base);
+        let module = core_ir::module(self.p);
+        let mut src = RollPaths {
             eng: self,
             path: Vec::new(),
             pos: 0,
             used: st.used,
+            cut: false,
+            fail: Cell::new(None),
         };
         let max = self.opts.max_states;
         loop {
             self.tick().map_err(Bail::Stop)?;
-            odo.pos = 0;
-            odo.used = st.used;
-            for &s in &seg.written {
-                g.locals[s] = base[s].clone();
+            src.pos = 0;
+            src.used = st.used;
+            src.cut = false;
+            let r = {
+                let mut env = Env::new(Unstopped(&mut src), NoDecisions, NoTrace);
+                run.run(self.p, module, &mut env)
+            };
+            if let Some(stop) = src.fail.get() {
+                return Err(Bail::Stop(stop));
             }
-            let r = Run {
-                p: self.p,
-                interp: self.interp(f),
-                dice: &mut odo,
-                locals: &mut g.locals,
-                fields: &mut g.fields,
-            }
-            .block(&seg.stmts);
-            let (pw, dp) = odo.weight();
+            let (pw, dp) = src.weight();
             let dp = match dps.iter().position(|d| *d == dp) {
                 Some(i) => i,
                 None => {
@@ -400,55 +361,34 @@ impl Engine<'_> {
                     dps.len() - 1
                 }
             };
+            let used = src.used;
             g.key.clear();
             match r {
-                Err(Bail::Cut) => {
+                _ if src.cut => {
                     g.key.extend([0, dp as u64]);
-                    g.add(pw, dp, |_, _| Exit::Cut, max)?;
+                    g.add(pw, dp, |_| Exit::Cut, max)?;
                 }
-                Err(e) => return Err(e),
+                // Reported where it is raised, by the statement-by-statement run.
+                Err(_) => return Err(Bail::Slow),
                 Ok(None) => {
-                    g.key.extend([1, dp as u64, u64::from(odo.used)]);
+                    g.key.extend([1, dp as u64, u64::from(used)]);
                     let mut seen = Vec::new();
+                    g.locals.clear();
                     for &s in &seg.kept {
-                        encode_value(&g.locals[s], &mut g.key, &mut seen);
+                        let v = run.local(s);
+                        encode_value(&v, &mut g.key, &mut seen);
+                        g.locals.push(v);
                     }
-                    let used = odo.used;
-                    let kept = &seg.kept;
-                    g.add(
-                        pw,
-                        dp,
-                        |locals, _| {
-                            let values = kept.iter().map(|&s| locals[s].clone()).collect();
-                            Exit::Normal(values, used)
-                        },
-                        max,
-                    )?;
+                    g.add(pw, dp, |kept| Exit::Normal(kept.to_vec(), used), max)?;
                 }
-                Ok(Some(Ret::Value(v))) => {
-                    g.key.extend([2, dp as u64, u64::from(odo.used)]);
+                Ok(Some(ret)) => {
+                    let v = run.value(ret);
+                    g.key.extend([2, dp as u64, u64::from(used)]);
                     encode_value(&v, &mut g.key, &mut Vec::new());
-                    let used = odo.used;
-                    g.add(pw, dp, |_, _| Exit::Return(v, used), max)?;
-                }
-                Ok(Some(Ret::Outcome(tag))) => {
-                    // The words `encode_value` writes for the outcome value.
-                    let n = g.fields.len() as u64;
-                    g.key
-                        .extend([2, dp as u64, u64::from(odo.used), 10, u64::from(tag), n]);
-                    let mut seen = Vec::new();
-                    for f in &g.fields {
-                        encode_value(f, &mut g.key, &mut seen);
-                    }
-                    let used = odo.used;
-                    let exit = |_: &[Value], fields: &[Value]| {
-                        let fields = Rc::from(fields);
-                        Exit::Return(Value::Outcome { tag, fields }, used)
-                    };
-                    g.add(pw, dp, exit, max)?;
+                    g.add(pw, dp, |_| Exit::Return(v, used), max)?;
                 }
             }
-            if !odo.advance() {
+            if !src.advance() {
                 return Ok(());
             }
         }

@@ -136,14 +136,17 @@ impl RollPaths<'_, '_> {
 
     /// The weight of the path just run, over its denominator.
     pub(super) fn weight(&self) -> (W, W) {
-        let mut w = W::one();
-        let mut den = W::one();
-        for (c, d) in &self.path[..self.pos.min(self.path.len())] {
-            let x = d.entries.get(*c).map_or(&d.cut, |e| &e.2);
-            w = w.mul(x);
-            den = den.mul(&d.den);
+        fn taken((c, d): &(usize, Rc<RollDist>)) -> &W {
+            d.entries.get(*c).map_or(&d.cut, |e| &e.2)
         }
-        (w, den)
+        match &self.path[..self.pos.min(self.path.len())] {
+            [] => (W::one(), W::one()),
+            // One roll (a fast segment's, most often): its own weight, nothing multiplied.
+            [one] => (taken(one).clone(), one.1.den.clone()),
+            path => path.iter().fold((W::one(), W::one()), |(w, den), step| {
+                (w.mul(taken(step)), den.mul(&step.1.den))
+            }),
+        }
     }
 }
 

@@ -1,6 +1,7 @@
-//! Pieces: one statement or expression of a function lowered alone, for the merged
-//! engine (`analyze::engine`), which runs a procedure a statement at a time over
-//! distributions of frames and merges equal frames between statements.
+//! Pieces: one statement, run of statements or expression of a function lowered alone,
+//! for the merged engine (`analyze::engine`), which runs a procedure a statement at a
+//! time (or a fast segment, a run of statements, at a time) over distributions of frames
+//! and merges equal frames between them.
 //!
 //! A piece's parameters are the frame's locals bound when it starts; what it leaves
 //! behind is read back from their registers. It runs as `eval::exec_in`/`eval_in` run a
@@ -15,6 +16,8 @@ use crate::ir::{Expr, ExprKind as K, Local, Program, Stmt, Ty};
 #[derive(Clone, Copy)]
 pub(crate) enum Of<'a> {
     Stmt(&'a Stmt),
+    /// Statements run one after another (a fast segment, `analyze::plan::Segment`).
+    Block(&'a [Stmt]),
     Expr(&'a Expr),
 }
 
@@ -32,6 +35,8 @@ pub(crate) struct Piece {
     /// Per form, a statement's: the register its normal end sets to 1 (a `return` leaves
     /// it 0).
     pub(crate) done: [Option<IReg>; 2],
+    /// How many `i64` registers it uses (the first ones of its frame), in either form.
+    pub(crate) ints: usize,
 }
 
 /// `of`, a statement or expression of function `fid`, lowered alone with the locals
@@ -70,6 +75,7 @@ pub(crate) fn piece(
         entry: entry.to_vec(),
         out: [full.out, plain.out],
         done: [full.done, plain.done],
+        ints: full.ints.max(plain.ints),
     })
 }
 
@@ -80,6 +86,7 @@ struct Lowered {
     code: Vec<Inst>,
     out: Vec<(usize, Part)>,
     done: Option<IReg>,
+    ints: usize,
 }
 
 fn form(
@@ -101,13 +108,17 @@ fn form(
         params.push(part);
     }
     let done = match of {
-        Of::Stmt(s) => {
+        Of::Stmt(_) | Of::Block(_) => {
             let done = l.int();
             l.code.push(Inst::Const {
                 dst: done,
                 value: 0,
             });
-            l.stmt(s).ok()?;
+            match of {
+                Of::Block(stmts) => l.block(stmts).ok()?,
+                Of::Stmt(s) => l.stmt(s).ok()?,
+                Of::Expr(_) => unreachable!("matched above"),
+            }
             l.flush();
             l.code.push(Inst::Const {
                 dst: done,
@@ -138,9 +149,17 @@ fn form(
     // local with the dice its roll keeps (every other local it binds is scoped inside
     // it); an expression's, nothing (it assigns no local, and a record a call changes is
     // the frame's own).
+    // A run of statements leaves what each of its own statements leaves.
     let mut out_slots = Vec::new();
-    if let Of::Stmt(s) = of {
+    let top: &[Stmt] = match of {
+        Of::Stmt(s) => std::slice::from_ref(s),
+        Of::Block(stmts) => stmts,
+        Of::Expr(_) => &[],
+    };
+    if !matches!(of, Of::Expr(_)) {
         out_slots.extend_from_slice(entry);
+    }
+    for s in top {
         if let Stmt::Let { slot, value, .. } = s {
             out_slots.push(*slot);
             kept_dice(value, &mut out_slots);
@@ -158,6 +177,7 @@ fn form(
         code: l.code,
         out,
         done,
+        ints: l.ints as usize,
     })
 }
 
@@ -178,6 +198,11 @@ pub(crate) fn named(of: Of<'_>) -> Vec<usize> {
     let mut out = std::collections::HashSet::new();
     match of {
         Of::Stmt(s) => crate::ir::walk::stmt_locals(s, true, &mut out),
+        Of::Block(stmts) => {
+            for s in stmts {
+                crate::ir::walk::stmt_locals(s, true, &mut out);
+            }
+        }
         Of::Expr(e) => crate::ir::walk::expr_locals(e, true, &mut out),
     }
     let mut out: Vec<usize> = out.into_iter().collect();

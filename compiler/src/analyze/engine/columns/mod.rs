@@ -7,14 +7,12 @@
 //! after the segment, or the value returned), as [`super::segment`]'s path-by-path
 //! gathering groups paths, in the same order and with the same weights.
 //!
-//! Every operation is the interpreter's own (`arith`, the same conversions as
-//! [`fast::Run`]). Whatever this module does not take on gives up for the state
-//! (`None`) and the engine gathers it path by path as before, which reports it exactly:
+//! Every operation is the interpreter's own (`arith`, the same conversions as the VM).
+//! Whatever this module does not take on gives up for the state (`None`) and the engine
+//! gathers it path by path on the VM (`super::segment`), which reports it exactly:
 //! a division by zero in a lane that evaluates it, an interpreted expression that fails
 //! or reads a column, a local whose lanes would hold values of different kinds, and any
 //! limit (steps, states, time) the segment would reach.
-//!
-//! [`fast::Run`]: crate::analyze::fast::Run
 mod col;
 mod group;
 #[cfg(test)]
@@ -253,7 +251,7 @@ impl Lanes<'_> {
         Some(())
     }
 
-    /// As [`fast::Run`]'s `value`, in the lanes of `m` (others hold anything).
+    /// As the interpreter evaluates an expression, in the lanes of `m` (others hold anything).
     fn value(&mut self, e: &F, m: &[bool]) -> Option<Col> {
         Some(match e {
             F::Val(v) => Col::S(v.clone()),
@@ -373,7 +371,7 @@ impl Lanes<'_> {
         })
     }
 
-    /// As [`fast::Run`]'s `int`.
+    /// As the interpreter reads an int.
     fn ints(&mut self, e: &F, m: &[bool]) -> Option<Ints> {
         Some(match e {
             F::Val(v) => Ints::S(v.int()),
@@ -454,7 +452,7 @@ impl Lanes<'_> {
         })
     }
 
-    /// As [`fast::Run`]'s `truth`.
+    /// As the interpreter reads a truth.
     fn truth(&mut self, e: &F, m: &[bool]) -> Option<Bools> {
         Some(match e {
             F::Val(v) => Bools::S(v.bool()),
