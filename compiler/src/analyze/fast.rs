@@ -300,10 +300,11 @@ pub fn expr(p: &Program, e: &Expr) -> Option<F> {
             delta,
             negate,
         } => {
-            let len = match &e.ty {
-                Ty::Choice(c) => p.choices[*c].variants.len(),
-                _ => 1,
+            // A level stepped is a level of its scale (the checker's type rule).
+            let Ty::Choice(c) = &e.ty else {
+                unreachable!("`level ± n` has the level's type")
             };
+            let len = p.choices[*c].variants.len();
             F::LevelStep(bx(p, level)?, bx(p, delta)?, *negate, len.min(255) as u8)
         }
         K::MakeOutcome { tag, fields, .. } if fields.iter().all(|x| plain(&x.ty)) => F::Outcome(

@@ -324,7 +324,7 @@ impl BodyGen<'_, '_> {
     pub(super) fn track_len(&self, ty: &Ty) -> usize {
         match ty {
             Ty::Track(t) => self.g.p.tracks[*t].boxes.len(),
-            _ => 0,
+            _ => unreachable!("`filled` and `fill` take a track (the checker's type rule)"),
         }
     }
 

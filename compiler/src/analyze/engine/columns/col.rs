@@ -133,7 +133,7 @@ impl Ints {
         };
         let n = match (&a, &b) {
             (Ints::V(v), _) | (_, Ints::V(v)) => v.len(),
-            _ => 0,
+            (Ints::S(_), Ints::S(_)) => unreachable!("two shared values were compared above"),
         };
         let mut out = bools_buf(n);
         match (&a, &b) {

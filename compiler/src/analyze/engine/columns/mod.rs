@@ -257,14 +257,14 @@ impl Lanes<'_> {
             F::Val(v) => Col::S(v.clone()),
             F::Local(s) => self.local(*s),
             F::Field(s, path) => match &self.cols[*s] {
-                // A plain value has no fields.
-                Some(_) => Col::S(Value::Unit),
+                // A local held in a column is plain, and has no fields: not taken on here.
+                Some(_) => return None,
                 None => {
                     let mut v = self.locals[*s].clone();
                     for &i in path {
                         v = match &v {
-                            Value::Record(r) => r.borrow().get(i).cloned().unwrap_or(Value::Unit),
-                            _ => Value::Unit,
+                            Value::Record(r) => r.borrow().get(i).cloned()?,
+                            _ => return None,
                         };
                     }
                     Col::S(v)
@@ -338,7 +338,8 @@ impl Lanes<'_> {
                 let l = match self.value(level, m)? {
                     Col::S(Value::Choice(c)) => Ints::S(i64::from(c)),
                     Col::L(v) => Ints::V(v.iter().map(|&c| i64::from(c)).collect()),
-                    _ => Ints::S(0),
+                    // Not a level: not taken on here (the path-by-path run says what).
+                    _ => return None,
                 };
                 let d = self.ints(delta, m)?;
                 let step = |l: i64, d: i64| i64::from(arith::level_plus(l, d, *negate, *len));
@@ -442,7 +443,8 @@ impl Lanes<'_> {
             F::Natural(a) => match self.value(a, m)? {
                 Col::S(Value::Roll(r)) => Ints::S(r.natural),
                 Col::R(_, nat) => Ints::V(nat.to_vec()),
-                _ => Ints::S(0),
+                // Not a roll: not taken on here (the path-by-path run says what).
+                _ => return None,
             },
             F::Compare(..) | F::And(..) | F::Or(..) | F::Not(_) => match self.truth(e, m)? {
                 Bools::S(b) => Ints::S(i64::from(b)),
