@@ -9,9 +9,10 @@
 //! the engine's statement-by-statement path.
 //!
 //! This module decides which statements are fast ([`stmt`]) and what a run of them reads
-//! and writes. The engine runs a segment path by path on the VM, its statements lowered
-//! together (`engine/segment.rs`), or, when it rolls once, over all the roll's outcomes
-//! at once (`engine/columns`, which evaluates the [`F`] form built here). Whatever ends
+//! and writes, off an [`F`] form of their expressions that nothing evaluates. The engine
+//! runs a segment on the VM, its statements lowered together: path by path
+//! (`engine/segment.rs`), or, when it rolls once, over all the roll's outcomes at once
+//! (`engine/lanes`). Whatever ends
 //! in a rule error (a division by zero, an expression that fails) gives up on the fast
 //! path ([`Bail::Slow`]) and the engine runs that state the ordinary way, so errors are
 //! reported exactly as before. The engine's tests hold every path to the same fractions on
@@ -63,10 +64,9 @@ pub enum F {
     LevelStep(Box<F>, Box<F>, bool, u8),
     /// `Tag(field: value, ..)`.
     Outcome(u16, Vec<F>),
-    /// Anything else that neither rolls nor decides nor changes state: run as a piece on
-    /// the VM ([`super::engine::Interp`]). A copy of the program's expression, with the
-    /// address of the program's own (what the piece is known by).
-    Interp(Expr, usize),
+    /// Anything else that neither rolls nor decides nor changes state (the VM runs it
+    /// with the rest of the segment).
+    Interp(Expr),
 }
 
 impl F {
@@ -231,7 +231,7 @@ fn uses_of(e: &F, int: bool, uses: &mut std::collections::HashMap<usize, bool>) 
             uses_of(d, true, uses);
         }
         F::Outcome(_, xs) => xs.iter().for_each(|x| uses_of(x, false, uses)),
-        F::Interp(e, _) => super::plan::walk_all(e, &mut |x| {
+        F::Interp(e) => super::plan::walk_all(e, &mut |x| {
             if let K::Local(s) = x.kind {
                 full(s, uses);
             }
@@ -332,10 +332,10 @@ fn interp(e: &Expr) -> Option<F> {
                 | K::Faces { .. }
         )
     });
-    ok.then(|| F::Interp(e.clone(), std::ptr::from_ref(e) as usize))
+    ok.then(|| F::Interp(e.clone()))
 }
 
-/// Whether statements can run over columns (`engine/columns.rs`): they roll once, in the
+/// Whether statements can run over lanes (`engine/lanes`): they roll once, in the
 /// first statement, where every path evaluates it (not inside a branch, a conditional
 /// expression's arm or the right of `and`/`or`), and make outcomes only where they
 /// return them.

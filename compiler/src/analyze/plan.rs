@@ -53,7 +53,7 @@ pub struct Segment {
     /// Those of `reads` read only as numbers ([`fast::int_only`]).
     pub numbers: Vec<usize>,
     /// It rolls once, where every path rolls ([`fast::one_roll`]): the engine runs it
-    /// over all the roll's outcomes at once (`engine/columns.rs`).
+    /// over all the roll's outcomes at once (`engine/lanes`).
     pub columns: bool,
 }
 

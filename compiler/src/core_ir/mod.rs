@@ -30,9 +30,9 @@ mod lower;
 mod tests;
 pub(crate) mod vm;
 
-pub(crate) use code::Func;
+pub(crate) use code::{Func, Part};
 pub(crate) use lower::piece::Of;
-pub(crate) use vm::Rerun;
+pub(crate) use vm::{Lanes, Left, Rerun};
 
 use crate::eval::Value;
 use crate::ir::{Program, Ty};
@@ -94,16 +94,6 @@ impl<'a> PieceOf<'a> {
         PieceOf {
             of: Of::Expr(e),
             key: (std::ptr::from_ref(e) as usize, 1),
-            tmp: None,
-        }
-    }
-
-    /// `e`, a copy the engine keeps of the program's expression at address `at`: known
-    /// by that one.
-    pub(crate) fn copy(e: &'a crate::ir::Expr, at: usize) -> Self {
-        PieceOf {
-            of: Of::Expr(e),
-            key: (at, 1),
             tmp: None,
         }
     }

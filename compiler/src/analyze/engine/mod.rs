@@ -22,8 +22,8 @@
 //! merge inside it too. Any other construct, present or future, costs nothing here: the
 //! VM runs it.
 
-mod columns;
 mod control;
+mod lanes;
 #[cfg(test)]
 mod pieces;
 mod segment;
@@ -77,7 +77,7 @@ pub struct Options {
     /// statement goes through the interpreter (the tests compare the two).
     pub fast: bool,
     /// Runs a fast segment that rolls once over all the roll's outcomes at once
-    /// (`columns.rs`); off, path by path (the tests compare the two).
+    /// (`lanes/`); off, path by path (the tests compare the two).
     pub columns: bool,
     /// Runs whole statements and expressions on the VM ([`core_ir::run_piece`]); off, on
     /// the walker (the tests compare the two).
@@ -114,7 +114,7 @@ pub struct Outcomes {
     pub stop: Option<Stop>,
     /// The most states alive at once.
     pub peak_states: usize,
-    /// States from which a segment ran over columns (`columns/`).
+    /// States from which a segment ran over lanes (`lanes/`).
     pub column_states: u64,
     pub steps: u64,
     /// Statements and expressions run whole on the walker, with `pieces` on: those that
@@ -698,37 +698,12 @@ impl Interp<'_> {
     }
 }
 
-impl Interp<'_> {
-    /// `e`, a copy of the program's expression at address `at` that neither rolls nor
-    /// decides (a fast segment's [`super::fast::F::Interp`]), evaluated in `locals`.
-    pub(crate) fn eval_copy(
-        &self,
-        p: &Program,
-        e: &Expr,
-        at: usize,
-        locals: &mut Vec<Value>,
-    ) -> Result<Value, RuleError> {
-        let mut env = Env::new(NoDice, NoDecisions, NoTrace);
-        let v = self.run(p, PieceOf::copy(e, at), &mut env, locals)?;
-        Ok(v.unwrap_or_else(|| unreachable!("with no dice, nothing cuts the path off")))
-    }
-}
-
 /// The decisions of what decides none (a fast segment: `fast::stmt`).
 pub(super) struct NoDecisions;
 
 impl rulesc_runtime::Decide for NoDecisions {
     fn decide(&mut self, name: &'static str, _options: u32) -> u32 {
         unreachable!("a fast segment decides nothing (`fast::interp`), yet `{name}` was asked")
-    }
-}
-
-/// The dice of what rolls none.
-struct NoDice;
-
-impl DiceSource for NoDice {
-    fn face(&mut self, _sides: u32) -> u32 {
-        unreachable!("an expression run with no dice rolls none (`fast::interp`)")
     }
 }
 

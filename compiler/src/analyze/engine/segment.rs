@@ -202,7 +202,7 @@ impl Engine<'_> {
                 Some(exits) => exits,
                 None => {
                     let columns = (self.opts.columns && seg.columns)
-                        .then(|| self.columns(f, seg, &st))
+                        .then(|| self.lanes(f, seg, stmts, &st))
                         .flatten();
                     let exits: Remembered = match columns {
                         Some(exits) => exits.into(),
@@ -448,7 +448,7 @@ mod tests {
         analyze_with(p, s, t, (fast, fast), memo)
     }
 
-    /// With fast segments (`.0`), and those that roll once over columns (`.1`).
+    /// With fast segments (`.0`), and those that roll once over lanes (`.1`).
     fn analyze_with(
         p: &Program,
         s: &crate::scenario::Scenario,
@@ -536,7 +536,7 @@ mod tests {
             }
         }
         assert!(checked >= 30, "only {checked} runs");
-        assert!(columns >= 50, "only {columns} states over columns");
+        assert!(columns >= 50, "only {columns} states over lanes");
     }
 
     #[test]
@@ -565,7 +565,7 @@ mod tests {
         assert_eq!(fast.unexplored, slow.unexplored);
         assert_eq!(by_key(&paths), by_key(&slow));
         assert_eq!(paths.unexplored, slow.unexplored);
-        // Both segments ran over columns: the attack roll from the start, the defence
+        // Both segments ran over lanes: the attack roll from the start, the defence
         // roll from each attack total that is not an Epic Failure.
         assert!(fast.column_states > 100, "{}", fast.column_states);
         // The attack's totals are the most states ever held, not their pairs.

@@ -79,6 +79,17 @@ pub(crate) fn piece(
     })
 }
 
+impl Piece {
+    /// The dice and site of its first roll of constant dice (a one-roll fast segment's
+    /// roll, which [`crate::core_ir::Lanes`] runs over).
+    pub(crate) fn the_roll(&self) -> Option<(rulesc_runtime::DiceSpec, u32)> {
+        self.func.plain.iter().find_map(|i| match i {
+            Inst::Roll { spec, site, .. } => Some((*spec, *site)),
+            _ => None,
+        })
+    }
+}
+
 /// One form of a piece.
 struct Lowered {
     params: Vec<Part>,

@@ -8,6 +8,8 @@
 // for the instructions a melee attack runs (docs/design/core-ir.md, session 17).
 mod effects;
 mod formulas;
+mod lanes;
+pub(crate) use lanes::{Lanes, Left};
 mod lists;
 mod maps;
 mod regs;
@@ -75,6 +77,22 @@ impl Frame {
     fn give_back(self: Box<Self>, pool: &mut Pool) {
         pool.push(self);
     }
+}
+
+/// `max(a, b)` (`max`) or `min(a, b)` of two numbers or levels.
+#[inline]
+fn pick(max: bool, a: i64, b: i64) -> i64 {
+    if max {
+        a.max(b)
+    } else {
+        a.min(b)
+    }
+}
+
+/// `abs(a)`, saturating (`abs` of the least `i64` is the greatest).
+#[inline]
+fn abs(a: i64) -> i64 {
+    a.saturating_abs()
 }
 
 /// What a debug build's fresh frame holds in every `i64` register: far from any total,
@@ -642,14 +660,13 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     regs[*dst as usize] = op.apply(regs[*a as usize], *b);
                 }
                 Inst::Pick { max, dst, a, b } => {
-                    let (a, b) = (regs[*a as usize], regs[*b as usize]);
-                    regs[*dst as usize] = if *max { a.max(b) } else { a.min(b) };
+                    regs[*dst as usize] = pick(*max, regs[*a as usize], regs[*b as usize]);
                 }
                 Inst::Clamp { dst, x, lo, hi } => {
                     let r = |i: &IReg| regs[usize::from(*i)];
                     regs[*dst as usize] = arith::clamp(r(x), r(lo), r(hi));
                 }
-                Inst::Abs { dst, a } => regs[*dst as usize] = regs[*a as usize].saturating_abs(),
+                Inst::Abs { dst, a } => regs[*dst as usize] = abs(regs[*a as usize]),
                 Inst::LevelStep {
                     dst,
                     level,

@@ -31,7 +31,16 @@ pub(super) fn bind(part: Part, v: Value, frame: &mut Frame) {
 /// The value held in `part`'s registers (a value register's taken).
 #[inline]
 pub(super) fn value(part: Part, ints: &[i64; FRAME], vals: &mut [Value]) -> Value {
-    let int = |r: IReg| ints[usize::from(r)];
+    match part {
+        Part::Val(r) => std::mem::replace(&mut vals[r as usize], Value::Unit),
+        scalar => scalar_value(scalar, |r| ints[usize::from(r)]),
+    }
+}
+
+/// The value of a part held in `i64` registers (or of nothing), each register read by
+/// `int`.
+#[inline]
+pub(super) fn scalar_value(part: Part, int: impl Fn(IReg) -> i64) -> Value {
     match part {
         Part::Int(r) => Value::Int(int(r)),
         Part::Bool(r) => Value::Bool(int(r) != 0),
@@ -49,8 +58,8 @@ pub(super) fn value(part: Part, ints: &[i64; FRAME], vals: &mut [Value]) -> Valu
             total: int(total),
             natural: int(natural),
         }),
-        Part::Val(r) => std::mem::replace(&mut vals[r as usize], Value::Unit),
         Part::Unit => Value::Unit,
+        Part::Val(_) => unreachable!("a value register is read by the caller (`value`, `peek`)"),
     }
 }
 
@@ -59,7 +68,7 @@ pub(super) fn value(part: Part, ints: &[i64; FRAME], vals: &mut [Value]) -> Valu
 pub(super) fn peek(part: Part, ints: &[i64; FRAME], vals: &[Value]) -> Value {
     match part {
         Part::Val(r) => vals[r as usize].clone(),
-        scalar => value(scalar, ints, &mut []),
+        scalar => scalar_value(scalar, |r| ints[usize::from(r)]),
     }
 }
 

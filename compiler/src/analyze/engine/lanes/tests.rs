@@ -1,5 +1,5 @@
-//! Segments over columns against the same segments path by path and against the
-//! interpreter, on rules written for their edges: saturating arithmetic, a division by
+//! One-roll segments over lanes (`core_ir::Lanes`) against the same segments path by
+//! path and against the interpreter, on rules written for their edges: saturating arithmetic, a division by
 //! zero in some lanes (a rule error, reported as the interpreter reports it), divisions
 //! that only lanes with a non-zero divisor reach (behind `if`, `and`, `or`, `if`
 //! expressions), levels and natural faces. And the sweep memo, forgotten after a sweep.
@@ -88,7 +88,7 @@ fn by_key(o: &Outcomes) -> HashMap<Vec<u64>, Prob> {
         .collect()
 }
 
-/// The three ways agree; returns the run over columns.
+/// The three ways agree; returns the run over lanes.
 fn agree(p: &Program, name: &str, args: &[i64]) -> Outcomes {
     let slow = analyze(p, name, args, (false, false));
     let paths = analyze(p, name, args, (true, false));
@@ -136,14 +136,14 @@ fn a_column_overflowing_i64_saturates_as_the_interpreter_does() {
 fn a_division_by_zero_in_one_lane_is_the_interpreters_rule_error() {
     let prog = program("divide");
     let o = agree(&prog, "divide", &[3]);
-    // The state met a rule error: it ran path by path, not over columns.
+    // The state met a rule error: it ran path by path, not over lanes.
     assert_eq!(o.column_states, 0);
     let errors: Vec<_> = o.outcomes.iter().filter(|(v, _)| v.is_err()).collect();
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0].1, p(1, 6));
     let face4 = o.outcomes.iter().find(|(v, _)| *v == Ok(Value::Int(60)));
     assert_eq!(face4.unwrap().1, p(1, 6));
-    // No lane divides by zero: over columns.
+    // No lane divides by zero: over lanes.
     let o = agree(&prog, "divide", &[7]);
     assert!(o.column_states > 0);
     assert_eq!(o.outcomes.len(), 6);
