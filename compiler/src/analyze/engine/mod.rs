@@ -340,6 +340,18 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
+    /// The outcomes of the roll of `spec` at `site` (`u32::MAX`: a face drawn outside a
+    /// roll) on a path that has drawn `used` dice: cut as the truncation says, its natural
+    /// faces told apart where something reads them.
+    fn roll_at(&self, spec: DiceSpec, site: u32, used: u32) -> Res<Rc<RollDist>> {
+        let bound = match self.opts.truncation {
+            Truncation::Depth(d) => Bound::Depth(d),
+            Truncation::PathDice(max) => Bound::Dice(max.saturating_sub(used)),
+        };
+        let natural = site != u32::MAX && self.plan.natural_sites.contains(&site);
+        self.roll_dist(spec, bound, natural)
+    }
+
     fn roll_dist(&self, spec: DiceSpec, bound: Bound, natural: bool) -> Res<Rc<RollDist>> {
         let key = (spec, bound, natural);
         if let Some(d) = self.cache.borrow().get(&key) {
@@ -685,14 +697,9 @@ impl Interp<'_> {
         }
         match what.of() {
             Of::Stmt(s) => eval::exec_in(p, env, locals, s),
-            Of::Block(stmts) => {
-                for s in stmts {
-                    if let Some(v) = eval::exec_in(p, env, locals, s)? {
-                        return Ok(Some(v));
-                    }
-                }
-                Ok(None)
-            }
+            Of::Block(_) => unreachable!(
+                "a fast segment runs through `core_ir::piece_for` (`Rerun`, `Lanes`), never whole here"
+            ),
             Of::Expr(e) => eval::eval_in(p, env, locals, e).map(Some),
         }
     }

@@ -1,8 +1,8 @@
 //! The engine's dice and decider: each roll decided whole, its distinct outcomes walked
 //! like an odometer; decisions answered from the scenario's script per state.
 
-use super::{BadAnswer, Decisions, Engine, Stop, Truncation};
-use crate::analyze::dice::{Bound, RollDist};
+use super::{BadAnswer, Decisions, Engine, Stop};
+use crate::analyze::dice::RollDist;
 use crate::analyze::exact::W;
 use rulesc_runtime::{Decide, DiceSource, DiceSpec, Roll, Scripted};
 use std::cell::Cell;
@@ -177,12 +177,7 @@ impl DiceSource for RollPaths<'_, '_> {
             return Some(zero);
         }
         if self.pos == self.path.len() {
-            let bound = match self.eng.opts.truncation {
-                Truncation::Depth(d) => Bound::Depth(d),
-                Truncation::PathDice(max) => Bound::Dice(max.saturating_sub(self.used)),
-            };
-            let natural = site != u32::MAX && self.eng.plan.natural_sites.contains(&site);
-            match self.eng.roll_dist(spec, bound, natural) {
+            match self.eng.roll_at(spec, site, self.used) {
                 Ok(d) => self.path.push((0, d)),
                 Err(stop) => {
                     self.fail.set(Some(stop));

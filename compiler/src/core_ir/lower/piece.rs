@@ -80,6 +80,15 @@ pub(crate) fn piece(
 }
 
 impl Piece {
+    /// The registers holding local `slot` after a normal end of the form `form` (full 0,
+    /// plain 1): a local it was given or one a `let` of its own bound.
+    pub(crate) fn out_part(&self, form: usize, slot: usize) -> Part {
+        match self.out[form].iter().find(|(s, _)| *s == slot) {
+            Some((_, part)) => *part,
+            None => unreachable!("a piece leaves bound the locals it bound or was given"),
+        }
+    }
+
     /// The dice and site of its first roll of constant dice (a one-roll fast segment's
     /// roll, which [`crate::core_ir::Lanes`] runs over).
     pub(crate) fn the_roll(&self) -> Option<(rulesc_runtime::DiceSpec, u32)> {

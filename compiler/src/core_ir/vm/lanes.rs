@@ -13,8 +13,8 @@
 //! a rule error in a lane) gives the state up (`None`): the engine then runs its paths one
 //! by one ([`super::Rerun`]), which reports it exactly.
 
-use super::regs::{bind, field_scalar, level, scalar, scalar_value};
-use super::{Frame, FRAME};
+use super::regs::{field_scalar, level, scalar, scalar_value};
+use super::{bind_entry, Frame, FRAME};
 use crate::core_ir::code::{IReg, Inst, Part};
 use crate::core_ir::Piece;
 use crate::eval::expr::{field_of, map_entry};
@@ -89,9 +89,7 @@ impl<'p> Lanes<'p> {
             ints: [0; FRAME],
             vals: vec![Value::Unit; f.vals as usize],
         };
-        for (slot, part) in piece.entry.iter().zip(&f.params) {
-            bind(*part, locals.get(*slot)?.clone(), &mut frame);
-        }
+        bind_entry(piece, locals, &mut frame);
         let mut l = Lanes {
             piece,
             ints: frame.ints[..piece.ints]
@@ -450,12 +448,7 @@ impl<'p> Lanes<'p> {
     /// The registers holding locals `slots` after a normal end (a local it bound or was
     /// given).
     pub(crate) fn parts_of(&self, slots: &[usize]) -> Vec<Part> {
-        let out = &self.piece.out[1];
-        let part = |slot: usize| match out.iter().find(|(s, _)| *s == slot) {
-            Some((_, part)) => *part,
-            None => unreachable!("a piece leaves bound the locals it bound or was given"),
-        };
-        slots.iter().map(|&s| part(s)).collect()
+        slots.iter().map(|&s| self.piece.out_part(1, s)).collect()
     }
 
     /// Words that tell what `parts` hold in `lane` from what they hold in another lane

@@ -170,9 +170,7 @@ pub(crate) fn run_piece<D: DiceSource, X: Decide, T: TraceSink>(
     let f = &piece.func;
     let mut pool = FRAMES.with(std::cell::Cell::take);
     let mut frame = Frame::take(&mut pool, f);
-    for (slot, part) in piece.entry.iter().zip(&f.params) {
-        bind(*part, locals[*slot].clone(), &mut frame);
-    }
+    bind_entry(piece, locals, &mut frame);
     let may_stop = env.dice.may_stop();
     let mut vm = Vm::new(p, module, env, None, pool, 0, (may_stop, false));
     let form = usize::from(vm.plain);
@@ -199,6 +197,13 @@ pub(crate) fn run_piece<D: DiceSource, X: Decide, T: TraceSink>(
     frame.give_back(&mut pool);
     FRAMES.with(|r| r.set(pool));
     result
+}
+
+/// `piece`'s parameters bound in `frame` to the locals of `locals` it starts from.
+fn bind_entry(piece: &super::Piece, locals: &[Value], frame: &mut Frame) {
+    for (slot, part) in piece.entry.iter().zip(&piece.func.params) {
+        bind(*part, locals[*slot].clone(), frame);
+    }
 }
 
 struct Vm<'a, D, X, T> {

@@ -1,8 +1,8 @@
 //! A piece run again and again from one start: the roll paths of a fast segment from one
 //! state (`analyze::engine::segment`), its frame bound once.
 
-use super::regs::{bind, peek};
-use super::{Frame, Vm, FRAMES};
+use super::regs::peek;
+use super::{bind_entry, Frame, Vm, FRAMES};
 use crate::core_ir::code::Part;
 use crate::core_ir::{Module, Piece};
 use crate::eval::Value;
@@ -34,13 +34,13 @@ impl<'p> Rerun<'p> {
             r.set(pool);
             frame
         });
-        let mut vals = Vec::new();
-        for (slot, part) in piece.entry.iter().zip(&f.params) {
-            bind(*part, locals[*slot].clone(), &mut frame);
-            if let Part::Val(r) = part {
-                vals.push((*r, locals[*slot].clone()));
-            }
-        }
+        bind_entry(piece, locals, &mut frame);
+        let vals = (piece.entry.iter().zip(&f.params))
+            .filter_map(|(slot, part)| match part {
+                Part::Val(r) => Some((*r, locals[*slot].clone())),
+                _ => None,
+            })
+            .collect();
         Rerun {
             piece,
             ints: frame.ints[..piece.ints].to_vec(),
@@ -70,10 +70,6 @@ impl<'p> Rerun<'p> {
         let may_stop = env.dice.may_stop();
         let mut vm = Vm::new(p, module, env, None, Vec::new(), 0, (may_stop, false));
         let form = usize::from(vm.plain);
-        let frame = self
-            .frame
-            .as_deref_mut()
-            .expect("a rerun holds its frame until dropped");
         let ret = vm.exec(&self.piece.func, frame)?;
         let stopped = vm.stopped;
         self.form = form;
@@ -98,11 +94,7 @@ impl<'p> Rerun<'p> {
     /// The value local `slot` holds after the last run's normal end: one it was bound to
     /// or one a `let` of its own statements bound.
     pub(crate) fn local(&self, slot: usize) -> Value {
-        let out = &self.piece.out[self.form];
-        match out.iter().find(|(s, _)| *s == slot) {
-            Some((_, part)) => self.value(*part),
-            None => unreachable!("a piece leaves bound the locals it bound or was given"),
-        }
+        self.value(self.piece.out_part(self.form, slot))
     }
 }
 

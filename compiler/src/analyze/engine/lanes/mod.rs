@@ -7,8 +7,7 @@
 //! path.
 
 use super::segment::Exit;
-use super::{Engine, Truncation};
-use crate::analyze::dice::Bound;
+use super::Engine;
 use crate::analyze::exact::W;
 use crate::analyze::plan::Segment;
 use crate::analyze::state::{State, WordsBuild};
@@ -35,12 +34,7 @@ impl Engine<'_> {
         let base = st.frames.last()?;
         let piece = core_ir::piece_for(self.p, f, PieceOf::block(stmts), base)?;
         let (spec, site) = piece.the_roll()?;
-        let bound = match self.opts.truncation {
-            Truncation::Depth(d) => Bound::Depth(d),
-            Truncation::PathDice(max) => Bound::Dice(max.saturating_sub(st.used)),
-        };
-        let natural = self.plan.natural_sites.contains(&site);
-        let roll = self.roll_dist(spec, bound, natural).ok()?;
+        let roll = self.roll_at(spec, site, st.used).ok()?;
         let n = roll.entries.len();
         // Every path, the cut one included, is a step of the analysis.
         let paths = (n + usize::from(!roll.cut.is_zero())) as u64;
