@@ -551,6 +551,12 @@ pub(crate) fn check_all(
     fallible::mark_fallible(&mut c);
     warn_unused(&mut c);
     let index = std::mem::take(&mut c.index).finish(&c.prog);
+    // The last check needs the program lowered (what a frame of the VM holds): of a
+    // program with no other error, where there is a VM (generated code has no frame).
+    #[cfg(feature = "run")]
+    if !c.diags.has_errors() {
+        crate::core_ir::check_room(&c.prog, c.diags);
+    }
     if c.diags.has_errors() {
         (None, index, added)
     } else {

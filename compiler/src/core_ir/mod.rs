@@ -4,14 +4,15 @@
 //! step is charged, which trace event fires, how a roll's total is shifted) is decided
 //! here, in [`lower`], once.
 //!
-//! This is step 3 of the plan's transition: lowering takes a function when every node it
-//! holds is one the core IR has, which is every node, the fights' included
+//! Every function of a checked program lowers: each node of the language has its
+//! lowering, and a case the checker excludes is `unreachable!` with the checker's rule
 //! (`tests/coverage.rs` asserts it of every function outside a fight of every ruleset
 //! shipped or loaded by the tests, `fights.rs` of every function of the shipped
-//! rulesets), but, for good, a function holding more `i64` values at once than a frame
-//! has registers (`code::FRAME`; a statement's temporaries are given back when it
-//! ends). A function that does not lower runs on the walker (`eval`), which is the VM's
-//! oracle in the tests until the VM takes everything.
+//! rulesets). A function holding more `i64` values at once than a frame has registers
+//! (`code::FRAME`; a statement's temporaries are given back when it ends) is the
+//! checker's E0363 ([`check_room`], the last check, which lowers the program). The
+//! walker (`eval`) runs only as the VM's oracle in the tests, and a piece of analyze
+//! that does not lower.
 //! `eval::call` and `eval::call_in` run a function on the VM when it lowered (in a fight
 //! too; formulas traced too with `--trace-formulas`), so the interpreter's differential,
 //! fight and walker tests run the VM against generated code and the walker. In a fight
@@ -41,9 +42,14 @@ use rulesc_runtime::{Decide, DiceSource, Env, RuleError, TraceSink};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-/// Every function of a program that lowers, by id (`None`: not yet, the walker runs it).
+/// Every function of a program that lowers, by id (`None`: it needs more `i64`
+/// registers at once than a frame has, or calls one that does: [`Module::too_big`]).
 pub(crate) struct Module {
     pub(crate) functions: Vec<Option<Func>>,
+    /// The functions that need more `i64` registers at once than a frame has, each with
+    /// how many: the checker's E0363 (a function calling one of them does not lower
+    /// either, and is not listed).
+    pub(crate) too_big: Vec<(usize, u32)>,
     /// The pieces the merged engine ran, lowered on first use ([`run_piece`]), by what
     /// they are of: the address of the statement or expression in the program (which
     /// does not change once checked) and what the engine makes of it.
@@ -186,15 +192,57 @@ pub(crate) fn module(p: &Program) -> &Module {
         .expect("a program keeps only its lowered module")
 }
 
+/// E0363 for each function of `p` that needs more numbers at once than a frame of the
+/// VM holds: the last check of a program, made by lowering it (kept with the program, so
+/// a run after the check lowers nothing again). Every other function lowers.
+pub(crate) fn check_room(p: &Program, diags: &mut crate::diag::Diagnostics) {
+    for &(id, need) in &module(p).too_big {
+        let f = &p.functions[id];
+        // The declaration's first line (its name and parameters), not the whole body.
+        let text = &p.sources.file(f.span.file).text;
+        let first = text
+            .get(f.span.start as usize..f.span.end as usize)
+            .and_then(|t| t.find('\n'))
+            .map_or(f.span.end, |n| f.span.start + n as u32);
+        diags.push(
+            crate::diag::Diagnostic::error(
+                "E0363",
+                crate::source::Span { end: first, ..f.span },
+                format!(
+                    "`{}` holds {need} numbers at once, more than the {} a formula or procedure may hold",
+                    f.name,
+                    code::FRAME
+                ),
+            )
+            .label("declared here")
+            .help("numbers, truths, levels and rolls (two each) its locals and its largest statement hold at once count: move part of its work into a formula or procedure of its own"),
+        );
+    }
+}
+
 /// Lowers what lowers of `p`: a function lowers when its body does and every function
 /// it calls lowered (callees first; no function calls itself, the checker's invariant).
 pub(crate) fn lower(p: &Program) -> Module {
-    let mut functions: Vec<Option<Option<Func>>> = (0..p.functions.len()).map(|_| None).collect();
+    let mut done: lower::Done = (0..p.functions.len()).map(|_| None).collect();
     for id in 0..p.functions.len() {
-        lower::lower_into(p, id, &mut functions);
+        lower::lower_into(p, id, &mut done);
     }
+    let mut too_big = Vec::new();
+    let functions = (done.into_iter().enumerate())
+        .map(|(id, f)| match f {
+            Some(Ok(f)) => Some(f),
+            Some(Err(need)) => {
+                if need > 0 {
+                    too_big.push((id, need));
+                }
+                None
+            }
+            None => unreachable!("every function was lowered above"),
+        })
+        .collect();
     Module {
-        functions: functions.into_iter().map(Option::flatten).collect(),
+        functions,
+        too_big,
         pieces: Mutex::default(),
     }
 }

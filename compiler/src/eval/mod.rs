@@ -479,8 +479,14 @@ fn run<D: DiceSource, X: Decide, T: TraceSink>(
     let in_fight = fight.is_some();
     let site = prog.functions.get(id).map_or(0, |f| f.site);
     let module = crate::core_ir::module(prog);
-    // A function the core IR takes runs on its VM; the walker runs the rest.
-    if module.func(id).is_some() && on_the_vm() {
+    // Every function of a checked program lowers (one needing more numbers at once than
+    // a frame holds is the checker's E0363), and runs on the VM; the walker runs only as
+    // the VM's oracle in tests.
+    if on_the_vm() {
+        assert!(
+            module.func(id).is_some(),
+            "function {id} did not lower: the checker's E0363 refuses such a program"
+        );
         let how = (may_stop, options.trace_formulas);
         let Some(fight) = fight else {
             return crate::core_ir::vm::run(prog, module, id, env, None, args, how).0;

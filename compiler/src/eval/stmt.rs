@@ -242,6 +242,14 @@ pub(crate) fn assign_value(
             Rc::make_mut(items).extend(more.iter().cloned());
             return Ok(());
         }
+        // A roll's total moves; its natural face stays (`roll ± n`).
+        (AssignOp::Add | AssignOp::Sub, Value::Roll(r)) => {
+            let total = match op {
+                AssignOp::Add => arith::add(r.total, v.int()),
+                _ => arith::sub(r.total, v.int()),
+            };
+            Value::Roll(rulesc_runtime::Roll { total, ..*r })
+        }
         (AssignOp::Add, _) => Value::Int(arith::add(old.int(), v.int())),
         (AssignOp::Sub, _) => Value::Int(arith::sub(old.int(), v.int())),
     };

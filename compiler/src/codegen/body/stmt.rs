@@ -624,6 +624,15 @@ impl BodyGen<'_, '_> {
             out.push(format!("{recv}.extend_from_slice({from});"));
             return;
         }
+        // A roll's total moves; its natural face stays (as `roll ± n`).
+        let total;
+        let lhs = match (op, ty) {
+            (AssignOp::Add | AssignOp::Sub, Ty::Roll) => {
+                total = format!("{lhs}.total");
+                total.as_str()
+            }
+            _ => lhs,
+        };
         let mut new = match op {
             AssignOp::Set => self.owned(&v, ty),
             AssignOp::Add => format!("{RT}::__private::arith::add({lhs}, {})", v.val),

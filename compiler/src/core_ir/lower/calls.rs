@@ -2,7 +2,7 @@
 //! formula's body lowered in place.
 
 use super::fight::param_of;
-use super::{Lower, Lowered, Unsupported, INLINE_MAX};
+use super::{Lower, Lowered, NoRoom, INLINE_MAX};
 use crate::core_ir::code::{Inst, Part};
 use crate::ir::{Body, Expr, ExprKind as K, Ty};
 
@@ -13,7 +13,7 @@ impl Lower<'_, '_> {
             // A call: the arguments in order, the call's step, then the callee.
             K::Call(fid, args) => {
                 let Some(callee) = self.callee(*fid) else {
-                    return Err(Unsupported);
+                    return Err(NoRoom);
                 };
                 let (small, params) = (callee.plain.len() <= INLINE_MAX, callee.params.clone());
                 let mut parts = Vec::with_capacity(args.len());
@@ -48,7 +48,9 @@ impl Lower<'_, '_> {
                             },
                         ) => ints.extend([(total, t), (natural, n)]),
                         (Part::Val(d), Part::Val(s)) => vals.push((d, s, *take)),
-                        _ => return Err(Unsupported),
+                        (param, arg) => unreachable!(
+                            "an argument is held as its parameter is (the checker's types), not {arg:?} for {param:?}"
+                        ),
                     }
                 }
                 self.pending += 1;
@@ -61,7 +63,7 @@ impl Lower<'_, '_> {
                 });
                 ret
             }
-            _ => return Err(Unsupported),
+            _ => unreachable!("`Lower::expr` sends only calls here"),
         })
     }
 }

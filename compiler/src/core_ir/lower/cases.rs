@@ -2,7 +2,7 @@
 //! whose cases hold the scrutinee's level, variant or tag (or a wildcard), its outcome
 //! fields bound, traced, then its body.
 
-use super::{Lower, Lowered, Unsupported};
+use super::{count, Lower, Lowered};
 use crate::core_ir::code::{Inst, Part};
 use crate::ir::{CmpOp, Expr, ExprKind as K, MatchArm, Ty};
 
@@ -13,17 +13,15 @@ impl Lower<'_, '_> {
             // `match e { A => a, Tag(x) => b, _ => c }`: every case is covered (the checker's
             // E0323), so the last arm takes what the others did not
             K::Match { scrutinee, arms } => {
+                // (Of no type, when its arms call procedures that return nothing.)
                 let dst = self.fresh(&e.ty)?;
-                if matches!(dst, Part::Unit) {
-                    return Err(Unsupported);
-                }
                 self.cases(scrutinee, arms, true, |l, body| {
                     let v = l.expr(body)?;
                     l.move_part(dst, v)
                 })?;
                 dst
             }
-            _ => return Err(Unsupported),
+            _ => unreachable!("`Lower::expr` sends only a `match` here"),
         })
     }
 
@@ -45,8 +43,7 @@ impl Lower<'_, '_> {
                 self.code.push(Inst::Tag { dst: t, src: v });
                 Some(t)
             }
-            (Part::Unit, _) => return Err(Unsupported),
-            // Anything else (a number, a record) is matched by wildcards alone: a case
+            // Anything else (a number, a record, nothing) is matched by wildcards alone: a case
             // named on it is the checker's E0321. The first arm takes it.
             _ => None,
         };
@@ -54,6 +51,8 @@ impl Lower<'_, '_> {
         // The tests, in the arms' order: a jump to the arm at its first case that holds.
         let mut to_arm: Vec<Vec<usize>> = vec![Vec::new(); arms.len()];
         let mut unmatched = None;
+        // One truth for every case's test: each is read by its jump alone.
+        let c = self.int();
         for (k, arm) in arms.iter().enumerate() {
             if arm.alts.is_empty() || (total && k + 1 == arms.len()) {
                 to_arm[k].push(self.code.len());
@@ -61,7 +60,6 @@ impl Lower<'_, '_> {
                 break;
             }
             for &alt in &arm.alts {
-                let c = self.int();
                 let Some(tag) = tag else {
                     unreachable!("a case is named only on a scale, an enum or an outcome (E0321)")
                 };
@@ -89,6 +87,8 @@ impl Lower<'_, '_> {
             for &j in jumps {
                 self.patch(j, at);
             }
+            // The arm's fields and temporaries are its own: given back after it.
+            let (before, from) = (self.bound(), self.taken.len());
             if let Part::Val(v) = s {
                 for (field, slot) in arm.binds.iter().enumerate() {
                     let Some(slot) = *slot else { continue };
@@ -100,13 +100,10 @@ impl Lower<'_, '_> {
                             part
                         }
                     };
-                    if matches!(part, Part::Roll { .. } | Part::Unit) {
-                        return Err(Unsupported);
-                    }
                     self.code.push(Inst::OutcomeField {
                         dst: part,
                         src: v,
-                        field: u32::try_from(field).map_err(|_| Unsupported)?,
+                        field: count(field),
                     });
                 }
             }
@@ -121,6 +118,8 @@ impl Lower<'_, '_> {
                 ends.push(self.code.len());
                 self.code.push(Inst::Jump(0));
             }
+            self.close(&before);
+            self.give_back(from);
         }
         let end = self.here();
         for j in ends {

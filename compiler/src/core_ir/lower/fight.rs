@@ -3,7 +3,7 @@
 //! from the fight. Each becomes one instruction whose VM side runs the fight's own rule
 //! (`crate::fight`), as the walker does.
 
-use super::{Lower, Lowered, Unsupported};
+use super::{count, Lower, Lowered, NoRoom};
 use crate::core_ir::code::{IReg, Inst, Part, VReg};
 use crate::ir::{self, At, Expr, FightQuery, Param, Ty};
 
@@ -42,7 +42,9 @@ impl<'p> Lower<'p, '_> {
         match part {
             Some(Part::Val(root)) => Ok(root),
             Some(Part::Fighter(who)) => Ok(self.combatant_of(who)),
-            _ => Err(Unsupported),
+            other => unreachable!(
+                "a path of fields, keys or indices starts at a bound record, list, map or fighter (the checker's rule), not {other:?}"
+            ),
         }
     }
 
@@ -59,12 +61,14 @@ impl<'p> Lower<'p, '_> {
         };
         if let Some(f) = asks {
             if self.callee(f).is_none() {
-                return Err(Unsupported);
+                return Err(NoRoom);
             }
         }
         let arg = match args.first() {
             Some(a) => Some(match self.expr(a)? {
-                Part::Unit => return Err(Unsupported),
+                Part::Unit => unreachable!(
+                    "a fight built-in is given a fighter or a side (the checker's rule)"
+                ),
                 part => part,
             }),
             None => None,
@@ -99,7 +103,7 @@ impl<'p> Lower<'p, '_> {
         self.code.push(Inst::Schedule {
             at: Box::new(at.clone()),
             operand,
-            action: u32::try_from(action).map_err(|_| Unsupported)?,
+            action: count(action),
             args: values.into(),
             site,
         });

@@ -1,7 +1,7 @@
 //! Lists: the one loop over a list's items (`for`, aggregates, comprehensions), lists
 //! made, read at an index, searched and measured.
 
-use super::{Lower, Lowered, Unsupported};
+use super::{count, Lower, Lowered};
 use crate::core_ir::code::{IReg, Inst, Part, VReg};
 use crate::eval::{weight, Value};
 use crate::ir::{Expr, ExprKind as K, FightQuery, Ty};
@@ -49,7 +49,7 @@ impl Lower<'_, '_> {
                 let dst = self.val();
                 self.code.push(Inst::NewList {
                     dst,
-                    cap: u32::try_from(items.len()).map_err(|_| Unsupported)?,
+                    cap: count(items.len()),
                 });
                 for x in items {
                     let v = self.expr(x)?;
@@ -75,14 +75,9 @@ impl Lower<'_, '_> {
             }
             // `list[i]`
             K::ListGet(list, index, check) => {
-                let Part::Val(l) = self.expr(list)? else {
-                    return Err(Unsupported);
-                };
+                let l = self.val_of(list)?;
                 let idx = self.scalar(index)?;
                 let dst = self.fresh(&e.ty)?;
-                if matches!(dst, Part::Roll { .. }) {
-                    return Err(Unsupported);
-                }
                 self.flush();
                 self.code.push(Inst::ListGet {
                     dst,
@@ -96,20 +91,20 @@ impl Lower<'_, '_> {
             K::In(x, list) => {
                 let x = self.expr(x)?;
                 if matches!(x, Part::Unit) || !matches!(list.ty, Ty::List(_)) {
-                    return Err(Unsupported);
+                    unreachable!("`x in list` asks a list for a value (the checker's rule)");
                 }
                 // Of a list of constant numbers, truths or levels: no list made, its
                 // steps charged as the list's are.
-                if let (Some(items), Ok(x)) = (const_items(list), self.scalar_of(x)) {
+                let scalar = !matches!(x, Part::Val(_));
+                if let (Some(items), true) = (const_items(list), scalar) {
+                    let x = self.scalar_of(x)?;
                     self.list_steps(list)?;
                     let dst = self.int();
                     self.flush();
                     self.code.push(Inst::InImm { dst, x, items });
                     return Ok(Part::Bool(dst));
                 }
-                let Part::Val(l) = self.expr(list)? else {
-                    return Err(Unsupported);
-                };
+                let l = self.val_of(list)?;
                 let dst = self.int();
                 self.flush();
                 self.code.push(Inst::In { dst, x, list: l });
@@ -117,11 +112,9 @@ impl Lower<'_, '_> {
             }
             // `len(list)`
             K::Len(list) => {
-                let Part::Val(l) = self.expr(list)? else {
-                    return Err(Unsupported);
-                };
+                let l = self.val_of(list)?;
                 if !matches!(list.ty, Ty::List(_)) {
-                    return Err(Unsupported);
+                    unreachable!("`len` measures a list (the checker's rule)");
                 }
                 let dst = self.int();
                 // `len(allies(c))`, `len(enemies(c))` in plain code: counted, no list made.
@@ -209,19 +202,15 @@ impl Lower<'_, '_> {
     /// `cond` (or its index) the result, none when no item does.
     fn find(&mut self, var: usize, list: &Expr, cond: Option<&Expr>, index: bool) -> Lowered<Part> {
         let Ty::List(item_ty) = &list.ty else {
-            return Err(Unsupported);
+            unreachable!("`first` and `index_of` search a list (the checker's rule)")
         };
-        if matches!(**item_ty, Ty::Roll) {
-            return Err(Unsupported);
-        }
-        let Part::Val(l) = self.expr(list)? else {
-            return Err(Unsupported);
-        };
+        let l = self.val_of(list)?;
         let dst = self.val();
         self.code.push(Inst::ConstVal {
             dst,
             value: Box::new(crate::ir::Const::Opt(None)),
         });
+        let before = self.bound();
         let (len, i) = (self.int(), self.int());
         self.code.push(Inst::Len { dst: len, list: l });
         self.code.push(Inst::Const { dst: i, value: 0 });
@@ -275,6 +264,7 @@ impl Lower<'_, '_> {
         let end = self.loop_back(i, top);
         self.patch(exit, end);
         self.patch(out, end);
+        self.close(&before);
         Ok(Part::Val(dst))
     }
 
@@ -300,7 +290,8 @@ impl Lower<'_, '_> {
                     value: Part::Int(k),
                 });
             }
-            let item = l.slots[var].ok_or(Unsupported)?;
+            let item = l.slots[var]
+                .unwrap_or_else(|| unreachable!("`each` binds its item before the body"));
             l.code.push(Inst::Push {
                 list: items,
                 value: item,
@@ -312,7 +303,7 @@ impl Lower<'_, '_> {
             dst,
             items,
             keys: ks,
-            n: u32::try_from(keys.len()).map_err(|_| Unsupported)?,
+            n: count(keys.len()),
             best,
         });
         Ok(Part::Val(dst))
@@ -332,21 +323,17 @@ impl Lower<'_, '_> {
         body: impl FnOnce(&mut Self, &mut Vec<usize>) -> Lowered<Vec<usize>>,
     ) -> Lowered<()> {
         let Ty::List(item_ty) = &list.ty else {
-            return Err(Unsupported);
+            unreachable!("a loop walks a list (the checker's rule)")
         };
-        if matches!(**item_ty, Ty::Roll) {
-            return Err(Unsupported);
-        }
+        let before = self.bound();
         // The items: a list's, by index; or, for `filled(track)`, the filled boxes
         // themselves, walked as a set of bits with no list made.
         let walk = match &list.kind {
             K::Filled(t) => {
                 let Ty::Track(track) = t.ty else {
-                    return Err(Unsupported);
+                    unreachable!("`filled` reads a track (the checker's rule)")
                 };
-                let Part::Val(t) = self.expr(t)? else {
-                    return Err(Unsupported);
-                };
+                let t = self.val_of(t)?;
                 let bits = self.int();
                 let boxes = self.p.tracks[track].boxes.len() as u32;
                 self.code.push(Inst::FilledBits {
@@ -363,8 +350,7 @@ impl Lower<'_, '_> {
             K::Const(c @ crate::ir::Const::List(items)) if scalars(items).is_some() => {
                 let items = scalars(items).unwrap_or_default();
                 // The constant's steps, as `Inst::ConstVal` charges them.
-                self.pending +=
-                    u32::try_from(weight(&Value::from_const(c))).map_err(|_| Unsupported)?;
+                self.pending += count(weight(&Value::from_const(c)));
                 let (len, i) = (self.int(), self.int());
                 self.code.push(Inst::Const {
                     dst: len,
@@ -374,9 +360,7 @@ impl Lower<'_, '_> {
                 Walk::Consts { items, len, i }
             }
             _ => {
-                let Part::Val(list) = self.expr(list)? else {
-                    return Err(Unsupported);
-                };
+                let list = self.val_of(list)?;
                 let (len, i) = (self.int(), self.int());
                 self.code.push(Inst::Len { dst: len, list });
                 self.code.push(Inst::Const { dst: i, value: 0 });
@@ -426,7 +410,9 @@ impl Lower<'_, '_> {
                     idx: *i,
                 }
             }
-            (Walk::Boxes { .. } | Walk::Consts { .. }, _) => return Err(Unsupported),
+            (Walk::Boxes { .. } | Walk::Consts { .. }, item) => unreachable!(
+                "a box is held in a value register and a constant list's item in an `i64` one, not {item:?}"
+            ),
         });
         let mut nexts = Vec::new();
         if let Some(c) = cond {
@@ -454,6 +440,7 @@ impl Lower<'_, '_> {
         for j in outs {
             self.patch(j, end);
         }
+        self.close(&before);
         Ok(())
     }
 
@@ -475,7 +462,9 @@ impl Lower<'_, '_> {
             (Agg::Any | Agg::All, _) => Part::Bool(acc),
             (Agg::Count, _) | (_, Ty::Int) => Part::Int(acc),
             (_, Ty::Choice(_)) => Part::Level(acc),
-            _ => return Err(Unsupported),
+            (_, ty) => unreachable!(
+                "`sum`, `max` and `min` are of numbers or levels (the checker's rule), not {ty:?}"
+            ),
         };
         let start = match kind {
             Agg::Count | Agg::Sum | Agg::Any => 0,

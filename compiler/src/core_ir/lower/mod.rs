@@ -2,8 +2,8 @@
 //! explicit. Steps are charged where `eval::expr`/`eval::stmt` charge them (a constant
 //! one, a `let`'s or a field's copy one, a roll one plus a die past the first, a
 //! statement one, a call one), trace points stand where the walker emits its events.
-//! A node the core IR does not have yet makes the whole function `None` (see the module
-//! docs of [`super`]).
+//! Every node lowers; a function needing more `i64` registers at once than a frame has
+//! does not ([`NoRoom`], the checker's E0363: see the module docs of [`super`]).
 
 mod calls;
 mod cases;
@@ -19,8 +19,10 @@ use super::code::{Func, IReg, Inst, Part, Shown, VReg};
 use crate::eval::Value;
 use crate::ir::{Body, Const, Expr, ExprKind as K, Program, Stmt, Ty};
 
-/// Not (yet) in the core IR.
-struct Unsupported;
+/// Why a body does not lower: it calls a function that does not fit a frame (see
+/// [`function`]). Every other node of a checked program lowers; a case the checker
+/// excludes is `unreachable!` with the checker's rule.
+struct NoRoom;
 
 /// An operand of an instruction that takes a constant in place.
 enum Operand {
@@ -28,42 +30,47 @@ enum Operand {
     Imm(i64),
 }
 
-type Lowered<T> = Result<T, Unsupported>;
+type Lowered<T> = Result<T, NoRoom>;
 
-/// Lowers function `id` into `done` (`Some(None)`: it does not lower), its callees
-/// first.
-pub(super) fn lower_into(p: &Program, id: usize, done: &mut Vec<Option<Option<Func>>>) {
+/// The functions lowered so far, by id: `Err(n)` when one does not lower, `n` the `i64`
+/// registers it needs at once (more than a frame has), or 0 when a function it calls
+/// does not lower.
+pub(super) type Done = Vec<Option<Result<Func, u32>>>;
+
+/// Lowers function `id` into `done`, its callees first.
+pub(super) fn lower_into(p: &Program, id: usize, done: &mut Done) {
     if done[id].is_some() {
         return;
     }
     // Marked first: a call back into it (which the checker refuses) does not lower.
-    done[id] = Some(None);
+    done[id] = Some(Err(0));
     let f = function(p, id, done);
     done[id] = Some(f);
 }
 
-/// Function `id` lowered, or `None` when it holds a node the core IR does not have yet.
-/// The call's own step is the caller's (`Inst::Call`, or the VM's entry).
-fn function(p: &Program, id: usize, done: &mut Vec<Option<Option<Func>>>) -> Option<Func> {
+/// Function `id` lowered, or the registers it needs when they are more than a frame has
+/// (0: a function it calls does not lower). The call's own step is the caller's
+/// (`Inst::Call`, or the VM's entry).
+fn function(p: &Program, id: usize, done: &mut Done) -> Result<Func, u32> {
     let f = &p.functions[id];
     let traced = f.is_procedure();
-    let (full, regs) = body(p, id, done, Form::Full)?;
+    let (full, regs) = body(p, id, done, Form::Full).map_err(|NoRoom| 0u32)?;
     // A function's `i64` registers are indexed by a `u8`, into a fixed frame: the plain
     // form inlines small formulas when they fit in it.
     let fits = |r: &Registers| r.1 as usize <= super::code::FRAME;
-    let (plain, plain_regs) = match body(p, id, done, Form::Inlined)? {
+    let (plain, plain_regs) = match body(p, id, done, Form::Inlined).map_err(|NoRoom| 0u32)? {
         (code, r) if fits(&r) => (code, r),
-        _ => body(p, id, done, Form::Plain)?,
+        _ => body(p, id, done, Form::Plain).map_err(|NoRoom| 0u32)?,
     };
     // The plain form may need fewer `i64` registers (a comparison jumping on its
     // operands makes no truth) and more value registers (its inlined formulas'); its
     // parameters are the same.
     debug_assert_eq!(regs.0, plain_regs.0);
     if !fits(&regs) || !fits(&plain_regs) {
-        return None;
+        return Err(regs.1.max(plain_regs.1));
     }
     let (params, _, vals) = regs;
-    Some(Func {
+    Ok(Func {
         params,
         vals: vals.max(plain_regs.2),
         traced,
@@ -71,6 +78,14 @@ fn function(p: &Program, id: usize, done: &mut Vec<Option<Option<Func>>>) -> Opt
         code: full,
         plain,
     })
+}
+
+/// `n`, a count of what a source file writes (items, keys, definitions, a constant's
+/// values) or of a roll's dice, as a `u32`: a file's size budget (`load::MAX_FILE_BYTES`,
+/// `load::MAX_FILES`) and a roll's most dice keep every such count far below it.
+fn count<N: TryInto<u32> + Copy + std::fmt::Display>(n: N) -> u32 {
+    n.try_into()
+        .unwrap_or_else(|_| unreachable!("a file's size budget or a roll's most dice bounds {n}"))
 }
 
 /// The registers a body allocates: its parameters' parts, its `i64` and value registers.
@@ -95,12 +110,7 @@ enum Form {
 const INLINE_MAX: usize = 64;
 
 /// Function `id`'s body in `form`.
-fn body(
-    p: &Program,
-    id: usize,
-    done: &mut Vec<Option<Option<Func>>>,
-    form: Form,
-) -> Option<(Vec<Inst>, Registers)> {
+fn body(p: &Program, id: usize, done: &mut Done, form: Form) -> Lowered<(Vec<Inst>, Registers)> {
     let f = &p.functions[id];
     // A formula's trace points run only when formulas are traced too (the VM's
     // `formulas`); a procedure's whenever the run is traced.
@@ -108,14 +118,14 @@ fn body(
     let mut l = Lower::new(p, Callees::Lowering(done), &f.locals, f, form, traced);
     let mut params = Vec::with_capacity(f.params.len());
     for (slot, param) in f.params.iter().enumerate() {
-        let part = l.fresh(&param.ty).ok()?;
+        let part = l.fresh(&param.ty)?;
         l.slots[slot] = Some(part);
         params.push(part);
     }
     match &f.body {
         Body::Procedure(stmts) => {
             l.trace(Inst::TraceCall { site: f.site });
-            l.block(stmts).ok()?;
+            l.block(stmts)?;
             // Falling off the end returns nothing, traced with an empty value.
             l.flush();
             l.code.push(Inst::Return {
@@ -144,7 +154,7 @@ fn body(
                     shown,
                 });
             }
-            let v = l.expr(e).ok()?;
+            let v = l.expr(e)?;
             l.flush();
             l.code.push(Inst::Return {
                 value: v,
@@ -153,14 +163,14 @@ fn body(
             });
         }
     }
-    Some((l.code, (params, l.ints, l.vals)))
+    Ok((l.code, (params, l.ints, l.vals)))
 }
 
 /// The functions a body being lowered may call.
 enum Callees<'d> {
     /// Lowering a program: the functions lowered so far, a callee lowered on demand
     /// (first, so its parameters are known).
-    Lowering(&'d mut Vec<Option<Option<Func>>>),
+    Lowering(&'d mut Done),
     /// A piece of a lowered program ([`piece`]): every function lowered already.
     Lowered(&'d [Option<Func>]),
 }
@@ -241,7 +251,7 @@ impl<'p> Lower<'p, '_> {
         match &mut self.done {
             Callees::Lowering(done) => {
                 lower_into(self.p, id, done);
-                done[id].as_ref()?.as_ref()
+                done[id].as_ref()?.as_ref().ok()
             }
             Callees::Lowered(funcs) => funcs.get(id)?.as_ref(),
         }
@@ -263,10 +273,53 @@ impl<'p> Lower<'p, '_> {
     /// statements reuse them and a long body fits in a frame.
     fn give_back(&mut self, from: usize) {
         for r in self.taken.split_off(from) {
-            if !self.slots.iter().flatten().any(|p| holds(*p, r)) {
-                self.free.push(r);
+            self.free_if_unheld(r);
+        }
+    }
+
+    /// `r` to be taken again, unless a local holds it or it is free already (a local put
+    /// out of scope gave it back before its statement ended).
+    fn free_if_unheld(&mut self, r: IReg) {
+        if !self.slots.iter().flatten().any(|p| holds(*p, r)) && !self.free.contains(&r) {
+            self.free.push(r);
+        }
+    }
+
+    /// Which locals are bound: taken before a scope, for [`Self::close`].
+    fn bound(&self) -> Vec<bool> {
+        self.slots.iter().map(Option::is_some).collect()
+    }
+
+    /// Closes a scope (a branch, an arm, a loop) that `before` was taken at the start of:
+    /// the locals it bound are read by nothing after it (the checker scopes a local to
+    /// the block it is declared in, a loop's to the loop, an arm's fields to the arm), so
+    /// their `i64` registers are given back, and a frame holds only what is live at once.
+    fn close(&mut self, before: &[bool]) {
+        for (slot, was) in before.iter().enumerate() {
+            let Some(part) = self.slots[slot].take_if(|_| !was) else {
+                continue;
+            };
+            let regs = match part {
+                Part::Int(r)
+                | Part::Bool(r)
+                | Part::Level(r)
+                | Part::Fighter(r)
+                | Part::Side(r) => [Some(r), None],
+                Part::Roll { total, natural } => [Some(total), Some(natural)],
+                Part::Val(_) | Part::Unit => [None, None],
+            };
+            for r in regs.into_iter().flatten() {
+                self.free_if_unheld(r);
             }
         }
+    }
+
+    /// `stmts`, a block of their own: its locals out of scope after it ([`Self::close`]).
+    fn scope(&mut self, stmts: &[Stmt]) -> Lowered<()> {
+        let before = self.bound();
+        self.block(stmts)?;
+        self.close(&before);
+        Ok(())
     }
 
     fn val(&mut self) -> VReg {
@@ -298,7 +351,8 @@ impl<'p> Lower<'p, '_> {
             | Ty::TrackBox(_)
             | Ty::Faces
             | Ty::Option(_) => Part::Val(self.val()),
-            _ => return Err(Unsupported),
+            Ty::Unit => Part::Unit,
+            Ty::Error => unreachable!("a checked program has no expression that failed to check"),
         })
     }
 
@@ -404,7 +458,9 @@ impl<'p> Lower<'p, '_> {
                 self.code.push(Inst::CopyVal { dst, src, take });
                 Ok(())
             }
-            (_, Part::Unit) => Err(Unsupported),
+            (_, Part::Unit) => {
+                unreachable!("nothing is copied: the checker refuses a value of no type")
+            }
             _ => {
                 self.pending += 1;
                 self.move_part(to, from)
@@ -486,7 +542,10 @@ impl<'p> Lower<'p, '_> {
                     self.code.push(Inst::MoveVal { dst, src, take });
                 }
             }
-            _ => return Err(Unsupported),
+            (Part::Unit, Part::Unit) => {}
+            (to, from) => {
+                unreachable!("a value moves between parts of its one type, not {from:?} to {to:?}")
+            }
         }
         Ok(())
     }
@@ -517,6 +576,18 @@ impl<'p> Lower<'p, '_> {
         self.scalar_of(part)
     }
 
+    /// The value register `e` is held in: a value of a type with parts (a record, list,
+    /// map, outcome, track, dice, faces or optional value) is held in one (`fresh`).
+    fn val_of(&mut self, e: &Expr) -> Lowered<VReg> {
+        match self.expr(e)? {
+            Part::Val(r) => Ok(r),
+            part => unreachable!(
+                "a value of type {} is held in a value register (`fresh`), not {part:?}",
+                self.p.ty_name(&e.ty)
+            ),
+        }
+    }
+
     /// The register of an int, truth or level (a roll's total), as `Value::int` reads it.
     fn scalar_of(&mut self, part: Part) -> Lowered<IReg> {
         match part {
@@ -524,7 +595,9 @@ impl<'p> Lower<'p, '_> {
                 Ok(r)
             }
             Part::Roll { total, .. } => Ok(total),
-            _ => Err(Unsupported),
+            Part::Val(_) | Part::Unit => {
+                unreachable!("the checker gives a number, truth or level here, not {part:?}")
+            }
         }
     }
 
@@ -534,7 +607,7 @@ impl<'p> Lower<'p, '_> {
         Ok(match ty {
             Ty::Int => (dst, Part::Int(dst)),
             Ty::Choice(_) => (dst, Part::Level(dst)),
-            _ => return Err(Unsupported),
+            ty => unreachable!("the checker types this an int or a level, not {ty:?}"),
         })
     }
 
@@ -552,7 +625,7 @@ impl<'p> Lower<'p, '_> {
                 self.copy_into(to, v)?;
                 Ok(to)
             }
-            Part::Unit => Err(Unsupported),
+            Part::Unit => unreachable!("nothing is copied: the checker refuses a value of no type"),
             scalar => {
                 self.pending += 1;
                 Ok(scalar)
@@ -569,7 +642,9 @@ impl<'p> Lower<'p, '_> {
 
     fn expr(&mut self, e: &Expr) -> Lowered<Part> {
         match &e.kind {
-            K::Local(s) => self.slots[*s].ok_or(Unsupported),
+            K::Local(s) => Ok(self.slots[*s].unwrap_or_else(|| {
+                unreachable!("a local is bound before it is read (the checker's rule; a piece binds each it reads)")
+            })),
             K::Const(_)
             | K::If(..)
             | K::Neg(_)

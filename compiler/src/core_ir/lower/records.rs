@@ -1,7 +1,7 @@
 //! Values with parts: records and outcomes made and read, maps read, optional values,
 //! and tracks (their filled boxes, a box's parts, a place filled).
 
-use super::{Lower, Lowered, Unsupported};
+use super::{count, Lower, Lowered};
 use crate::core_ir::code::{Inst, Part, Proj, VReg};
 use crate::ir::{Expr, ExprKind as K, Ty};
 
@@ -12,9 +12,7 @@ impl Lower<'_, '_> {
             // `record.field`: of a local record read in place; a field with parts shared,
             // as `eval::expr::field_of` reads it
             K::Field(r, i) => {
-                let Part::Val(rec) = self.expr(r)? else {
-                    return Err(Unsupported);
-                };
+                let rec = self.val_of(r)?;
                 let field = *i as u32;
                 if let Some(part) = self.project(rec, Proj::Field(field), &e.ty)? {
                     return Ok(part);
@@ -31,40 +29,32 @@ impl Lower<'_, '_> {
                         self.code.push(Inst::Field { dst, rec, field });
                         part
                     }
-                    _ => return Err(Unsupported),
+                    part => unreachable!(
+                        "a record's field is written in YAML (a number, truth, level or a value with parts), not held as {part:?}"
+                    ),
                 }
             }
             // `map[key]` of a map keyed by a scale or enum
             K::MapGet(m, k) if matches!(m.ty, Ty::Map(..)) => {
-                let Part::Val(map) = self.expr(m)? else {
-                    return Err(Unsupported);
-                };
+                let map = self.val_of(m)?;
                 let Part::Level(key) = self.expr(k)? else {
-                    return Err(Unsupported);
+                    unreachable!("a map keyed by a scale or enum is read at a level or variant (the checker's rule)")
                 };
                 if let Some(part) = self.project(map, Proj::Entry(key), &e.ty)? {
                     return Ok(part);
                 }
+                // (A map holds no roll: the checker's E0311.)
                 let dst = self.fresh(&e.ty)?;
-                if matches!(dst, Part::Roll { .. }) {
-                    return Err(Unsupported);
-                }
                 self.code.push(Inst::MapGet { dst, map, key });
                 dst
             }
             // `map[key]` of a sorted map (keyed by numbers, truths or records)
             K::MapGet(m, k) if matches!(m.ty, Ty::SortedMap(..)) => {
-                let Part::Val(map) = self.expr(m)? else {
-                    return Err(Unsupported);
-                };
-                let key = match self.expr(k)? {
-                    Part::Unit | Part::Roll { .. } => return Err(Unsupported),
-                    key => key,
-                };
+                let map = self.val_of(m)?;
+                // (A key is a number, truth or record, and a value no roll: the checker's
+                // `Program::is_key` and E0311.)
+                let key = self.expr(k)?;
                 let dst = self.fresh(&e.ty)?;
-                if matches!(dst, Part::Roll { .. }) {
-                    return Err(Unsupported);
-                }
                 self.flush();
                 self.code.push(Inst::MapOf {
                     dst,
@@ -75,9 +65,7 @@ impl Lower<'_, '_> {
             }
             // `keys(map)`
             K::Keys(m) => {
-                let Part::Val(map) = self.expr(m)? else {
-                    return Err(Unsupported);
-                };
+                let map = self.val_of(m)?;
                 let dst = self.val();
                 self.flush();
                 self.code.push(Inst::MapOf {
@@ -90,7 +78,7 @@ impl Lower<'_, '_> {
             // `fill place at level`: the level, then the keys on the place's path
             K::Fill { track, level, site } => {
                 let Ty::Track(tid) = track.ty else {
-                    return Err(Unsupported);
+                    unreachable!("`fill` fills a track (the checker's rule)")
                 };
                 let root = self.slots[track.root];
                 let level = self.scalar(level)?;
@@ -104,7 +92,7 @@ impl Lower<'_, '_> {
                     dst,
                     place: Box::new(place),
                     keys,
-                    track: u32::try_from(tid).map_err(|_| Unsupported)?,
+                    track: count(tid),
                     levels: crate::eval::track_levels(&self.p.tracks[tid]).into(),
                     level,
                     site: *site,
@@ -114,7 +102,9 @@ impl Lower<'_, '_> {
             // `e` where a `T?` is wanted: a present value is the value itself
             K::Some(x) => match self.expr(x)? {
                 Part::Val(v) => Part::Val(v),
-                Part::Unit | Part::Roll { .. } => return Err(Unsupported),
+                Part::Unit | Part::Roll { .. } => {
+                    unreachable!("an optional value is of a type written in YAML, never of a roll or nothing")
+                }
                 scalar => {
                     let dst = self.val();
                     self.code.push(Inst::Wrap { dst, src: scalar });
@@ -123,30 +113,21 @@ impl Lower<'_, '_> {
             },
             // an optional value where the checker proved it present
             K::Unwrap(x) => {
-                let Part::Val(src) = self.expr(x)? else {
-                    return Err(Unsupported);
-                };
+                let src = self.val_of(x)?;
                 let dst = self.fresh(&e.ty)?;
-                if matches!(dst, Part::Roll { .. } | Part::Unit) {
-                    return Err(Unsupported);
-                }
                 self.code.push(Inst::Unwrap { dst, src });
                 dst
             }
             // `x != none`
             K::IsSome(x) => {
-                let Part::Val(src) = self.expr(x)? else {
-                    return Err(Unsupported);
-                };
+                let src = self.val_of(x)?;
                 let dst = self.int();
                 self.code.push(Inst::IsSome { dst, src });
                 Part::Bool(dst)
             }
             // `filled(track)`
             K::Filled(t) => {
-                let Part::Val(track) = self.expr(t)? else {
-                    return Err(Unsupported);
-                };
+                let track = self.val_of(t)?;
                 let dst = self.val();
                 self.code.push(Inst::Filled {
                     dst,
@@ -157,13 +138,9 @@ impl Lower<'_, '_> {
             }
             // `box.number`, `box.level`, `box.attr`
             K::BoxPart(b, part) => {
-                let Part::Val(src) = self.expr(b)? else {
-                    return Err(Unsupported);
-                };
+                let src = self.val_of(b)?;
+                // (A box's number, level or attribute: an int or a level.)
                 let dst = self.fresh(&e.ty)?;
-                if matches!(dst, Part::Roll { .. } | Part::Val(_)) {
-                    return Err(Unsupported);
-                }
                 self.code.push(Inst::BoxPart {
                     dst,
                     src,
@@ -204,7 +181,9 @@ impl Lower<'_, '_> {
                 });
                 Part::Val(dst)
             }
-            _ => return Err(Unsupported),
+            _ => unreachable!(
+                "`Lower::expr` sends only records, maps, optional values and tracks here"
+            ),
         })
     }
 

@@ -1,7 +1,7 @@
 //! What the run draws: rolls of dice, their faces, dice multiplied, a roll shifted,
 //! tables rolled and looked up, and the decisions of `decide`.
 
-use super::{dense, Lower, Lowered, Unsupported};
+use super::{count, dense, Lower, Lowered};
 use crate::core_ir::code::{IReg, Inst, Part};
 use crate::eval::dice_steps;
 use crate::ir::{Const, Expr, ExprKind as K, Ty};
@@ -21,12 +21,10 @@ impl Lower<'_, '_> {
             } if self.p.tables[*table].columns.is_none() => {
                 let key = match self.expr(key)? {
                     k @ (Part::Int(_) | Part::Level(_)) => k,
-                    _ => return Err(Unsupported),
+                    k => unreachable!("a one-key table is read at a number or a level (the checker's rule), not {k:?}"),
                 };
+                // (A row holds a constant: a number, truth, level or a value with parts.)
                 let dst = self.fresh(&e.ty)?;
-                if matches!(dst, Part::Roll { .. }) {
-                    return Err(Unsupported);
-                }
                 self.flush();
                 if let (true, Some(dense)) = (self.plain, dense(&self.p.tables[*table], dst)) {
                     let (lo, rows, outside, reg) = dense;
@@ -57,23 +55,22 @@ impl Lower<'_, '_> {
                 site,
                 ..
             } => {
-                let scalar = |p: Part| match p {
-                    Part::Int(_) | Part::Level(_) | Part::Bool(_) => Ok(p),
-                    _ => Err(Unsupported),
+                let scalar = |p: Part| {
+                    match p {
+                    Part::Int(_) | Part::Level(_) | Part::Bool(_) => p,
+                    p => unreachable!("a table's key or column is a number, truth or level (the checker's rule), not {p:?}"),
+                }
                 };
-                let key = scalar(self.expr(key)?)?;
+                let key = scalar(self.expr(key)?);
                 let column = match column {
-                    Some(c) => Some(scalar(self.expr(c)?)?),
+                    Some(c) => Some(scalar(self.expr(c)?)),
                     None => None,
                 };
                 let dst = self.fresh(&e.ty)?;
-                if matches!(dst, Part::Roll { .. }) {
-                    return Err(Unsupported);
-                }
                 self.flush();
                 self.code.push(Inst::LookupCell {
                     dst,
-                    table: u32::try_from(*table).map_err(|_| Unsupported)?,
+                    table: count(*table),
                     key,
                     column,
                     site: *site,
@@ -82,7 +79,7 @@ impl Lower<'_, '_> {
             }
             K::Natural(a) => match self.expr(a)? {
                 Part::Roll { natural, .. } => Part::Int(natural),
-                _ => return Err(Unsupported),
+                p => unreachable!("`natural` reads a roll (the checker's rule), not {p:?}"),
             },
             // `roll dice` of dice known here: the constant's step and one per die past the
             // first, then the roll.
@@ -94,9 +91,7 @@ impl Lower<'_, '_> {
                 let K::Const(Const::Dice(spec)) = dice.kind else {
                     // Dice known only when the run comes to them: their steps are charged
                     // by the roll.
-                    let Part::Val(held) = self.expr(dice)? else {
-                        return Err(Unsupported);
-                    };
+                    let held = self.val_of(dice)?;
                     self.flush();
                     let (total, natural) = (self.int(), self.int());
                     self.code.push(Inst::RollHeld {
@@ -107,7 +102,7 @@ impl Lower<'_, '_> {
                     });
                     return Ok(Part::Roll { total, natural });
                 };
-                self.pending += 1 + u32::try_from(dice_steps(spec)).map_err(|_| Unsupported)?;
+                self.pending += 1 + count(dice_steps(spec));
                 self.flush();
                 let (total, natural) = (self.int(), self.int());
                 self.code.push(Inst::Roll {
@@ -121,31 +116,26 @@ impl Lower<'_, '_> {
             }
             // `roll Table`, `roll Table among list`
             K::RollTable { table, among, site } => {
-                if !matches!(self.p.tables[*table].key, crate::ir::TableKey::Die(_)) {
-                    return Err(Unsupported);
-                }
                 let t = &self.p.tables[*table];
-                let among = match (among, &t.key) {
-                    (Some(a), &crate::ir::TableKey::Die(die)) => match self.expr(a)? {
-                        Part::Val(l) if matches!(a.ty, Ty::List(_)) => {
-                            let segments = crate::eval::die_segments(t, die)
-                                .into_iter()
-                                .map(|(lo, hi, v)| (lo, hi, v.cloned()))
-                                .collect();
-                            Some((l, segments))
-                        }
-                        _ => return Err(Unsupported),
-                    },
-                    _ => None,
+                let crate::ir::TableKey::Die(die) = t.key else {
+                    unreachable!("`roll Table` rolls a table keyed by a die (the checker's rule)")
+                };
+                let among = match among {
+                    Some(a) => {
+                        let l = self.val_of(a)?;
+                        let segments = crate::eval::die_segments(t, die)
+                            .into_iter()
+                            .map(|(lo, hi, v)| (lo, hi, v.cloned()))
+                            .collect();
+                        Some((l, segments))
+                    }
+                    None => None,
                 };
                 let dst = self.fresh(&e.ty)?;
-                if matches!(dst, Part::Roll { .. } | Part::Unit) {
-                    return Err(Unsupported);
-                }
                 self.flush();
                 self.code.push(Inst::RollTable {
                     dst,
-                    table: u32::try_from(*table).map_err(|_| Unsupported)?,
+                    table: count(*table),
                     among,
                     site: *site,
                 });
@@ -162,14 +152,16 @@ impl Lower<'_, '_> {
                         self.pending += 1;
                         (None, spec)
                     }
-                    _ => match self.expr(dice)? {
-                        Part::Val(held) => (Some(held), rulesc_runtime::DiceSpec::new(0, 1)),
-                        _ => return Err(Unsupported),
-                    },
+                    _ => (
+                        Some(self.val_of(dice)?),
+                        rulesc_runtime::DiceSpec::new(0, 1),
+                    ),
                 };
                 let faces = match self.slots[*slot] {
                     Some(Part::Val(v)) => v,
-                    Some(_) => return Err(Unsupported),
+                    Some(p) => {
+                        unreachable!("a roll's faces are held in a value register, not {p:?}")
+                    }
                     None => {
                         let v = self.val();
                         self.slots[*slot] = Some(Part::Val(v));
@@ -192,7 +184,9 @@ impl Lower<'_, '_> {
             K::Faces { part, of, slot } => {
                 self.expr(of)?;
                 let Some(Part::Val(faces)) = self.slots[*slot] else {
-                    return Err(Unsupported);
+                    unreachable!(
+                        "`faces(r)` reads the faces its roll bound (the checker's hidden local)"
+                    )
                 };
                 let dst = self.val();
                 self.code.push(Inst::FacesOf {
@@ -204,9 +198,7 @@ impl Lower<'_, '_> {
             }
             // `dice * n`: `DiceSpec::times`, a rule error past the dice a roll may have
             K::DiceTimes(d, n, site) => {
-                let Part::Val(held) = self.expr(d)? else {
-                    return Err(Unsupported);
-                };
+                let held = self.val_of(d)?;
                 let n = self.scalar(n)?;
                 self.flush();
                 let dst = self.val();
@@ -225,7 +217,7 @@ impl Lower<'_, '_> {
                 negate,
             } => {
                 let Part::Roll { total, natural } = self.expr(roll)? else {
-                    return Err(Unsupported);
+                    unreachable!("`roll ± n` shifts a roll (the checker's rule)")
                 };
                 let d = self.scalar(delta)?;
                 let dst = self.int();
@@ -259,13 +251,11 @@ impl Lower<'_, '_> {
                     ),
                     crate::ir::DecideOptions::Bool => (2, Ty::Bool, Part::Bool),
                     crate::ir::DecideOptions::List(l) => {
-                        let (Part::Val(list), Ty::List(elem)) = (self.expr(l)?, &l.ty) else {
-                            return Err(Unsupported);
+                        let Ty::List(elem) = &l.ty else {
+                            unreachable!("`decide .. from` a list (the checker's rule)")
                         };
+                        let list = self.val_of(l)?;
                         let dst = self.fresh(elem)?;
-                        if matches!(dst, Part::Roll { .. } | Part::Unit) {
-                            return Err(Unsupported);
-                        }
                         self.flush();
                         self.code.push(Inst::DecideFrom {
                             dst,
@@ -288,7 +278,7 @@ impl Lower<'_, '_> {
                 });
                 part(dst)
             }
-            _ => return Err(Unsupported),
+            _ => unreachable!("`Lower::expr` sends only rolls, tables, dice and decisions here"),
         })
     }
 }

@@ -1,7 +1,7 @@
 //! Numbers, truths and levels: constants, arithmetic, comparisons, `and`/`or`, `if`,
 //! `min`/`max`/`clamp`/`abs`, a level's step and the checks a value may fail.
 
-use super::{Lower, Lowered, Operand, Unsupported};
+use super::{count, Lower, Lowered, Operand};
 use crate::core_ir::code::{IReg, Inst, Part, Shown};
 use crate::eval::{weight, Value};
 use crate::ir::{Const, Expr, ExprKind as K, Ty};
@@ -18,10 +18,9 @@ impl Lower<'_, '_> {
                     // A constant with parts: made anew at each reading, charged its weight.
                     other => {
                         let Part::Val(dst) = self.fresh(&e.ty)? else {
-                            return Err(Unsupported);
+                            unreachable!("a constant with parts is held in a value register")
                         };
-                        self.pending += u32::try_from(weight(&Value::from_const(other)))
-                            .map_err(|_| Unsupported)?;
+                        self.pending += count(weight(&Value::from_const(other)));
                         self.code.push(Inst::ConstVal {
                             dst,
                             value: Box::new(other.clone()),
@@ -156,7 +155,7 @@ impl Lower<'_, '_> {
                     .map(|x| self.scalar(x))
                     .collect::<Lowered<Vec<_>>>()?;
                 let Some((&first, rest)) = regs.split_first() else {
-                    return Err(Unsupported);
+                    unreachable!("`min` and `max` take at least one operand (the checker's rule)")
                 };
                 let (dst, part) = self.number(&e.ty)?;
                 self.code.push(Inst::Move { dst, src: first });
@@ -190,14 +189,12 @@ impl Lower<'_, '_> {
                 delta,
                 negate,
             } => {
-                let Part::Level(level) = self.expr(level)? else {
-                    return Err(Unsupported);
+                let (Part::Level(level), Ty::Choice(c)) = (self.expr(level)?, &e.ty) else {
+                    unreachable!("`level ± n` steps a level (the checker's type rule)")
                 };
                 let delta = self.scalar(delta)?;
-                let Ty::Choice(c) = e.ty else {
-                    return Err(Unsupported);
-                };
-                let len = self.p.choices[c].variants.len().min(255) as u8;
+                let len = u8::try_from(self.p.choices[*c].variants.len())
+                    .unwrap_or_else(|_| unreachable!("a scale has at most 255 levels (E0360)"));
                 let dst = self.int();
                 self.code.push(Inst::LevelStep {
                     dst,
@@ -208,7 +205,7 @@ impl Lower<'_, '_> {
                 });
                 Part::Level(dst)
             }
-            _ => return Err(Unsupported),
+            _ => unreachable!("`Lower::expr` sends only numbers, truths and levels here"),
         })
     }
 }

@@ -1,6 +1,6 @@
 //! Statements: `let`, assignment, `if`, loops, `return` and the rest.
 
-use super::{shares, Lower, Lowered, Unsupported};
+use super::{shares, Lower, Lowered};
 use crate::core_ir::code::{Inst, Part};
 use crate::ir::{ExprKind as K, PlaceStep, Stmt, Ty};
 
@@ -18,7 +18,9 @@ impl Lower<'_, '_> {
                 keys.push(match st {
                     PlaceStep::Field(_) => Part::Unit,
                     PlaceStep::Key(k) | PlaceStep::Index(k) => match self.expr(k)? {
-                        Part::Unit => return Err(Unsupported),
+                        Part::Unit => {
+                            unreachable!("a key or index has a value (the checker's rule)")
+                        }
                         part => part,
                     },
                 });
@@ -76,7 +78,7 @@ impl Lower<'_, '_> {
                 let mut ends = Vec::new();
                 for (cond, body, site) in branches {
                     let skip = self.unless(cond, *site)?;
-                    self.block(body)?;
+                    self.scope(body)?;
                     self.flush();
                     // A branch ending in `return` does not fall through to the end.
                     if !matches!(self.code.last(), Some(Inst::Return { .. })) {
@@ -87,7 +89,7 @@ impl Lower<'_, '_> {
                     self.patch(skip, next);
                 }
                 if let Some(o) = otherwise {
-                    self.block(o)?;
+                    self.scope(o)?;
                 }
                 let end = self.here();
                 for j in ends {
@@ -118,10 +120,16 @@ impl Lower<'_, '_> {
                 && !matches!(self.slots[place.root], Some(Part::Val(_))) =>
             {
                 let v = self.expr(value)?;
-                let at = self.slots[place.root].ok_or(Unsupported)?;
+                let at = self.slots[place.root].unwrap_or_else(|| {
+                    unreachable!("a local is bound before it is assigned (the checker's rule)")
+                });
                 match (op, at) {
                     (crate::ir::AssignOp::Set, _) => self.copy_into(at, v)?,
-                    (crate::ir::AssignOp::Add | crate::ir::AssignOp::Sub, Part::Int(dst)) => {
+                    // (Of a roll, its total: `r += n` is `r = r + n`, the natural face kept.)
+                    (
+                        crate::ir::AssignOp::Add | crate::ir::AssignOp::Sub,
+                        Part::Int(dst) | Part::Roll { total: dst, .. },
+                    ) => {
                         // The copy of a plain value (`Interpreter::copied`).
                         self.pending += 1;
                         let b = self.scalar_of(v)?;
@@ -132,7 +140,9 @@ impl Lower<'_, '_> {
                         };
                         self.code.push(Inst::Arith { op, dst, a: dst, b });
                     }
-                    _ => return Err(Unsupported),
+                    (_, at) => unreachable!(
+                        "`+=` and `-=` change an int or a roll (the checker's E0321), not {at:?}"
+                    ),
                 }
                 self.trace(Inst::TraceAssign {
                     site: *site,
@@ -149,7 +159,7 @@ impl Lower<'_, '_> {
             } => {
                 let root = self.slots[place.root];
                 if !matches!(root, Some(Part::Val(_) | Part::Fighter(_))) {
-                    return Err(Unsupported);
+                    unreachable!("a path (or a ranged field) starts at a bound record, list, map or fighter, not {root:?}");
                 }
                 let v = self.expr(value)?;
                 let v = self.copied(v, &value.ty)?;
@@ -157,10 +167,7 @@ impl Lower<'_, '_> {
                 let keys = self.place_keys(place)?;
                 // Made in both forms (they have the same value registers), written only
                 // when traced.
-                let out = match &place.ty {
-                    Ty::Roll => return Err(Unsupported),
-                    ty => self.fresh(ty)?,
-                };
+                let out = self.fresh(&place.ty)?;
                 let out = self.traced.then_some(out);
                 let root = self.place_root(root)?;
                 self.flush();
@@ -185,7 +192,7 @@ impl Lower<'_, '_> {
             }
             // `match e { Case => { .. } }`: no arm taken, nothing done
             Stmt::Match { scrutinee, arms } => {
-                self.cases(scrutinee, arms, false, |l, body| l.block(body))?;
+                self.cases(scrutinee, arms, false, |l, body| l.scope(body))?;
             }
             // `for var in lo..hi { .. }`: the local set from a counter of the loop's own
             // at each turn (a body changing the local does not change the turns), a step
@@ -209,9 +216,10 @@ impl Lower<'_, '_> {
                 }
                 let turn = self.int();
                 self.mov(turn, lo);
+                let before = self.bound();
                 let local = match self.slots[*var] {
                     Some(Part::Int(r)) => r,
-                    Some(_) => return Err(Unsupported),
+                    Some(p) => unreachable!("a range's local is an int, not {p:?}"),
                     None => {
                         let r = self.int();
                         self.slots[*var] = Some(Part::Int(r));
@@ -235,6 +243,7 @@ impl Lower<'_, '_> {
                 self.here();
                 let end = self.loop_back(turn, top);
                 self.patch(exit, end);
+                self.close(&before);
             }
             // `for var in list { .. }`: over a copy of each item
             Stmt::For { var, list, body } => {

@@ -1,6 +1,7 @@
 //! What lowers of the rulesets the project ships and the tests load: every function that
 //! is not a fight's lowers (a fight's waits for step 3 of `docs/design/core-ir.md`).
 
+use crate::eval::{self, Value};
 use crate::ir::{self, walk, Expr, ExprKind as K, Program};
 use std::path::{Path, PathBuf};
 
@@ -144,4 +145,108 @@ fn every_function_that_is_not_a_fights_lowers() {
     // silently skipped).
     assert!(rulesets.len() >= 20, "{rulesets:?}");
     assert_eq!(not_lowered(), Vec::<String>::new());
+}
+
+/// A procedure of `lets` locals, each a copy of its parameter, returning the last plus
+/// one: `lets + 2` `i64` registers (the parameter, each local, the sum), checked, with
+/// what `check` says.
+fn many_locals(lets: usize) -> (Option<Program>, Vec<String>) {
+    let mut rules = String::from("procedure wide(x: int) -> int {\n");
+    for i in 0..lets {
+        rules.push_str(&format!("  let _a{i} = x\n"));
+    }
+    rules.push_str(&format!("  return _a{} + 1\n}}\n", lets - 1));
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    std::fs::write(dir.path().join("ruleset.yaml"), "ruleset: { name: wide }\n").expect("written");
+    std::fs::write(dir.path().join("wide.rules"), rules).expect("written");
+    let (p, diags, _) = crate::compile_dir(dir.path());
+    let said = diags
+        .items
+        .iter()
+        .map(|d| format!("{} {}", d.code, d.message))
+        .collect();
+    (p, said)
+}
+
+#[test]
+fn a_function_fits_a_frame_up_to_its_last_register_and_one_more_is_e0363() {
+    // 254 locals: 256 registers, a frame's all. It checks, lowers and runs on the VM.
+    let (p, said) = many_locals(254);
+    let p = p.unwrap_or_else(|| panic!("254 locals do not check: {said:?}"));
+    let id = p
+        .functions
+        .iter()
+        .position(|f| f.name == "wide")
+        .expect("wide");
+    assert!(said.is_empty(), "{said:?}");
+    assert!(
+        crate::core_ir::module(&p).func(id).is_some(),
+        "254 locals do not lower"
+    );
+    let mut env = rulesc_runtime::Env::new(
+        rulesc_runtime::SeededDice::new(1),
+        rulesc_runtime::FirstOption,
+        rulesc_runtime::NoTrace,
+    );
+    assert_eq!(
+        eval::call(&p, &mut env, id, [Value::Int(41)]),
+        Ok(Value::Int(42))
+    );
+    // One more: E0363, naming what it holds and a frame's most.
+    let (p, said) = many_locals(255);
+    assert!(p.is_none());
+    assert_eq!(
+        said,
+        ["E0363 `wide` holds 257 numbers at once, more than the 256 a formula or procedure may hold"]
+    );
+}
+
+#[test]
+fn a_local_is_given_back_when_its_block_ends_so_only_what_is_live_counts() {
+    // 300 branches, arms and loops, each with locals of its own: 900 locals in all, never
+    // more than a few live at once. It checks, lowers and runs on the VM.
+    let mut rules = String::from("procedure scoped(x: int, s: Side) -> int {\n  let total = 0\n");
+    for i in 0..100 {
+        rules.push_str(&format!(
+            "  if x > {i} {{\n    let a = x + {i}\n    let r = roll d6\n    total += a + natural(r) - r\n  }}\n\
+             \x20 match s {{\n    A => {{\n      let b = {i}\n      total += b\n    }}\n    B => {{\n      total -= 1\n    }}\n  }}\n\
+             \x20 for k in 0..2 {{\n    let c = k * {i}\n    total += c\n  }}\n"
+        ));
+    }
+    rules.push_str("  return total\n}\n");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    std::fs::write(
+        dir.path().join("ruleset.yaml"),
+        "ruleset: { name: scoped }\nenums:\n  Side: [A, B]\n",
+    )
+    .expect("written");
+    std::fs::write(dir.path().join("scoped.rules"), rules).expect("written");
+    let (p, diags, _) = crate::compile_dir(dir.path());
+    let p = p.unwrap_or_else(|| panic!("does not check: {:?}", diags.items));
+    let id = p
+        .functions
+        .iter()
+        .position(|f| f.name == "scoped")
+        .expect("scoped");
+    assert!(crate::core_ir::module(&p).func(id).is_some());
+    let mut env = rulesc_runtime::Env::new(
+        rulesc_runtime::SeededDice::new(1),
+        rulesc_runtime::FirstOption,
+        rulesc_runtime::NoTrace,
+    );
+    // x = 50: branches 0..49 add x + i (a roll's natural face less its total is 0);
+    // A: each arm adds i; each loop adds 0 + i.
+    let a = eval::choice(&p, "Side", "A").expect("A");
+    let want: i64 = (0..50).map(|i| 50 + i).sum::<i64>() + 2 * (0..100).sum::<i64>();
+    assert_eq!(
+        eval::call(&p, &mut env, id, [Value::Int(50), a]),
+        Ok(Value::Int(want))
+    );
+    // B: each arm takes one.
+    let b = eval::choice(&p, "Side", "B").expect("B");
+    let want: i64 = (0..50).map(|i| 50 + i).sum::<i64>() - 100 + (0..100).sum::<i64>();
+    assert_eq!(
+        eval::call(&p, &mut env, id, [Value::Int(50), b]),
+        Ok(Value::Int(want))
+    );
 }

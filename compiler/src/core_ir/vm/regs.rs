@@ -87,9 +87,15 @@ pub(super) fn store(part: Part, v: Value, ints: &mut [i64; FRAME], vals: &mut [V
         Part::Int(r) | Part::Bool(r) | Part::Level(r) | Part::Fighter(r) | Part::Side(r) => {
             ints[usize::from(r)] = scalar(&v);
         }
-        Part::Roll { .. } | Part::Unit => {
-            unreachable!("lowering stores no roll or nothing from data ({v:?} for {part:?})")
+        // An item of a list of rolls.
+        Part::Roll { total, natural } => {
+            let Value::Roll(roll) = v else {
+                unreachable!("a roll's registers are given a roll, not {v:?}")
+            };
+            ints[usize::from(total)] = roll.total;
+            ints[usize::from(natural)] = roll.natural;
         }
+        Part::Unit => unreachable!("lowering stores nothing into no register ({v:?})"),
     }
 }
 
