@@ -3,9 +3,7 @@
 //! (`rulesc_runtime::fight`). Generated code implements the same engine trait with the
 //! same procedures, so both order turns, fire timers and trace identically.
 
-use crate::eval::{
-    call_in, leak_name, show_traced_in, weight, Interpreter, Options, Value, MAX_STEPS,
-};
+use crate::eval::{call_in, leak_name, show_traced_in, weight, Options, Value, MAX_STEPS};
 use crate::ir::{self, Action, At, FightQuery, FightTies, Program, ResetStep, Ty};
 use rulesc_runtime::__private::land;
 use rulesc_runtime::fight::{Key, Res};
@@ -54,26 +52,6 @@ pub(crate) fn steps_taken(steps: u64, ok: bool) -> Result<(), RuleErrorKind> {
     Ok(())
 }
 
-impl Interpreter<'_, '_> {
-    /// Before a call in a fight: the rule error if the fight's budget is spent
-    /// ([`budget_left`]).
-    pub(crate) fn fight_budget_left(&mut self, site: u32) -> Result<(), RuleError> {
-        budget_left().map_err(|kind| self.fail(site, kind))
-    }
-
-    /// After a call in a fight: [`steps_taken`].
-    pub(crate) fn fight_steps_taken(
-        &mut self,
-        site: u32,
-        result: Result<Value, RuleError>,
-    ) -> Result<Value, RuleError> {
-        match steps_taken(self.steps, result.is_ok()) {
-            Err(kind) => Err(self.fail(site, kind)),
-            Ok(()) => result,
-        }
-    }
-}
-
 /// Whether `out` is remembered in a calm: not when formulas are traced (their trace shows
 /// each call), nor in a test that holds remembering to asking every time.
 fn remembering(formulas_traced: bool) -> bool {
@@ -94,8 +72,8 @@ fn recall(fight: &Fight<Value>, f: Fighter, spent: u64, budget: u64) -> Option<(
     Some((out, total))
 }
 
-/// What the fight's built-ins ask of the evaluator running a fight's function (the
-/// walker's [`Interpreter`] and the core IR's VM): each rule of the fight (`out`
+/// What the fight's built-ins ask of the evaluator running a fight's function (the core
+/// IR's VM): each rule of the fight (`out`
 /// remembered in a calm, allies and enemies in joining order, `in_order`'s sort, a timer
 /// set) is written once, below, on this.
 pub(crate) trait InFight {
@@ -211,9 +189,6 @@ pub(crate) fn query(it: &mut impl InFight, q: FightQuery, arg: Option<Value>) ->
     let Some(fight) = it.fight() else {
         unreachable!("fight built-in {q:?} outside a fight: {IN_A_FIGHT}")
     };
-    if arg == Some(crate::eval::expr::CUT_OFF) {
-        return Ok(crate::eval::expr::CUT_OFF);
-    }
     Ok(match q {
         FightQuery::Fighters => list(fight.fighters().map(|f| Value::Fighter(f.0)).collect()),
         FightQuery::Sides => list(fight.sides().map(|s| Value::Side(s.0)).collect()),
@@ -299,91 +274,6 @@ pub(crate) fn set_timer(
             what,
             cite: true,
         });
-    }
-}
-
-impl InFight for Interpreter<'_, '_> {
-    fn prog(&self) -> &Program {
-        self.prog
-    }
-
-    fn fight(&self) -> Option<&Fight<Value>> {
-        self.fight.as_deref()
-    }
-
-    fn fight_mut(&mut self) -> Option<&mut Fight<Value>> {
-        self.fight.as_deref_mut()
-    }
-
-    fn steps(&mut self) -> &mut u64 {
-        &mut self.steps
-    }
-
-    fn formulas_traced(&self) -> bool {
-        self.formulas
-    }
-
-    fn formula(&mut self, id: usize, arg: Value) -> Res<Value> {
-        match self.call(id, [arg]) {
-            Err(e) if self.on() => Err(self.env.fail(e)),
-            other => other,
-        }
-    }
-
-    fn on(&self) -> bool {
-        Interpreter::on(self)
-    }
-
-    fn event(&mut self, e: TraceEvent) {
-        Interpreter::event(self, e);
-    }
-}
-
-impl Interpreter<'_, '_> {
-    /// The combatant a fighter stands for ([`combatant`]).
-    pub(crate) fn combatant(&self, f: i64) -> Value {
-        combatant(self.fight.as_deref(), f)
-    }
-
-    /// [`query`] in this run.
-    pub(crate) fn fight_query(&mut self, q: FightQuery, arg: Option<Value>) -> Res<Value> {
-        query(self, q, arg)
-    }
-
-    /// Sets a timer (`Stmt::Schedule`): the moment's operand, then the arguments, are
-    /// evaluated now.
-    pub(crate) fn schedule(
-        &mut self,
-        at: &At,
-        action: usize,
-        args: &[ir::Expr],
-        site: u32,
-        locals: &mut Vec<Value>,
-    ) -> Res<()> {
-        let operand = match at {
-            At::RoundsLater(n) | At::TimeLater(n) => self.expr(n, locals)?.int(),
-            At::Turn { who, .. } => self.expr(who, locals)?.int(),
-            At::RoundEnd => 0,
-        };
-        let mut values = Vec::with_capacity(args.len());
-        for a in args {
-            values.push(self.expr(a, locals)?.int());
-        }
-        set_timer(self, at, operand, action, values, site);
-        Ok(())
-    }
-
-    /// `advance`: world time moves through the engine, which fires what falls due.
-    pub(crate) fn advance(&mut self, amount: i64) -> Res<()> {
-        let Some(fight) = self.fight.take() else {
-            unreachable!("`advance` outside a fight: {IN_A_FIGHT}")
-        };
-        let options = Options {
-            trace_formulas: self.formulas,
-        };
-        let done = self.env.advance(self.prog, fight, amount, options);
-        self.fight = Some(fight);
-        done
     }
 }
 
@@ -530,7 +420,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> FightRules<Value, D, X, T> for Eval
         let Some(out) = self.def().out else {
             return Ok(false);
         };
-        // Remembered in a calm, as `Interpreter::is_out` remembers it: the same steps
+        // Remembered in a calm, as `is_out` remembers it for the VM: the same steps
         // taken from the fight's budget, unless they would pass it.
         let calm = remembering(self.options.trace_formulas) && fight.calm();
         let spent = FIGHT_STEPS.get();

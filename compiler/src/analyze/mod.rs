@@ -367,7 +367,6 @@ pub fn distribution_in(
                 deadline: limits.deadline(),
                 fast: true,
                 columns: true,
-                pieces: true,
                 memo,
             };
             let o = engine::run(p, &plan, s.function, s.args.clone(), &dec, &opts);

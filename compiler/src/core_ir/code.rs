@@ -66,8 +66,8 @@ pub(crate) enum Inst {
     /// Takes `n` steps of the run's budget (`eval::MAX_STEPS`); past it, the run stops
     /// with a rule error at the function's site. Lowering gathers the steps of the
     /// instructions up to the next observable one (a roll, a trace point, a jump) into
-    /// one `Step` before them, so the budget runs out before the same effect as in the
-    /// walker.
+    /// one `Step` before them, so the budget runs out before the same effect in either
+    /// code.
     Step(u32),
     /// Where a spent step budget is reported from here on: the inlined formula's
     /// declaration at its start, the function's own after it (a formula inlined into its
@@ -82,7 +82,7 @@ pub(crate) enum Inst {
         dst: VReg,
         who: IReg,
     },
-    /// Fight built-in `q` of `arg` (`crate::fight::query`: the walker's rule), into
+    /// Fight built-in `q` of `arg` (`crate::fight::query`), into
     /// `dst` (`Part::Unit` for `mark_acted`).
     FightQuery {
         q: FightQuery,
@@ -120,7 +120,7 @@ pub(crate) enum Inst {
     },
     /// `dst` = a copy of `src` made for no steps (`Value::deep_clone`): a record read
     /// from the fight's state passed to a parameter the callee does not change
-    /// (`ir::copied_from_fight`), as the walker passes it.
+    /// (`ir::copied_from_fight`).
     Detach {
         dst: VReg,
         src: VReg,
@@ -150,7 +150,7 @@ pub(crate) enum Inst {
     /// map keys and list indices, `keys` holding one part per step, `Unit` for a field,
     /// or none for a path of fields only): `eval::assign_value` at `eval::update`'s
     /// place, so the rule (a list's room, an index past the end, an `int(lo..hi)`
-    /// field's range, the field kept on an error) is the walker's own. `value` is taken
+    /// field's range, the field kept on an error) is `eval::assign_value`. `value` is taken
     /// (a copy lowering made); the new value goes to `out` when the assignment is traced.
     /// A rule error ends the run at `site`.
     Assign {
@@ -167,7 +167,7 @@ pub(crate) enum Inst {
         list: VReg,
     },
     /// Item `idx` (inside the list: lowering loops below its length) of the list in
-    /// `list` into `dst`, charged its weight in steps (`Interpreter::copy`): a copy of it,
+    /// `list` into `dst`, charged its weight in steps: a copy of it,
     /// or the item itself when `shared` (in a formula nothing can change a record).
     Item {
         dst: Part,
@@ -176,7 +176,7 @@ pub(crate) enum Inst {
         shared: bool,
     },
     /// A constant with parts (a list, a record, a map) made anew into `dst`
-    /// (`Value::from_const`, as the walker makes it at each reading: a record made from it
+    /// (`Value::from_const`, made anew at each reading: a record made from it
     /// and changed later does not change the constant).
     ConstVal {
         dst: VReg,
@@ -301,7 +301,7 @@ pub(crate) enum Inst {
         src: VReg,
         take: bool,
     },
-    /// A copy (value semantics, `Interpreter::copied`): the steps of the value's weight,
+    /// A copy (value semantics): the steps of the value's weight,
     /// then the parts others hold copied. `take`: `src` is a temporary, moved.
     CopyVal {
         dst: VReg,
@@ -464,7 +464,7 @@ pub(crate) enum Inst {
     },
     /// `decide name from list`: an item of the list in `list` (type `elem`), into `dst`;
     /// an empty list is the rule error `NoOptions` at `site`. A decider answering by name
-    /// is given each option's name (`eval::option_label`), as the walker gives it.
+    /// is given each option's name (`eval::option_label`).
     DecideFrom {
         dst: Part,
         name: &'static str,
@@ -573,7 +573,7 @@ pub(crate) enum Inst {
     },
     /// Item `idx` (inside the list: lowering loops below its length) of the list in
     /// `list` into `dst`, a copy charged nothing: `first`/`index_of`'s binding and found
-    /// item (`Interpreter::find`).
+    /// item.
     Nth {
         dst: Part,
         list: VReg,
@@ -590,7 +590,7 @@ pub(crate) enum Inst {
         best: Option<bool>,
     },
     /// `table[key, column]` (or `table[key]` of a table that [`Inst::Lookup`] does not
-    /// read): `eval::look_up`, the walker's rule; a key no row holds (and no default) is
+    /// read): `eval::look_up`; a key no row holds (and no default) is
     /// a rule error at `site`. Traced when the function is.
     LookupCell {
         dst: Part,
@@ -601,7 +601,7 @@ pub(crate) enum Inst {
     },
     /// Of the map in `map`: with a `key`, the value at it of a sorted map (a map keyed by
     /// numbers, truths or records; `eval::expr::sorted_get`); without, the map's keys
-    /// (`eval::expr::keys_of`). Charged the steps the walker's rule gives.
+    /// (`eval::expr::keys_of`). Charged the steps its rule gives.
     MapOf {
         dst: Part,
         map: VReg,
@@ -630,10 +630,10 @@ pub(crate) enum Proj {
 /// The value of a formula's traced step ([`Inst::TraceStep`]).
 #[derive(Debug)]
 pub(crate) enum Shown {
-    /// A parameter's value, shown as its type shows it (`Interpreter::formula_entered`).
+    /// A parameter's value, shown as its type shows it.
     Value(Part, Box<Ty>),
     /// A parameter with parts, named by its type (`a Fighter`), found at lowering.
     Text(Box<str>),
-    /// An `if .. then .. else`'s condition: `yes` or `no` (`Interpreter::formula_branch`).
+    /// An `if .. then .. else`'s condition: `yes` or `no`.
     Taken(IReg),
 }

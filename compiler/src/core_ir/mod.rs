@@ -10,18 +10,16 @@
 //! shipped or loaded by the tests, `fights.rs` of every function of the shipped
 //! rulesets). A function holding more `i64` values at once than a frame has registers
 //! (`code::FRAME`; a statement's temporaries are given back when it ends) is the
-//! checker's E0363 ([`check_room`], the last check, which lowers the program). The
-//! walker (`eval`) runs only as the VM's oracle in the tests, and a piece of analyze
-//! that does not lower.
-//! `eval::call` and `eval::call_in` run a function on the VM when it lowered (in a fight
-//! too; formulas traced too with `--trace-formulas`), so the interpreter's differential,
-//! fight and walker tests run the VM against generated code and the walker. In a fight
-//! the VM asks the fight's own rules (`crate::fight`'s
-//! [`InFight`](crate::fight::InFight): `out` remembered in a calm, allies and enemies,
-//! `in_order`, timers set), the same code the walker asks ([`vm`]'s `fight` module;
-//! `fights.rs` holds each shipped fight on the VM to the walker). Step 4 begins with
-//! pieces: analyze's merged engine runs a statement or expression alone on the VM
-//! ([`run_piece`], `lower/piece.rs`), its frame's locals as the piece's registers.
+//! checker's E0363 ([`check_room`], the last check, which lowers the program).
+//!
+//! The VM is the interpreter's one evaluator: `eval::call` and `eval::call_in` run every
+//! function on it (in a fight too; formulas traced too with `--trace-formulas`), so the
+//! interpreter's differential and fight tests hold it to generated code. In a fight the
+//! VM asks the fight's own rules (`crate::fight`'s [`InFight`](crate::fight::InFight):
+//! `out` remembered in a calm, allies and enemies, `in_order`, timers set; [`vm`]'s
+//! `fight` module). Analyze's merged engine runs a statement or expression alone on the
+//! VM ([`run_piece`], `lower/piece.rs`), its frame's locals as the piece's registers, and
+//! its fast segments over roll paths ([`Rerun`]) and over lanes ([`Lanes`]).
 
 mod code;
 #[cfg(test)]
@@ -60,8 +58,8 @@ pub(crate) struct Module {
 struct Pieces {
     /// The locals it names.
     named: Vec<usize>,
-    /// Its pieces by which of them are bound when it starts (`None`: it does not lower).
-    lowered: Vec<(Vec<bool>, Option<Arc<Piece>>)>,
+    /// Its pieces by which of them are bound when it starts.
+    lowered: Vec<(Vec<bool>, Arc<Piece>)>,
 }
 
 /// What the merged engine runs as one piece ([`run_piece`]).
@@ -74,11 +72,6 @@ pub(crate) struct PieceOf<'a> {
 }
 
 impl<'a> PieceOf<'a> {
-    /// The statement or expression it runs.
-    pub(crate) fn of(&self) -> Of<'a> {
-        self.of
-    }
-
     pub(crate) fn stmt(s: &'a crate::ir::Stmt) -> Self {
         PieceOf {
             of: Of::Stmt(s),
@@ -121,29 +114,28 @@ impl<'a> PieceOf<'a> {
 }
 
 /// Runs `what`, a statement or expression of function `fid`, in the frame `locals` on
-/// the VM, as `eval::exec_in`/`eval_in` run it: `Some(value)` for an expression's value
-/// or a statement's `return`, `None` for a statement's normal end. `None` outright when
-/// it does not lower (the walker runs it).
+/// the VM, untraced: `Some(value)` for an expression's value or a statement's `return`,
+/// `None` for a statement's normal end.
 pub(crate) fn run_piece<D: DiceSource, X: Decide, T: TraceSink>(
     p: &Program,
     fid: usize,
     what: PieceOf<'_>,
     env: &mut Env<D, X, T>,
     locals: &mut [Value],
-) -> Option<Result<Option<Value>, RuleError>> {
-    let piece = piece_for(p, fid, what, locals)?;
-    Some(run_lowered(p, &piece, env, locals))
+) -> Result<Option<Value>, RuleError> {
+    let piece = piece_for(p, fid, what, locals);
+    run_lowered(p, &piece, env, locals)
 }
 
 /// `what`, of function `fid`, lowered for a frame binding the locals `locals` binds (a
 /// slot holding [`Value::Unit`] is unbound): lowered on first use and kept with the
-/// module; `None` when it does not lower.
+/// module.
 pub(crate) fn piece_for(
     p: &Program,
     fid: usize,
     what: PieceOf<'_>,
     locals: &[Value],
-) -> Option<Arc<Piece>> {
+) -> Arc<Piece> {
     let module = module(p);
     let bound = |slot: usize| !matches!(locals.get(slot), None | Some(Value::Unit));
     let mut all = module.pieces.lock().unwrap_or_else(|e| e.into_inner());
@@ -160,7 +152,7 @@ pub(crate) fn piece_for(
                 .filter_map(|(s, b)| b.then_some(*s))
                 .collect();
             let piece = lower::piece::piece(p, &module.functions, fid, what.of, &entry, what.tmp);
-            let piece = piece.map(Arc::new);
+            let piece = Arc::new(piece);
             pieces.lowered.push((pat, piece.clone()));
             piece
         }
@@ -211,7 +203,7 @@ pub(crate) fn check_room(p: &Program, diags: &mut crate::diag::Diagnostics) {
                 format!(
                     "`{}` holds {need} numbers at once, more than the {} a formula or procedure may hold",
                     f.name,
-                    code::FRAME
+                    lower::ROOM
                 ),
             )
             .label("declared here")

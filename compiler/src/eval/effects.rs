@@ -1,9 +1,9 @@
 //! What draws on the environment or the program's data: rolls, table lookups, die
 //! tables rolled, decisions, wound tracks filled.
 
-use super::{expr::values_equal, leak_name, show_traced, stmt::update, Interpreter, Run, Value};
-use crate::ir::{self, Const, DecideOptions, TableKey, Ty};
-use rulesc_runtime::{dice, DiceSpec, Faces, Roll, RuleErrorKind, TraceEvent};
+use super::{expr::values_equal, leak_name, show_traced, Value};
+use crate::ir::{self, Const, TableKey, Ty};
+use rulesc_runtime::{dice, DiceSpec, RuleErrorKind, TraceEvent};
 
 /// The steps a roll of `spec` takes past its statement's and its dice expression's: one
 /// per die thrown beyond the first (the count as `dice::roll` clamps it), so a roll of
@@ -13,226 +13,6 @@ use rulesc_runtime::{dice, DiceSpec, Faces, Roll, RuleErrorKind, TraceEvent};
 #[inline]
 pub(crate) fn dice_steps(spec: DiceSpec) -> u64 {
     u64::from(spec.count.min(dice::MAX_DICE as u32).saturating_sub(1))
-}
-
-impl<'p> Interpreter<'p, '_> {
-    /// A roll of `spec`, paid for by its dice ([`dice_steps`]).
-    pub(super) fn roll(&mut self, spec: DiceSpec, site: u32) -> Run<Roll> {
-        self.step(dice_steps(spec))?;
-        let traced = self.on();
-        Ok(self.env.roll(spec, site, traced))
-    }
-
-    /// [`Self::roll`], also giving every die.
-    pub(super) fn roll_faces(&mut self, spec: DiceSpec, site: u32) -> Run<(Roll, Faces)> {
-        self.step(dice_steps(spec))?;
-        let traced = self.on();
-        Ok(self.env.roll_faces(spec, site, traced))
-    }
-
-    /// `table[key]`, or `table[key, column]`
-    pub(super) fn lookup(
-        &mut self,
-        table: ir::Id,
-        key: &ir::Expr,
-        column: Option<&ir::Expr>,
-        site: u32,
-        locals: &mut Vec<Value>,
-    ) -> Run<Value> {
-        let k = self.expr(key, locals)?;
-        let col = match column {
-            Some(c) => Some(self.expr(c, locals)?),
-            None => None,
-        };
-        self.lookup_at(table, k, col, site)
-    }
-
-    /// [`Self::lookup`] with the key (and column) evaluated.
-    pub(super) fn lookup_at(
-        &mut self,
-        table: ir::Id,
-        k: Value,
-        col: Option<Value>,
-        site: u32,
-    ) -> Run<Value> {
-        let t = &self.prog.tables[table];
-        let show = |v: &Value, ty: &Ty| self.show(v, ty);
-        let found = look_up(t, &k, col.as_ref(), self.on(), &show);
-        let (v, shown) = found.map_err(|kind| self.fail(site, kind))?;
-        if let Some((key, value)) = shown {
-            self.event(TraceEvent::Lookup { site, key, value });
-        }
-        Ok(v)
-    }
-
-    /// `roll table` or `roll table among list`
-    pub(super) fn roll_table(
-        &mut self,
-        table: ir::Id,
-        among: &Option<Box<ir::Expr>>,
-        site: u32,
-        locals: &mut Vec<Value>,
-    ) -> Run<Value> {
-        let allowed = match among {
-            Some(a) => Some(self.list(a, locals)?),
-            None => None,
-        };
-        self.roll_table_at(table, allowed.as_deref().map(Vec::as_slice), site)
-    }
-
-    /// [`Self::roll_table`] with `among`'s list evaluated.
-    pub(super) fn roll_table_at(
-        &mut self,
-        table: ir::Id,
-        allowed: Option<&[Value]>,
-        site: u32,
-    ) -> Run<Value> {
-        let t = &self.prog.tables[table];
-        let TableKey::Die(die) = t.key else {
-            unreachable!(
-                "`roll {}` of a table not keyed by a die: the checker rolls only die tables",
-                t.name
-            )
-        };
-        let (spec, faces) = table_roll_faces(t, die, allowed);
-        let r = self.roll(spec, site)?;
-        let face = match &faces {
-            Some(segments) => rulesc_runtime::__private::rolls::nth_total(
-                segments.iter().copied(),
-                r.total.max(1),
-            ),
-            None => r.total,
-        };
-        let Some(v) = lookup(t, face) else {
-            // An enumeration that cut the path off at this roll gave no face.
-            if self.may_stop && self.env.stopped() {
-                return Ok(super::expr::CUT_OFF);
-            }
-            unreachable!("{DIE_ROWS} (table `{}`, face {face})", t.name)
-        };
-        if self.on() {
-            let vs = self.show(&v, &t.value);
-            self.event(TraceEvent::Lookup {
-                site,
-                key: face.to_string(),
-                value: vs,
-            });
-        }
-        Ok(v)
-    }
-
-    /// `decide name: Type` or `decide name from list`
-    pub(super) fn decide(
-        &mut self,
-        name: &str,
-        options: &DecideOptions,
-        site: u32,
-        locals: &mut Vec<Value>,
-    ) -> Run<Value> {
-        let name: &'static str = leak_name(name);
-        let (v, elem_ty) = match options {
-            DecideOptions::Choice(c) => {
-                let n = self.prog.choices[*c].variants.len() as u32;
-                let i = self.env.decide(name, n);
-                (Value::Choice(i as u16), Ty::Choice(*c))
-            }
-            DecideOptions::Bool => {
-                let i = self.env.decide(name, 2);
-                (Value::Bool(i == 1), Ty::Bool)
-            }
-            DecideOptions::List(l) => {
-                let items = self.list(l, locals)?;
-                return self.decide_from(name, &items, &elem_of(&l.ty), site);
-            }
-        };
-        Ok(self.decided(v, &elem_ty, site))
-    }
-
-    /// `decide name from list` of the list's `items` (of type `elem`): an empty list is
-    /// the rule error.
-    pub(super) fn decide_from(
-        &mut self,
-        name: &'static str,
-        items: &[Value],
-        elem: &Ty,
-        site: u32,
-    ) -> Run<Value> {
-        if items.is_empty() {
-            return Err(self.fail(site, RuleErrorKind::NoOptions { decision: name }));
-        }
-        let n = items.len() as u32;
-        let i = if self.env.wants_labels(name) {
-            // A decider answering by name (a fight file's `target: Ike`) reads each
-            // option's name: a fighter's or side's, a variant's as the rules write it.
-            let fight = self.fight.as_deref();
-            let labels: Vec<String> = items
-                .iter()
-                .map(|v| option_label(self.prog, fight, v, elem))
-                .collect();
-            let label = |i: u32| labels.get(i as usize).cloned().unwrap_or_default();
-            self.env.decide_among(name, n, &label)
-        } else {
-            self.env.decide(name, n)
-        };
-        Ok(self.decided(items[i as usize].clone(), elem, site))
-    }
-
-    /// A decision's answer `v` (of type `ty`), traced.
-    pub(super) fn decided(&mut self, v: Value, ty: &Ty, site: u32) -> Value {
-        if self.on() {
-            let shown = self.show(&v, ty);
-            self.event(TraceEvent::Decide {
-                site,
-                choice: shown,
-            });
-        }
-        v
-    }
-
-    /// `fill track level`
-    pub(super) fn fill(
-        &mut self,
-        track: &ir::Place,
-        level: &ir::Expr,
-        site: u32,
-        locals: &mut Vec<Value>,
-    ) -> Run<Value> {
-        let lvl = self.expr(level, locals)?.choice();
-        let keys = self.place_keys(track, locals)?;
-        let Ty::Track(tid) = track.ty else {
-            return Ok(Value::Int(0));
-        };
-        let levels = track_levels(&self.prog.tracks[tid]);
-        self.fill_at(track, tid, &levels, lvl, &keys, site, locals)
-    }
-
-    /// [`Self::fill`] with the level and the place's keys evaluated; `levels` are
-    /// [`track_levels`] of track `tid`.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn fill_at(
-        &mut self,
-        track: &ir::Place,
-        tid: ir::Id,
-        levels: &[u8],
-        lvl: u16,
-        keys: &[Value],
-        site: u32,
-        locals: &mut [Value],
-    ) -> Run<Value> {
-        let mut filled = (0, lvl);
-        let changed = update(locals, self.fight.as_deref(), track, keys, |old| {
-            filled = fill_track(&self.prog.tracks[tid], levels, lvl, old);
-            Ok(())
-        });
-        if let Err(kind) = changed {
-            return Err(self.fail(site, kind));
-        }
-        if self.on() {
-            let event = fill_event(self.prog, tid, filled, site);
-            self.event(event);
-        }
-        Ok(Value::Int(filled.0))
-    }
 }
 
 /// `fill track at lvl` of the track `old` (of `def`, whose boxes' levels are `levels`):
@@ -309,7 +89,7 @@ pub(crate) const DIE_ROWS: &str = "every face of a die table's die has exactly o
 
 /// The row holding `key`, else the default; `None` when neither (a die table read with
 /// `[k]` off its faces): a rule error, never a made-up row.
-/// `table[key]` or `table[key, column]` (the one rule the walker and the VM read tables
+/// `table[key]` or `table[key, column]` (the one rule the VM reads tables
 /// by): the row's (the cell's) value, or the table's default; a key no row holds (and no
 /// default) is the `NoRow` rule error naming the key as `show` shows it. With `traced`,
 /// also the key and the value as the `Lookup` trace event shows them.
@@ -423,14 +203,6 @@ fn holds(x: &Value, v: &Const) -> bool {
         (Value::Int(_) | Value::Roll(_), Const::Int(b)) => x.int() == *b,
         (Value::Bool(a), Const::Bool(b)) => a == b,
         _ => values_equal(x, &Value::from_const(v)),
-    }
-}
-
-/// The type of a list's items (`Ty::Error` for a type that is no list).
-pub(super) fn elem_of(ty: &Ty) -> Ty {
-    match ty {
-        Ty::List(t) => (**t).clone(),
-        _ => Ty::Error,
     }
 }
 

@@ -1,5 +1,4 @@
-//! What `out` says while a fight is calm is remembered (`Interpreter::is_out`,
-//! `EvalRules::is_out`): the same answers, the same steps, and forgotten when a
+//! What `out` says while a fight is calm is remembered (`is_out`, `EvalRules::is_out`): the same answers, the same steps, and forgotten when a
 //! trigger's procedure runs.
 
 use super::{EvalRules, FIGHT_STEPS};

@@ -13,7 +13,7 @@
 //! other statement (and the conditions, lists and arguments the engine splits on) runs on
 //! the core IR's VM as a piece (`core_ir::run_piece`: the statement lowered alone, the
 //! frame's locals its registers), once per state and per distinct outcome of the rolls
-//! it makes (`source.rs`); the walker (`eval::exec_in`) runs a piece that does not lower. The rolls themselves are decided
+//! it makes (`source.rs`). The rolls themselves are decided
 //! whole ([`rulesc_runtime::DiceSource::whole`]): each roll's distinct totals come from
 //! [`super::dice`] (convolution, order statistics, chains), so `roll 20d6` is 96 outcomes,
 //! not 6^20 paths. Only the shape of the program is the engine's (`control.rs`): an `if`,
@@ -37,8 +37,8 @@ use super::exact::{Prob, W};
 use super::plan::Plan;
 use super::state::{encode_value, scales, Dist, State};
 use super::Stop;
-use crate::core_ir::{self, Of, PieceOf};
-use crate::eval::{self, Value};
+use crate::core_ir::{self, PieceOf};
+use crate::eval::Value;
 use crate::ir::{Body, Expr, Id, Program, Stmt};
 use num_traits::Zero;
 use rulesc_runtime::{Decide, DiceSource, DiceSpec, Env, NoTrace, RuleError, TraceSink};
@@ -79,9 +79,6 @@ pub struct Options {
     /// Runs a fast segment that rolls once over all the roll's outcomes at once
     /// (`lanes/`); off, path by path (the tests compare the two).
     pub columns: bool,
-    /// Runs whole statements and expressions on the VM ([`core_ir::run_piece`]); off, on
-    /// the walker (the tests compare the two).
-    pub pieces: bool,
     /// Keep what fast segments give from each starting point between runs with this id
     /// (the cases of one sweep, on each thread: [`memo_id`]).
     pub memo: Option<u64>,
@@ -117,9 +114,6 @@ pub struct Outcomes {
     /// States from which a segment ran over lanes (`lanes/`).
     pub column_states: u64,
     pub steps: u64,
-    /// Statements and expressions run whole on the walker, with `pieces` on: those that
-    /// do not lower.
-    pub walked: u64,
 }
 
 /// Runs procedure (or formula) `f` on `args` over every roll.
@@ -140,7 +134,6 @@ pub fn run(
         steps: Cell::new(0),
         peak: Cell::new(0),
         column_states: Cell::new(0),
-        walked: Cell::new(0),
         outcomes: RefCell::new((Vec::new(), HashMap::new())),
         outcome_words: Cell::new(0),
         unexplored: RefCell::new(Prob::zero()),
@@ -175,7 +168,6 @@ pub fn run(
         peak_states: e.peak.get(),
         column_states: e.column_states.get(),
         steps: e.steps.get(),
-        walked: e.walked.get(),
     }
 }
 
@@ -207,7 +199,6 @@ struct Engine<'a> {
     steps: Cell<u64>,
     peak: Cell<usize>,
     column_states: Cell<u64>,
-    walked: Cell<u64>,
     outcomes: RefCell<Reached>,
     /// Words of the outcomes' keys (bounded by `max_words`, as a distribution's states).
     outcome_words: Cell<u64>,
@@ -653,9 +644,9 @@ impl<'a> Engine<'a> {
 }
 
 /// The options the engine's tests on small rules run with: exploding dice cut at depth
-/// 3, and the ways of running `(fast, columns, pieces)` they compare.
+/// 3, and the ways of running `(fast, columns)` they compare.
 #[cfg(test)]
-fn test_options((fast, columns, pieces): (bool, bool, bool), memo: Option<u64>) -> Options {
+fn test_options((fast, columns): (bool, bool), memo: Option<u64>) -> Options {
     Options {
         truncation: Truncation::Depth(3),
         max_states: 20_000,
@@ -664,44 +655,7 @@ fn test_options((fast, columns, pieces): (bool, bool, bool), memo: Option<u64>) 
         deadline: None,
         fast,
         columns,
-        pieces,
         memo,
-    }
-}
-
-/// How the engine runs a statement or expression of function `f` whole: on the VM as a
-/// piece ([`core_ir::run_piece`]), or on the walker (`eval::exec_in`, `eval::eval_in`)
-/// where it does not lower (counted: [`Outcomes::walked`]) or `pieces` is off.
-#[derive(Clone, Copy)]
-pub(crate) struct Interp<'r> {
-    f: Id,
-    pieces: bool,
-    walked: &'r Cell<u64>,
-}
-
-impl Interp<'_> {
-    /// Runs `what` in the frame `locals`: `Some(value)` for an expression's value or a
-    /// statement's `return`.
-    pub(crate) fn run<D: DiceSource, X: Decide, T: TraceSink>(
-        &self,
-        p: &Program,
-        what: PieceOf<'_>,
-        env: &mut Env<D, X, T>,
-        locals: &mut Vec<Value>,
-    ) -> Result<Option<Value>, RuleError> {
-        if self.pieces {
-            if let Some(r) = core_ir::run_piece(p, self.f, what, env, locals) {
-                return r;
-            }
-            self.walked.set(self.walked.get() + 1);
-        }
-        match what.of() {
-            Of::Stmt(s) => eval::exec_in(p, env, locals, s),
-            Of::Block(_) => unreachable!(
-                "a fast segment runs through `core_ir::piece_for` (`Rerun`, `Lanes`), never whole here"
-            ),
-            Of::Expr(e) => eval::eval_in(p, env, locals, e).map(Some),
-        }
     }
 }
 
@@ -715,25 +669,17 @@ impl rulesc_runtime::Decide for NoDecisions {
 }
 
 impl Engine<'_> {
-    /// How this run runs function `f`'s statements whole.
-    fn interp(&self, f: Id) -> Interp<'_> {
-        Interp {
-            f,
-            pieces: self.opts.pieces,
-            walked: &self.walked,
-        }
-    }
-
-    /// Runs `what`, a statement or expression of function `f`, in the frame `locals`
-    /// ([`Interp`]).
+    /// Runs `what`, a statement or expression of function `f`, in the frame `locals`, on
+    /// the VM ([`core_ir::run_piece`]): `Some(value)` for an expression's value or a
+    /// statement's `return`.
     fn run_piece<D: DiceSource, X: Decide, T: TraceSink>(
         &self,
         f: Id,
         what: PieceOf<'_>,
         env: &mut Env<D, X, T>,
-        locals: &mut Vec<Value>,
+        locals: &mut [Value],
     ) -> Result<Option<Value>, RuleError> {
-        self.interp(f).run(self.p, what, env, locals)
+        core_ir::run_piece(self.p, f, what, env, locals)
     }
 
     /// Expression `e` of function `f` evaluated in the frame `locals` ([`Self::run_piece`]).
@@ -742,7 +688,7 @@ impl Engine<'_> {
         f: Id,
         e: &Expr,
         env: &mut Env<D, X, T>,
-        locals: &mut Vec<Value>,
+        locals: &mut [Value],
     ) -> Result<Value, RuleError> {
         // No value: a path cut off, which the engine counts as unexplored.
         self.run_piece(f, PieceOf::expr(e), env, locals)

@@ -320,16 +320,8 @@ impl Engine<'_> {
         let Some(base) = st.frames.last() else {
             return Err(Bail::Slow);
         };
-        // Lowered for what this frame binds; on the walker (no pieces) or when it does not
-        // lower, the statements run one by one.
-        let piece = self
-            .opts
-            .pieces
-            .then(|| core_ir::piece_for(self.p, f, PieceOf::block(stmts), base))
-            .flatten();
-        let Some(piece) = piece else {
-            return Err(Bail::Slow);
-        };
+        // Lowered for what this frame binds.
+        let piece = core_ir::piece_for(self.p, f, PieceOf::block(stmts), base);
         let mut run = core_ir::Rerun::new(&piece, base);
         let module = core_ir::module(self.p);
         let mut src = RollPaths {
@@ -453,20 +445,8 @@ mod tests {
         p: &Program,
         s: &crate::scenario::Scenario,
         t: Truncation,
-        modes: (bool, bool),
-        memo: Option<u64>,
-    ) -> Outcomes {
-        analyze_on(p, s, t, modes, memo, true)
-    }
-
-    /// [`analyze_with`], whole statements on the VM (`pieces`) or on the walker.
-    fn analyze_on(
-        p: &Program,
-        s: &crate::scenario::Scenario,
-        t: Truncation,
         (fast, columns): (bool, bool),
         memo: Option<u64>,
-        pieces: bool,
     ) -> Outcomes {
         let plan = Plan::new(p);
         let opts = Options {
@@ -477,7 +457,6 @@ mod tests {
             deadline: None,
             fast,
             columns,
-            pieces,
             memo,
         };
         let dec = Decisions {
@@ -510,22 +489,11 @@ mod tests {
                 if slow.stop.is_some() {
                     continue;
                 }
-                // Every statement run whole on the VM, as on the walker: the same
-                // fractions, the same states.
-                let walker = analyze_on(&p, &s, t, (false, false), None, false);
                 let name = format!("{} at {t:?}", file.display());
-                assert_eq!(slow.walked, 0, "{name}: pieces that do not lower");
-                assert_eq!(by_key(&walker), by_key(&slow), "{name}, on the walker");
-                assert_eq!(walker.unexplored, slow.unexplored, "{name}, on the walker");
-                assert_eq!(
-                    walker.peak_states, slow.peak_states,
-                    "{name}, on the walker"
-                );
                 let fast = analyze(&p, &s, t, true);
                 // Path by path, without columns.
                 let paths = analyze_with(&p, &s, t, (true, false), None);
                 assert!(fast.stop.is_none(), "{name}: {:?}", fast.stop);
-                assert_eq!((fast.walked, paths.walked), (0, 0), "{name}: walked");
                 assert_eq!(by_key(&fast), by_key(&slow), "{name}");
                 assert_eq!(fast.unexplored, slow.unexplored, "{name}");
                 assert_eq!(by_key(&paths), by_key(&slow), "{name}, no columns");

@@ -1,4 +1,4 @@
-//! `match`, as a statement and as an expression (`Interpreter::pick_arm`): the first arm
+//! `match`, as a statement and as an expression: the first arm
 //! whose cases hold the scrutinee's level, variant or tag (or a wildcard), its outcome
 //! fields bound, traced, then its body.
 
@@ -27,7 +27,7 @@ impl Lower<'_, '_> {
 
     /// The arms of a `match` on `scrutinee`, each lowered by `body`. With `total` (an
     /// expression: the checker made its arms cover every case), the last arm takes what
-    /// the others did not; without, no arm taken does nothing, as in the walker.
+    /// the others did not; without, no arm taken does nothing.
     pub(super) fn cases<B>(
         &mut self,
         scrutinee: &Expr,

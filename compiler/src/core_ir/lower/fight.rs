@@ -1,7 +1,7 @@
 //! Lowering what reads or changes the running fight: a fighter's combatant, the fight's
-//! built-ins, timers set, `advance`, and the copies the walker makes of what a call reads
+//! built-ins, timers set, `advance`, and the copies made of what a call reads
 //! from the fight. Each becomes one instruction whose VM side runs the fight's own rule
-//! (`crate::fight`), as the walker does.
+//! (`crate::fight`).
 
 use super::{count, Lower, Lowered, NoRoom};
 use crate::core_ir::code::{IReg, Inst, Part, VReg};
@@ -10,7 +10,7 @@ use crate::ir::{self, At, Expr, FightQuery, Param, Ty};
 impl<'p> Lower<'p, '_> {
     /// Argument `a` of a call for parameter `param`: a record read from the fight's state
     /// for a parameter the callee does not change is passed as a copy
-    /// (`ir::copied_from_fight`), made for no steps, as the walker passes it.
+    /// (`ir::copied_from_fight`), made for no steps.
     pub(super) fn argument(&mut self, a: &Expr, param: Option<&Param>) -> Lowered<Part> {
         let part = self.expr(a)?;
         Ok(match (param, part) {

@@ -132,7 +132,7 @@ impl Lower<'_, '_> {
                 self.code.push(Inst::Len { dst, list: l });
                 Part::Int(dst)
             }
-            // `sum`/`max`/`min`/`any`/`all`/`count` over a list (`Interpreter::aggregate`)
+            // `sum`/`max`/`min`/`any`/`all`/`count` over a list
             K::Aggregate {
                 kind,
                 var,
@@ -146,7 +146,7 @@ impl Lower<'_, '_> {
                 cond,
                 index,
             } => self.find(*var, list, cond.as_deref(), *index)?,
-            // `sort(..)`, `min_by(..)`, `max_by(..)` (`Interpreter::keyed`): each item
+            // `sort(..)`, `min_by(..)`, `max_by(..)`: each item
             // passing `cond` a copy, its keys in order, then the items ordered by them
             K::Sort {
                 var,
@@ -162,7 +162,7 @@ impl Lower<'_, '_> {
                 max,
             } => self.ordered(*var, list, cond.as_deref(), keys, Some(*max))?,
             // `lo..hi` as a list: its numbers pushed one by one, past a range's room a
-            // rule error (`Interpreter::range_room`) before the first
+            // rule error before the first
             K::Range(lo, hi, site) => {
                 let (lo, hi) = (self.scalar(lo)?, self.scalar(hi)?);
                 self.flush();
@@ -197,7 +197,7 @@ impl Lower<'_, '_> {
         })
     }
 
-    /// `first(var in list if cond)`, or with `index` `index_of(..)` (`Interpreter::find`):
+    /// `first(var in list if cond)`, or with `index` `index_of(..)`:
     /// `var` bound to each item in turn (a copy charged nothing), the first passing
     /// `cond` (or its index) the result, none when no item does.
     fn find(&mut self, var: usize, list: &Expr, cond: Option<&Expr>, index: bool) -> Lowered<Part> {
@@ -268,8 +268,7 @@ impl Lower<'_, '_> {
         Ok(Part::Val(dst))
     }
 
-    /// `sort` (`best` `None`), `min_by`/`max_by` (`Interpreter::keyed`, then
-    /// `eval::ordered`): over [`Self::each`] (a copy of each item, charged), each key in
+    /// `sort` (`best` `None`), `min_by`/`max_by` (`eval::ordered`): over [`Self::each`] (a copy of each item, charged), each key in
     /// order pushed, then the item.
     fn ordered(
         &mut self,
@@ -309,7 +308,7 @@ impl Lower<'_, '_> {
         Ok(Part::Val(dst))
     }
 
-    /// The loop of `for`, aggregates and comprehensions (`Interpreter::each`): `var`
+    /// The loop of `for`, aggregates and comprehensions: `var`
     /// bound to each item of `list` in turn (a copy, charged; the item itself when
     /// `shared`), the items failing `cond` skipped, then what `body` lowers. `body`
     /// returns the jumps it leaves to patch to the next item and gives the loop's way
@@ -446,7 +445,7 @@ impl Lower<'_, '_> {
 
     /// An aggregate: an accumulator (a count, a truth, a sum or the best so far) over
     /// [`Self::each`]. `any`/`all` leave at the first item that settles them; `max`/`min`
-    /// of no item is 0, as `Interpreter::aggregate` gives.
+    /// of no item is 0 (the reference's rule for an empty aggregate).
     pub(super) fn aggregate(
         &mut self,
         kind: crate::ir::Agg,

@@ -1,7 +1,7 @@
-//! Lowering: a checked function to the core IR, with the walker's semantics made
-//! explicit. Steps are charged where `eval::expr`/`eval::stmt` charge them (a constant
-//! one, a `let`'s or a field's copy one, a roll one plus a die past the first, a
-//! statement one, a call one), trace points stand where the walker emits its events.
+//! Lowering: a checked function to the core IR, with the language's semantics made
+//! explicit. Steps are charged here (a constant one, a `let`'s or a field's copy one, a
+//! roll one plus a die past the first, a statement one, a call one), and trace points
+//! stand where generated code emits the same events.
 //! Every node lowers; a function needing more `i64` registers at once than a frame has
 //! does not ([`NoRoom`], the checker's E0363: see the module docs of [`super`]).
 
@@ -15,7 +15,7 @@ mod rolls;
 mod scalars;
 mod stmt;
 
-use super::code::{Func, IReg, Inst, Part, Shown, VReg};
+use super::code::{Func, IReg, Inst, Part, Shown, VReg, FRAME};
 use crate::eval::Value;
 use crate::ir::{Body, Const, Expr, ExprKind as K, Program, Stmt, Ty};
 
@@ -55,9 +55,10 @@ fn function(p: &Program, id: usize, done: &mut Done) -> Result<Func, u32> {
     let f = &p.functions[id];
     let traced = f.is_procedure();
     let (full, regs) = body(p, id, done, Form::Full).map_err(|NoRoom| 0u32)?;
-    // A function's `i64` registers are indexed by a `u8`, into a fixed frame: the plain
-    // form inlines small formulas when they fit in it.
-    let fits = |r: &Registers| r.1 as usize <= super::code::FRAME;
+    // A function's `i64` registers are indexed by a `u8`, into a fixed frame, which keeps
+    // one for a piece of it run alone (`piece.rs`: the flag of its end): the plain form
+    // inlines small formulas when they fit.
+    let fits = |r: &Registers| r.1 as usize <= ROOM;
     let (plain, plain_regs) = match body(p, id, done, Form::Inlined).map_err(|NoRoom| 0u32)? {
         (code, r) if fits(&r) => (code, r),
         _ => body(p, id, done, Form::Plain).map_err(|NoRoom| 0u32)?,
@@ -87,6 +88,13 @@ fn count<N: TryInto<u32> + Copy + std::fmt::Display>(n: N) -> u32 {
     n.try_into()
         .unwrap_or_else(|_| unreachable!("a file's size budget or a roll's most dice bounds {n}"))
 }
+
+/// The `i64` registers a function may hold at once: a frame's ([`FRAME`]) but one, which
+/// a piece of it (a statement run alone by `rulesc analyze`, `piece.rs`) takes for the
+/// flag of its end. A piece needs at most one register more than its function: its
+/// entry binds locals the function held at that point, and its own temporaries are the
+/// function's for the same code.
+pub(crate) const ROOM: usize = FRAME - 1;
 
 /// The registers a body allocates: its parameters' parts, its `i64` and value registers.
 type Registers = (Vec<Part>, u32, u32);
@@ -135,7 +143,7 @@ fn body(p: &Program, id: usize, done: &mut Done, form: Form) -> Lowered<(Vec<Ins
             });
         }
         Body::Formula(e) => {
-            // Entered: its declaration, then each argument (`Interpreter::formula_entered`).
+            // Entered: its declaration, then each argument.
             l.trace(Inst::TraceCall { site: f.site });
             let line = p.sites.get(f.site as usize).map_or(0, |s| s.line);
             for (param, part) in f.params.iter().zip(params.clone()) {
@@ -188,7 +196,7 @@ struct Lower<'p, 'd> {
     /// effect.
     plain: bool,
     /// A formula's body: nothing can change a record in it, so a loop's items are
-    /// shared rather than copied (`Interpreter::pure`).
+    /// shared rather than copied.
     formula: bool,
     /// Small formulas called are lowered in place ([`Form::Inlined`]).
     inline: bool,
@@ -378,7 +386,7 @@ impl<'p> Lower<'p, '_> {
                 self.flush();
                 self.code.push(Inst::Stop);
             }
-            // The statement's step (`Interpreter::block`).
+            // The statement's step.
             self.pending += 1;
             let from = self.taken.len();
             self.stmt(s)?;
@@ -448,7 +456,7 @@ impl<'p> Lower<'p, '_> {
         !self.slots.iter().flatten().any(|p| *p == Part::Val(r))
     }
 
-    /// `to = copy of from` (`Interpreter::copied`): one step for a plain value, the
+    /// `to = copy of from`: one step for a plain value, the
     /// value's weight for one with parts.
     fn copy_into(&mut self, to: Part, from: Part) -> Lowered<()> {
         match (to, from) {
@@ -615,7 +623,7 @@ impl<'p> Lower<'p, '_> {
         self.scalar(e)
     }
 
-    /// A copy of `v` of type `ty` to be taken by what stores it (`Interpreter::copied`):
+    /// A copy of `v` of type `ty` to be taken by what stores it:
     /// a plain value is itself, its step charged; a value with parts goes into a register
     /// of its own, charged its weight.
     fn copied(&mut self, v: Part, ty: &Ty) -> Lowered<Part> {

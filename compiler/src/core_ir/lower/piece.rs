@@ -42,7 +42,7 @@ pub(crate) struct Piece {
 /// `of`, a statement or expression of function `fid`, lowered alone with the locals
 /// `entry` bound (the slots it names that are bound when it starts; past the function's
 /// locals, `tmp` gives a slot the engine holds and its type), calling the functions of
-/// `funcs`; `None` when something in it does not lower.
+/// `funcs`. Every piece of a function that lowered lowers ([`super::ROOM`]).
 pub(crate) fn piece(
     p: &Program,
     funcs: &[Option<Func>],
@@ -50,7 +50,7 @@ pub(crate) fn piece(
     of: Of<'_>,
     entry: &[usize],
     tmp: Option<(usize, &Ty)>,
-) -> Option<Piece> {
+) -> Piece {
     let f = &p.functions[fid];
     let mut locals: Vec<Local> = f.locals.clone();
     if let Some((slot, ty)) = tmp {
@@ -60,10 +60,10 @@ pub(crate) fn piece(
         });
         locals[slot].ty = ty.clone();
     }
-    let full = form(p, funcs, fid, of, entry, &locals, Form::Full)?;
-    let plain = form(p, funcs, fid, of, entry, &locals, Form::Plain)?;
+    let full = form(p, funcs, fid, of, entry, &locals, Form::Full);
+    let plain = form(p, funcs, fid, of, entry, &locals, Form::Plain);
     debug_assert_eq!(full.params, plain.params);
-    Some(Piece {
+    Piece {
         func: Func {
             params: full.params,
             vals: full.vals.max(plain.vals),
@@ -76,7 +76,7 @@ pub(crate) fn piece(
         out: [full.out, plain.out],
         done: [full.done, plain.done],
         ints: full.ints.max(plain.ints),
-    })
+    }
 }
 
 impl Piece {
@@ -99,6 +99,14 @@ impl Piece {
     }
 }
 
+/// What lowering a piece meets: never a function without room, since the piece's own
+/// function and every function it calls lowered.
+fn fits<T>(lowered: super::Lowered<T>) -> T {
+    lowered.unwrap_or_else(|super::NoRoom| {
+        unreachable!("a piece calls what its function calls, and that function lowered")
+    })
+}
+
 /// One form of a piece.
 struct Lowered {
     params: Vec<Part>,
@@ -117,13 +125,13 @@ fn form(
     entry: &[usize],
     locals: &[Local],
     form: Form,
-) -> Option<Lowered> {
+) -> Lowered {
     let f = &p.functions[fid];
     // Untraced, as the engine runs it: its trace points never run.
     let mut l = Lower::new(p, Callees::Lowered(funcs), locals, f, form, false);
     let mut params = Vec::new();
     for &slot in entry {
-        let part = l.fresh(&locals.get(slot)?.ty).ok()?;
+        let part = fits(l.fresh(&locals[slot].ty));
         l.slots[slot] = Some(part);
         params.push(part);
     }
@@ -135,8 +143,8 @@ fn form(
                 value: 0,
             });
             match of {
-                Of::Block(stmts) => l.block(stmts).ok()?,
-                Of::Stmt(s) => l.stmt(s).ok()?,
+                Of::Block(stmts) => fits(l.block(stmts)),
+                Of::Stmt(s) => fits(l.stmt(s)),
                 Of::Expr(_) => unreachable!("matched above"),
             }
             l.flush();
@@ -152,7 +160,7 @@ fn form(
             Some(done)
         }
         Of::Expr(e) => {
-            let v = l.expr(e).ok()?;
+            let v = fits(l.expr(e));
             l.flush();
             l.code.push(Inst::Return {
                 value: v,
@@ -162,9 +170,11 @@ fn form(
             None
         }
     };
-    if l.ints as usize > crate::core_ir::code::FRAME {
-        return None;
-    }
+    assert!(
+        l.ints as usize <= crate::core_ir::code::FRAME,
+        "a piece needs at most one register more than its function ({})",
+        super::ROOM
+    );
     // What it leaves bound: a statement's, the locals bound at its start, and a `let`'s
     // local with the dice its roll keeps (every other local it binds is scoped inside
     // it); an expression's, nothing (it assigns no local, and a record a call changes is
@@ -189,16 +199,21 @@ fn form(
     out_slots.dedup();
     let out = out_slots
         .into_iter()
-        .map(|slot| Some((slot, l.slots[slot]?)))
-        .collect::<Option<Vec<_>>>()?;
-    Some(Lowered {
+        .map(|slot| {
+            let part = l.slots[slot].unwrap_or_else(|| {
+                unreachable!("a piece leaves bound what it was given and what its `let`s bind")
+            });
+            (slot, part)
+        })
+        .collect();
+    Lowered {
         params,
         vals: l.vals,
         code: l.code,
         out,
         done,
         ints: l.ints as usize,
-    })
+    }
 }
 
 /// The locals the rolls in `e` keep their dice in.

@@ -37,7 +37,7 @@ impl Lower<'_, '_> {
             K::If(c, a, b) => {
                 let dst = self.fresh(&e.ty)?;
                 let taken = self.truth(c)?;
-                // With formulas traced, the condition (`Interpreter::formula_branch`).
+                // With formulas traced, the condition.
                 if self.traced {
                     let (_, line, _) = self.p.sources.position(c.span);
                     self.trace(Inst::TraceStep {

@@ -5,7 +5,7 @@ use crate::core_ir::code::{Inst, Part};
 use crate::ir::{ExprKind as K, PlaceStep, Stmt, Ty};
 
 impl Lower<'_, '_> {
-    /// The keys and indices on a place's path, in order (`Interpreter::place_keys`), a
+    /// The keys and indices on a place's path, in order, a
     /// part per step (`Unit` for a field); none for a path of fields only.
     pub(super) fn place_keys(&mut self, place: &crate::ir::Place) -> Lowered<Box<[Part]>> {
         let keyed = place
@@ -57,7 +57,7 @@ impl Lower<'_, '_> {
                         at
                     }
                 };
-                // A value read from elsewhere is a copy (`Interpreter::copied`); a local
+                // A value read from elsewhere is a copy; a local
                 // bound to another stays that local's value (`let me = c`).
                 if matches!(value.kind, K::Local(_)) {
                     self.move_part(at, v)?;
@@ -130,7 +130,7 @@ impl Lower<'_, '_> {
                         crate::ir::AssignOp::Add | crate::ir::AssignOp::Sub,
                         Part::Int(dst) | Part::Roll { total: dst, .. },
                     ) => {
-                        // The copy of a plain value (`Interpreter::copied`).
+                        // The copy of a plain value.
                         self.pending += 1;
                         let b = self.scalar_of(v)?;
                         let op = if *op == crate::ir::AssignOp::Add {

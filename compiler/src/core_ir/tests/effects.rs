@@ -1,11 +1,11 @@
-//! Tracks, dice and decisions on the VM against the walker: a track's filled boxes and
+//! Tracks, dice and decisions on the VM, each in the plain and the full code: a track's filled boxes and
 //! their parts, die tables rolled whole and among rows, a roll's faces, decisions among
 //! a list's items, boxes filled, dice held, multiplied and rolled.
 
 use super::*;
 
 #[test]
-fn filled_boxes_and_their_parts_run_on_the_vm_as_the_walker_runs_them() {
+fn filled_boxes_and_their_parts_agree_in_the_plain_and_full_code() {
     let p = program();
     // (pain, numbers, worst level, more than one box); no box: the lowest level.
     for (boxes, want) in [
@@ -47,7 +47,7 @@ fn filled_boxes_and_their_parts_run_on_the_vm_as_the_walker_runs_them() {
 }
 
 #[test]
-fn die_tables_rolled_whole_and_among_rows_run_on_the_vm_as_the_walker_runs_them() {
+fn die_tables_rolled_whole_and_among_rows_agree_in_the_plain_and_full_code() {
     let p = program();
     for a in [0, 1] {
         let mut seen = std::collections::BTreeSet::new();
@@ -65,7 +65,7 @@ fn die_tables_rolled_whole_and_among_rows_run_on_the_vm_as_the_walker_runs_them(
 }
 
 #[test]
-fn a_rolls_faces_run_on_the_vm_as_the_walker_runs_them() {
+fn a_rolls_faces_agree_in_the_plain_and_full_code() {
     let p = program();
     for n in [0, 1, 3] {
         for v in same(&p, "pool", &[Value::Int(n)]) {
@@ -79,7 +79,7 @@ fn a_rolls_faces_run_on_the_vm_as_the_walker_runs_them() {
 }
 
 #[test]
-fn decisions_among_a_lists_items_run_on_the_vm_as_the_walker_runs_them() {
+fn decisions_among_a_lists_items_agree_in_the_plain_and_full_code() {
     let p = program();
     // The `Cycle` decider answers 1, 2, .. from the seed (past the last option, the last):
     // every member is picked, and each tactic.
@@ -92,8 +92,7 @@ fn decisions_among_a_lists_items_run_on_the_vm_as_the_walker_runs_them() {
     // No member: the rule error, on both.
     for traced in [false, true] {
         let vm = run(&p, "pick_one", &[band(&p, &[])], true, traced, 0);
-        let walked = run(&p, "pick_one", &[band(&p, &[])], false, traced, 0);
-        assert_eq!(vm, walked);
+        agrees(&p, "pick_one", &[band(&p, &[])], 0, &vm);
         assert_eq!(
             vm.0.map_err(|e| e.kind),
             Err(RuleErrorKind::NoOptions {
@@ -104,7 +103,7 @@ fn decisions_among_a_lists_items_run_on_the_vm_as_the_walker_runs_them() {
 }
 
 #[test]
-fn filling_a_tracks_boxes_runs_on_the_vm_as_the_walker_runs_it() {
+fn filling_a_tracks_boxes_agrees_in_the_plain_and_full_code() {
     let p = program();
     // Hurts: box 1 and 2 Light, box 3 Grave (no escalation): the boxes filled (0 for
     // none), then how many are filled.
@@ -126,22 +125,14 @@ fn filling_a_tracks_boxes_runs_on_the_vm_as_the_walker_runs_it() {
                 traced,
                 0,
             );
-            let walked = run(
-                &p,
-                "hurt_twice",
-                &[s(), Value::Choice(level)],
-                false,
-                traced,
-                0,
-            );
-            assert_eq!(vm, walked, "{boxes:?} at {level}");
+            agrees(&p, "hurt_twice", &[s(), Value::Choice(level)], 0, &vm);
             assert_eq!(vm.0, Ok(Value::Int(want)), "{boxes:?} at {level}");
         }
     }
 }
 
 #[test]
-fn dice_held_multiplied_and_rolled_run_on_the_vm_as_the_walker_runs_them() {
+fn dice_held_multiplied_and_rolled_agree_in_the_plain_and_full_code() {
     use rulesc_runtime::dice::MAX_DICE;
     let p = program();
     // 0 and MAX_DICE dice are a roll; one fewer or one more is a rule error.
@@ -149,8 +140,7 @@ fn dice_held_multiplied_and_rolled_run_on_the_vm_as_the_walker_runs_them() {
         for seed in 0..20 {
             for traced in [false, true] {
                 let vm = run(&p, "volley", &[Value::Int(n)], true, traced, seed);
-                let walked = run(&p, "volley", &[Value::Int(n)], false, traced, seed);
-                assert_eq!(vm, walked, "n {n} seed {seed} traced {traced}");
+                agrees(&p, "volley", &[Value::Int(n)], seed, &vm);
                 match &vm.0 {
                     Ok(Value::Int(r)) => {
                         let (total, natural) = (r % 10_000, r / 10_000);

@@ -1,8 +1,8 @@
-//! What plain code reads without making it, on the VM against the walker: a table row's
+//! What plain code reads without making it, on the VM, each in the plain and the full code: a table row's
 //! fields and entries read in place (`Inst::RowRead`), and `x in [..]` of constants
 //! (`Inst::InImm`), each with the same result, steps and trace.
 
-use super::run;
+use super::{agrees, run};
 use crate::eval::{self, Value};
 
 const YAML: &str = r#"ruleset: { name: fused }
@@ -62,15 +62,14 @@ procedure ins(n: int, s: Stat, r: Rank) -> int {
 "#;
 
 #[test]
-fn a_rows_fields_read_in_place_run_on_the_vm_as_the_walker_runs_them() {
+fn a_rows_fields_read_in_place_agree_in_the_plain_and_full_code() {
     let p = eval::test_program(YAML, RULES);
     for k in [0, 1, 2, 3, 4] {
         for s in 0..3u16 {
             let args = [Value::Int(k), Value::Choice(s)];
             for traced in [false, true] {
                 let vm = run(&p, "rows", &args, true, traced, 0);
-                let walked = run(&p, "rows", &args, false, traced, 0);
-                assert_eq!(vm, walked, "{args:?} traced {traced}");
+                agrees(&p, "rows", &args, 0, &vm);
                 match (k, vm.0) {
                     (..=1, Ok(Value::Int(v))) => {
                         let b = [2, -1, 0][usize::from(s)];
@@ -91,7 +90,7 @@ fn a_rows_fields_read_in_place_run_on_the_vm_as_the_walker_runs_them() {
 }
 
 #[test]
-fn membership_in_constants_runs_on_the_vm_as_the_walker_runs_it() {
+fn membership_in_constants_agrees_in_the_plain_and_full_code() {
     let p = eval::test_program(YAML, RULES);
     for n in 0..7 {
         for s in 0..3u16 {
@@ -99,8 +98,7 @@ fn membership_in_constants_runs_on_the_vm_as_the_walker_runs_it() {
                 let args = [Value::Int(n), Value::Choice(s), Value::Choice(r)];
                 for traced in [false, true] {
                     let vm = run(&p, "ins", &args, true, traced, 0);
-                    let walked = run(&p, "ins", &args, false, traced, 0);
-                    assert_eq!(vm, walked, "{args:?} traced {traced}");
+                    agrees(&p, "ins", &args, 0, &vm);
                     let Ok(Value::Int(v)) = vm.0 else {
                         panic!("{args:?}: {:?}", vm.0)
                     };

@@ -1,8 +1,8 @@
-//! Maps keyed by numbers, truths and records (sorted maps) and `keys` on the VM against
-//! the walker: a key held and one not held (the zero, a copy), written through (the key
+//! Maps keyed by numbers, truths and records (sorted maps) and `keys` on the VM, each in the plain and
+//! the full code: a key held and one not held (the zero, a copy), written through (the key
 //! added), a record key, the keys of an empty map and of a map keyed by a scale.
 
-use super::run;
+use super::{agrees, run};
 use crate::eval::{self, Value};
 use crate::ir::Program;
 use rulesc_runtime::RuleErrorKind;
@@ -71,7 +71,7 @@ fn program() -> Program {
 }
 
 #[test]
-fn sorted_maps_and_keys_run_on_the_vm_as_the_walker_runs_them() {
+fn sorted_maps_and_keys_agree_in_the_plain_and_full_code() {
     let p = program();
     let board = || eval::record(&p, "Board", &[]).expect("Board");
     let mut errors = 0;
@@ -81,8 +81,7 @@ fn sorted_maps_and_keys_run_on_the_vm_as_the_walker_runs_them() {
                 for traced in [false, true] {
                     let args = [board(), Value::Int(n), Value::Int(m)];
                     let vm = run(&p, "keyed", &args, true, traced, seed);
-                    let walked = run(&p, "keyed", &args, false, traced, seed);
-                    assert_eq!(vm, walked, "{n} {m} seed {seed} traced {traced}");
+                    agrees(&p, "keyed", &args, seed, &vm);
                     match vm.0 {
                         // A gear's power starts at 0: below its range for m < 0, above
                         // it past 10.
@@ -111,14 +110,13 @@ fn sorted_maps_and_keys_run_on_the_vm_as_the_walker_runs_them() {
 }
 
 #[test]
-fn steps_run_out_inside_keys_as_in_the_walker() {
+fn steps_run_out_inside_keys_in_the_plain_and_full_code() {
     let p = program();
     let board = || eval::record(&p, "Board", &[]).expect("Board");
     for n in [4, 1500, 3000] {
         for traced in [false, true] {
             let vm = run(&p, "spend", &[board(), Value::Int(n)], true, traced, 0);
-            let walked = run(&p, "spend", &[board(), Value::Int(n)], false, traced, 0);
-            assert_eq!(vm, walked, "{n} traced {traced}");
+            agrees(&p, "spend", &[board(), Value::Int(n)], 0, &vm);
             match n {
                 // Keys 0 to 3 and the default's 3 and -2 (3 written over): five keys.
                 4 => assert_eq!(vm.0, Ok(Value::Int(4 * 5 + 6))),

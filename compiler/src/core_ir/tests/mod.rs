@@ -1,6 +1,10 @@
-//! The VM against the walker (the reference, `eval::stmt`/`eval::expr`): on every
-//! procedure here, which each lower, the same result, the same steps and the same trace,
-//! traced and untraced, over many seeds.
+//! The VM on the constructs of the language, one procedure each: the results and rule
+//! errors the rules give (stated in each test), and the same result and steps from each
+//! of a function's two codes (the plain code, with small formulas inlined and steps
+//! gathered, and the full code, with its stops and trace points), traced and untraced,
+//! over many seeds. What a construct means is held against generated code by the
+//! differential suites (`tests/tests/differential_coverage/` runs every construct the
+//! Rust backend emits); the tree walker these tests were first held to is gone.
 
 mod calls;
 mod coverage;
@@ -13,8 +17,8 @@ mod places;
 mod tables;
 
 use super::code::Inst;
-use crate::eval::{self, Interpreter, Value};
-use crate::ir::{Body, Program};
+use crate::eval::{self, Value};
+use crate::ir::Program;
 use rulesc_runtime::{
     Decide, Env, FirstOption, NoTrace, RuleError, RuleErrorKind, SeededDice, TraceEvent, VecTrace,
 };
@@ -339,10 +343,11 @@ fn program() -> Program {
 
 type Ran = (Result<Value, RuleError>, u64, Vec<TraceEvent>);
 
-/// Runs `name` on the VM or by the walker (its body in a frame holding the arguments)
-/// with the dice of `seed`.
-fn run(p: &Program, name: &str, args: &[Value], vm: bool, traced: bool, seed: u64) -> Ran {
-    run_with(p, name, args, (vm, traced, false), seed)
+/// Runs `name` on the VM with the dice of `seed`: as a run picks its code when `plain`
+/// (the plain code untraced, the full code traced), else its full code untraced (its
+/// stops live, as under an enumeration that may stop: [`full`]).
+fn run(p: &Program, name: &str, args: &[Value], plain: bool, traced: bool, seed: u64) -> Ran {
+    run_with(p, name, args, (plain, traced, false), seed)
 }
 
 /// [`run`], with formulas traced too when `formulas` (`--trace-formulas`).
@@ -350,76 +355,62 @@ fn run_with(
     p: &Program,
     name: &str,
     args: &[Value],
-    (vm, traced, formulas): (bool, bool, bool),
+    (plain, traced, formulas): (bool, bool, bool),
     seed: u64,
 ) -> Ran {
-    let (id, f) = p.function(name).unwrap_or_else(|| panic!("{name}"));
+    let (id, _) = p.function(name).unwrap_or_else(|| panic!("{name}"));
     let args = args.iter().map(Value::deep_clone);
-    if vm {
-        let lowered = crate::core_ir::module(p);
-        assert!(lowered.func(id).is_some(), "{name} does not lower");
-        if traced {
-            let mut env = Env::new(
-                SeededDice::new(seed),
-                Cycle(seed as u32),
-                VecTrace::default(),
-            );
-            let (r, steps) =
-                super::vm::run(p, lowered, id, &mut env, None, args, (false, formulas));
-            return (r, steps, env.trace.events);
-        }
-        let mut env = Env::new(SeededDice::new(seed), Cycle(seed as u32), NoTrace);
-        let (r, steps) = super::vm::run(p, lowered, id, &mut env, None, args, (false, formulas));
-        return (r, steps, Vec::new());
-    }
-    let mut env = Env::new(
-        SeededDice::new(seed),
-        Cycle(seed as u32),
-        VecTrace::default(),
-    );
-    let mut it = Interpreter::untraced(p, &mut env);
-    it.tracing = traced;
-    it.formulas = formulas;
-    // Where its steps and `if`s are traced, as `Interpreter::call_frame` enters it.
-    it.at = f.site;
-    let Body::Procedure(body) = &f.body else {
-        panic!("{name} is no procedure")
-    };
-    let mut locals: Vec<Value> = args.collect();
-    locals.resize(f.locals.len(), Value::Unit);
-    // The call's step and its trace point, as `Interpreter::call_frame` and a compiled
-    // procedure take them.
-    it.steps = 1;
+    let lowered = crate::core_ir::module(p);
+    assert!(lowered.func(id).is_some(), "{name} does not lower");
+    // The full code runs untraced when the run's dice may stop it.
+    let may_stop = !plain;
     if traced {
-        it.event(TraceEvent::Call { site: f.site });
+        let mut env = Env::new(
+            SeededDice::new(seed),
+            Cycle(seed as u32),
+            VecTrace::default(),
+        );
+        let (r, steps) = super::vm::run(p, lowered, id, &mut env, None, args, (may_stop, formulas));
+        return (r, steps, env.trace.events);
     }
-    let result = it.block(body, &mut locals).map(|flow| match flow {
-        eval::Flow::Return(v) => v,
-        eval::Flow::Normal => {
-            if traced {
-                it.event(TraceEvent::Return {
-                    site: f.site,
-                    value: String::new(),
-                });
-            }
-            Value::Unit
-        }
-    });
-    let steps = it.steps;
-    drop(it);
-    (result, steps, env.trace.events)
+    let mut env = Env::new(SeededDice::new(seed), Cycle(seed as u32), NoTrace);
+    let (r, steps) = super::vm::run(p, lowered, id, &mut env, None, args, (may_stop, formulas));
+    (r, steps, Vec::new())
 }
 
-/// The VM and the walker agree on `name` with `args` for seeds 0..200, traced and not.
+/// `name` with `args` on the full code, untraced: the other lowering of the same body
+/// (no formula inlined, no steps gathered, a stop before each statement), which a run's
+/// result and steps must match whichever code it ran.
+fn full(p: &Program, name: &str, args: &[Value], seed: u64) -> Ran {
+    run(p, name, args, false, false, seed)
+}
+
+/// `ran` (any code, traced or not) and the full code untraced agree on the result and
+/// the steps taken.
+fn agrees(p: &Program, name: &str, args: &[Value], seed: u64, ran: &Ran) {
+    let other = full(p, name, args, seed);
+    assert_eq!(
+        (&ran.0, ran.1),
+        (&other.0, other.1),
+        "{name} {args:?} seed {seed}: plain or traced against the full code"
+    );
+}
+
+/// `name` with `args` for seeds 0..200: the plain code, the full code and a traced run
+/// agree on the result and the steps, and the traced run records its call; the traced
+/// results.
 fn same(p: &Program, name: &str, args: &[Value]) -> Vec<Value> {
     let mut results = Vec::new();
     for seed in 0..200 {
         for traced in [false, true] {
-            let vm = run(p, name, args, true, traced, seed);
-            let walked = run(p, name, args, false, traced, seed);
-            assert_eq!(vm, walked, "{name} {args:?} seed {seed} traced {traced}");
+            let ran = run(p, name, args, true, traced, seed);
+            agrees(p, name, args, seed, &ran);
             if traced {
-                results.push(vm.0.clone().expect("no rule error here"));
+                assert!(
+                    matches!(ran.2.first(), Some(TraceEvent::Call { .. })),
+                    "{name}: a traced run records its call first"
+                );
+                results.push(ran.0.clone().expect("no rule error here"));
             }
         }
     }
@@ -484,7 +475,7 @@ fn tags(results: &[Value]) -> std::collections::BTreeSet<u16> {
 }
 
 #[test]
-fn the_exchange_runs_on_the_vm_as_the_walker_runs_it() {
+fn the_exchange_agrees_in_the_plain_and_full_code() {
     let p = program();
     let (a, d) = (fighter(&p, 2, 3, true, 0), fighter(&p, 1, 4, true, 0));
     let got = same(&p, "exchange", &[a, d]);
@@ -493,7 +484,7 @@ fn the_exchange_runs_on_the_vm_as_the_walker_runs_it() {
 }
 
 #[test]
-fn conditions_levels_and_arithmetic_run_on_the_vm_as_the_walker_runs_them() {
+fn conditions_levels_and_arithmetic_agree_in_the_plain_and_full_code() {
     let p = program();
     let mut seen = std::collections::BTreeSet::new();
     for a in [-4, 0, 3, 4, 7] {
@@ -513,7 +504,7 @@ fn conditions_levels_and_arithmetic_run_on_the_vm_as_the_walker_runs_them() {
 }
 
 #[test]
-fn assignments_levels_and_decisions_run_on_the_vm_as_the_walker_runs_them() {
+fn assignments_levels_and_decisions_agree_in_the_plain_and_full_code() {
     let p = program();
     let mut closes = std::collections::BTreeSet::new();
     for a in [-3, 0, 1, 2, 5] {
@@ -532,7 +523,7 @@ fn assignments_levels_and_decisions_run_on_the_vm_as_the_walker_runs_them() {
 }
 
 #[test]
-fn a_procedure_falling_off_its_end_returns_nothing_on_the_vm_as_in_the_walker() {
+fn a_procedure_falling_off_its_end_returns_nothing_in_the_plain_and_full_code() {
     let p = program();
     for a in [1, 2, 3] {
         let got = same(&p, "quiet", &[Value::Int(a)]);
@@ -541,7 +532,7 @@ fn a_procedure_falling_off_its_end_returns_nothing_on_the_vm_as_in_the_walker() 
 }
 
 #[test]
-fn aggregates_len_and_for_over_a_list_run_on_the_vm_as_the_walker_runs_them() {
+fn aggregates_len_and_for_over_a_list_agree_in_the_plain_and_full_code() {
     let p = program();
     let graze = |v: &Value| match v {
         Value::Outcome { fields, .. } => fields.to_vec(),
@@ -583,7 +574,7 @@ fn aggregates_len_and_for_over_a_list_run_on_the_vm_as_the_walker_runs_them() {
 }
 
 #[test]
-fn made_lists_indices_searches_and_range_loops_run_on_the_vm_as_the_walker_runs_them() {
+fn made_lists_indices_searches_and_range_loops_agree_in_the_plain_and_full_code() {
     let p = program();
     let band = band(&p, &three(7));
     // Two ready members' skills, [7, 3]: index 0 and 1 are inside, -1 and 2 are not.
@@ -597,15 +588,13 @@ fn made_lists_indices_searches_and_range_loops_run_on_the_vm_as_the_walker_runs_
                 traced,
                 0,
             );
-            let walked = run(
+            agrees(
                 &p,
                 "roster",
                 &[band.clone(), Value::Int(at), Value::Int(n)],
-                false,
-                traced,
                 0,
+                &vm,
             );
-            assert_eq!(vm, walked, "at {at} n {n} traced {traced}");
             let turns = |lo: i64, hi: i64| (hi - lo).max(0);
             match &vm.0 {
                 Ok(Value::Outcome { fields, .. }) => {
@@ -634,7 +623,7 @@ fn made_lists_indices_searches_and_range_loops_run_on_the_vm_as_the_walker_runs_
 }
 
 #[test]
-fn matches_on_levels_and_outcomes_run_on_the_vm_as_the_walker_runs_them() {
+fn matches_on_levels_and_outcomes_agree_in_the_plain_and_full_code() {
     let p = program();
     let mut outs = std::collections::BTreeSet::new();
     for hurt in 0..4u16 {
@@ -664,7 +653,7 @@ fn matches_on_levels_and_outcomes_run_on_the_vm_as_the_walker_runs_them() {
 }
 
 #[test]
-fn a_match_on_a_number_takes_its_first_wildcard_on_the_vm_as_on_the_walker() {
+fn a_match_on_a_number_takes_its_first_wildcard_in_the_plain_and_full_code() {
     let p = program();
     for a in [-4, 0, 7] {
         for v in same(&p, "wild", &[Value::Int(a)]) {
@@ -674,7 +663,7 @@ fn a_match_on_a_number_takes_its_first_wildcard_on_the_vm_as_on_the_walker() {
 }
 
 #[test]
-fn loops_over_constant_lists_run_on_the_vm_as_the_walker_runs_them() {
+fn loops_over_constant_lists_agree_in_the_plain_and_full_code() {
     let p = program();
     let code = crate::core_ir::module(&p);
     let (id, _) = p.function("tiers").unwrap();
@@ -699,7 +688,7 @@ fn loops_over_constant_lists_run_on_the_vm_as_the_walker_runs_them() {
 }
 
 #[test]
-fn a_divisor_of_zero_is_a_rule_error_on_the_vm_as_in_the_walker() {
+fn a_divisor_of_zero_is_a_rule_error_in_the_plain_and_full_code() {
     let p = program();
     for (a, b, want) in [
         (7, 2, Some(301)),
@@ -716,15 +705,7 @@ fn a_divisor_of_zero_is_a_rule_error_on_the_vm_as_in_the_walker() {
                 traced,
                 0,
             );
-            let walked = run(
-                &p,
-                "share",
-                &[Value::Int(a), Value::Int(b)],
-                false,
-                traced,
-                0,
-            );
-            assert_eq!(vm, walked, "{a} / {b}");
+            agrees(&p, "share", &[Value::Int(a), Value::Int(b)], 0, &vm);
             match want {
                 Some(w) => assert_eq!(vm.0, Ok(Value::Int(w)), "{a} / {b}"),
                 None => assert_eq!(vm.0.map_err(|e| e.kind), Err(RuleErrorKind::DivideByZero)),
@@ -734,7 +715,7 @@ fn a_divisor_of_zero_is_a_rule_error_on_the_vm_as_in_the_walker() {
 }
 
 #[test]
-fn steps_run_out_inside_an_inlined_formula_at_its_site_as_in_the_walker() {
+fn steps_run_out_inside_an_inlined_formula_at_its_site_in_the_plain_and_full_code() {
     let p = program();
     let (spend, _) = p.function("spend").unwrap();
     let code = crate::core_ir::module(&p);
@@ -750,12 +731,11 @@ fn steps_run_out_inside_an_inlined_formula_at_its_site_as_in_the_walker() {
     assert!(!f.plain.iter().any(|i| matches!(i, Inst::Call { .. })));
     assert!(f.code.iter().any(|i| matches!(i, Inst::Call { .. })));
     let xs = Value::List(std::rc::Rc::new((0..200).map(Value::Int).collect()));
-    // 40 rounds fit the budget and give the walker's total; 10,000 do not.
+    // 40 rounds fit the budget; 10,000 do not.
     for (n, runs_out) in [(40, false), (10_000, true)] {
         let args = [Value::Int(n), xs.clone()];
         let vm = run(&p, "spend", &args, true, false, 0);
-        let walked = run(&p, "spend", &args, false, false, 0);
-        assert_eq!(vm, walked, "spend({n})");
+        agrees(&p, "spend", &args, 0, &vm);
         match vm.0 {
             Err(e) => {
                 assert!(runs_out, "spend({n}): {e:?}");

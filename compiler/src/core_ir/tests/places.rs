@@ -1,11 +1,11 @@
-//! Places changed on the VM against the walker: fields in place (set, added to, taken
+//! Places changed on the VM, each in the plain and the full code: fields in place (set, added to, taken
 //! from, ranged), places with indices and keys, a new record's ranged field, optional
 //! values, a local list appended to and replaced.
 
 use super::*;
 
 #[test]
-fn fields_changed_in_place_run_on_the_vm_as_the_walker_runs_them() {
+fn fields_changed_in_place_agree_in_the_plain_and_full_code() {
     let p = program();
     for a in [-2, 0, 1, 3] {
         for hurt in 0..4 {
@@ -24,7 +24,7 @@ fn fields_changed_in_place_run_on_the_vm_as_the_walker_runs_them() {
 }
 
 #[test]
-fn a_ranged_field_refuses_a_value_past_either_bound_on_the_vm_as_in_the_walker() {
+fn a_ranged_field_refuses_a_value_past_either_bound_in_the_plain_and_full_code() {
     let p = program();
     let guard = |grit| guard(&p, grit);
     // grit is int(0..5): 0 and 5 are inside, -1 and 6 are not.
@@ -36,8 +36,7 @@ fn a_ranged_field_refuses_a_value_past_either_bound_on_the_vm_as_in_the_walker()
     ] {
         for traced in [false, true] {
             let vm = run(&p, "brace", &[guard(grit), Value::Int(a)], true, traced, 0);
-            let walked = run(&p, "brace", &[guard(grit), Value::Int(a)], false, traced, 0);
-            assert_eq!(vm, walked, "grit {grit} + {a} traced {traced}");
+            agrees(&p, "brace", &[guard(grit), Value::Int(a)], 0, &vm);
             match (&vm.0, want) {
                 (Ok(v), Ok(w)) => assert_eq!(*v, Value::Int(w)),
                 (Err(e), Err(value)) => assert_eq!(
@@ -56,7 +55,7 @@ fn a_ranged_field_refuses_a_value_past_either_bound_on_the_vm_as_in_the_walker()
 }
 
 #[test]
-fn indexed_and_keyed_places_and_new_records_run_on_the_vm_as_the_walker_runs_them() {
+fn indexed_and_keyed_places_and_new_records_agree_in_the_plain_and_full_code() {
     let p = program();
     let guard = || guard(&p, 1);
     // Three members: 0 and 2 are inside, -1 and 3 are not.
@@ -64,8 +63,7 @@ fn indexed_and_keyed_places_and_new_records_run_on_the_vm_as_the_walker_runs_the
         for traced in [false, true] {
             let args = || [band(&p, &three(7)), guard(), Value::Int(i)];
             let vm = run(&p, "drill", &args(), true, traced, 0);
-            let walked = run(&p, "drill", &args(), false, traced, 0);
-            assert_eq!(vm, walked, "i {i} traced {traced}");
+            agrees(&p, "drill", &args(), 0, &vm);
             match &vm.0 {
                 Ok(v) => {
                     let skill = [7, 4, 3][i as usize];
@@ -79,14 +77,13 @@ fn indexed_and_keyed_places_and_new_records_run_on_the_vm_as_the_walker_runs_the
 }
 
 #[test]
-fn a_new_records_ranged_field_is_checked_on_the_vm_as_in_the_walker() {
+fn a_new_records_ranged_field_is_checked_in_the_plain_and_full_code() {
     let p = program();
     // grit is int(0..5): 0 and 5 are inside, -1 and 6 are not.
     for (n, inside) in [(-1, false), (0, true), (5, true), (6, false)] {
         for traced in [false, true] {
             let vm = run(&p, "forge", &[Value::Int(n)], true, traced, 0);
-            let walked = run(&p, "forge", &[Value::Int(n)], false, traced, 0);
-            assert_eq!(vm, walked, "{n}");
+            agrees(&p, "forge", &[Value::Int(n)], 0, &vm);
             match inside {
                 true => assert_eq!(vm.0, Ok(Value::Int(n + 3))),
                 false => assert_eq!(
@@ -103,7 +100,7 @@ fn a_new_records_ranged_field_is_checked_on_the_vm_as_in_the_walker() {
 }
 
 #[test]
-fn optional_values_run_on_the_vm_as_the_walker_runs_them() {
+fn optional_values_agree_in_the_plain_and_full_code() {
     let p = program();
     for (n, want) in [(2, -1), (3, 3)] {
         for v in same(&p, "maybe", &[Value::Int(n)]) {
@@ -113,7 +110,7 @@ fn optional_values_run_on_the_vm_as_the_walker_runs_them() {
 }
 
 #[test]
-fn a_local_list_appended_to_and_replaced_runs_on_the_vm_as_the_walker_runs_it() {
+fn a_local_list_appended_to_and_replaced_agrees_in_the_plain_and_full_code() {
     let p = program();
     for n in [0, 5] {
         for v in same(&p, "gather", &[Value::Int(n)]) {

@@ -1,6 +1,6 @@
 //! The VM's work for the rarer instructions with effects: a track's boxes filled
 //! ([`Inst::Fill`], `eval::fill_track`), a decision among a list's items
-//! ([`Inst::DecideFrom`]) and a die table rolled ([`Inst::RollTable`]), each the walker's
+//! ([`Inst::DecideFrom`]) and a die table rolled ([`Inst::RollTable`]), each the rule in `eval`
 //! own rule. Kept out of the dispatch loop, which stays small.
 
 use super::{list_of, peek, store, Vm, FRAME};

@@ -1,5 +1,5 @@
 //! The VM in a fight: its built-ins, timers and `advance` run by the fight's own rules
-//! (`crate::fight`: the walker runs the same ones), with the VM as the evaluator they
+//! (`crate::fight`), with the VM as the evaluator they
 //! ask ([`InFight`]) for the `out` and `order` formulas.
 
 use super::{bind, peek, store, value, Frame, Vm, FRAME};
@@ -54,8 +54,8 @@ impl<D: DiceSource, X: Decide, T: TraceSink> InFight for Here<'_, '_, D, X, T> {
 
 impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
     /// Function `id` called with `args` by a rule of the fight (its `out` or `order`
-    /// formula): one step charged at `site`, then its body, as the walker's
-    /// `Interpreter::call`; a formula's rule error recorded when the caller is traced.
+    /// formula): one step charged at `site`, then its body, as any call; a formula's rule
+    /// error recorded when the caller is traced.
     fn call_values<const N: usize>(
         &mut self,
         id: usize,

@@ -1,6 +1,5 @@
 //! The VM's work for the steps a run tracing formulas too traces (`--trace-formulas`):
-//! a formula's arguments and the conditions of `if .. then .. else`, as
-//! `Interpreter::formula_entered` and `Interpreter::formula_branch` trace them.
+//! a formula's arguments and the conditions of `if .. then .. else`.
 
 use super::{peek, Vm, FRAME};
 use crate::core_ir::code::Shown;

@@ -1,12 +1,12 @@
 //! The VM's work for the list instructions that search and order (`first`/`index_of`,
-//! `sort`, `min_by`/`max_by`): each rule is the walker's own `eval` function.
+//! `sort`, `min_by`/`max_by`): each rule is an `eval` function, written once.
 
 use super::{list_of, moved, scalar, store, FRAME};
 use crate::core_ir::code::{IReg, Part, VReg};
 use crate::eval::{ordered, Value};
 
 /// [`crate::core_ir::code::Inst::Nth`]: item `idx` of the list in `list`, a deep copy
-/// (as `Interpreter::find` binds and gives it), into `dst`.
+///, into `dst`.
 #[inline(never)]
 pub(super) fn nth(dst: Part, list: VReg, idx: IReg, ints: &mut [i64; FRAME], vals: &mut [Value]) {
     let item = list_of(&vals[list as usize])[ints[usize::from(idx)] as usize].deep_clone();

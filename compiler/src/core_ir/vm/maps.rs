@@ -1,4 +1,4 @@
-//! The VM's work for a sorted map read and a map's keys: the walker's own rules,
+//! The VM's work for a sorted map read and a map's keys: the rules in `eval`,
 //! `eval::expr::sorted_get` and `eval::expr::keys_of`.
 
 use super::{peek, store, Vm, FRAME};

@@ -123,12 +123,12 @@ pub(crate) fn run<D: DiceSource, X: Decide, T: TraceSink>(
     args: impl IntoIterator<Item = Value>,
     how: (bool, bool),
 ) -> (Result<Value, RuleError>, u64) {
-    // The call's own step (`Interpreter::call_frame`), which cannot be past the budget.
+    // The call's own step, which cannot be past the budget.
     run_from(p, module, id, env, fight, args, how, 1)
 }
 
-/// [`run`] of a call the walker made, `steps` into its run (the call's own step taken):
-/// the run's result, and its steps after the call.
+/// [`run`] `steps` into a run (the call's own step taken): the run's result, and its
+/// steps after the call.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn run_from<D: DiceSource, X: Decide, T: TraceSink>(
     p: &Program,
@@ -790,8 +790,8 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
         }
     }
 
-    /// A rule error at `site`, recorded in the trace when the function is traced, as
-    /// `Interpreter::fail` records it.
+    /// A rule error at `site`, recorded in the trace when the function is traced (a
+    /// formula's by the procedure that called it, as generated code records it).
     /// Charges `n` steps known only as the run goes (a copy's weight, items compared,
     /// dice past a roll's first): past the budget, the run ends with the rule error at
     /// `site`.

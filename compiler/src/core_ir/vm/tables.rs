@@ -1,4 +1,4 @@
-//! The VM's work for a table read by key (and column): the walker's own rule,
+//! The VM's work for a table read by key (and column): the rule in `eval`,
 //! `eval::look_up`.
 
 use super::{level, peek, store, Vm, FRAME};
@@ -22,7 +22,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
         let k = peek(key, ints, vals);
         let col = column.map(|c| peek(c, ints, vals));
         let (p, fight) = (self.p, self.fight.as_deref());
-        // Values as the walker's trace shows them: fighters by name.
+        // Values as a trace shows them: fighters by name.
         let show = |v: &Value, ty: &crate::ir::Ty| show_traced_in(p, fight, v, ty);
         match look_up(t, &k, col.as_ref(), traced, &show) {
             Ok((v, shown)) => {

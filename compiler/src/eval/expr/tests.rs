@@ -1,12 +1,13 @@
 //! A roll's steps: what its dice expression costs, plus one per die thrown beyond the
-//! first (`roll d12` costs what `d12` does, `roll 3d6` two more), in the walker and the
-//! compiled code alike, traced or not; die tables by the die they roll (`among`: one die).
+//! first (`roll d12` costs what `d12` does, `roll 3d6` two more), on the VM, traced (its
+//! full code) or not (its plain code); die tables by the die they roll (`among`: one die).
 //! The budget is taken before any face is drawn.
 
-use crate::eval::{Interpreter, Value, MAX_STEPS};
-use crate::ir::{Body, Program};
+use crate::eval::MAX_STEPS;
+use crate::ir::Program;
 use rulesc_runtime::{
-    DiceSource, Env, FirstOption, RuleError, RuleErrorKind, SeededDice, VecTrace,
+    DiceSource, Env, FirstOption, NoTrace, RuleError, RuleErrorKind, SeededDice, TraceSink,
+    VecTrace,
 };
 
 const YAML: &str = r#"ruleset: { name: dice_steps }
@@ -92,40 +93,32 @@ impl DiceSource for Counted {
     }
 }
 
-/// The four ways a procedure runs: compiled or walked, traced or not.
-const MODES: [(bool, bool); 4] = [(false, false), (false, true), (true, false), (true, true)];
+/// The two ways a procedure runs: untraced (its plain code) or traced (its full code).
+const MODES: [bool; 2] = [false, true];
 
-/// Runs procedure `name` with `start` steps taken already, compiled or by the walker
-/// (its statements, as `exec_in` runs them): the steps taken, the faces drawn, and
-/// whether it ran to its end.
-fn run(p: &Program, name: &str, (walker, traced): (bool, bool), start: u64) -> Ran {
-    let mut env = Env::new(
-        Counted(SeededDice::new(7), 0),
-        FirstOption,
-        VecTrace::default(),
-    );
-    let (id, f) = p.function(name).unwrap_or_else(|| panic!("{name}"));
-    let mut it = Interpreter::untraced(p, &mut env);
-    it.tracing = traced;
-    it.steps = start;
-    let result = if walker {
-        let Body::Procedure(body) = &f.body else {
-            panic!("{name} is no procedure")
-        };
-        let mut locals = vec![Value::Unit; f.locals.len()];
-        it.block(body, &mut locals).map(|_| ())
-    } else {
-        it.call(id, Vec::new()).map(|_| ())
-    };
-    let steps = it.steps;
-    drop(it);
-    (steps, env.dice.1, result)
+/// Runs procedure `name` on the VM with `start` steps taken already (the call's own step
+/// taken from them, as a call's is), traced or not: the steps taken, the faces drawn,
+/// and whether it ran to its end.
+fn run(p: &Program, name: &str, traced: bool, start: u64) -> Ran {
+    fn on<T: TraceSink>(p: &Program, id: usize, start: u64, trace: T) -> Ran {
+        let mut env = Env::new(Counted(SeededDice::new(7), 0), FirstOption, trace);
+        let module = crate::core_ir::module(p);
+        let how = (false, false);
+        let (result, steps) =
+            crate::core_ir::vm::run_from(p, module, id, &mut env, None, [], how, start + 1);
+        (steps, env.dice.1, result.map(|_| ()))
+    }
+    let (id, _) = p.function(name).unwrap_or_else(|| panic!("{name}"));
+    match traced {
+        true => on(p, id, start, VecTrace::default()),
+        false => on(p, id, start, NoTrace),
+    }
 }
 
 type Ran = (u64, u64, Result<(), RuleError>);
 
 /// The steps of a run of `name` from none taken.
-fn steps(p: &Program, name: &str, mode: (bool, bool)) -> u64 {
+fn steps(p: &Program, name: &str, mode: bool) -> u64 {
     let (steps, _, result) = run(p, name, mode, 0);
     assert_eq!(result, Ok(()), "{name} {mode:?}");
     steps

@@ -32,7 +32,7 @@ impl Engine<'_> {
         st: &State,
     ) -> Option<Vec<(Exit, W, W)>> {
         let base = st.frames.last()?;
-        let piece = core_ir::piece_for(self.p, f, PieceOf::block(stmts), base)?;
+        let piece = core_ir::piece_for(self.p, f, PieceOf::block(stmts), base);
         let (spec, site) = piece.the_roll()?;
         let roll = self.roll_at(spec, site, st.used).ok()?;
         let n = roll.entries.len();

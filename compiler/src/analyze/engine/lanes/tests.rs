@@ -76,7 +76,7 @@ fn program(name: &str) -> Program {
 fn analyze(p: &Program, name: &str, args: &[i64], mode: (bool, bool)) -> Outcomes {
     let f = p.functions.iter().position(|f| f.name == name).unwrap();
     let plan = Plan::new(p);
-    let opts = test_options((mode.0, mode.1, true), None);
+    let opts = test_options((mode.0, mode.1), None);
     let args = args.iter().map(|&a| Value::Int(a)).collect();
     run(p, &plan, f, args, &Decisions::default(), &opts)
 }
@@ -190,7 +190,7 @@ fn a_sweep_forgets_its_memo_on_every_thread() {
     let scenario = root.join("benches/odds/scenarios/exchange.yaml");
     // A case with a memo remembers on its thread; `forget` frees it.
     let (case, _) = crate::scenario::read(&prog, &scenario).unwrap();
-    let opts = test_options((true, true, true), Some(super::super::memo_id()));
+    let opts = test_options((true, true), Some(super::super::memo_id()));
     let plan = Plan::new(&prog);
     run(
         &prog,
