@@ -322,3 +322,41 @@ fn class_7_packs_adding_past_the_limits_of_a_ruleset_are_stopped_by_them() {
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
+
+#[test]
+fn class_7_a_sum_and_a_condition_of_thousands_of_terms_check_and_run() {
+    // `x + x + ..` of 3,000 terms and `s > 0 and s > 1 and ..` of 300: each checks (no
+    // E0363: a chain holds one running total, not one number per term), builds, and runs
+    // to the sum and the truth the rules give.
+    let sum = vec!["x"; 3_000].join(" + ");
+    let all: Vec<String> = (0..300).map(|i| format!("s > {i}")).collect();
+    let rules = format!(
+        "procedure wide(x: int) -> int {{\n  let s = {sum}\n  if {} {{\n    return s\n  }}\n  return 0 - s\n}}\n",
+        all.join(" and ")
+    );
+    let files = [
+        ("r/ruleset.yaml", MANIFEST.to_string()),
+        ("r/a.rules", rules),
+        (
+            "s.yaml",
+            "ruleset: r\nrun: wide\nargs: { x: 1 }\n".to_string(),
+        ),
+        (
+            "t.yaml",
+            "ruleset: r\nrun: wide\nargs: { x: 0 }\n".to_string(),
+        ),
+    ];
+    build("chains", &files, &[]);
+    let root = project("chains_run", &files);
+    for (scenario, result) in [("s.yaml", "result: 3000"), ("t.yaml", "result: 0")] {
+        let out = bounded::rulesc(&["trace", "r", scenario], Some(&root));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(stdout.lines().last(), Some(result), "{scenario}");
+    }
+}

@@ -126,3 +126,42 @@ fn the_dice_a_let_keeps_are_read_by_the_next_statement() {
     assert_eq!(chance(&o, 5), p(2, 36));
     assert_eq!(chance(&o, 1), p(10, 36));
 }
+
+/// A procedure of `lets` locals and a roll whose last statement reads every one, the
+/// locals at once (`max` holds all its operands): checked, or what `check` said.
+fn full_frame(lets: usize) -> Result<Program, Vec<&'static str>> {
+    let mut rules = String::from("procedure wide(x: int) -> int {\n  let r = roll d4\n");
+    for i in 0..lets {
+        rules.push_str(&format!("  let a{i} = x + {i}\n"));
+    }
+    let all: Vec<String> = (0..lets).map(|i| format!("a{i}")).collect();
+    rules.push_str(&format!("  return max({}) + r\n}}\n", all.join(", ")));
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("ruleset.yaml"), "ruleset: { name: wide }\n").unwrap();
+    std::fs::write(dir.path().join("a.rules"), rules).unwrap();
+    let (p, diags, _) = crate::compile_dir(dir.path());
+    p.ok_or_else(|| diags.items.iter().map(|d| d.code).collect())
+}
+
+#[test]
+fn every_piece_of_a_function_filling_its_frame_lowers() {
+    // The most locals that check: the function holds all its frame allows
+    // (`lower::ROOM`), and its last statement, run alone, binds every one of them.
+    let (lets, p) = (200..300)
+        .rev()
+        .find_map(|n| full_frame(n).ok().map(|p| (n, p)))
+        .expect("some size checks");
+    assert_eq!(full_frame(lets + 1).err(), Some(vec!["E0363"]));
+    for fast in [false, true] {
+        let o = analyze(&p, "wide", &[10], fast);
+        assert!(o.stop.is_none(), "{:?}", o.stop);
+        let base = 10 + lets as i64 - 1;
+        for face in 1..=4 {
+            assert_eq!(
+                chance(&o, base + face),
+                Prob::new(1.into(), 4.into()),
+                "fast {fast}"
+            );
+        }
+    }
+}

@@ -70,15 +70,39 @@ impl Lower<'_, '_> {
                 self.code.push(Inst::Neg { dst, a });
                 Part::Int(dst)
             }
-            K::Int(op, a, b) => {
-                let a = self.scalar(a)?;
-                let b = self.operand(b)?;
-                let dst = self.int();
-                self.code.push(match b {
-                    Operand::Reg(b) => Inst::Arith { op: *op, dst, a, b },
-                    Operand::Imm(b) => Inst::ArithImm { op: *op, dst, a, b },
-                });
-                Part::Int(dst)
+            // `a + b - c ..`: the chain walked down its left side, so a long one costs no
+            // recursion per term, and one register holds its running total.
+            K::Int(..) => {
+                let mut terms = Vec::new();
+                let mut left = e;
+                while let K::Int(op, a, b) = &left.kind {
+                    terms.push((*op, &**b));
+                    left = a;
+                }
+                let mut acc = self.scalar(left)?;
+                let total = self.int();
+                for (op, b) in terms.into_iter().rev() {
+                    // A term's own temporaries are read by nothing after its step.
+                    let from = self.taken.len();
+                    let b = self.operand(b)?;
+                    self.code.push(match b {
+                        Operand::Reg(b) => Inst::Arith {
+                            op,
+                            dst: total,
+                            a: acc,
+                            b,
+                        },
+                        Operand::Imm(b) => Inst::ArithImm {
+                            op,
+                            dst: total,
+                            a: acc,
+                            b,
+                        },
+                    });
+                    self.give_back(from);
+                    acc = total;
+                }
+                Part::Int(total)
             }
             K::ToInt(a) => Part::Int(self.scalar(a)?),
             K::Not(a) => {
@@ -97,23 +121,40 @@ impl Lower<'_, '_> {
                 });
                 Part::Bool(dst)
             }
-            // `a and b`, `a or b`: `b` (and its steps) only when `a` does not decide.
-            K::And(a, b) | K::Or(a, b) => {
+            // `a and b`, `a or b`: `b` (and its steps) only when `a` does not decide. A
+            // chain of one of them (`a and b and c ..`) is walked down its left side, each
+            // operand deciding the whole as soon as it can.
+            K::And(..) | K::Or(..) => {
                 let and = matches!(e.kind, K::And(..));
+                let mut rest = Vec::new();
+                let mut left = e;
+                while let (K::And(a, b), true) | (K::Or(a, b), false) = (&left.kind, and) {
+                    rest.push(&**b);
+                    left = a;
+                }
                 let dst = self.int();
-                let a = self.truth(a)?;
+                // Each operand's own temporaries are read by nothing once it is in `dst`.
+                let from = self.taken.len();
+                let a = self.truth(left)?;
                 self.mov(dst, a);
-                self.flush();
-                let skip = self.code.len();
-                self.code.push(if and {
-                    Inst::JumpIfNot { cond: dst, to: 0 }
-                } else {
-                    Inst::JumpIf { cond: dst, to: 0 }
-                });
-                let b = self.truth(b)?;
-                self.mov(dst, b);
+                self.give_back(from);
+                let mut skips = Vec::new();
+                for b in rest.into_iter().rev() {
+                    self.flush();
+                    skips.push(self.code.len());
+                    self.code.push(if and {
+                        Inst::JumpIfNot { cond: dst, to: 0 }
+                    } else {
+                        Inst::JumpIf { cond: dst, to: 0 }
+                    });
+                    let b = self.truth(b)?;
+                    self.mov(dst, b);
+                    self.give_back(from);
+                }
                 let end = self.here();
-                self.patch(skip, end);
+                for skip in skips {
+                    self.patch(skip, end);
+                }
                 Part::Bool(dst)
             }
             // a new record's `int(lo..hi)` field not proven inside
