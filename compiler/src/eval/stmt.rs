@@ -193,11 +193,14 @@ impl<'p> Interpreter<'p, '_> {
         arms: &'a [ir::MatchArm<B>],
         locals: &mut [Value],
     ) -> Option<&'a ir::MatchArm<B>> {
-        let tag = match v {
-            Value::Outcome { tag, .. } => *tag,
-            other => other.choice(),
+        let i = match v {
+            Value::Outcome { tag, .. } => ir::arm_for(arms, *tag)?,
+            Value::Choice(c) => ir::arm_for(arms, *c)?,
+            // Anything else has only wildcard arms (the checker names cases of scales,
+            // enums and outcomes only, E0321): the first takes it.
+            _ => arms.iter().position(|a| a.alts.is_empty())?,
         };
-        let arm = &arms[ir::arm_for(arms, tag)?];
+        let arm = &arms[i];
         if let Value::Outcome { fields, .. } = v {
             for (slot, f) in arm.binds.iter().zip(fields.iter()) {
                 if let Some(s) = slot {
