@@ -202,7 +202,8 @@ impl Engine<'_> {
         let K::Call(_, args) = &value.kind else {
             return self.whole(f, PieceOf::stmt(s), dist, sp.mutates, &sp.clear);
         };
-        let size = self.plan.frame.get(callee).copied().unwrap_or(0);
+        // The plan holds a frame size for every function.
+        let size = self.plan.frame[callee];
         let nparams = self.p.functions[callee].params.len();
         let den = dist.den.clone();
         let mut pushed = Builder::new(self, &[]);
