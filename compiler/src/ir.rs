@@ -242,6 +242,10 @@ pub struct Columns {
     pub heads: Vec<(i64, i64)>,
 }
 
+/// Why rolling a die table always finds a row: what `unreachable!` says where none is
+/// (the interpreter's and the generated code's).
+pub(crate) const DIE_ROWS: &str = "every face of a die table's die has exactly one row (the checker's E0310), and `among` picks faces from rows";
+
 impl Table {
     /// Whether some key has no row and there is no default: a die table (its rows
     /// cover its faces, not every integer). Looking one up off its rows is a rule error.

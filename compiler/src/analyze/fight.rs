@@ -331,7 +331,8 @@ fn step(
             .collect();
         let groups: Vec<bool> = match &outs {
             Some(outs) if end != FightEnd::RuleError => {
-                let out = |f: u32| outs.get(f as usize).copied().unwrap_or(false);
+                // A group names fighters of the fight file, each one of the fight's.
+                let out = |f: u32| outs[f as usize];
                 let out = &out;
                 file.groups
                     .iter()

@@ -408,6 +408,12 @@ impl Gen<'_> {
         };
         let env = format!("&mut {RT}::Env<D, X, T>");
         let res = |t: &str| format!("::core::result::Result<{t}, {RT}::RuleError>");
+        // (`fire` and `trigger` of a fight with no action or trigger: every arm is the
+        // `unreachable!`, and the `Ok(())` after it unreachable code.)
+        // `fire` and `stops` get the arguments their timer captured, one per parameter
+        // (`arg(i)` is never past them); `condition` and `trigger` get only the fight's
+        // own triggers, with a fighter for one per fighter. `stops` of an action whose
+        // timer has no `until` is false: it repeats until the fight ends.
         scope.raw(format!(
             "#[allow(clippy::single_match, clippy::match_single_binding, clippy::needless_return)]\nimpl<D: {RT}::DiceSource, X: {RT}::Decide, T: {RT}::TraceSink> {RT}::FightRules<{c}, D, X, T> for Rules {{
                 fn shape(&self) -> &{RT}::FightShape {{ &FIGHT_SHAPE }}
@@ -418,24 +424,24 @@ impl Gen<'_> {
                     match (hook, who) {{ {} _ => {{}} }}
                     Ok(())
                 }}
-                #[allow(unused_variables)]
+                #[allow(unused_variables, unreachable_code)]
                 fn fire(&mut self, env: {env}, fight: &mut Fight, action: u32, args: &[i64]) -> {} {{
-                    let arg = |i: usize| args.get(i).copied().unwrap_or(0);
-                    match action {{ {} _ => {{}} }}
+                    let arg = |i: usize| args[i];
+                    match action {{ {} _ => unreachable!(\"timer action {{action}}: the engine fires only the actions the program's timers set\") }}
                     Ok(())
                 }}
                 #[allow(unused_variables)]
                 fn condition(&mut self, _env: {env}, fight: &mut Fight, index: usize, who: Option<{RT}::Fighter>) -> {} {{
-                    match (index, who) {{ {} _ => Ok(false) }}
+                    match (index, who) {{ {} _ => unreachable!(\"trigger {{index}}: the engine tests only the fight's own triggers, with a fighter for one per fighter\") }}
                 }}
-                #[allow(unused_variables)]
+                #[allow(unused_variables, unreachable_code)]
                 fn trigger(&mut self, env: {env}, fight: &mut Fight, index: usize, who: Option<{RT}::Fighter>) -> {} {{
-                    match (index, who) {{ {} _ => {{}} }}
+                    match (index, who) {{ {} _ => unreachable!(\"trigger {{index}}: the engine runs only the fight's own triggers, with a fighter for one per fighter\") }}
                     Ok(())
                 }}
                 #[allow(unused_variables)]
                 fn stops(&mut self, env: {env}, fight: &mut Fight, action: u32, args: &[i64]) -> {} {{
-                    let arg = |i: usize| args.get(i).copied().unwrap_or(0);
+                    let arg = |i: usize| args[i];
                     match action {{ {} _ => Ok(false) }}
                 }}
                 fn copy(&mut self, c: &{c}) -> {c} {{ c.clone() }}
@@ -697,11 +703,9 @@ impl Gen<'_> {
         Ok(match ty {
             Ty::Int => x.to_string(),
             Ty::Bool => format!("{x} != 0"),
-            Ty::Choice(c) => format!(
-                "{}::ALL[usize::try_from({x}).unwrap_or(0).min({})]",
-                self.id.choice[*c],
-                self.p.choices[*c].variants.len().saturating_sub(1)
-            ),
+            // Captured from a value of its parameter's type (the checker's E0352), so
+            // one of the type's levels.
+            Ty::Choice(c) => format!("{}::ALL[{x} as usize]", self.id.choice[*c]),
             Ty::Fighter => format!("{RT}::Fighter({x} as u32)"),
             Ty::Side => format!("{RT}::Side({x} as u16)"),
             _ => {

@@ -84,8 +84,7 @@ pub(crate) fn option_label(
     }
 }
 
-/// Why rolling a die table always finds a row: what `unreachable!` says where none is.
-pub(crate) const DIE_ROWS: &str = "every face of a die table's die has exactly one row (the checker's E0310), and `among` picks faces from rows";
+pub(crate) use crate::ir::DIE_ROWS;
 
 /// The row holding `key`, else the default; `None` when neither (a die table read with
 /// `[k]` off its faces): a rule error, never a made-up row.

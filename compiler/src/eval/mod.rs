@@ -196,6 +196,10 @@ impl Value {
         }
     }
 
+    /// The number a scalar stands for: an integer, a roll's total, a level's or
+    /// variant's index, a truth as 0 or 1, a fighter's or side's index. No value
+    /// (`Unit`: what analyze's engine reads of a piece whose path an enumeration cut off)
+    /// reads 0: that path is counted unexplored, its result discarded.
     #[inline]
     pub fn int(&self) -> i64 {
         match self {
@@ -205,20 +209,35 @@ impl Value {
             Value::Bool(b) => i64::from(*b),
             Value::Fighter(f) => i64::from(*f),
             Value::Side(s) => i64::from(*s),
-            _ => 0,
+            Value::Unit => 0,
+            other => unreachable!(
+                "the number of {other:?}: the checker's type rules read a number only of an int, roll, level, variant, truth, fighter or side"
+            ),
         }
     }
 
+    /// A truth. No value (`Unit`, a path cut off: see [`Value::int`]) reads `false`.
     #[inline]
     pub fn bool(&self) -> bool {
-        matches!(self, Value::Bool(true))
+        match self {
+            Value::Bool(b) => *b,
+            Value::Unit => false,
+            other => unreachable!(
+                "the truth of {other:?}: the checker's type rules give a condition, `out` and a trigger's test the type bool"
+            ),
+        }
     }
 
+    /// A level's or variant's index. No value (`Unit`, a path cut off: see
+    /// [`Value::int`]) reads 0.
     #[inline]
     fn choice(&self) -> u16 {
         match self {
             Value::Choice(i) => *i,
-            _ => 0,
+            Value::Unit => 0,
+            other => unreachable!(
+                "the level of {other:?}: the checker's type rules key a map by level, and step or compare levels, only with a value of its scale or enum"
+            ),
         }
     }
 

@@ -410,15 +410,15 @@ impl<C> Fight<C> {
         self.combatants.is_empty()
     }
 
-    /// The fighter's name (takes a `Fighter` or a `&Fighter`).
+    /// The fighter's name (takes a `Fighter` or a `&Fighter`). Here and below, `f` is a
+    /// fighter of this fight (one it gave): another is a bug of its caller, never a
+    /// fighter with no name on side 0.
     pub fn name(&self, f: impl core::borrow::Borrow<Fighter>) -> &str {
-        self.names
-            .get(f.borrow().index())
-            .map_or("", String::as_str)
+        &self.names[f.borrow().index()]
     }
 
     pub fn side(&self, f: Fighter) -> Side {
-        self.side_of.get(f.index()).copied().unwrap_or_default()
+        self.side_of[f.index()]
     }
 
     pub fn sides(&self) -> impl Iterator<Item = Side> + '_ {
@@ -427,9 +427,8 @@ impl<C> Fight<C> {
 
     /// The side's name (takes a `Side` or a `&Side`).
     pub fn side_name(&self, s: impl core::borrow::Borrow<Side>) -> &str {
-        self.side_names
-            .get(s.borrow().index())
-            .map_or("", String::as_str)
+        // A side of this fight (one it gave), as a fighter is.
+        &self.side_names[s.borrow().index()]
     }
 
     /// The fighters of side `s`, in the order joined.
@@ -489,7 +488,7 @@ impl<C> Fight<C> {
 
     /// The fighter has taken (or lost) its turn this round.
     pub fn acted(&self, f: Fighter) -> bool {
-        self.acted.get(f.index()).copied().unwrap_or(false)
+        self.acted[f.index()]
     }
 
     /// Marks the fighter's turn of this round as taken (a turn dissolved into waiting, a
@@ -509,7 +508,7 @@ impl<C> Fight<C> {
 
     /// Turns the fighter has begun (its current one included).
     pub fn turns_taken(&self, f: Fighter) -> u32 {
-        self.turns.get(f.index()).copied().unwrap_or(0)
+        self.turns[f.index()]
     }
 
     /// Keeps, from now on, who began each turn, in order (interruptions' turns too):

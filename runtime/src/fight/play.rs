@@ -191,7 +191,7 @@ impl<C> Fight<C> {
         loop {
             let fired_before = fired;
             for i in 0..triggers {
-                let each = rules.shape().triggers.get(i).copied().unwrap_or(false);
+                let each = rules.shape().triggers[i];
                 // Every fighter for a per-fighter trigger, else once, fight-wide.
                 let whos = if each { self.len() } else { 1 };
                 for k in 0..whos {
@@ -205,7 +205,8 @@ impl<C> Fight<C> {
                     let now = rules.condition(env, self, i, who)?;
                     let before = self.saw(slot * triggers + i, now);
                     if now && !before {
-                        let site = rules.shape().trigger_sites.get(i).copied().unwrap_or(0);
+                        // One site per trigger (`FightShape::trigger_sites`).
+                        let site = rules.shape().trigger_sites[i];
                         if fired >= MAX_FIRES {
                             return Err(too_many_fires(env, site));
                         }

@@ -54,23 +54,34 @@ pub fn neg(a: i64) -> i64 {
 }
 
 /// Division rounds toward zero, as a rulebook's "half, rounded down" does for positive
-/// numbers. Division by zero gives 0; `i64::MIN / -1` saturates.
+/// numbers; `i64::MIN / -1` saturates. The divisor is never 0: a written `0` is the
+/// checker's E0332, and a divisor that may be 0 goes through [`error::div`], a rule
+/// error (`docs/reference.md`, "by zero, a rule error").
+///
+/// [`error::div`]: crate::__private::error::div
 #[inline]
 pub fn div(a: i64, b: i64) -> i64 {
-    if b == 0 {
-        0
-    } else {
-        a.checked_div(b).unwrap_or(i64::MAX)
+    match a.checked_div(b) {
+        Some(q) => q,
+        None if b == 0 => unreachable!(
+            "{a} / 0: a written 0 is the checker's E0332, any other divisor is checked first (`error::div`)"
+        ),
+        // `i64::MIN / -1`, the one overflow.
+        None => i64::MAX,
     }
 }
 
-/// Remainder with the sign of the dividend; by zero gives 0.
+/// Remainder with the sign of the dividend (`i64::MIN % -1` is 0). The divisor is never
+/// 0, as for [`div`].
 #[inline]
 pub fn rem(a: i64, b: i64) -> i64 {
-    if b == 0 {
-        0
-    } else {
-        a.checked_rem(b).unwrap_or(0)
+    match a.checked_rem(b) {
+        Some(r) => r,
+        None if b == 0 => unreachable!(
+            "{a} % 0: a written 0 is the checker's E0332, any other divisor is checked first (`error::rem`)"
+        ),
+        // `i64::MIN % -1`: the true remainder, 0, overflows only in the hardware's division.
+        None => 0,
     }
 }
 
@@ -114,9 +125,19 @@ mod tests {
         assert_eq!(mul(i64::MAX, 2), i64::MAX);
         assert_eq!(neg(i64::MIN), i64::MAX);
         assert_eq!(div(i64::MIN, -1), i64::MAX);
-        assert_eq!(div(7, 0), 0);
-        assert_eq!(rem(7, 0), 0);
         assert_eq!(rem(i64::MIN, -1), 0);
+    }
+
+    #[test]
+    #[should_panic(expected = "E0332")]
+    fn a_division_by_zero_is_never_made_a_number() {
+        div(7, 0);
+    }
+
+    #[test]
+    #[should_panic(expected = "E0332")]
+    fn a_remainder_by_zero_is_never_made_a_number() {
+        rem(7, 0);
     }
 
     #[test]

@@ -8,7 +8,6 @@ use crate::analyze::state::Dist;
 use crate::core_ir::PieceOf;
 use crate::eval::Value;
 use crate::ir::{Body, Expr, ExprKind as K, Id, MatchArm, Stmt};
-use std::rc::Rc;
 
 impl Engine<'_> {
     pub(super) fn if_(
@@ -47,14 +46,13 @@ impl Engine<'_> {
         // As the interpreter picks an arm: the first naming the tag (or variant), or a
         // wildcard; an outcome's fields are bound to the arm's slots.
         let (per_arm, none) = self.split(f, scrutinee, dist, mutates, arms.len(), |s, v| {
-            let tag = match v {
-                Value::Outcome { tag, .. } => *tag,
-                Value::Choice(c) => *c,
+            let i = match v {
+                Value::Outcome { tag, .. } => crate::ir::arm_for(arms, *tag)?,
+                Value::Choice(c) => crate::ir::arm_for(arms, *c)?,
                 // Anything else has only wildcard arms (the checker names cases of
-                // scales, enums and outcomes only, E0321): any tag takes the first.
-                _ => 0,
+                // scales, enums and outcomes only, E0321): the first takes it.
+                _ => arms.iter().position(|a| a.alts.is_empty())?,
             };
-            let i = crate::ir::arm_for(arms, tag)?;
             if let Value::Outcome { fields, .. } = v {
                 let top = s.top();
                 for (slot, x) in arms[i].binds.iter().zip(fields.iter()) {
@@ -93,10 +91,11 @@ impl Engine<'_> {
         let (ls, is) = (hidden[0], hidden[1]);
         let (mut start, _) = self.split(f, list, dist, mutates, 1, |s, v| {
             let top = s.top();
-            top[ls] = match v {
-                Value::List(_) => v.clone(),
-                _ => Value::List(Rc::new(Vec::new())),
+            // A path cut off never comes here (`Engine::paths` counts it unexplored).
+            let Value::List(_) = v else {
+                unreachable!("`for x in {v:?}`: the checker's `for` takes a list or a range")
             };
+            top[ls] = v.clone();
             top[is] = Value::Int(0);
             Some(0)
         })?;
@@ -203,7 +202,8 @@ impl Engine<'_> {
         let K::Call(_, args) = &value.kind else {
             return self.whole(f, PieceOf::stmt(s), dist, sp.mutates, &sp.clear);
         };
-        let size = self.plan.frame.get(callee).copied().unwrap_or(0);
+        // The plan holds a frame size for every function.
+        let size = self.plan.frame[callee];
         let nparams = self.p.functions[callee].params.len();
         let den = dist.den.clone();
         let mut pushed = Builder::new(self, &[]);

@@ -138,7 +138,8 @@ pub fn run(
         outcome_words: Cell::new(0),
         unexplored: RefCell::new(Prob::zero()),
     };
-    let mut frame = vec![Value::Unit; plan.frame.get(f).copied().unwrap_or(0)];
+    // The plan holds a frame size for every function.
+    let mut frame = vec![Value::Unit; plan.frame[f]];
     for (slot, a) in args
         .into_iter()
         .enumerate()

@@ -150,11 +150,51 @@ impl RollPaths<'_, '_> {
     }
 }
 
+impl RollPaths<'_, '_> {
+    /// The roll of `spec` at `site` on this path: the path's choice for it, or a new
+    /// roll's first outcome. A path cut off here or stopped (the state limit, the time)
+    /// reads 0: its run is stopped ([`DiceSource::stopped`]) and what it gives is
+    /// counted unexplored, never as an outcome.
+    fn decided(&mut self, spec: DiceSpec, site: u32) -> Roll {
+        let zero = Roll {
+            total: 0,
+            natural: 0,
+        };
+        if self.cut || self.fail.get().is_some() {
+            return zero;
+        }
+        if self.pos == self.path.len() {
+            match self.eng.roll_at(spec, site, self.used) {
+                Ok(d) => self.path.push((0, d)),
+                Err(stop) => {
+                    self.fail.set(Some(stop));
+                    return zero;
+                }
+            }
+        }
+        let (c, d) = &self.path[self.pos];
+        self.pos += 1;
+        match d.entries.get(*c) {
+            Some((r, used, _)) => {
+                self.used += used;
+                *r
+            }
+            None => {
+                self.cut = true;
+                zero
+            }
+        }
+    }
+}
+
 impl DiceSource for RollPaths<'_, '_> {
     fn face(&mut self, sides: u32) -> u32 {
-        // A face drawn outside `roll`: a roll of one die.
-        let r = self.whole(DiceSpec::new(1, sides), u32::MAX);
-        r.map_or(1, |r| r.total.clamp(1, i64::from(sides.max(1))) as u32)
+        // A face drawn outside a whole roll (a roll whose faces are wanted: `faces(r)`,
+        // `kept(r)`, `dropped(r)`): a roll of one die, each face one choice of the path.
+        // The 0 of a path cut off or stopped is read as 1 only to keep the trait's range
+        // (`1..=sides`): that path's run is stopped and never counted as an outcome.
+        let r = self.decided(DiceSpec::new(1, sides), u32::MAX);
+        r.total.clamp(1, i64::from(sides.max(1))) as u32
     }
 
     fn stopped(&self) -> bool {
@@ -169,33 +209,6 @@ impl DiceSource for RollPaths<'_, '_> {
     }
 
     fn whole(&mut self, spec: DiceSpec, site: u32) -> Option<Roll> {
-        let zero = Roll {
-            total: 0,
-            natural: 0,
-        };
-        if self.cut || self.fail.get().is_some() {
-            return Some(zero);
-        }
-        if self.pos == self.path.len() {
-            match self.eng.roll_at(spec, site, self.used) {
-                Ok(d) => self.path.push((0, d)),
-                Err(stop) => {
-                    self.fail.set(Some(stop));
-                    return Some(zero);
-                }
-            }
-        }
-        let (c, d) = &self.path[self.pos];
-        self.pos += 1;
-        match d.entries.get(*c) {
-            Some((r, used, _)) => {
-                self.used += used;
-                Some(*r)
-            }
-            None => {
-                self.cut = true;
-                Some(zero)
-            }
-        }
+        Some(self.decided(spec, site))
     }
 }

@@ -289,7 +289,10 @@ impl BodyGen<'_, '_> {
         // Otherwise the face is one of the die's too, and every face has a row (checked).
         let lookup = match (&g.id.table_by_face[table], super::super::by_face(t), among) {
             (Some(arr), Some((lo, _)), None) => format!("{arr}[({face} - {lo}) as usize]"),
-            _ if t.partial() => format!("{fname}({face}).unwrap_or_default()"),
+            _ if t.partial() => format!(
+                "match {fname}({face}) {{ Some(v) => v, None => unreachable!(\"{}\") }}",
+                crate::ir::DIE_ROWS
+            ),
             _ => format!("{fname}({face})"),
         };
         pre.push(format!(
@@ -362,7 +365,8 @@ impl BodyGen<'_, '_> {
                     ));
                 }
                 pre.push(format!(
-                    "let {mutkw}{v} = {boxes}.nth(env.decide.decide({name}, {n}).min({n} - 1) as usize).unwrap_or(0);"
+                    "let {mutkw}{v} = {boxes}.nth(env.decide.decide({name}, {n}).min({n} - 1) as usize).unwrap_or_else(|| unreachable!(\"{}\"));",
+                    "the answer is one of the boxes, and there is one (else `NoOptions` above, or the checker proved the list not empty)"
                 ));
             }
             DecideOptions::List(l) => {

@@ -61,7 +61,9 @@ impl BodyGen<'_, '_> {
         let (v, m, bound) = self.result_name(dest, "value");
         let rhs = match (die, checked) {
             (false, _) => call,
-            (true, false) => format!("{call}.unwrap_or_default()"),
+            (true, false) => format!(
+                "match {call} {{ Some(v) => v, None => unreachable!(\"the checker proved the key is one a row holds (`Lookup::checked` false)\") }}"
+            ),
             (true, true) => {
                 let no_row = self.raise(
                     site,

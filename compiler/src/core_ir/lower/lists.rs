@@ -347,7 +347,9 @@ impl Lower<'_, '_> {
             }
             // A constant list of numbers, truths or levels: its items in place.
             K::Const(c @ crate::ir::Const::List(items)) if scalars(items).is_some() => {
-                let items = scalars(items).unwrap_or_default();
+                let Some(items) = scalars(items) else {
+                    unreachable!("the arm's guard found the items scalars")
+                };
                 // The constant's steps, as `Inst::ConstVal` charges them.
                 self.pending += count(weight(&Value::from_const(c)));
                 let (len, i) = (self.int(), self.int());
