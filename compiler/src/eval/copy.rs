@@ -43,7 +43,9 @@ fn weight_holding(v: &Value) -> u64 {
 pub(crate) fn privatize(v: &mut Value) {
     let kept = match v {
         Value::Record(r) => Rc::get_mut(r).map(|r| r.get_mut().iter_mut().for_each(privatize)),
-        Value::List(items) => Rc::get_mut(items).map(|items| items.iter_mut().for_each(privatize)),
+        Value::List(items) | Value::Map(items) => {
+            Rc::get_mut(items).map(|items| items.iter_mut().for_each(privatize))
+        }
         Value::SortedMap(m) => Rc::get_mut(m)
             .filter(|m| m.entries.keys().all(|k| private(&k.0)))
             .map(|m| {
@@ -62,7 +64,9 @@ pub(crate) fn privatize(v: &mut Value) {
 fn private(v: &Value) -> bool {
     match v {
         Value::Record(r) => Rc::strong_count(r) == 1 && r.borrow().iter().all(private),
-        Value::List(items) => Rc::strong_count(items) == 1 && items.iter().all(private),
+        Value::List(items) | Value::Map(items) => {
+            Rc::strong_count(items) == 1 && items.iter().all(private)
+        }
         Value::SortedMap(m) => {
             Rc::strong_count(m) == 1
                 && m.iter().all(|(k, v)| private(k) && private(v))

@@ -241,6 +241,14 @@ impl Value {
         }
     }
 
+    /// Whether a copy of it must copy what it holds: a record, list or map.
+    fn has_parts(&self) -> bool {
+        matches!(
+            self,
+            Value::Record(_) | Value::List(_) | Value::Map(_) | Value::SortedMap(_)
+        )
+    }
+
     /// A copy that shares nothing mutable with `self`.
     pub fn deep_clone(&self) -> Value {
         match self {
@@ -248,6 +256,11 @@ impl Value {
                 r.borrow().iter().map(Value::deep_clone).collect(),
             ))),
             Value::List(l) => Value::List(Rc::new(l.iter().map(Value::deep_clone).collect())),
+            // A map keyed by a scale or enum holding records or lists is copied as a list
+            // is; one of plain values stays shared (a write through a key copies it first).
+            Value::Map(m) if m.iter().any(Value::has_parts) => {
+                Value::Map(Rc::new(m.iter().map(Value::deep_clone).collect()))
+            }
             Value::SortedMap(m) => Value::SortedMap(Rc::new(SortedMap::new(
                 m.iter().map(|(k, v)| (k.deep_clone(), v.deep_clone())),
                 m.zero.deep_clone(),

@@ -119,3 +119,35 @@ fn a_local_list_appended_to_and_replaced_agrees_in_the_plain_and_full_code() {
         }
     }
 }
+
+#[test]
+fn a_copy_of_a_map_of_records_shares_none_of_them() {
+    // `let c = h.body` copies the body, its map of limbs with it: hurting the copy's arm
+    // leaves the holder's (value semantics, as generated code's clone gives).
+    let p = eval::test_program(
+        "ruleset: { name: copies }\nscales:\n  Part: [Arm, Leg]\ntypes:\n  Limb:\n    hp: int\n  Body:\n    limbs: { type: \"map<Part, Limb>\", default: { Arm: { hp: 5 }, Leg: { hp: 7 } } }\n  Holder:\n    body: Body\n",
+        "procedure hurt(b: Body) {\n  b.limbs[Arm].hp -= 1\n}\n\nprocedure copy_then_hurt(h: Holder) -> int {\n  let c = h.body\n  hurt(c)\n  return h.body.limbs[Arm].hp * 100 + c.limbs[Arm].hp\n}\n",
+    );
+    let body = eval::record(&p, "Body", &[]).expect("a Body");
+    let holder = eval::record(&p, "Holder", &[("body", body)]).expect("a Holder");
+    let id = p.function("copy_then_hurt").expect("declared").0;
+    let mut env = Env::new(SeededDice::new(0), FirstOption, NoTrace);
+    assert_eq!(
+        eval::call(&p, &mut env, id, [holder.clone()]),
+        Ok(Value::Int(504))
+    );
+    // And the caller's holder is as it was.
+    let limbs = eval::field(
+        &p,
+        "Body",
+        &eval::field(&p, "Holder", &holder, "body").unwrap(),
+        "limbs",
+    );
+    let Some(Value::Map(limbs)) = limbs else {
+        panic!("{limbs:?}")
+    };
+    assert_eq!(
+        eval::field(&p, "Limb", &limbs[0], "hp"),
+        Some(Value::Int(5))
+    );
+}
