@@ -65,6 +65,14 @@ fn language_v2_matches_the_interpreter() {
             let r = cv::p_maps(e, &mut b, gn, gc);
             (r.shown(), margs(&b))
         });
+        let pack = cv::Pack::default();
+        let kargs =
+            |k: &cv::Pack| vec![pack_value(&p, k), Value::Int(gn), Value::Choice(gc as u16)];
+        same(&p, "p_bag_copy", seed, kargs(&pack), |e| {
+            let mut k = pack.clone();
+            let r = cv::p_bag_copy(e, &mut k, gn, gc);
+            (r.shown(), kargs(&k))
+        });
         let (id, _) = p.function("f_first_heavy").expect("f_first_heavy");
         let heavy = eval::call(&p, &mut env(seed), id, vec![hero_value(&p, &h)]);
         let want = cv::f_first_heavy(&h).map_or(Value::None, |g| gear_value(&p, &g));

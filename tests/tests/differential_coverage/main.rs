@@ -127,6 +127,11 @@ fn gear_value(p: &Program, g: &cv::Gear) -> Value {
     )
 }
 
+/// A `Pack`: a record holding a `Bag`.
+fn pack_value(p: &Program, k: &cv::Pack) -> Value {
+    rec(p, "Pack", &[("bag", bag_value(p, &k.bag))])
+}
+
 /// A `Bag`: maps of records, variants, lists and optional values.
 fn bag_value(p: &Program, b: &cv::Bag) -> Value {
     let map = |xs: Vec<Value>| Value::Map(Rc::new(xs));
