@@ -171,7 +171,8 @@ pub(crate) fn run_lowered<D: DiceSource, X: Decide, T: TraceSink>(
 }
 
 impl Module {
-    /// Function `id` lowered, if it lowered.
+    /// Function `id` lowered, if it lowered (the tests' question).
+    #[cfg(test)]
     pub(crate) fn func(&self, id: usize) -> Option<&Func> {
         self.functions.get(id)?.as_ref()
     }

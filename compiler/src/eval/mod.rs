@@ -337,12 +337,6 @@ fn run<D: DiceSource, X: Decide, T: TraceSink>(
     let may_stop = env.dice.may_stop();
     let site = prog.functions.get(id).map_or(0, |f| f.site);
     let module = crate::core_ir::module(prog);
-    // Every function of a checked program lowers (one needing more numbers at once than
-    // a frame holds is the checker's E0363).
-    assert!(
-        module.func(id).is_some(),
-        "function {id} did not lower: the checker's E0363 refuses such a program"
-    );
     let how = (may_stop, options.trace_formulas);
     let Some(fight) = fight else {
         return crate::core_ir::vm::run(prog, module, id, env, None, args, how).0;

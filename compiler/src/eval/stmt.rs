@@ -29,14 +29,11 @@ pub(crate) fn assign_value(
             Rc::make_mut(items).extend(more.iter().cloned());
             return Ok(());
         }
-        // A roll's total moves; its natural face stays (`roll ± n`).
-        (AssignOp::Add | AssignOp::Sub, Value::Roll(r)) => {
-            let total = match op {
-                AssignOp::Add => arith::add(r.total, v.int()),
-                _ => arith::sub(r.total, v.int()),
-            };
-            Value::Roll(rulesc_runtime::Roll { total, ..*r })
-        }
+        // `r += n` on a local roll is lowered on its registers (its total moved, its
+        // natural face kept); no place reached through a path holds one.
+        (AssignOp::Add | AssignOp::Sub, Value::Roll(_)) => unreachable!(
+            "a roll at a place's path: no record field, map value or list item is a roll (a list of rolls holds their totals; E0311)"
+        ),
         (AssignOp::Add, _) => Value::Int(arith::add(old.int(), v.int())),
         (AssignOp::Sub, _) => Value::Int(arith::sub(old.int(), v.int())),
     };

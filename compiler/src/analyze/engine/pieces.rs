@@ -1,6 +1,6 @@
 //! Whole statements on the VM as pieces (`core_ir::run_piece`), on rules written for
-//! what a piece must give back, each with the fractions the rules give: an assignment of a rolling procedure's
-//! result (the plan's made statement), `+=` of one, a `return` from inside an `if`, a
+//! what a piece must give back, each with the fractions the rules give: an assignment of a rolling
+//! procedure's result (the plan's made statement), `+=` of one, a `return` from inside an `if`, a
 //! rule error on some paths, and a roll's faces read by a later statement.
 
 use super::{outcome_key, run, test_options, Decisions, Outcomes};

@@ -268,8 +268,8 @@ impl Lower<'_, '_> {
         Ok(Part::Val(dst))
     }
 
-    /// `sort` (`best` `None`), `min_by`/`max_by` (`eval::ordered`): over [`Self::each`] (a copy of each item, charged), each key in
-    /// order pushed, then the item.
+    /// `sort` (`best` `None`), `min_by`/`max_by` (`eval::ordered`): over [`Self::each`] (a copy of
+    /// each item, charged), each key in order pushed, then the item.
     fn ordered(
         &mut self,
         var: usize,

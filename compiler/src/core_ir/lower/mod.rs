@@ -307,16 +307,7 @@ impl<'p> Lower<'p, '_> {
             let Some(part) = self.slots[slot].take_if(|_| !was) else {
                 continue;
             };
-            let regs = match part {
-                Part::Int(r)
-                | Part::Bool(r)
-                | Part::Level(r)
-                | Part::Fighter(r)
-                | Part::Side(r) => [Some(r), None],
-                Part::Roll { total, natural } => [Some(total), Some(natural)],
-                Part::Val(_) | Part::Unit => [None, None],
-            };
-            for r in regs.into_iter().flatten() {
+            for r in ints_of(part).into_iter().flatten() {
                 self.free_if_unheld(r);
             }
         }
@@ -456,8 +447,8 @@ impl<'p> Lower<'p, '_> {
         !self.slots.iter().flatten().any(|p| *p == Part::Val(r))
     }
 
-    /// `to = copy of from`: one step for a plain value, the
-    /// value's weight for one with parts.
+    /// `to = copy of from`: one step for a plain value, the value's weight for one with
+    /// parts.
     fn copy_into(&mut self, to: Part, from: Part) -> Lowered<()> {
         match (to, from) {
             (Part::Val(dst), Part::Val(src)) => {
@@ -623,9 +614,9 @@ impl<'p> Lower<'p, '_> {
         self.scalar(e)
     }
 
-    /// A copy of `v` of type `ty` to be taken by what stores it:
-    /// a plain value is itself, its step charged; a value with parts goes into a register
-    /// of its own, charged its weight.
+    /// A copy of `v` of type `ty` to be taken by what stores it: a plain value is itself,
+    /// its step charged; a value with parts goes into a register of its own, charged its
+    /// weight.
     fn copied(&mut self, v: Part, ty: &Ty) -> Lowered<Part> {
         match v {
             Part::Val(_) => {
@@ -706,24 +697,25 @@ impl<'p> Lower<'p, '_> {
     }
 }
 
+/// The `i64` registers `part` is held in: one, a roll's two, or none.
+fn ints_of(part: Part) -> [Option<IReg>; 2] {
+    match part {
+        Part::Int(x) | Part::Bool(x) | Part::Level(x) | Part::Fighter(x) | Part::Side(x) => {
+            [Some(x), None]
+        }
+        Part::Roll { total, natural } => [Some(total), Some(natural)],
+        Part::Val(_) | Part::Unit => [None, None],
+    }
+}
+
 /// True when `part` is held (in part) in register `r`.
 fn holds(part: Part, r: IReg) -> bool {
-    match part {
-        Part::Int(x) | Part::Bool(x) | Part::Level(x) | Part::Fighter(x) | Part::Side(x) => x == r,
-        Part::Roll { total, natural } => total == r || natural == r,
-        Part::Val(_) | Part::Unit => false,
-    }
+    ints_of(part).contains(&Some(r))
 }
 
 /// Whether `a` and `b` hold an `i64` register in common.
 pub(super) fn shares(a: Part, b: Part) -> bool {
-    match b {
-        Part::Int(x) | Part::Bool(x) | Part::Level(x) | Part::Fighter(x) | Part::Side(x) => {
-            holds(a, x)
-        }
-        Part::Roll { total, natural } => holds(a, total) || holds(a, natural),
-        Part::Val(_) | Part::Unit => false,
-    }
+    ints_of(b).into_iter().flatten().any(|x| holds(a, x))
 }
 
 /// The `i64` register an instruction writes, when it writes exactly one.

@@ -1,6 +1,6 @@
-//! Calls on the VM, each in the plain and the full code: a call from outside (the VM for a function that
-//! lowers), formulas, tables read off a die's faces, records copied and shared,
-//! procedures calling procedures, and a path an enumeration cuts off inside a call.
+//! Calls on the VM, each in the plain and the full code: a long body called from outside,
+//! formulas, tables read off a die's faces, records copied and shared, procedures calling
+//! procedures, and a path an enumeration cuts off inside a call.
 
 use super::*;
 

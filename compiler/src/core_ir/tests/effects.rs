@@ -1,6 +1,6 @@
-//! Tracks, dice and decisions on the VM, each in the plain and the full code: a track's filled boxes and
-//! their parts, die tables rolled whole and among rows, a roll's faces, decisions among
-//! a list's items, boxes filled, dice held, multiplied and rolled.
+//! Tracks, dice and decisions on the VM, each in the plain and the full code: a track's filled
+//! boxes and their parts, die tables rolled whole and among rows, a roll's faces, decisions among a
+//! list's items, boxes filled, dice held, multiplied and rolled.
 
 use super::*;
 

@@ -1,7 +1,7 @@
-//! Formulas traced too (`--trace-formulas`) on the VM, each in the plain and the full code: a formula's
-//! call, its arguments (a record named by its type), the conditions of its `if`s and of
-//! the procedure's, its lookups, `match` arms, formulas it calls, its result, and a rule
-//! error inside one (recorded by the formula and by each caller).
+//! Formulas traced too (`--trace-formulas`) on the VM, each in the plain and the full code: a
+//! formula's call, its arguments (a record named by its type), the conditions of its `if`s and of
+//! the procedure's, its lookups, `match` arms, formulas it calls, its result, and a rule error
+//! inside one (recorded by the formula and by each caller).
 
 use super::{agrees, fighter, run_with, YAML};
 use crate::eval::{self, Value};

@@ -1,5 +1,5 @@
-//! What plain code reads without making it, on the VM, each in the plain and the full code: a table row's
-//! fields and entries read in place (`Inst::RowRead`), and `x in [..]` of constants
+//! What plain code reads without making it, on the VM, each in the plain and the full code: a table
+//! row's fields and entries read in place (`Inst::RowRead`), and `x in [..]` of constants
 //! (`Inst::InImm`), each with the same result, steps and trace.
 
 use super::{agrees, run};

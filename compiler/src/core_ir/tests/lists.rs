@@ -1,7 +1,7 @@
-//! Lists searched, ordered and made of ranges, on the VM, each in the plain and the full code: `first` and
-//! `index_of` (found, missed, of no item), `sort` and `min_by`/`max_by` (ties keep the
-//! list's order, no item gives `[]` or none), `lo..hi` as a value (empty, past the room
-//! a range may have).
+//! Lists searched, ordered and made of ranges, on the VM, each in the plain and the full code:
+//! `first` and `index_of` (found, missed, of no item), `sort` and `min_by`/`max_by` (ties keep the
+//! list's order, no item gives `[]` or none), `lo..hi` as a value (empty, past the room a range may
+//! have).
 
 use super::{agrees, band, run, same, YAML};
 use crate::eval::{self, Value};

@@ -1,5 +1,5 @@
-//! Maps keyed by numbers, truths and records (sorted maps) and `keys` on the VM, each in the plain and
-//! the full code: a key held and one not held (the zero, a copy), written through (the key
+//! Maps keyed by numbers, truths and records (sorted maps) and `keys` on the VM, each in the plain
+//! and the full code: a key held and one not held (the zero, a copy), written through (the key
 //! added), a record key, the keys of an empty map and of a map keyed by a scale.
 
 use super::{agrees, run};

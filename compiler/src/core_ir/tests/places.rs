@@ -1,6 +1,6 @@
-//! Places changed on the VM, each in the plain and the full code: fields in place (set, added to, taken
-//! from, ranged), places with indices and keys, a new record's ranged field, optional
-//! values, a local list appended to and replaced.
+//! Places changed on the VM, each in the plain and the full code: fields in place (set, added to,
+//! taken from, ranged), places with indices and keys, a new record's ranged field, optional values,
+//! a local list appended to and replaced.
 
 use super::*;
 

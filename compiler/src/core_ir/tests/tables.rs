@@ -1,6 +1,6 @@
-//! Tables read by key and column on the VM, each in the plain and the full code: a cell found, a key off
-//! the rows or the columns reading the default (a table without one covers every key,
-//! the checker's E0310, so no read of it fails).
+//! Tables read by key and column on the VM, each in the plain and the full code: a cell found, a
+//! key off the rows or the columns reading the default (a table without one covers every key, the
+//! checker's E0310, so no read of it fails).
 
 use super::{agrees, run};
 use crate::eval::{self, Value};

@@ -141,7 +141,9 @@ pub(crate) fn run_from<D: DiceSource, X: Decide, T: TraceSink>(
     steps: u64,
 ) -> (Result<Value, RuleError>, u64) {
     let f = module.functions[id].as_ref().unwrap_or_else(|| {
-        unreachable!("`eval::run` calls the VM only for a function that lowered")
+        unreachable!(
+            "every function of a checked program lowers (one too big for a frame is E0363)"
+        )
     });
     let mut pool = FRAMES.with(std::cell::Cell::take);
     let mut frame = Frame::take(&mut pool, f);

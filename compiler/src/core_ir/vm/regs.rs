@@ -87,15 +87,9 @@ pub(super) fn store(part: Part, v: Value, ints: &mut [i64; FRAME], vals: &mut [V
         Part::Int(r) | Part::Bool(r) | Part::Level(r) | Part::Fighter(r) | Part::Side(r) => {
             ints[usize::from(r)] = scalar(&v);
         }
-        // An item of a list of rolls.
-        Part::Roll { total, natural } => {
-            let Value::Roll(roll) = v else {
-                unreachable!("a roll's registers are given a roll, not {v:?}")
-            };
-            ints[usize::from(total)] = roll.total;
-            ints[usize::from(natural)] = roll.natural;
-        }
-        Part::Unit => unreachable!("lowering stores nothing into no register ({v:?})"),
+        Part::Roll { .. } | Part::Unit => unreachable!(
+            "a stored value is a field, entry, item, row or answer: never a roll (a list of rolls holds their totals; E0311) nor nothing ({v:?})"
+        ),
     }
 }
 
