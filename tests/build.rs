@@ -38,7 +38,7 @@ fn main() {
             .into_iter()
             .filter(|d| !d.ends_with("broken_variant")),
     );
-    if let Err(e) = rulesc::Builder::new().compile(&dirs) {
+    if let Err(e) = rulesc_codegen::Builder::new().compile(&dirs) {
         eprintln!("{e}");
         std::process::exit(1);
     }
@@ -46,7 +46,7 @@ fn main() {
     // attribute on a type and one on a field (`src/lib.rs`: `kingsmark_fit`).
     let fit = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("fit");
     std::fs::create_dir_all(&fit).expect("OUT_DIR/fit");
-    if let Err(e) = rulesc::Builder::new()
+    if let Err(e) = rulesc_codegen::Builder::new()
         .out_dir(&fit)
         .serde(true)
         .derive("Hash")
@@ -62,7 +62,7 @@ fn main() {
     let fit_coverage =
         PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("fit_coverage");
     std::fs::create_dir_all(&fit_coverage).expect("OUT_DIR/fit_coverage");
-    if let Err(e) = rulesc::Builder::new()
+    if let Err(e) = rulesc_codegen::Builder::new()
         .out_dir(&fit_coverage)
         .serde(true)
         .derive("Hash")
@@ -74,7 +74,7 @@ fn main() {
     doc_examples(&here.join("../docs"));
     warned(&here.join("fixtures/warnings"));
     let hostile = here.join("fixtures/codegen/hostile_names");
-    if let Err(e) = rulesc::Builder::new()
+    if let Err(e) = rulesc_codegen::Builder::new()
         .pack(hostile.join("pack.yaml"))
         .compile(&[hostile.join("ruleset")])
     {
@@ -84,7 +84,7 @@ fn main() {
     // A game built with a pack that adds to the ruleset's data (a variant, a level, a
     // row, a table): its generated types hold them (`tests/salt_coast.rs`).
     let homebrew = here.join("../examples/homebrew");
-    if let Err(e) = rulesc::Builder::new()
+    if let Err(e) = rulesc_codegen::Builder::new()
         .pack(homebrew.join("sea_raiders.yaml"))
         .compile(&[homebrew.join("salt_coast")])
     {
@@ -159,7 +159,7 @@ fn warned(dir: &Path) {
 fn build_alone(src: &Path, dest: &Path) -> PathBuf {
     let _ = std::fs::remove_dir_all(dest);
     std::fs::create_dir_all(dest).expect("an output folder");
-    let built = rulesc::Builder::new()
+    let built = rulesc_codegen::Builder::new()
         .out_dir(dest)
         .emit_rerun_if_changed(false)
         .compile(&[src]);

@@ -1,133 +1,21 @@
 //! `rulesc`: a compiler for tabletop combat rules.
 //!
-//! The pipeline (see ARCHITECTURE.md): `load` (YAML and DSL → syntax) → `check`
-//! (names, types, tables; → [`ir::Program`]) → backends: [`eval`] (interpreter with
-//! traces), [`codegen`] (Rust source).
+//! The pipeline (see ARCHITECTURE.md), one crate per stage, each re-exported here under
+//! its module's name: `rulesc-front` (`load`: YAML and DSL → syntax; `check`: names,
+//! types, tables → [`ir::Program`]; packs, diagnostics) → `rulesc-codegen` ([`codegen`]:
+//! Rust source, the [`Builder`]) and `rulesc-core` ([`core_ir`]: the program lowered
+//! once, its VM; [`eval`]: the interpreter's entry points) → `rulesc-analyze` (exact
+//! odds, `simulate`, scenarios, `rulesc test`). This crate holds the tools over them: the
+//! command line, the language server, the book and the studio.
 
-pub mod check;
-pub mod diag;
-pub mod ir;
-pub mod load;
-pub mod output;
-pub mod source;
-pub mod syntax;
-pub mod yaml;
+pub use rulesc_analyze::{analyze, expect, scenario, schema, simulate, testing};
+pub use rulesc_codegen::{builder, codegen, Builder};
+pub use rulesc_core::{check_dir, compile_dir, core_ir, eval, fight};
+pub use rulesc_front::{
+    check, diag, explain, export, ir, load, markup, output, pack, source, syntax, yaml, Checked,
+};
 
-pub use builder::Builder;
-
-use std::path::Path;
-
-/// Loads and checks a ruleset folder: the program if it has no errors, and every
-/// diagnostic (errors and warnings) either way, with the sources they point into.
-pub fn compile_dir(dir: &Path) -> (Option<ir::Program>, diag::Diagnostics, source::Sources) {
-    // Nothing here reads the index: none is built.
-    let c = check_dir_with(dir, &load::Overlay::new(), false);
-    (c.program, c.diags, c.sources)
-}
-
-/// Everything one check of a ruleset folder found.
-pub struct Checked {
-    /// The program, if there is no error.
-    pub program: Option<ir::Program>,
-    pub diags: diag::Diagnostics,
-    pub sources: source::Sources,
-    /// Definitions and resolved names (empty when loading failed).
-    pub index: check::index::Index,
-}
-
-/// [`compile_dir`] with unsaved editor text replacing files on disk (see
-/// [`load::Overlay`]), and the index the language server reads.
-pub fn check_dir(dir: &Path, overlay: &load::Overlay) -> Checked {
-    check_dir_with(dir, overlay, true)
-}
-
-/// [`check_dir`], its index built only when `indexed`.
-fn check_dir_with(dir: &Path, overlay: &load::Overlay, indexed: bool) -> Checked {
-    let mut diags = diag::Diagnostics::default();
-    let mut loaded = load::load_dir_with(dir, overlay, &mut diags);
-    let sources = loaded.sources.clone();
-    // A file that could not be read would make every later check report names it
-    // defines as missing: stop at the load stage's own errors, unless they are all syntax
-    // errors recovered from, whose lost names are known.
-    if diags.error_count() > loaded.recovered {
-        return Checked {
-            program: None,
-            diags,
-            sources,
-            index: Default::default(),
-        };
-    }
-    let lost = std::mem::take(&mut loaded.lost);
-    let found = diags.items.len();
-    let (mut program, index, _) = check::check_all(loaded, &[], &mut diags, indexed);
-    if let Some(p) = &mut program {
-        p.folder = Some(dir.to_path_buf());
-    }
-    drop_cascades(&mut diags, found, &lost, &sources);
-    Checked {
-        program,
-        diags,
-        sources,
-        index,
-    }
-}
-/// Drops the checker's problems (those from `from` on) that are cascades of a syntax
-/// error: each one reported exactly at a use of a name that a broken definition would
-/// have defined. The syntax error is their one root cause, and is reported.
-fn drop_cascades(
-    diags: &mut diag::Diagnostics,
-    from: usize,
-    lost: &[syntax::ast::Ident],
-    sources: &source::Sources,
-) {
-    if lost.is_empty() {
-        return;
-    }
-    let names: std::collections::HashSet<&str> = lost.iter().map(|n| n.name.as_str()).collect();
-    let mut k = 0;
-    diags.items.retain(|d| {
-        k += 1;
-        if k <= from {
-            return true;
-        }
-        let text = sources
-            .file(d.span.file)
-            .text
-            .get(d.span.start as usize..d.span.end as usize);
-        !text.is_some_and(|t| names.contains(t))
-    });
-}
-
-// The front end and the code generator: what a game's build script compiles.
-pub mod builder;
-pub mod codegen;
-pub mod explain;
-pub mod export;
-pub mod markup;
-pub mod pack;
-
-// Running rules (feature `run`): the interpreter, scenarios, `simulate`, `analyze`,
-// `rulesc test`.
-#[cfg(feature = "run")]
-pub mod analyze;
-#[cfg(feature = "run")]
-pub(crate) mod core_ir;
-#[cfg(feature = "run")]
-pub mod eval;
-#[cfg(feature = "run")]
-pub mod expect;
-#[cfg(feature = "run")]
-pub mod fight;
-#[cfg(feature = "run")]
-pub mod scenario;
-#[cfg(feature = "run")]
-pub mod schema;
-#[cfg(feature = "run")]
-pub mod simulate;
-#[cfg(feature = "run")]
-pub mod testing;
-
-// The tools around them (features `book`, `lsp`, `studio`, each with `run`).
+// The tools (features `book`, `lsp`, `studio`).
 #[cfg(feature = "book")]
 pub mod book;
 #[cfg(feature = "lsp")]

@@ -3,7 +3,7 @@
 
 fn main() {
     let rules = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules/kingsmark");
-    if let Err(e) = rulesc::Builder::new().serde(true).compile(&[rules]) {
+    if let Err(e) = rulesc_codegen::Builder::new().serde(true).compile(&[rules]) {
         // Every problem in the rules, rendered as `rulesc check` shows it.
         eprintln!("{e}");
         std::process::exit(1);

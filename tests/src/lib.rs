@@ -1,4 +1,4 @@
-//! The shipped rulesets, compiled to Rust by `build.rs` with `rulesc::Builder`, and
+//! The shipped rulesets, compiled to Rust by `build.rs` with `rulesc_codegen::Builder`, and
 //! [`support`], the scripted-run harness their tests share, and [`differential`], the
 //! seeded harness that compares the generated code with the interpreter, and
 //! [`duel_oracle`], the exact odds of the duel fixture written by hand.

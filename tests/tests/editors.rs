@@ -11,7 +11,7 @@ fn textmate_grammar_knows_every_keyword() {
             .unwrap();
     let json: serde_json::Value = serde_json::from_str(&grammar).expect("valid JSON");
     assert_eq!(json["scopeName"], "source.rulesc");
-    let pest = std::fs::read_to_string(root.join("compiler/src/syntax/rules.pest")).unwrap();
+    let pest = std::fs::read_to_string(root.join("crates/front/src/syntax/rules.pest")).unwrap();
     // Keyword token rules are written `k_<word> = @{ "<word>" ~ !ident_char }`.
     let keywords: Vec<&str> = pest
         .lines()

@@ -262,14 +262,3 @@ pub fn render(dir: &Path, options: &Options) -> Result<(Book, Warnings), Failure
     inputs.dedup();
     Ok((Book { files, inputs }, warnings))
 }
-
-impl Program {
-    /// The ruleset's title, or its name when it has none.
-    pub fn title_or_name(&self) -> &str {
-        if self.title.is_empty() {
-            &self.name
-        } else {
-            &self.title
-        }
-    }
-}

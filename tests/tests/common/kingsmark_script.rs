@@ -450,7 +450,7 @@ pub trait Backend {
     fn set_pain_relief(&self, c: &mut Self::C, relief: i64);
 }
 
-/// The code `rulesc::Builder` generated (`rulesc_tests::kingsmark`).
+/// The code `rulesc_codegen::Builder` generated (`rulesc_tests::kingsmark`).
 pub struct Generated;
 
 impl Backend for Generated {

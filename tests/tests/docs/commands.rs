@@ -222,8 +222,12 @@ pub(super) fn rulesc_bin() -> Result<PathBuf, String> {
                 bin.display()
             )
         })?;
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../compiler/src");
-    if let Some(newer) = newest(&src).filter(|(t, _)| *t > built) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let newer = [root.join("compiler/src"), root.join("crates")]
+        .iter()
+        .filter_map(|src| newest(src))
+        .max();
+    if let Some(newer) = newer.filter(|(t, _)| *t > built) {
         return Err(format!(
             "{} is older than {}: rebuild it (`cargo build -p rulesc`)",
             bin.display(),

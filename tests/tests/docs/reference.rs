@@ -142,7 +142,7 @@ const RULES_COVERAGE: &[(&str, &str)] = &[
 /// `compiler/tests/hostile_io/` runs them; nor are
 /// 300-level scales and records 8,192 values large (`E0360`, `E0362`):
 /// `compiler/tests/hostile.rs` has them; nor a procedure of 255 locals (`E0363`):
-/// `compiler/src/core_ir/tests/coverage.rs` has it, on both sides of the limit; a
+/// `crates/core/src/core_ir/tests/coverage.rs` has it, on both sides of the limit; a
 /// simulation past its time limit (`W0105`): `compiler/tests/hostile_run.rs`.
 const UNTESTABLE_CODES: &[&str] = &[
     "E0001", "E0002", "E0003", "E0008", "E0009", "E0010", "E0011", "E0012", "E0013", "E0014",
@@ -183,8 +183,7 @@ fn the_reference_shows_every_construct_in_a_tested_example() {
         .filter_map(|b| b.attr("expect"))
         .flat_map(codes)
         .collect();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../compiler/src");
-    for code in compiler_codes(&src) {
+    for code in compiler_codes() {
         if !reference.contains(&format!("`{code}`")) {
             missing.push(format!("diagnostic {code}: not in docs/reference.md"));
         } else if !shown.contains(&code) && !UNTESTABLE_CODES.contains(&code.as_str()) {
@@ -201,9 +200,9 @@ fn the_reference_shows_every_construct_in_a_tested_example() {
 }
 
 /// Every `"E0123"` / `"W0001"` string in the compiler's sources.
-fn compiler_codes(dir: &Path) -> Vec<String> {
+fn compiler_codes() -> Vec<String> {
     let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
+    let mut stack = compiler_sources();
     while let Some(d) = stack.pop() {
         for e in std::fs::read_dir(&d).unwrap().filter_map(|e| e.ok()) {
             let p = e.path();
@@ -312,7 +311,7 @@ fn links_between_the_docs_lead_somewhere() {
 #[test]
 fn the_compilers_help_links_lead_somewhere() {
     let dir = docs_dir();
-    let mut stack = vec![dir.join("../compiler/src")];
+    let mut stack = compiler_sources();
     let mut broken = Vec::new();
     let mut seen = 0;
     while let Some(d) = stack.pop() {
@@ -385,4 +384,15 @@ fn the_readme_starts_with_the_writers_path() {
         speed.lines().count() < 40,
         "the diary is back in the README:\n{speed}"
     );
+}
+
+/// The folders holding the compiler's source: the `rulesc` crate's and the stages'
+/// crates (`crates/`).
+fn compiler_sources() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dirs = vec![root.join("compiler/src"), root.join("crates")];
+    for d in &dirs {
+        assert!(d.is_dir(), "{} is not a folder", d.display());
+    }
+    dirs
 }

@@ -1,0 +1,639 @@
+//! The core IR's types: registers, the parts of a value held in them, and the
+//! instructions the VM runs.
+//!
+//! Registers are typed by file: `i64` registers hold ints, truths (0 or 1), levels and
+//! enum variants (their index) and each half of a roll (total, natural); value registers
+//! hold what has parts (records). A [`Part`] says how a value of the language is held,
+//! so the VM makes an `eval::Value` of it only at the edges (a trace event, the result).
+
+use crate::ir::{At, CmpOp, FightQuery, Ty};
+use rulesc_runtime::{__private::rolls, DiceSpec};
+
+/// An `i64` register: an index into a call's fixed frame of [`FRAME`] registers, so the
+/// VM reads and writes them with no bounds check (a function needing more does not lower).
+pub type IReg = u8;
+/// How many `i64` registers a call's frame has.
+pub const FRAME: usize = 1 << IReg::BITS;
+/// A value register.
+pub type VReg = u32;
+
+/// How one value of the language is held in registers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Int(IReg),
+    Bool(IReg),
+    /// A level of a scale or a variant of an enum: its index.
+    Level(IReg),
+    /// A roll: its total and its natural first face.
+    Roll {
+        total: IReg,
+        natural: IReg,
+    },
+    /// A fighter of the running fight: its number (`Value::Fighter`).
+    Fighter(IReg),
+    /// A side of the running fight: its number (`Value::Side`).
+    Side(IReg),
+    /// A record.
+    Val(VReg),
+    Unit,
+}
+
+/// One lowered function.
+#[derive(Debug)]
+pub struct Func {
+    /// How each parameter is held, in order: its first registers.
+    pub params: Vec<Part>,
+    /// How many value registers it has (its `i64` registers are a fixed frame).
+    pub vals: u32,
+    /// A procedure (traced) or a formula (untraced: its trace points run only with
+    /// `--trace-formulas`, the VM's `formulas`).
+    pub traced: bool,
+    /// The declaration's site: where a spent step budget is reported.
+    pub site: u32,
+    /// Its code with its trace points and, before each statement, a stop.
+    pub code: Vec<Inst>,
+    /// Its code for an untraced run no enumeration can stop: no trace points, no stops,
+    /// the steps between two effects in one `Step`.
+    pub plain: Vec<Inst>,
+}
+
+/// A die table's runs of totals, each with the value it reads (`eval::die_segments`).
+pub type Segments = [(i64, i64, Option<crate::ir::Const>)];
+
+/// One instruction. Jumps name an index into [`Func::code`].
+#[derive(Debug)]
+pub enum Inst {
+    /// Takes `n` steps of the run's budget (`eval::MAX_STEPS`); past it, the run stops
+    /// with a rule error at the function's site. Lowering gathers the steps of the
+    /// instructions up to the next observable one (a roll, a trace point, a jump) into
+    /// one `Step` before them, so the budget runs out before the same effect in either
+    /// code.
+    Step(u32),
+    /// Where a spent step budget is reported from here on: the inlined formula's
+    /// declaration at its start, the function's own after it (a formula inlined into its
+    /// caller's plain code runs out of steps at its own site, as when it is called).
+    Site(u32),
+    /// Before each statement: an enumeration that cut this path off (a dice source that
+    /// may stop) ends the run here; its result is discarded.
+    Stop,
+    /// `dst` = the combatant fighter `who` stands for, shared with the fight (changes
+    /// through it reach the fight): `crate::fight::combatant`.
+    Combatant {
+        dst: VReg,
+        who: IReg,
+    },
+    /// Fight built-in `q` of `arg` (`crate::fight::query`), into
+    /// `dst` (`Part::Unit` for `mark_acted`).
+    FightQuery {
+        q: FightQuery,
+        arg: Option<Part>,
+        dst: Part,
+    },
+    /// Field `field` (an int, truth or level) of the combatant fighter `who` stands for,
+    /// read in the fight's record: [`Inst::Combatant`] then [`Inst::Field`], with no
+    /// record shared.
+    CombatantField {
+        dst: IReg,
+        who: IReg,
+        field: u32,
+    },
+    /// `len(allies(c))` or `len(enemies(c))` in plain code: counted by the fight's rule
+    /// (`crate::fight::count`: the same `out` asks and steps as the list made), no list
+    /// made.
+    FightCount {
+        q: FightQuery,
+        arg: Part,
+        dst: IReg,
+    },
+    /// Sets a timer (`crate::fight::set_timer`): `action` at the moment `at` and
+    /// `operand` say, with the arguments' values.
+    Schedule {
+        at: Box<At>,
+        operand: Option<IReg>,
+        action: u32,
+        args: Box<[IReg]>,
+        site: u32,
+    },
+    /// `advance`: world time moves `amount` through the fight's engine.
+    Advance {
+        amount: IReg,
+    },
+    /// `dst` = a copy of `src` made for no steps (`Value::deep_clone`): a record read
+    /// from the fight's state passed to a parameter the callee does not change
+    /// (`ir::copied_from_fight`).
+    Detach {
+        dst: VReg,
+        src: VReg,
+    },
+    Const {
+        dst: IReg,
+        value: i64,
+    },
+    Move {
+        dst: IReg,
+        src: IReg,
+    },
+    /// An int, truth or level field of the record in `rec`.
+    Field {
+        dst: IReg,
+        rec: VReg,
+        field: u32,
+    },
+    /// Any other field of the record in `rec`: the value itself, shared (as
+    /// `eval::expr::field_of` reads it).
+    FieldVal {
+        dst: VReg,
+        rec: VReg,
+        field: u32,
+    },
+    /// `place op= value` through the value in register `place.root` (a path of fields,
+    /// map keys and list indices, `keys` holding one part per step, `Unit` for a field,
+    /// or none for a path of fields only): `eval::assign_value` at `eval::update`'s
+    /// place, so the rule (a list's room, an index past the end, an `int(lo..hi)`
+    /// field's range, the field kept on an error) is `eval::assign_value`. `value` is taken
+    /// (a copy lowering made); the new value goes to `out` when the assignment is traced.
+    /// A rule error ends the run at `site`.
+    Assign {
+        place: Box<crate::ir::Place>,
+        keys: Box<[Part]>,
+        op: crate::ir::AssignOp,
+        value: Part,
+        out: Option<Part>,
+        site: u32,
+    },
+    /// The length of the list in `list`.
+    Len {
+        dst: IReg,
+        list: VReg,
+    },
+    /// Item `idx` (inside the list: lowering loops below its length) of the list in
+    /// `list` into `dst`, charged its weight in steps: a copy of it,
+    /// or the item itself when `shared` (in a formula nothing can change a record).
+    Item {
+        dst: Part,
+        list: VReg,
+        idx: IReg,
+        shared: bool,
+    },
+    /// A constant with parts (a list, a record, a map) made anew into `dst`
+    /// (`Value::from_const`, made anew at each reading: a record made from it
+    /// and changed later does not change the constant).
+    ConstVal {
+        dst: VReg,
+        value: Box<crate::ir::Const>,
+    },
+    /// A new record from `fields` (taken: copies lowering made).
+    Record {
+        dst: VReg,
+        fields: Box<[Part]>,
+    },
+    /// `filled(track)` of the track in `track` (`eval::expr::filled`).
+    Filled {
+        dst: VReg,
+        track: VReg,
+        ty: Box<Ty>,
+    },
+    /// Item `idx` of a constant list of numbers, truths or levels, held here: the next
+    /// item of a loop over the constant.
+    ItemImm {
+        dst: IReg,
+        items: Box<[i64]>,
+        idx: IReg,
+    },
+    /// The filled boxes numbered `1..=boxes` of the track in `track` (those
+    /// `eval::expr::filled` lists), as a set of bits: a loop over `filled(track)` walks
+    /// them without making the list.
+    FilledBits {
+        dst: IReg,
+        track: VReg,
+        boxes: u32,
+    },
+    /// The lowest box of the set in `bits` taken out of it and put in `dst`, a box of
+    /// track `track`, its step charged as an item of a list is: the next item of a loop
+    /// over `filled` (the set is not empty).
+    NextBox {
+        bits: IReg,
+        dst: VReg,
+        track: u32,
+    },
+    /// `box.number`, `box.level`, `box.attr` of the box in `src` (`eval::expr::box_part`).
+    BoxPart {
+        dst: Part,
+        src: VReg,
+        part: crate::ir::BoxPart,
+    },
+    /// `e` where a `T?` is wanted: the value of `src` (a present optional value is the
+    /// value itself) into a value register.
+    Wrap {
+        dst: VReg,
+        src: Part,
+    },
+    /// The value of the optional value in `src`, where the checker proved it present.
+    Unwrap {
+        dst: Part,
+        src: VReg,
+    },
+    /// `x != none`: whether the optional value in `src` is present.
+    IsSome {
+        dst: IReg,
+        src: VReg,
+    },
+    /// The tag of the outcome in `src`.
+    Tag {
+        dst: IReg,
+        src: VReg,
+    },
+    /// Field `field` of the outcome in `src` (a `match` arm's binding), shared.
+    OutcomeField {
+        dst: Part,
+        src: VReg,
+        field: u32,
+    },
+    /// An empty list into `dst`, room for `cap` items.
+    NewList {
+        dst: VReg,
+        cap: u32,
+    },
+    /// `value` (taken: a copy lowering made) appended to the list in `list`.
+    Push {
+        list: VReg,
+        value: Part,
+    },
+    /// `list[idx]`: the item, shared; past either end the runtime's `error::index` at
+    /// `site`.
+    ListGet {
+        dst: Part,
+        list: VReg,
+        idx: IReg,
+        site: u32,
+    },
+    /// `x in list`: whether an item equals `x` (`eval::expr::scan`), charged a step per
+    /// item compared.
+    In {
+        dst: IReg,
+        x: Part,
+        list: VReg,
+    },
+    /// `x in [..]` of constant numbers, truths or levels held here: whether one equals
+    /// `x`, charged as [`Inst::In`] charges (`eval::expr::scan`).
+    InImm {
+        dst: IReg,
+        x: IReg,
+        items: Box<[i64]>,
+    },
+    /// `lo..hi` of a loop the rules do not bound: the runtime's `error::range_room` at
+    /// `site`.
+    RangeRoom {
+        lo: IReg,
+        hi: IReg,
+        site: u32,
+    },
+    /// `map[key]` of a map keyed by a scale or enum: the key's entry.
+    MapGet {
+        dst: Part,
+        map: VReg,
+        key: IReg,
+    },
+    /// `dst = src` of values: moved out of `src` when it is a temporary (`take`),
+    /// shared otherwise.
+    MoveVal {
+        dst: VReg,
+        src: VReg,
+        take: bool,
+    },
+    /// A copy (value semantics): the steps of the value's weight,
+    /// then the parts others hold copied. `take`: `src` is a temporary, moved.
+    CopyVal {
+        dst: VReg,
+        src: VReg,
+        take: bool,
+    },
+    /// `table[key]` of a one-key table of numbers, truths or levels, in plain code: the
+    /// row values (`eval::lookup`, found at lowering) of the keys `lo..` in `rows`, what
+    /// a key outside them reads in `outside` (the default, if any); `None` is the
+    /// `NoRow` rule error at `site`, as [`Inst::Lookup`] gives it.
+    LookupDense {
+        dst: IReg,
+        key: Part,
+        lo: i64,
+        rows: Box<[Option<i64>]>,
+        outside: Option<i64>,
+        table: u32,
+        site: u32,
+    },
+    /// `table[key].f[k]..` of a one-key table in plain code: the row's constant
+    /// (`eval::row_value`) read along `path` in place, no row made; only the end of the
+    /// path into `dst` (a value with parts made from its constant). A key no row holds
+    /// (and no default) is the `NoRow` rule error at `site`, as [`Inst::Lookup`] gives it.
+    RowRead {
+        dst: Part,
+        table: u32,
+        key: Part,
+        path: Box<[Proj]>,
+        site: u32,
+    },
+    /// `table[key]` of a one-key table: `eval::look_up`, as [`Inst::LookupCell`] reads
+    /// it; a key no row holds (and no default) is a rule error at `site`. Traced when the
+    /// function is.
+    Lookup {
+        dst: Part,
+        table: u32,
+        key: Part,
+        site: u32,
+    },
+    /// Calls function `func` (which lowered) with its arguments in its parameters'
+    /// registers: `ints` copied (callee's register, caller's), `vals` copied or, when
+    /// `take` (a temporary), moved; its result in `ret`. A formula's rule error is
+    /// recorded in the trace by the procedure calling it.
+    Call {
+        func: u32,
+        ints: Box<[(IReg, IReg)]>,
+        vals: Box<[(VReg, VReg, bool)]>,
+        ret: Part,
+    },
+    Neg {
+        dst: IReg,
+        a: IReg,
+    },
+    Not {
+        dst: IReg,
+        a: IReg,
+    },
+    /// `arith::add` and its kin (saturating, a division by a constant that is not 0).
+    Arith {
+        op: crate::ir::IntOp,
+        dst: IReg,
+        a: IReg,
+        b: IReg,
+    },
+    /// A new record's `int(lo..hi)` field not proven inside: the runtime's
+    /// `error::in_range`, a rule error at `site` for `x` outside.
+    InRange {
+        x: IReg,
+        lo: i64,
+        hi: i64,
+        site: u32,
+    },
+    /// `a / b` or `a % b` whose divisor may be zero: the runtime's `error::div` or
+    /// `error::rem`, a rule error at `site` for a zero divisor.
+    CheckedDiv {
+        rem: bool,
+        dst: IReg,
+        a: IReg,
+        b: IReg,
+        site: u32,
+    },
+    /// [`Inst::Arith`] with a constant second operand.
+    ArithImm {
+        op: crate::ir::IntOp,
+        dst: IReg,
+        a: IReg,
+        b: i64,
+    },
+    /// The lower (`max`: higher) of two ints or levels.
+    Pick {
+        max: bool,
+        dst: IReg,
+        a: IReg,
+        b: IReg,
+    },
+    /// `arith::clamp`.
+    Clamp {
+        dst: IReg,
+        x: IReg,
+        lo: IReg,
+        hi: IReg,
+    },
+    Abs {
+        dst: IReg,
+        a: IReg,
+    },
+    /// `level ± n` on a scale of `len` levels: `arith::step_level`, saturating at its
+    /// ends.
+    LevelStep {
+        dst: IReg,
+        level: IReg,
+        delta: IReg,
+        negate: bool,
+        len: u8,
+    },
+    /// A decision among `options` answers (a bool's is two), traced at `site`. The
+    /// answer is clamped to the last option (`rulesc_runtime::decide::answer`).
+    Decide {
+        dst: IReg,
+        name: &'static str,
+        options: u32,
+        ty: Box<Ty>,
+        site: u32,
+    },
+    Compare {
+        op: CmpOp,
+        dst: IReg,
+        a: IReg,
+        b: IReg,
+    },
+    /// [`Inst::Compare`] with a constant second operand.
+    CompareImm {
+        op: CmpOp,
+        dst: IReg,
+        a: IReg,
+        b: i64,
+    },
+    /// Rolls dice known when lowering by the runtime's function for their shape
+    /// (`rolls::by_shape`, the choice generated code makes too, made here once), traced
+    /// at `site` when the run is traced.
+    Roll {
+        total: IReg,
+        natural: IReg,
+        shape: rolls::Shape,
+        spec: DiceSpec,
+        site: u32,
+    },
+    /// `fill place at level`: a box of the track at `place` (root a value register, `keys`
+    /// as for [`Inst::Assign`]) filled by `eval::fill_track` (`levels`: the track's boxes'
+    /// levels), the box's number (0 for none) into `dst`, traced as a fill at `site`; an
+    /// index past a list on the path is the rule error.
+    Fill {
+        dst: IReg,
+        place: Box<crate::ir::Place>,
+        keys: Box<[Part]>,
+        track: u32,
+        levels: Box<[u8]>,
+        level: IReg,
+        site: u32,
+    },
+    /// `decide name from list`: an item of the list in `list` (type `elem`), into `dst`;
+    /// an empty list is the rule error `NoOptions` at `site`. A decider answering by name
+    /// is given each option's name (`eval::option_label`).
+    DecideFrom {
+        dst: Part,
+        name: &'static str,
+        list: VReg,
+        elem: Box<Ty>,
+        site: u32,
+    },
+    /// A roll on die table `table` (`eval::table_roll_faces`: the table's die, or a die
+    /// over the faces whose rows are in the list in `among`, chosen from the table's
+    /// `segments`, `eval::die_segments` found once), its steps charged by the roll, the
+    /// row read (`eval::lookup`) and traced as a lookup at `site`.
+    RollTable {
+        dst: Part,
+        table: u32,
+        among: Option<(VReg, Box<Segments>)>,
+        site: u32,
+    },
+    /// A roll whose faces are read later (`faces(r)`): of the dice held in `held`, or of
+    /// `spec`; its steps charged by the roll (`eval::dice_steps`), rolled by
+    /// `dice::roll_faces`, the faces into `faces`.
+    RollFaces {
+        total: IReg,
+        natural: IReg,
+        faces: VReg,
+        held: Option<VReg>,
+        spec: DiceSpec,
+        site: u32,
+    },
+    /// `faces(r)`, `kept(r)`, `dropped(r)` of the faces in `faces` (`eval::expr::faces_of`).
+    FacesOf {
+        dst: VReg,
+        faces: VReg,
+        part: crate::ir::FacesPart,
+    },
+    /// Rolls the dice held in `dice` (known only when the run comes to them), charged a
+    /// step per die past the first (`eval::dice_steps`), as `rolls::known` rolls them.
+    RollHeld {
+        total: IReg,
+        natural: IReg,
+        dice: VReg,
+        site: u32,
+    },
+    /// `dice * n` (`DiceSpec::times`, the one rule: a rule error at `site` past the dice a
+    /// roll may have).
+    DiceTimes {
+        dst: VReg,
+        dice: VReg,
+        n: IReg,
+        site: u32,
+    },
+    /// A new outcome of tag `tag` with its fields.
+    Outcome {
+        dst: VReg,
+        tag: u16,
+        fields: Box<[Part]>,
+    },
+    Jump(u32),
+    JumpIfNot {
+        cond: IReg,
+        to: u32,
+    },
+    JumpIf {
+        cond: IReg,
+        to: u32,
+    },
+    /// Jumps when `a op b` does not hold (an untraced `if` on a comparison).
+    JumpUnless {
+        op: CmpOp,
+        a: IReg,
+        b: IReg,
+        to: u32,
+    },
+    /// [`Inst::JumpUnless`] with a constant second operand.
+    JumpUnlessImm {
+        op: CmpOp,
+        a: IReg,
+        b: i64,
+        to: u32,
+    },
+    /// The procedure was entered (`TraceEvent::Call`).
+    TraceCall {
+        site: u32,
+    },
+    /// A value was bound (`TraceEvent::Assign`).
+    TraceAssign {
+        site: u32,
+        value: Part,
+        ty: Box<Ty>,
+    },
+    /// A `match` arm was taken for `value` (`TraceEvent::Match`).
+    TraceMatch {
+        site: u32,
+        value: Part,
+        ty: Box<Ty>,
+    },
+    /// A branch was tested (`TraceEvent::Branch`).
+    TraceBranch {
+        site: u32,
+        cond: IReg,
+    },
+    /// Returns `value`, traced at `site`.
+    Return {
+        value: Part,
+        ty: Box<Ty>,
+        site: u32,
+    },
+    /// Item `idx` (inside the list: lowering loops below its length) of the list in
+    /// `list` into `dst`, a copy charged nothing: `first`/`index_of`'s binding and found
+    /// item.
+    Nth {
+        dst: Part,
+        list: VReg,
+        idx: IReg,
+    },
+    /// The items of the list in `items` (taken), each with the `n` keys pushed for it in
+    /// order into the list in `keys`, ordered by `eval::ordered`: `sort`'s list (`best`
+    /// `None`), `min_by`/`max_by`'s item.
+    Order {
+        dst: VReg,
+        items: VReg,
+        keys: VReg,
+        n: u32,
+        best: Option<bool>,
+    },
+    /// `table[key, column]` (or `table[key]` of a table that [`Inst::Lookup`] does not
+    /// read): `eval::look_up`; a key no row holds (and no default) is
+    /// a rule error at `site`. Traced when the function is.
+    LookupCell {
+        dst: Part,
+        table: u32,
+        key: Part,
+        column: Option<Part>,
+        site: u32,
+    },
+    /// Of the map in `map`: with a `key`, the value at it of a sorted map (a map keyed by
+    /// numbers, truths or records; `eval::expr::sorted_get`); without, the map's keys
+    /// (`eval::expr::keys_of`). Charged the steps its rule gives.
+    MapOf {
+        dst: Part,
+        map: VReg,
+        key: Option<Part>,
+    },
+    /// A step of a run tracing formulas too (`--trace-formulas`: `TraceEvent::Step` at
+    /// `site`, emitted only then): `text` on `line`, and what [`Shown`] gives.
+    TraceStep {
+        site: u32,
+        line: u32,
+        text: Box<str>,
+        shown: Shown,
+    },
+}
+
+/// A step of a path into a constant ([`Inst::RowRead`]).
+#[derive(Debug, Clone, Copy)]
+pub enum Proj {
+    /// A record's field.
+    Field(u32),
+    /// A map's entry at the level or variant in the register (a map keyed by a scale or
+    /// enum).
+    Entry(IReg),
+}
+
+/// The value of a formula's traced step ([`Inst::TraceStep`]).
+#[derive(Debug)]
+pub enum Shown {
+    /// A parameter's value, shown as its type shows it.
+    Value(Part, Box<Ty>),
+    /// A parameter with parts, named by its type (`a Fighter`), found at lowering.
+    Text(Box<str>),
+    /// An `if .. then .. else`'s condition: `yes` or `no`.
+    Taken(IReg),
+}

@@ -1,0 +1,838 @@
+//! The VM: runs a lowered function ([`super::Func`]) over typed registers. Each
+//! instruction does what its doc in [`super::code`] says and nothing else: the rules
+//! (steps, trace points, the order of effects) were placed by lowering. The host's dice,
+//! decisions and trace are reached through the generic `Env`, not a trait object.
+
+// The work of the later instructions, each a function kept out of `Vm::exec`
+// (`#[inline(never)]`): the dispatch's code and register allocation stay as they were
+// for the instructions a melee attack runs (docs/design/core-ir.md, session 17).
+mod effects;
+mod formulas;
+mod lanes;
+mod rerun;
+pub use lanes::{Lanes, Left};
+pub use rerun::Rerun;
+mod lists;
+mod maps;
+mod regs;
+mod tables;
+
+pub(super) use regs::scalar_of;
+use regs::{
+    bind, dice_of, field_scalar, level, list_of, moved, peek, scalar, store, transfer, value,
+};
+
+use super::code::{Func, IReg, Inst, Part, FRAME};
+use super::Module;
+use crate::eval::expr::{
+    box_part, faces_of, field_of, filled, map_entry, scan, scan_by, NO_FIELDS,
+};
+use crate::eval::{
+    assign_value, dice_steps, privatize, show_traced_in, update, weight, Value, MAX_STEPS,
+};
+use crate::ir::{Program, Ty};
+use rulesc_runtime::track::Boxes;
+use rulesc_runtime::{
+    __private::arith, __private::error, __private::rolls, Decide, DiceSource, Env, Fight, NoTrace,
+    Roll, RuleError, RuleErrorKind, TraceEvent, TraceSink,
+};
+use std::rc::Rc;
+
+mod fight;
+
+/// The registers of one call: its `i64` registers, indexed by a `u8` (so no bounds
+/// check), and its value registers.
+struct Frame {
+    ints: [i64; FRAME],
+    vals: Vec<Value>,
+}
+
+impl Frame {
+    /// A frame for `f` from `pool` (a new one when the pool is empty). Its registers
+    /// hold what the last call left, `i64` and value registers alike: lowering writes a
+    /// register before reading it, so a frame is neither cleared when given back nor
+    /// filled when taken, only grown to `f`'s value registers (a value left behind is
+    /// dropped when the register is next written: nothing sees when). Debug builds (every
+    /// test) fill every register with [`POISON`] instead, so a lowering that read a
+    /// register it never wrote gives a value no rule makes, and the differential tests
+    /// see it, rather than whatever the previous call left.
+    fn take(pool: &mut Pool, f: &Func) -> Box<Frame> {
+        let mut frame = pool.pop().unwrap_or_else(|| {
+            Box::new(Frame {
+                ints: [POISON; FRAME],
+                vals: Vec::new(),
+            })
+        });
+        let n = f.vals as usize;
+        if cfg!(debug_assertions) {
+            frame.ints = [POISON; FRAME];
+            frame.vals.clear();
+            frame.vals.resize_with(n, || Value::Int(POISON));
+        } else if frame.vals.len() < n {
+            // Each slot made, not cloned from one (`resize` clones).
+            frame.vals.resize_with(n, || Value::Unit);
+        }
+        frame
+    }
+
+    /// Back to `pool`, as it is.
+    fn give_back(self: Box<Self>, pool: &mut Pool) {
+        pool.push(self);
+    }
+}
+
+/// `max(a, b)` (`max`) or `min(a, b)` of two numbers or levels.
+#[inline]
+fn pick(max: bool, a: i64, b: i64) -> i64 {
+    if max {
+        a.max(b)
+    } else {
+        a.min(b)
+    }
+}
+
+/// `abs(a)`, saturating (`abs` of the least `i64` is the greatest).
+#[inline]
+fn abs(a: i64) -> i64 {
+    a.saturating_abs()
+}
+
+/// What a debug build's fresh frame holds in every `i64` register: far from any total,
+/// level or flag a rule makes.
+const POISON: i64 = i64::MIN + 0x5a5a;
+
+/// Frames kept between calls. Boxed: a frame moves in and out of the pool at each call,
+/// and a box moves in one word where the frame would copy its 2 KiB.
+#[allow(clippy::vec_box)]
+type Pool = Vec<Box<Frame>>;
+
+thread_local! {
+    /// Frames kept for the next run on this thread: steady runs allocate none.
+    static FRAMES: std::cell::Cell<Pool> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Runs function `id` of `p` (which lowered into `module`) with `args`, one per
+/// parameter, as `eval::call` does, in `fight` when it runs in one; its result, and the
+/// steps the run took.
+pub fn run<D: DiceSource, X: Decide, T: TraceSink>(
+    p: &Program,
+    module: &Module,
+    id: usize,
+    env: &mut Env<D, X, T>,
+    fight: Option<&mut Fight<Value>>,
+    args: impl IntoIterator<Item = Value>,
+    how: (bool, bool),
+) -> (Result<Value, RuleError>, u64) {
+    // The call's own step, which cannot be past the budget.
+    run_from(p, module, id, env, fight, args, how, 1)
+}
+
+/// [`run`] `steps` into a run (the call's own step taken): the run's result, and its
+/// steps after the call.
+#[allow(clippy::too_many_arguments)]
+pub fn run_from<D: DiceSource, X: Decide, T: TraceSink>(
+    p: &Program,
+    module: &Module,
+    id: usize,
+    env: &mut Env<D, X, T>,
+    fight: Option<&mut Fight<Value>>,
+    args: impl IntoIterator<Item = Value>,
+    (may_stop, formulas): (bool, bool),
+    steps: u64,
+) -> (Result<Value, RuleError>, u64) {
+    let f = module.functions[id].as_ref().unwrap_or_else(|| {
+        unreachable!(
+            "every function of a checked program lowers (one too big for a frame is E0363)"
+        )
+    });
+    let mut pool = FRAMES.with(std::cell::Cell::take);
+    let mut frame = Frame::take(&mut pool, f);
+    for (part, v) in f.params.iter().zip(args) {
+        bind(*part, v, &mut frame);
+    }
+    let mut vm = Vm::new(p, module, env, fight, pool, steps, (may_stop, formulas));
+    let result = vm
+        .exec(f, &mut frame)
+        .map(|ret| value(ret, &frame.ints, &mut frame.vals));
+    let (steps, mut pool) = (vm.steps, vm.pool);
+    frame.give_back(&mut pool);
+    FRAMES.with(|r| r.set(pool));
+    (result, steps)
+}
+
+/// Runs `piece` in the frame `locals` (`super::run_piece`), untraced and outside any
+/// fight, with a step budget of its own, as `eval::exec_in` runs a statement.
+pub fn run_piece<D: DiceSource, X: Decide, T: TraceSink>(
+    p: &Program,
+    module: &Module,
+    piece: &super::Piece,
+    env: &mut Env<D, X, T>,
+    locals: &mut [Value],
+) -> Result<Option<Value>, RuleError> {
+    let f = &piece.func;
+    let mut pool = FRAMES.with(std::cell::Cell::take);
+    let mut frame = Frame::take(&mut pool, f);
+    bind_entry(piece, locals, &mut frame);
+    let may_stop = env.dice.may_stop();
+    let mut vm = Vm::new(p, module, env, None, pool, 0, (may_stop, false));
+    let form = usize::from(vm.plain);
+    let result = vm.exec(f, &mut frame);
+    let (stopped, mut pool) = (vm.stopped, vm.pool);
+    let result = result.map(|ret| {
+        // A path cut off leaves nothing anyone reads.
+        if stopped {
+            return None;
+        }
+        let Frame { ints, vals } = &mut *frame;
+        match piece.done[form] {
+            // After a normal end, what it leaves bound is read back (after a `return`,
+            // its frame is left: a `let` the return skipped holds nothing).
+            Some(done) if ints[usize::from(done)] == 1 => {
+                for (slot, part) in &piece.out[form] {
+                    locals[*slot] = peek(*part, ints, vals);
+                }
+                None
+            }
+            _ => Some(value(ret, ints, vals)),
+        }
+    });
+    frame.give_back(&mut pool);
+    FRAMES.with(|r| r.set(pool));
+    result
+}
+
+/// `piece`'s parameters bound in `frame` to the locals of `locals` it starts from.
+fn bind_entry(piece: &super::Piece, locals: &[Value], frame: &mut Frame) {
+    for (slot, part) in piece.entry.iter().zip(&piece.func.params) {
+        bind(*part, locals[*slot].clone(), frame);
+    }
+}
+
+struct Vm<'a, D, X, T> {
+    p: &'a Program,
+    module: &'a Module,
+    env: &'a mut Env<D, X, T>,
+    /// The fight the run is in: its fighters' combatants, timers and built-ins.
+    fight: Option<&'a mut Fight<Value>>,
+    /// Frames for calls, kept between them.
+    pool: Pool,
+    steps: u64,
+    may_stop: bool,
+    /// Formulas are traced too (`--trace-formulas`): their trace points run, and each
+    /// `if .. then .. else` traces its condition ([`Inst::TraceStep`]).
+    formulas: bool,
+    /// An enumeration cut this path off (a `Stop` met it): the run ends, giving nothing.
+    stopped: bool,
+    /// Nothing is traced and nothing stops the run: each function's plain code runs.
+    plain: bool,
+    /// The faces a die table's roll `among` a list may give, found again at each roll
+    /// in this one list.
+    faces: Vec<(i64, i64)>,
+}
+
+impl<'a, D: DiceSource, X: Decide, T: TraceSink> Vm<'a, D, X, T> {
+    /// A run `steps` into its budget, in `fight` when it runs in one (each function's
+    /// plain code when nothing is traced and nothing stops it).
+    fn new(
+        p: &'a Program,
+        module: &'a Module,
+        env: &'a mut Env<D, X, T>,
+        fight: Option<&'a mut Fight<Value>>,
+        pool: Pool,
+        steps: u64,
+        (may_stop, formulas): (bool, bool),
+    ) -> Self {
+        Vm {
+            p,
+            module,
+            env,
+            fight,
+            pool,
+            steps,
+            may_stop,
+            formulas,
+            stopped: false,
+            plain: !T::ENABLED && !may_stop,
+            faces: Vec::new(),
+        }
+    }
+}
+
+impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
+    /// Runs `f` in `frame`; the registers holding its result.
+    fn exec(&mut self, f: &Func, frame: &mut Frame) -> Result<Part, RuleError> {
+        let Frame {
+            ints: regs,
+            vals: vregs,
+        } = frame;
+        let traced = T::ENABLED && (f.traced || self.formulas);
+        let code = if self.plain { &f.plain } else { &f.code };
+        let mut pc = 0usize;
+        // Where a spent budget is reported: `Inst::Site` moves it into an inlined formula.
+        let mut budget = f.site;
+        loop {
+            let inst = &code[pc];
+            pc += 1;
+            match inst {
+                Inst::Step(n) => self.charge(u64::from(*n), budget, traced)?,
+                Inst::Site(at) => budget = *at,
+                Inst::CombatantField { dst, who, field } => {
+                    let c = crate::fight::combatant_ref(self.fight.as_deref(), regs[*who as usize]);
+                    regs[*dst as usize] = field_scalar(c, *field);
+                }
+                Inst::Combatant { .. }
+                | Inst::FightCount { .. }
+                | Inst::FightQuery { .. }
+                | Inst::Schedule { .. }
+                | Inst::Advance { .. }
+                | Inst::Detach { .. } => {
+                    self.fight_op(inst, regs, vregs, budget, traced)?;
+                    if self.stopped {
+                        return Ok(Part::Unit);
+                    }
+                }
+                Inst::Stop => {
+                    if self.may_stop && self.env.dice.stopped() {
+                        self.stopped = true;
+                        return Ok(Part::Unit);
+                    }
+                }
+                Inst::Const { dst, value } => regs[*dst as usize] = *value,
+                Inst::Move { dst, src } => regs[*dst as usize] = regs[*src as usize],
+                Inst::Field { dst, rec, field } => {
+                    regs[*dst as usize] = field_scalar(&vregs[*rec as usize], *field);
+                }
+                Inst::FieldVal { dst, rec, field } => {
+                    let v = field_of(&vregs[*rec as usize], *field as usize);
+                    vregs[*dst as usize] = v;
+                }
+                Inst::Assign {
+                    place,
+                    keys,
+                    op,
+                    value: from,
+                    out,
+                    site,
+                } => {
+                    let v = value(*from, regs, vregs);
+                    let keys: Vec<Value> = keys.iter().map(|k| peek(*k, regs, vregs)).collect();
+                    let new = update(vregs, None, place, &keys, |old| {
+                        assign_value(*op, old, v, place.range, *site)
+                    });
+                    match new {
+                        Ok(new) => {
+                            if let Some(out) = out {
+                                store(*out, new, regs, vregs);
+                            }
+                        }
+                        Err(kind) => return Err(self.fail(*site, kind, traced)),
+                    }
+                }
+                Inst::Len { dst, list } => {
+                    regs[*dst as usize] = list_of(&vregs[*list as usize]).len() as i64;
+                }
+                Inst::Item {
+                    dst,
+                    list,
+                    idx,
+                    shared,
+                } => {
+                    let items = list_of(&vregs[*list as usize]);
+                    let item = &items[regs[*idx as usize] as usize];
+                    self.charge(weight(item), budget, traced)?;
+                    let v = if *shared {
+                        item.clone()
+                    } else {
+                        item.deep_clone()
+                    };
+                    store(*dst, v, regs, vregs);
+                }
+                Inst::ConstVal { dst, value: c } => {
+                    vregs[*dst as usize] = Value::from_const(c);
+                }
+                Inst::Record { dst, fields } => {
+                    let fields = fields.iter().map(|p| value(*p, regs, vregs)).collect();
+                    vregs[*dst as usize] = Value::Record(Rc::new(std::cell::RefCell::new(fields)));
+                }
+                Inst::Filled { dst, track, ty } => {
+                    vregs[*dst as usize] = filled(self.p, &vregs[*track as usize], ty);
+                }
+                Inst::ItemImm { dst, items, idx } => {
+                    regs[*dst as usize] = items[regs[*idx as usize] as usize];
+                }
+                Inst::FilledBits { dst, track, boxes } => {
+                    let Value::Track(t) = &vregs[*track as usize] else {
+                        unreachable!("a track register holds a track (lowering checks types)")
+                    };
+                    // The set's bits, kept whole in the register (box 64 is its sign).
+                    regs[*dst as usize] = t.boxes_to(*boxes as usize).bits() as i64;
+                }
+                Inst::NextBox { bits, dst, track } => {
+                    let mut left = Boxes::from_bits(regs[*bits as usize] as u64);
+                    let number = left.next().unwrap_or_else(|| {
+                        unreachable!("lowering takes a box only from a set it found not empty")
+                    });
+                    regs[*bits as usize] = left.bits() as i64;
+                    let b = Value::TrackBox {
+                        track: *track as usize,
+                        number: number as u16,
+                    };
+                    self.charge(weight(&b), budget, traced)?;
+                    vregs[*dst as usize] = b;
+                }
+                Inst::BoxPart { dst, src, part } => {
+                    let v = box_part(self.p, &vregs[*src as usize], *part);
+                    store(*dst, v, regs, vregs);
+                }
+                Inst::Wrap { dst, src } => {
+                    vregs[*dst as usize] = peek(*src, regs, vregs);
+                }
+                Inst::Unwrap { dst, src } => {
+                    let v = vregs[*src as usize].clone();
+                    if matches!(v, Value::None) {
+                        unreachable!(
+                            "an optional value is read only where the checker proved it present"
+                        );
+                    }
+                    store(*dst, v, regs, vregs);
+                }
+                Inst::IsSome { dst, src } => {
+                    regs[*dst as usize] = i64::from(!matches!(vregs[*src as usize], Value::None));
+                }
+                Inst::Tag { dst, src } => {
+                    let Value::Outcome { tag, .. } = &vregs[*src as usize] else {
+                        unreachable!("an outcome register holds an outcome (lowering checks types)")
+                    };
+                    regs[*dst as usize] = i64::from(*tag);
+                }
+                Inst::OutcomeField { dst, src, field } => {
+                    let Value::Outcome { fields, .. } = &vregs[*src as usize] else {
+                        unreachable!("an outcome register holds an outcome (lowering checks types)")
+                    };
+                    let v = fields[*field as usize].clone();
+                    store(*dst, v, regs, vregs);
+                }
+                Inst::NewList { dst, cap } => {
+                    vregs[*dst as usize] = Value::List(Rc::new(Vec::with_capacity(*cap as usize)));
+                }
+                Inst::Push { list, value: from } => {
+                    let v = value(*from, regs, vregs);
+                    let Value::List(items) = &mut vregs[*list as usize] else {
+                        unreachable!("a list register holds a list (lowering made it)")
+                    };
+                    Rc::make_mut(items).push(v);
+                }
+                Inst::ListGet {
+                    dst,
+                    list,
+                    idx,
+                    site,
+                } => {
+                    let items = list_of(&vregs[*list as usize]);
+                    match error::index(items, regs[*idx as usize], *site) {
+                        Ok(v) => {
+                            let v = v.clone();
+                            store(*dst, v, regs, vregs);
+                        }
+                        Err(e) => return Err(self.fail(*site, e.kind, traced)),
+                    }
+                }
+                Inst::In { dst, x, list } => {
+                    let x = peek(*x, regs, vregs);
+                    let (found, compared) = scan(list_of(&vregs[*list as usize]), &x);
+                    self.charge(compared, budget, traced)?;
+                    regs[*dst as usize] = i64::from(found);
+                }
+                Inst::InImm { dst, x, items } => {
+                    let x = regs[*x as usize];
+                    let (found, compared) = scan_by(items, |i| *i == x);
+                    self.charge(compared, budget, traced)?;
+                    regs[*dst as usize] = i64::from(found);
+                }
+                Inst::RangeRoom { lo, hi, site } => {
+                    let (lo, hi) = (regs[*lo as usize], regs[*hi as usize]);
+                    if let Err(e) = error::range_room(lo, hi, *site) {
+                        return Err(self.fail(*site, e.kind, traced));
+                    }
+                }
+                Inst::MapGet { dst, map, key } => {
+                    let k = level(regs[*key as usize]);
+                    let v = map_entry(&vregs[*map as usize], k);
+                    store(*dst, v, regs, vregs);
+                }
+                Inst::MoveVal { dst, src, take } => {
+                    vregs[*dst as usize] = moved(vregs, *src, *take);
+                }
+                Inst::CopyVal { dst, src, take } => {
+                    let mut v = moved(vregs, *src, *take);
+                    self.charge(weight(&v), budget, traced)?;
+                    privatize(&mut v);
+                    vregs[*dst as usize] = v;
+                }
+                Inst::LookupDense {
+                    dst,
+                    key,
+                    lo,
+                    rows,
+                    outside,
+                    table,
+                    site,
+                } => {
+                    let (Part::Int(k) | Part::Level(k)) = *key else {
+                        unreachable!("lowering looks up only int and level keys")
+                    };
+                    let k = regs[usize::from(k)];
+                    let i = k.checked_sub(*lo).and_then(|i| usize::try_from(i).ok());
+                    let v = match i.and_then(|i| rows.get(i)) {
+                        Some(v) => *v,
+                        None => *outside,
+                    };
+                    match v {
+                        Some(v) => regs[*dst as usize] = v,
+                        // No row: the rule's own answer (`eval::look_up`), its error.
+                        None => {
+                            let read = (Part::Int(*dst), *table, *key, None, *site);
+                            self.cell(read, (regs, vregs), traced)?;
+                        }
+                    }
+                }
+                Inst::Lookup {
+                    dst,
+                    table,
+                    key,
+                    site,
+                } => self.cell((*dst, *table, *key, None, *site), (regs, vregs), traced)?,
+                Inst::RowRead {
+                    dst,
+                    table,
+                    key,
+                    path,
+                    site,
+                } => self.row_read((*dst, *table, *key, path, *site), (regs, vregs), traced)?,
+                Inst::Call {
+                    func,
+                    ints,
+                    vals,
+                    ret,
+                } => {
+                    let callee = self.module.functions[*func as usize]
+                        .as_ref()
+                        .unwrap_or_else(|| {
+                            unreachable!("a function calls only functions that lowered")
+                        });
+                    let mut inner = Frame::take(&mut self.pool, callee);
+                    for &(to, from) in ints.iter() {
+                        inner.ints[usize::from(to)] = regs[usize::from(from)];
+                    }
+                    for &(to, from, take) in vals.iter() {
+                        inner.vals[to as usize] = moved(vregs, from, take);
+                    }
+                    let got = self.exec(callee, &mut inner);
+                    let got = match got {
+                        // A path cut off in the callee ends the whole run: its result is
+                        // discarded, and the caller's registers would hold no value.
+                        Ok(_) if self.stopped => Ok(None),
+                        Ok(got) => {
+                            let from = (&inner.ints, &mut inner.vals[..]);
+                            transfer(*ret, got, true, (regs, vregs), from);
+                            Ok(Some(()))
+                        }
+                        Err(e) => Err(e),
+                    };
+                    inner.give_back(&mut self.pool);
+                    match got {
+                        Ok(Some(())) => {}
+                        Ok(None) => return Ok(Part::Unit),
+                        // A formula's rule error is recorded by the procedure calling it.
+                        Err(e) if traced && !callee.traced => {
+                            return Err(error::fail(&mut self.env.trace, e))
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+                Inst::Neg { dst, a } => regs[*dst as usize] = arith::neg(regs[*a as usize]),
+                Inst::Not { dst, a } => regs[*dst as usize] = i64::from(regs[*a as usize] == 0),
+                Inst::Arith { op, dst, a, b } => {
+                    let (a, b) = (regs[*a as usize], regs[*b as usize]);
+                    regs[*dst as usize] = op.apply(a, b);
+                }
+                Inst::ArithImm { op, dst, a, b } => {
+                    regs[*dst as usize] = op.apply(regs[*a as usize], *b);
+                }
+                Inst::Pick { max, dst, a, b } => {
+                    regs[*dst as usize] = pick(*max, regs[*a as usize], regs[*b as usize]);
+                }
+                Inst::Clamp { dst, x, lo, hi } => {
+                    let r = |i: &IReg| regs[usize::from(*i)];
+                    regs[*dst as usize] = arith::clamp(r(x), r(lo), r(hi));
+                }
+                Inst::Abs { dst, a } => regs[*dst as usize] = abs(regs[*a as usize]),
+                Inst::LevelStep {
+                    dst,
+                    level,
+                    delta,
+                    negate,
+                    len,
+                } => {
+                    let (l, d) = (regs[*level as usize], regs[*delta as usize]);
+                    regs[*dst as usize] = i64::from(arith::level_plus(l, d, *negate, *len));
+                }
+                Inst::Decide {
+                    dst,
+                    name,
+                    options,
+                    ty,
+                    site,
+                } => {
+                    let i = rulesc_runtime::decide::answer(&mut self.env.decide, name, *options);
+                    regs[*dst as usize] = i64::from(i);
+                    if traced {
+                        let v = match **ty {
+                            Ty::Bool => Value::Bool(i == 1),
+                            Ty::Choice(_) => Value::Choice(i as u16),
+                            ref other => unreachable!(
+                                "`decide` of {other:?}: lowering's Decide chooses a truth or a level"
+                            ),
+                        };
+                        let choice = self.shown(&v, ty);
+                        self.env.trace.event(TraceEvent::Decide {
+                            site: *site,
+                            choice,
+                        });
+                    }
+                }
+                Inst::Compare { op, dst, a, b } => {
+                    let (a, b) = (regs[*a as usize], regs[*b as usize]);
+                    regs[*dst as usize] = i64::from(op.holds(a, b));
+                }
+                Inst::CompareImm { op, dst, a, b } => {
+                    regs[*dst as usize] = i64::from(op.holds(regs[*a as usize], *b));
+                }
+                Inst::Roll {
+                    total,
+                    natural,
+                    shape,
+                    spec,
+                    site,
+                } => {
+                    let env = &mut *self.env;
+                    let r = if traced {
+                        rolls::by_shape(*shape, &mut env.dice, *spec, &mut env.trace, *site)
+                    } else {
+                        rolls::by_shape(*shape, &mut env.dice, *spec, &mut NoTrace, *site)
+                    };
+                    regs[*total as usize] = r.total;
+                    regs[*natural as usize] = r.natural;
+                }
+                Inst::InRange { x, lo, hi, site } => {
+                    if let Err(e) = error::in_range(regs[*x as usize], *lo, *hi, *site) {
+                        return Err(self.fail(e.site, e.kind, traced));
+                    }
+                }
+                Inst::CheckedDiv {
+                    rem,
+                    dst,
+                    a,
+                    b,
+                    site,
+                } => {
+                    let (a, b) = (regs[*a as usize], regs[*b as usize]);
+                    let q = if *rem {
+                        error::rem(a, b, *site)
+                    } else {
+                        error::div(a, b, *site)
+                    };
+                    match q {
+                        Ok(q) => regs[*dst as usize] = q,
+                        Err(e) => return Err(self.fail(e.site, e.kind, traced)),
+                    }
+                }
+                Inst::Fill { .. } | Inst::DecideFrom { .. } | Inst::RollTable { .. } => {
+                    self.effect(inst, regs, vregs, budget, traced)?;
+                    if self.stopped {
+                        return Ok(Part::Unit);
+                    }
+                }
+                Inst::RollFaces {
+                    total,
+                    natural,
+                    faces,
+                    held,
+                    spec,
+                    site,
+                } => {
+                    let spec = held.map_or(*spec, |d| dice_of(&vregs[d as usize]));
+                    self.charge(dice_steps(spec), budget, traced)?;
+                    let env = &mut *self.env;
+                    let (r, shown) = if traced {
+                        rulesc_runtime::dice::roll_faces(&mut env.dice, spec, &mut env.trace, *site)
+                    } else {
+                        rulesc_runtime::dice::roll_faces(&mut env.dice, spec, &mut NoTrace, *site)
+                    };
+                    regs[*total as usize] = r.total;
+                    regs[*natural as usize] = r.natural;
+                    vregs[*faces as usize] = Value::Faces(Rc::new(shown));
+                }
+                Inst::FacesOf { dst, faces, part } => {
+                    vregs[*dst as usize] = faces_of(&vregs[*faces as usize], *part);
+                }
+                Inst::RollHeld {
+                    total,
+                    natural,
+                    dice,
+                    site,
+                } => {
+                    let spec = dice_of(&vregs[*dice as usize]);
+                    self.charge(dice_steps(spec), budget, traced)?;
+                    let r = self.roll_known(spec, *site, traced);
+                    regs[*total as usize] = r.total;
+                    regs[*natural as usize] = r.natural;
+                }
+                Inst::DiceTimes { dst, dice, n, site } => {
+                    let spec = dice_of(&vregs[*dice as usize]);
+                    match spec.times(regs[*n as usize], *site) {
+                        Ok(times) => vregs[*dst as usize] = Value::Dice(times),
+                        Err(e) => return Err(self.fail(e.site, e.kind, traced)),
+                    }
+                }
+                Inst::Outcome { dst, tag, fields } => {
+                    let fields = if fields.is_empty() {
+                        NO_FIELDS.with(Rc::clone)
+                    } else {
+                        fields.iter().map(|part| peek(*part, regs, vregs)).collect()
+                    };
+                    vregs[*dst as usize] = Value::Outcome { tag: *tag, fields };
+                }
+                Inst::Jump(to) => pc = *to as usize,
+                Inst::JumpIfNot { cond, to } => {
+                    if regs[*cond as usize] == 0 {
+                        pc = *to as usize;
+                    }
+                }
+                Inst::JumpIf { cond, to } => {
+                    if regs[*cond as usize] != 0 {
+                        pc = *to as usize;
+                    }
+                }
+                Inst::JumpUnless { op, a, b, to } => {
+                    if !op.holds(regs[*a as usize], regs[*b as usize]) {
+                        pc = *to as usize;
+                    }
+                }
+                Inst::JumpUnlessImm { op, a, b, to } => {
+                    if !op.holds(regs[*a as usize], *b) {
+                        pc = *to as usize;
+                    }
+                }
+                Inst::TraceCall { site } => {
+                    if traced {
+                        self.env.trace.event(TraceEvent::Call { site: *site });
+                    }
+                }
+                Inst::TraceAssign { site, value, ty } => {
+                    if traced {
+                        let value = self.shown(&peek(*value, regs, vregs), ty);
+                        self.env
+                            .trace
+                            .event(TraceEvent::Assign { site: *site, value });
+                    }
+                }
+                Inst::TraceMatch { site, value, ty } => {
+                    if traced {
+                        let arm = self.shown(&peek(*value, regs, vregs), ty);
+                        self.env.trace.event(TraceEvent::Match { site: *site, arm });
+                    }
+                }
+                Inst::TraceBranch { site, cond } => {
+                    if traced {
+                        let taken = regs[*cond as usize] != 0;
+                        self.env
+                            .trace
+                            .event(TraceEvent::Branch { site: *site, taken });
+                    }
+                }
+                Inst::Return { value, ty, site } => {
+                    if traced {
+                        // A procedure falling off its end traces an empty value.
+                        let value = match value {
+                            Part::Unit => String::new(),
+                            _ => self.shown(&peek(*value, regs, vregs), ty),
+                        };
+                        self.env
+                            .trace
+                            .event(TraceEvent::Return { site: *site, value });
+                    }
+                    return Ok(*value);
+                }
+                Inst::Nth { dst, list, idx } => lists::nth(*dst, *list, *idx, regs, vregs),
+                Inst::Order {
+                    dst,
+                    items,
+                    keys,
+                    n,
+                    best,
+                } => lists::order(*dst, (*items, *keys, *n), *best, vregs),
+                Inst::LookupCell {
+                    dst,
+                    table,
+                    key,
+                    column,
+                    site,
+                } => self.cell((*dst, *table, *key, *column, *site), (regs, vregs), traced)?,
+                Inst::MapOf { dst, map, key } => {
+                    self.map_of((*dst, *map, *key), (regs, vregs), (budget, traced))?
+                }
+                Inst::TraceStep {
+                    site,
+                    line,
+                    text,
+                    shown,
+                } => self.trace_step((*site, *line, text), shown, (regs, vregs), traced),
+            }
+        }
+    }
+
+    /// A rule error at `site`, recorded in the trace when the function is traced (a
+    /// formula's by the procedure that called it, as generated code records it).
+    /// Charges `n` steps known only as the run goes (a copy's weight, items compared,
+    /// dice past a roll's first): past the budget, the run ends with the rule error at
+    /// `site`.
+    #[inline]
+    fn charge(&mut self, n: u64, site: u32, traced: bool) -> Result<(), RuleError> {
+        self.steps = self.steps.saturating_add(n);
+        if self.steps > MAX_STEPS {
+            let kind = RuleErrorKind::TooManySteps { max: MAX_STEPS };
+            return Err(self.fail(site, kind, traced));
+        }
+        Ok(())
+    }
+
+    /// `rolls::known` of `spec` (dice the run came to), traced at `site` when it is.
+    #[inline]
+    fn roll_known(&mut self, spec: rulesc_runtime::DiceSpec, site: u32, traced: bool) -> Roll {
+        let env = &mut *self.env;
+        if traced {
+            rolls::known(&mut env.dice, spec, &mut env.trace, site)
+        } else {
+            rolls::known(&mut env.dice, spec, &mut NoTrace, site)
+        }
+    }
+
+    /// How `v` of type `ty` reads in this run's trace (fighters and sides by name).
+    fn shown(&self, v: &Value, ty: &Ty) -> String {
+        show_traced_in(self.p, self.fight.as_deref(), v, ty)
+    }
+
+    /// A rule error at `site`, traced when the run is: off the hot path (a run ends with
+    /// at most one).
+    #[cold]
+    #[inline(never)]
+    fn fail(&mut self, site: u32, kind: RuleErrorKind, traced: bool) -> RuleError {
+        let e = RuleError::new(site, kind);
+        if traced {
+            error::fail(&mut self.env.trace, e)
+        } else {
+            e
+        }
+    }
+}
