@@ -397,6 +397,8 @@ pub enum IntOp {
     Mul,
     Div,
     Rem,
+    /// `div_up(a, b)`: the quotient rounded up ("half, rounded up" is `div_up(x, 2)`).
+    DivUp,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -422,6 +424,40 @@ impl IntOp {
             IntOp::Mul => arith::mul(a, b),
             IntOp::Div => arith::div(a, b),
             IntOp::Rem => arith::rem(a, b),
+            IntOp::DivUp => arith::div_up(a, b),
+        }
+    }
+
+    /// `a op b` of a division whose divisor may be 0 ([`ExprKind::CheckedDiv`]): a rule
+    /// error at `site` for a 0 divisor (the runtime's `error::div`, `rem`, `div_up`).
+    #[inline]
+    pub fn checked(self, a: i64, b: i64, site: u32) -> Result<i64, rulesc_runtime::RuleError> {
+        use rulesc_runtime::__private::error;
+        match self {
+            IntOp::Div => error::div(a, b, site),
+            IntOp::Rem => error::rem(a, b, site),
+            IntOp::DivUp => error::div_up(a, b, site),
+            IntOp::Add | IntOp::Sub | IntOp::Mul => {
+                unreachable!("{self:?} never divides: the checker makes only a division checked")
+            }
+        }
+    }
+
+    /// Whether this divides (a divisor that may be 0 is checked first).
+    pub fn divides(self) -> bool {
+        matches!(self, IntOp::Div | IntOp::Rem | IntOp::DivUp)
+    }
+
+    /// The runtime's function for `op`, in `arith` (and, for a division, in `error`):
+    /// what generated code calls.
+    pub fn runtime_name(self) -> &'static str {
+        match self {
+            IntOp::Add => "add",
+            IntOp::Sub => "sub",
+            IntOp::Mul => "mul",
+            IntOp::Div => "div",
+            IntOp::Rem => "rem",
+            IntOp::DivUp => "div_up",
         }
     }
 }
@@ -664,7 +700,7 @@ pub enum ExprKind {
     /// `list[i]`. An index outside the list is a rule error at the site in `check`;
     /// `None` where the checker proved the index is inside.
     ListGet(Box<Expr>, Box<Expr>, Option<u32>),
-    /// `a / b` or `a % b` (`IntOp::Div` or `IntOp::Rem`) whose divisor may be zero: a
+    /// `a / b`, `a % b` or `div_up(a, b)` (`IntOp::Div`, `Rem`, `DivUp`) whose divisor may be zero: a
     /// rule error at `site` then. (A division by a non-zero constant is an `Int`.)
     CheckedDiv(IntOp, Box<Expr>, Box<Expr>, u32),
     /// The combatant a fighter stands for (type `Record(fight.combatant)`), in place:

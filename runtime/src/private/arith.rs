@@ -71,6 +71,23 @@ pub fn div(a: i64, b: i64) -> i64 {
     }
 }
 
+/// `div_up(a, b)`: the quotient rounded up (toward positive infinity), as a rulebook's
+/// "half, rounded up" is `div_up(x, 2)`; `i64::MIN / -1` saturates. The divisor is never
+/// 0, as for [`div`] ([`error::div_up`] checks one that may be).
+///
+/// [`error::div_up`]: crate::__private::error::div_up
+#[inline]
+pub fn div_up(a: i64, b: i64) -> i64 {
+    let q = div(a, b);
+    // Truncation rounded a positive quotient down: one more. A negative one it rounded
+    // up already. `a % b` is only 0 or of a's sign, and never overflows here (`rem`).
+    if rem(a, b) != 0 && (a < 0) == (b < 0) {
+        q + 1
+    } else {
+        q
+    }
+}
+
 /// Remainder with the sign of the dividend (`i64::MIN % -1` is 0). The divisor is never
 /// 0, as for [`div`].
 #[inline]
@@ -126,6 +143,34 @@ mod tests {
         assert_eq!(neg(i64::MIN), i64::MAX);
         assert_eq!(div(i64::MIN, -1), i64::MAX);
         assert_eq!(rem(i64::MIN, -1), 0);
+        assert_eq!(div_up(i64::MIN, -1), i64::MAX);
+        assert_eq!(div_up(i64::MAX, 2), i64::MAX / 2 + 1);
+        assert_eq!(div_up(i64::MIN, 2), i64::MIN / 2);
+    }
+
+    /// "Half, rounded up": an odd total gains the half, an even one is halved; a
+    /// quotient below zero rounds up toward zero, and signs on both sides cancel.
+    #[test]
+    fn div_up_rounds_toward_positive_infinity() {
+        for (a, b, q) in [
+            (6, 2, 3),
+            (7, 2, 4),
+            (8, 2, 4),
+            (1, 2, 1),
+            (0, 2, 0),
+            (9, 3, 3),
+            (10, 3, 4),
+            (11, 3, 4),
+            (-7, 2, -3),
+            (-8, 2, -4),
+            (7, -2, -3),
+            (-7, -2, 4),
+            (-8, -2, 4),
+            (5, 1, 5),
+            (5, -1, -5),
+        ] {
+            assert_eq!(div_up(a, b), q, "div_up({a}, {b})");
+        }
     }
 
     #[test]

@@ -117,6 +117,17 @@ pub fn div(a: i64, b: i64, site: u32) -> Result<i64, RuleError> {
     }
 }
 
+/// `div_up(a, b)`, the quotient rounded up (`arith::div_up`), or
+/// [`RuleErrorKind::DivideByZero`] at `site`.
+#[inline]
+pub fn div_up(a: i64, b: i64, site: u32) -> Result<i64, RuleError> {
+    if b == 0 {
+        Err(RuleError::new(site, RuleErrorKind::DivideByZero))
+    } else {
+        Ok(crate::__private::arith::div_up(a, b))
+    }
+}
+
 /// `a % b` with the sign of `a`, or [`RuleErrorKind::DivideByZero`] at `site`.
 #[inline]
 pub fn rem(a: i64, b: i64, site: u32) -> Result<i64, RuleError> {

@@ -374,10 +374,10 @@ pub enum Inst {
         hi: i64,
         site: u32,
     },
-    /// `a / b` or `a % b` whose divisor may be zero: the runtime's `error::div` or
-    /// `error::rem`, a rule error at `site` for a zero divisor.
+    /// `a / b`, `a % b` or `div_up(a, b)` whose divisor may be zero
+    /// ([`crate::ir::IntOp::checked`]): a rule error at `site` for a zero divisor.
     CheckedDiv {
-        rem: bool,
+        op: crate::ir::IntOp,
         dst: IReg,
         a: IReg,
         b: IReg,

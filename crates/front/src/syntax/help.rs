@@ -12,8 +12,8 @@ use crate::diag::Diagnostic;
 /// by `check::exprs::call`, offered by the language server, suggested for a misspelt call,
 /// highlighted by the editor grammar (a test holds the grammar to this list).
 pub const BUILTINS: &[&str] = &[
-    "min", "max", "clamp", "abs", "len", "natural", "filled", "keys", "faces", "kept", "dropped",
-    "sum", "count", "any", "all",
+    "min", "max", "clamp", "abs", "div_up", "len", "natural", "filled", "keys", "faces", "kept",
+    "dropped", "sum", "count", "any", "all",
 ];
 
 /// The words the DSL reserves (`keyword` in rules.pest).

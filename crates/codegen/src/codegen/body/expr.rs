@@ -3,7 +3,7 @@
 use super::super::types::roll_call;
 use super::super::{int_lit, RT};
 use super::*;
-use crate::ir::{self, BoxPart, Const, Expr, ExprKind as K, FacesPart, IntOp, Ty};
+use crate::ir::{self, BoxPart, Const, Expr, ExprKind as K, FacesPart, Ty};
 
 impl BodyGen<'_, '_> {
     pub(super) fn expr(&mut self, e: &Expr, dest: Dest) -> Result<Ex, String> {
@@ -131,13 +131,7 @@ impl BodyGen<'_, '_> {
             K::Int(op, a, b) => {
                 let mut parts = vec![self.expr(a, Dest::Val)?, self.expr(b, Dest::Val)?];
                 let pre = self.seq(&mut parts);
-                let f = match op {
-                    IntOp::Add => "add",
-                    IntOp::Sub => "sub",
-                    IntOp::Mul => "mul",
-                    IntOp::Div => "div",
-                    IntOp::Rem => "rem",
-                };
+                let f = op.runtime_name();
                 Ex::new(
                     format!(
                         "{RT}::__private::arith::{f}({}, {})",
@@ -150,7 +144,7 @@ impl BodyGen<'_, '_> {
             K::CheckedDiv(op, a, b, site) => {
                 let mut parts = vec![self.expr(a, Dest::Val)?, self.expr(b, Dest::Val)?];
                 let mut pre = self.seq(&mut parts);
-                let f = if *op == IntOp::Rem { "rem" } else { "div" };
+                let f = op.runtime_name();
                 let rhs = self.try_(
                     &format!(
                         "{RT}::__private::error::{f}({}, {}, {site})",

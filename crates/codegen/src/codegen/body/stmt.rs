@@ -749,11 +749,7 @@ pub(super) fn cheap(e: &Expr, budget: &mut u32) -> bool {
         K::Field(r, _) | K::Neg(r) | K::Not(r) | K::Natural(r) | K::ToInt(r) | K::Abs(r) => {
             cheap(r, budget)
         }
-        K::Int(op, a, b) => {
-            !matches!(op, crate::ir::IntOp::Div | crate::ir::IntOp::Rem)
-                && cheap(a, budget)
-                && cheap(b, budget)
-        }
+        K::Int(op, a, b) => !op.divides() && cheap(a, budget) && cheap(b, budget),
         // Records and lists compare element by element: not cheap.
         K::Compare(_, a, b) if !matches!(a.ty, Ty::Int | Ty::Bool | Ty::Choice(_) | Ty::Roll) => {
             false

@@ -180,7 +180,7 @@ impl Lower<'_, '_> {
                 self.flush();
                 let dst = self.int();
                 self.code.push(Inst::CheckedDiv {
-                    rem: *op == crate::ir::IntOp::Rem,
+                    op: *op,
                     dst,
                     a,
                     b,

@@ -200,7 +200,7 @@ impl<'p> Lanes<'p> {
                         l.set(*dst, v, &active, all);
                     }
                     Inst::CheckedDiv {
-                        rem,
+                        op,
                         dst,
                         a,
                         b,
@@ -210,10 +210,7 @@ impl<'p> Lanes<'p> {
                             l.ints[usize::from(*a)].clone(),
                             l.ints[usize::from(*b)].clone(),
                         );
-                        let div = |a: i64, b: i64| match rem {
-                            true => error::rem(a, b, *site),
-                            false => error::div(a, b, *site),
-                        };
+                        let div = |a: i64, b: i64| op.checked(a, b, *site);
                         let v = match (&a, &b) {
                             (Reg::S(a), Reg::S(b)) => Reg::S(div(*a, *b).ok()?),
                             _ => {

@@ -630,23 +630,15 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     }
                 }
                 Inst::CheckedDiv {
-                    rem,
+                    op,
                     dst,
                     a,
                     b,
                     site,
-                } => {
-                    let (a, b) = (regs[*a as usize], regs[*b as usize]);
-                    let q = if *rem {
-                        error::rem(a, b, *site)
-                    } else {
-                        error::div(a, b, *site)
-                    };
-                    match q {
-                        Ok(q) => regs[*dst as usize] = q,
-                        Err(e) => return Err(self.fail(e.site, e.kind, traced)),
-                    }
-                }
+                } => match op.checked(regs[*a as usize], regs[*b as usize], *site) {
+                    Ok(q) => regs[*dst as usize] = q,
+                    Err(e) => return Err(self.fail(e.site, e.kind, traced)),
+                },
                 Inst::Fill { .. } | Inst::DecideFrom { .. } | Inst::RollTable { .. } => {
                     self.effect(inst, regs, vregs, budget, traced)?;
                     if self.stopped {

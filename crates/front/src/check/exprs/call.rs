@@ -148,6 +148,20 @@ pub(super) fn call(
                 };
                 return mk(kind, ty, span);
             }
+            // `div_up(a, b)`: "half, rounded up" (`div_up(x, 2)`), a division as `/` is.
+            "div_up" => {
+                positional(c, args);
+                if !arity(c, 2..=2, &fname.name) {
+                    return err_expr(span);
+                }
+                let a = expr(c, fcx, &args[0].value, Some(&Ty::Int));
+                let b = expr(c, fcx, &args[1].value, Some(&Ty::Int));
+                if a.ty == Ty::Error || b.ty == Ty::Error {
+                    return err_expr(span);
+                }
+                let (a, b) = (as_int(c, a), as_int(c, b));
+                return super::ops::int_op(c, ir::IntOp::DivUp, a, b, span);
+            }
             "faces" | "kept" | "dropped" => {
                 positional(c, args);
                 if !arity(c, 1..=1, &fname.name) {

@@ -191,28 +191,34 @@ pub(super) fn binary(
                 BinOp::Div => IntOp::Div,
                 _ => IntOp::Rem,
             };
-            if iop != IntOp::Mul && matches!(rx.kind, K::Const(Const::Int(0))) {
-                c.error(
-                    "E0332",
-                    rx.span,
-                    "division by zero",
-                    "this is 0",
-                    "divide by a number that cannot be 0",
-                );
-                return err_expr(span);
-            }
-            let nonzero = matches!(rx.kind, K::Const(Const::Int(d)) if d != 0);
-            if iop != IntOp::Mul && !nonzero {
-                let site = c.site(span);
-                return mk(
-                    K::CheckedDiv(iop, Box::new(lx), Box::new(rx), site),
-                    Ty::Int,
-                    span,
-                );
-            }
-            mk(K::Int(iop, Box::new(lx), Box::new(rx)), Ty::Int, span)
+            int_op(c, iop, lx, rx, span)
         }
     }
+}
+
+/// `a op b` of two ints. A division (`/`, `%`, `div_up`) by a written 0 is E0332; by
+/// anything else that may be 0, a [`K::CheckedDiv`] (a rule error at its site then).
+pub fn int_op(c: &mut Checker, iop: IntOp, lx: ir::Expr, rx: ir::Expr, span: Span) -> ir::Expr {
+    if iop.divides() && matches!(rx.kind, K::Const(Const::Int(0))) {
+        c.error(
+            "E0332",
+            rx.span,
+            "division by zero",
+            "this is 0",
+            "divide by a number that cannot be 0",
+        );
+        return err_expr(span);
+    }
+    let nonzero = matches!(rx.kind, K::Const(Const::Int(d)) if d != 0);
+    if iop.divides() && !nonzero {
+        let site = c.site(span);
+        return mk(
+            K::CheckedDiv(iop, Box::new(lx), Box::new(rx), site),
+            Ty::Int,
+            span,
+        );
+    }
+    mk(K::Int(iop, Box::new(lx), Box::new(rx)), Ty::Int, span)
 }
 
 /// `dice * n`: a roll throws 0 to `MAX_DICE` dice. Where the checker knows every count
