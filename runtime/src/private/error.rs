@@ -110,31 +110,30 @@ pub fn index_mut<T>(list: &mut [T], index: i64, site: u32) -> Result<&mut T, Rul
 /// [`RuleErrorKind::DivideByZero`] at `site`.
 #[inline]
 pub fn div(a: i64, b: i64, site: u32) -> Result<i64, RuleError> {
-    if b == 0 {
-        Err(RuleError::new(site, RuleErrorKind::DivideByZero))
-    } else {
-        Ok(crate::__private::arith::div(a, b))
-    }
+    divided(crate::__private::arith::div, a, b, site)
 }
 
 /// `div_up(a, b)`, the quotient rounded up (`arith::div_up`), or
 /// [`RuleErrorKind::DivideByZero`] at `site`.
 #[inline]
 pub fn div_up(a: i64, b: i64, site: u32) -> Result<i64, RuleError> {
-    if b == 0 {
-        Err(RuleError::new(site, RuleErrorKind::DivideByZero))
-    } else {
-        Ok(crate::__private::arith::div_up(a, b))
-    }
+    divided(crate::__private::arith::div_up, a, b, site)
 }
 
 /// `a % b` with the sign of `a`, or [`RuleErrorKind::DivideByZero`] at `site`.
 #[inline]
 pub fn rem(a: i64, b: i64, site: u32) -> Result<i64, RuleError> {
+    divided(crate::__private::arith::rem, a, b, site)
+}
+
+/// The one rule of a division by a divisor that may be 0: `op(a, b)`, or
+/// [`RuleErrorKind::DivideByZero`] at `site` when `b` is 0.
+#[inline(always)]
+fn divided(op: fn(i64, i64) -> i64, a: i64, b: i64, site: u32) -> Result<i64, RuleError> {
     if b == 0 {
         Err(RuleError::new(site, RuleErrorKind::DivideByZero))
     } else {
-        Ok(crate::__private::arith::rem(a, b))
+        Ok(op(a, b))
     }
 }
 
