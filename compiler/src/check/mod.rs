@@ -21,6 +21,7 @@ mod mutated;
 pub mod packs;
 mod passing;
 
+pub use exprs::MAX_DEPTH;
 use crate::diag::{suggest, Diagnostic, Diagnostics};
 use crate::ir::{self, Program, Ty};
 use crate::load::Loaded;

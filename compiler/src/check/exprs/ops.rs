@@ -3,7 +3,7 @@
 
 use super::coerce::{as_int, coerce, compatible, expect_ty};
 use super::expr::expr;
-use super::{err_expr, mk, FnCtx};
+use super::{err_expr, mk, FnCtx, MAX_DEPTH};
 use crate::check::Checker;
 use crate::ir::{self, CmpOp, Const, ExprKind as K, IntOp, Ty};
 use crate::source::Span;
@@ -15,7 +15,8 @@ use crate::syntax::ast::{self, BinOp, ExprKind as A};
 /// first operand up, one operator at a time: no recursion per term (a stranger's 20,000-term
 /// sum would overflow the stack), and each step is what checking its node alone did. A
 /// right operand is checked by [`expr`]: it is nested in brackets or binds tighter, and
-/// nesting is bounded by the parser (`syntax::MAX_NESTING`).
+/// nesting is bounded by the parser (`syntax::MAX_NESTING`). A chain that would make the
+/// expression deeper than [`MAX_DEPTH`] is `E0206`, its operands unchecked.
 pub(super) fn binary(
     c: &mut Checker,
     fcx: &mut FnCtx,
@@ -30,8 +31,15 @@ pub(super) fn binary(
         chain.push((*op, l, r, first.span));
         first = l;
     }
+    // This node is `depth` deep, the `k`th operator down the chain `depth + k`, its right
+    // operand one more, and the first operand `depth + chain.len()`.
+    let depth = fcx.depth;
+    if depth + chain.len() > MAX_DEPTH {
+        return super::expr::too_deep(c, span);
+    }
     let logic = |op: BinOp| matches!(op, BinOp::And | BinOp::Or);
     let hint = chain.last().is_some_and(|&(op, ..)| logic(op));
+    fcx.depth = depth + chain.len() - 1;
     let mut lx = expr(c, fcx, first, hint.then_some(&Ty::Bool));
     // What the chain so far tells of optional locals when it is true, and when false
     // (`narrow::known` of `lx`), kept as the chain grows so that a long `and` chain is not
@@ -40,7 +48,8 @@ pub(super) fn binary(
         super::narrow::known(&lx, true),
         super::narrow::known(&lx, false),
     ];
-    for (op, l, r, span) in chain.into_iter().rev() {
+    for (k, (op, l, r, span)) in chain.into_iter().enumerate().rev() {
+        fcx.depth = depth + k;
         if logic(op) {
             let and = op == BinOp::And;
             let mut told = std::mem::take(&mut known[usize::from(!and)]);
@@ -60,6 +69,7 @@ pub(super) fn binary(
             ];
         }
     }
+    fcx.depth = depth;
     lx
 }
 
