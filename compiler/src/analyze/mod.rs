@@ -528,9 +528,11 @@ pub fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + S
 
 /// The stack of each of rayon's threads. They run analyze's cases and samples and
 /// simulate's fights, which clone, walk and drop the program by recursion, as deep as its
-/// deepest expression ([`crate::check::MAX_DEPTH`] levels: some 25 MiB in a debug
-/// build); rayon's own is 2 MiB, which a sweep of a 1,000-term sum overflowed.
-pub const THREAD_STACK: usize = 64 << 20;
+/// deepest expression ([`crate::check::MAX_DEPTH`] levels: some 10 MiB in a debug
+/// build); rayon's own is 2 MiB, which a sweep of a 1,000-term sum overflowed. Each
+/// thread's stack is address space taken: `compiler/tests/bounded` runs `rulesc` in
+/// 512 MiB, beside the CLI worker's 256 MiB.
+pub const THREAD_STACK: usize = 32 << 20;
 
 /// Starts rayon's global pool with [`THREAD_STACK`]: called before each use of the pool.
 /// A program using this library may have started the pool already; then its threads are

@@ -38,8 +38,10 @@ pub const MAX_CALL_DEPTH: usize = 64;
 /// bounded by the parser (`syntax::MAX_NESTING`); a chain of operators is not, but every
 /// pass over the program (its clones, drops and walks, on analyze's threads too) recurses
 /// down it, so a stranger's 100,000-term sum would overflow their stacks. The checker and
-/// the code generator walk a chain without recursion; the rest may, this deep.
-pub const MAX_DEPTH: usize = 10_000;
+/// the code generator walk a chain without recursion; the rest may, this deep: some
+/// 2.5 KiB a level in a debug build on analyze's threads
+/// (`analyze::THREAD_STACK`).
+pub const MAX_DEPTH: usize = 4_096;
 
 /// The context of checking one function body (rustc's `FnCtxt`, by convention `fcx`):
 /// its locals and their scopes, whether it is a formula, its declared result, and

@@ -405,29 +405,29 @@ mod tests {
         vec![term; n].join(op)
     }
 
-    /// A chain is checked walking down it: 9,000 terms of each kind on a 24 MiB stack. In
-    /// a debug build the rest of the check takes 8 to 16 MiB of it (the syntax tree's and
-    /// the program's clones and walks); checking each operator by recursion took 32 to
-    /// 64 MiB, and overflowed, aborting the tests.
+    /// A chain is checked walking down it: 4,000 terms of each kind on a 12 MiB stack. In
+    /// a debug build the rest of the check takes 4 to 8 MiB of it (the syntax tree's and
+    /// the program's clones and walks); checking each operator by recursion took 16 to
+    /// 24 MiB, and overflowed, aborting the tests (tried).
     #[test]
     fn a_chain_is_checked_without_recursion_per_term() {
         let rules = format!(
             "formula total(x: int) -> int = {}\nformula positive(x: int) -> bool = {}\nformula one_false(b: bool) -> bool = {}\nprocedure p(x: int) -> bool {{\n  let s = {}\n  return positive(s) or one_false(positive(x))\n}}\n",
-            chain(" + ", "x", 9_000),
-            chain(" and ", "x > 0", 9_000),
-            chain(" or ", "not b", 9_000),
-            chain(" * ", "total(x)", 9_000),
+            chain(" + ", "x", 4_000),
+            chain(" and ", "x > 0", 4_000),
+            chain(" or ", "not b", 4_000),
+            chain(" * ", "total(x)", 4_000),
         );
-        let errors = errors_on(24 << 20, rules);
+        let errors = errors_on(12 << 20, rules);
         assert!(errors.is_empty(), "{:?}", &errors[..errors.len().min(5)]);
     }
 
-    /// The depth limit: a sum of 10,000 terms is 10,000 levels deep and checks; one term
+    /// The depth limit: a sum of 4,096 terms is 4,096 levels deep and checks; one term
     /// more is `E0206`, once, and nothing else.
     #[test]
-    fn a_sum_of_10000_terms_checks_and_one_more_is_too_deep() {
+    fn a_sum_of_4096_terms_checks_and_one_more_is_too_deep() {
         let sum = |n| format!("formula f(x: int) -> int = {}\n", chain(" + ", "x", n));
-        assert_eq!(errors_on(crate::WORKER_STACK, sum(10_000)), Vec::<&str>::new());
-        assert_eq!(errors_on(crate::WORKER_STACK, sum(10_001)), ["E0206"]);
+        assert_eq!(errors_on(crate::WORKER_STACK, sum(4_096)), Vec::<&str>::new());
+        assert_eq!(errors_on(crate::WORKER_STACK, sum(4_097)), ["E0206"]);
     }
 }
