@@ -791,3 +791,51 @@ impl BodyGen<'_, '_> {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    /// The Rust of a ruleset of one `.rules` file holding `rules`, generated on a thread
+    /// with a stack of `stack` bytes (checked on the CLI's).
+    fn generated_on(stack: usize, rules: String) -> String {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        std::fs::write(dir.path().join("ruleset.yaml"), "ruleset: { name: chains }\n").unwrap();
+        std::fs::write(dir.path().join("a.rules"), rules).unwrap();
+        let path = dir.path().to_path_buf();
+        let p = std::thread::Builder::new()
+            .stack_size(crate::WORKER_STACK)
+            .spawn(move || crate::compile_dir(&path).0)
+            .unwrap()
+            .join()
+            .unwrap()
+            .expect("the ruleset checks");
+        std::thread::Builder::new()
+            .stack_size(stack)
+            .spawn(move || crate::codegen::generate(&p))
+            .unwrap()
+            .join()
+            .unwrap()
+            .unwrap()
+    }
+
+    /// Chains of 4,000 numbers and of 4,000 truths are printed on an 8 MiB stack, their
+    /// value so far bound every 32 operators. In a debug build printing them takes 2 to
+    /// 4 MiB; printing each operator by recursion overflowed 64 MiB, aborting the tests
+    /// (tried).
+    #[test]
+    fn a_chain_is_printed_without_recursion_per_term() {
+        let chain = |op: &str, term: &str| vec![term; 4_000].join(op);
+        let code = generated_on(
+            8 << 20,
+            format!(
+                "formula many(x: int) -> int = {}\nformula truth(x: int) -> bool = {}\n",
+                chain(" - ", "x"),
+                chain(" or ", "x > 0"),
+            ),
+        );
+        // 3,999 operators: 124 runs of 32 bound, and the last 31 in the result.
+        assert!(code.contains("let total_124 = "), "{}", &code[..2000]);
+        assert!(!code.contains("let total_125 = "));
+        assert!(code.contains("let cond_124 = "));
+        assert!(!code.contains("let cond_125 = "));
+    }
+}
