@@ -404,7 +404,9 @@ fn class_7_chains_of_4000_terms_check_build_run_and_are_analyzed() {
     let trace = run(&["trace", "r", "s.yaml"]);
     assert_eq!(trace.lines().last(), Some("result: 1"));
     // With x = 2 the product saturates: -7,996 + 8,000 + (0 - i64::MAX).
-    let sweep = ["--format", "json", "analyze", "r", "s.yaml", "--sweep", "x=1..2"];
+    let sweep = [
+        "--format", "json", "analyze", "r", "s.yaml", "--sweep", "x=1..2",
+    ];
     let out = bounded::rulesc_in_1_gib(&sweep, Some(&root));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");

@@ -21,13 +21,13 @@ mod mutated;
 pub mod packs;
 mod passing;
 
-pub use exprs::MAX_DEPTH;
 use crate::diag::{suggest, Diagnostic, Diagnostics};
 use crate::ir::{self, Program, Ty};
 use crate::load::Loaded;
 use crate::source::Span;
 use crate::syntax::ast;
 use crate::yaml::YNode;
+pub use exprs::MAX_DEPTH;
 use rulesc_runtime::Site;
 use std::collections::{BTreeMap, HashMap};
 

@@ -226,7 +226,10 @@ fn too_deep(text: &str) -> Option<usize> {
         let c = bytes[i];
         let next = bytes.get(i + 1).copied();
         // Where the innermost bracket's contents start: what a token closes is inside it.
-        let level = open.iter().rposition(|&o| o == Open::Bracket).map_or(0, |b| b + 1);
+        let level = open
+            .iter()
+            .rposition(|&o| o == Open::Bracket)
+            .map_or(0, |b| b + 1);
         // Closes the constructs open at the top of this level that `ends` ends.
         let close = |open: &mut Vec<Open>, ends: &[Open]| {
             while open.len() > level && open.last().is_some_and(|o| ends.contains(o)) {
@@ -250,7 +253,10 @@ fn too_deep(text: &str) -> Option<usize> {
             continue;
         }
         if ident(c) && (i == 0 || !ident(bytes[i - 1])) {
-            let end = i + bytes[i..].iter().position(|&b| !ident(b)).unwrap_or(bytes.len() - i);
+            let end = i + bytes[i..]
+                .iter()
+                .position(|&b| !ident(b))
+                .unwrap_or(bytes.len() - i);
             let word = &text[i..end];
             let keyword = KEYWORDS.contains(&word);
             operand = !keyword || matches!(word, "true" | "false");
@@ -263,10 +269,18 @@ fn too_deep(text: &str) -> Option<usize> {
                 // The `then` of the innermost `if` waiting for one: what its condition
                 // opened is closed; likewise for `else` and the `then` it ends.
                 "then" | "else" => {
-                    let want = if word == "then" { Open::IfCond } else { Open::IfThen };
+                    let want = if word == "then" {
+                        Open::IfCond
+                    } else {
+                        Open::IfThen
+                    };
                     if let Some(k) = open[level..].iter().rposition(|&o| o == want) {
                         open.truncate(level + k + 1);
-                        open[level + k] = if word == "then" { Open::IfThen } else { Open::IfElse };
+                        open[level + k] = if word == "then" {
+                            Open::IfThen
+                        } else {
+                            Open::IfElse
+                        };
                     }
                 }
                 "and" | "or" => close(&mut open, &[Open::Tight, Open::Fill, Open::Not]),

@@ -267,11 +267,7 @@ pub(super) fn call(
                     "make the caller a `procedure`",
                 );
             }
-            if !arity(
-                c,
-                params.len()..=params.len(),
-                &fname.name,
-            ) {
+            if !arity(c, params.len()..=params.len(), &fname.name) {
                 return err_expr(span);
             }
             let mut xs = Vec::new();

@@ -48,12 +48,7 @@ pub(super) fn too_deep(c: &mut Checker, span: Span) -> ir::Expr {
 }
 
 /// [`expr`] by its kind.
-fn expr_kind(
-    c: &mut Checker,
-    fcx: &mut FnCtx,
-    e: &ast::Expr,
-    expect: Option<&Ty>,
-) -> ir::Expr {
+fn expr_kind(c: &mut Checker, fcx: &mut FnCtx, e: &ast::Expr, expect: Option<&Ty>) -> ir::Expr {
     let span = e.span;
     match &e.kind {
         A::Int(v) => mk(K::Const(Const::Int(*v)), Ty::Int, span),

@@ -85,9 +85,7 @@ fn logic_op(
     span: Span,
 ) -> ir::Expr {
     // `x != none and x.hp > 0`: the right side runs only when the left is true.
-    let rx = super::narrow::with_known(fcx, told.clone(), |fcx| {
-        expr(c, fcx, r, Some(&Ty::Bool))
-    });
+    let rx = super::narrow::with_known(fcx, told.clone(), |fcx| expr(c, fcx, r, Some(&Ty::Bool)));
     told.extend(super::narrow::known(&rx, and));
     expect_ty(c, &lx, &Ty::Bool);
     expect_ty(c, &rx, &Ty::Bool);
@@ -381,7 +379,11 @@ mod tests {
     /// on a thread with a stack of `stack` bytes.
     fn errors_on(stack: usize, rules: String) -> Vec<&'static str> {
         let dir = tempfile::tempdir().expect("a temporary folder");
-        std::fs::write(dir.path().join("ruleset.yaml"), "ruleset: { name: chains }\n").unwrap();
+        std::fs::write(
+            dir.path().join("ruleset.yaml"),
+            "ruleset: { name: chains }\n",
+        )
+        .unwrap();
         std::fs::write(dir.path().join("a.rules"), rules).unwrap();
         let path = dir.path().to_path_buf();
         let check = move || {
@@ -427,7 +429,10 @@ mod tests {
     #[test]
     fn a_sum_of_4096_terms_checks_and_one_more_is_too_deep() {
         let sum = |n| format!("formula f(x: int) -> int = {}\n", chain(" + ", "x", n));
-        assert_eq!(errors_on(crate::WORKER_STACK, sum(4_096)), Vec::<&str>::new());
+        assert_eq!(
+            errors_on(crate::WORKER_STACK, sum(4_096)),
+            Vec::<&str>::new()
+        );
         assert_eq!(errors_on(crate::WORKER_STACK, sum(4_097)), ["E0206"]);
     }
 }

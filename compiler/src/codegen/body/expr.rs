@@ -779,7 +779,9 @@ impl BodyGen<'_, '_> {
         }
         // The right operand's effects happen only when it is evaluated.
         let rhs = format!("{} {op} {{ {} {} }}", a.at(prec), b.pre.join(" "), b.val);
-        Ok(self.bind(&mut pre, rhs, "cond", &Dest::Val, false).with_pre(pre))
+        Ok(self
+            .bind(&mut pre, rhs, "cond", &Dest::Val, false)
+            .with_pre(pre))
     }
 
     /// A chain's value so far bound to a local named from `base`, its statements first.
@@ -791,14 +793,17 @@ impl BodyGen<'_, '_> {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     /// The Rust of a ruleset of one `.rules` file holding `rules`, generated on a thread
     /// with a stack of `stack` bytes (checked on the CLI's).
     fn generated_on(stack: usize, rules: String) -> String {
         let dir = tempfile::tempdir().expect("a temporary folder");
-        std::fs::write(dir.path().join("ruleset.yaml"), "ruleset: { name: chains }\n").unwrap();
+        std::fs::write(
+            dir.path().join("ruleset.yaml"),
+            "ruleset: { name: chains }\n",
+        )
+        .unwrap();
         std::fs::write(dir.path().join("a.rules"), rules).unwrap();
         let path = dir.path().to_path_buf();
         let p = std::thread::Builder::new()
