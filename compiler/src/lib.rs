@@ -13,6 +13,7 @@ pub use rulesc_codegen::{builder, codegen, Builder};
 pub use rulesc_core::{check_dir, compile_dir, core_ir, eval, fight};
 pub use rulesc_front::{
     check, diag, explain, export, ir, load, markup, output, pack, source, syntax, yaml, Checked,
+    WORKER_STACK,
 };
 
 // The tools (features `book`, `lsp`, `studio`).

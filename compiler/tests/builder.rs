@@ -40,6 +40,39 @@ fn writes_one_module_per_ruleset_and_only_when_changed() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// A build script's thread has a small stack (8 MiB for `main`, 2 MiB here): the Builder
+/// checks and compiles on a thread of its own with the CLI's, so a ruleset holding a
+/// 4,000-term sum (the syntax tree and the program as deep, cloned and walked by
+/// recursion) compiles. On the caller's 2 MiB it overflowed.
+#[test]
+fn a_deep_ruleset_compiles_on_a_small_stack() {
+    let dir = scratch("deep");
+    std::fs::create_dir_all(dir.join("deep")).unwrap();
+    std::fs::write(dir.join("deep/ruleset.yaml"), "ruleset: { name: deep }\n").unwrap();
+    let sum = vec!["x"; 4_000].join(" + ");
+    std::fs::write(
+        dir.join("deep/a.rules"),
+        format!("formula f(x: int) -> int = {sum}\n"),
+    )
+    .unwrap();
+    let (out, ruleset) = (dir.join("out"), dir.join("deep"));
+    std::fs::create_dir_all(&out).unwrap();
+    let compiled = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            rulesc::Builder::new()
+                .out_dir(&out)
+                .emit_rerun_if_changed(false)
+                .compile(&[ruleset])
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(compiled, Ok(()));
+    assert!(dir.join("out/deep.rs").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn errors_are_rendered_diagnostics() {
     let out = scratch("broken");

@@ -124,6 +124,99 @@ fn cases() -> Vec<Case> {
     ]
 }
 
+/// Expressions as deep as a stranger can make them, each of which crashed `rulesc`: a
+/// chain of operators is as deep as it is long for everything after the parser, so past
+/// 4,096 levels it is refused (`E0206`), each kind; nesting with no brackets counts too
+/// (`E0202`: each `if`, `roll`, `fill`). A test of their own, beside the others (each
+/// chain takes a second to parse in a debug build).
+fn deep_cases() -> Vec<Case> {
+    let chain = |op: &str, term: &str| vec![term; 20_000].join(op);
+    let int = |body: String| with_rules(format!("formula f(x: int) -> int = {body}\n"));
+    let truth = |body: String| with_rules(format!("formula f(x: int, b: bool) -> bool = {body}\n"));
+    let run = |body: String| with_rules(format!("procedure p(x: int) -> int {{\n{body}\n}}\n"));
+    let too_deep = |name, files| case(name, "E0206", "a.rules", files);
+    let nested = |name, files| case(name, "E0202", "a.rules", files);
+    let times = |n: usize, each: &str| each.repeat(n);
+    vec![
+        too_deep("a 20,000-term sum", int(chain(" + ", "x"))),
+        too_deep("a 20,000-term difference", int(chain(" - ", "x"))),
+        too_deep("a 20,000-term product", int(chain(" * ", "x"))),
+        too_deep("20,000 divisions", int(chain(" / ", "x"))),
+        too_deep(
+            "20,000 remainders",
+            int(format!("x % {}", chain(" % ", "7"))),
+        ),
+        too_deep(
+            "sums and products, 20,000 terms",
+            int(format!("x{}", times(7_000, " + x * x - x"))),
+        ),
+        too_deep(
+            "20,000 comparisons joined by `and`",
+            truth(chain(" and ", "x > 0")),
+        ),
+        too_deep("20,000 truths joined by `or`", truth(chain(" or ", "b"))),
+        too_deep(
+            "`and` and `or`, 20,000 terms",
+            truth(format!("b{}", times(10_000, " and b or b"))),
+        ),
+        too_deep(
+            "a 20,000-term sum in a procedure",
+            run(format!("  return {}", chain(" + ", "x"))),
+        ),
+        too_deep(
+            "a 20,000-term condition",
+            run(format!(
+                "  if {} {{\n    return 1\n  }}\n  return 0",
+                chain(" and ", "x > 0")
+            )),
+        ),
+        case(
+            "a 20,000-term sum in a YAML formula",
+            "E0206",
+            "ruleset.yaml",
+            with_yaml(format!(
+                "{MANIFEST}formulas:\n  \"f(x: int)\": \"{}\"\n",
+                chain(" + ", "x")
+            )),
+        ),
+        nested(
+            "3,000 if expressions nested in `then`",
+            int(format!(
+                "{}x{}",
+                times(3_000, "if x > 0 then "),
+                times(3_000, " else 0")
+            )),
+        ),
+        nested(
+            "a 20,000-arm `else if` expression",
+            int((0..20_000)
+                .map(|i| format!("if x == {i} then {i} else "))
+                .collect::<String>()
+                + "0"),
+        ),
+        nested(
+            "20,000 ifs nested in conditions",
+            int(format!(
+                "{}x > 0{} then 1 else 0",
+                times(20_000, "if "),
+                times(19_999, " then true else false")
+            )),
+        ),
+        nested(
+            "if expressions nested in sums",
+            int(format!("{}x", times(20_000, "if x > 0 then 0 else x + "))),
+        ),
+        nested(
+            "20,000 rolls of a roll",
+            run(format!("  return {}d6", times(20_000, "roll "))),
+        ),
+        nested(
+            "20,000 tracks filled in a fill's level",
+            run(format!("  return {}1", times(20_000, "fill x at 1 + "))),
+        ),
+    ]
+}
+
 /// `rulesc --format json check <dir>`, bounded in memory and time.
 /// Run from the folder above the case's, so that files are named `caseNN/<file>`
 /// (every path printed is from the current folder).
@@ -158,9 +251,20 @@ fn write_case(root: &Path, i: usize, c: &Case) -> PathBuf {
 
 #[test]
 fn hostile_inputs_give_diagnostics_never_a_crash() {
-    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hostile");
     let cases = cases();
     assert!(cases.len() >= 40, "{} cases", cases.len());
+    check_all("hostile", &cases);
+}
+
+#[test]
+fn deep_expressions_give_diagnostics_never_a_crash() {
+    check_all("hostile_deep", &deep_cases());
+}
+
+/// Each case checked in a folder of its own under `root`: exit 1, JSON diagnostics only,
+/// its code in its file, the folder unchanged.
+fn check_all(root: &str, cases: &[Case]) {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join(root);
     let mut failures = Vec::new();
     for (i, c) in cases.iter().enumerate() {
         let dir = write_case(&root, i, c);

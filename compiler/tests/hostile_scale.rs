@@ -360,3 +360,67 @@ fn class_7_a_sum_and_a_condition_of_thousands_of_terms_check_and_run() {
         assert_eq!(stdout.lines().last(), Some(result), "{scenario}");
     }
 }
+
+#[test]
+fn class_7_chains_of_4000_terms_check_build_run_and_are_analyzed() {
+    // Under the depth limit (4,096 levels, E0206 past it: `hostile.rs`), chains of
+    // numbers and of truths check, build, run to what the rules give, and are analyzed
+    // over a sweep, on rayon's threads, whose stack holds the program (rayon's own, 2 MiB,
+    // overflowed at a 1,000-term sum). The checker's and the code generator's tests hold
+    // each to a stack too small to walk a chain by recursion.
+    let chain = |op: &str, term: &str| vec![term; 4_000].join(op);
+    let rules = format!(
+        "formula total(x: int) -> int = {}\n\
+         formula rest(x: int) -> int = 0 - {}\n\
+         formula positive(x: int) -> bool = {}\n\
+         formula negative(x: int) -> bool = {}\n\
+         procedure wide(x: int) -> int {{\n  let s = {}\n  if positive(x) and not negative(x) {{\n    return s + total(x) + rest(x)\n  }}\n  return 0\n}}\n",
+        chain(" + ", "x"),
+        chain(" * ", "x"),
+        chain(" and ", "x >= 0"),
+        chain(" or ", "x < 0"),
+        chain(" - ", "x"),
+    );
+    let files = [
+        ("r/ruleset.yaml", MANIFEST.to_string()),
+        ("r/a.rules", rules),
+        (
+            "s.yaml",
+            "ruleset: r\nrun: wide\nargs: { x: 1 }\n".to_string(),
+        ),
+    ];
+    let code = build("chains_4000", &files, &[]);
+    // The value so far is bound to a local every 32 operators: no call nests deeper.
+    assert!(code.contains("let total_2 = "), "no running total bound");
+    assert!(code.contains("let cond_2 = "), "no condition so far bound");
+    let root = project("chains_4000_run", &files);
+    let run = |args: &[&str]| {
+        let out = bounded::rulesc(args, Some(&root));
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(out.status.code(), Some(0), "rulesc {args:?}: {stderr}");
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    // x - x - .. (1 - 3,999) + 4,000 x + (0 - 1).
+    let trace = run(&["trace", "r", "s.yaml"]);
+    assert_eq!(trace.lines().last(), Some("result: 1"));
+    // With x = 2 the product saturates: -7,996 + 8,000 + (0 - i64::MAX).
+    let sweep = [
+        "--format", "json", "analyze", "r", "s.yaml", "--sweep", "x=1..2",
+    ];
+    let out = bounded::rulesc_in_1_gib(&sweep, Some(&root));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let odds: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let groups: Vec<(&str, &str)> = odds["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["case"]["x"].as_str().unwrap(),
+                r["groups"][0]["group"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(groups, [("1", "1"), ("2", "-9223372036854775803")]);
+}

@@ -147,7 +147,12 @@ impl Studio {
     /// run on a thread of its own (at most [`MAX_RUNS`]), the rest answered here.
     pub fn serve(self: &Arc<Self>) {
         let me = self.clone();
-        std::thread::spawn(move || worker::run(&me));
+        // Checks and runs load rulesets from anyone: on threads with the CLI's stack
+        // (`crate::WORKER_STACK`), not the 2 MiB of a thread's own.
+        std::thread::Builder::new()
+            .stack_size(crate::WORKER_STACK)
+            .spawn(move || worker::run(&me))
+            .expect("the studio's check thread could not start");
         for request in self.server.incoming_requests() {
             self.handle(request);
         }
@@ -199,16 +204,20 @@ impl Studio {
             );
         }
         let me = self.clone();
-        std::thread::spawn(move || {
-            let answer = guarded(|| match path.as_str() {
-                "/api/trace" => api::trace(&me, &body),
-                "/api/odds" => api::odds(&me, &body),
-                "/api/diff" => api::diff(&me, &body),
-                _ => api::simulate(&me, &body),
-            });
-            me.runs.fetch_sub(1, Ordering::SeqCst);
-            respond(request, answer);
-        });
+        // As `std::thread::spawn`, which this was, a thread that cannot start panics.
+        std::thread::Builder::new()
+            .stack_size(crate::WORKER_STACK)
+            .spawn(move || {
+                let answer = guarded(|| match path.as_str() {
+                    "/api/trace" => api::trace(&me, &body),
+                    "/api/odds" => api::odds(&me, &body),
+                    "/api/diff" => api::diff(&me, &body),
+                    _ => api::simulate(&me, &body),
+                });
+                me.runs.fetch_sub(1, Ordering::SeqCst);
+                respond(request, answer);
+            })
+            .expect("a studio run's thread could not start");
     }
 
     /// Whether a request may be answered: the token, a loopback `Host`, no foreign

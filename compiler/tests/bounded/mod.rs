@@ -1,7 +1,9 @@
 //! Runs the `rulesc` binary as hostile-input tests need it: at most 512 MiB of address
 //! space (`ulimit -v`: an allocation past it fails and the process aborts instead of
 //! exiting 1) and a watchdog that kills it after 20 s (a hang guard, not a speed
-//! target: every case takes well under a second).
+//! target: every case takes well under a second). Two threads in rayon's pool whatever
+//! the machine, so that the address space they take (their stacks, 32 MiB each:
+//! `rulesc::analyze::THREAD_STACK`) is the same everywhere.
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -27,12 +29,26 @@ pub fn rulesc(args: &[&str], cwd: Option<&Path>) -> Output {
     rulesc_to(args, cwd, Sink::Pipe)
 }
 
+/// [`rulesc`] in 1 GiB of address space, for a run on rayon's threads with a program
+/// that is large as well as deep: each thread takes 32 MiB of stack and (glibc's) 64 MiB
+/// allocator arena of address space, however little of them it uses, and beside the CLI
+/// worker's 256 MiB that passes 512 MiB.
+#[allow(dead_code)]
+pub fn rulesc_in_1_gib(args: &[&str], cwd: Option<&Path>) -> Output {
+    run(args, cwd, Sink::Pipe, 1 << 20)
+}
+
 /// [`rulesc`], with standard output going to `sink` (its output is empty unless it is
 /// [`Sink::Pipe`]).
 pub fn rulesc_to(args: &[&str], cwd: Option<&Path>, sink: Sink) -> Output {
+    run(args, cwd, sink, 524_288)
+}
+
+/// `rulesc <args>` in at most `kib` KiB of address space.
+fn run(args: &[&str], cwd: Option<&Path>, sink: Sink, kib: u64) -> Output {
     let script = match sink {
-        Sink::Closed => "ulimit -v 524288 && exec \"$0\" \"$@\" >&-",
-        _ => "ulimit -v 524288 && exec \"$0\" \"$@\"",
+        Sink::Closed => format!("ulimit -v {kib} && exec \"$0\" \"$@\" >&-"),
+        _ => format!("ulimit -v {kib} && exec \"$0\" \"$@\""),
     };
     let stdout = match sink {
         Sink::Full => Stdio::from(std::fs::File::create("/dev/full").unwrap()),
@@ -44,6 +60,7 @@ pub fn rulesc_to(args: &[&str], cwd: Option<&Path>, sink: Sink) -> Output {
         .arg(env!("CARGO_BIN_EXE_rulesc"))
         .args(args)
         .env("NO_COLOR", "1")
+        .env("RAYON_NUM_THREADS", "2")
         .stdin(Stdio::null())
         .stdout(stdout)
         .stderr(Stdio::piped());

@@ -391,6 +391,7 @@ fn batch(
     runs: std::ops::Range<u64>,
     clock: &Clock,
 ) -> Vec<Run> {
+    crate::analyze::threads();
     let runs: Vec<Option<Run>> = runs
         .into_par_iter()
         .map(|k| {

@@ -159,7 +159,21 @@ impl Builder {
                 // The folder itself: a file added or removed changes the ruleset.
                 cargo(format_args!("cargo:rerun-if-changed={}", dir.display()))?;
             }
-            match self.compile_one(dir, &out_dir) {
+            // On a thread with the CLI's stack (`crate::WORKER_STACK`): a build script's
+            // main thread has 8 MiB, which a long chain of operators overflows.
+            let compiled = std::thread::scope(|s| {
+                let thread = std::thread::Builder::new()
+                    .stack_size(crate::WORKER_STACK)
+                    .spawn_scoped(s, || self.compile_one(dir, &out_dir));
+                match thread {
+                    Ok(t) => t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                    Err(e) => Err(format!(
+                        "{}: no thread to compile it on: {e}\n",
+                        dir.display()
+                    )),
+                }
+            });
+            match compiled {
                 Ok(m) if matched.is_empty() => matched = m,
                 Ok(m) => matched.iter_mut().zip(m).for_each(|(a, b)| a.1 |= b.1),
                 Err(e) => errors.push_str(&e),

@@ -8,4 +8,4 @@ pub mod codegen;
 pub use builder::Builder;
 
 // The front end's modules, under the paths the printer names them by.
-use rulesc_front::{compile_dir, diag, ir, output, pack, source};
+use rulesc_front::{compile_dir, diag, ir, output, pack, source, WORKER_STACK};

@@ -20,6 +20,13 @@ pub mod yaml;
 
 use std::path::Path;
 
+/// The stack of a thread that loads, checks and compiles rulesets from anyone: the CLI's
+/// worker and the studio's threads. The parser bounds nesting and the checker an
+/// expression's depth ([`check::MAX_DEPTH`]), but before the checker sees it the syntax
+/// tree of a chain of operators is as deep as the chain (up to some 125,000 operators
+/// under the parser's call limit), and it is cloned and dropped by recursion.
+pub const WORKER_STACK: usize = 256 << 20;
+
 /// Loads and checks a ruleset folder: the program if it has no errors, and every
 /// diagnostic (errors and warnings) either way, with the sources they point into.
 pub fn compile_dir(dir: &Path) -> (Option<ir::Program>, diag::Diagnostics, source::Sources) {

@@ -45,9 +45,12 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    // Checking recursion is bounded by the language's limits; a large stack is a second
-    // line of defence so that no input can overflow it.
-    let worker = std::thread::Builder::new().stack_size(256 << 20).spawn(run);
+    // Checking recursion is bounded by the language's limits, some of them deep
+    // (`rulesc::WORKER_STACK` says which): the work runs on a thread with the stack they
+    // need.
+    let worker = std::thread::Builder::new()
+        .stack_size(rulesc::WORKER_STACK)
+        .spawn(run);
     match worker.map(|h| h.join()) {
         Ok(Ok(code)) => code,
         _ => ExitCode::from(101),

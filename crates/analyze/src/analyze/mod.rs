@@ -521,8 +521,31 @@ pub fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + S
     if items.len() <= 1 {
         items.iter().map(f).collect()
     } else {
+        threads();
         items.par_iter().map(f).collect()
     }
+}
+
+/// The stack of each of rayon's threads. They run analyze's cases and samples and
+/// simulate's fights, which clone, walk and drop the program by recursion, as deep as its
+/// deepest expression ([`crate::check::MAX_DEPTH`] levels: some 10 MiB in a debug
+/// build); rayon's own is 2 MiB, which a sweep of a 1,000-term sum overflowed. Each
+/// thread's stack is address space taken: `compiler/tests/bounded` runs `rulesc` in
+/// 512 MiB, beside the CLI worker's 256 MiB.
+pub const THREAD_STACK: usize = 32 << 20;
+
+/// Starts rayon's global pool with [`THREAD_STACK`]: called before each use of the pool.
+/// A program using this library may have started the pool already; then its threads are
+/// used as they are.
+pub(crate) fn threads() {
+    static START: std::sync::Once = std::sync::Once::new();
+    START.call_once(|| {
+        // The one error besides a pool already started is a thread that could not start,
+        // which rayon's own start (at the first use) meets again and reports.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .stack_size(THREAD_STACK)
+            .build_global();
+    });
 }
 
 /// One setting of a case: a sweep's value, or an answer to a decision.

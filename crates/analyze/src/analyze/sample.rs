@@ -53,6 +53,7 @@ where
     // Each block's groups and how many of its samples it drew (fewer than the block's
     // own only when the time limit cut it).
     type Counted = Result<(Vec<Group>, u64), Option<BadAnswer>>;
+    super::threads();
     let counted: Vec<Counted> = (0..blocks)
         .into_par_iter()
         .map(|b| {

@@ -27,6 +27,7 @@ use crate::load::Loaded;
 use crate::source::Span;
 use crate::syntax::ast;
 use crate::yaml::YNode;
+pub use exprs::MAX_DEPTH;
 use rulesc_runtime::Site;
 use std::collections::{BTreeMap, HashMap};
 

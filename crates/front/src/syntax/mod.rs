@@ -1,8 +1,9 @@
 //! Parsing the DSL: text → [`ast`]. pest does the parsing; this module turns its pairs
 //! into the syntax tree and its errors into diagnostics in the writer's words.
 //!
-//! Limits are checked before pest runs, so hostile input cannot make it recurse without
-//! bound: bracket nesting ([`MAX_NESTING`]) and size ([`MAX_RULES_BYTES`]).
+//! Limits are checked before pest runs, so hostile input cannot make it (or anything after
+//! it) recurse without bound: nesting ([`MAX_NESTING`]: brackets, `if` expressions,
+//! prefix operators) and size ([`MAX_RULES_BYTES`]).
 
 pub mod ast;
 mod expr;
@@ -20,7 +21,8 @@ use ast::*;
 use pest::iterators::Pair;
 use pest::Parser as _;
 
-/// Deepest nesting of `(`, `[`, `{` (and prefix operators) in one formula or procedure.
+/// Deepest nesting in one formula or procedure: of `(`, `[`, `{`, `if` expressions,
+/// `roll`, `decide`, `fill` and prefix operators (see [`too_deep`]).
 pub const MAX_NESTING: usize = 64;
 /// Largest `.rules` file.
 pub const MAX_RULES_BYTES: usize = 1 << 20;
@@ -159,7 +161,10 @@ fn run<'i>(
                 format!("nesting deeper than {MAX_NESTING} levels"),
             )
             .label("too deep here")
-            .help("split the expression with `let` or a formula"),
+            .help(
+                "split the expression with `let` or a formula; a long `else if` chain \
+                 reads better as a `match` or a table",
+            ),
         );
         return None;
     }
@@ -174,61 +179,178 @@ fn run<'i>(
     }
 }
 
-/// The byte position where nesting first goes past the limit, if it does. Counts
-/// brackets, the angle brackets of `list<..>` and `map<..>` types, and runs of prefix
-/// operators: everything the grammar parses recursively.
+/// What the grammar parses recursively, open at a point of the text: each is a level of
+/// nesting for [`too_deep`], innermost last.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Open {
+    /// `(`, `[`, `{`.
+    Bracket,
+    /// An `if` expression before its `then`, in its `then`, and in its `else`, which runs
+    /// on as far as the expression does (an `else if` chain nests one `if` in the next).
+    IfCond,
+    IfThen,
+    IfElse,
+    /// `match` before its `{`.
+    Match,
+    /// `roll`, `decide` and a prefix `-`: their operand is one postfix expression, which
+    /// any binary operator ends.
+    Tight,
+    /// `fill .. at`: its level is a sum, which a comparison, `and` or `or` ends.
+    Fill,
+    /// `not`: its operand runs to the next `and` or `or`.
+    Not,
+}
+
+/// The byte position where nesting first goes past [`MAX_NESTING`], if it does: every
+/// construct the grammar (and after it the AST builder, the checker and every pass over
+/// the program) parses recursively, so that none of them can recurse without bound.
+/// Counts brackets, the angle brackets of `list<..>` and `map<..>` types, `if`
+/// expressions (each `if` of an `else if` chain too), `match` up to its `{`, `roll`,
+/// `decide`, `fill` and the prefix `-` and `not`. A chain of binary operators
+/// (`a + b + c ..`) is not nesting: it is walked iteratively.
+///
+/// It reads tokens, not the grammar, so it never closes a construct before the parser
+/// would (that would let nesting through); it may keep one open longer (an `if` ending a
+/// statement that is a bare expression, until a later `=`, `let`, `return`, `for`, `,`
+/// or bracket closes it), which only counts more.
 fn too_deep(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let mut depth = 0usize;
+    let mut open: Vec<Open> = Vec::new();
     // Open `list<` / `map<` brackets (a `<` after another word is a comparison).
     let mut types = 0usize;
-    let mut prefix_run = 0usize;
+    // Whether the last token ended an operand (so a `-` after it is binary).
+    let mut operand = false;
     let mut i = 0;
     while i < bytes.len() {
         let c = bytes[i];
-        if c == b'#' || (c == b'/' && bytes.get(i + 1) == Some(&b'/')) {
+        let next = bytes.get(i + 1).copied();
+        // Where the innermost bracket's contents start: what a token closes is inside it.
+        let level = open
+            .iter()
+            .rposition(|&o| o == Open::Bracket)
+            .map_or(0, |b| b + 1);
+        // Closes the constructs open at the top of this level that `ends` ends.
+        let close = |open: &mut Vec<Open>, ends: &[Open]| {
+            while open.len() > level && open.last().is_some_and(|o| ends.contains(o)) {
+                open.pop();
+            }
+        };
+        if c == b'#' || (c == b'/' && next == Some(b'/')) {
             while i < bytes.len() && bytes[i] != b'\n' {
                 i += 1;
             }
             continue;
         }
-        match c {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            b'<' => {
-                let before = text[..i].trim_end();
-                // Just past the last character that is not part of a word (which may
-                // be more than one byte: `é <` once sliced inside the `é` and panicked).
-                let start = before
-                    .char_indices()
-                    .rev()
-                    .find(|&(_, ch)| !(ch.is_ascii_alphanumeric() || ch == '_'))
-                    .map_or(0, |(k, ch)| k + ch.len_utf8());
-                if matches!(&before[start..], "list" | "map") {
+        if c == b'"' {
+            // A label: to its closing quote, on its line.
+            i += 1;
+            while i < bytes.len() && !matches!(bytes[i], b'"' | b'\n') {
+                i += 1;
+            }
+            i += 1;
+            operand = true;
+            continue;
+        }
+        if ident(c) && (i == 0 || !ident(bytes[i - 1])) {
+            let end = i + bytes[i..]
+                .iter()
+                .position(|&b| !ident(b))
+                .unwrap_or(bytes.len() - i);
+            let word = &text[i..end];
+            let keyword = KEYWORDS.contains(&word);
+            operand = !keyword || matches!(word, "true" | "false");
+            match word {
+                "if" => open.push(Open::IfCond),
+                "match" => open.push(Open::Match),
+                "roll" | "decide" => open.push(Open::Tight),
+                "fill" => open.push(Open::Fill),
+                "not" => open.push(Open::Not),
+                // The `then` of the innermost `if` waiting for one: what its condition
+                // opened is closed; likewise for `else` and the `then` it ends.
+                "then" | "else" => {
+                    let want = if word == "then" {
+                        Open::IfCond
+                    } else {
+                        Open::IfThen
+                    };
+                    if let Some(k) = open[level..].iter().rposition(|&o| o == want) {
+                        open.truncate(level + k + 1);
+                        open[level + k] = if word == "then" {
+                            Open::IfThen
+                        } else {
+                            Open::IfElse
+                        };
+                    }
+                }
+                "and" | "or" => close(&mut open, &[Open::Tight, Open::Fill, Open::Not]),
+                "in" => close(&mut open, &[Open::Tight, Open::Fill]),
+                // Words no expression holds: whatever this level had open has ended.
+                "let" | "return" | "for" | "formula" | "procedure" | "outcome" | "override" => {
+                    open.truncate(level)
+                }
+                _ => {}
+            }
+            if word == "list" || word == "map" {
+                let after = text[end..].trim_start();
+                if after.starts_with('<') {
                     types += 1;
+                    i = end + (text[end..].len() - after.len()) + 1;
+                    operand = false;
+                    if open.len() + types > MAX_NESTING {
+                        return Some(i - 1);
+                    }
+                    continue;
                 }
             }
-            b'>' if types > 0 && i > 0 && bytes[i - 1] != b'-' => types -= 1,
+            if open.len() + types > MAX_NESTING {
+                return Some(i);
+            }
+            i = end;
+            continue;
+        }
+        let mut len = 1;
+        match (c, next) {
+            (b'(' | b'[', _) => open.push(Open::Bracket),
+            // A block or a match's arms: what the `if` (a statement's condition) or the
+            // `match` before it opened has ended, then the bracket.
+            (b'{', _) => {
+                if let Some(k) = open[level..]
+                    .iter()
+                    .rposition(|&o| matches!(o, Open::IfCond | Open::Match))
+                {
+                    open.truncate(level + k);
+                }
+                open.push(Open::Bracket);
+            }
+            (b')' | b']' | b'}', _) => {
+                open.truncate(open.iter().rposition(|&o| o == Open::Bracket).unwrap_or(0));
+            }
+            (b'>', _) if types > 0 && i > 0 && bytes[i - 1] != b'-' => types -= 1,
+            // `=>`, and `=`, `+=`, `-=` of a definition or an assignment: no expression
+            // holds them.
+            (b'=', Some(b'>')) | (b'+' | b'-', Some(b'=')) => {
+                open.truncate(level);
+                len = 2;
+            }
+            (b'=', Some(b'=')) | (b'!' | b'<' | b'>', Some(b'=')) => {
+                close(&mut open, &[Open::Tight, Open::Fill]);
+                len = 2;
+            }
+            (b'=', _) => open.truncate(level),
+            (b'<' | b'>', _) => close(&mut open, &[Open::Tight, Open::Fill]),
+            (b'-', _) if !operand => open.push(Open::Tight),
+            (b'+' | b'-' | b'*' | b'/' | b'%' | b':', _) => close(&mut open, &[Open::Tight]),
+            (b',', _) if types == 0 => open.truncate(level),
             _ => {}
         }
-        let word_start = i == 0 || !ident(bytes[i - 1]);
-        if c == b'-' {
-            prefix_run += 1;
-        } else if word_start
-            && bytes[i..].starts_with(b"not")
-            && !bytes.get(i + 3).is_some_and(|&b| ident(b))
-        {
-            prefix_run += 1;
-            i += 3;
-            continue;
-        } else if !c.is_ascii_whitespace() {
-            prefix_run = 0;
+        if !c.is_ascii_whitespace() {
+            operand = matches!(c, b')' | b']' | b'}');
         }
-        if depth + types > MAX_NESTING || prefix_run > MAX_NESTING {
+        if open.len() + types > MAX_NESTING {
             return Some(i);
         }
-        i += 1;
+        i += len;
     }
     None
 }

@@ -268,8 +268,11 @@ pub(super) fn call(
                 cycle_error(c, f, fname);
                 return err_expr(span);
             }
-            let callee_fn = c.prog.functions[f].clone();
-            if fcx.formula && callee_fn.is_procedure() {
+            // What a call needs of the callee, not its body: copying that at each call
+            // made 3,000 calls of a 3,000-term formula take 20 s to check.
+            let callee = &c.prog.functions[f];
+            let (params, ret) = (callee.params.clone(), callee.ret.clone());
+            if fcx.formula && callee.is_procedure() {
                 c.error(
                     "E0324",
                     span,
@@ -278,21 +281,17 @@ pub(super) fn call(
                     "make the caller a `procedure`",
                 );
             }
-            if !arity(
-                c,
-                callee_fn.params.len()..=callee_fn.params.len(),
-                &fname.name,
-            ) {
+            if !arity(c, params.len()..=params.len(), &fname.name) {
                 return err_expr(span);
             }
             let mut xs = Vec::new();
-            for (a, p) in args.iter().zip(&callee_fn.params) {
+            for (a, p) in args.iter().zip(&params) {
                 let x = expr(c, fcx, &a.value, Some(&p.ty));
                 let x = super::fight::combatants_of(c, fcx, x, &p.ty);
                 expect_ty(c, &x, &p.ty);
                 xs.push(coerce(x, &p.ty));
             }
-            mk(K::Call(f, xs), callee_fn.ret.clone(), span)
+            mk(K::Call(f, xs), ret, span)
         }
         Some(DefKind::Record(r)) => make_record(c, fcx, r, fname, args, span),
         _ => {

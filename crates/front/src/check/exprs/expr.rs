@@ -8,7 +8,7 @@ use super::effects::{decide, fill, roll};
 use super::narrow;
 use super::ops::binary;
 use super::pattern::{exhaustive, pattern, pattern_span};
-use super::{err_expr, mk, FnCtx};
+use super::{err_expr, mk, FnCtx, MAX_DEPTH};
 use crate::check::index::Key;
 use crate::check::{Checker, DefKind};
 use crate::diag::{did_you_mean, suggest};
@@ -24,6 +24,31 @@ pub(super) fn expr(
     e: &ast::Expr,
     expect: Option<&Ty>,
 ) -> ir::Expr {
+    fcx.depth += 1;
+    let x = if fcx.depth > MAX_DEPTH {
+        too_deep(c, e.span)
+    } else {
+        expr_kind(c, fcx, e, expect)
+    };
+    fcx.depth -= 1;
+    x
+}
+
+/// `E0206`: an expression deeper than [`MAX_DEPTH`], left unchecked (nothing after the
+/// checker sees it).
+pub(super) fn too_deep(c: &mut Checker, span: Span) -> ir::Expr {
+    c.error(
+        "E0206",
+        span,
+        format!("this expression is more than {MAX_DEPTH} levels deep"),
+        "too deep",
+        "a chain of operators is a level per operator: split it with `let` (`let a = ..` then `a + ..`)",
+    );
+    err_expr(span)
+}
+
+/// [`expr`] by its kind.
+fn expr_kind(c: &mut Checker, fcx: &mut FnCtx, e: &ast::Expr, expect: Option<&Ty>) -> ir::Expr {
     let span = e.span;
     match &e.kind {
         A::Int(v) => mk(K::Const(Const::Int(*v)), Ty::Int, span),

@@ -33,6 +33,16 @@ use crate::syntax::ast;
 /// the interpreter's recursion).
 pub const MAX_CALL_DEPTH: usize = 64;
 
+/// Deepest expression: levels of nesting and operators of a chain together (`a + b + c`
+/// is three levels deep, its operators nesting left). Brackets and other nesting are
+/// bounded by the parser (`syntax::MAX_NESTING`); a chain of operators is not, but every
+/// pass over the program (its clones, drops and walks, on analyze's threads too) recurses
+/// down it, so a stranger's 100,000-term sum would overflow their stacks. The checker and
+/// the code generator walk a chain without recursion; the rest may, this deep: some
+/// 2.5 KiB a level in a debug build on analyze's threads
+/// (`analyze::THREAD_STACK`).
+pub const MAX_DEPTH: usize = 4_096;
+
 /// The context of checking one function body (rustc's `FnCtxt`, by convention `fcx`):
 /// its locals and their scopes, whether it is a formula, its declared result, and
 /// the `let`s not read yet.
@@ -55,6 +65,8 @@ struct FnCtx {
     then: Vec<ir::Stmt>,
     /// Optional locals known not to be none here ([`narrow`]).
     known_some: Vec<usize>,
+    /// How deep the expression being checked is ([`MAX_DEPTH`]).
+    depth: usize,
 }
 
 impl FnCtx {
@@ -138,6 +150,7 @@ fn ensure_checked(c: &mut Checker, id: usize) -> bool {
         faces_of: Vec::new(),
         then: Vec::new(),
         known_some: Vec::new(),
+        depth: 0,
     };
     let mut ir_params = Vec::new();
     for p in &params {

@@ -7,20 +7,28 @@ use super::FnCtx;
 use crate::ir::{self, ExprKind as K};
 
 /// The optional locals known not to be none where `cond` is true (`then`) or false.
+/// Walks `and`/`or` with a stack of its own, not by recursion: a condition may be a chain
+/// of thousands of them.
 pub(super) fn known(cond: &ir::Expr, then: bool) -> Vec<usize> {
-    match (&cond.kind, then) {
-        (K::IsSome(x), true) => match x.kind {
-            K::Local(s) => vec![s],
-            _ => Vec::new(),
-        },
-        (K::Not(x), _) => known(x, !then),
-        (K::And(a, b), true) | (K::Or(a, b), false) => {
-            let mut v = known(a, then);
-            v.extend(known(b, then));
-            v
+    let mut out = Vec::new();
+    let mut todo = vec![(cond, then)];
+    while let Some((cond, then)) = todo.pop() {
+        match (&cond.kind, then) {
+            (K::IsSome(x), true) => {
+                if let K::Local(s) = x.kind {
+                    out.push(s);
+                }
+            }
+            (K::Not(x), _) => todo.push((x, !then)),
+            // `a` first, then `b`.
+            (K::And(a, b), true) | (K::Or(a, b), false) => {
+                todo.push((b, then));
+                todo.push((a, then));
+            }
+            _ => {}
         }
-        _ => Vec::new(),
     }
+    out
 }
 
 /// Runs `f` with `slots` known not to be none, then forgets them.

@@ -156,6 +156,7 @@ fn stop_formula(
         faces_of: Vec::new(),
         then: Vec::new(),
         known_some: Vec::new(),
+        depth: 0,
     };
     let mut params = Vec::new();
     let mut captured = Vec::new();
