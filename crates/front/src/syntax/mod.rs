@@ -210,9 +210,9 @@ enum Open {
 /// (`a + b + c ..`) is not nesting: it is walked iteratively.
 ///
 /// It reads tokens, not the grammar, so it never closes a construct before the parser
-/// would (that would let nesting through); it may keep one open longer (an `if` ending a
-/// statement that is a bare expression, until a later `=`, `let`, `return`, `for`, `,`
-/// or bracket closes it), which only counts more.
+/// would in a text that parses (that would let nesting through; a text that does not
+/// parse goes no further than pest, which stops short of its stack's end); it may keep
+/// one open longer, which only counts more.
 fn too_deep(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
@@ -258,6 +258,28 @@ fn too_deep(text: &str) -> Option<usize> {
                 .position(|&b| !ident(b))
                 .unwrap_or(bytes.len() - i);
             let word = &text[i..end];
+            // A word right after an operand, and not one that goes on an expression
+            // (`then`, `and`, `at` ..), starts a statement: no expression holds two
+            // operands side by side, so whatever this level had open has ended (a
+            // statement `fill t at Severe` leaves its `fill` open, and the next one is
+            // not inside it).
+            let goes_on = matches!(
+                word,
+                "then"
+                    | "else"
+                    | "and"
+                    | "or"
+                    | "in"
+                    | "at"
+                    | "among"
+                    | "from"
+                    | "for"
+                    | "by"
+                    | "until"
+            );
+            if operand && !goes_on {
+                open.truncate(level);
+            }
             let keyword = KEYWORDS.contains(&word);
             operand = !keyword || matches!(word, "true" | "false");
             match word {

@@ -73,6 +73,83 @@ fn deep_nesting_is_refused_before_parsing() {
     assert_eq!(d.items[0].code, "E0202");
 }
 
+/// Nesting the grammar parses recursively with no bracket counts too (the syntax tree's
+/// builder overflowed its stack at 3,000 of them): `if` expressions in conditions, in
+/// `then`s, in `else if` chains and in sums after an `else`, `roll roll ..`,
+/// `fill .. at fill ..`, prefix `-`. 64 levels parse, 65 are E0202.
+#[test]
+fn nesting_with_no_brackets_counts() {
+    let texts = |n: usize| {
+        [
+            format!(
+                "formula f(x: int) -> int = {}x{}",
+                "if x > 0 then ".repeat(n),
+                " else 0".repeat(n)
+            ),
+            format!(
+                "formula f(x: int) -> int = {}0",
+                "if x == 1 then 1 else ".repeat(n)
+            ),
+            format!(
+                "formula f(x: int) -> int = {}x",
+                "if x > 0 then 0 else x + ".repeat(n)
+            ),
+            format!(
+                "formula f(x: int) -> bool = {}x > 0{}",
+                "if ".repeat(n),
+                " then true else false".repeat(n)
+            ),
+            format!(
+                "procedure p() -> int {{ return {}d6 }}",
+                "roll ".repeat(n - 1)
+            ),
+            format!(
+                "procedure p(t: T) {{ {}1 }}",
+                "fill t at 1 + ".repeat(n - 1)
+            ),
+            format!("formula f(x: int) -> int = {}x", "- ".repeat(n)),
+        ]
+    };
+    for (n, want) in [(64, Vec::<&str>::new()), (65, vec!["E0202"])] {
+        for text in texts(n) {
+            // 64 levels are parsed by recursion, on the CLI's stack as `rulesc` does (a
+            // debug build needs more than a test's 2 MiB for them).
+            let codes = std::thread::Builder::new()
+                .stack_size(crate::WORKER_STACK)
+                .spawn(move || {
+                    let mut d = Diagnostics::default();
+                    parse_file(&text, origin(), &mut d);
+                    let codes: Vec<&str> = d.items.iter().map(|d| d.code).collect();
+                    (codes, text)
+                })
+                .unwrap()
+                .join()
+                .unwrap();
+            assert_eq!(codes.0, want, "{n}: {}", &codes.1[..80]);
+        }
+    }
+}
+
+/// What is not nested is not counted: statements in a row that each leave an expression
+/// open where they end (`fill t at Severe`, an `if` expression assigned), and chains of
+/// operators whose operands are rolls, negations, `not`s and `if` expressions.
+#[test]
+fn statements_and_chains_are_not_nesting() {
+    let fills = "  fill t at Severe\n".repeat(200);
+    let ifs = "  x = if x > 0 then 1 else 2\n".repeat(200);
+    let rolls = vec!["roll d6"; 1_000].join(" + ");
+    let negations = vec!["-x"; 1_000].join(" * ");
+    let nots = vec!["not b"; 1_000].join(" and ");
+    let choices = vec!["(if b then 1 else 2)"; 1_000].join(" - ");
+    let text = format!(
+        "procedure p(t: T, x: int, b: bool) {{\n{fills}{ifs}  x = {rolls}\n  x = {negations}\n  b = {nots}\n  x = {choices}\n}}\n"
+    );
+    let mut d = Diagnostics::default();
+    let items = parse_file(&text, origin(), &mut d);
+    assert!(d.items.is_empty(), "{:?}", d.items);
+    assert_eq!(items.len(), 1);
+}
+
 #[test]
 fn dice_literals() {
     let mut d = Diagnostics::default();
