@@ -8,20 +8,26 @@
 //! Anything else (a record changed, a call, a decision, a loop, a table roll) is left to
 //! the engine's statement-by-statement path.
 //!
-//! This module decides which statements are fast ([`stmt`]) and what a run of them reads
-//! and writes, off an [`F`] form of their expressions that nothing evaluates. The engine
-//! runs a segment on the VM, its statements lowered together: path by path
+//! This module decides which statements are fast ([`stmt`]) and what a run of them reads,
+//! writes and rolls, by reading the checked IR: it builds nothing and evaluates nothing.
+//! The engine runs a segment on the VM, its statements lowered together: path by path
 //! (`engine/segment.rs`), or, when it rolls once, over all the roll's outcomes at once
 //! (`engine/lanes`). Whatever ends
 //! in a rule error (a division by zero, an expression that fails) gives up on the fast
 //! path ([`Bail::Slow`]) and the engine runs that state the ordinary way, so errors are
 //! reported exactly as before. The engine's tests hold every path to the same fractions on
 //! every shipped scenario.
+//!
+//! Within a fast expression, a node is read by its own rule here ([`own`]: arithmetic,
+//! logic, comparisons, levels, constant rolls, outcomes of plain fields, locals and their
+//! fields) or is *opaque*: a subexpression the VM runs with the rest that neither rolls,
+//! decides, changes state nor reads the running fight ([`opaque`]), and whose every local
+//! counts as read whole.
 
 use super::Stop;
-use crate::eval::Value;
-use crate::ir::{AssignOp, CmpOp, Const, Expr, ExprKind as K, IntOp, Program, Stmt, Ty};
-use rulesc_runtime::DiceSpec;
+use crate::ir::walk::{for_each_stmt_child, Child};
+use crate::ir::{AssignOp, Const, Expr, ExprKind as K, Stmt, Ty};
+use std::collections::HashMap;
 
 /// Why a fast path stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,289 +41,89 @@ pub enum Bail {
 
 pub type Fast<T> = Result<T, Bail>;
 
-/// An expression compiled for the fast path.
-#[derive(Debug, Clone)]
-pub enum F {
-    /// A constant int, bool or level.
-    Val(Value),
-    Local(usize),
-    /// A field path read from a local record (`attacker.skill`).
-    Field(usize, Vec<usize>),
-    Neg(Box<F>),
-    Int(IntOp, Box<F>, Box<F>),
-    /// `a / b`, `a % b` where `b` may be 0 (a rule error: [`Bail::Slow`]).
-    CheckedDiv(IntOp, Box<F>, Box<F>),
-    Compare(CmpOp, Box<F>, Box<F>),
-    And(Box<F>, Box<F>),
-    Or(Box<F>, Box<F>),
-    Not(Box<F>),
-    ToInt(Box<F>),
-    Natural(Box<F>),
-    /// `min(..)` / `max(..)`, and whether the result is a level.
-    MinMax(bool, Vec<F>, Ty),
-    Clamp(Box<F>, Box<F>, Box<F>, Ty),
-    Abs(Box<F>),
-    If(Box<F>, Box<F>, Box<F>),
-    Roll(DiceSpec, u32),
-    RollAdd(Box<F>, Box<F>, bool),
-    /// `level ± n` on a scale of `len` levels.
-    LevelStep(Box<F>, Box<F>, bool, u8),
-    /// `Tag(field: value, ..)`.
-    Outcome(u16, Vec<F>),
-    /// Anything else that neither rolls nor decides nor changes state (the VM runs it
-    /// with the rest of the segment).
-    Interp(Expr),
-}
-
-impl F {
-    /// Whether `f` holds for every expression directly inside this one, asked in
-    /// evaluation order and stopping at the first `false`.
-    pub(super) fn all_children(&self, mut f: impl FnMut(&F) -> bool) -> bool {
-        match self {
-            F::Val(_) | F::Local(_) | F::Field(..) | F::Interp(..) | F::Roll(..) => true,
-            F::Neg(a) | F::Not(a) | F::ToInt(a) | F::Natural(a) | F::Abs(a) => f(a),
-            F::Int(_, a, b)
-            | F::CheckedDiv(_, a, b)
-            | F::Compare(_, a, b)
-            | F::And(a, b)
-            | F::Or(a, b)
-            | F::RollAdd(a, b, _)
-            | F::LevelStep(a, b, _, _) => f(a) && f(b),
-            F::If(a, b, c) | F::Clamp(a, b, c, _) => f(a) && f(b) && f(c),
-            F::MinMax(_, xs, _) | F::Outcome(_, xs) => xs.iter().all(f),
-        }
-    }
-}
-
-/// A statement compiled for the fast path.
-#[derive(Debug, Clone)]
-pub enum FStmt {
-    /// `let slot = value`, `slot = value`, `slot += value`, `slot -= value`.
-    Set(usize, AssignOp, F),
-    If(Vec<(F, Vec<FStmt>)>, Option<Vec<FStmt>>),
-    Return(Option<F>),
-}
-
 /// Types whose values are plain (no record, list or map inside).
 fn plain(t: &Ty) -> bool {
     matches!(t, Ty::Int | Ty::Bool | Ty::Roll | Ty::Choice(_))
 }
 
-/// `s` compiled for the fast path, if it is fast.
-pub fn stmt(p: &Program, s: &Stmt) -> Option<FStmt> {
-    Some(match s {
-        Stmt::Let { slot, value, .. } if plain(&value.ty) => {
-            FStmt::Set(*slot, AssignOp::Set, expr(p, value)?)
-        }
-        Stmt::Assign {
-            place, op, value, ..
-        } if place.path.is_empty() && plain(&place.ty) && plain(&value.ty) => {
-            FStmt::Set(place.root, *op, expr(p, value)?)
+/// Whether `s` is fast.
+pub fn stmt(s: &Stmt) -> bool {
+    match s {
+        Stmt::Let { value, .. } => plain(&value.ty) && expr(value),
+        Stmt::Assign { place, value, .. } => {
+            place.path.is_empty() && plain(&place.ty) && plain(&value.ty) && expr(value)
         }
         Stmt::If {
             branches,
             otherwise,
-        } => FStmt::If(
-            branches
-                .iter()
-                .map(|(c, b, _)| Some((expr(p, c)?, block(p, b)?)))
-                .collect::<Option<_>>()?,
-            match otherwise {
-                Some(o) => Some(block(p, o)?),
-                None => None,
-            },
-        ),
-        Stmt::Return { value, .. } => FStmt::Return(match value {
-            Some(v) => Some(expr(p, v)?),
-            None => None,
-        }),
-        _ => return None,
-    })
-}
-
-fn block(p: &Program, stmts: &[Stmt]) -> Option<Vec<FStmt>> {
-    stmts.iter().map(|s| stmt(p, s)).collect()
-}
-
-/// Whether a fast statement rolls.
-pub fn rolls(s: &FStmt) -> bool {
-    match s {
-        FStmt::Set(_, _, e) | FStmt::Return(Some(e)) => expr_rolls(e),
-        FStmt::Return(None) => false,
-        FStmt::If(branches, otherwise) => {
-            branches
-                .iter()
-                .any(|(c, b)| expr_rolls(c) || b.iter().any(rolls))
-                || otherwise.iter().flatten().any(rolls)
-        }
-    }
-}
-
-fn expr_rolls(e: &F) -> bool {
-    matches!(e, F::Roll(..)) || !e.all_children(|x| !expr_rolls(x))
-}
-
-/// Every local a fast statement writes, nested blocks included.
-pub fn writes(s: &FStmt, out: &mut Vec<usize>) {
-    match s {
-        FStmt::Set(slot, ..) => out.push(*slot),
-        FStmt::Return(_) => {}
-        FStmt::If(branches, otherwise) => {
-            for b in branches.iter().map(|(_, b)| b).chain(otherwise) {
-                b.iter().for_each(|x| writes(x, out));
-            }
-        }
-    }
-}
-
-/// The locals that fast statements read only as numbers (every use of them is `int()`
-/// of their value: operands of arithmetic and comparisons), and are not written: the
-/// statements give the same results for any two values with the same number (a roll's
-/// natural face, for one, does not matter to them).
-pub fn int_only(stmts: &[FStmt]) -> Vec<usize> {
-    let mut uses: std::collections::HashMap<usize, bool> = std::collections::HashMap::new();
-    stmts.iter().for_each(|s| stmt_uses(s, &mut uses));
-    let mut out: Vec<usize> = uses.into_iter().filter(|u| u.1).map(|u| u.0).collect();
-    out.sort_unstable();
-    out
-}
-
-fn stmt_uses(s: &FStmt, uses: &mut std::collections::HashMap<usize, bool>) {
-    match s {
-        FStmt::Set(slot, op, e) => {
-            uses.insert(*slot, false);
-            uses_of(e, *op != AssignOp::Set, uses);
-        }
-        FStmt::If(branches, otherwise) => {
-            for (c, b) in branches {
-                uses_of(c, false, uses);
-                b.iter().for_each(|x| stmt_uses(x, uses));
-            }
-            otherwise.iter().flatten().for_each(|x| stmt_uses(x, uses));
-        }
-        FStmt::Return(Some(e)) => uses_of(e, false, uses),
-        FStmt::Return(None) => {}
-    }
-}
-
-/// Records each local `e` reads, and whether only as a number (`int`: `e` itself is read
-/// with `int()`).
-fn uses_of(e: &F, int: bool, uses: &mut std::collections::HashMap<usize, bool>) {
-    let full = |s: usize, u: &mut std::collections::HashMap<usize, bool>| {
-        u.insert(s, false);
-    };
-    match e {
-        F::Local(s) => {
-            let u = uses.entry(*s).or_insert(true);
-            *u &= int;
-        }
-        F::Field(s, _) => full(*s, uses),
-        F::Val(_) | F::Roll(..) => {}
-        F::Neg(a) | F::ToInt(a) | F::Abs(a) => uses_of(a, true, uses),
-        F::Int(_, a, b) | F::CheckedDiv(_, a, b) | F::Compare(_, a, b) => {
-            uses_of(a, true, uses);
-            uses_of(b, true, uses);
-        }
-        F::And(a, b) | F::Or(a, b) => {
-            uses_of(a, false, uses);
-            uses_of(b, false, uses);
-        }
-        F::Not(a) | F::Natural(a) => uses_of(a, false, uses),
-        F::MinMax(_, xs, _) => xs.iter().for_each(|x| uses_of(x, true, uses)),
-        F::Clamp(a, b, c, _) => [a, b, c].iter().for_each(|x| uses_of(x, true, uses)),
-        F::If(c, a, b) => [c, a, b].iter().for_each(|x| uses_of(x, false, uses)),
-        F::RollAdd(a, d, _) | F::LevelStep(a, d, _, _) => {
-            uses_of(a, false, uses);
-            uses_of(d, true, uses);
-        }
-        F::Outcome(_, xs) => xs.iter().for_each(|x| uses_of(x, false, uses)),
-        F::Interp(e) => super::plan::walk_all(e, &mut |x| {
-            if let K::Local(s) = x.kind {
-                full(s, uses);
-            }
-        }),
-    }
-}
-
-fn bx(p: &Program, e: &Expr) -> Option<Box<F>> {
-    expr(p, e).map(Box::new)
-}
-
-/// `e` compiled for the fast path, if it can be.
-pub fn expr(p: &Program, e: &Expr) -> Option<F> {
-    Some(match &e.kind {
-        K::Const(c @ (Const::Int(_) | Const::Bool(_) | Const::Choice(_))) => {
-            F::Val(Value::from_const(c))
-        }
-        K::Local(s) => F::Local(*s),
-        K::Field(..) => {
-            let mut path = Vec::new();
-            let mut at = e;
-            while let K::Field(r, i) = &at.kind {
-                path.push(*i);
-                at = r;
-            }
-            match at.kind {
-                K::Local(s) => {
-                    path.reverse();
-                    F::Field(s, path)
-                }
-                _ => interp(e)?,
-            }
-        }
-        K::Neg(a) => F::Neg(bx(p, a)?),
-        K::Int(op, a, b) => F::Int(*op, bx(p, a)?, bx(p, b)?),
-        K::CheckedDiv(op, a, b, _) => F::CheckedDiv(*op, bx(p, a)?, bx(p, b)?),
-        K::Compare(op, a, b) => F::Compare(*op, bx(p, a)?, bx(p, b)?),
-        K::And(a, b) => F::And(bx(p, a)?, bx(p, b)?),
-        K::Or(a, b) => F::Or(bx(p, a)?, bx(p, b)?),
-        K::Not(a) => F::Not(bx(p, a)?),
-        K::ToInt(a) => F::ToInt(bx(p, a)?),
-        K::Natural(a) => F::Natural(bx(p, a)?),
-        K::Min(xs) | K::Max(xs) => F::MinMax(
-            matches!(e.kind, K::Max(_)),
-            xs.iter().map(|x| expr(p, x)).collect::<Option<_>>()?,
-            e.ty.clone(),
-        ),
-        K::Clamp(x, lo, hi) => F::Clamp(bx(p, x)?, bx(p, lo)?, bx(p, hi)?, e.ty.clone()),
-        K::Abs(a) => F::Abs(bx(p, a)?),
-        K::If(c, a, b) => F::If(bx(p, c)?, bx(p, a)?, bx(p, b)?),
-        K::Roll {
-            dice,
-            site,
-            faces: None,
-        } => match &dice.kind {
-            K::Const(Const::Dice(spec)) => F::Roll(*spec, *site),
-            _ => return None,
-        },
-        K::RollAdd {
-            roll,
-            delta,
-            negate,
-        } => F::RollAdd(bx(p, roll)?, bx(p, delta)?, *negate),
-        K::LevelStep {
-            level,
-            delta,
-            negate,
         } => {
-            // A level stepped is a level of its scale (the checker's type rule).
-            let Ty::Choice(c) = &e.ty else {
-                unreachable!("`level ± n` has the level's type")
-            };
-            let len = p.choices[*c].variants.len();
-            F::LevelStep(bx(p, level)?, bx(p, delta)?, *negate, len.min(255) as u8)
+            branches
+                .iter()
+                .all(|(c, b, _)| expr(c) && b.iter().all(|s| stmt(s)))
+                && otherwise.iter().flatten().all(|s| stmt(s))
         }
-        K::MakeOutcome { tag, fields, .. } if fields.iter().all(|x| plain(&x.ty)) => F::Outcome(
-            *tag,
-            fields.iter().map(|x| expr(p, x)).collect::<Option<_>>()?,
-        ),
-        _ => interp(e)?,
-    })
+        Stmt::Return { value, .. } => value.as_ref().is_none_or(|v| expr(v)),
+        _ => false,
+    }
 }
 
-/// `e` for the interpreter, if evaluating it can neither roll, decide, change state nor
-/// read the running fight.
-fn interp(e: &Expr) -> Option<F> {
+/// Whether `e` is read by its own rule on the fast path (its children then fast in
+/// turn), not run whole as an opaque subexpression.
+fn own(e: &Expr) -> bool {
+    match &e.kind {
+        K::Const(Const::Int(_) | Const::Bool(_) | Const::Choice(_)) | K::Local(_) => true,
+        // A path of fields read from a local record (`attacker.skill`).
+        K::Field(..) => matches!(field_root(e).kind, K::Local(_)),
+        K::Neg(_)
+        | K::Int(..)
+        | K::CheckedDiv(..)
+        | K::Compare(..)
+        | K::And(..)
+        | K::Or(..)
+        | K::Not(_)
+        | K::ToInt(_)
+        | K::Natural(_)
+        | K::Min(_)
+        | K::Max(_)
+        | K::Clamp(..)
+        | K::Abs(_)
+        | K::If(..)
+        | K::RollAdd { .. }
+        | K::LevelStep { .. } => true,
+        K::Roll {
+            dice, faces: None, ..
+        } => matches!(dice.kind, K::Const(Const::Dice(_))),
+        K::MakeOutcome { fields, .. } => fields.iter().all(|x| plain(&x.ty)),
+        _ => false,
+    }
+}
+
+/// What a path of fields is read from.
+fn field_root(e: &Expr) -> &Expr {
+    let mut at = e;
+    while let K::Field(r, _) = &at.kind {
+        at = r;
+    }
+    at
+}
+
+/// Whether `e` is fast: read by its own rule with fast children, or opaque.
+pub fn expr(e: &Expr) -> bool {
+    match &e.kind {
+        K::Field(..) if own(e) => true,
+        K::Roll { .. } => own(e),
+        _ if own(e) => {
+            let mut ok = true;
+            crate::ir::walk::for_each_child(e, &mut |c| ok = ok && expr(c));
+            ok
+        }
+        _ => opaque(e),
+    }
+}
+
+/// Whether the VM can run `e` whole on the fast path: evaluating it can neither roll,
+/// decide, change state nor read the running fight.
+fn opaque(e: &Expr) -> bool {
     let mut ok = true;
     super::plan::walk_all(e, &mut |x| {
         ok &= !matches!(
@@ -332,14 +138,120 @@ fn interp(e: &Expr) -> Option<F> {
                 | K::Faces { .. }
         )
     });
-    ok.then(|| F::Interp(e.clone()))
+    ok
+}
+
+/// Calls `f` on each expression of a fast statement, nested blocks included, in order.
+fn each_expr<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Expr)) {
+    for_each_stmt_child(s, &mut |c| match c {
+        Child::Expr(e) => f(e),
+        Child::Block(b) => b.iter().for_each(|s| each_expr(s, f)),
+    });
+}
+
+/// Whether a fast statement rolls.
+pub fn rolls(s: &Stmt) -> bool {
+    let mut r = false;
+    each_expr(s, &mut |e| {
+        super::plan::walk_all(e, &mut |x| r |= matches!(x.kind, K::Roll { .. }))
+    });
+    r
+}
+
+/// Every local a fast statement writes, nested blocks included.
+pub fn writes(s: &Stmt, out: &mut Vec<usize>) {
+    match s {
+        Stmt::Let { slot, .. } => out.push(*slot),
+        Stmt::Assign { place, .. } => out.push(place.root),
+        _ => for_each_stmt_child(s, &mut |c| {
+            if let Child::Block(b) = c {
+                b.iter().for_each(|x| writes(x, out));
+            }
+        }),
+    }
+}
+
+/// The locals that fast statements read only as numbers (every use of them is `int()`
+/// of their value: operands of arithmetic and comparisons), and are not written: the
+/// statements give the same results for any two values with the same number (a roll's
+/// natural face, for one, does not matter to them).
+pub fn int_only(stmts: &[Stmt]) -> Vec<usize> {
+    let mut uses: HashMap<usize, bool> = HashMap::new();
+    stmts.iter().for_each(|s| stmt_uses(s, &mut uses));
+    let mut out: Vec<usize> = uses.into_iter().filter(|u| u.1).map(|u| u.0).collect();
+    out.sort_unstable();
+    out
+}
+
+fn stmt_uses(s: &Stmt, uses: &mut HashMap<usize, bool>) {
+    match s {
+        Stmt::Let { slot, value, .. } => {
+            uses.insert(*slot, false);
+            uses_of(value, false, uses);
+        }
+        Stmt::Assign {
+            place, op, value, ..
+        } => {
+            uses.insert(place.root, false);
+            uses_of(value, *op != AssignOp::Set, uses);
+        }
+        _ => for_each_stmt_child(s, &mut |c| match c {
+            Child::Expr(e) => uses_of(e, false, uses),
+            Child::Block(b) => b.iter().for_each(|x| stmt_uses(x, uses)),
+        }),
+    }
+}
+
+/// Records each local `e` reads, and whether only as a number (`int`: `e` itself is read
+/// with `int()`).
+fn uses_of(e: &Expr, int: bool, uses: &mut HashMap<usize, bool>) {
+    let all = |xs: &[&Expr], int: bool, uses: &mut HashMap<usize, bool>| {
+        xs.iter().for_each(|x| uses_of(x, int, uses))
+    };
+    if !own(e) {
+        // Opaque: every local in it is read whole.
+        super::plan::walk_all(e, &mut |x| {
+            if let K::Local(s) = x.kind {
+                uses.insert(s, false);
+            }
+        });
+        return;
+    }
+    match &e.kind {
+        K::Local(s) => *uses.entry(*s).or_insert(true) &= int,
+        K::Field(..) => {
+            if let K::Local(s) = field_root(e).kind {
+                uses.insert(s, false);
+            }
+        }
+        K::Neg(a) | K::ToInt(a) | K::Abs(a) => all(&[a], true, uses),
+        K::Int(_, a, b) | K::CheckedDiv(_, a, b, _) | K::Compare(_, a, b) => {
+            all(&[a, b], true, uses)
+        }
+        K::And(a, b) | K::Or(a, b) => all(&[a, b], false, uses),
+        K::Not(a) | K::Natural(a) => all(&[a], false, uses),
+        K::Min(xs) | K::Max(xs) => all(&xs.iter().collect::<Vec<_>>(), true, uses),
+        K::Clamp(x, lo, hi) => all(&[x, lo, hi], true, uses),
+        K::If(c, a, b) => all(&[c, a, b], false, uses),
+        K::RollAdd { roll, delta, .. } => {
+            all(&[roll], false, uses);
+            all(&[delta], true, uses);
+        }
+        K::LevelStep { level, delta, .. } => {
+            all(&[level], false, uses);
+            all(&[delta], true, uses);
+        }
+        K::MakeOutcome { fields, .. } => all(&fields.iter().collect::<Vec<_>>(), false, uses),
+        // Constants and constant rolls read no local.
+        _ => {}
+    }
 }
 
 /// Whether statements can run over lanes (`engine/lanes`): they roll once, in the
 /// first statement, where every path evaluates it (not inside a branch, a conditional
 /// expression's arm or the right of `and`/`or`), and make outcomes only where they
 /// return them.
-pub fn one_roll(stmts: &[FStmt]) -> bool {
+pub fn one_roll(stmts: &[Stmt]) -> bool {
     let (mut all, mut sure) = (0, 0);
     for s in stmts {
         if !stmt_scan(s, &mut all) {
@@ -347,9 +259,10 @@ pub fn one_roll(stmts: &[FStmt]) -> bool {
         }
     }
     match stmts.first() {
-        Some(FStmt::Set(_, _, e) | FStmt::Return(Some(e))) => sure_rolls(e, &mut sure),
-        Some(FStmt::If(branches, _)) => {
-            if let Some((c, _)) = branches.first() {
+        Some(Stmt::Let { value: e, .. } | Stmt::Assign { value: e, .. })
+        | Some(Stmt::Return { value: Some(e), .. }) => sure_rolls(e, &mut sure),
+        Some(Stmt::If { branches, .. }) => {
+            if let Some((c, _, _)) = branches.first() {
                 sure_rolls(c, &mut sure)
             }
         }
@@ -360,42 +273,57 @@ pub fn one_roll(stmts: &[FStmt]) -> bool {
 
 /// Counts the rolls of `s` into `n`; false when it makes an outcome that it does not
 /// return directly.
-fn stmt_scan(s: &FStmt, n: &mut u32) -> bool {
+fn stmt_scan(s: &Stmt, n: &mut u32) -> bool {
     match s {
-        FStmt::Return(Some(F::Outcome(_, fields))) => fields.iter().all(|f| expr_scan(f, n)),
-        FStmt::Set(_, _, e) | FStmt::Return(Some(e)) => expr_scan(e, n),
-        FStmt::Return(None) => true,
-        FStmt::If(branches, otherwise) => {
-            branches
-                .iter()
-                .all(|(c, b)| expr_scan(c, n) && b.iter().all(|x| stmt_scan(x, n)))
-                && otherwise.iter().flatten().all(|x| stmt_scan(x, n))
+        Stmt::Return {
+            value:
+                Some(
+                    e @ Expr {
+                        kind: K::MakeOutcome { fields, .. },
+                        ..
+                    },
+                ),
+            ..
+        } if own(e) => fields.iter().all(|f| expr_scan(f, n)),
+        _ => {
+            let mut ok = true;
+            for_each_stmt_child(s, &mut |c| {
+                ok = ok
+                    && match c {
+                        Child::Expr(e) => expr_scan(e, n),
+                        Child::Block(b) => b.iter().all(|x| stmt_scan(x, n)),
+                    }
+            });
+            ok
         }
     }
 }
 
-fn expr_scan(e: &F, n: &mut u32) -> bool {
-    match e {
-        F::Roll(..) => {
+/// Counts the rolls of `e` read by their own rule into `n`; false when it makes an
+/// outcome by its own rule (an opaque subexpression neither rolls nor is looked into).
+fn expr_scan(e: &Expr, n: &mut u32) -> bool {
+    match &e.kind {
+        _ if !own(e) => true,
+        K::Roll { .. } => {
             *n += 1;
             true
         }
-        F::Outcome(..) => false,
-        _ => e.all_children(|x| expr_scan(x, n)),
+        K::MakeOutcome { .. } => false,
+        _ => {
+            let mut ok = true;
+            crate::ir::walk::for_each_child(e, &mut |c| ok = ok && expr_scan(c, n));
+            ok
+        }
     }
 }
 
 /// Counts the rolls of `e` that every evaluation of `e` makes.
-fn sure_rolls(e: &F, n: &mut u32) {
-    match e {
-        F::Roll(..) => *n += 1,
+fn sure_rolls(e: &Expr, n: &mut u32) {
+    match &e.kind {
+        _ if !own(e) => {}
+        K::Roll { .. } => *n += 1,
         // The right of `and`/`or` and a conditional's arms are not always evaluated.
-        F::And(a, _) | F::Or(a, _) | F::If(a, _, _) => sure_rolls(a, n),
-        _ => {
-            e.all_children(|x| {
-                sure_rolls(x, n);
-                true
-            });
-        }
+        K::And(a, _) | K::Or(a, _) | K::If(a, _, _) => sure_rolls(a, n),
+        _ => crate::ir::walk::for_each_child(e, &mut |c| sure_rolls(c, n)),
     }
 }

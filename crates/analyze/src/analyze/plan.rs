@@ -8,7 +8,7 @@
 //! construct is seen here as soon as it is walked; a statement kind this module does not
 //! know is handed whole to the interpreter, which is always correct.
 
-use super::fast::{self, FStmt};
+use super::fast;
 use crate::ir::walk::{for_each_child, for_each_stmt_child, Child};
 use crate::ir::{Body, Expr, ExprKind as K, Function, Id, Program, Stmt};
 use std::collections::{HashMap, HashSet};
@@ -40,7 +40,8 @@ pub struct StmtPlan {
 /// states still merge after each roll.
 #[derive(Debug, Clone)]
 pub struct Segment {
-    pub stmts: Vec<FStmt>,
+    /// How many statements it takes, from its first.
+    pub len: usize,
     /// Locals the statements write (each path starts from the state's values).
     pub written: Vec<usize>,
     /// Locals written and read later: with the dice drawn, what tells a path's
@@ -227,29 +228,29 @@ impl Plan {
             }
             self.stmts.insert(s as *const Stmt, sp);
         }
-        self.segments(p, stmts);
+        self.segments(stmts);
     }
 
     /// Groups the block's fast statements into segments: each starts at a fast statement
     /// and takes the fast statements after it up to the next one that rolls.
-    fn segments(&mut self, p: &Program, stmts: &[Stmt]) {
-        let mut compiled: Vec<Option<FStmt>> = stmts.iter().map(|s| fast::stmt(p, s)).collect();
+    fn segments(&mut self, stmts: &[Stmt]) {
+        let fast: Vec<bool> = stmts.iter().map(fast::stmt).collect();
         let mut i = 0;
         while i < stmts.len() {
-            if compiled[i].is_none() {
+            if !fast[i] {
                 i += 1;
                 continue;
             }
             let mut j = i + 1;
-            while j < stmts.len() && compiled[j].as_ref().is_some_and(|s| !fast::rolls(s)) {
+            while j < stmts.len() && fast[j] && !fast::rolls(&stmts[j]) {
                 j += 1;
             }
-            let seg: Vec<FStmt> = compiled[i..j].iter_mut().filter_map(Option::take).collect();
+            let seg = &stmts[i..j];
             let mut written = Vec::new();
             seg.iter().for_each(|s| fast::writes(s, &mut written));
             written.sort_unstable();
             written.dedup();
-            let mut clear: Vec<usize> = stmts[i..j]
+            let mut clear: Vec<usize> = seg
                 .iter()
                 .flat_map(|s| self.stmt(s).clear.iter().copied())
                 .collect();
@@ -261,16 +262,13 @@ impl Plan {
                 .filter(|w| !clear.contains(w))
                 .collect();
             let mut named = HashSet::new();
-            stmts[i..j]
-                .iter()
-                .for_each(|s| mentions_stmt(s, &mut named));
+            seg.iter().for_each(|s| mentions_stmt(s, &mut named));
             let mut reads: Vec<usize> = named.into_iter().collect();
             reads.sort_unstable();
-            let numbers = fast::int_only(&seg);
             let segment = Segment {
-                numbers,
-                columns: fast::one_roll(&seg),
-                stmts: seg,
+                numbers: fast::int_only(seg),
+                columns: fast::one_roll(seg),
+                len: seg.len(),
                 written,
                 kept,
                 clear,

@@ -490,7 +490,7 @@ impl<'a> Engine<'a> {
             }
             let ex = match self.plan.segment(&stmts[i]).filter(|_| fast) {
                 Some(seg) => {
-                    let n = seg.stmts.len();
+                    let n = seg.len;
                     let ex = self.segment(f, seg, &stmts[i..i + n], dist)?;
                     i += n;
                     ex
@@ -665,7 +665,7 @@ pub(super) struct NoDecisions;
 
 impl rulesc_runtime::Decide for NoDecisions {
     fn decide(&mut self, name: &'static str, _options: u32) -> u32 {
-        unreachable!("a fast segment decides nothing (`fast::interp`), yet `{name}` was asked")
+        unreachable!("a fast segment decides nothing (`fast::expr`), yet `{name}` was asked")
     }
 }
 

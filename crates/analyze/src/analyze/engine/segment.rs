@@ -518,9 +518,9 @@ mod tests {
         };
         // The attack roll with its Epic Failure; the defence roll with everything after.
         let first = plan.segment(&body[0]).unwrap();
-        assert_eq!(first.stmts.len(), 2);
+        assert_eq!(first.len, 2);
         let second = plan.segment(&body[2]).unwrap();
-        assert_eq!(second.stmts.len(), body.len() - 2);
+        assert_eq!(second.len, body.len() - 2);
         let (s, _) = crate::scenario::read(
             &p,
             &root().join("compiler/benches/odds/scenarios/exchange.yaml"),
