@@ -52,9 +52,48 @@ pub struct Func {
     pub site: u32,
     /// Its code with its trace points and, before each statement, a stop.
     pub code: Vec<Inst>,
+    /// Each `i64` register lowering took for [`Func::code`], in the order taken: what a
+    /// printer reads beside the code (`core_ir::shape`), where the VM reads registers.
+    pub allocs: Vec<Alloc>,
     /// Its code for an untraced run no enumeration can stop: no trace points, no stops,
     /// the steps between two effects in one `Step`.
     pub plain: Vec<Inst>,
+}
+
+/// An `i64` register taken while lowering: from instruction `pc` on, register `reg`
+/// holds a new value (a local, a temporary), until lowering takes it again. One such
+/// value is one variable of a printed function (`core_ir::shape`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Alloc {
+    pub pc: u32,
+    pub reg: IReg,
+    /// What it holds, when lowering took it for a value of a known type (a local, a
+    /// result); `None` for a temporary, whose kind its instruction gives.
+    pub kind: Option<Kind>,
+}
+
+/// What an `i64` register holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Int,
+    Bool,
+    /// A level of scale (or variant of enum) `choice`.
+    Level(usize),
+    Fighter,
+    Side,
+}
+
+impl Kind {
+    /// The class of what a register of this kind holds ([`Inst::operands`]).
+    pub fn class(self) -> Class {
+        match self {
+            Kind::Int => Class::Int,
+            Kind::Bool => Class::Bool,
+            Kind::Level(_) => Class::Level,
+            Kind::Fighter => Class::Fighter,
+            Kind::Side => Class::Side,
+        }
+    }
 }
 
 /// A die table's runs of totals, each with the value it reads (`eval::die_segments`).
@@ -636,4 +675,344 @@ pub enum Shown {
     Text(Box<str>),
     /// An `if .. then .. else`'s condition: `yes` or `no`.
     Taken(IReg),
+}
+
+/// A register an instruction names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Reg {
+    Int(IReg),
+    Val(VReg),
+}
+
+/// What an `i64` register an instruction names holds, as far as the instruction says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    Int,
+    Bool,
+    Level,
+    Fighter,
+    Side,
+    /// The instruction does not say (a constant, a move, a field read).
+    Any,
+}
+
+/// How an instruction uses a register it names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+    /// Read and changed in place: a list pushed to, a record assigned through, a set of
+    /// boxes a box is taken out of.
+    Change,
+}
+
+impl Part {
+    /// Each register this value is held in, in order (a roll's total, then its natural
+    /// face).
+    pub fn regs(self, f: &mut dyn FnMut(Reg, Class)) {
+        match self {
+            Part::Int(r) => f(Reg::Int(r), Class::Int),
+            Part::Bool(r) => f(Reg::Int(r), Class::Bool),
+            Part::Level(r) => f(Reg::Int(r), Class::Level),
+            Part::Fighter(r) => f(Reg::Int(r), Class::Fighter),
+            Part::Side(r) => f(Reg::Int(r), Class::Side),
+            Part::Roll { total, natural } => {
+                f(Reg::Int(total), Class::Int);
+                f(Reg::Int(natural), Class::Int);
+            }
+            Part::Val(v) => f(Reg::Val(v), Class::Any),
+            Part::Unit => {}
+        }
+    }
+}
+
+impl Inst {
+    /// Each register the instruction names and how it uses it: what it reads (and
+    /// changes) first, in the order of its fields, then what it writes. The one list of
+    /// every instruction's operands, for the passes that read code rather than run it.
+    pub fn regs(&self, f: &mut dyn FnMut(Reg, Access)) {
+        self.operands(&mut |r, a, _| f(r, a));
+    }
+
+    /// [`Self::regs`], with what an `i64` register holds where the instruction says it
+    /// ([`Class::Any`] where it does not: a field read, a constant, a move).
+    pub fn operands(&self, f: &mut dyn FnMut(Reg, Access, Class)) {
+        use Access::{Change, Read, Write};
+        use Class as C;
+        type Visit<'a> = &'a mut dyn FnMut(Reg, Access, Class);
+        let read = |p: Part, f: Visit| p.regs(&mut |r, c| f(r, Read, c));
+        let write = |p: Part, f: Visit| p.regs(&mut |r, c| f(r, Write, c));
+        let i = |r: IReg| Reg::Int(r);
+        let v = |r: VReg| Reg::Val(r);
+        match self {
+            Inst::Step(_) | Inst::Site(_) | Inst::Stop | Inst::Jump(_) | Inst::TraceCall { .. } => {
+            }
+            Inst::Const { dst, .. } => f(i(*dst), Write, C::Any),
+            Inst::ConstVal { dst, .. } | Inst::NewList { dst, .. } => f(v(*dst), Write, C::Any),
+            Inst::Combatant { dst, who } => {
+                f(i(*who), Read, C::Any);
+                f(v(*dst), Write, C::Any);
+            }
+            Inst::FightQuery { arg, dst, .. } => {
+                if let Some(a) = arg {
+                    read(*a, f);
+                }
+                write(*dst, f);
+            }
+            Inst::CombatantField { dst, who, .. } => {
+                f(i(*who), Read, C::Any);
+                f(i(*dst), Write, C::Any);
+            }
+            Inst::FightCount { arg, dst, .. } => {
+                read(*arg, f);
+                f(i(*dst), Write, C::Any);
+            }
+            Inst::Schedule { operand, args, .. } => {
+                operand
+                    .iter()
+                    .chain(args.iter())
+                    .for_each(|r| f(i(*r), Read, C::Any));
+            }
+            Inst::Advance { amount } => f(i(*amount), Read, C::Any),
+            Inst::InRange { x: r, .. } => f(i(*r), Read, C::Int),
+            Inst::TraceBranch { cond: r, .. } => f(i(*r), Read, C::Bool),
+            Inst::JumpIfNot { cond, .. } | Inst::JumpIf { cond, .. } => f(i(*cond), Read, C::Bool),
+            Inst::JumpUnless { a, b, .. } | Inst::RangeRoom { lo: a, hi: b, .. } => {
+                f(i(*a), Read, C::Any);
+                f(i(*b), Read, C::Any);
+            }
+            Inst::JumpUnlessImm { a, .. } => f(i(*a), Read, C::Any),
+            Inst::Detach { dst, src }
+            | Inst::FieldVal { dst, rec: src, .. }
+            | Inst::Filled {
+                dst, track: src, ..
+            }
+            | Inst::FacesOf {
+                dst, faces: src, ..
+            }
+            | Inst::MoveVal { dst, src, .. }
+            | Inst::CopyVal { dst, src, .. } => {
+                f(v(*src), Read, C::Any);
+                f(v(*dst), Write, C::Any);
+            }
+            Inst::Move { dst, src } | Inst::InImm { dst, x: src, .. } => {
+                f(i(*src), Read, C::Any);
+                f(i(*dst), Write, C::Any);
+            }
+            Inst::ItemImm { dst, idx, .. } => {
+                f(i(*idx), Read, C::Int);
+                f(i(*dst), Write, C::Any);
+            }
+            Inst::Neg { dst, a } | Inst::Abs { dst, a } | Inst::ArithImm { dst, a, .. } => {
+                f(i(*a), Read, C::Int);
+                f(i(*dst), Write, C::Int);
+            }
+            Inst::Not { dst, a } => {
+                f(i(*a), Read, C::Bool);
+                f(i(*dst), Write, C::Bool);
+            }
+            Inst::CompareImm { dst, a, .. } => {
+                f(i(*a), Read, C::Any);
+                f(i(*dst), Write, C::Bool);
+            }
+            Inst::Field { dst, rec, .. }
+            | Inst::Len { dst, list: rec }
+            | Inst::FilledBits {
+                dst, track: rec, ..
+            }
+            | Inst::IsSome { dst, src: rec }
+            | Inst::Tag { dst, src: rec } => {
+                f(v(*rec), Read, C::Any);
+                f(i(*dst), Write, C::Any);
+            }
+            Inst::Arith { dst, a, b, .. } | Inst::CheckedDiv { dst, a, b, .. } => {
+                f(i(*a), Read, C::Int);
+                f(i(*b), Read, C::Int);
+                f(i(*dst), Write, C::Int);
+            }
+            Inst::Pick { dst, a, b, .. } => {
+                f(i(*a), Read, C::Any);
+                f(i(*b), Read, C::Any);
+                f(i(*dst), Write, C::Any);
+            }
+            Inst::Compare { dst, a, b, .. } => {
+                f(i(*a), Read, C::Any);
+                f(i(*b), Read, C::Any);
+                f(i(*dst), Write, C::Bool);
+            }
+            Inst::LevelStep {
+                dst, level, delta, ..
+            } => {
+                f(i(*level), Read, C::Level);
+                f(i(*delta), Read, C::Int);
+                f(i(*dst), Write, C::Level);
+            }
+            Inst::Clamp { dst, x, lo, hi } => {
+                [x, lo, hi].into_iter().for_each(|r| f(i(*r), Read, C::Any));
+                f(i(*dst), Write, C::Any);
+            }
+            Inst::Assign {
+                place,
+                keys,
+                value,
+                out,
+                ..
+            } => {
+                f(v(place.root as VReg), Change, C::Any);
+                keys.iter().for_each(|k| read(*k, f));
+                read(*value, f);
+                if let Some(o) = out {
+                    write(*o, f);
+                }
+            }
+            Inst::Fill {
+                dst,
+                place,
+                keys,
+                level,
+                ..
+            } => {
+                f(v(place.root as VReg), Change, C::Any);
+                keys.iter().for_each(|k| read(*k, f));
+                f(i(*level), Read, C::Any);
+                f(i(*dst), Write, C::Any);
+            }
+            Inst::Item { dst, list, idx, .. }
+            | Inst::ListGet { dst, list, idx, .. }
+            | Inst::Nth { dst, list, idx } => {
+                f(v(*list), Read, C::Any);
+                f(i(*idx), Read, C::Any);
+                write(*dst, f);
+            }
+            Inst::MapGet { dst, map, key } => {
+                f(v(*map), Read, C::Any);
+                f(i(*key), Read, C::Any);
+                write(*dst, f);
+            }
+            Inst::Record { dst, fields } | Inst::Outcome { dst, fields, .. } => {
+                fields.iter().for_each(|x| read(*x, f));
+                f(v(*dst), Write, C::Any);
+            }
+            Inst::NextBox { bits, dst, .. } => {
+                f(i(*bits), Change, C::Any);
+                f(v(*dst), Write, C::Any);
+            }
+            Inst::BoxPart { dst, src, .. }
+            | Inst::Unwrap { dst, src }
+            | Inst::OutcomeField { dst, src, .. }
+            | Inst::DecideFrom { dst, list: src, .. } => {
+                f(v(*src), Read, C::Any);
+                write(*dst, f);
+            }
+            Inst::Wrap { dst, src } => {
+                read(*src, f);
+                f(v(*dst), Write, C::Any);
+            }
+            Inst::Push { list, value } => {
+                read(*value, f);
+                f(v(*list), Change, C::Any);
+            }
+            Inst::In { dst, x, list } => {
+                read(*x, f);
+                f(v(*list), Read, C::Any);
+                f(i(*dst), Write, C::Any);
+            }
+            Inst::LookupDense { dst, key, .. } => {
+                read(*key, f);
+                f(i(*dst), Write, C::Any);
+            }
+            Inst::RowRead { dst, key, path, .. } => {
+                read(*key, f);
+                for p in path.iter() {
+                    if let Proj::Entry(r) = p {
+                        f(i(*r), Read, C::Any);
+                    }
+                }
+                write(*dst, f);
+            }
+            Inst::Lookup { dst, key, .. } => {
+                read(*key, f);
+                write(*dst, f);
+            }
+            Inst::LookupCell {
+                dst, key, column, ..
+            } => {
+                read(*key, f);
+                if let Some(c) = column {
+                    read(*c, f);
+                }
+                write(*dst, f);
+            }
+            Inst::MapOf { dst, map, key } => {
+                f(v(*map), Read, C::Any);
+                if let Some(k) = key {
+                    read(*k, f);
+                }
+                write(*dst, f);
+            }
+            Inst::Call {
+                ints, vals, ret, ..
+            } => {
+                ints.iter().for_each(|(_, from)| f(i(*from), Read, C::Any));
+                vals.iter()
+                    .for_each(|(_, from, _)| f(v(*from), Read, C::Any));
+                write(*ret, f);
+            }
+            Inst::Decide { dst, .. } => f(i(*dst), Write, C::Any),
+            Inst::Roll { total, natural, .. } => {
+                f(i(*total), Write, C::Any);
+                f(i(*natural), Write, C::Any);
+            }
+            Inst::RollTable { dst, among, .. } => {
+                if let Some((l, _)) = among {
+                    f(v(*l), Read, C::Any);
+                }
+                write(*dst, f);
+            }
+            Inst::RollFaces {
+                total,
+                natural,
+                faces,
+                held,
+                ..
+            } => {
+                if let Some(h) = held {
+                    f(v(*h), Read, C::Any);
+                }
+                f(i(*total), Write, C::Any);
+                f(i(*natural), Write, C::Any);
+                f(v(*faces), Write, C::Any);
+            }
+            Inst::RollHeld {
+                total,
+                natural,
+                dice,
+                ..
+            } => {
+                f(v(*dice), Read, C::Any);
+                f(i(*total), Write, C::Any);
+                f(i(*natural), Write, C::Any);
+            }
+            Inst::DiceTimes { dst, dice, n, .. } => {
+                f(v(*dice), Read, C::Any);
+                f(i(*n), Read, C::Any);
+                f(v(*dst), Write, C::Any);
+            }
+            Inst::TraceAssign { value, .. }
+            | Inst::TraceMatch { value, .. }
+            | Inst::Return { value, .. } => read(*value, f),
+            Inst::Order {
+                dst, items, keys, ..
+            } => {
+                f(v(*items), Read, C::Any);
+                f(v(*keys), Read, C::Any);
+                f(v(*dst), Write, C::Any);
+            }
+            Inst::TraceStep { shown, .. } => match shown {
+                Shown::Value(p, _) => read(*p, f),
+                Shown::Taken(r) => f(i(*r), Read, C::Any),
+                Shown::Text(_) => {}
+            },
+        }
+    }
 }

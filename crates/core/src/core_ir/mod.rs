@@ -23,6 +23,7 @@
 
 mod code;
 mod lower;
+pub mod shape;
 #[cfg(test)]
 mod tests;
 pub mod vm;

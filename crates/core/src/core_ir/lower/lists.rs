@@ -26,7 +26,7 @@ impl Lower<'_, '_> {
     /// registers written, no effect) dropped, and the registers it took.
     fn list_steps(&mut self, list: &Expr) -> Lowered<()> {
         let (mark, regs) = (self.code.len(), (self.ints, self.vals));
-        let (free, taken) = (self.free.clone(), self.taken.len());
+        let (free, taken, allocs) = (self.free.clone(), self.taken.len(), self.allocs.len());
         self.expr(list)?;
         debug_assert!(self.code[mark..].iter().all(|i| matches!(
             i,
@@ -37,6 +37,7 @@ impl Lower<'_, '_> {
         (self.ints, self.vals) = regs;
         self.free = free;
         self.taken.truncate(taken);
+        self.allocs.truncate(allocs);
         Ok(())
     }
 
@@ -283,11 +284,13 @@ impl Lower<'_, '_> {
         self.code.push(Inst::NewList { dst: ks, cap: 0 });
         self.each(var, list, cond, false, |l, _| {
             for k in keys {
-                let k = l.scalar(k)?;
-                l.code.push(Inst::Push {
-                    list: ks,
-                    value: Part::Int(k),
-                });
+                // A key as it is held (a truth, a level, a roll's total): `Inst::Order`
+                // compares each as a number.
+                let k = match l.expr(k)? {
+                    Part::Roll { total, .. } => Part::Int(total),
+                    k => k,
+                };
+                l.code.push(Inst::Push { list: ks, value: k });
             }
             let item = l.slots[var]
                 .unwrap_or_else(|| unreachable!("`each` binds its item before the body"));

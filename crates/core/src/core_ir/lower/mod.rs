@@ -15,7 +15,7 @@ mod rolls;
 mod scalars;
 mod stmt;
 
-use super::code::{Func, IReg, Inst, Part, Shown, VReg, FRAME};
+use super::code::{Alloc, Func, IReg, Inst, Kind, Part, Shown, VReg, FRAME};
 use crate::eval::Value;
 use crate::ir::{Body, Const, Expr, ExprKind as K, Program, Stmt, Ty};
 
@@ -54,14 +54,17 @@ pub(super) fn lower_into(p: &Program, id: usize, done: &mut Done) {
 fn function(p: &Program, id: usize, done: &mut Done) -> Result<Func, u32> {
     let f = &p.functions[id];
     let traced = f.is_procedure();
-    let (full, regs) = body(p, id, done, Form::Full).map_err(|NoRoom| 0u32)?;
+    let (full, regs, allocs) = body(p, id, done, Form::Full).map_err(|NoRoom| 0u32)?;
     // A function's `i64` registers are indexed by a `u8`, into a fixed frame, which keeps
     // one for a piece of it run alone (`piece.rs`: the flag of its end): the plain form
     // inlines small formulas when they fit.
     let fits = |r: &Registers| r.1 as usize <= ROOM;
     let (plain, plain_regs) = match body(p, id, done, Form::Inlined).map_err(|NoRoom| 0u32)? {
-        (code, r) if fits(&r) => (code, r),
-        _ => body(p, id, done, Form::Plain).map_err(|NoRoom| 0u32)?,
+        (code, r, _) if fits(&r) => (code, r),
+        _ => {
+            let (code, r, _) = body(p, id, done, Form::Plain).map_err(|NoRoom| 0u32)?;
+            (code, r)
+        }
     };
     // The plain form may need fewer `i64` registers (a comparison jumping on its
     // operands makes no truth) and more value registers (its inlined formulas'); its
@@ -77,6 +80,7 @@ fn function(p: &Program, id: usize, done: &mut Done) -> Result<Func, u32> {
         traced,
         site: f.site,
         code: full,
+        allocs,
         plain,
     })
 }
@@ -118,7 +122,13 @@ enum Form {
 const INLINE_MAX: usize = 64;
 
 /// Function `id`'s body in `form`.
-fn body(p: &Program, id: usize, done: &mut Done, form: Form) -> Lowered<(Vec<Inst>, Registers)> {
+#[allow(clippy::type_complexity)]
+fn body(
+    p: &Program,
+    id: usize,
+    done: &mut Done,
+    form: Form,
+) -> Lowered<(Vec<Inst>, Registers, Vec<Alloc>)> {
     let f = &p.functions[id];
     // A formula's trace points run only when formulas are traced too (the VM's
     // `formulas`); a procedure's whenever the run is traced.
@@ -171,7 +181,7 @@ fn body(p: &Program, id: usize, done: &mut Done, form: Form) -> Lowered<(Vec<Ins
             });
         }
     }
-    Ok((l.code, (params, l.ints, l.vals)))
+    Ok((l.code, (params, l.ints, l.vals), l.allocs))
 }
 
 /// The functions a body being lowered may call.
@@ -218,6 +228,8 @@ struct Lower<'p, 'd> {
     /// Where the last jump target is: an instruction before it is not on every path to
     /// what follows, so [`Self::mov`] never folds into it.
     label: usize,
+    /// Each `i64` register taken, where and for what ([`Func::allocs`]).
+    allocs: Vec<Alloc>,
 }
 
 impl<'p, 'd> Lower<'p, 'd> {
@@ -243,6 +255,7 @@ impl<'p, 'd> Lower<'p, 'd> {
             locals,
             pending: 0,
             label: 0,
+            allocs: Vec::new(),
             traced,
             plain: form != Form::Full,
             inline: form == Form::Inlined,
@@ -268,11 +281,21 @@ impl<'p> Lower<'p, '_> {
     /// A fresh `i64` register: one a finished statement gave back, or the next (past the
     /// frame's last, the function does not lower: [`function`] checks the count).
     fn int(&mut self) -> IReg {
+        self.int_of(None)
+    }
+
+    /// [`Self::int`] for a value of `kind`, when it is known.
+    fn int_of(&mut self, kind: Option<Kind>) -> IReg {
         let r = self.free.pop().unwrap_or_else(|| {
             self.ints += 1;
             IReg::try_from(self.ints - 1).unwrap_or(IReg::MAX)
         });
         self.taken.push(r);
+        self.allocs.push(Alloc {
+            pc: count(self.code.len()),
+            reg: r,
+            kind,
+        });
         r
     }
 
@@ -329,14 +352,14 @@ impl<'p> Lower<'p, '_> {
     /// Fresh registers for a value of type `ty`.
     fn fresh(&mut self, ty: &Ty) -> Lowered<Part> {
         Ok(match ty {
-            Ty::Int => Part::Int(self.int()),
-            Ty::Bool => Part::Bool(self.int()),
-            Ty::Choice(_) => Part::Level(self.int()),
-            Ty::Fighter => Part::Fighter(self.int()),
-            Ty::Side => Part::Side(self.int()),
+            Ty::Int => Part::Int(self.int_of(Some(Kind::Int))),
+            Ty::Bool => Part::Bool(self.int_of(Some(Kind::Bool))),
+            Ty::Choice(c) => Part::Level(self.int_of(Some(Kind::Level(*c)))),
+            Ty::Fighter => Part::Fighter(self.int_of(Some(Kind::Fighter))),
+            Ty::Side => Part::Side(self.int_of(Some(Kind::Side))),
             Ty::Roll => Part::Roll {
-                total: self.int(),
-                natural: self.int(),
+                total: self.int_of(Some(Kind::Int)),
+                natural: self.int_of(Some(Kind::Int)),
             },
             // Dice are held whole, as a value: read, copied and multiplied, never taken
             // apart by a rule.
@@ -561,6 +584,14 @@ impl<'p> Lower<'p, '_> {
                 if let Some(d) = written(last) {
                     if *d == src {
                         *d = dst;
+                        // `dst` now holds its value from that instruction on, if it was
+                        // taken for it just after (`Func::allocs`).
+                        let at = count(self.code.len());
+                        if let Some(a) = self.allocs.iter_mut().rev().find(|a| a.reg == dst) {
+                            if a.pc == at {
+                                a.pc = at - 1;
+                            }
+                        }
                         return;
                     }
                 }

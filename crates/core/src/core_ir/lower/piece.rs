@@ -70,6 +70,8 @@ pub fn piece(
             traced: false,
             site: f.site,
             code: full.code,
+            // A piece is run, never printed.
+            allocs: Vec::new(),
             plain: plain.code,
         },
         entry: entry.to_vec(),

@@ -200,6 +200,10 @@ impl Lower<'_, '_> {
         let part = match self.fresh(ty)? {
             part @ (Part::Int(dst) | Part::Bool(dst) | Part::Level(dst)) => {
                 self.code[at] = Inst::CombatantField { dst, who, field };
+                // `dst` holds its value from that instruction on (`Func::allocs`).
+                if let Some(a) = self.allocs.last_mut().filter(|a| a.reg == dst) {
+                    a.pc = count(at);
+                }
                 part
             }
             _ => return Ok(None),
@@ -271,6 +275,10 @@ impl Lower<'_, '_> {
         }
         path.push(step);
         self.code.remove(at);
+        // The registers taken after it are taken for what follows it.
+        for a in self.allocs.iter_mut().filter(|a| a.pc as usize > at) {
+            a.pc -= 1;
+        }
         self.code.push(Inst::RowRead {
             dst,
             table,

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 /// Every ruleset folder shipped (`rules/`, `examples/`) or loaded by the tests
 /// (`tests/fixtures/`, the odds bench's), but the broken fixtures, which do not check.
-fn rulesets() -> Vec<PathBuf> {
+pub(super) fn rulesets() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut found = Vec::new();
     let mut stack = vec![

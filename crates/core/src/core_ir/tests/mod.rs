@@ -14,6 +14,7 @@ mod fused;
 mod lists;
 mod maps;
 mod places;
+mod shape;
 mod tables;
 
 use super::code::Inst;
