@@ -207,6 +207,184 @@ pub fn classes(f: &Func, vars: &Vars) -> Result<Vec<Class>, String> {
     Ok(of)
 }
 
+/// A function's code as nested regions, the shape a printer gives it: its instructions
+/// in order, inside labeled blocks (a forward jump leaves one: `break 'b`) and loops (a
+/// backward jump goes round one again: `continue 'l`). Lowering writes structured code
+/// (`if`, `match`, loops with their exits), so every jump is one of those ([`structure`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Node {
+    /// The instruction at `pc`.
+    Inst(usize),
+    /// A block that instruction `end` follows: the target of the forward jumps inside it
+    /// that leave it.
+    Block { end: usize, body: Vec<Node> },
+    /// A loop whose first instruction, `head`, is the target of the backward jumps inside
+    /// it; its last is the jump back, and instruction `end` follows it (a forward jump to
+    /// `end` from inside leaves it).
+    Loop {
+        head: usize,
+        end: usize,
+        body: Vec<Node>,
+    },
+}
+
+/// Where a jump goes.
+fn target(inst: &Inst) -> Option<usize> {
+    match inst {
+        Inst::Jump(to)
+        | Inst::JumpIfNot { to, .. }
+        | Inst::JumpIf { to, .. }
+        | Inst::JumpUnless { to, .. }
+        | Inst::JumpUnlessImm { to, .. } => Some(*to as usize),
+        _ => None,
+    }
+}
+
+/// `code` as nested [`Node`]s: a loop for each instruction some later one jumps back to
+/// (up to the last such jump), a block for each instruction a forward jump goes to that
+/// is not the next one or the end of a loop the jump is in (from the first such jump,
+/// moved out until blocks and loops nest). `Err` names a jump no region explains (into
+/// the middle of a loop, say), which structured lowering never writes.
+pub fn structure(code: &[Inst]) -> Result<Vec<Node>, String> {
+    // Loops: (head, end).
+    let mut loops: Vec<(usize, usize)> = Vec::new();
+    for (pc, inst) in code.iter().enumerate() {
+        if let Some(t) = target(inst).filter(|&t| t <= pc) {
+            match loops.iter_mut().find(|l| l.0 == t) {
+                Some(l) => l.1 = l.1.max(pc + 1),
+                None => loops.push((t, pc + 1)),
+            }
+        }
+    }
+    for (i, a) in loops.iter().enumerate() {
+        for b in &loops[i + 1..] {
+            let (x, y) = if a.0 <= b.0 { (a, b) } else { (b, a) };
+            if y.0 < x.1 && y.1 > x.1 {
+                return Err(format!("loops {x:?} and {y:?} overlap"));
+            }
+        }
+    }
+    // Blocks: (start, end), from the first jump needing one.
+    let mut blocks: Vec<(usize, usize)> = Vec::new();
+    for (pc, inst) in code.iter().enumerate() {
+        let Some(t) = target(inst).filter(|&t| t > pc + 1) else {
+            continue;
+        };
+        if loops.iter().any(|&(h, e)| e == t && h <= pc) {
+            continue;
+        }
+        match blocks.iter_mut().find(|b| b.1 == t) {
+            Some(b) => b.0 = b.0.min(pc),
+            None => blocks.push((pc, t)),
+        }
+    }
+    // Moved out until every block nests with every other region.
+    loop {
+        let mut moved = false;
+        for i in 0..blocks.len() {
+            let (s, t) = blocks[i];
+            let others = loops.iter().chain(blocks.iter()).copied();
+            let start = others
+                .filter(|&(a, b)| a < s && s < b && b < t)
+                .map(|(a, _)| a)
+                .min();
+            if let Some(a) = start {
+                blocks[i].0 = a;
+                moved = true;
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+    for &(s, t) in &blocks {
+        if let Some(l) = loops.iter().find(|&&(h, e)| s < h && h < t && t < e) {
+            return Err(format!("a forward jump to {t} enters loop {l:?}"));
+        }
+    }
+    // Outer regions first: by start, then the longer; a block before a loop of the same
+    // span.
+    let mut regions: Vec<(usize, usize, bool)> = (blocks.iter().map(|&(s, t)| (s, t, false)))
+        .chain(loops.iter().map(|&(h, e)| (h, e, true)))
+        .collect();
+    regions.sort_by_key(|&(s, t, is_loop)| (s, std::cmp::Reverse(t), is_loop));
+    let mut next = 0;
+    let mut pc = 0;
+    let tree = nest(code.len(), &regions, &mut next, &mut pc);
+    check_jumps(code, &tree, &mut Vec::new())?;
+    Ok(tree)
+}
+
+/// The nodes from `pc` up to `end`, opening the regions (in `regions` from `next` on)
+/// that start on the way.
+fn nest(
+    end: usize,
+    regions: &[(usize, usize, bool)],
+    next: &mut usize,
+    pc: &mut usize,
+) -> Vec<Node> {
+    let mut out = Vec::new();
+    while *pc < end {
+        match regions.get(*next) {
+            Some(&(s, e, is_loop)) if s == *pc && e <= end => {
+                *next += 1;
+                let body = nest(e, regions, next, pc);
+                out.push(if is_loop {
+                    Node::Loop {
+                        head: s,
+                        end: e,
+                        body,
+                    }
+                } else {
+                    Node::Block { end: e, body }
+                });
+            }
+            _ => {
+                out.push(Node::Inst(*pc));
+                *pc += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Every jump in `nodes` leaves a region around it (`outer`: innermost last, each
+/// `(end, loop head)`), goes round one, or falls through to the next instruction.
+fn check_jumps(
+    code: &[Inst],
+    nodes: &[Node],
+    outer: &mut Vec<(usize, Option<usize>)>,
+) -> Result<(), String> {
+    for n in nodes {
+        match n {
+            Node::Inst(pc) => {
+                let Some(t) = target(&code[*pc]) else {
+                    continue;
+                };
+                let ok =
+                    t == pc + 1 || outer.iter().any(|&(end, head)| end == t || head == Some(t));
+                if !ok {
+                    return Err(format!(
+                        "{pc}: {:?} goes to {t}, out of no region",
+                        code[*pc]
+                    ));
+                }
+            }
+            Node::Block { end, body } => {
+                outer.push((*end, None));
+                check_jumps(code, body, outer)?;
+                outer.pop();
+            }
+            Node::Loop { head, end, body } => {
+                outer.push((*end, Some(*head)));
+                check_jumps(code, body, outer)?;
+                outer.pop();
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -308,5 +486,98 @@ mod tests {
         let f = func(vec![ret(3)], &[]);
         let err = variables(&f).unwrap_err();
         assert!(err.contains("register 3, never taken"), "{err}");
+    }
+
+    fn jump_if_not(cond: u8, to: u32) -> Inst {
+        Inst::JumpIfNot { cond, to }
+    }
+
+    fn nop(dst: u8) -> Inst {
+        Inst::Const { dst, value: 0 }
+    }
+
+    /// `if c { a } else { b }` as lowering writes it: the test's jump leaves the block of
+    /// the `then` arm, whose last jump leaves the block of both.
+    #[test]
+    fn an_if_else_is_two_nested_blocks() {
+        let code = vec![
+            nop(0),            // 0: c
+            jump_if_not(0, 4), // 1
+            nop(1),            // 2: then
+            Inst::Jump(5),     // 3
+            nop(1),            // 4: else
+            ret(1),            // 5
+        ];
+        use Node::{Block, Inst as I};
+        assert_eq!(
+            structure(&code).unwrap(),
+            [
+                I(0),
+                Block {
+                    end: 5,
+                    body: vec![
+                        Block {
+                            end: 4,
+                            body: vec![I(1), I(2), I(3)]
+                        },
+                        I(4)
+                    ]
+                },
+                I(5)
+            ]
+        );
+    }
+
+    /// A counted loop with an early exit and a skipped turn: its test and the exit
+    /// leave it, the skip leaves the block up to the count, the jump back goes round.
+    #[test]
+    fn a_loop_with_a_break_and_a_continue() {
+        let code = vec![
+            nop(0),            // 0: i = 0
+            jump_if_not(0, 7), // 1: head: i < len, or out
+            jump_if_not(1, 5), // 2: skip this one
+            jump_if_not(2, 7), // 3: found: out
+            nop(3),            // 4
+            nop(0),            // 5: i += 1
+            Inst::Jump(1),     // 6: round again
+            ret(3),            // 7
+        ];
+        use Node::{Block, Inst as I, Loop};
+        assert_eq!(
+            structure(&code).unwrap(),
+            [
+                I(0),
+                Loop {
+                    head: 1,
+                    end: 7,
+                    body: vec![
+                        I(1),
+                        Block {
+                            end: 5,
+                            body: vec![I(2), I(3), I(4)]
+                        },
+                        I(5),
+                        I(6)
+                    ]
+                },
+                I(7)
+            ]
+        );
+    }
+
+    /// A jump into the middle of a loop from before it has no region: an error, not a
+    /// guess.
+    #[test]
+    fn a_jump_into_a_loop_is_an_error() {
+        let code = vec![
+            jump_if_not(0, 3), // 0: into the loop's body
+            nop(1),            // 1: head
+            nop(1),            // 2
+            nop(1),            // 3
+            Inst::Jump(1),     // 4
+            ret(1),            // 5
+        ];
+        let err = structure(&code).unwrap_err();
+        assert!(err.contains("enters loop"), "{err}");
     }
 }

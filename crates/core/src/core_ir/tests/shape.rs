@@ -1,15 +1,18 @@
 //! The code lowering writes is printable in what `shape.rs` reads: every function of
 //! every ruleset shipped or loaded by the tests (fights' too) names each register by a
 //! variable lowering took, gives each variable one class (an int, a truth, a level..),
-//! and reads no variable on a path where nothing wrote it.
+//! reads no variable on a path where nothing wrote it, and nests in blocks and loops that
+//! every jump leaves or goes round.
 
-use super::super::shape::{classes, unwritten_reads, variables};
+use super::super::shape::{classes, structure, unwritten_reads, variables, Node};
 use std::path::Path;
 
 #[test]
-fn every_function_holds_one_class_per_variable_and_reads_only_what_every_path_wrote() {
+fn every_function_nests_holds_one_class_per_variable_and_reads_what_every_path_wrote() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let (mut functions, mut bad) = (0, Vec::new());
+    // Blocks and loops met.
+    let mut regions = (0, 0);
     for dir in super::coverage::rulesets() {
         let (p, diags, _) = crate::compile_dir(&dir);
         let p = p.unwrap_or_else(|| panic!("{} does not check: {:?}", dir.display(), diags.items));
@@ -23,6 +26,10 @@ fn every_function_holds_one_class_per_variable_and_reads_only_what_every_path_wr
             let Some(f) = f else { continue };
             functions += 1;
             let fname = &p.functions[id].name;
+            match structure(&f.code) {
+                Ok(tree) => count(&tree, &mut regions),
+                Err(e) => bad.push(format!("{name}: {fname}: {e}")),
+            }
             match variables(f) {
                 Err(e) => bad.push(format!("{name}: {fname}: {e}")),
                 Ok(vars) => {
@@ -40,5 +47,25 @@ fn every_function_holds_one_class_per_variable_and_reads_only_what_every_path_wr
         }
     }
     assert!(functions > 400, "only {functions} functions read");
+    assert!(
+        regions.0 > 500 && regions.1 > 100,
+        "only {regions:?} blocks and loops"
+    );
     assert!(bad.is_empty(), "{} reads:\n{}", bad.len(), bad.join("\n"));
+}
+
+fn count(nodes: &[Node], regions: &mut (usize, usize)) {
+    for n in nodes {
+        match n {
+            Node::Inst(_) => {}
+            Node::Block { body, .. } => {
+                regions.0 += 1;
+                count(body, regions);
+            }
+            Node::Loop { body, .. } => {
+                regions.1 += 1;
+                count(body, regions);
+            }
+        }
+    }
 }
