@@ -1,8 +1,9 @@
-//! A game's build script compiles the front end and the code generator, not the tools
-//! (issue 25 §6): it depends on `rulesc-codegen`, whose crates by stage leave out
-//! `rulesc-core` (the interpreter), `rulesc-analyze` (`simulate`, `analyze`, `rulesc
-//! test`, and with them rayon and the big-number crates) and `rulesc` (the language
-//! server, the book, the studio and the command line).
+//! A game's build script compiles the front end, the core IR and the code generator, not
+//! the tools (issue 25 §6): it depends on `rulesc-codegen`, which prints the core IR
+//! (`rulesc-core`: lowering, and the VM beside it, a crate of the front end and the
+//! runtime alone), and whose crates by stage leave out `rulesc-analyze` (`simulate`,
+//! `analyze`, `rulesc test`, and with them rayon and the big-number crates) and `rulesc`
+//! (the language server, the book, the studio and the command line).
 //!
 //! `examples/duel` depends on `rulesc-codegen` as a game does; cargo's own resolution of
 //! its build (`cargo tree`, offline) must hold none of those. That the code generator
@@ -14,9 +15,8 @@ use std::process::Command;
 
 /// What a game's build must not compile: the crates that run rules, the tools, and what
 /// they depend on.
-const KEPT_OUT: [&str; 12] = [
+const KEPT_OUT: [&str; 11] = [
     "rulesc",
-    "rulesc-core",
     "rulesc-analyze",
     "rayon",
     "num-bigint",
@@ -52,7 +52,7 @@ fn a_games_build_script_compiles_neither_the_interpreter_nor_the_tools() {
 
     // The build does hold the code generator and the front end, as build dependencies:
     // the check below is not vacuous.
-    for name in ["rulesc-codegen", "rulesc-front"] {
+    for name in ["rulesc-codegen", "rulesc-core", "rulesc-front"] {
         assert!(crates.contains(&name), "no {name} in:\n{tree}");
     }
     for name in KEPT_OUT {

@@ -38,6 +38,7 @@ mod fight;
 pub mod ident;
 mod items;
 pub mod options;
+mod print;
 mod types;
 
 use crate::ir::{Body, Program};
@@ -396,6 +397,10 @@ pub struct Gen<'p> {
     pub opts: &'p Options,
     /// Which functions are fight functions (they take the fight).
     pub fight: Vec<bool>,
+    /// The program as checked, lowered to the core IR: what `print` prints from (the
+    /// functions of the fight's specialized copy that are not the checked program's are
+    /// printed by `body`).
+    pub core: Option<&'p rulesc_core::core_ir::Module>,
 }
 
 /// Generates the Rust module for `p`: formatted source, or a description of why the
@@ -408,6 +413,7 @@ pub fn generate(p: &Program) -> Result<String, String> {
 /// options should be [`Options::validate`]d first; an attribute that does not parse
 /// makes the output fail to parse, which is reported here.
 pub fn generate_with(p: &Program, opts: &Options) -> Result<String, String> {
+    let core = rulesc_core::core_ir::module(p);
     let specialized;
     let p = if p.fight.is_some() {
         specialized = fight::specialize(p);
@@ -420,6 +426,7 @@ pub fn generate_with(p: &Program, opts: &Options) -> Result<String, String> {
         id: Idents::new(p),
         opts,
         fight: crate::ir::fight_functions(p),
+        core: Some(core),
     };
     g.check_supported()?;
     let mut scope = Scope::new();

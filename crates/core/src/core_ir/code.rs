@@ -55,6 +55,9 @@ pub struct Func {
     /// Each `i64` register lowering took for [`Func::code`], in the order taken: what a
     /// printer reads beside the code (`core_ir::shape`), where the VM reads registers.
     pub allocs: Vec<Alloc>,
+    /// Where a `let` binds a local to the registers of its value: from instruction `pc`
+    /// on, register `reg` holds local `slot` (a printer names the variable after it).
+    pub lets: Vec<Let>,
     /// Its code for an untraced run no enumeration can stop: no trace points, no stops,
     /// the steps between two effects in one `Step`.
     pub plain: Vec<Inst>,
@@ -70,6 +73,14 @@ pub struct Alloc {
     /// What it holds, when lowering took it for a value of a known type (a local, a
     /// result); `None` for a temporary, whose kind its instruction gives.
     pub kind: Option<Kind>,
+}
+
+/// A local bound to a register ([`Func::lets`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Let {
+    pub pc: u32,
+    pub reg: IReg,
+    pub slot: u32,
 }
 
 /// What an `i64` register holds.

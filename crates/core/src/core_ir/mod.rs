@@ -28,7 +28,7 @@ pub mod shape;
 mod tests;
 pub mod vm;
 
-pub use code::{Func, Part};
+pub use code::{Access, Class, Func, Inst, Kind, Let, Part, Reg};
 pub use lower::piece::Of;
 pub use vm::{Lanes, Left, Rerun};
 

@@ -98,6 +98,13 @@ pub fn variables(f: &Func) -> Result<Vars, String> {
     })
 }
 
+/// The variable register `reg` holds from instruction `pc` on: the register as last
+/// taken at or before `pc` (what a [`Let`](super::code::Let) names).
+pub fn variable_at(f: &Func, pc: u32, reg: u8) -> Option<u32> {
+    let v = f.allocs.iter().rposition(|a| a.pc <= pc && a.reg == reg)?;
+    Some(v as u32)
+}
+
 /// Where control goes after instruction `pc`.
 pub fn successors(code: &[Inst], pc: usize) -> impl Iterator<Item = usize> {
     let next = pc + 1;
@@ -399,6 +406,7 @@ mod tests {
             vals: 0,
             traced: false,
             site: 0,
+            lets: Vec::new(),
             code,
             allocs: allocs
                 .iter()

@@ -344,7 +344,14 @@ pub(super) fn function(g: &Gen, fid: usize, f: &ir::Function) -> Result<codegen:
         func.ret(g.ret_ty(&f.ret)?);
     }
     let mut lines = copies;
+    let names: Vec<String> = bg.slots.iter().map(|s| s.ident.clone()).collect();
     match &f.body {
+        _ if lines.is_empty() && {
+            let printed = super::print::body(g, fid, f, &names);
+            let done = printed.is_some();
+            lines.extend(printed.into_iter().flatten());
+            done
+        } => {}
         ir::Body::Formula(e) => {
             let ex = bg.expr(e, Dest::Val)?;
             lines.extend(ex.pre.clone());

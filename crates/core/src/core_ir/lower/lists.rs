@@ -27,6 +27,7 @@ impl Lower<'_, '_> {
     fn list_steps(&mut self, list: &Expr) -> Lowered<()> {
         let (mark, regs) = (self.code.len(), (self.ints, self.vals));
         let (free, taken, allocs) = (self.free.clone(), self.taken.len(), self.allocs.len());
+        let lets = self.lets.len();
         self.expr(list)?;
         debug_assert!(self.code[mark..].iter().all(|i| matches!(
             i,
@@ -38,6 +39,7 @@ impl Lower<'_, '_> {
         self.free = free;
         self.taken.truncate(taken);
         self.allocs.truncate(allocs);
+        self.lets.truncate(lets);
         Ok(())
     }
 

@@ -15,7 +15,7 @@ mod rolls;
 mod scalars;
 mod stmt;
 
-use super::code::{Alloc, Func, IReg, Inst, Kind, Part, Shown, VReg, FRAME};
+use super::code::{Alloc, Func, IReg, Inst, Kind, Let, Part, Shown, VReg, FRAME};
 use crate::eval::Value;
 use crate::ir::{Body, Const, Expr, ExprKind as K, Program, Stmt, Ty};
 
@@ -54,7 +54,7 @@ pub(super) fn lower_into(p: &Program, id: usize, done: &mut Done) {
 fn function(p: &Program, id: usize, done: &mut Done) -> Result<Func, u32> {
     let f = &p.functions[id];
     let traced = f.is_procedure();
-    let (full, regs, allocs) = body(p, id, done, Form::Full).map_err(|NoRoom| 0u32)?;
+    let (full, regs, (allocs, lets)) = body(p, id, done, Form::Full).map_err(|NoRoom| 0u32)?;
     // A function's `i64` registers are indexed by a `u8`, into a fixed frame, which keeps
     // one for a piece of it run alone (`piece.rs`: the flag of its end): the plain form
     // inlines small formulas when they fit.
@@ -81,6 +81,7 @@ fn function(p: &Program, id: usize, done: &mut Done) -> Result<Func, u32> {
         site: f.site,
         code: full,
         allocs,
+        lets,
         plain,
     })
 }
@@ -128,7 +129,7 @@ fn body(
     id: usize,
     done: &mut Done,
     form: Form,
-) -> Lowered<(Vec<Inst>, Registers, Vec<Alloc>)> {
+) -> Lowered<(Vec<Inst>, Registers, (Vec<Alloc>, Vec<Let>))> {
     let f = &p.functions[id];
     // A formula's trace points run only when formulas are traced too (the VM's
     // `formulas`); a procedure's whenever the run is traced.
@@ -181,7 +182,7 @@ fn body(
             });
         }
     }
-    Ok((l.code, (params, l.ints, l.vals), l.allocs))
+    Ok((l.code, (params, l.ints, l.vals), (l.allocs, l.lets)))
 }
 
 /// The functions a body being lowered may call.
@@ -230,6 +231,8 @@ struct Lower<'p, 'd> {
     label: usize,
     /// Each `i64` register taken, where and for what ([`Func::allocs`]).
     allocs: Vec<Alloc>,
+    /// Each local a `let` binds to registers ([`Func::lets`]).
+    lets: Vec<Let>,
 }
 
 impl<'p, 'd> Lower<'p, 'd> {
@@ -256,6 +259,7 @@ impl<'p, 'd> Lower<'p, 'd> {
             pending: 0,
             label: 0,
             allocs: Vec::new(),
+            lets: Vec::new(),
             traced,
             plain: form != Form::Full,
             inline: form == Form::Inlined,
@@ -282,6 +286,19 @@ impl<'p> Lower<'p, '_> {
     /// frame's last, the function does not lower: [`function`] checks the count).
     fn int(&mut self) -> IReg {
         self.int_of(None)
+    }
+
+    /// Records that local `slot` is held in the `i64` registers of `part` from the next
+    /// instruction on ([`Func::lets`]).
+    fn named(&mut self, slot: usize, part: Part) {
+        let pc = count(self.code.len());
+        for reg in ints_of(part).into_iter().flatten() {
+            self.lets.push(Let {
+                pc,
+                reg,
+                slot: count(slot),
+            });
+        }
     }
 
     /// [`Self::int`] for a value of `kind`, when it is known.

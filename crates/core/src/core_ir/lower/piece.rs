@@ -72,6 +72,7 @@ pub fn piece(
             code: full.code,
             // A piece is run, never printed.
             allocs: Vec::new(),
+            lets: Vec::new(),
             plain: plain.code,
         },
         entry: entry.to_vec(),

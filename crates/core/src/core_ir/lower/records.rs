@@ -279,6 +279,9 @@ impl Lower<'_, '_> {
         for a in self.allocs.iter_mut().filter(|a| a.pc as usize > at) {
             a.pc -= 1;
         }
+        for l in self.lets.iter_mut().filter(|l| l.pc as usize > at) {
+            l.pc -= 1;
+        }
         self.code.push(Inst::RowRead {
             dst,
             table,

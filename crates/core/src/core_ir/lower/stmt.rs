@@ -43,6 +43,7 @@ impl Lower<'_, '_> {
                         && !self.slots.iter().flatten().any(|p| shares(*p, v)) =>
                     {
                         self.slots[*slot] = Some(v);
+                        self.named(*slot, v);
                         self.pending += 1;
                         self.trace(Inst::TraceAssign {
                             site: *site,
@@ -54,6 +55,7 @@ impl Lower<'_, '_> {
                     None => {
                         let at = self.fresh(&value.ty)?;
                         self.slots[*slot] = Some(at);
+                        self.named(*slot, at);
                         at
                     }
                 };
