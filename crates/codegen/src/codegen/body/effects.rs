@@ -564,6 +564,8 @@ impl BodyGen<'_, '_> {
                 Agg::All => format!("{chain}.all({body_fn})"),
                 Agg::Max | Agg::Min => {
                     let f = if kind == Agg::Max { "max" } else { "min" };
+                    // The language's max/min of an empty list: 0, or the lowest level
+                    // (reference.md, "Aggregates").
                     let or = if choice {
                         "unwrap_or_default()"
                     } else {
@@ -591,6 +593,7 @@ impl BodyGen<'_, '_> {
                 } else {
                     "i64".to_string()
                 };
+                // An empty list's 0 or lowest level, as above.
                 (
                     format!("None::<{t}>"),
                     if choice {
@@ -748,7 +751,9 @@ impl BodyGen<'_, '_> {
     }
 }
 
-/// The site of the outermost list index under fields (`c.wounds[i].bandage`'s `[i]`).
+/// The site of the outermost list index under fields (`c.wounds[i].bandage`'s `[i]`),
+/// where `place_text` reports an index outside its list. The 0s are never read: a path
+/// with no index checks none, and an index the checker proved inside never fails.
 fn index_site(e: &Expr) -> u32 {
     match &e.kind {
         K::Field(r, _) => index_site(r),

@@ -232,7 +232,7 @@ impl BodyGen<'_, '_> {
                 let pre = self.seq(&mut parts);
                 let elem = match &l.ty {
                     Ty::List(t) => (**t).clone(),
-                    _ => Ty::Error,
+                    _ => unreachable!("`x in list` asks a list for a value (the checker's rule)"),
                 };
                 let needle = if g.is_copy(&elem) {
                     format!("&{}", parts[0].at(P_UNARY))
@@ -353,6 +353,7 @@ impl BodyGen<'_, '_> {
             K::DiceTimes(d, n, site) => {
                 let mut parts = vec![self.expr(d, Dest::Val)?, self.expr(n, Dest::Val)?];
                 let mut pre = self.seq(&mut parts);
+                // Without a site the count is proven inside and `proven` reads no site: 0.
                 let call = format!(
                     "{}.times({}, {})",
                     parts[0].recv(),

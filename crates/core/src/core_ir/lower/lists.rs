@@ -83,7 +83,7 @@ impl Lower<'_, '_> {
                     dst,
                     list: l,
                     idx,
-                    site: check.unwrap_or(0),
+                    site: *check,
                 });
                 dst
             }

@@ -206,7 +206,7 @@ impl Lower<'_, '_> {
                     dst,
                     dice: held,
                     n,
-                    site: site.unwrap_or(0),
+                    site: *site,
                 });
                 Part::Val(dst)
             }
