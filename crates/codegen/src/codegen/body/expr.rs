@@ -885,6 +885,37 @@ mod tests {
         assert!(!code.contains("let cond_125 = "));
     }
 
+    /// A record reached through two lists and passed to a procedure that changes it
+    /// (`c.groups[i].wounds[j]`): each index outside its list is a rule error at its own
+    /// site, as the interpreter reads each `list[i]`, not both at the outer one's.
+    #[test]
+    fn each_index_of_an_element_passed_to_change_fails_at_its_own_site() {
+        let manifest =
+            "ruleset: { name: nest }\ntypes:\n  Wound:\n    depth: { type: int, default: 0 }\n  \
+            Group:\n    wounds: { type: list<Wound>, default: [] }\n  \
+            Char:\n    groups: { type: list<Group>, default: [] }\n";
+        let rules = "procedure heal(w: Wound) {\n  w.depth += 1\n}\n\n\
+            procedure go(c: Char, i: int, j: int) -> int {\n  heal(c.groups[i].wounds[j])\n  return 0\n}\n";
+        let code = generated_in(8 << 20, manifest, rules.to_string());
+        // The sites, in order: the two procedures', `w.depth += 1`, `c.groups[i]`,
+        // `c.groups[i].wounds[j]`, `return 0`.
+        let flat: String = code.split_whitespace().collect();
+        let site = |text: &str| {
+            flat.split("Site::new(")
+                .skip(1)
+                .position(|s| s.contains(&format!(",\"{text}\")")))
+                .unwrap_or_else(|| panic!("no site {text}"))
+        };
+        let (outer, inner) = (site("c.groups[i]"), site("c.groups[i].wounds[j]"));
+        // (A call prettyplease breaks over lines ends in a comma.)
+        let call = |args: String| {
+            flat.contains(&format!("index_mut({args})"))
+                || flat.contains(&format!("index_mut({args},)"))
+        };
+        assert!(call(format!("&mutc.groups,i,{outer}")), "{code}");
+        assert!(call(format!("&mutelement.wounds,j,{inner}")), "{code}");
+    }
+
     /// Chains of 3,000 roll shifts, level steps and divisions, and an `if` of 3,000 `else
     /// if`s, are printed on an 8 MiB stack: each chain's value so far bound every 32
     /// operators, each `else if` flat (`} else if branch(..) {`), none nested per term.
