@@ -229,7 +229,10 @@ fn listing(stdout: &str) -> String {
 }
 
 /// Runs `rulesc --format json analyze <dir>/rules <dir>/scenario.yaml <args>` under a 512 MiB
-/// address-space limit, killed after 60 s.
+/// address-space limit, killed after 60 s. Two threads in rayon's pool whatever the
+/// machine (`RAYON_NUM_THREADS`, as `bounded` sets it): each takes 32 MiB of stack
+/// (`rulesc::analyze::THREAD_STACK`) and an allocator arena of address space, so on a
+/// CI runner of many cores one per core would spend the 512 MiB before the analysis does.
 fn run_bounded(dir: &Path, args: &[&str]) -> Output {
     let mut child = Command::new("sh")
         .arg("-c")
@@ -239,6 +242,7 @@ fn run_bounded(dir: &Path, args: &[&str]) -> Output {
         .arg(dir.join("rules"))
         .arg(dir.join("scenario.yaml"))
         .args(args)
+        .env("RAYON_NUM_THREADS", "2")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

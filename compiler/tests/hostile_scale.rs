@@ -362,6 +362,68 @@ fn class_7_a_sum_and_a_condition_of_thousands_of_terms_check_and_run() {
 }
 
 #[test]
+fn class_7_chains_of_rolls_levels_divisions_and_else_ifs_of_thousands_check_build_and_run() {
+    // `roll d6 + 1 + ..`, `l + 1 + .. - 1`, `x / y / ..` (a divisor that may be 0) of
+    // 3,000 terms and an `if` of 3,000 `else if`s: each checks (no E0363: lowering walks
+    // the chain with one running register, and gives each condition's back at its jump),
+    // builds (flat: the printer binds a chain's value every 32 operators and prints a
+    // long `else if` chain without a block per arm), and runs to what the rules give.
+    let n = 3_000;
+    let rolls = format!("roll d6{}", " + 1".repeat(n - 1));
+    // Each step saturates at the scale's ends: 2,998 steps up reach `Down`, one down
+    // leaves `Wound` (not `Down`, as summing the steps first would give).
+    let levels = format!("l{} - 1", " + 1".repeat(n - 2));
+    let divs = format!("x{}", " / y".repeat(n - 1));
+    let arms: String = (1..n)
+        .map(|i| format!(" else if x == {i} {{\n    r = {i}\n  }}"))
+        .collect();
+    let rules = format!(
+        "procedure rolls() -> int {{\n  let t = {rolls}\n  return t - natural(t)\n}}\n\
+         formula levels(l: Harm) -> Harm = {levels}\n\
+         formula divs(x: int, y: int) -> int = {divs}\n\
+         procedure arms(x: int) -> int {{\n  let r = 0\n  if x == 0 {{\n    r = 0\n  }}{arms} else {{\n    r = -1\n  }}\n  return r\n}}\n"
+    );
+    let scenario = |run: &str, args: &str| format!("ruleset: r\nrun: {run}\nargs: {{ {args} }}\n");
+    let files = [
+        (
+            "r/ruleset.yaml",
+            format!("{MANIFEST}scales:\n  Harm: [None, Scratch, Wound, Down]\n"),
+        ),
+        ("r/a.rules", rules),
+        ("rolls.yaml", "ruleset: r\nrun: rolls\n".to_string()),
+        ("levels.yaml", scenario("levels", "l: None")),
+        ("divs.yaml", scenario("divs", "x: 7, y: 1")),
+        ("divs_0.yaml", scenario("divs", "x: 7, y: 0")),
+        ("arms.yaml", scenario("arms", "x: 2999")),
+        ("arms_else.yaml", scenario("arms", "x: 5000")),
+    ];
+    let code = build("long_chains", &files, &[]);
+    assert!(code.contains("let roll_2 = "), "no roll so far bound");
+    assert!(code.contains("let level_2 = "), "no level so far bound");
+    assert!(code.contains("} else if ::rulesc_runtime::__private::branch("));
+    // Quadratic indentation (a block or call nested per term) printed hundreds of MB.
+    assert!(code.len() < 16 << 20, "{} bytes printed", code.len());
+    let root = project("long_chains_run", &files);
+    for (scenario, result) in [
+        ("rolls.yaml", "result: 2999"),
+        ("levels.yaml", "result: Wound"),
+        ("divs.yaml", "result: 7"),
+        (
+            "divs_0.yaml",
+            "result: rule error at r/a.rules:6: division by zero",
+        ),
+        ("arms.yaml", "result: 2999"),
+        ("arms_else.yaml", "result: -1"),
+    ] {
+        let out = bounded::rulesc(&["trace", "r", scenario], Some(&root));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{scenario}: {stderr}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(stdout.lines().last(), Some(result), "{scenario}");
+    }
+}
+
+#[test]
 fn class_7_chains_of_4000_terms_check_build_run_and_are_analyzed() {
     // Under the depth limit (4,096 levels, E0206 past it: `hostile.rs`), chains of
     // numbers and of truths check, build, run to what the rules give, and are analyzed

@@ -225,7 +225,6 @@ impl Comparer<'_, '_> {
         }
     }
 
-    /// `state: { <parameter>: <value> }`: each argument after the run.
     /// `state: { <parameter>: <value> }`: each argument after the run; in a scenario's
     /// fight, a combatant by its name too.
     fn state(
@@ -245,22 +244,19 @@ impl Comparer<'_, '_> {
         };
         for (k, v) in map {
             let name = k.scalar_text().unwrap_or_default();
-            match params.iter().position(|q| q.name == name) {
-                Some(i) => {
+            let fighter = fighters.iter().find(|(n, _)| *n == name);
+            match (params.iter().position(|q| q.name == name), fighter) {
+                (Some(i), _) => {
                     let at = format!("state.{name}");
                     let ty = combatant_ty(self.p, &params[i].ty);
                     self.value(&at, v, &args[i], &ty);
                 }
-                None if fighters.iter().any(|(n, _)| *n == name) => {
+                (None, Some((_, found))) => {
                     let at = format!("state.{name}");
                     let ty = combatant_ty(self.p, &Ty::Fighter);
-                    let found = fighters
-                        .iter()
-                        .find(|(n, _)| *n == name)
-                        .map(|(_, x)| x.clone());
-                    self.value(&at, v, &found.unwrap_or(Value::Unit), &ty);
+                    self.value(&at, v, found, &ty);
                 }
-                None => {
+                (None, None) => {
                     let cands: Vec<&str> = params
                         .iter()
                         .map(|q| q.name.as_str())

@@ -359,6 +359,8 @@ fn read_node(
                 }
             }
         };
+        // (`Unit` holds the place of an argument reported above: a scenario with an
+        // error does not run.)
         args.push(value.map(|c| Value::from_const(&c)).unwrap_or(Value::Unit));
     }
     let mut dice_spans = Vec::new();

@@ -354,7 +354,8 @@ pub fn export() -> Value {
 
 /// Every schema with its file name, pretty-printed with a final newline.
 pub fn all() -> Vec<(&'static str, String)> {
-    let text = |v: Value| serde_json::to_string_pretty(&v).unwrap_or_default() + "\n";
+    let text =
+        |v: Value| serde_json::to_string_pretty(&v).expect("a serde_json value prints") + "\n";
     vec![
         ("ruleset.schema.json", text(ruleset())),
         ("pack.schema.json", text(pack())),

@@ -190,13 +190,9 @@ pub fn run_once<T: TraceSink>(
     let mut env = Env::new(dice, file.policy_for(seed, k), trace);
     let mut fight = file.fight();
     let Some(mut rules) = EvalRules::new(p).map(|r| r.with(options)) else {
-        let run = Run {
-            end: FightEnd::Undecided,
-            rounds: 0,
-            error: None,
-            groups: vec![false; file.groups.len()],
-        };
-        return (run, env.trace);
+        unreachable!(
+            "a fight file is read only against a ruleset that declares a fight (simulate::read)"
+        )
     };
     let end = fight.run(&mut rules, &mut env, file.rounds);
     let rounds = fight.round();
@@ -207,7 +203,10 @@ pub fn run_once<T: TraceSink>(
         .collect();
     let groups = match &outs {
         Some(outs) if end != FightEnd::RuleError => {
-            let out = |f: u32| outs.get(f as usize).copied().unwrap_or(false);
+            let out = |f: u32| match outs.get(f as usize) {
+                Some(&out) => out,
+                None => unreachable!("a group names fighters of its fight (simulate::read)"),
+            };
             file.groups
                 .iter()
                 .map(|g| in_group(g, end, rounds, &out))

@@ -11,6 +11,7 @@
 //!   here and not in the API).
 //! - [`rolls`]: `roll` specialised for dice known at generation time.
 //! - [`show`]: how values print in traces (lists, maps, boxes), cut at `MAX_SHOWN`.
+//! - [`branch`]: a condition of a long `else if` chain, traced.
 //! - [`in_order`], [`Cow`]: what a generated fight's rules name; [`land`]: how the turns
 //!   of a group acting at once land (`ties at once`), field by field.
 //! - `serial` (feature `serde`): the `#[serde(with = ..)]` helpers of generated types.
@@ -23,6 +24,17 @@ pub mod show;
 pub use crate::fight::land;
 pub use crate::fight::play::in_order;
 pub use alloc::borrow::Cow;
+
+/// `taken`, an `if`'s condition, traced as branch `site` (`TraceEvent::Branch`) and given
+/// back: how a long `else if` chain prints each condition, `} else if branch(..) {`,
+/// without a block nested per arm.
+#[inline(always)]
+pub fn branch<T: crate::TraceSink>(taken: bool, trace: &mut T, site: u32) -> bool {
+    if T::ENABLED {
+        trace.event(crate::TraceEvent::Branch { site, taken });
+    }
+    taken
+}
 
 /// The serde helpers generated types name in their `#[serde(..)]` attributes.
 #[cfg(feature = "serde")]

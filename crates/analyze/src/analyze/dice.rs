@@ -176,7 +176,7 @@ fn by_faces(spec: DiceSpec, left: u32, max_entries: usize) -> Result<RollDist, T
         });
     let weight = |p: &super::exact::Prob| {
         let n = p.numer() * (&den / p.denom());
-        W::Big(n.to_biguint().unwrap_or_default())
+        W::Big(n.to_biguint().expect("a probability is not negative"))
     };
     let entries = order
         .iter()
@@ -186,7 +186,7 @@ fn by_faces(spec: DiceSpec, left: u32, max_entries: usize) -> Result<RollDist, T
     Ok(RollDist {
         entries,
         cut: weight(&cut),
-        den: W::Big(den.to_biguint().unwrap_or_default()),
+        den: W::Big(den.to_biguint().expect("a common denominator is positive")),
     })
 }
 

@@ -256,7 +256,7 @@ pub fn json(names: (&str, &str), changes: &[Change], base: &Report, variant: &Re
         "definitions": defs,
         "groups": groups,
     });
-    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+    serde_json::to_string_pretty(&doc).expect("a serde_json value prints") + "\n"
 }
 
 /// The definitions that differ, as JSON (`definitions` of every `rulesc diff`).

@@ -290,7 +290,8 @@ pub fn json(reports: &[Report], best: Option<&str>) -> String {
         results: reports.iter().map(Report::json).collect(),
         best,
     };
-    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+    serde_json::to_string_pretty(&doc).expect("a report is plain JSON: maps keyed by strings")
+        + "\n"
 }
 
 /// A CSV field, quoted when it must be (RFC 4180).

@@ -116,7 +116,12 @@ where
     let total = Prob::from_integer(drawn.max(1).into());
     let counts: Vec<u64> = groups
         .iter()
-        .map(|g| g.prob.to_integer().try_into().unwrap_or(0))
+        .map(|g| {
+            g.prob
+                .to_integer()
+                .try_into()
+                .expect("a group holds at most the samples drawn (a u64)")
+        })
         .collect();
     for g in &mut groups {
         g.prob = &g.prob / &total;

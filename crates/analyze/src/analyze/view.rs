@@ -336,7 +336,9 @@ pub fn group(p: &Program, ret: &Ty, path: &Path, outcomes: &[(Outcome, Prob)]) -
                                 .variants
                                 .get(*i as usize)
                                 .map(|v| v.name.clone())
-                                .unwrap_or_default();
+                                .unwrap_or_else(|| {
+                                    unreachable!("a level is held as its index in its scale")
+                                });
                             (name, None)
                         }
                         (Value::Outcome { tag, .. }, Ty::Outcome(id)) => {

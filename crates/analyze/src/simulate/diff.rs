@@ -162,7 +162,10 @@ impl FightDiff {
     pub fn render(&self, style: Style) -> String {
         match style {
             Style::Text => self.text(),
-            Style::Json => serde_json::to_string_pretty(&self.json()).unwrap_or_default() + "\n",
+            Style::Json => {
+                serde_json::to_string_pretty(&self.json()).expect("a serde_json value prints")
+                    + "\n"
+            }
             Style::Csv => self.csv(),
         }
     }

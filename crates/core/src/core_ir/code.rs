@@ -310,12 +310,12 @@ pub enum Inst {
         value: Part,
     },
     /// `list[idx]`: the item, shared; past either end the runtime's `error::index` at
-    /// `site`.
+    /// `site` (`None` where the checker proved the index inside: `ir::ExprKind::ListGet`).
     ListGet {
         dst: Part,
         list: VReg,
         idx: IReg,
-        site: u32,
+        site: Option<u32>,
     },
     /// `x in list`: whether an item equals `x` (`eval::expr::scan`), charged a step per
     /// item compared.
@@ -558,12 +558,13 @@ pub enum Inst {
         site: u32,
     },
     /// `dice * n` (`DiceSpec::times`, the one rule: a rule error at `site` past the dice a
-    /// roll may have).
+    /// roll may have; `None` where the checker proved the count inside:
+    /// `ir::ExprKind::DiceTimes`).
     DiceTimes {
         dst: VReg,
         dice: VReg,
         n: IReg,
-        site: u32,
+        site: Option<u32>,
     },
     /// A new outcome of tag `tag` with its fields.
     Outcome {

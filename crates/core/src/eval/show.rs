@@ -85,7 +85,9 @@ fn show_into(p: &Program, v: &Value, ty: &Ty, out: &mut Shown<'_>) {
             }
         }
         (Value::Fighter(_) | Value::Int(_), Ty::Fighter) => {
-            let f = Fighter(v.int().clamp(0, i64::from(u32::MAX)) as u32);
+            let f = Fighter(u32::try_from(v.int()).unwrap_or_else(|_| {
+                unreachable!("a fighter is held as its number in the fight (u32)")
+            }));
             let name = match out.fight {
                 Some(x) => x.name(f).to_string(),
                 None => format!("fighter {}", f.0),
@@ -93,7 +95,9 @@ fn show_into(p: &Program, v: &Value, ty: &Ty, out: &mut Shown<'_>) {
             out.push(&name);
         }
         (Value::Side(_) | Value::Int(_), Ty::Side) => {
-            let s = Side(v.int().clamp(0, i64::from(u16::MAX)) as u16);
+            let s = Side(u16::try_from(v.int()).unwrap_or_else(|_| {
+                unreachable!("a side is held as its number in the fight (u16)")
+            }));
             let name = match out.fight {
                 Some(x) => x.side_name(s).to_string(),
                 None => format!("side {}", s.0),
@@ -170,6 +174,7 @@ pub fn show_result(p: &Program, result: &Result<Value, RuleError>, ty: &Ty) -> S
     match result {
         Ok(v) => show(p, v, ty),
         Err(e) => {
+            // A rule error of another program (its site not one of `p`'s) shows no place.
             let at = p
                 .sites
                 .get(e.site as usize)

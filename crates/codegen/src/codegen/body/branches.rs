@@ -5,6 +5,13 @@ use super::*;
 use crate::ir::{Expr, MatchArm, Stmt, Ty};
 
 impl BodyGen<'_, '_> {
+    /// `if c { .. } else if c { .. } else { .. }`, each condition traced before its
+    /// branch. A condition's statements come before its `if`, so each `else if` nests
+    /// a block (`} else { <statements> if taken {`); in a chain longer than
+    /// [`CHAIN_RUN`](super::expr::CHAIN_RUN) arms (a stranger's 3,000), a condition with
+    /// no statements is a flat `} else if branch(c, ..) {` instead, so the text, and
+    /// what syn, prettyplease and rustc walk by recursion, does not nest an arm deeper
+    /// each time. Walked in a loop, not by recursion per arm.
     pub(super) fn if_chain(
         &mut self,
         branches: &[(Expr, Vec<Stmt>, u32)],
@@ -12,33 +19,51 @@ impl BodyGen<'_, '_> {
         tail: bool,
         out: &mut Vec<String>,
     ) -> Result<(), String> {
-        let Some(((cond, body, site), rest)) = branches.split_first() else {
-            if let Some(o) = otherwise {
+        let flat = branches.len() > super::expr::CHAIN_RUN;
+        // The `} else {` blocks opened, each closed at the end.
+        let mut open = 0;
+        for (i, (cond, body, site)) in branches.iter().enumerate() {
+            let ex = self.expr(cond, Dest::Val)?;
+            if i > 0 {
+                if flat && ex.pre.is_empty() {
+                    out.push(format!(
+                        "}} else if {RT}::__private::branch({}, &mut env.trace, {site}) {{",
+                        ex.val
+                    ));
+                    self.block(body, tail, out)?;
+                    continue;
+                }
+                out.push("} else {".into());
+                open += 1;
+            }
+            let mut pre = ex.pre.clone();
+            let taken = if ex.stable {
+                ex.val.clone()
+            } else {
+                let t = self.tmp("taken");
+                pre.push(format!("let {t} = {};", ex.val));
+                t
+            };
+            out.extend(pre);
+            out.push(self.event(&format!(
+                "Branch {{ site: {site}, {} }}",
+                init("taken", &taken)
+            )));
+            out.push(format!("if {taken} {{"));
+            self.block(body, tail, out)?;
+        }
+        match otherwise {
+            Some(o) if branches.is_empty() => self.block(o, tail, out)?,
+            Some(o) => {
+                out.push("} else {".into());
                 self.block(o, tail, out)?;
             }
-            return Ok(());
-        };
-        let ex = self.expr(cond, Dest::Val)?;
-        let mut pre = ex.pre.clone();
-        let taken = if ex.stable {
-            ex.val.clone()
-        } else {
-            let t = self.tmp("taken");
-            pre.push(format!("let {t} = {};", ex.val));
-            t
-        };
-        out.extend(pre);
-        out.push(self.event(&format!(
-            "Branch {{ site: {site}, {} }}",
-            init("taken", &taken)
-        )));
-        out.push(format!("if {taken} {{"));
-        self.block(body, tail, out)?;
-        if !rest.is_empty() || otherwise.is_some() {
-            out.push("} else {".into());
-            self.if_chain(rest, otherwise, tail, out)?;
+            None => {}
         }
-        out.push("}".into());
+        if !branches.is_empty() {
+            out.push("}".into());
+        }
+        out.extend(std::iter::repeat_n("}".to_string(), open));
         Ok(())
     }
 

@@ -157,31 +157,35 @@ impl BodyGen<'_, '_> {
     }
 
     /// A record inside a list of a parameter (`c.wounds[i]`, `c.wounds[i].bandage`) to
-    /// be changed by a procedure: a `&mut` to it, or a rule error (at the index's site)
-    /// outside the list.
+    /// be changed by a procedure: a `&mut` to it, or a rule error (at that index's site,
+    /// as the interpreter reads each `list[i]`) outside the list.
     fn element_mut(&mut self, e: &Expr) -> Result<Ex, String> {
+        /// The local under `e`, and its path: fields, and indices with their sites.
         fn steps<'e>(
             e: &'e Expr,
             out: &mut Vec<(Option<usize>, Option<&'e Expr>)>,
+            sites: &mut Vec<u32>,
         ) -> Option<usize> {
             match &e.kind {
                 K::Local(s) => Some(*s),
                 K::Field(r, i) => {
-                    let root = steps(r, out)?;
+                    let root = steps(r, out, sites)?;
                     out.push((Some(*i), None));
                     Some(root)
                 }
-                K::ListGet(r, ix, _) => {
-                    let root = steps(r, out)?;
+                K::ListGet(r, ix, check) => {
+                    let root = steps(r, out, sites)?;
                     out.push((None, Some(&**ix)));
+                    // An index the checker proved inside never fails: its site is not read.
+                    sites.push(check.unwrap_or(0));
                     Some(root)
                 }
                 _ => None,
             }
         }
-        let site = index_site(e);
+        let mut sites = Vec::new();
         let mut path = Vec::new();
-        let Some(root) = steps(e, &mut path) else {
+        let Some(root) = steps(e, &mut path, &mut sites) else {
             // Not under a local: the caller reports it.
             return self.expr(e, Dest::Val);
         };
@@ -207,7 +211,8 @@ impl BodyGen<'_, '_> {
         for k in parts {
             keys.push(self.stable_val(&mut pre, k, "index"));
         }
-        let val = match self.place_text(&place, &keys, site)? {
+        let site = |k: usize| sites[k];
+        let val = match self.place_text(&place, &keys, &site)? {
             PlaceText::Direct(t) => format!("&mut {t}"),
             PlaceText::Checked { lines, target, .. } => {
                 pre.extend(lines);
@@ -427,7 +432,7 @@ impl BodyGen<'_, '_> {
         let lvl = self.stable_val(&mut pre, lx, "level");
         let filled = self.tmp("filled");
         let args = format!("&{}, {lvl} as u8, {}", g.id.track_levels[tid], def.escalate);
-        let fill = match self.place_text(track, &keys, site)? {
+        let fill = match self.place_text(track, &keys, &|_| site)? {
             PlaceText::Direct(target) => format!("let {filled} = {target}.fill({args});"),
             PlaceText::Checked { lines, recv, .. } => {
                 pre.extend(lines);
@@ -564,6 +569,8 @@ impl BodyGen<'_, '_> {
                 Agg::All => format!("{chain}.all({body_fn})"),
                 Agg::Max | Agg::Min => {
                     let f = if kind == Agg::Max { "max" } else { "min" };
+                    // The language's max/min of an empty list: 0, or the lowest level
+                    // (reference.md, "Aggregates").
                     let or = if choice {
                         "unwrap_or_default()"
                     } else {
@@ -591,6 +598,7 @@ impl BodyGen<'_, '_> {
                 } else {
                     "i64".to_string()
                 };
+                // An empty list's 0 or lowest level, as above.
                 (
                     format!("None::<{t}>"),
                     if choice {
@@ -748,16 +756,6 @@ impl BodyGen<'_, '_> {
     }
 }
 
-/// The site of the outermost list index under fields (`c.wounds[i].bandage`'s `[i]`).
-fn index_site(e: &Expr) -> u32 {
-    match &e.kind {
-        K::Field(r, _) => index_site(r),
-        K::ListGet(_, _, check) => check.unwrap_or(0),
-        _ => 0,
-    }
-}
-
-/// The track of a `filled(track)` expression.
 /// In an aggregate over `list`'s elements as `var`: when `list` is a track's filled boxes
 /// and `cond` is `var.number == n` (either way round) with `n` a cheap value that does
 /// not read `var` (no effect, no rule error: it may be computed once, even for no box),
@@ -784,6 +782,7 @@ fn numbered_box<'e>(cond: &'e Expr, var: usize, list: &Expr) -> Option<&'e Expr>
     (n.ty == Ty::Int && !uses_slot(n, var) && super::stmt::cheap(n, &mut budget)).then_some(n)
 }
 
+/// The track of a `filled(track)` expression.
 fn filled_track(e: &Expr) -> Option<&Expr> {
     match &e.kind {
         K::Filled(t) => Some(t),

@@ -128,21 +128,7 @@ impl BodyGen<'_, '_> {
                 Ex::new(format!("{RT}::__private::arith::neg({})", a.val), P_ATOM).with_pre(a.pre)
             }
             K::Not(a) => self.not(a)?,
-            K::Int(..) => self.int_chain(e)?,
-            K::CheckedDiv(op, a, b, site) => {
-                let mut parts = vec![self.expr(a, Dest::Val)?, self.expr(b, Dest::Val)?];
-                let mut pre = self.seq(&mut parts);
-                let f = op.runtime_name();
-                let rhs = self.try_(
-                    &format!(
-                        "{RT}::__private::error::{f}({}, {}, {site})",
-                        parts[0].val, parts[1].val
-                    ),
-                    false,
-                );
-                self.bind(&mut pre, rhs, "quotient", &dest, false)
-                    .with_pre(pre)
-            }
+            K::Int(..) | K::CheckedDiv(..) => self.int_chain(e, &dest)?,
             K::InRange {
                 value,
                 lo,
@@ -163,53 +149,8 @@ impl BodyGen<'_, '_> {
                 self.bind(&mut pre, checked, "value", &dest, false)
                     .with_pre(pre)
             }
-            K::RollAdd {
-                roll,
-                delta,
-                negate,
-            } => {
-                let mut parts = vec![self.expr(roll, Dest::Val)?, self.expr(delta, Dest::Val)?];
-                let mut pre = self.seq(&mut parts);
-                let d = parts.pop().ok_or("rulesc bug")?;
-                let r = parts.pop().ok_or("rulesc bug")?;
-                let (total, natural) = self.roll_parts(&mut pre, r);
-                let f = if *negate { "sub" } else { "add" };
-                let total = format!("{RT}::__private::arith::{f}({total}, {})", d.val);
-                let mut ex = Ex::new(
-                    format!("{RT}::Roll {{ total: {total}, natural: {natural} }}"),
-                    P_BLOCK,
-                )
-                .with_pre(pre);
-                ex.roll = Some((total, natural));
-                ex
-            }
-            K::LevelStep {
-                level,
-                delta,
-                negate,
-            } => {
-                let mut parts = vec![self.expr(level, Dest::Val)?, self.expr(delta, Dest::Val)?];
-                let pre = self.seq(&mut parts);
-                let Ty::Choice(c) = ty else {
-                    return Err("rulesc bug: level step on a non-scale".into());
-                };
-                let len = g.p.choices[*c].variants.len().min(255);
-                let index = if g.p.choices[*c].variants.len() > 255 {
-                    format!("({} as u16).min(255) as u8", parts[0].at(P_CAST))
-                } else {
-                    format!("{} as u8", parts[0].at(P_CAST))
-                };
-                let d = if *negate {
-                    format!("{RT}::__private::arith::neg({})", parts[1].val)
-                } else {
-                    parts[1].val.clone()
-                };
-                let val = format!(
-                    "{}::ALL[usize::from({RT}::__private::arith::step_level({index}, {d}, {len}))]",
-                    g.id.choice[*c]
-                );
-                Ex::new(val, P_ATOM).with_pre(pre)
-            }
+            K::RollAdd { .. } => self.roll_chain(e)?,
+            K::LevelStep { .. } => self.level_chain(e, ty)?,
             K::Compare(op, a, b) => self.compare(*op, a, b)?,
             K::And(..) | K::Or(..) => self.logic_chain(e)?,
             K::In(x, l) => {
@@ -232,7 +173,7 @@ impl BodyGen<'_, '_> {
                 let pre = self.seq(&mut parts);
                 let elem = match &l.ty {
                     Ty::List(t) => (**t).clone(),
-                    _ => Ty::Error,
+                    _ => unreachable!("`x in list` asks a list for a value (the checker's rule)"),
                 };
                 let needle = if g.is_copy(&elem) {
                     format!("&{}", parts[0].at(P_UNARY))
@@ -353,6 +294,7 @@ impl BodyGen<'_, '_> {
             K::DiceTimes(d, n, site) => {
                 let mut parts = vec![self.expr(d, Dest::Val)?, self.expr(n, Dest::Val)?];
                 let mut pre = self.seq(&mut parts);
+                // Without a site the count is proven inside and `proven` reads no site: 0.
                 let call = format!(
                     "{}.times({}, {})",
                     parts[0].recv(),
@@ -684,36 +626,140 @@ impl BodyGen<'_, '_> {
 /// How many operators of a chain one generated expression holds before its value so far
 /// is bound to a local: `add(add(.., b), c)` nests one call per operator, which syn,
 /// prettyplease and rustc each walk by recursion.
-const CHAIN_RUN: usize = 32;
+pub(super) const CHAIN_RUN: usize = 32;
 
 impl BodyGen<'_, '_> {
-    /// `a + b - c ..` (any `IntOp`): `arith::add(arith::add(a, b), c)`. The chain is walked
-    /// down its left side, not by recursion per term (a stranger's 20,000-term sum would
-    /// overflow the stack), and every [`CHAIN_RUN`] operators the total so far is bound to
-    /// a local.
-    fn int_chain(&mut self, e: &Expr) -> Result<Ex, String> {
+    /// `a + b - c ..` (any `IntOp`): `arith::add(arith::add(a, b), c)`, and a division
+    /// whose divisor may be 0 (`error::div(a, b, site)?`, bound as it goes, the last to
+    /// `dest`). The chain is walked down its left side, not by recursion per term (a
+    /// stranger's 20,000-term sum would overflow the stack), and every [`CHAIN_RUN`]
+    /// operators the total so far is bound to a local.
+    fn int_chain(&mut self, e: &Expr, dest: &Dest) -> Result<Ex, String> {
         let mut terms = Vec::new();
         let mut left = e;
-        while let K::Int(op, a, b) = &left.kind {
-            terms.push((*op, &**b));
+        loop {
+            let (op, site, a, b) = match &left.kind {
+                K::Int(op, a, b) => (*op, None, a, b),
+                K::CheckedDiv(op, a, b, site) => (*op, Some(*site), a, b),
+                _ => break,
+            };
+            terms.push((op, site, &**b));
             left = a;
         }
+        let last = terms.len();
         let mut acc = self.expr(left, Dest::Val)?;
-        for (n, (op, b)) in terms.into_iter().rev().enumerate() {
+        for (n, (op, site, b)) in terms.into_iter().rev().enumerate() {
             if n > 0 && n % CHAIN_RUN == 0 {
                 acc = self.bind_run(acc, "total");
             }
             let mut parts = vec![acc, self.expr(b, Dest::Val)?];
-            let pre = self.seq(&mut parts);
+            let mut pre = self.seq(&mut parts);
             let f = op.runtime_name();
+            acc = match site {
+                None => Ex::new(
+                    format!(
+                        "{RT}::__private::arith::{f}({}, {})",
+                        parts[0].val, parts[1].val
+                    ),
+                    P_ATOM,
+                )
+                .with_pre(pre),
+                Some(site) => {
+                    let rhs = self.try_(
+                        &format!(
+                            "{RT}::__private::error::{f}({}, {}, {site})",
+                            parts[0].val, parts[1].val
+                        ),
+                        false,
+                    );
+                    let to = if n + 1 == last { dest } else { &Dest::Val };
+                    self.bind(&mut pre, rhs, "quotient", to, false)
+                        .with_pre(pre)
+                }
+            };
+        }
+        Ok(acc)
+    }
+
+    /// `roll ± n ± m ..`: a roll whose total is shifted and natural face kept, walked
+    /// down its left side as [`Self::int_chain`] is, the roll so far bound every
+    /// [`CHAIN_RUN`] operators.
+    fn roll_chain(&mut self, e: &Expr) -> Result<Ex, String> {
+        let mut terms = Vec::new();
+        let mut left = e;
+        while let K::RollAdd {
+            roll,
+            delta,
+            negate,
+        } = &left.kind
+        {
+            terms.push((&**delta, *negate));
+            left = roll;
+        }
+        let mut acc = self.expr(left, Dest::Val)?;
+        for (n, (delta, negate)) in terms.into_iter().rev().enumerate() {
+            if n > 0 && n % CHAIN_RUN == 0 {
+                acc = self.bind_run(acc, "roll");
+            }
+            let mut parts = vec![acc, self.expr(delta, Dest::Val)?];
+            let mut pre = self.seq(&mut parts);
+            let d = parts.pop().ok_or("rulesc bug")?;
+            let r = parts.pop().ok_or("rulesc bug")?;
+            let (total, natural) = self.roll_parts(&mut pre, r);
+            let f = if negate { "sub" } else { "add" };
+            let total = format!("{RT}::__private::arith::{f}({total}, {})", d.val);
             acc = Ex::new(
-                format!(
-                    "{RT}::__private::arith::{f}({}, {})",
-                    parts[0].val, parts[1].val
-                ),
-                P_ATOM,
+                format!("{RT}::Roll {{ total: {total}, natural: {natural} }}"),
+                P_BLOCK,
             )
             .with_pre(pre);
+            acc.roll = Some((total, natural));
+        }
+        Ok(acc)
+    }
+
+    /// `level ± n ± m ..` (of type `ty`): each step from the level so far, saturating at
+    /// the scale's ends, walked down its left side as [`Self::int_chain`] is, the level
+    /// so far bound every [`CHAIN_RUN`] operators.
+    fn level_chain(&mut self, e: &Expr, ty: &Ty) -> Result<Ex, String> {
+        let g = self.g;
+        let Ty::Choice(c) = ty else {
+            return Err("rulesc bug: level step on a non-scale".into());
+        };
+        let mut steps = Vec::new();
+        let mut left = e;
+        while let K::LevelStep {
+            level,
+            delta,
+            negate,
+        } = &left.kind
+        {
+            steps.push((&**delta, *negate));
+            left = level;
+        }
+        let len = g.p.choices[*c].variants.len().min(255);
+        let mut acc = self.expr(left, Dest::Val)?;
+        for (n, (delta, negate)) in steps.into_iter().rev().enumerate() {
+            if n > 0 && n % CHAIN_RUN == 0 {
+                acc = self.bind_run(acc, "level");
+            }
+            let mut parts = vec![acc, self.expr(delta, Dest::Val)?];
+            let pre = self.seq(&mut parts);
+            let index = if g.p.choices[*c].variants.len() > 255 {
+                format!("({} as u16).min(255) as u8", parts[0].at(P_CAST))
+            } else {
+                format!("{} as u8", parts[0].at(P_CAST))
+            };
+            let d = if negate {
+                format!("{RT}::__private::arith::neg({})", parts[1].val)
+            } else {
+                parts[1].val.clone()
+            };
+            let val = format!(
+                "{}::ALL[usize::from({RT}::__private::arith::step_level({index}, {d}, {len}))]",
+                g.id.choice[*c]
+            );
+            acc = Ex::new(val, P_ATOM).with_pre(pre);
         }
         Ok(acc)
     }
@@ -792,12 +838,13 @@ mod tests {
     /// The Rust of a ruleset of one `.rules` file holding `rules`, generated on a thread
     /// with a stack of `stack` bytes (checked on the CLI's).
     fn generated_on(stack: usize, rules: String) -> String {
+        generated_in(stack, "ruleset: { name: chains }\n", rules)
+    }
+
+    /// [`generated_on`], with `manifest` as the ruleset's `ruleset.yaml`.
+    fn generated_in(stack: usize, manifest: &str, rules: String) -> String {
         let dir = tempfile::tempdir().expect("a temporary folder");
-        std::fs::write(
-            dir.path().join("ruleset.yaml"),
-            "ruleset: { name: chains }\n",
-        )
-        .unwrap();
+        std::fs::write(dir.path().join("ruleset.yaml"), manifest).unwrap();
         std::fs::write(dir.path().join("a.rules"), rules).unwrap();
         let path = dir.path().to_path_buf();
         let p = std::thread::Builder::new()
@@ -836,5 +883,69 @@ mod tests {
         assert!(!code.contains("let total_125 = "));
         assert!(code.contains("let cond_124 = "));
         assert!(!code.contains("let cond_125 = "));
+    }
+
+    /// A record reached through two lists and passed to a procedure that changes it
+    /// (`c.groups[i].wounds[j]`): each index outside its list is a rule error at its own
+    /// site, as the interpreter reads each `list[i]`, not both at the outer one's.
+    #[test]
+    fn each_index_of_an_element_passed_to_change_fails_at_its_own_site() {
+        let manifest =
+            "ruleset: { name: nest }\ntypes:\n  Wound:\n    depth: { type: int, default: 0 }\n  \
+            Group:\n    wounds: { type: list<Wound>, default: [] }\n  \
+            Char:\n    groups: { type: list<Group>, default: [] }\n";
+        let rules = "procedure heal(w: Wound) {\n  w.depth += 1\n}\n\n\
+            procedure go(c: Char, i: int, j: int) -> int {\n  heal(c.groups[i].wounds[j])\n  return 0\n}\n";
+        let code = generated_in(8 << 20, manifest, rules.to_string());
+        // The sites, in order: the two procedures', `w.depth += 1`, `c.groups[i]`,
+        // `c.groups[i].wounds[j]`, `return 0`.
+        let flat: String = code.split_whitespace().collect();
+        let site = |text: &str| {
+            flat.split("Site::new(")
+                .skip(1)
+                .position(|s| s.contains(&format!(",\"{text}\")")))
+                .unwrap_or_else(|| panic!("no site {text}"))
+        };
+        let (outer, inner) = (site("c.groups[i]"), site("c.groups[i].wounds[j]"));
+        // (A call prettyplease breaks over lines ends in a comma.)
+        let call = |args: String| {
+            flat.contains(&format!("index_mut({args})"))
+                || flat.contains(&format!("index_mut({args},)"))
+        };
+        assert!(call(format!("&mutc.groups,i,{outer}")), "{code}");
+        assert!(call(format!("&mutelement.wounds,j,{inner}")), "{code}");
+    }
+
+    /// Chains of 3,000 roll shifts, level steps and divisions, and an `if` of 3,000 `else
+    /// if`s, are printed on an 8 MiB stack: each chain's value so far bound every 32
+    /// operators, each `else if` flat (`} else if branch(..) {`), none nested per term.
+    #[test]
+    fn rolls_levels_divisions_and_else_ifs_are_printed_without_recursion_per_term() {
+        let n = 3_000;
+        let arms: String = (1..n)
+            .map(|i| format!(" else if x == {i} {{\n    r = {i}\n  }}"))
+            .collect();
+        let rules = format!(
+            "procedure rolls() -> int {{\n  let t = roll d6{}\n  return t\n}}\n\
+             formula levels(l: Harm) -> Harm = l{}\n\
+             formula divs(x: int, y: int) -> int = x{}\n\
+             procedure arms(x: int) -> int {{\n  let r = 0\n  if x == 0 {{\n    r = 0\n  }}{arms}\n  return r\n}}\n",
+            " + 1".repeat(n - 1),
+            " + 1".repeat(n - 1),
+            " / y".repeat(n - 1),
+        );
+        let manifest = "ruleset: { name: chains }\nscales:\n  Harm: [None, Scratch, Wound, Down]\n";
+        let code = generated_in(8 << 20, manifest, rules);
+        // 2,999 operators: 93 runs of 32 bound (after the roll itself, `roll`).
+        assert!(code.contains("let roll_94 = "), "{}", &code[..2000]);
+        assert!(!code.contains("let roll_95 = "));
+        assert!(code.contains("let level_93 = "));
+        assert!(!code.contains("let level_94 = "));
+        assert!(code.contains("let quotient_2999 = "));
+        assert_eq!(
+            code.matches("} else if ::rulesc_runtime::__private::branch(")
+                .count(),
+            n - 1
+        );
     }
 }

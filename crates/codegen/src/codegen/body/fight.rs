@@ -40,7 +40,10 @@ impl BodyGen<'_, '_> {
             parts.push(self.expr(a, Dest::Val)?);
         }
         let mut pre = self.seq(&mut parts);
-        let arg = |i: usize| parts.get(i).map(|p: &Ex| p.val.clone()).unwrap_or_default();
+        let arg = |i: usize| match parts.get(i) {
+            Some(p) => p.val.clone(),
+            None => unreachable!("a fight built-in has its arity (the checker's E0327)"),
+        };
         let collect = ".collect::<Vec<_>>()";
         let val = match q {
             FightQuery::Fighters => format!("fight.fighters(){collect}"),
@@ -131,16 +134,19 @@ impl BodyGen<'_, '_> {
         let pre = self.seq(&mut parts);
         out.extend(pre);
         let mut vals = parts.iter().map(|p| p.val.clone());
+        let mut operand = || {
+            vals.next()
+                .unwrap_or_else(|| unreachable!("a moment's operand is pushed first (above)"))
+        };
         let moment = match at {
             At::RoundsLater(_) => {
-                format!("fight.rounds_later({})", vals.next().unwrap_or_default())
+                format!("fight.rounds_later({})", operand())
             }
-            At::TimeLater(_) => format!("fight.time_later({})", vals.next().unwrap_or_default()),
+            At::TimeLater(_) => format!("fight.time_later({})", operand()),
             At::RoundEnd => format!("{RT}::Moment::RoundEnd(fight.round().max(1))"),
-            At::Turn { end, next, .. } => format!(
-                "fight.turn_moment({}, {end}, {next})",
-                vals.next().unwrap_or_default()
-            ),
+            At::Turn { end, next, .. } => {
+                format!("fight.turn_moment({}, {end}, {next})", operand())
+            }
         };
         let encoded: Vec<String> = args
             .iter()

@@ -491,7 +491,7 @@ impl BodyGen<'_, '_> {
             (None, _, AssignOp::Set) | (None, Some(_), _) => place.ty.clone(),
             _ => Ty::Int,
         };
-        match self.place_text(place, &keys, site)? {
+        match self.place_text(place, &keys, &|_| site)? {
             PlaceText::Direct(target) => {
                 out.extend(pre);
                 self.apply(
@@ -651,12 +651,13 @@ impl BodyGen<'_, '_> {
 
     /// Where `place` writes, with its keys and indices already bound to `keys`: a Rust
     /// place, or (through a list index) statements that borrow each element, failing with
-    /// a rule error at `site` for an index outside its list, and the place under them.
+    /// a rule error at `site(k)` for its `k`th index outside its list, and the place under
+    /// them.
     pub(super) fn place_text(
         &mut self,
         place: &Place,
         keys: &[String],
-        site: u32,
+        site: &dyn Fn(usize) -> u32,
     ) -> Result<PlaceText, String> {
         let mut s = self.slots[place.root].ident.clone();
         let mut rec = self.f.locals[place.root].ty.clone();
@@ -666,6 +667,8 @@ impl BodyGen<'_, '_> {
             rec = Ty::Record(self.g.p.fight.as_ref().map_or(0, |d| d.combatant));
         }
         let mut k = keys.iter();
+        // The list indices met so far.
+        let mut indices = 0;
         let mut lines = Vec::new();
         // The place is a borrowed element itself (`*element`), not a path under one.
         let mut whole = false;
@@ -703,8 +706,9 @@ impl BodyGen<'_, '_> {
                     let e = self.tmp("element");
                     // Under a borrowed element or entry (`whole`), through it.
                     let list = if whole { format!("*{s}") } else { s.clone() };
-                    let get =
-                        format!("{RT}::__private::error::index_mut(&mut {list}, {ix}, {site})");
+                    let at = site(indices);
+                    indices += 1;
+                    let get = format!("{RT}::__private::error::index_mut(&mut {list}, {ix}, {at})");
                     lines.push(format!("let {e} = {};", self.try_(&get, false)));
                     rec = (**elem).clone();
                     s = e;

@@ -86,7 +86,7 @@ impl Lower<'_, '_> {
                     dst,
                     list: l,
                     idx,
-                    site: check.unwrap_or(0),
+                    site: *check,
                 });
                 dst
             }

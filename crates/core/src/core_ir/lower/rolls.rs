@@ -206,32 +206,46 @@ impl Lower<'_, '_> {
                     dst,
                     dice: held,
                     n,
-                    site: site.unwrap_or(0),
+                    site: *site,
                 });
                 Part::Val(dst)
             }
-            // `roll ± n`: the total shifted, the natural face kept.
-            K::RollAdd {
-                roll,
-                delta,
-                negate,
-            } => {
-                let Part::Roll { total, natural } = self.expr(roll)? else {
+            // `roll ± n ± m ..`: the total shifted, the natural face kept; the chain
+            // walked down its left side as a sum is, one register holding its total.
+            K::RollAdd { .. } => {
+                let mut terms = Vec::new();
+                let mut left = e;
+                while let K::RollAdd {
+                    roll,
+                    delta,
+                    negate,
+                } = &left.kind
+                {
+                    terms.push((&**delta, *negate));
+                    left = roll;
+                }
+                let Part::Roll { mut total, natural } = self.expr(left)? else {
                     unreachable!("`roll ± n` shifts a roll (the checker's rule)")
                 };
-                let d = self.scalar(delta)?;
                 let dst = self.int();
-                let op = if *negate {
-                    crate::ir::IntOp::Sub
-                } else {
-                    crate::ir::IntOp::Add
-                };
-                self.code.push(Inst::Arith {
-                    op,
-                    dst,
-                    a: total,
-                    b: d,
-                });
+                for (delta, negate) in terms.into_iter().rev() {
+                    // A term's own temporaries are read by nothing after its step.
+                    let from = self.taken.len();
+                    let d = self.scalar(delta)?;
+                    let op = if negate {
+                        crate::ir::IntOp::Sub
+                    } else {
+                        crate::ir::IntOp::Add
+                    };
+                    self.code.push(Inst::Arith {
+                        op,
+                        dst,
+                        a: total,
+                        b: d,
+                    });
+                    self.give_back(from);
+                    total = dst;
+                }
                 Part::Roll {
                     total: dst,
                     natural,

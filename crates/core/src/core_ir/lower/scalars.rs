@@ -70,35 +70,53 @@ impl Lower<'_, '_> {
                 self.code.push(Inst::Neg { dst, a });
                 Part::Int(dst)
             }
-            // `a + b - c ..`: the chain walked down its left side, so a long one costs no
-            // recursion per term, and one register holds its running total.
-            K::Int(..) => {
+            // `a + b - c ..` and `a / b / c ..` (a divisor that may be 0): the chain walked
+            // down its left side, so a long one costs no recursion per term, and one
+            // register holds its running total.
+            K::Int(..) | K::CheckedDiv(..) => {
                 let mut terms = Vec::new();
                 let mut left = e;
-                while let K::Int(op, a, b) = &left.kind {
-                    terms.push((*op, &**b));
+                loop {
+                    let (op, site, a, b) = match &left.kind {
+                        K::Int(op, a, b) => (*op, None, a, b),
+                        K::CheckedDiv(op, a, b, site) => (*op, Some(*site), a, b),
+                        _ => break,
+                    };
+                    terms.push((op, site, &**b));
                     left = a;
                 }
                 let mut acc = self.scalar(left)?;
                 let total = self.int();
-                for (op, b) in terms.into_iter().rev() {
+                for (op, site, b) in terms.into_iter().rev() {
                     // A term's own temporaries are read by nothing after its step.
                     let from = self.taken.len();
-                    let b = self.operand(b)?;
-                    self.code.push(match b {
-                        Operand::Reg(b) => Inst::Arith {
+                    if let Some(site) = site {
+                        let b = self.scalar(b)?;
+                        self.flush();
+                        self.code.push(Inst::CheckedDiv {
                             op,
                             dst: total,
                             a: acc,
                             b,
-                        },
-                        Operand::Imm(b) => Inst::ArithImm {
-                            op,
-                            dst: total,
-                            a: acc,
-                            b,
-                        },
-                    });
+                            site,
+                        });
+                    } else {
+                        let b = self.operand(b)?;
+                        self.code.push(match b {
+                            Operand::Reg(b) => Inst::Arith {
+                                op,
+                                dst: total,
+                                a: acc,
+                                b,
+                            },
+                            Operand::Imm(b) => Inst::ArithImm {
+                                op,
+                                dst: total,
+                                a: acc,
+                                b,
+                            },
+                        });
+                    }
                     self.give_back(from);
                     acc = total;
                 }
@@ -174,20 +192,6 @@ impl Lower<'_, '_> {
                 });
                 Part::Int(x)
             }
-            // `a / b`, `a % b` whose divisor may be zero
-            K::CheckedDiv(op, a, b, site) => {
-                let (a, b) = (self.scalar(a)?, self.scalar(b)?);
-                self.flush();
-                let dst = self.int();
-                self.code.push(Inst::CheckedDiv {
-                    op: *op,
-                    dst,
-                    a,
-                    b,
-                    site: *site,
-                });
-                Part::Int(dst)
-            }
             // `min(a, b, ..)`, `max(a, b, ..)` of ints or levels: every operand in order.
             K::Min(xs) | K::Max(xs) => {
                 let max = matches!(e.kind, K::Max(_));
@@ -224,26 +228,40 @@ impl Lower<'_, '_> {
                 self.code.push(Inst::Abs { dst, a });
                 Part::Int(dst)
             }
-            // `level ± n`
-            K::LevelStep {
-                level,
-                delta,
-                negate,
-            } => {
-                let (Part::Level(level), Ty::Choice(c)) = (self.expr(level)?, &e.ty) else {
+            // `level ± n ± m ..`: the chain walked down its left side as a sum is, each
+            // step from the level so far (saturating at the scale's ends at each step).
+            K::LevelStep { .. } => {
+                let mut steps = Vec::new();
+                let mut left = e;
+                while let K::LevelStep {
+                    level,
+                    delta,
+                    negate,
+                } = &left.kind
+                {
+                    steps.push((&**delta, *negate));
+                    left = level;
+                }
+                let (Part::Level(mut acc), Ty::Choice(c)) = (self.expr(left)?, &e.ty) else {
                     unreachable!("`level ± n` steps a level (the checker's type rule)")
                 };
-                let delta = self.scalar(delta)?;
                 let len = u8::try_from(self.p.choices[*c].variants.len())
                     .unwrap_or_else(|_| unreachable!("a scale has at most 255 levels (E0360)"));
                 let dst = self.int();
-                self.code.push(Inst::LevelStep {
-                    dst,
-                    level,
-                    delta,
-                    negate: *negate,
-                    len,
-                });
+                for (delta, negate) in steps.into_iter().rev() {
+                    // A step's own temporaries are read by nothing after it.
+                    let from = self.taken.len();
+                    let delta = self.scalar(delta)?;
+                    self.code.push(Inst::LevelStep {
+                        dst,
+                        level: acc,
+                        delta,
+                        negate,
+                        len,
+                    });
+                    self.give_back(from);
+                    acc = dst;
+                }
                 Part::Level(dst)
             }
             _ => unreachable!("`Lower::expr` sends only numbers, truths and levels here"),

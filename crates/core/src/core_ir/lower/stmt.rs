@@ -79,7 +79,11 @@ impl Lower<'_, '_> {
             } => {
                 let mut ends = Vec::new();
                 for (cond, body, site) in branches {
+                    // The condition's temporaries are read by nothing past its jump, so
+                    // a long `else if` chain holds one condition at a time.
+                    let from = self.taken.len();
                     let skip = self.unless(cond, *site)?;
+                    self.give_back(from);
                     self.scope(body)?;
                     self.flush();
                     // A branch ending in `return` does not fall through to the end.

@@ -69,6 +69,8 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                         .iter()
                         .map(|v| option_label(self.p, self.fight.as_deref(), v, elem))
                         .collect();
+                    // `Decide::decide_among` names options `0..n`; an index past them (a
+                    // decider's own mistake, not the rules') has no name: empty.
                     let label = |i: u32| labels.get(i as usize).cloned().unwrap_or_default();
                     rulesc_runtime::decide::answer_among(decide, name, n, &label)
                 } else {

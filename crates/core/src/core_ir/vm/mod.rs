@@ -429,12 +429,18 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     site,
                 } => {
                     let items = list_of(&vregs[*list as usize]);
-                    match error::index(items, regs[*idx as usize], *site) {
+                    // Without a site the index is proven inside, so 0 is never read.
+                    match error::index(items, regs[*idx as usize], site.unwrap_or(0)) {
                         Ok(v) => {
                             let v = v.clone();
                             store(*dst, v, regs, vregs);
                         }
-                        Err(e) => return Err(self.fail(*site, e.kind, traced)),
+                        Err(e) => match site {
+                            Some(at) => return Err(self.fail(*at, e.kind, traced)),
+                            None => unreachable!(
+                                "the checker proved this index inside the list (check::exprs::bounds)"
+                            ),
+                        },
                     }
                 }
                 Inst::In { dst, x, list } => {
@@ -682,9 +688,15 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                 }
                 Inst::DiceTimes { dst, dice, n, site } => {
                     let spec = dice_of(&vregs[*dice as usize]);
-                    match spec.times(regs[*n as usize], *site) {
+                    // Without a site the count is proven inside, so 0 is never read.
+                    match spec.times(regs[*n as usize], site.unwrap_or(0)) {
                         Ok(times) => vregs[*dst as usize] = Value::Dice(times),
-                        Err(e) => return Err(self.fail(e.site, e.kind, traced)),
+                        Err(e) => match site {
+                            Some(_) => return Err(self.fail(e.site, e.kind, traced)),
+                            None => unreachable!(
+                                "the checker proved this dice count inside (check::exprs::bounds)"
+                            ),
+                        },
                     }
                 }
                 Inst::Outcome { dst, tag, fields } => {
