@@ -59,10 +59,10 @@ pub fn stmt(s: &Stmt) -> bool {
         } => {
             branches
                 .iter()
-                .all(|(c, b, _)| expr(c) && b.iter().all(|s| stmt(s)))
-                && otherwise.iter().flatten().all(|s| stmt(s))
+                .all(|(c, b, _)| expr(c) && b.iter().all(stmt))
+                && otherwise.iter().flatten().all(stmt)
         }
-        Stmt::Return { value, .. } => value.as_ref().is_none_or(|v| expr(v)),
+        Stmt::Return { value, .. } => value.as_ref().is_none_or(expr),
         _ => false,
     }
 }

@@ -63,8 +63,13 @@ struct Printer<'a> {
     g: &'a Gen<'a>,
     f: &'a ir::Function,
     func: &'a Func,
-    /// Per instruction, the variable of each `i64` register it names.
+    /// Per instruction, the version of each `i64` register it names: a value written
+    /// once ([`versions`]), which the printer calls a variable.
     of: Vec<Vec<u32>>,
+    /// Each version's variable of `core_ir::shape` (the register lowering took), and the
+    /// version each of [`Func::lets`] names.
+    var_of: Vec<u32>,
+    let_versions: Vec<Option<u32>>,
     tys: Vec<Option<VarTy>>,
     /// The text of each variable: its name, or the expression printed in place of it.
     text: Vec<Option<String>>,
@@ -94,6 +99,123 @@ enum Val {
     Unknown,
     Param(usize),
     Outcome(usize),
+}
+
+/// The most instructions a function printed here has: [`versions`] holds a state per
+/// instruction of every variable.
+const MAX_CODE: usize = 4_000;
+
+/// The versions of a function's variables: each write of a variable starts one, and
+/// each read reads the one write that reaches it on every path (`None` when two do: a
+/// value merged from branches, not in this slice, or when the code loops).
+struct Versions {
+    /// Per instruction, the version of each `i64` register it names (unreachable ones:
+    /// none).
+    of: Vec<Vec<u32>>,
+    /// Each version's variable.
+    var: Vec<u32>,
+    /// The parameters' versions, in the order of their registers.
+    params: Vec<u32>,
+    /// The version each of `Func::lets` names, where one reaches it.
+    lets: Vec<Option<u32>>,
+}
+
+fn versions(func: &Func, vars: &shape::Vars, reachable: &[bool]) -> Option<Versions> {
+    const NONE: u32 = u32::MAX;
+    const MANY: u32 = u32::MAX - 1;
+    let code = &func.code;
+    let n = vars.count;
+    let mut var = Vec::new();
+    let new_version = |v: u32, var: &mut Vec<u32>| {
+        var.push(v);
+        (var.len() - 1) as u32
+    };
+    // What reaches each instruction: per variable, its version, NONE or MANY.
+    let mut into: Vec<Option<Vec<u32>>> = vec![None; code.len()];
+    let mut entry = vec![NONE; n];
+    let params: Vec<u32> = vars
+        .params
+        .iter()
+        .map(|&v| {
+            let ver = new_version(v, &mut var);
+            entry[v as usize] = ver;
+            ver
+        })
+        .collect();
+    if !code.is_empty() {
+        into[0] = Some(entry);
+    }
+    let merge = |a: &mut Vec<u32>, b: &[u32]| {
+        for (x, &y) in a.iter_mut().zip(b) {
+            *x = match (*x, y) {
+                (x, y) if x == y => x,
+                (NONE, y) => y,
+                (x, NONE) => x,
+                _ => MANY,
+            };
+        }
+    };
+    let mut of = vec![Vec::new(); code.len()];
+    let mut lets = vec![None; func.lets.len()];
+    for pc in 0..code.len() {
+        if !reachable[pc] {
+            continue;
+        }
+        let mut state = into[pc].take()?;
+        for (i, l) in func.lets.iter().enumerate() {
+            if l.pc as usize == pc {
+                let v = shape::variable_at(func, l.pc, l.reg)? as usize;
+                lets[i] = Some(state[v]).filter(|&x| x < MANY);
+            }
+        }
+        let mut ops = Vec::new();
+        let mut ok = true;
+        let mut k = 0;
+        code[pc].regs(&mut |r, access| {
+            if let Reg::Int(_) = r {
+                let v = vars.of[pc][k];
+                k += 1;
+                if access == Access::Write {
+                    let ver = new_version(v, &mut var);
+                    ops.push(ver);
+                } else {
+                    let ver = state[v as usize];
+                    ok &= ver < MANY;
+                    ops.push(ver);
+                }
+            }
+        });
+        if !ok {
+            return None;
+        }
+        // Writes take effect after the reads.
+        let mut k = 0;
+        code[pc].regs(&mut |r, access| {
+            if let Reg::Int(_) = r {
+                if access == Access::Write {
+                    state[vars.of[pc][k] as usize] = ops[k];
+                }
+                k += 1;
+            }
+        });
+        of[pc] = ops;
+        for succ in shape::successors(code, pc) {
+            if succ <= pc {
+                // A loop: not in this slice.
+                return None;
+            }
+            match &mut into[succ] {
+                Some(s) => merge(s, &state),
+                slot @ None => *slot = Some(state.clone()),
+            }
+        }
+    }
+    Some(Versions {
+        of,
+        var,
+        params,
+        lets,
+    })
 }
 
 /// An instruction that writes one variable and does nothing else.
@@ -155,13 +277,17 @@ impl<'a> Printer<'a> {
         if !func.code.iter().all(in_slice) {
             return None;
         }
+        if func.code.len() > MAX_CODE {
+            return None;
+        }
         let vars = shape::variables(func).ok()?;
         let classes = shape::classes(func, &vars).ok()?;
         if !shape::unwritten_reads(func, &vars).is_empty() {
             return None;
         }
-        let n = vars.count;
         let reachable = reachable(&func.code);
+        let vers = versions(func, &vars, &reachable)?;
+        let n = vers.var.len();
         // The value registers: parameters, then outcomes made and returned.
         let mut vals = vec![Val::Unknown; func.vals as usize];
         let mut text: Vec<Option<String>> = vec![None; n];
@@ -173,7 +299,7 @@ impl<'a> Printer<'a> {
                 (Part::Int(_), Ty::Int)
                 | (Part::Bool(_), Ty::Bool)
                 | (Part::Level(_), Ty::Choice(_)) => {
-                    let v = vars.params[k] as usize;
+                    let v = vers.params[k] as usize;
                     k += 1;
                     text[v] = Some(params[i].clone());
                     tys[v] = Some(var_ty(&param.ty)?);
@@ -215,7 +341,7 @@ impl<'a> Printer<'a> {
             let mut j = 0;
             inst.regs(&mut |r, access| match r {
                 Reg::Int(_) => {
-                    let v = vars.of[pc][j] as usize;
+                    let v = vers.of[pc][j] as usize;
                     match access {
                         Access::Write => writes[v].push(pc),
                         _ => {
@@ -239,7 +365,7 @@ impl<'a> Printer<'a> {
                 if !reachable[pc] || !pure(inst) {
                     continue;
                 }
-                let o = &vars.of[pc];
+                let o = &vers.of[pc];
                 let Some(&d) = o.last() else { continue };
                 if reads[d as usize] == 0 && writes[d as usize].contains(&pc) {
                     writes[d as usize].retain(|&w| w != pc);
@@ -257,7 +383,9 @@ impl<'a> Printer<'a> {
             g,
             f,
             func,
-            of: vars.of,
+            of: vers.of,
+            var_of: vers.var,
+            let_versions: vers.lets,
             tys,
             text,
             writes,
@@ -266,18 +394,13 @@ impl<'a> Printer<'a> {
             reachable,
             read_at,
             params: params.to_vec(),
-            param_vars: vars.params.clone(),
+            param_vars: vers.params.clone(),
             val_texts: vec![None; val_reads.len()],
             val_reads,
             names: vec![String::new(); n],
             roll_names: Vec::new(),
         };
         p.name_all(locals);
-        // A variable written more than once (a local changed, the value of an `if`) is
-        // not in this slice.
-        if p.writes.iter().any(|w| w.len() > 1) {
-            return None;
-        }
         p.infer_types(&classes)?;
         Some(p)
     }
@@ -286,9 +409,10 @@ impl<'a> Printer<'a> {
     /// instruction says it holds, and (a level's scale) what it is compared with, moved
     /// from, stepped from or traced as.
     fn infer_types(&mut self, classes: &[Class]) -> Option<()> {
-        for (v, a) in self.func.allocs.iter().enumerate() {
+        for v in 0..self.tys.len() {
+            let var = self.var_of[v] as usize;
             if self.tys[v].is_none() {
-                self.tys[v] = match a.kind {
+                self.tys[v] = match self.func.allocs[var].kind {
                     Some(Kind::Int) => Some(VarTy::Int),
                     Some(Kind::Bool) => Some(VarTy::Bool),
                     Some(Kind::Level(c)) => Some(VarTy::Level(c)),
@@ -296,7 +420,8 @@ impl<'a> Printer<'a> {
                 };
             }
         }
-        for (v, c) in classes.iter().enumerate() {
+        for v in 0..self.tys.len() {
+            let c = classes[self.var_of[v] as usize];
             if self.tys[v].is_none() {
                 self.tys[v] = match c {
                     Class::Int => Some(VarTy::Int),
@@ -309,6 +434,9 @@ impl<'a> Printer<'a> {
         loop {
             let mut changed = false;
             for (pc, inst) in self.func.code.iter().enumerate() {
+                if !self.reachable[pc] {
+                    continue;
+                }
                 let o = &self.of[pc];
                 let mut same = |a: usize, b: usize, tys: &mut Vec<Option<VarTy>>| {
                     let (x, y) = (o[a] as usize, o[b] as usize);
@@ -429,8 +557,8 @@ impl<'a> Printer<'a> {
         };
         let mut names: Vec<Option<String>> = vec![None; self.names.len()];
         let mut seen: Vec<(u32, u32)> = Vec::new();
-        for l in &self.func.lets {
-            let Some(v) = shape::variable_at(self.func, l.pc, l.reg) else {
+        for (l, v) in self.func.lets.iter().zip(&self.let_versions) {
+            let Some(v) = *v else {
                 continue;
             };
             let local = &locals[l.slot as usize];
@@ -529,10 +657,14 @@ impl<'a> Printer<'a> {
             Inst::Neg { .. } => format!("{rt}::__private::arith::neg({})", r(0)),
             Inst::Abs { .. } => format!("i64::saturating_abs({})", r(0)),
             Inst::Pick { max, .. } => {
+                let ty = match self.tys[o[0] as usize].as_ref()? {
+                    VarTy::Level(_) => "Ord",
+                    _ => "i64",
+                };
                 format!(
-                    "{}.{}({})",
-                    paren(&r(0)),
+                    "{ty}::{}({}, {})",
                     if *max { "max" } else { "min" },
+                    r(0),
                     r(1)
                 )
             }

@@ -235,6 +235,9 @@ pub enum Node {
     },
 }
 
+/// The most blocks and loops [`structure`] nests.
+pub const MAX_REGIONS: usize = 1_000;
+
 /// Where a jump goes.
 fn target(inst: &Inst) -> Option<usize> {
     match inst {
@@ -285,7 +288,15 @@ pub fn structure(code: &[Inst]) -> Result<Vec<Node>, String> {
             None => blocks.push((pc, t)),
         }
     }
-    // Moved out until every block nests with every other region.
+    // Moved out until every block nests with every other region: a pass per region
+    // over the others, so a bound keeps a stranger's function of thousands of branches
+    // from costing more than printing it another way.
+    if blocks.len() + loops.len() > MAX_REGIONS {
+        return Err(format!(
+            "{} blocks and loops, more than {MAX_REGIONS}",
+            blocks.len() + loops.len()
+        ));
+    }
     loop {
         let mut moved = false;
         for i in 0..blocks.len() {
