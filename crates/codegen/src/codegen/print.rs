@@ -36,7 +36,8 @@ pub(super) fn body(
     if has_loop(&tree) {
         return None;
     }
-    let stmts = simplify(p.nodes(&tree)?);
+    let mut stmts = simplify(p.nodes(&tree)?);
+    hoist_last_return(&mut stmts);
     let mut out = p.unread_params();
     render(&stmts, true, &mut out);
     Some(out)
@@ -863,7 +864,7 @@ impl<'a> Printer<'a> {
                     self.val_texts[*dst as usize] = Some(text);
                 } else {
                     let name = self.roll_names[pc].clone();
-                    out.push(S::Line(format!("let {name} = {text};")));
+                    out.push(S::Let(format!("let {name} = {text};")));
                     self.val_texts[*dst as usize] = Some(name);
                 }
             }
@@ -911,7 +912,7 @@ impl<'a> Printer<'a> {
                         VarTy::Int => ": i64",
                         _ => "",
                     };
-                    out.push(S::Line(format!("let {}{annot} = {text};", self.name(d))));
+                    out.push(S::Let(format!("let {}{annot} = {text};", self.name(d))));
                 }
             }
         }
@@ -923,6 +924,8 @@ impl<'a> Printer<'a> {
 #[derive(Debug, Clone)]
 enum S {
     Line(String),
+    /// A `let` of a value computed without effect.
+    Let(String),
     Return(Option<String>),
     If {
         cond: String,
@@ -937,13 +940,59 @@ enum S {
     Break(usize),
 }
 
+/// The most `let`s [`hoist_last_return`] computes ahead of an `if`.
+const HOIST_MAX: usize = 4;
+
+/// `if c { .. return a } let x = ..; return x`, where the `let`s compute without effect:
+/// the `let`s are moved before the `if`, so both results are ready when the condition is
+/// known and the optimizer can pick one without a branch (a hit or a miss is a coin toss
+/// no predictor learns). Only trace events and the `let`s stand between, so the trace and
+/// the result are the same.
+fn hoist_last_return(stmts: &mut Vec<S>) {
+    let Some(at) = stmts.iter().rposition(|s| matches!(s, S::If { .. })) else {
+        return;
+    };
+    let S::If { then, els, .. } = &stmts[at] else {
+        unreachable!("found above")
+    };
+    let tail = &stmts[at + 1..];
+    let lets = tail.iter().filter(|s| matches!(s, S::Let(_))).count();
+    // Between the `if` and the `return`: the `let`s and trace events only.
+    let plain = tail.split_last().is_some_and(|(_, between)| {
+        between.iter().all(|s| match s {
+            S::Let(_) => true,
+            S::Line(l) => l.starts_with("if T::ENABLED {"),
+            _ => false,
+        })
+    });
+    if !els.is_empty()
+        || !matches!(then.last(), Some(S::Return(Some(_))))
+        || !matches!(tail.last(), Some(S::Return(Some(_))))
+        || lets == 0
+        || lets > HOIST_MAX
+        || !plain
+    {
+        return;
+    }
+    let mut hoisted = Vec::new();
+    let mut i = at + 1;
+    while i < stmts.len() {
+        if matches!(stmts[i], S::Let(_)) {
+            hoisted.push(stmts.remove(i));
+        } else {
+            i += 1;
+        }
+    }
+    stmts.splice(at..at, hoisted);
+}
+
 /// Whether `stmts` leave block `label` anywhere.
 fn breaks(stmts: &[S], label: usize) -> bool {
     stmts.iter().any(|s| match s {
         S::Break(l) => *l == label,
         S::If { then, els, .. } => breaks(then, label) || breaks(els, label),
         S::Block { body, .. } => breaks(body, label),
-        S::Line(_) | S::Return(_) => false,
+        S::Line(_) | S::Let(_) | S::Return(_) => false,
     })
 }
 
@@ -1044,7 +1093,7 @@ fn render(stmts: &[S], tail: bool, out: &mut Vec<String>) {
     for (i, s) in stmts.iter().enumerate() {
         let last = tail && i + 1 == stmts.len();
         match s {
-            S::Line(l) => out.push(l.clone()),
+            S::Line(l) | S::Let(l) => out.push(l.clone()),
             S::Return(v) => match (v, last) {
                 (Some(v), true) => out.push(v.clone()),
                 (None, true) => {}
@@ -1199,8 +1248,8 @@ procedure exchange(attacker: Fighter, defender: Fighter) -> Exchange {
 
     /// A procedure of rolls, sums, comparisons and outcomes is printed from its core IR:
     /// each roll bound, each `let` a variable of its name, each branch's truth `taken`
-    /// (traced, then tested), each early `return` an `if` of its own, and the last one
-    /// the body's value.
+    /// (traced, then tested), each early `return` an `if` of its own, the last result
+    /// made before the last test, and returned as the body's value.
     #[test]
     fn a_procedure_of_rolls_and_outcomes_is_printed_from_its_core_ir() {
         let code = generated(EXCHANGE);
@@ -1218,9 +1267,12 @@ procedure exchange(attacker: Fighter, defender: Fighter) -> Exchange {
             "return Exchange::EpicFailure;",
             "let roll_2 = ::rulesc_runtime::__private::rolls::exploding(",
             "let taken_2 = attack < defence;",
-            "return Exchange::Miss;",
+            // The last result made before the last test, so that the two results are
+            // picked between without a branch (`hoist_last_return`).
             "let outcome = Exchange::Hit {",
             "margin: ::rulesc_runtime::__private::arith::sub(attack, defence),",
+            "if taken_2 {",
+            "return Exchange::Miss;",
             "outcome",
         ];
         let mut at = 0;
