@@ -17,6 +17,12 @@ use crate::ir::{self, CmpOp, Ty};
 use rulesc_core::core_ir::shape::{self, Node};
 use rulesc_core::core_ir::{Access, Class, Func, Inst, Kind, Part, Reg};
 
+mod tree;
+mod versions;
+
+use tree::{hoist_last_return, not, paren, render, simplify, S};
+use versions::versions;
+
 /// The body of function `fid` printed from its core IR, as `body::function` takes it
 /// (`locals`: the Rust names of its locals, its parameters first), or `None` when it is
 /// not in this slice.
@@ -105,119 +111,6 @@ enum Val {
 /// The most instructions a function printed here has: [`versions`] holds a state per
 /// instruction of every variable.
 const MAX_CODE: usize = 4_000;
-
-/// The versions of a function's variables: each write of a variable starts one, and
-/// each read reads the one write that reaches it on every path (`None` when two do: a
-/// value merged from branches, not in this slice, or when the code loops).
-struct Versions {
-    /// Per instruction, the version of each `i64` register it names (unreachable ones:
-    /// none).
-    of: Vec<Vec<u32>>,
-    /// Each version's variable.
-    var: Vec<u32>,
-    /// The parameters' versions, in the order of their registers.
-    params: Vec<u32>,
-    /// The version each of `Func::lets` names, where one reaches it.
-    lets: Vec<Option<u32>>,
-}
-
-fn versions(func: &Func, vars: &shape::Vars, reachable: &[bool]) -> Option<Versions> {
-    const NONE: u32 = u32::MAX;
-    const MANY: u32 = u32::MAX - 1;
-    let code = &func.code;
-    let n = vars.count;
-    let mut var = Vec::new();
-    let new_version = |v: u32, var: &mut Vec<u32>| {
-        var.push(v);
-        (var.len() - 1) as u32
-    };
-    // What reaches each instruction: per variable, its version, NONE or MANY.
-    let mut into: Vec<Option<Vec<u32>>> = vec![None; code.len()];
-    let mut entry = vec![NONE; n];
-    let params: Vec<u32> = vars
-        .params
-        .iter()
-        .map(|&v| {
-            let ver = new_version(v, &mut var);
-            entry[v as usize] = ver;
-            ver
-        })
-        .collect();
-    if !code.is_empty() {
-        into[0] = Some(entry);
-    }
-    let merge = |a: &mut Vec<u32>, b: &[u32]| {
-        for (x, &y) in a.iter_mut().zip(b) {
-            *x = match (*x, y) {
-                (x, y) if x == y => x,
-                (NONE, y) => y,
-                (x, NONE) => x,
-                _ => MANY,
-            };
-        }
-    };
-    let mut of = vec![Vec::new(); code.len()];
-    let mut lets = vec![None; func.lets.len()];
-    for pc in 0..code.len() {
-        if !reachable[pc] {
-            continue;
-        }
-        let mut state = into[pc].take()?;
-        for (i, l) in func.lets.iter().enumerate() {
-            if l.pc as usize == pc {
-                let v = shape::variable_at(func, l.pc, l.reg)? as usize;
-                lets[i] = Some(state[v]).filter(|&x| x < MANY);
-            }
-        }
-        let mut ops = Vec::new();
-        let mut ok = true;
-        let mut k = 0;
-        code[pc].regs(&mut |r, access| {
-            if let Reg::Int(_) = r {
-                let v = vars.of[pc][k];
-                k += 1;
-                if access == Access::Write {
-                    let ver = new_version(v, &mut var);
-                    ops.push(ver);
-                } else {
-                    let ver = state[v as usize];
-                    ok &= ver < MANY;
-                    ops.push(ver);
-                }
-            }
-        });
-        if !ok {
-            return None;
-        }
-        // Writes take effect after the reads.
-        let mut k = 0;
-        code[pc].regs(&mut |r, access| {
-            if let Reg::Int(_) = r {
-                if access == Access::Write {
-                    state[vars.of[pc][k] as usize] = ops[k];
-                }
-                k += 1;
-            }
-        });
-        of[pc] = ops;
-        for succ in shape::successors(code, pc) {
-            if succ <= pc {
-                // A loop: not in this slice.
-                return None;
-            }
-            match &mut into[succ] {
-                Some(s) => merge(s, &state),
-                slot @ None => *slot = Some(state.clone()),
-            }
-        }
-    }
-    Some(Versions {
-        of,
-        var,
-        params,
-        lets,
-    })
-}
 
 /// An instruction that writes one variable and does nothing else.
 fn pure(i: &Inst) -> bool {
@@ -920,205 +813,6 @@ impl<'a> Printer<'a> {
     }
 }
 
-/// A statement of a printed body.
-#[derive(Debug, Clone)]
-enum S {
-    Line(String),
-    /// A `let` of a value computed without effect.
-    Let(String),
-    Return(Option<String>),
-    If {
-        cond: String,
-        then: Vec<S>,
-        els: Vec<S>,
-    },
-    /// A block the jumps to instruction `label` leave.
-    Block {
-        label: usize,
-        body: Vec<S>,
-    },
-    Break(usize),
-}
-
-/// The most `let`s [`hoist_last_return`] computes ahead of an `if`.
-const HOIST_MAX: usize = 4;
-
-/// `if c { .. return a } let x = ..; return x`, where the `let`s compute without effect:
-/// the `let`s are moved before the `if`, so both results are ready when the condition is
-/// known and the optimizer can pick one without a branch (a hit or a miss is a coin toss
-/// no predictor learns). Only trace events and the `let`s stand between, so the trace and
-/// the result are the same.
-fn hoist_last_return(stmts: &mut Vec<S>) {
-    let Some(at) = stmts.iter().rposition(|s| matches!(s, S::If { .. })) else {
-        return;
-    };
-    let S::If { then, els, .. } = &stmts[at] else {
-        unreachable!("found above")
-    };
-    let tail = &stmts[at + 1..];
-    let lets = tail.iter().filter(|s| matches!(s, S::Let(_))).count();
-    // Between the `if` and the `return`: the `let`s and trace events only.
-    let plain = tail.split_last().is_some_and(|(_, between)| {
-        between.iter().all(|s| match s {
-            S::Let(_) => true,
-            S::Line(l) => l.starts_with("if T::ENABLED {"),
-            _ => false,
-        })
-    });
-    if !els.is_empty()
-        || !matches!(then.last(), Some(S::Return(Some(_))))
-        || !matches!(tail.last(), Some(S::Return(Some(_))))
-        || lets == 0
-        || lets > HOIST_MAX
-        || !plain
-    {
-        return;
-    }
-    let mut hoisted = Vec::new();
-    let mut i = at + 1;
-    while i < stmts.len() {
-        if matches!(stmts[i], S::Let(_)) {
-            hoisted.push(stmts.remove(i));
-        } else {
-            i += 1;
-        }
-    }
-    stmts.splice(at..at, hoisted);
-}
-
-/// Whether `stmts` leave block `label` anywhere.
-fn breaks(stmts: &[S], label: usize) -> bool {
-    stmts.iter().any(|s| match s {
-        S::Break(l) => *l == label,
-        S::If { then, els, .. } => breaks(then, label) || breaks(els, label),
-        S::Block { body, .. } => breaks(body, label),
-        S::Line(_) | S::Let(_) | S::Return(_) => false,
-    })
-}
-
-/// The blocks `if`s leave as `if`/`else`: `'l: { if c { break 'l } rest }` is
-/// `if !c { rest }`, and `'l: { 'm: { if c { break 'm } a; break 'l } b }` is
-/// `if !c { a } else { b }`; a block nothing leaves is its statements.
-fn simplify(stmts: Vec<S>) -> Vec<S> {
-    let mut out = Vec::new();
-    for s in stmts {
-        match s {
-            S::Block { label, body } => {
-                let mut body = simplify(body);
-                // Falling off the end of the block is leaving it.
-                if matches!(body.last(), Some(S::Break(l)) if *l == label) {
-                    body.pop();
-                }
-                out.extend(block(label, body));
-            }
-            S::If { cond, then, els } => out.push(S::If {
-                cond,
-                then: simplify(then),
-                els: simplify(els),
-            }),
-            s => out.push(s),
-        }
-    }
-    out
-}
-
-/// Block `label` of `body` (simplified), as `if`s where it has their shape.
-fn block(label: usize, mut body: Vec<S>) -> Vec<S> {
-    // `if c { break 'l } rest`.
-    if let Some(S::If { then, els, .. }) = body.first() {
-        if els.is_empty()
-            && matches!(then.as_slice(), [S::Break(l)] if *l == label)
-            && !breaks(&body[1..], label)
-        {
-            let S::If { cond, .. } = body.remove(0) else {
-                unreachable!("matched above")
-            };
-            return vec![S::If {
-                cond: not(&cond),
-                then: body,
-                els: Vec::new(),
-            }];
-        }
-    }
-    // `if c { a } else { b }`: a nested `if` whose arm ends by leaving this block.
-    if let Some(S::If { then, els, .. }) = body.first() {
-        if els.is_empty() && matches!(then.last(), Some(S::Break(l)) if *l == label) {
-            let inner = &then[..then.len() - 1];
-            if !breaks(inner, label) && !breaks(&body[1..], label) {
-                let S::If { cond, mut then, .. } = body.remove(0) else {
-                    unreachable!("matched above")
-                };
-                then.pop();
-                return vec![S::If {
-                    cond,
-                    then,
-                    els: body,
-                }];
-            }
-        }
-    }
-    if breaks(&body, label) {
-        vec![S::Block { label, body }]
-    } else {
-        body
-    }
-}
-
-/// `!c`, as simply as it reads: a comparison turned over, a negation dropped.
-fn not(c: &str) -> String {
-    if let Some(inner) = c.strip_prefix('!') {
-        if paren(inner) == inner {
-            return inner.to_string();
-        }
-    }
-    for (op, neg) in [
-        (" == ", " != "),
-        (" != ", " == "),
-        (" <= ", " > "),
-        (" >= ", " < "),
-        (" < ", " >= "),
-        (" > ", " <= "),
-    ] {
-        if let Some((a, b)) = c.split_once(op) {
-            if !a.contains(' ') && !b.contains(' ') {
-                return format!("{a}{neg}{b}");
-            }
-        }
-    }
-    format!("!{}", paren(c))
-}
-
-/// `stmts` as lines of Rust, the last statement the body's value when `tail`.
-fn render(stmts: &[S], tail: bool, out: &mut Vec<String>) {
-    for (i, s) in stmts.iter().enumerate() {
-        let last = tail && i + 1 == stmts.len();
-        match s {
-            S::Line(l) | S::Let(l) => out.push(l.clone()),
-            S::Return(v) => match (v, last) {
-                (Some(v), true) => out.push(v.clone()),
-                (None, true) => {}
-                (Some(v), false) => out.push(format!("return {v};")),
-                (None, false) => out.push("return;".into()),
-            },
-            S::If { cond, then, els } => {
-                out.push(format!("if {cond} {{"));
-                render(then, last, out);
-                if !els.is_empty() {
-                    out.push("} else {".into());
-                    render(els, last, out);
-                }
-                out.push("}".into());
-            }
-            S::Block { label, body } => {
-                out.push(format!("'b{label}: {{"));
-                render(body, false, out);
-                out.push("}".into());
-            }
-            S::Break(l) => out.push(format!("break 'b{l};")),
-        }
-    }
-}
-
 fn var_ty(ty: &Ty) -> Option<VarTy> {
     match ty {
         Ty::Int => Some(VarTy::Int),
@@ -1161,36 +855,6 @@ fn cmp(op: CmpOp) -> &'static str {
     }
 }
 
-/// `x` as an operand of a prefix or postfix operator: in parentheses unless it is a
-/// name, a literal, a path, a field or a call.
-fn paren(x: &str) -> String {
-    let path = |p: &str| {
-        !p.is_empty()
-            && p.chars()
-                .all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '.'))
-    };
-    // `path(..)`: a call, its first parenthesis closed by its last.
-    let call = x.ends_with(')')
-        && x.find('(').is_some_and(|open| {
-            path(&x[..open]) && {
-                let mut depth = 0;
-                x[open..].char_indices().all(|(i, c)| {
-                    match c {
-                        '(' => depth += 1,
-                        ')' => depth -= 1,
-                        _ => {}
-                    }
-                    depth > 0 || open + i == x.len() - 1
-                })
-            }
-        });
-    if path(x) || call {
-        x.to_string()
-    } else {
-        format!("({x})")
-    }
-}
-
 /// Which instructions control reaches from the entry.
 fn reachable(code: &[Inst]) -> Vec<bool> {
     let mut seen = vec![false; code.len()];
@@ -1207,8 +871,6 @@ fn reachable(code: &[Inst]) -> Vec<bool> {
 
 #[cfg(test)]
 mod tests {
-    use super::{not, simplify, S};
-
     /// The Rust of a ruleset of one `.rules` file holding `rules`.
     fn generated(rules: &str) -> String {
         let dir = tempfile::tempdir().expect("a temporary folder");
@@ -1301,72 +963,5 @@ procedure exchange(attacker: Fighter, defender: Fighter) -> Exchange {
             function(&code, "twice").contains("::rulesc_runtime::__private::arith::mul(x, 2)"),
             "{code}"
         );
-    }
-
-    /// A condition turned over reads as written: comparisons flipped, a negation dropped,
-    /// anything else negated in parentheses when it needs them.
-    #[test]
-    fn a_condition_turned_over_reads_plainly() {
-        for (c, turned) in [
-            ("a < b", "a >= b"),
-            ("a >= 1", "a < 1"),
-            ("x.hp <= 0", "x.hp > 0"),
-            ("a == Scale::Low", "a != Scale::Low"),
-            ("taken", "!taken"),
-            ("!taken", "taken"),
-            ("f(a, b)", "!f(a, b)"),
-            ("a + b < c", "!(a + b < c)"),
-        ] {
-            assert_eq!(not(c), turned, "{c}");
-        }
-    }
-
-    /// `'l: { if c { break 'l } a }` is `if !c { a }`; `'l: { if c { a; break 'l } b }`
-    /// is `if c { a } else { b }`; a block still left from inside stays a block.
-    #[test]
-    fn blocks_left_by_an_if_become_ifs() {
-        let line = |s: &str| S::Line(s.into());
-        let shown = |stmts: Vec<S>| {
-            let mut out = Vec::new();
-            super::render(&simplify(stmts), false, &mut out);
-            out.join(" ")
-        };
-        let guard = vec![S::Block {
-            label: 9,
-            body: vec![
-                S::If {
-                    cond: "c".into(),
-                    then: vec![S::Break(9)],
-                    els: vec![],
-                },
-                line("a();"),
-            ],
-        }];
-        assert_eq!(shown(guard), "if !c { a(); }");
-        let both = vec![S::Block {
-            label: 9,
-            body: vec![
-                S::If {
-                    cond: "c".into(),
-                    then: vec![line("a();"), S::Break(9)],
-                    els: vec![],
-                },
-                line("b();"),
-            ],
-        }];
-        assert_eq!(shown(both), "if c { a(); } else { b(); }");
-        let left = vec![S::Block {
-            label: 9,
-            body: vec![
-                line("a();"),
-                S::If {
-                    cond: "c".into(),
-                    then: vec![S::Break(9)],
-                    els: vec![],
-                },
-                line("b();"),
-            ],
-        }];
-        assert_eq!(shown(left), "'b9: { a(); if c { break 'b9; } b(); }");
     }
 }
