@@ -76,6 +76,16 @@ fn formulas_match_the_interpreter() {
                 cv::f_die_lookup(n).shown(),
             ),
             (
+                "f_merged",
+                vec![Value::Int(a), Value::Int(b), Value::Int(n)],
+                cv::f_merged(a, b, n).to_string(),
+            ),
+            (
+                "f_else_if",
+                vec![Value::Int(a), Value::Int(b), Value::Choice(l as u16)],
+                cv::f_else_if(a, b, l).to_string(),
+            ),
+            (
                 "f_tag",
                 vec![hv(), Value::Choice(t as u16)],
                 cv::f_tag(&h, t).to_string(),

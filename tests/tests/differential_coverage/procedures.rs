@@ -35,6 +35,22 @@ fn procedures_match_the_interpreter() {
             let r = cv::p_state(e, &mut x, n);
             (r.to_string(), vec![hero_value(&p, &x), Value::Int(n)])
         });
+        same(&p, "p_merged", seed, vec![hv(), Value::Int(n)], |e| {
+            (
+                cv::p_merged(e, &h, n).to_string(),
+                vec![hero_value(&p, &h), Value::Int(n)],
+            )
+        });
+        same(&p, "p_changes", seed, vec![hv(), Value::Int(n)], |e| {
+            let mut x = h.clone();
+            let r = cv::p_changes(e, &mut x, n);
+            (r.to_string(), vec![hero_value(&p, &x), Value::Int(n)])
+        });
+        same(&p, "p_passes", seed, vec![hv(), Value::Int(n)], |e| {
+            let mut x = h.clone();
+            let r = cv::p_passes(e, &mut x, n);
+            (r.shown(), vec![hero_value(&p, &x), Value::Int(n)])
+        });
         same(&p, "p_flow", seed, vec![hv(), colors_value(&cs)], |e| {
             (
                 cv::p_flow(e, &h, &cs).to_string(),

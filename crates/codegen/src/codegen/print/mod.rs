@@ -2,26 +2,34 @@
 //! prints the core IR"): a function's body printed from its lowered code, the one the VM
 //! runs, so what a step, a trace event or a roll means is lowering's, written once.
 //!
-//! This is the first slice. It prints a function whose code is straight-line or
-//! branching (no loop, no call), over ints, truths, levels and rolls, reading fields of
-//! its record parameters and returning a number, a truth, a level or an outcome, that
-//! raises no rule error and is no fight's: [`body`] returns `None` for any other, which
-//! `body/` prints as before. Each `i64` register lowering took is a Rust variable
-//! (`core_ir::shape::variables`), named after the local it holds where lowering says so;
-//! a value written once, by an instruction without effects, and read once in the same
-//! block is printed in place of its read. The jumps become the blocks and loops of
-//! `core_ir::shape::structure`, and the blocks that an `if` leaves become `if`/`else`.
+//! It prints a function whose code branches but does not loop, over ints, truths, levels
+//! and rolls, that reads fields of its record parameters, calls formulas and procedures
+//! (not a fight's; their rule errors passed up with `?`), assigns fields of the records it
+//! changes, reads one-key tables, returns a number, a truth, a level or an outcome, raises
+//! no rule error of its own and is no fight's: [`body`] returns `None` for any other, which `body/` prints as
+//! before. Each `i64` register lowering took is a Rust variable
+//! (`core_ir::shape::variables`), one per write (`versions.rs`; writes that reach one read
+//! together are one web, assigned at each), named after the local it holds where lowering
+//! says so (`names.rs`); a value written once, without effects, and read once in the same
+//! block is printed in place of its read (`inst.rs`). The jumps become the blocks and
+//! loops of `core_ir::shape::structure`, the blocks that an `if` leaves `if`/`else`
+//! (`tree.rs`), and the webs `and`/`or` chains, `if` values and variables declared where
+//! their scope starts (`webs.rs`).
 
-use super::{Gen, RT};
+use super::{int_lit, types::roll_call, Gen, RT};
 use crate::ir::{self, CmpOp, Ty};
 use rulesc_core::core_ir::shape::{self, Node};
 use rulesc_core::core_ir::{Access, Class, Func, Inst, Kind, Part, Reg};
 
+mod inst;
+mod names;
 mod tree;
 mod versions;
+mod webs;
 
-use tree::{hoist_last_return, not, paren, render, simplify, S};
+use tree::{hoist_last_return, not, paren, render, simplify, Refs, S};
 use versions::versions;
+use webs::{declare, values, Web};
 
 /// The body of function `fid` printed from its core IR, as `body::function` takes it
 /// (`locals`: the Rust names of its locals, its parameters first), or `None` when it is
@@ -32,7 +40,7 @@ pub(super) fn body(
     f: &ir::Function,
     locals: &[String],
 ) -> Option<Vec<String>> {
-    if g.fight.get(fid).copied().unwrap_or(true) || f.fallible {
+    if g.fight.get(fid).copied().unwrap_or(true) {
         return None;
     }
     let module = g.core?;
@@ -43,9 +51,13 @@ pub(super) fn body(
         return None;
     }
     let mut stmts = simplify(p.nodes(&tree)?);
+    values(&mut stmts);
     hoist_last_return(&mut stmts);
+    declare(&mut stmts, &p.webs());
     let mut out = p.unread_params();
     render(&stmts, true, &mut out);
+    #[cfg(test)]
+    tests::PRINTED.with(|p| p.borrow_mut().push(f.name.clone()));
     Some(out)
 }
 
@@ -99,6 +111,11 @@ struct Printer<'a> {
     /// outcome made is bound to, by instruction.
     names: Vec<String>,
     roll_names: Vec<String>,
+    /// The webs named by each variable's text printed in place, and by each outcome's.
+    uses: Vec<Refs>,
+    val_uses: Vec<Refs>,
+    /// The webs read by the instruction being printed, so far.
+    refs: std::cell::RefCell<Refs>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -162,7 +179,86 @@ fn in_slice(i: &Inst) -> bool {
             | Inst::JumpIf { .. }
             | Inst::JumpUnless { .. }
             | Inst::JumpUnlessImm { .. }
+            | Inst::Call { .. }
+            | Inst::Assign { .. }
+            | Inst::Lookup { .. }
     )
+}
+
+/// A one-key table read whose row always exists (not a die table without a default), of
+/// a number, truth or level by a number or a level: the table's function called, and (in
+/// a traced function) the read traced.
+fn table_read<'a>(g: &'a Gen<'a>, inst: &Inst) -> Option<&'a ir::Table> {
+    let Inst::Lookup {
+        dst, key, table, ..
+    } = inst
+    else {
+        return None;
+    };
+    let t = g.p.tables.get(*table as usize)?;
+    let scalar = |p: &Part| matches!(p, Part::Int(_) | Part::Bool(_) | Part::Level(_));
+    (!t.partial()
+        && t.columns.is_none()
+        && scalar(dst)
+        && scalar(key)
+        && var_ty(&t.value).is_some())
+    .then_some(t)
+}
+
+/// The type of a table's key.
+fn key_ty(t: &ir::Table) -> Ty {
+    match t.key {
+        ir::TableKey::Choice(c) => Ty::Choice(c),
+        _ => Ty::Int,
+    }
+}
+
+/// The function a `Call` calls, when this slice prints the call: not a fight's, raising no
+/// rule error, lowered, its parameters numbers, truths, levels or records it does not
+/// change (each passed a register of the caller), and returning one of those or nothing.
+fn callee<'a>(g: &'a Gen<'a>, inst: &Inst) -> Option<(usize, &'a ir::Function, &'a Func)> {
+    let Inst::Call {
+        func,
+        ints,
+        vals,
+        ret,
+        ..
+    } = inst
+    else {
+        return None;
+    };
+    let fid = *func as usize;
+    let f = g.p.functions.get(fid)?;
+    let lowered = g.core?.functions.get(fid)?.as_ref()?;
+    if g.fight.get(fid).copied().unwrap_or(true) {
+        return None;
+    }
+    for (part, param) in lowered.params.iter().zip(&f.params) {
+        let passed = match (part, &param.ty) {
+            (Part::Int(r), Ty::Int)
+            | (Part::Bool(r), Ty::Bool)
+            | (Part::Level(r), Ty::Choice(_)) => ints.iter().any(|(c, _)| c == r),
+            (Part::Val(v), Ty::Record(_)) => vals.iter().any(|(c, _, _)| c == v),
+            _ => false,
+        };
+        if !passed {
+            return None;
+        }
+    }
+    match (ret, &f.ret) {
+        (Part::Int(_), Ty::Int) | (Part::Bool(_), Ty::Bool) | (Part::Level(_), Ty::Choice(_)) => {}
+        (Part::Unit, Ty::Unit) if f.is_procedure() => {}
+        (Part::Val(_), Ty::Outcome(_)) => {}
+        _ => return None,
+    }
+    Some((fid, f, lowered))
+}
+
+/// A call of a formula that raises no rule error: a value computed without effect
+/// (formulas take no dice).
+fn pure_call(g: &Gen, inst: &Inst) -> bool {
+    let scalar = matches!(inst, Inst::Call { ret, .. } if !matches!(ret, Part::Val(_)));
+    scalar && callee(g, inst).is_some_and(|(_, f, _)| !f.is_procedure() && !f.fallible)
 }
 
 impl<'a> Printer<'a> {
@@ -170,6 +266,13 @@ impl<'a> Printer<'a> {
         let params = &locals[..f.params.len()];
         if !func.code.iter().all(in_slice) {
             return None;
+        }
+        for inst in &func.code {
+            if matches!(inst, Inst::Call { .. }) && callee(g, inst).is_none()
+                || matches!(inst, Inst::Lookup { .. }) && table_read(g, inst).is_none()
+            {
+                return None;
+            }
         }
         if func.code.len() > MAX_CODE {
             return None;
@@ -212,6 +315,22 @@ impl<'a> Printer<'a> {
                 vals[*v as usize] = Val::Outcome(o);
             }
         }
+        // An outcome a call gives back.
+        for inst in &func.code {
+            if let Inst::Call {
+                ret: Part::Val(v), ..
+            } = inst
+            {
+                let Ty::Outcome(o) = callee(g, inst)?.1.ret else {
+                    return None;
+                };
+                match &mut vals[*v as usize] {
+                    x @ Val::Unknown => *x = Val::Outcome(o),
+                    Val::Outcome(p) if *p == o => {}
+                    _ => return None,
+                }
+            }
+        }
         // Every value register is a parameter or an outcome returned.
         for (pc, inst) in func.code.iter().enumerate() {
             let mut ok = true;
@@ -229,7 +348,9 @@ impl<'a> Printer<'a> {
         let mut read_at = vec![None; n];
         let mut val_reads = vec![0; func.vals as usize];
         for (pc, inst) in func.code.iter().enumerate() {
-            if !reachable[pc] {
+            // A formula's trace steps are the interpreter's (`--trace-formulas`): printed
+            // as nothing, they read nothing here.
+            if !reachable[pc] || matches!(inst, Inst::TraceStep { .. }) {
                 continue;
             }
             let mut j = 0;
@@ -256,7 +377,9 @@ impl<'a> Printer<'a> {
         loop {
             let mut dropped = false;
             for (pc, inst) in func.code.iter().enumerate() {
-                if !reachable[pc] || !pure(inst) {
+                // A table read is traced in a procedure: an effect there.
+                let read = matches!(inst, Inst::Lookup { .. }) && !f.is_procedure();
+                if !reachable[pc] || !(pure(inst) || pure_call(g, inst) || read) {
                     continue;
                 }
                 let o = &vers.of[pc];
@@ -272,6 +395,10 @@ impl<'a> Printer<'a> {
             if !dropped {
                 break;
             }
+        }
+        // A parameter is not assigned (its binding is the signature's).
+        if vers.params.iter().any(|&v| !writes[v as usize].is_empty()) {
+            return None;
         }
         let mut p = Printer {
             g,
@@ -293,6 +420,9 @@ impl<'a> Printer<'a> {
             val_reads,
             names: vec![String::new(); n],
             roll_names: Vec::new(),
+            uses: vec![Vec::new(); n],
+            val_uses: vec![Vec::new(); func.vals as usize],
+            refs: Default::default(),
         };
         p.name_all(locals);
         p.infer_types(&classes)?;
@@ -362,6 +492,48 @@ impl<'a> Printer<'a> {
                             changed = true;
                         }
                     }
+                    Inst::Assign {
+                        place, keys, value, ..
+                    } if keys.is_empty() => {
+                        if let (Part::Int(_) | Part::Bool(_) | Part::Level(_), Some(t)) =
+                            (value, var_ty(&place.ty))
+                        {
+                            let v = o[0] as usize;
+                            if self.tys[v].is_none() {
+                                self.tys[v] = Some(t);
+                                changed = true;
+                            }
+                        }
+                    }
+                    Inst::Lookup { .. } => {
+                        let t = table_read(self.g, inst)?;
+                        for (k, ty) in [(0, key_ty(t)), (1, t.value.clone())] {
+                            let v = o[k] as usize;
+                            if self.tys[v].is_none() {
+                                self.tys[v] = Some(var_ty(&ty)?);
+                                changed = true;
+                            }
+                        }
+                    }
+                    Inst::Call { ints, ret, .. } => {
+                        let (_, f, lowered) = callee(self.g, inst)?;
+                        let mut found = Vec::new();
+                        for (k, (c, _)) in ints.iter().enumerate() {
+                            let i = lowered.params.iter().position(|part| {
+                                matches!(part, Part::Int(r) | Part::Bool(r) | Part::Level(r) if r == c)
+                            })?;
+                            found.push((o[k] as usize, var_ty(&f.params[i].ty)?));
+                        }
+                        if let Part::Int(_) | Part::Bool(_) | Part::Level(_) = ret {
+                            found.push((o[ints.len()] as usize, var_ty(&f.ret)?));
+                        }
+                        for (v, t) in found {
+                            if self.tys[v].is_none() {
+                                self.tys[v] = Some(t);
+                                changed = true;
+                            }
+                        }
+                    }
                     Inst::TraceAssign { value, ty, .. } | Inst::Return { value, ty, .. } => {
                         if let (Part::Int(_) | Part::Bool(_) | Part::Level(_), Some(t)) =
                             (value, var_ty(ty))
@@ -426,391 +598,6 @@ impl<'a> Printer<'a> {
         };
         Some(&self.g.p.records[*r].fields.get(field as usize)?.ty)
     }
-
-    /// The name of variable `v`.
-    fn name(&self, v: usize) -> String {
-        self.names[v].clone()
-    }
-
-    /// Names for the variables: a local's where a `let` binds it (`_natural` after the
-    /// natural face of a roll), `taken` for a branch's truth, `v<n>` for the others; each
-    /// one no local, no module item and no other variable has.
-    fn name_all(&mut self, locals: &[String]) {
-        let mut used: std::collections::BTreeSet<String> = locals.iter().cloned().collect();
-        used.extend(self.g.id.module_values.iter().cloned());
-        used.extend(["env".to_string(), "fight".to_string()]);
-        let fresh = |base: String, used: &mut std::collections::BTreeSet<String>| {
-            let mut name = base.clone();
-            let mut n = 2;
-            while used.contains(&name) {
-                name = format!("{base}_{n}");
-                n += 1;
-            }
-            used.insert(name.clone());
-            name
-        };
-        let mut names: Vec<Option<String>> = vec![None; self.names.len()];
-        let mut seen: Vec<(u32, u32)> = Vec::new();
-        for (l, v) in self.func.lets.iter().zip(&self.let_versions) {
-            let Some(v) = *v else {
-                continue;
-            };
-            let local = &locals[l.slot as usize];
-            let name = if seen.contains(&(l.pc, l.slot)) {
-                fresh(format!("{local}_natural"), &mut used)
-            } else {
-                seen.push((l.pc, l.slot));
-                // The local's own name is its own: not taken again.
-                local.clone()
-            };
-            names[v as usize].get_or_insert(name);
-        }
-        for (pc, inst) in self.func.code.iter().enumerate() {
-            if let Inst::TraceBranch { .. } = inst {
-                let v = self.of[pc][0] as usize;
-                if names[v].is_none() {
-                    names[v] = Some(fresh("taken".into(), &mut used));
-                }
-            }
-        }
-        for (v, name) in names.into_iter().enumerate() {
-            self.names[v] = name.unwrap_or_else(|| fresh(format!("v{v}"), &mut used));
-        }
-        self.roll_names = (0..self.func.code.len())
-            .map(|pc| match &self.func.code[pc] {
-                Inst::Roll { .. } => fresh("roll".into(), &mut used),
-                Inst::Outcome { dst, fields, .. } if !self.in_place(*dst, fields) => {
-                    fresh("outcome".into(), &mut used)
-                }
-                _ => String::new(),
-            })
-            .collect();
-    }
-
-    /// Variable `v` read: its name, or the expression printed in its place.
-    fn read(&self, v: u32) -> String {
-        self.text[v as usize]
-            .clone()
-            .unwrap_or_else(|| self.name(v as usize))
-    }
-
-    /// A constant held by variable `v` as Rust.
-    fn constant(&self, v: u32, value: i64) -> Option<String> {
-        Some(match self.tys[v as usize].as_ref()? {
-            VarTy::Int => super::int_lit(value),
-            VarTy::Bool => (value != 0).to_string(),
-            VarTy::Level(c) => format!(
-                "{}::{}",
-                self.g.id.choice[*c],
-                self.g.id.variant[*c].get(usize::try_from(value).ok()?)?
-            ),
-        })
-    }
-
-    /// The value written by instruction `pc` (one `i64` result, no effect) as an
-    /// expression, its operands read.
-    fn value(&self, pc: usize) -> Option<String> {
-        let o = &self.of[pc];
-        let r = |i: usize| self.read(o[i]);
-        let rt = RT;
-        Some(match &self.func.code[pc] {
-            Inst::Const { value, .. } => self.constant(o[0], *value)?,
-            Inst::Move { .. } => r(0),
-            Inst::Field { rec, field, .. } => {
-                let Val::Param(i) = self.vals[*rec as usize] else {
-                    return None;
-                };
-                let Ty::Record(rid) = &self.f.params[i].ty else {
-                    return None;
-                };
-                format!(
-                    "{}.{}",
-                    self.param_name(i),
-                    self.g.id.field[*rid][*field as usize]
-                )
-            }
-            Inst::Arith { op, .. } => {
-                format!(
-                    "{rt}::__private::arith::{}({}, {})",
-                    op.runtime_name(),
-                    r(0),
-                    r(1)
-                )
-            }
-            Inst::ArithImm { op, b, .. } => format!(
-                "{rt}::__private::arith::{}({}, {})",
-                op.runtime_name(),
-                r(0),
-                super::int_lit(*b)
-            ),
-            Inst::Compare { op, .. } => format!("{} {} {}", r(0), cmp(*op), r(1)),
-            Inst::CompareImm { op, b, .. } => {
-                format!("{} {} {}", r(0), cmp(*op), self.constant(o[0], *b)?)
-            }
-            Inst::Not { .. } => format!("!{}", paren(&r(0))),
-            Inst::Neg { .. } => format!("{rt}::__private::arith::neg({})", r(0)),
-            Inst::Abs { .. } => format!("i64::saturating_abs({})", r(0)),
-            Inst::Pick { max, .. } => {
-                let ty = match self.tys[o[0] as usize].as_ref()? {
-                    VarTy::Level(_) => "Ord",
-                    _ => "i64",
-                };
-                format!(
-                    "{ty}::{}({}, {})",
-                    if *max { "max" } else { "min" },
-                    r(0),
-                    r(1)
-                )
-            }
-            Inst::LevelStep { negate, len, .. } => {
-                let Some(VarTy::Level(c)) = self.tys[o[2] as usize] else {
-                    return None;
-                };
-                let d = if *negate {
-                    format!("{rt}::__private::arith::neg({})", r(1))
-                } else {
-                    r(1)
-                };
-                format!(
-                    "{}::ALL[usize::from({rt}::__private::arith::step_level({} as u8, {d}, {len}))]",
-                    self.g.id.choice[c],
-                    paren(&r(0))
-                )
-            }
-            _ => return None,
-        })
-    }
-
-    fn param_name(&self, i: usize) -> String {
-        self.params[i].clone()
-    }
-
-    /// `let _ = p;` for each parameter `p` nothing reads (a value computed from it and
-    /// thrown away lowers to nothing), so it is not an unused variable.
-    fn unread_params(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        let mut k = 0;
-        for (i, part) in self.func.params.iter().enumerate() {
-            let read = match part {
-                Part::Val(v) => self.val_reads[*v as usize] > 0,
-                _ => {
-                    let v = self.param_vars[k];
-                    k += 1;
-                    self.reads[v as usize] > 0
-                }
-            };
-            if !read && !self.params[i].starts_with('_') {
-                out.push(format!("let _ = {};", self.params[i]));
-            }
-        }
-        out
-    }
-
-    /// An outcome made into `dst` of `fields` is printed where it is read: it is read
-    /// once, and not also shown in a trace event (unless it is a tag alone).
-    fn in_place(&self, dst: u32, fields: &[Part]) -> bool {
-        self.val_reads[dst as usize] == 1 && (fields.is_empty() || !self.traced())
-    }
-
-    fn traced(&self) -> bool {
-        self.f.is_procedure()
-    }
-
-    fn event(&self, e: &str) -> S {
-        S::Line(format!(
-            "if T::ENABLED {{ env.trace.event({RT}::TraceEvent::{e}); }}"
-        ))
-    }
-
-    /// A value shown in a trace event, as the interpreter shows it.
-    fn shown(&self, pc: usize, value: Part, ty: &Ty) -> Option<String> {
-        let o = &self.of[pc];
-        Some(match value {
-            Part::Int(_) | Part::Bool(_) | Part::Level(_) => self.g.traced(ty, &self.read(o[0])),
-            Part::Roll { .. } => self.g.traced(&Ty::Int, &self.read(o[0])),
-            Part::Val(v) => self.g.traced(ty, &self.val_text(v)?),
-            Part::Unit => "String::new()".into(),
-            Part::Fighter(_) | Part::Side(_) => return None,
-        })
-    }
-
-    /// A value register read: an outcome's name or its text printed in place, or a
-    /// parameter.
-    fn val_text(&self, v: u32) -> Option<String> {
-        match self.vals.get(v as usize)? {
-            Val::Param(i) => Some(self.param_name(*i)),
-            Val::Outcome(_) => self.val_texts.get(v as usize)?.clone(),
-            Val::Unknown => None,
-        }
-    }
-
-    /// The reads of variable `v`'s single write at `pc` are all in the statements after
-    /// it, up to its block's end, and none of the variables it reads is written again
-    /// before the read: the value can be printed in place of its one read.
-    fn foldable(&self, v: usize, pc: usize) -> bool {
-        let Some(read) = self.read_at[v] else {
-            return false;
-        };
-        self.reads[v] == 1
-            && self.writes[v] == [pc]
-            && read > pc
-            && self.of[pc][..self.of[pc].len() - 1].iter().all(|&u| {
-                self.writes[u as usize]
-                    .iter()
-                    .all(|&w| w <= pc || w >= read)
-            })
-    }
-
-    /// The statements of `nodes`.
-    fn nodes(&mut self, nodes: &[Node]) -> Option<Vec<S>> {
-        let mut out = Vec::new();
-        for n in nodes {
-            match n {
-                Node::Inst(pc) => {
-                    if self.reachable[*pc] {
-                        self.inst(*pc, &mut out)?;
-                    }
-                }
-                Node::Block { end, body } => out.push(S::Block {
-                    label: *end,
-                    body: self.nodes(body)?,
-                }),
-                Node::Loop { .. } => return None,
-            }
-        }
-        Some(out)
-    }
-
-    fn inst(&mut self, pc: usize, out: &mut Vec<S>) -> Option<()> {
-        let code = &self.func.code;
-        let o = self.of[pc].clone();
-        let next = |to: &u32| *to as usize == pc + 1;
-        match &code[pc] {
-            Inst::Step(_) | Inst::Site(_) | Inst::Stop | Inst::TraceStep { .. } => {}
-            Inst::TraceCall { site } => {
-                if self.traced() {
-                    out.push(self.event(&format!("Call {{ site: {site} }}")));
-                }
-            }
-            Inst::TraceAssign { site, value, ty } => {
-                if self.traced() {
-                    let shown = self.shown(pc, *value, ty)?;
-                    out.push(self.event(&format!("Assign {{ site: {site}, value: {shown} }}")));
-                }
-            }
-            Inst::TraceBranch { site, .. } => {
-                if self.traced() {
-                    let taken = init("taken", &self.read(o[0]));
-                    out.push(self.event(&format!("Branch {{ site: {site}, {taken} }}")));
-                }
-            }
-            Inst::Return { value, ty, site } => {
-                let v = match value {
-                    Part::Unit => None,
-                    Part::Val(v) => Some(self.val_text(*v)?),
-                    Part::Int(_) | Part::Bool(_) | Part::Level(_) => Some(self.read(o[0])),
-                    _ => return None,
-                };
-                if self.traced() {
-                    let shown = self.shown(pc, *value, ty)?;
-                    out.push(self.event(&format!("Return {{ site: {site}, value: {shown} }}")));
-                }
-                out.push(S::Return(v));
-            }
-            Inst::Roll { spec, site, .. } => {
-                let call = super::types::roll_call(*spec, *site);
-                let (t, n) = (o[0] as usize, o[1] as usize);
-                if self.reads[t] == 0 && self.reads[n] == 0 {
-                    out.push(S::Line(format!("let _ = {call};")));
-                    return Some(());
-                }
-                let r = self.roll_names[pc].clone();
-                out.push(S::Line(format!("let {r} = {call};")));
-                for (v, part) in [(t, "total"), (n, "natural")] {
-                    if self.reads[v] > 0 {
-                        self.text[v] = Some(format!("{r}.{part}"));
-                    }
-                }
-            }
-            Inst::Outcome { dst, tag, fields } => {
-                let Val::Outcome(oc) = self.vals[*dst as usize] else {
-                    return None;
-                };
-                let path = format!(
-                    "{}::{}",
-                    self.g.id.outcome[oc], self.g.id.tag[oc][*tag as usize]
-                );
-                let text = if fields.is_empty() {
-                    path
-                } else {
-                    let mut inits = Vec::new();
-                    for (fi, (part, &v)) in fields.iter().zip(&o).enumerate() {
-                        if !matches!(part, Part::Int(_) | Part::Bool(_) | Part::Level(_)) {
-                            return None;
-                        }
-                        let name = &self.g.id.tag_field[oc][*tag as usize][fi];
-                        inits.push(init(name, &self.read(v)));
-                    }
-                    format!("{path} {{ {} }}", inits.join(", "))
-                };
-                if self.in_place(*dst, fields) {
-                    self.val_texts[*dst as usize] = Some(text);
-                } else {
-                    let name = self.roll_names[pc].clone();
-                    out.push(S::Let(format!("let {name} = {text};")));
-                    self.val_texts[*dst as usize] = Some(name);
-                }
-            }
-            Inst::Jump(to) => {
-                if !next(to) {
-                    out.push(S::Break(*to as usize));
-                }
-            }
-            Inst::JumpIfNot { to, .. } | Inst::JumpIf { to, .. } => {
-                if !next(to) {
-                    let jump_if = matches!(code[pc], Inst::JumpIf { .. });
-                    let c = self.read(o[0]);
-                    out.push(S::If {
-                        cond: if jump_if { c } else { not(&c) },
-                        then: vec![S::Break(*to as usize)],
-                        els: Vec::new(),
-                    });
-                }
-            }
-            Inst::JumpUnless { op, to, .. } | Inst::JumpUnlessImm { op, to, .. } => {
-                if !next(to) {
-                    let b = match &code[pc] {
-                        Inst::JumpUnlessImm { b, .. } => self.constant(o[0], *b)?,
-                        _ => self.read(o[1]),
-                    };
-                    out.push(S::If {
-                        cond: format!("{} {} {}", self.read(o[0]), cmp(negate(*op)), b),
-                        then: vec![S::Break(*to as usize)],
-                        els: Vec::new(),
-                    });
-                }
-            }
-            _ => {
-                // A value, written to one variable.
-                let d = *o.last()? as usize;
-                if self.reads[d] == 0 || !self.writes[d].contains(&pc) {
-                    return Some(());
-                }
-                let text = self.value(pc)?;
-                if self.foldable(d, pc) {
-                    self.text[d] = Some(text);
-                } else {
-                    // An integer literal alone would not fix the variable's type.
-                    let annot = match self.tys[d].as_ref()? {
-                        VarTy::Int => ": i64",
-                        _ => "",
-                    };
-                    out.push(S::Let(format!("let {}{annot} = {text};", self.name(d))));
-                }
-            }
-        }
-        Some(())
-    }
 }
 
 fn var_ty(ty: &Ty) -> Option<VarTy> {
@@ -870,98 +657,4 @@ fn reachable(code: &[Inst]) -> Vec<bool> {
 }
 
 #[cfg(test)]
-mod tests {
-    /// The Rust of a ruleset of one `.rules` file holding `rules`.
-    fn generated(rules: &str) -> String {
-        let dir = tempfile::tempdir().expect("a temporary folder");
-        std::fs::write(
-            dir.path().join("ruleset.yaml"),
-            "ruleset: { name: printed }\ntypes:\n  Fighter: { physical_performance: int, skill: int }\n",
-        )
-        .unwrap();
-        std::fs::write(dir.path().join("a.rules"), rules).unwrap();
-        let p = crate::compile_dir(dir.path())
-            .0
-            .expect("the ruleset checks");
-        crate::codegen::generate(&p).expect("it generates")
-    }
-
-    /// The function `name` of `code`, from its signature to the next item, on one line
-    /// per statement as prettyplease lays them out, blank-stripped.
-    fn function<'c>(code: &'c str, name: &str) -> &'c str {
-        let start = code.find(&format!("pub fn {name}")).expect("the function");
-        let rest = &code[start..];
-        &rest[..rest.find("\n}\n").map_or(rest.len(), |e| e + 2)]
-    }
-
-    const EXCHANGE: &str = "outcome Exchange { EpicFailure, Miss, Hit(margin: int) }
-procedure exchange(attacker: Fighter, defender: Fighter) -> Exchange {
-  let attack = roll d12! + attacker.physical_performance + attacker.skill
-  if natural(attack) == 1 {
-    return EpicFailure
-  }
-  let defence = roll d12! + defender.physical_performance + defender.skill
-  if attack < defence {
-    return Miss
-  }
-  return Hit(margin: attack - defence)
-}
-";
-
-    /// A procedure of rolls, sums, comparisons and outcomes is printed from its core IR:
-    /// each roll bound, each `let` a variable of its name, each branch's truth `taken`
-    /// (traced, then tested), each early `return` an `if` of its own, the last result
-    /// made before the last test, and returned as the body's value.
-    #[test]
-    fn a_procedure_of_rolls_and_outcomes_is_printed_from_its_core_ir() {
-        let code = generated(EXCHANGE);
-        let f = function(&code, "exchange");
-        let lines: Vec<&str> = f.lines().map(str::trim).collect();
-        let order = [
-            "let roll = ::rulesc_runtime::__private::rolls::exploding(",
-            "let attack: i64 = ::rulesc_runtime::__private::arith::add(",
-            "roll.total,",
-            "attacker.physical_performance,",
-            "attacker.skill,",
-            "value: attack.to_string(),",
-            "let taken = roll.natural == 1;",
-            "if taken {",
-            "return Exchange::EpicFailure;",
-            "let roll_2 = ::rulesc_runtime::__private::rolls::exploding(",
-            "let taken_2 = attack < defence;",
-            // The last result made before the last test, so that the two results are
-            // picked between without a branch (`hoist_last_return`).
-            "let outcome = Exchange::Hit {",
-            "margin: ::rulesc_runtime::__private::arith::sub(attack, defence),",
-            "if taken_2 {",
-            "return Exchange::Miss;",
-            "outcome",
-        ];
-        let mut at = 0;
-        for want in order {
-            match lines[at..].iter().position(|l| *l == want) {
-                Some(i) => at += i + 1,
-                None => panic!("no `{want}` after line {at} in:\n{f}"),
-            }
-        }
-        assert_eq!(
-            lines[lines.len() - 2],
-            "outcome",
-            "the last value is the body's:\n{f}"
-        );
-    }
-
-    /// A function outside the slice (here a truth of `and`, a local changed) is printed
-    /// by `body/` as before.
-    #[test]
-    fn a_function_outside_the_slice_is_printed_as_before() {
-        let code = generated(
-            "formula both(a: bool, b: bool) -> bool = a and b\nformula twice(x: int) -> int = x * 2\n",
-        );
-        assert!(function(&code, "both").contains("a && b"), "{code}");
-        assert!(
-            function(&code, "twice").contains("::rulesc_runtime::__private::arith::mul(x, 2)"),
-            "{code}"
-        );
-    }
-}
+mod tests;
