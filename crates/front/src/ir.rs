@@ -411,6 +411,21 @@ pub enum CmpOp {
     Ge,
 }
 
+impl CmpOp {
+    /// The comparison that holds where this one does not (of numbers, truths and levels:
+    /// totally ordered).
+    pub fn negated(self) -> CmpOp {
+        match self {
+            CmpOp::Eq => CmpOp::Ne,
+            CmpOp::Ne => CmpOp::Eq,
+            CmpOp::Lt => CmpOp::Ge,
+            CmpOp::Le => CmpOp::Gt,
+            CmpOp::Gt => CmpOp::Le,
+            CmpOp::Ge => CmpOp::Lt,
+        }
+    }
+}
+
 impl IntOp {
     /// `a op b` on ints: saturating (`arith`); a division or remainder by zero here is
     /// by a constant the checker proved is not 0 (a divisor that may be 0 is a

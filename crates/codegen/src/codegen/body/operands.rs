@@ -350,15 +350,7 @@ impl BodyGen<'_, '_> {
                 return Ok(Ex::new(format!("{}.is_none()", ex.recv()), P_ATOM).with_pre(ex.pre));
             }
             K::Compare(op, x, y) if matches!(x.ty, Ty::Int | Ty::Choice(_) | Ty::Bool) => {
-                let inv = match op {
-                    CmpOp::Eq => CmpOp::Ne,
-                    CmpOp::Ne => CmpOp::Eq,
-                    CmpOp::Lt => CmpOp::Ge,
-                    CmpOp::Le => CmpOp::Gt,
-                    CmpOp::Gt => CmpOp::Le,
-                    CmpOp::Ge => CmpOp::Lt,
-                };
-                return self.compare(inv, x, y);
+                return self.compare(op.negated(), x, y);
             }
             _ => {}
         }

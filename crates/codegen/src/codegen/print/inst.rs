@@ -241,6 +241,15 @@ impl Printer<'_> {
         self.f.is_procedure()
     }
 
+    /// `let v = text;`, an int's type written (an integer literal alone would not fix it).
+    pub(super) fn bind(&self, v: usize, text: &str) -> Option<String> {
+        let annot = match self.tys[v].as_ref()? {
+            VarTy::Int => ": i64",
+            _ => "",
+        };
+        Some(format!("let {}{annot} = {text};", self.name(v)))
+    }
+
     /// A value given to web `v`.
     pub(super) fn set(&self, v: usize, text: String) -> S {
         S::Set {
@@ -468,7 +477,7 @@ impl Printer<'_> {
                         _ => self.read(o[1]),
                     };
                     out.push(S::If {
-                        cond: format!("{} {} {}", self.read(o[0]), cmp(negate(*op)), b),
+                        cond: format!("{} {} {}", self.read(o[0]), cmp(op.negated()), b),
                         refs: Vec::new(),
                         then: vec![S::Break(*to as usize)],
                         els: Vec::new(),
@@ -521,14 +530,7 @@ impl Printer<'_> {
                 if self.merged(d as u32) {
                     out.push(self.set(d, text));
                 } else {
-                    let annot = match self.tys[d].as_ref()? {
-                        VarTy::Int => ": i64",
-                        _ => "",
-                    };
-                    out.push(S::Line(
-                        format!("let {}{annot} = {text};", self.name(d)),
-                        Vec::new(),
-                    ));
+                    out.push(S::Line(self.bind(d, &text)?, Vec::new()));
                 }
                 let key = self.g.traced(&key_ty(t), &self.read(o[0]));
                 let value = self.g.traced(&t.value, &self.name(d));
@@ -560,16 +562,7 @@ impl Printer<'_> {
                         out.push(S::Line(format!("{text};"), Vec::new()));
                     }
                     (_, Some(d)) if self.merged(d) => out.push(self.set(d as usize, text)),
-                    (_, Some(d)) => {
-                        let annot = match self.tys[d as usize].as_ref()? {
-                            VarTy::Int => ": i64",
-                            _ => "",
-                        };
-                        out.push(S::Line(
-                            format!("let {}{annot} = {text};", self.name(d as usize)),
-                            Vec::new(),
-                        ));
-                    }
+                    (_, Some(d)) => out.push(S::Line(self.bind(d as usize, &text)?, Vec::new())),
                     (_, None) => return None,
                 }
             }
@@ -586,15 +579,7 @@ impl Printer<'_> {
                     self.text[d] = Some(text);
                     self.uses[d] = self.refs.borrow().clone();
                 } else {
-                    // An integer literal alone would not fix the variable's type.
-                    let annot = match self.tys[d].as_ref()? {
-                        VarTy::Int => ": i64",
-                        _ => "",
-                    };
-                    out.push(S::Let(
-                        format!("let {}{annot} = {text};", self.name(d)),
-                        Vec::new(),
-                    ));
+                    out.push(S::Let(self.bind(d, &text)?, Vec::new()));
                 }
             }
         }

@@ -150,39 +150,28 @@ fn pure(i: &Inst) -> bool {
 
 /// The instructions this slice prints.
 fn in_slice(i: &Inst) -> bool {
-    matches!(
-        i,
-        Inst::Step(_)
-            | Inst::Site(_)
-            | Inst::Stop
-            | Inst::TraceCall { .. }
-            | Inst::TraceStep { .. }
-            | Inst::TraceAssign { .. }
-            | Inst::TraceBranch { .. }
-            | Inst::Return { .. }
-            | Inst::Const { .. }
-            | Inst::Move { .. }
-            | Inst::Field { .. }
-            | Inst::Arith { .. }
-            | Inst::ArithImm { .. }
-            | Inst::Compare { .. }
-            | Inst::CompareImm { .. }
-            | Inst::Not { .. }
-            | Inst::Neg { .. }
-            | Inst::Abs { .. }
-            | Inst::Pick { .. }
-            | Inst::LevelStep { .. }
-            | Inst::Roll { .. }
-            | Inst::Outcome { .. }
-            | Inst::Jump(_)
-            | Inst::JumpIfNot { .. }
-            | Inst::JumpIf { .. }
-            | Inst::JumpUnless { .. }
-            | Inst::JumpUnlessImm { .. }
-            | Inst::Call { .. }
-            | Inst::Assign { .. }
-            | Inst::Lookup { .. }
-    )
+    pure(i)
+        || matches!(
+            i,
+            Inst::Step(_)
+                | Inst::Site(_)
+                | Inst::Stop
+                | Inst::TraceCall { .. }
+                | Inst::TraceStep { .. }
+                | Inst::TraceAssign { .. }
+                | Inst::TraceBranch { .. }
+                | Inst::Return { .. }
+                | Inst::Roll { .. }
+                | Inst::Outcome { .. }
+                | Inst::Jump(_)
+                | Inst::JumpIfNot { .. }
+                | Inst::JumpIf { .. }
+                | Inst::JumpUnless { .. }
+                | Inst::JumpUnlessImm { .. }
+                | Inst::Call { .. }
+                | Inst::Assign { .. }
+                | Inst::Lookup { .. }
+        )
 }
 
 /// A one-key table read whose row always exists (not a die table without a default), of
@@ -616,18 +605,6 @@ fn init(name: &str, value: &str) -> String {
         name.to_string()
     } else {
         format!("{name}: {value}")
-    }
-}
-
-/// The comparison that holds where `op` does not.
-fn negate(op: CmpOp) -> CmpOp {
-    match op {
-        CmpOp::Eq => CmpOp::Ne,
-        CmpOp::Ne => CmpOp::Eq,
-        CmpOp::Lt => CmpOp::Ge,
-        CmpOp::Le => CmpOp::Gt,
-        CmpOp::Gt => CmpOp::Le,
-        CmpOp::Ge => CmpOp::Lt,
     }
 }
 
