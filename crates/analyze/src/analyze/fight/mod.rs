@@ -25,23 +25,26 @@
 //! (`--max-steps`). What a limit leaves unreached is reported unexplored, never dropped:
 //! the ends and the unexplored mass always add up to exactly one.
 
-use super::exact::{to_f64, Prob};
+mod order;
+mod views;
+
+pub use views::{reports, svg, views};
+
+use super::exact::Prob;
 use super::paths::{self, Walker};
-use super::report::{Report, Row};
 use super::state::{self, State};
-use super::view::{self, Group};
 use super::{Keyed, Limits, Stop};
-use crate::diag::{Diagnostic, Diagnostics};
 use crate::eval::Value;
 use crate::fight::EvalRules;
-use crate::ir::Program;
+use crate::ir::{walk, Expr, ExprKind, FightQuery, Program};
 use crate::simulate::{in_group, FightFile};
-use crate::source::{Sources, Span};
 use num_traits::{One, Zero};
+use order::{OrderOnly, Watch};
+use rulesc_runtime::fight::Clock as ClockParts;
 use rulesc_runtime::{
     Decide, DiceSource, Env, Fight, FightEnd, FightRules, Fighter, NoTrace, Policy, Step,
 };
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap};
 
 /// A fight's exact odds.
@@ -69,6 +72,10 @@ pub struct FightOdds {
     /// Distinct states stepped from, over the whole run (each counted once at each
     /// point of the fight it was reached at), the start included.
     pub states: u64,
+    /// Of those, the states run on the fight engine: a state met again in a later round
+    /// whose rules read no clock (`round()`, `time()`) plays on as it did, its clock
+    /// shifted, and is not run again.
+    pub stepped: u64,
     /// Most states held at once.
     pub peak: u64,
 }
@@ -89,26 +96,210 @@ impl FightOdds {
 /// later point.
 type Point = (u32, u32);
 
-/// One state of the fight with the chance of reaching it.
-struct Node {
-    fight: Box<Fight<Value>>,
-    weight: Prob,
+/// A fight's clock: its round, world time and each fighter's turns taken. What an
+/// unclocked state ([`Fight::encode_engine_unclocked`]) leaves out, and a step moves on.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Clock {
+    round: u32,
+    time: i64,
+    turns: Vec<u32>,
 }
 
-/// How one path of a step ended: a fight state to step from, or an end.
+impl Clock {
+    fn of(f: &Fight<Value>) -> Clock {
+        Clock {
+            round: f.round(),
+            time: f.time(),
+            turns: f.fighters().map(|g| f.turns_taken(g)).collect(),
+        }
+    }
+
+    /// How far `self` is from `from` (a step moves every part of the clock forward).
+    fn since(&self, from: &Clock) -> Shift {
+        Shift {
+            round: self.round.wrapping_sub(from.round),
+            time: self.time.wrapping_sub(from.time),
+            turns: self
+                .turns
+                .iter()
+                .zip(&from.turns)
+                .map(|(a, b)| a.wrapping_sub(*b))
+                .collect(),
+        }
+    }
+
+    /// The clock `shift` later.
+    fn after(&self, shift: &Shift) -> Clock {
+        Clock {
+            round: self.round.wrapping_add(shift.round),
+            time: self.time.wrapping_add(shift.time),
+            turns: self
+                .turns
+                .iter()
+                .zip(&shift.turns)
+                .map(|(a, b)| a.wrapping_add(*b))
+                .collect(),
+        }
+    }
+}
+
+/// How far one step moves a fight's clock.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Shift {
+    round: u32,
+    time: i64,
+    turns: Vec<u32>,
+}
+
+/// What one path of a step led to, as a state's successors are kept: a fight going on
+/// (the distinct unclocked state and how far the step moved the clock), or an end.
+#[derive(Debug, Clone)]
 enum Next {
-    Going(Box<Fight<Value>>, Point),
-    Over(End),
+    Going(u32, Shift),
+    Over(Over),
 }
 
-/// A fight over, as the odds count it.
-struct End {
+/// A fight over, its rounds counted from the state stepped.
+#[derive(Debug, Clone)]
+struct Over {
     end: FightEnd,
+    /// Rounds played in the step (0 or 1).
     rounds: u32,
-    /// Which report groups it is in.
-    groups: Vec<bool>,
+    /// Who is out at the end (`None` when a rule error stopped the fight).
+    outs: Option<Vec<bool>>,
     /// The rule error that stopped it (`file:line: message`).
     error: Option<String>,
+}
+
+/// What one path of a step led to, as the walk gathers them.
+enum Path {
+    Going(Box<Fight<Value>>, Shift, u32),
+    Over(Over),
+}
+
+/// One distinct unclocked state: a fight holding it (at whatever clock it was first
+/// met), and once stepped what it leads to (a fight between rounds, once with the round
+/// limit not reached and once reached).
+struct Known {
+    fight: Box<Fight<Value>>,
+    clock: Clock,
+    /// The second half of its point: `1 + acted`, or `MAX` between rounds.
+    at: u32,
+    between: bool,
+    next: [Option<Stepped>; 2],
+}
+
+/// A state's step on every path of its dice: each successor with its chance, and the
+/// part of the paths cut at `--max-dice`.
+struct Stepped {
+    next: Vec<(Next, Prob)>,
+    cut: Option<Prob>,
+}
+
+/// The distinct unclocked states met so far, and what each leads to: a state recurring
+/// in a later round (its clock shifted, its rules reading no clock) is stepped once.
+#[derive(Default)]
+struct Memo {
+    ids: HashMap<Vec<u64>, u32>,
+    known: Vec<Known>,
+    /// Words held, estimated ([`words`]).
+    words: u64,
+    /// States stepped on the engine.
+    stepped: u64,
+}
+
+impl Memo {
+    /// The id of the unclocked state `key`, `fight` (with `at` and `clock`) kept for it
+    /// when it is new.
+    fn intern(&mut self, key: Vec<u64>, fight: Box<Fight<Value>>, at: u32) -> u32 {
+        if let Some(&id) = self.ids.get(&key) {
+            return id;
+        }
+        let id = self.known.len() as u32;
+        self.words += words(&key);
+        // The encoding's first word is the phase; 1: between rounds.
+        let between = key.first() == Some(&1);
+        let clock = Clock::of(&fight);
+        self.known.push(Known {
+            fight,
+            clock,
+            at,
+            between,
+            next: [None, None],
+        });
+        self.ids.insert(key, id);
+        id
+    }
+}
+
+/// Which parts of the clock a fight's states are merged without: those the rules never
+/// read (`round()`, `time()`; `on every` hooks read world time too). The turns taken are
+/// read by nothing but timers set for turns, which the unclocked state holds relative to
+/// them.
+fn unclocked(p: &Program) -> ClockParts {
+    let mut round = false;
+    let mut time = false;
+    fn scan(e: &Expr, round: &mut bool, time: &mut bool) {
+        match e.kind {
+            ExprKind::Fight(FightQuery::Round, _) => *round = true,
+            ExprKind::Fight(FightQuery::Time, _) => *time = true,
+            _ => {}
+        }
+        walk::for_each_child(e, &mut |x| scan(x, round, time));
+    }
+    for f in &p.functions {
+        walk::for_each_body_expr(f, &mut |e| scan(e, &mut round, &mut time));
+    }
+    let every = p.fight.as_ref().is_some_and(|d| !d.every.is_empty());
+    ClockParts {
+        round: !round,
+        time: !time && !every,
+        turns: true,
+    }
+}
+
+/// The encoding two fight states are merged on, less the parts of the clock `clock`
+/// says (see [`unclocked`]).
+fn encode(f: &Fight<Value>, clock: ClockParts) -> Vec<u64> {
+    let mut out = Vec::with_capacity(64);
+    f.encode_engine_unclocked(clock, &mut out);
+    let mut seen = Vec::new();
+    for c in &f.combatants {
+        state::encode_value(c, &mut out, &mut seen);
+    }
+    out
+}
+
+/// The encoding a distinct state is kept by: [`encode`]'s, or with `order`, the fields
+/// only the turn order reads left out and the fighters' ranks written instead
+/// ([`order::encode_ranked`]; a state it does not take is encoded whole).
+fn encode_kept(
+    f: &mut Fight<Value>,
+    clock: ClockParts,
+    order: Option<&OrderOnly>,
+    rules: &mut EvalRules,
+) -> Vec<u64> {
+    let Some(only) = order else {
+        return encode(f, clock);
+    };
+    let mut out = Vec::with_capacity(64);
+    f.encode_engine_unclocked(clock, &mut out);
+    out.push(1);
+    let mut env = Env::new(
+        rulesc_runtime::PathDice::new(0),
+        rulesc_runtime::FirstOption,
+        NoTrace,
+    );
+    let at = out.len();
+    if order::encode_ranked(only, rules, &mut env, f, &mut out).is_none() {
+        out.truncate(at - 1);
+        out.push(0);
+        let mut seen = Vec::new();
+        for c in &f.combatants {
+            state::encode_value(c, &mut out, &mut seen);
+        }
+    }
+    out
 }
 
 /// The dice of one path: the walker, shared with the decisions answered at random.
@@ -158,17 +349,6 @@ impl Decide for Answers<'_, '_> {
     }
 }
 
-/// The encoding two fight states are merged on.
-fn encode(f: &Fight<Value>) -> Vec<u64> {
-    let mut out = Vec::with_capacity(64);
-    f.encode_engine(&mut out);
-    let mut seen = Vec::new();
-    for c in &f.combatants {
-        state::encode_value(c, &mut out, &mut seen);
-    }
-    out
-}
-
 /// A copy of the fight whose combatants share no record with `f`'s (a record two
 /// combatants share stays shared between the copies).
 fn copy(f: &Fight<Value>) -> Fight<Value> {
@@ -184,21 +364,22 @@ fn copy(f: &Fight<Value>) -> Fight<Value> {
     c
 }
 
-/// The point a step leaves the fight at.
-fn point(step: &Step, f: &Fight<Value>) -> Point {
+/// The `k` of point `(r, k)` a step leaves the fight at.
+fn point(step: &Step, f: &Fight<Value>) -> u32 {
     match step {
-        Step::Started | Step::RoundEnded(_) | Step::Ended(_) => (f.round(), u32::MAX),
+        Step::Started | Step::RoundEnded(_) | Step::Ended(_) => u32::MAX,
         _ => {
             let acted = f.fighters().filter(|&g| f.acted(g)).count() as u32;
-            (f.round(), acted.saturating_add(1))
+            acted.saturating_add(1)
         }
     }
 }
 
-/// The frontier: the states not yet stepped, by the point they stand at.
+/// The frontier: the states not yet stepped (a distinct unclocked state at a clock),
+/// with their chances, by the point they stand at.
 #[derive(Default)]
 struct Frontier {
-    at: BTreeMap<Point, HashMap<Vec<u64>, Node>>,
+    at: BTreeMap<Point, HashMap<(u32, Clock), Prob>>,
     states: u64,
     /// The words the states held take, estimated ([`words`]).
     words: u64,
@@ -212,14 +393,19 @@ fn words(key: &[u64]) -> u64 {
     (key.len() as u64).saturating_add(40)
 }
 
+/// The words a state of the frontier takes: its clock and its chance.
+fn node_words(clock: &Clock) -> u64 {
+    (clock.turns.len() as u64).saturating_add(8)
+}
+
 impl Frontier {
-    fn add(&mut self, key: Vec<u64>, fight: Box<Fight<Value>>, at: Point, weight: Prob) {
-        let layer = self.at.entry(at).or_default();
-        let words = words(&key);
-        match layer.entry(key) {
-            std::collections::hash_map::Entry::Occupied(mut o) => o.get_mut().weight += weight,
+    fn add(&mut self, id: u32, clock: Clock, at: u32, weight: Prob) {
+        let layer = self.at.entry((clock.round, at)).or_default();
+        let words = node_words(&clock);
+        match layer.entry((id, clock)) {
+            std::collections::hash_map::Entry::Occupied(mut o) => *o.get_mut() += weight,
             std::collections::hash_map::Entry::Vacant(v) => {
-                v.insert(Node { fight, weight });
+                v.insert(weight);
                 self.states += 1;
                 self.words += words;
             }
@@ -231,13 +417,39 @@ impl Frontier {
         self.at
             .values()
             .flat_map(|l| l.values())
-            .fold(Prob::zero(), |a, n| a + &n.weight)
+            .fold(Prob::zero(), |a, w| a + w)
     }
 }
 
 /// The exact odds of fight `file` (read against `p`) within `limits`; `None` when the
 /// program declares no fight.
 pub fn odds(p: &Program, file: &FightFile, limits: &Limits) -> Option<FightOdds> {
+    let order = order::order_only(p);
+    match odds_with(p, file, limits, order.as_ref())? {
+        Ok(odds) => Some(odds),
+        // A fighter came back: fields only the turn order reads may be compared stale
+        // with fresh ones, so their values count. Again, merged on the whole state.
+        Err(Revived) => odds_with(p, file, limits, None)?.ok(),
+    }
+}
+
+/// A fighter out came back into the fight (see [`order`]).
+#[derive(Debug)]
+struct Revived;
+
+/// Why stepping a state stopped: a limit, or a fighter come back.
+enum Halt {
+    Stop(Stop),
+    Revived,
+}
+
+/// [`odds`], merging states on the turn order's ranks for the fields `order` names.
+fn odds_with(
+    p: &Program,
+    file: &FightFile,
+    limits: &Limits,
+    order: Option<&OrderOnly>,
+) -> Option<Result<FightOdds, Revived>> {
     let mut rules = EvalRules::new(p)?;
     let mut odds = FightOdds {
         wins: vec![Prob::zero(); file.sides.len()],
@@ -250,25 +462,53 @@ pub fn odds(p: &Program, file: &FightFile, limits: &Limits) -> Option<FightOdds>
         cut: false,
         stop: None,
         states: 0,
+        stepped: 0,
         peak: 1,
     };
+    let clock = unclocked(p);
+    let mut memo = Memo::default();
     let mut frontier = Frontier::default();
-    let start = file.fight();
-    frontier.add(encode(&start), Box::new(start), (0, 0), Prob::one());
+    let mut start = file.fight();
+    let at_start = Clock::of(&start);
+    let key = encode_kept(&mut start, clock, order, &mut rules);
+    let id = memo.intern(key, Box::new(start), 0);
+    frontier.add(id, at_start, 0, Prob::one());
+    let stepping = Stepping {
+        p,
+        file,
+        limits,
+        clock,
+        order,
+    };
     while let Some((_, layer)) = frontier.at.pop_first() {
         frontier.states -= layer.len() as u64;
-        frontier.words -= layer.keys().map(|k| words(k)).sum::<u64>();
+        frontier.words -= layer.keys().map(|(_, c)| node_words(c)).sum::<u64>();
         odds.states += layer.len() as u64;
-        let mut nodes = layer.into_values();
-        for node in nodes.by_ref() {
+        let mut nodes = layer.into_iter();
+        for ((id, at), weight) in nodes.by_ref() {
             let stop = if limits.out_of_time() {
+                odds.unexplored += &weight;
                 Some(Stop::Time)
             } else {
-                step(p, file, limits, &mut rules, node, &mut frontier, &mut odds).err()
+                let run = stepping.run(
+                    &mut rules,
+                    &mut memo,
+                    id,
+                    at,
+                    weight,
+                    &mut frontier,
+                    &mut odds,
+                );
+                match run {
+                    Ok(()) => None,
+                    Err(Halt::Stop(stop)) => Some(stop),
+                    Err(Halt::Revived) => return Some(Err(Revived)),
+                }
             };
+            let words = frontier.words.saturating_add(memo.words);
             let stop = stop.or(if frontier.states > limits.max_states {
                 Some(Stop::States)
-            } else if frontier.words > limits.max_words() {
+            } else if words > limits.max_words() {
                 Some(Stop::Memory)
             } else {
                 None
@@ -278,118 +518,200 @@ pub fn odds(p: &Program, file: &FightFile, limits: &Limits) -> Option<FightOdds>
                 // What was not stepped yet is unexplored: the rest of this point and
                 // every later one.
                 odds.stop = Some(stop);
-                let rest = nodes.fold(frontier.mass(), |a, n| a + n.weight);
+                let rest = nodes.fold(frontier.mass(), |a, (_, w)| a + w);
                 odds.unexplored += rest;
-                return Some(odds);
+                odds.stepped = memo.stepped;
+                return Some(Ok(odds));
             }
         }
     }
-    Some(odds)
+    odds.stepped = memo.stepped;
+    Some(Ok(odds))
 }
 
-/// Steps `node` one engine step on every path of its dice: fights going on join the
-/// frontier, fights over are counted. `Err` when a limit of the walk stopped it (the
-/// node's whole weight is then unexplored, added here).
-fn step(
-    p: &Program,
-    file: &FightFile,
-    limits: &Limits,
-    rules: &mut EvalRules,
-    node: Node,
-    frontier: &mut Frontier,
-    odds: &mut FightOdds,
-) -> Result<(), Stop> {
-    // The fights one step leads to are held until the step is done, at most one a path:
-    // its paths are bounded by `--max-states` too, so a step rolling many dice for many
-    // fighters stops at the limit rather than fill memory.
-    let by_states = limits.max_states < limits.max_paths;
-    let step_limits = Limits {
-        max_paths: limits.max_paths.min(limits.max_states),
-        ..limits.clone()
-    };
-    let walk = paths::walk(&step_limits, |dice| {
-        // Each step has the fight's budget of steps to itself: a path's steps so far are
-        // not part of the state.
-        crate::fight::FIGHT_STEPS.set(0);
-        let dice = RefCell::new(dice);
-        let decide = Answers {
-            policy: &file.policy,
-            dice: &dice,
-        };
-        let mut env = Env::new(PathDice(&dice), decide, NoTrace);
-        let mut fight = copy(&node.fight);
-        let step = fight.step_within(rules, &mut env, file.rounds);
-        let Step::Ended(end) = step else {
-            let at = point(&step, &fight);
-            return Keyed(encode(&fight), Next::Going(Box::new(fight), at));
-        };
-        let rounds = fight.round();
-        let error = crate::simulate::error_text(p, &fight);
-        // Who is out at the end; a fight a rule error stopped is in no group.
-        let outs: Option<Vec<bool>> = (0..fight.len() as u32)
-            .map(|f| rules.is_out(&mut env, &mut fight, Fighter(f)).ok())
-            .collect();
-        let groups: Vec<bool> = match &outs {
-            Some(outs) if end != FightEnd::RuleError => {
-                // A group names fighters of the fight file, each one of the fight's.
-                let out = |f: u32| outs[f as usize];
-                let out = &out;
-                file.groups
-                    .iter()
-                    .map(|g| in_group(g, end, rounds, out))
-                    .collect()
+/// What stepping a state needs of the run.
+struct Stepping<'a> {
+    p: &'a Program,
+    file: &'a FightFile,
+    limits: &'a Limits,
+    clock: ClockParts,
+    order: Option<&'a OrderOnly>,
+}
+
+impl Stepping<'_> {
+    /// Steps state `id` at clock `at` (chance `weight`) one engine step on every path of
+    /// its dice, once for every clock it is met at: fights going on join the frontier,
+    /// fights over are counted. `Err` when a limit of the walk stopped it (the state's
+    /// whole weight is then unexplored, added here), or a fighter came back.
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &self,
+        rules: &mut EvalRules,
+        memo: &mut Memo,
+        id: u32,
+        at: Clock,
+        weight: Prob,
+        frontier: &mut Frontier,
+        odds: &mut FightOdds,
+    ) -> Result<(), Halt> {
+        let known = &memo.known[id as usize];
+        // Between rounds, whether the round limit is reached is the clock's: the state
+        // is stepped once each way.
+        let limit = usize::from(known.between && at.round >= self.file.rounds);
+        if known.next[limit].is_none() {
+            match self.step(rules, memo, id, limit == 1) {
+                Ok(stepped) => memo.known[id as usize].next[limit] = Some(stepped),
+                Err(Halt::Stop(stop)) => {
+                    odds.unexplored += weight;
+                    return Err(Halt::Stop(stop));
+                }
+                Err(revived) => return Err(revived),
             }
-            _ => vec![false; file.groups.len()],
-        };
-        let (code, side) = match end {
-            FightEnd::Won(s) => (0, u64::from(s.0)),
-            FightEnd::Draw => (1, 0),
-            FightEnd::Undecided => (2, 0),
-            FightEnd::RuleError => (3, 0),
-        };
-        let mut key = vec![u64::MAX, code, side, u64::from(rounds)];
-        key.extend(groups.iter().map(|&g| u64::from(g)));
-        if let Some(e) = &error {
-            key.extend(e.bytes().map(u64::from));
         }
-        Keyed(
-            key,
-            Next::Over(End {
+        let Some(stepped) = &memo.known[id as usize].next[limit] else {
+            unreachable!("state {id} was stepped just above")
+        };
+        if let Some(cut) = &stepped.cut {
+            odds.cut = true;
+            odds.unexplored += &weight * cut;
+        }
+        for (next, prob) in &stepped.next {
+            let w = &weight * prob;
+            match next {
+                Next::Going(to, shift) => {
+                    let k = memo.known[*to as usize].at;
+                    frontier.add(*to, at.after(shift), k, w);
+                }
+                Next::Over(e) => count(self.file, odds, e, at.round.wrapping_add(e.rounds), w),
+            }
+        }
+        Ok(())
+    }
+
+    /// Steps the fight kept for state `id` on every path of its dice (`limit`: the round
+    /// limit reached, when it stands between rounds), its successors interned.
+    fn step(
+        &self,
+        rules: &mut EvalRules,
+        memo: &mut Memo,
+        id: u32,
+        limit: bool,
+    ) -> Result<Stepped, Halt> {
+        let limits = self.limits;
+        // The fights one step leads to are held until the step is done, at most one a
+        // path: its paths are bounded by `--max-states` too, so a step rolling many dice
+        // for many fighters stops at the limit rather than fill memory.
+        let by_states = limits.max_states < limits.max_paths;
+        let step_limits = Limits {
+            max_paths: limits.max_paths.min(limits.max_states),
+            ..limits.clone()
+        };
+        let known = &memo.known[id as usize];
+        let (from, clock) = (&known.fight, &known.clock);
+        let revived = Cell::new(false);
+        let walk = paths::walk(&step_limits, |dice| {
+            let dice = RefCell::new(dice);
+            let decide = Answers {
+                policy: &self.file.policy,
+                dice: &dice,
+            };
+            let mut env = Env::new(PathDice(&dice), decide, NoTrace);
+            let mut fight = copy(from);
+            let mut watch = Watch {
+                rules: &mut *rules,
+                out: vec![false; fight.len()],
+                revived: false,
+            };
+            if self.order.is_some() {
+                // Who is out before the step: one coming back is watched for from here.
+                for f in 0..fight.len() as u32 {
+                    let _ = watch.is_out(&mut env, &mut fight, Fighter(f));
+                }
+            }
+            // Each step has the fight's budget of steps to itself: a path's steps so far
+            // are not part of the state.
+            crate::fight::FIGHT_STEPS.set(0);
+            let step = if limit {
+                // Past the limit: the fight ends undecided.
+                fight.step_within(&mut watch, &mut env, 0)
+            } else {
+                fight.step(&mut watch, &mut env)
+            };
+            let shift = Clock::of(&fight).since(clock);
+            let Step::Ended(end) = step else {
+                if watch.revived {
+                    revived.set(true);
+                }
+                let k = point(&step, &fight);
+                let mut key = vec![0, u64::from(shift.round), shift.time as u64];
+                key.extend(shift.turns.iter().map(|&t| u64::from(t)));
+                key.extend(encode(&fight, self.clock));
+                return Keyed(key, Path::Going(Box::new(fight), shift, k));
+            };
+            let error = crate::simulate::error_text(self.p, &fight);
+            // Who is out at the end; a fight a rule error stopped is in no group.
+            let outs: Option<Vec<bool>> = (0..fight.len() as u32)
+                .map(|f| watch.rules.is_out(&mut env, &mut fight, Fighter(f)).ok())
+                .collect();
+            let outs = outs.filter(|_| end != FightEnd::RuleError);
+            let (code, side) = match end {
+                FightEnd::Won(s) => (0, u64::from(s.0)),
+                FightEnd::Draw => (1, 0),
+                FightEnd::Undecided => (2, 0),
+                FightEnd::RuleError => (3, 0),
+            };
+            let mut key = vec![u64::MAX, code, side, u64::from(shift.round)];
+            key.extend(outs.iter().flatten().map(|&o| u64::from(o)));
+            if let Some(e) = &error {
+                key.extend(e.bytes().map(u64::from));
+            }
+            let over = Over {
                 end,
-                rounds,
-                groups,
+                rounds: shift.round,
+                outs,
                 error,
-            }),
-        )
-    });
-    if let Some(stop) = walk.stop {
-        odds.unexplored += node.weight;
-        return Err(match stop {
-            Stop::Paths if by_states => Stop::States,
-            other => other,
+            };
+            Keyed(key, Path::Over(over))
         });
-    }
-    if walk.cut {
-        odds.cut = true;
-        odds.unexplored += &node.weight * &walk.unexplored;
-    }
-    for (Keyed(key, next), prob) in walk.outcomes {
-        let weight = &node.weight * prob;
-        match next {
-            Next::Going(fight, at) => frontier.add(key, fight, at, weight),
-            Next::Over(e) => count(odds, e, weight),
+        if self.order.is_some() && revived.get() {
+            return Err(Halt::Revived);
         }
+        if let Some(stop) = walk.stop {
+            return Err(Halt::Stop(match stop {
+                Stop::Paths if by_states => Stop::States,
+                other => other,
+            }));
+        }
+        memo.stepped += 1;
+        let cut = walk.cut.then_some(walk.unexplored);
+        let mut next = Vec::with_capacity(walk.outcomes.len());
+        for (Keyed(_, path), prob) in walk.outcomes {
+            next.push(match path {
+                Path::Going(mut fight, shift, k) => {
+                    let key = encode_kept(&mut fight, self.clock, self.order, rules);
+                    (Next::Going(memo.intern(key, fight, k), shift), prob)
+                }
+                Path::Over(over) => (Next::Over(over), prob),
+            });
+        }
+        Ok(Stepped { next, cut })
     }
-    Ok(())
 }
 
-/// Counts a fight over with chance `weight`.
-fn count(odds: &mut FightOdds, e: End, weight: Prob) {
-    if let Some(r) = odds.rounds.get_mut(e.rounds as usize) {
+/// Counts a fight over with chance `weight`, after `rounds` rounds.
+fn count(file: &FightFile, odds: &mut FightOdds, e: &Over, rounds: u32, weight: Prob) {
+    if let Some(r) = odds.rounds.get_mut(rounds as usize) {
         *r += &weight;
     }
-    for (g, _) in odds.groups.iter_mut().zip(&e.groups).filter(|(_, &i)| i) {
-        *g += &weight;
+    if let Some(outs) = &e.outs {
+        // A group names fighters of the fight file, each one of the fight's.
+        let out = |f: u32| outs[f as usize];
+        let out = &out;
+        for (g, p) in file.groups.iter().zip(odds.groups.iter_mut()) {
+            if in_group(g, e.end, rounds, out) {
+                *p += &weight;
+            }
+        }
     }
     match e.end {
         FightEnd::Won(s) => {
@@ -400,233 +722,11 @@ fn count(odds: &mut FightOdds, e: End, weight: Prob) {
         FightEnd::Draw => odds.draw += weight,
         FightEnd::Undecided => odds.undecided += weight,
         FightEnd::RuleError => {
-            let what = e.error.unwrap_or_default();
+            let what = e.error.clone().unwrap_or_default();
             match odds.errors.iter_mut().find(|(w, _)| *w == what) {
                 Some((_, p)) => *p += weight,
                 None => odds.errors.push((what, weight)),
             }
         }
     }
-}
-
-/// `rulesc analyze <ruleset> <fight.yaml>`: the fight file's exact odds as reports, as
-/// a scenario's are shown: how the fights end (each side's win, the draw, undecided, rule
-/// errors), the rounds they last (`by rounds`, with at-least and at-most columns and the
-/// mean), and the file's report groups (`by report`, when it names any); the warning of
-/// the limit that stopped the run, if one did.
-pub fn reports(
-    p: &Program,
-    path: &std::path::Path,
-    limits: &Limits,
-    v: &super::View,
-) -> Result<(Vec<Report>, Diagnostics, Sources), (Diagnostics, Sources)> {
-    let (file, sources) = crate::simulate::read(p, path)?;
-    let at = sources.files.len().saturating_sub(1) as u32;
-    // The views of a scenario's results do not shape a fight's odds.
-    let shaped = [
-        ("--by", v.by.is_some()),
-        ("--best", v.best.is_some()),
-        ("--decide", !v.decide.is_empty()),
-        ("--sweep", !v.sweeps.is_empty()),
-        ("--samples", v.samples.is_some()),
-    ];
-    if let Some((flag, _)) = shaped.iter().find(|(_, given)| *given) {
-        let d = Diagnostic::error(
-            "E0514",
-            Span::new(at, 0, 0),
-            format!("`{flag}` shapes a scenario's odds, and this is a fight file"),
-        )
-        .label("this fight file")
-        .help("a fight's exact odds are its ends, the rounds it lasts and its report groups, all shown without it: drop the flag");
-        return Err((Diagnostics { items: vec![d] }, sources));
-    }
-    let Some(odds) = odds(p, &file, limits) else {
-        // `simulate::read` refuses a fight file of a ruleset that declares no fight.
-        return Ok((Vec::new(), Diagnostics::default(), sources));
-    };
-    let mut diags = Diagnostics::default();
-    if let Some(stop) = odds.stop {
-        let done = format!(
-            "{} states stepped, {:.4}% of the fights unexplored",
-            odds.states,
-            to_f64(&odds.unexplored) * 100.0
-        );
-        // Analyze's warning, said of a fight: what to raise, and how to shape the fight
-        // to fit.
-        let help = match stop {
-            Stop::Time => "the odds shown are exact for the part reached; raise --max-seconds",
-            Stop::Paths => "the odds shown are exact for the part reached; raise --max-paths, or lower --max-dice",
-            Stop::Steps => "the odds shown are exact for the part reached; raise --max-steps",
-            Stop::Memory => "the odds shown are exact for the part reached; raise --max-memory",
-            Stop::States | Stop::Totals => "the odds shown are exact for the part reached; raise --max-states",
-        };
-        let shape = "to fit, keep fewer distinct states: reset at the round's end a field the rules roll again (an initiative), keep conditions as flags, keep the round limit no higher than the fights need";
-        let mut d = stop
-            .diagnostic(limits, at, Some(done))
-            .label("this fight file");
-        d.help = Some(format!("{help}; {shape}"));
-        diags.push(d);
-    }
-    Ok((
-        views(&file, &odds, limits, path.display().to_string()),
-        diags,
-        sources,
-    ))
-}
-
-/// The odds as reports (see [`reports`]); `scenario` names the fight file.
-pub fn views(file: &FightFile, odds: &FightOdds, limits: &Limits, scenario: String) -> Vec<Report> {
-    let work = format!("{} states, at most {} at once", odds.states, odds.peak);
-    let work = super::work(limits, work, odds.stop);
-    let why = match odds.stop {
-        Some(stop) if odds.cut => format!(
-            "paths longer than {} dice, and what {} left unreached",
-            limits.walker_dice(),
-            stop.limit(limits)
-        ),
-        Some(stop) => format!("not reached before {}", stop.limit(limits)),
-        None => format!("paths longer than {} dice", limits.walker_dice()),
-    };
-    let row = |label: String, value: serde_json::Value, prob: &Prob| Row {
-        label,
-        value,
-        prob: prob.clone(),
-        at_least: None,
-        at_most: None,
-        interval: None,
-    };
-    let report = |by: Option<&str>, rows: Vec<Row>| Report {
-        scenario: scenario.clone(),
-        case: Vec::new(),
-        procedure: file.title.clone(),
-        by: by.map(str::to_string),
-        work: work.clone(),
-        rows,
-        ordered: false,
-        unexplored: odds.unexplored.clone(),
-        unexplored_why: why.clone(),
-        stats: None,
-        goal: None,
-        stop: odds.stop,
-        samples: None,
-    };
-    let mut ends: Vec<Row> = file
-        .sides
-        .iter()
-        .zip(&odds.wins)
-        .map(|((side, _), p)| {
-            let value = serde_json::json!({ "end": "won", "winner": side });
-            row(format!("{side} wins"), value, p)
-        })
-        .collect();
-    ends.push(row(
-        "a draw".into(),
-        serde_json::json!({ "end": "draw" }),
-        &odds.draw,
-    ));
-    let undecided = serde_json::json!({ "end": "undecided" });
-    ends.push(row("undecided".into(), undecided, &odds.undecided));
-    for (error, p) in &odds.errors {
-        let value = serde_json::json!({ "end": "rule_error", "error": error });
-        ends.push(row(format!("stopped by a rule error at {error}"), value, p));
-    }
-    // The rounds from the fewest any fight lasted to the most.
-    let lasted = |r: &(usize, &Prob)| !r.1.is_zero();
-    let first = odds.rounds.iter().enumerate().position(|r| lasted(&r));
-    let last = odds.rounds.iter().enumerate().rposition(|r| lasted(&r));
-    let groups: Vec<Group> = match (first, last) {
-        (Some(a), Some(b)) => (a..=b)
-            .map(|r| Group::number(r as i64, odds.rounds[r].clone()))
-            .collect(),
-        _ => Vec::new(),
-    };
-    let stats = view::stats(&groups);
-    let rows = groups
-        .iter()
-        .zip(view::cumulative(&groups))
-        .map(|(g, (least, most))| Row {
-            at_least: Some(least),
-            at_most: Some(most),
-            ..row(g.label.clone(), g.value.clone(), &g.prob)
-        })
-        .collect();
-    let mut out = vec![
-        report(None, ends),
-        Report {
-            ordered: true,
-            stats,
-            ..report(Some("rounds"), rows)
-        },
-    ];
-    if !file.groups.is_empty() {
-        let rows = file
-            .groups
-            .iter()
-            .zip(&odds.groups)
-            .map(|(g, p)| row(g.name.clone(), serde_json::Value::from(g.name.clone()), p))
-            .collect();
-        out.push(report(Some("report"), rows));
-    }
-    out
-}
-
-/// The reports of one fight file ([`views`]) as one chart (`--svg`): how the fights end
-/// (with the unexplored part, when there is one), then the rounds they last, each bar an
-/// exact chance; the panels of `simulate --svg`, without intervals.
-pub fn svg(reports: &[Report]) -> Option<String> {
-    use super::svg::{chart, Panel, Series};
-    let [ends, rounds, ..] = reports else {
-        return None;
-    };
-    let panel = |r: &Report| {
-        let mut labels: Vec<String> = r.rows.iter().map(|row| row.label.clone()).collect();
-        let mut values: Vec<f64> = r.rows.iter().map(|row| to_f64(&row.prob)).collect();
-        if !r.unexplored.is_zero() {
-            labels.push("(unexplored)".into());
-            values.push(to_f64(&r.unexplored));
-        }
-        let series = Series {
-            name: r.procedure.clone(),
-            values,
-            intervals: Vec::new(),
-        };
-        (labels, [series])
-    };
-    let (end_labels, end_series) = panel(ends);
-    let (mut round_labels, mut round_series) = panel(rounds);
-    // Past 40 numbers of rounds, a bar per span of them (`11-15`), as `simulate` draws.
-    let n = rounds.rows.len();
-    if n > 40 {
-        let span = n.div_ceil(40);
-        let values = &round_series[0].values;
-        let spans: Vec<(String, f64)> = rounds
-            .rows
-            .chunks(span)
-            .zip(values.chunks(span))
-            .map(|(rows, v)| {
-                let (a, b) = (&rows[0].label, &rows[rows.len() - 1].label);
-                (format!("{a}-{b}"), v.iter().sum())
-            })
-            .collect();
-        let unexplored = values.get(n).copied();
-        round_labels = spans.iter().map(|(l, _)| l.clone()).collect();
-        round_series[0].values = spans.iter().map(|(_, v)| *v).collect();
-        if let Some(u) = unexplored {
-            round_labels.push("(unexplored)".into());
-            round_series[0].values.push(u);
-        }
-    }
-    let title = format!("{}: exact odds", ends.procedure);
-    Some(chart(&[
-        Panel {
-            title: &title,
-            labels: &end_labels,
-            series: &end_series,
-        },
-        Panel {
-            title: "rounds played",
-            labels: &round_labels,
-            series: &round_series,
-        },
-    ]))
 }
