@@ -76,6 +76,9 @@ pub struct FightOdds {
     /// whose rules read no clock (`round()`, `time()`) plays on as it did, its clock
     /// shifted, and is not run again.
     pub stepped: u64,
+    /// Whether states were merged on the ranks the turn order gives, for fields only it
+    /// reads ([`order`]); false when the rules do not allow it, or a fighter came back.
+    pub ranked: bool,
     /// Most states held at once.
     pub peak: u64,
 }
@@ -463,6 +466,7 @@ fn odds_with(
         stop: None,
         states: 0,
         stepped: 0,
+        ranked: order.is_some(),
         peak: 1,
     };
     let clock = unclocked(p);
