@@ -25,6 +25,7 @@
 //! (`--max-steps`). What a limit leaves unreached is reported unexplored, never dropped:
 //! the ends and the unexplored mass always add up to exactly one.
 
+mod frontier;
 mod order;
 mod views;
 
@@ -38,6 +39,8 @@ use crate::eval::Value;
 use crate::fight::EvalRules;
 use crate::ir::{walk, Expr, ExprKind, FightQuery, Program};
 use crate::simulate::{in_group, FightFile};
+use frontier::{node_words, over_one, words, Frontier};
+use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use order::{OrderOnly, Watch};
 use rulesc_runtime::fight::Clock as ClockParts;
@@ -45,7 +48,7 @@ use rulesc_runtime::{
     Decide, DiceSource, Env, Fight, FightEnd, FightRules, Fighter, NoTrace, Policy, Step,
 };
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 /// A fight's exact odds.
 #[derive(Debug, Clone)]
@@ -192,10 +195,12 @@ struct Known {
     next: [Option<Stepped>; 2],
 }
 
-/// A state's step on every path of its dice: each successor with its chance, and the
-/// part of the paths cut at `--max-dice`.
+/// A state's step on every path of its dice: each successor with its chance, as a whole
+/// number over the step's one denominator (the least common one), and the part of the
+/// paths cut at `--max-dice`.
 struct Stepped {
-    next: Vec<(Next, Prob)>,
+    next: Vec<(Next, BigUint)>,
+    den: BigUint,
     cut: Option<Prob>,
 }
 
@@ -378,52 +383,6 @@ fn point(step: &Step, f: &Fight<Value>) -> u32 {
     }
 }
 
-/// The frontier: the states not yet stepped (a distinct unclocked state at a clock),
-/// with their chances, by the point they stand at.
-#[derive(Default)]
-struct Frontier {
-    at: BTreeMap<Point, HashMap<(u32, Clock), Prob>>,
-    states: u64,
-    /// The words the states held take, estimated ([`words`]).
-    words: u64,
-}
-
-/// The memory one fight state takes, in words of [`super::state::BYTES_PER_WORD`]
-/// bytes (which already allow for a value beside each word of its encoding), estimated
-/// from its encoding's length, plus 40 words (960 bytes) for the engine's fight and its
-/// lists.
-fn words(key: &[u64]) -> u64 {
-    (key.len() as u64).saturating_add(40)
-}
-
-/// The words a state of the frontier takes: its clock and its chance.
-fn node_words(clock: &Clock) -> u64 {
-    (clock.turns.len() as u64).saturating_add(8)
-}
-
-impl Frontier {
-    fn add(&mut self, id: u32, clock: Clock, at: u32, weight: Prob) {
-        let layer = self.at.entry((clock.round, at)).or_default();
-        let words = node_words(&clock);
-        match layer.entry((id, clock)) {
-            std::collections::hash_map::Entry::Occupied(mut o) => *o.get_mut() += weight,
-            std::collections::hash_map::Entry::Vacant(v) => {
-                v.insert(weight);
-                self.states += 1;
-                self.words += words;
-            }
-        }
-    }
-
-    /// The mass of every state held.
-    fn mass(&self) -> Prob {
-        self.at
-            .values()
-            .flat_map(|l| l.values())
-            .fold(Prob::zero(), |a, w| a + w)
-    }
-}
-
 /// The exact odds of fight `file` (read against `p`) within `limits`; `None` when the
 /// program declares no fight.
 pub fn odds(p: &Program, file: &FightFile, limits: &Limits) -> Option<FightOdds> {
@@ -476,7 +435,7 @@ fn odds_with(
     let at_start = Clock::of(&start);
     let key = encode_kept(&mut start, clock, order, &mut rules);
     let id = memo.intern(key, Box::new(start), 0);
-    frontier.add(id, at_start, 0, Prob::one());
+    frontier.add(id, at_start, 0, BigUint::one(), &BigUint::one());
     let stepping = Stepping {
         p,
         file,
@@ -485,22 +444,31 @@ fn odds_with(
         order,
     };
     while let Some((_, layer)) = frontier.at.pop_first() {
-        frontier.states -= layer.len() as u64;
-        frontier.words -= layer.keys().map(|(_, c)| node_words(c)).sum::<u64>();
-        odds.states += layer.len() as u64;
-        let mut nodes = layer.into_iter();
-        for ((id, at), weight) in nodes.by_ref() {
+        frontier.states -= layer.nodes.len() as u64;
+        frontier.words -= layer.nodes.keys().map(|(_, c)| node_words(c)).sum::<u64>();
+        odds.states += layer.nodes.len() as u64;
+        let den = layer.den;
+        // The ends this point's states reach, gathered as whole numbers and counted once
+        // the point is done.
+        let mut ends = Ends::default();
+        let mut nodes = layer.nodes.into_iter();
+        for ((id, at), num) in nodes.by_ref() {
             let stop = if limits.out_of_time() {
-                odds.unexplored += &weight;
+                odds.unexplored += Prob::new(num.into(), den.clone().into());
                 Some(Stop::Time)
             } else {
+                let node = Node {
+                    id,
+                    at,
+                    num,
+                    den: &den,
+                };
                 let run = stepping.run(
                     &mut rules,
                     &mut memo,
-                    id,
-                    at,
-                    weight,
+                    node,
                     &mut frontier,
+                    &mut ends,
                     &mut odds,
                 );
                 match run {
@@ -521,16 +489,53 @@ fn odds_with(
             if let Some(stop) = stop {
                 // What was not stepped yet is unexplored: the rest of this point and
                 // every later one.
+                ends.count(&stepping, &memo, &den, &mut odds);
                 odds.stop = Some(stop);
-                let rest = nodes.fold(frontier.mass(), |a, (_, w)| a + w);
-                odds.unexplored += rest;
+                let rest = nodes.fold(BigUint::zero(), |a, (_, n)| a + n);
+                odds.unexplored += Prob::new(rest.into(), den.clone().into()) + frontier.mass();
                 odds.stepped = memo.stepped;
                 return Some(Ok(odds));
             }
         }
+        ends.count(&stepping, &memo, &den, &mut odds);
     }
     odds.stepped = memo.stepped;
     Some(Ok(odds))
+}
+
+/// A state of the frontier being stepped: its chance is `num / den`.
+struct Node<'d> {
+    id: u32,
+    at: Clock,
+    num: BigUint,
+    den: &'d BigUint,
+}
+
+/// The ends one point's states reach: by the state, its step (limit or not), the end
+/// among its successors and the rounds played, the numerators over the point's
+/// denominator times the step's.
+#[derive(Default)]
+struct Ends {
+    by: HashMap<(u32, usize, usize, u32), BigUint>,
+}
+
+impl Ends {
+    /// Counts them, each once.
+    fn count(self, stepping: &Stepping, memo: &Memo, den: &BigUint, odds: &mut FightOdds) {
+        let mut by: Vec<_> = self.by.into_iter().collect();
+        // In the order the run met them (an error's first place in `odds.errors`).
+        by.sort_unstable_by_key(|(k, _)| *k);
+        for ((id, limit, i, rounds), num) in by {
+            let Some(stepped) = &memo.known[id as usize].next[limit] else {
+                unreachable!("an end is gathered from a state stepped")
+            };
+            let Next::Over(e) = &stepped.next[i].0 else {
+                unreachable!("an end is gathered from an end")
+            };
+            let weight = Prob::new(num.into(), (den * &stepped.den).into());
+            count(stepping.file, odds, e, rounds, weight);
+        }
+    }
 }
 
 /// What stepping a state needs of the run.
@@ -547,17 +552,16 @@ impl Stepping<'_> {
     /// its dice, once for every clock it is met at: fights going on join the frontier,
     /// fights over are counted. `Err` when a limit of the walk stopped it (the state's
     /// whole weight is then unexplored, added here), or a fighter came back.
-    #[allow(clippy::too_many_arguments)]
     fn run(
         &self,
         rules: &mut EvalRules,
         memo: &mut Memo,
-        id: u32,
-        at: Clock,
-        weight: Prob,
+        node: Node,
         frontier: &mut Frontier,
+        ends: &mut Ends,
         odds: &mut FightOdds,
     ) -> Result<(), Halt> {
+        let Node { id, at, num, den } = node;
         let known = &memo.known[id as usize];
         // Between rounds, whether the round limit is reached is the clock's: the state
         // is stepped once each way.
@@ -566,7 +570,7 @@ impl Stepping<'_> {
             match self.step(rules, memo, id, limit == 1) {
                 Ok(stepped) => memo.known[id as usize].next[limit] = Some(stepped),
                 Err(Halt::Stop(stop)) => {
-                    odds.unexplored += weight;
+                    odds.unexplored += Prob::new(num.into(), den.clone().into());
                     return Err(Halt::Stop(stop));
                 }
                 Err(revived) => return Err(revived),
@@ -577,16 +581,20 @@ impl Stepping<'_> {
         };
         if let Some(cut) = &stepped.cut {
             odds.cut = true;
-            odds.unexplored += &weight * cut;
+            odds.unexplored += Prob::new(num.clone().into(), den.clone().into()) * cut;
         }
-        for (next, prob) in &stepped.next {
-            let w = &weight * prob;
+        let to_den = den * &stepped.den;
+        for (i, (next, n)) in stepped.next.iter().enumerate() {
+            let w = &num * n;
             match next {
                 Next::Going(to, shift) => {
                     let k = memo.known[*to as usize].at;
-                    frontier.add(*to, at.after(shift), k, w);
+                    frontier.add(*to, at.after(shift), k, w, &to_den);
                 }
-                Next::Over(e) => count(self.file, odds, e, at.round.wrapping_add(e.rounds), w),
+                Next::Over(e) => {
+                    let rounds = at.round.wrapping_add(e.rounds);
+                    *ends.by.entry((id, limit, i, rounds)).or_default() += w;
+                }
             }
         }
         Ok(())
@@ -688,17 +696,19 @@ impl Stepping<'_> {
         }
         memo.stepped += 1;
         let cut = walk.cut.then_some(walk.unexplored);
+        let probs: Vec<Prob> = walk.outcomes.iter().map(|(_, p)| p.clone()).collect();
+        let (nums, den) = over_one(&probs);
         let mut next = Vec::with_capacity(walk.outcomes.len());
-        for (Keyed(_, path), prob) in walk.outcomes {
+        for ((Keyed(_, path), _), n) in walk.outcomes.into_iter().zip(nums) {
             next.push(match path {
                 Path::Going(mut fight, shift, k) => {
                     let key = encode_kept(&mut fight, self.clock, self.order, rules);
-                    (Next::Going(memo.intern(key, fight, k), shift), prob)
+                    (Next::Going(memo.intern(key, fight, k), shift), n)
                 }
-                Path::Over(over) => (Next::Over(over), prob),
+                Path::Over(over) => (Next::Over(over), n),
             });
         }
-        Ok(Stepped { next, cut })
+        Ok(Stepped { next, den, cut })
     }
 }
 
