@@ -146,6 +146,17 @@ fn main() {
         &odds,
         analyze_time,
     );
+    // Processor time, one more run of the oracle (the wall clock of a shared machine
+    // varies with the others' work).
+    let (_, _, oracle_cpu) = timed(|| duel.odds());
+    if let (Some(o), Some(a)) = (oracle_cpu, analyze_cpu) {
+        println!(
+            "processor time: oracle {:.2} s, analyze {:.2} s, analyze/oracle {:.1}x",
+            o.as_secs_f64(),
+            a.as_secs_f64(),
+            a.as_secs_f64() / o.as_secs_f64().max(0.01)
+        );
+    }
     println!(
         "  states run on the engine: {} (the rest met again in a later round); at most {} held at once",
         got.stepped, got.peak
