@@ -53,7 +53,15 @@ pub(super) fn order_only(p: &Program) -> Option<OrderOnly> {
     walk::for_each_body_expr(&p.functions[d.order], &mut |e| {
         in_order(e, &record, &mut fields, &mut plain)
     });
-    if !plain || fields.is_empty() {
+    // Numbers, truths and levels only: written by assignments alone (not by `fill`, nor
+    // through a list or map).
+    let scalar = |i: &usize| {
+        p.records[d.combatant]
+            .fields
+            .get(*i)
+            .is_some_and(|f| matches!(f.ty, Ty::Int | Ty::Bool | Ty::Choice(_)))
+    };
+    if !plain || fields.is_empty() || !fields.iter().all(scalar) {
         return None;
     }
     // Nothing else reads them, compares a whole combatant or sorts by `order`.
