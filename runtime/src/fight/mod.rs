@@ -115,6 +115,17 @@ pub enum Moment {
     Time(i64),
 }
 
+/// What [`Fight::encode_engine_unclocked`] leaves out of a fight's encoding beside its
+/// turns taken: the round, world time.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Clock {
+    pub round: bool,
+    pub time: bool,
+    /// The turns taken (always left out by [`Fight::encode_engine_unclocked`]).
+    pub turns: bool,
+}
+
 /// What [`FightRules`] declares beside its functions.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FightShape {
@@ -611,6 +622,30 @@ impl<C> Fight<C> {
     /// `out`), which is empty between steps; nor the turn log.
     #[doc(hidden)]
     pub fn encode_engine(&self, out: &mut Vec<u64>) {
+        self.encode_with(Clock::default(), out);
+    }
+
+    /// [`Fight::encode_engine`] less the fight's clock: the turns taken are left out and
+    /// each timer's turn written from its fighter's turns taken; with `clock.round` the
+    /// round too (timers' rounds written from it), with `clock.time` world time (timers'
+    /// times, and how far the `on every` hooks have run, written from it). Two fights
+    /// with equal encodings here and equal clocks ([`Fight::round`], [`Fight::time`],
+    /// [`Fight::turns_taken`]) have equal [`Fight::encode_engine`]s; when the rules never
+    /// read what is left out, they play on alike but for their clocks, shifted by the
+    /// same amounts (what an exact analysis steps once for every round a state recurs
+    /// in). Whether the round limit is reached is the caller's to add.
+    #[doc(hidden)]
+    pub fn encode_engine_unclocked(&self, clock: Clock, out: &mut Vec<u64>) {
+        self.encode_with(
+            Clock {
+                turns: true,
+                ..clock
+            },
+            out,
+        );
+    }
+
+    fn encode_with(&self, clock: Clock, out: &mut Vec<u64>) {
         let (phase, end) = match self.phase {
             Phase::NotStarted => (0, 0),
             Phase::BetweenRounds => (1, 0),
@@ -620,23 +655,38 @@ impl<C> Fight<C> {
             Phase::Ended(FightEnd::Undecided) => (5, 0),
             Phase::Ended(FightEnd::RuleError) => (6, 0),
         };
-        out.extend([phase, end, u64::from(self.round), self.time as u64]);
-        out.push(self.every_done as u64);
+        // What is left out reads as 0 and is taken from what refers to it: a bijection
+        // for a given clock (wrapping), so no two fights meet.
+        let round = if clock.round { self.round } else { 0 };
+        let time = if clock.time { self.time } else { 0 };
+        out.extend([
+            phase,
+            end,
+            u64::from(self.round - round),
+            self.time.wrapping_sub(time) as u64,
+        ]);
+        out.push(self.every_done.wrapping_sub(time) as u64);
         out.push(self.len() as u64);
         for f in 0..self.len() {
             let flags = u64::from(self.acted[f]) | u64::from(self.traced_out[f]) << 1;
-            out.push(flags | u64::from(self.turns[f]) << 2);
+            let turns = if clock.turns { 0 } else { self.turns[f] };
+            out.push(flags | u64::from(turns) << 2);
         }
+        let turns = |f: Fighter| match (clock.turns, self.turns.get(f.index())) {
+            (true, Some(&n)) => i64::from(n),
+            _ => 0,
+        };
         let mut timers: Vec<&Timer> = self.timers.iter().collect();
         timers.sort_by_key(|t| t.seq);
         out.push(timers.len() as u64);
         for t in timers {
+            let from = |r: u32| (i64::from(r) - i64::from(round)) as u64;
             let (kind, a, b) = match t.at {
-                Moment::RoundStart(r) => (0, u64::from(r), 0),
-                Moment::RoundEnd(r) => (1, u64::from(r), 0),
-                Moment::TurnStart(f, n) => (2, u64::from(f.0), u64::from(n)),
-                Moment::TurnEnd(f, n) => (3, u64::from(f.0), u64::from(n)),
-                Moment::Time(at) => (4, at as u64, 0),
+                Moment::RoundStart(r) => (0, from(r), 0),
+                Moment::RoundEnd(r) => (1, from(r), 0),
+                Moment::TurnStart(f, n) => (2, u64::from(f.0), (i64::from(n) - turns(f)) as u64),
+                Moment::TurnEnd(f, n) => (3, u64::from(f.0), (i64::from(n) - turns(f)) as u64),
+                Moment::Time(at) => (4, at.wrapping_sub(time) as u64, 0),
             };
             out.extend([kind, a, b, u64::from(t.action), t.args.len() as u64]);
             out.extend(t.args.iter().map(|&x| x as u64));
