@@ -8,6 +8,8 @@
 // for the instructions a melee attack runs (docs/design/core-ir.md, session 17).
 mod effects;
 mod formulas;
+mod fuse;
+pub(in crate::core_ir) use fuse::fuse;
 mod lanes;
 mod rerun;
 pub use lanes::{Lanes, Left};
@@ -767,6 +769,77 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                             .event(TraceEvent::Return { site: *site, value });
                     }
                     return Ok(*value);
+                }
+                // The VM's own pairs (`fuse.rs`): each then goes on after its second.
+                Inst::FieldArith {
+                    op,
+                    dst,
+                    a,
+                    rec,
+                    field,
+                    tmp,
+                } => {
+                    let v = field_scalar(&vregs[*rec as usize], *field);
+                    regs[*tmp as usize] = v;
+                    regs[*dst as usize] = op.apply(regs[*a as usize], v);
+                    pc += 1;
+                }
+                Inst::StepJumpUnless { n, op, a, b, to } => {
+                    self.charge(u64::from(*n), budget, traced)?;
+                    pc = if op.holds(regs[*a as usize], regs[*b as usize]) {
+                        pc + 1
+                    } else {
+                        *to as usize
+                    };
+                }
+                Inst::StepJumpUnlessImm { n, op, a, b, to } => {
+                    self.charge(u64::from(*n), budget, traced)?;
+                    pc = if op.holds(regs[*a as usize], *b) {
+                        pc + 1
+                    } else {
+                        *to as usize
+                    };
+                }
+                Inst::StepJumpIfNot { n, cond, to } => {
+                    self.charge(u64::from(*n), budget, traced)?;
+                    pc = if regs[*cond as usize] == 0 {
+                        *to as usize
+                    } else {
+                        pc + 1
+                    };
+                }
+                Inst::StepRoll {
+                    n,
+                    total,
+                    natural,
+                    shape,
+                    spec,
+                    site,
+                } => {
+                    self.charge(u64::from(*n), budget, traced)?;
+                    let r = rolls::by_shape(*shape, &mut self.env.dice, *spec, &mut NoTrace, *site);
+                    regs[*total as usize] = r.total;
+                    regs[*natural as usize] = r.natural;
+                    pc += 1;
+                }
+                Inst::StepSite { n, at } => {
+                    self.charge(u64::from(*n), budget, traced)?;
+                    budget = *at;
+                    pc += 1;
+                }
+                Inst::StepReturn { n, value } => {
+                    self.charge(u64::from(*n), budget, traced)?;
+                    return Ok(*value);
+                }
+                Inst::MoveJumpIfNot { dst, src, to } => {
+                    let v = regs[*src as usize];
+                    regs[*dst as usize] = v;
+                    pc = if v == 0 { *to as usize } else { pc + 1 };
+                }
+                Inst::MoveJumpIf { dst, src, to } => {
+                    let v = regs[*src as usize];
+                    regs[*dst as usize] = v;
+                    pc = if v != 0 { *to as usize } else { pc + 1 };
                 }
                 Inst::Nth { dst, list, idx } => lists::nth(*dst, *list, *idx, regs, vregs),
                 Inst::Order {
