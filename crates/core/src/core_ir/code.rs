@@ -720,6 +720,15 @@ pub enum Inst {
         n: u32,
         at: u32,
     },
+    /// [`Inst::NextBox`] into `dst`, then [`Inst::BoxPart`] `part` of that box into
+    /// `part_dst`.
+    NextBoxPart {
+        bits: IReg,
+        dst: VReg,
+        track: u32,
+        part_dst: Part,
+        part: crate::ir::BoxPart,
+    },
     /// [`Inst::Move`], then [`Inst::JumpIfNot`] on the register it wrote.
     MoveJumpIfNot {
         dst: IReg,
@@ -1117,6 +1126,16 @@ impl Inst {
                 f(i(*natural), Write, C::Any);
             }
             Inst::StepReturn { value, .. } => read(*value, f),
+            Inst::NextBoxPart {
+                bits,
+                dst,
+                part_dst,
+                ..
+            } => {
+                f(i(*bits), Change, C::Any);
+                f(v(*dst), Write, C::Any);
+                write(*part_dst, f);
+            }
             Inst::MoveJumpIfNot { dst, src, .. } | Inst::MoveJumpIf { dst, src, .. } => {
                 f(i(*src), Read, C::Any);
                 f(i(*dst), Write, C::Bool);

@@ -3,7 +3,7 @@
 //!
 //! - A jump to a `Jump` goes where that one goes.
 //! - A pair of instructions the VM runs often back to back is run as one: the first is
-//!   replaced by an instruction doing both (`FieldArith`, `Step*`, `Move*`: see
+//!   replaced by an instruction doing both (`FieldArith`, `Step*`, `NextBoxPart`, `Move*`: see
 //!   [`Inst`]), which then goes on after the second. The second stays where it is, for a
 //!   jump landing on it, so the code keeps its length and every jump its target; and a
 //!   step is charged where it was, before the same effect, at the same site.
@@ -124,6 +124,20 @@ fn pair(first: &Inst, second: &Inst) -> Option<Inst> {
         (Inst::Step(n), Inst::Return { value, .. }) => Inst::StepReturn {
             n: *n,
             value: *value,
+        },
+        (
+            Inst::NextBox { bits, dst, track },
+            Inst::BoxPart {
+                dst: part_dst,
+                src,
+                part,
+            },
+        ) if src == dst => Inst::NextBoxPart {
+            bits: *bits,
+            dst: *dst,
+            track: *track,
+            part_dst: *part_dst,
+            part: *part,
         },
         (Inst::Move { dst, src }, Inst::JumpIfNot { cond, to }) if cond == dst => {
             Inst::MoveJumpIfNot {
