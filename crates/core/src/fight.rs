@@ -292,9 +292,19 @@ pub fn set_timer(
 
 /// A turn-order key as the runtime compares it.
 fn key_of(v: &Value) -> Vec<i64> {
+    let mut key = Vec::with_capacity(match v {
+        Value::List(items) => items.len(),
+        _ => 1,
+    });
+    key_parts(v, |k| key.push(k));
+    key
+}
+
+/// Each number of the turn-order key `v`, in order: its items, or itself.
+fn key_parts(v: &Value, mut part: impl FnMut(i64)) {
     match v {
-        Value::List(items) => items.iter().map(Value::int).collect(),
-        other => vec![other.int()],
+        Value::List(items) => items.iter().for_each(|i| part(i.int())),
+        other => part(other.int()),
     }
 }
 
@@ -416,12 +426,10 @@ impl<D: DiceSource, X: Decide, T: TraceSink> FightRules<Value, D, X, T> for Eval
 
     fn key(&mut self, env: &mut Env<D, X, T>, fight: &mut Fight<Value>, who: Fighter) -> Res<Key> {
         let order = self.def().order;
-        Ok(Key::from_slice(&key_of(&self.run(
-            env,
-            fight,
-            order,
-            Some(who),
-        )?)))
+        // Made in place (no list of numbers made first).
+        let mut key = Key::new();
+        key_parts(&self.run(env, fight, order, Some(who))?, |k| key.push(k));
+        Ok(key)
     }
 
     fn is_out(

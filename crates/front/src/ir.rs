@@ -430,7 +430,7 @@ impl IntOp {
     /// `a op b` on ints: saturating (`arith`); a division or remainder by zero here is
     /// by a constant the checker proved is not 0 (a divisor that may be 0 is a
     /// [`ExprKind::CheckedDiv`]).
-    #[inline]
+    #[inline(always)]
     pub fn apply(self, a: i64, b: i64) -> i64 {
         use rulesc_runtime::__private::arith;
         match self {

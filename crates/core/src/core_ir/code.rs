@@ -111,7 +111,11 @@ impl Kind {
 pub type Segments = [(i64, i64, Option<crate::ir::Const>)];
 
 /// One instruction. Jumps name an index into [`Func::code`].
+///
+/// `repr(u8)`: the VM's dispatch reads a byte for the variant, where Rust's own layout
+/// would decode it from a niche of a field (two more instructions at each dispatch).
 #[derive(Debug)]
+#[repr(u8)]
 pub enum Inst {
     /// Takes `n` steps of the run's budget (`eval::MAX_STEPS`); past it, the run stops
     /// with a rule error at the function's site. Lowering gathers the steps of the
@@ -658,6 +662,85 @@ pub enum Inst {
         map: VReg,
         key: Option<Part>,
     },
+    // The VM's own instructions, below: each stands in a function's plain code
+    // ([`Func::plain`], which no printer reads) for the pair of instructions starting
+    // where it stands, written there by the VM's pass over that code (`vm/fuse.rs`): it
+    // does what the two do, in their order, then goes on after the second, which stays
+    // in place for a jump landing on it. So the code keeps its length and its jumps'
+    // targets, and lowering's code is never changed but at the first of such a pair.
+    /// [`Inst::Field`] into `tmp`, then [`Inst::Arith`] `dst = a op tmp` (`a` is not
+    /// `tmp`).
+    FieldArith {
+        op: crate::ir::IntOp,
+        dst: IReg,
+        a: IReg,
+        rec: VReg,
+        field: u32,
+        tmp: IReg,
+    },
+    /// [`Inst::Step`]`(n)`, then [`Inst::JumpUnless`].
+    StepJumpUnless {
+        n: u32,
+        op: CmpOp,
+        a: IReg,
+        b: IReg,
+        to: u32,
+    },
+    /// [`Inst::Step`]`(n)`, then [`Inst::JumpUnlessImm`].
+    StepJumpUnlessImm {
+        n: u32,
+        op: CmpOp,
+        a: IReg,
+        b: i64,
+        to: u32,
+    },
+    /// [`Inst::Step`]`(n)`, then [`Inst::JumpIfNot`].
+    StepJumpIfNot {
+        n: u32,
+        cond: IReg,
+        to: u32,
+    },
+    /// [`Inst::Step`]`(n)`, then [`Inst::Roll`] (untraced: plain code is).
+    StepRoll {
+        n: u32,
+        total: IReg,
+        natural: IReg,
+        shape: rolls::Shape,
+        spec: DiceSpec,
+        site: u32,
+    },
+    /// [`Inst::Step`]`(n)`, then [`Inst::Return`] of `value` (untraced: plain code is).
+    StepReturn {
+        n: u32,
+        value: Part,
+    },
+    /// [`Inst::Step`]`(n)`, then [`Inst::Site`]`(at)` (the steps charged at the site in
+    /// force before it).
+    StepSite {
+        n: u32,
+        at: u32,
+    },
+    /// [`Inst::NextBox`] into `dst`, then [`Inst::BoxPart`] `part` of that box into
+    /// `part_dst`.
+    NextBoxPart {
+        bits: IReg,
+        dst: VReg,
+        track: u32,
+        part_dst: Part,
+        part: crate::ir::BoxPart,
+    },
+    /// [`Inst::Move`], then [`Inst::JumpIfNot`] on the register it wrote.
+    MoveJumpIfNot {
+        dst: IReg,
+        src: IReg,
+        to: u32,
+    },
+    /// [`Inst::Move`], then [`Inst::JumpIf`] on the register it wrote.
+    MoveJumpIf {
+        dst: IReg,
+        src: IReg,
+        to: u32,
+    },
     /// A step of a run tracing formulas too (`--trace-formulas`: `TraceEvent::Step` at
     /// `site`, emitted only then): `text` on `line`, and what [`Shown`] gives.
     TraceStep {
@@ -757,8 +840,12 @@ impl Inst {
         let i = |r: IReg| Reg::Int(r);
         let v = |r: VReg| Reg::Val(r);
         match self {
-            Inst::Step(_) | Inst::Site(_) | Inst::Stop | Inst::Jump(_) | Inst::TraceCall { .. } => {
-            }
+            Inst::Step(_)
+            | Inst::Site(_)
+            | Inst::StepSite { .. }
+            | Inst::Stop
+            | Inst::Jump(_)
+            | Inst::TraceCall { .. } => {}
             Inst::Const { dst, .. } => f(i(*dst), Write, C::Any),
             Inst::ConstVal { dst, .. } | Inst::NewList { dst, .. } => f(v(*dst), Write, C::Any),
             Inst::Combatant { dst, who } => {
@@ -1019,6 +1106,39 @@ impl Inst {
                 f(v(*items), Read, C::Any);
                 f(v(*keys), Read, C::Any);
                 f(v(*dst), Write, C::Any);
+            }
+            Inst::FieldArith {
+                dst, a, rec, tmp, ..
+            } => {
+                f(v(*rec), Read, C::Any);
+                f(i(*a), Read, C::Int);
+                f(i(*tmp), Write, C::Any);
+                f(i(*dst), Write, C::Int);
+            }
+            Inst::StepJumpUnless { a, b, .. } => {
+                f(i(*a), Read, C::Any);
+                f(i(*b), Read, C::Any);
+            }
+            Inst::StepJumpUnlessImm { a, .. } => f(i(*a), Read, C::Any),
+            Inst::StepJumpIfNot { cond, .. } => f(i(*cond), Read, C::Bool),
+            Inst::StepRoll { total, natural, .. } => {
+                f(i(*total), Write, C::Any);
+                f(i(*natural), Write, C::Any);
+            }
+            Inst::StepReturn { value, .. } => read(*value, f),
+            Inst::NextBoxPart {
+                bits,
+                dst,
+                part_dst,
+                ..
+            } => {
+                f(i(*bits), Change, C::Any);
+                f(v(*dst), Write, C::Any);
+                write(*part_dst, f);
+            }
+            Inst::MoveJumpIfNot { dst, src, .. } | Inst::MoveJumpIf { dst, src, .. } => {
+                f(i(*src), Read, C::Any);
+                f(i(*dst), Write, C::Bool);
             }
             Inst::TraceStep { shown, .. } => match shown {
                 Shown::Value(p, _) => read(*p, f),

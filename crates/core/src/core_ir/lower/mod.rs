@@ -74,6 +74,9 @@ fn function(p: &Program, id: usize, done: &mut Done) -> Result<Func, u32> {
         return Err(regs.1.max(plain_regs.1));
     }
     let (params, _, vals) = regs;
+    // The VM's pairs fused into the plain code, which no printer reads (same length,
+    // same jump targets: what a caller reads of it to inline it is unchanged).
+    let plain = super::vm::fuse(plain);
     Ok(Func {
         params,
         vals: vals.max(plain_regs.2),

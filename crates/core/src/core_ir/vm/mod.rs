@@ -7,7 +7,12 @@
 // (`#[inline(never)]`): the dispatch's code and register allocation stay as they were
 // for the instructions a melee attack runs (docs/design/core-ir.md, session 17).
 mod effects;
+mod entry;
 mod formulas;
+use entry::{bind_entry, Frame, Pool, FRAMES};
+pub use entry::{run, run_from, run_piece};
+mod fuse;
+pub(in crate::core_ir) use fuse::fuse;
 mod lanes;
 mod rerun;
 pub use lanes::{Lanes, Left};
@@ -40,47 +45,6 @@ use std::rc::Rc;
 
 mod fight;
 
-/// The registers of one call: its `i64` registers, indexed by a `u8` (so no bounds
-/// check), and its value registers.
-struct Frame {
-    ints: [i64; FRAME],
-    vals: Vec<Value>,
-}
-
-impl Frame {
-    /// A frame for `f` from `pool` (a new one when the pool is empty). Its registers
-    /// hold what the last call left, `i64` and value registers alike: lowering writes a
-    /// register before reading it, so a frame is neither cleared when given back nor
-    /// filled when taken, only grown to `f`'s value registers (a value left behind is
-    /// dropped when the register is next written: nothing sees when). Debug builds (every
-    /// test) fill every register with [`POISON`] instead, so a lowering that read a
-    /// register it never wrote gives a value no rule makes, and the differential tests
-    /// see it, rather than whatever the previous call left.
-    fn take(pool: &mut Pool, f: &Func) -> Box<Frame> {
-        let mut frame = pool.pop().unwrap_or_else(|| {
-            Box::new(Frame {
-                ints: [POISON; FRAME],
-                vals: Vec::new(),
-            })
-        });
-        let n = f.vals as usize;
-        if cfg!(debug_assertions) {
-            frame.ints = [POISON; FRAME];
-            frame.vals.clear();
-            frame.vals.resize_with(n, || Value::Int(POISON));
-        } else if frame.vals.len() < n {
-            // Each slot made, not cloned from one (`resize` clones).
-            frame.vals.resize_with(n, || Value::Unit);
-        }
-        frame
-    }
-
-    /// Back to `pool`, as it is.
-    fn give_back(self: Box<Self>, pool: &mut Pool) {
-        pool.push(self);
-    }
-}
-
 /// `max(a, b)` (`max`) or `min(a, b)` of two numbers or levels.
 #[inline]
 fn pick(max: bool, a: i64, b: i64) -> i64 {
@@ -97,114 +61,18 @@ fn abs(a: i64) -> i64 {
     a.saturating_abs()
 }
 
-/// What a debug build's fresh frame holds in every `i64` register: far from any total,
-/// level or flag a rule makes.
-const POISON: i64 = i64::MIN + 0x5a5a;
-
-/// Frames kept between calls. Boxed: a frame moves in and out of the pool at each call,
-/// and a box moves in one word where the frame would copy its 2 KiB.
-#[allow(clippy::vec_box)]
-type Pool = Vec<Box<Frame>>;
-
-thread_local! {
-    /// Frames kept for the next run on this thread: steady runs allocate none.
-    static FRAMES: std::cell::Cell<Pool> = const { std::cell::Cell::new(Vec::new()) };
-}
-
-/// Runs function `id` of `p` (which lowered into `module`) with `args`, one per
-/// parameter, as `eval::call` does, in `fight` when it runs in one; its result, and the
-/// steps the run took.
-pub fn run<D: DiceSource, X: Decide, T: TraceSink>(
-    p: &Program,
-    module: &Module,
-    id: usize,
-    env: &mut Env<D, X, T>,
-    fight: Option<&mut Fight<Value>>,
-    args: impl IntoIterator<Item = Value>,
-    how: (bool, bool),
-) -> (Result<Value, RuleError>, u64) {
-    // The call's own step, which cannot be past the budget.
-    run_from(p, module, id, env, fight, args, how, 1)
-}
-
-/// [`run`] `steps` into a run (the call's own step taken): the run's result, and its
-/// steps after the call.
-#[allow(clippy::too_many_arguments)]
-pub fn run_from<D: DiceSource, X: Decide, T: TraceSink>(
-    p: &Program,
-    module: &Module,
-    id: usize,
-    env: &mut Env<D, X, T>,
-    fight: Option<&mut Fight<Value>>,
-    args: impl IntoIterator<Item = Value>,
-    (may_stop, formulas): (bool, bool),
-    steps: u64,
-) -> (Result<Value, RuleError>, u64) {
-    let f = module.functions[id].as_ref().unwrap_or_else(|| {
-        unreachable!(
-            "every function of a checked program lowers (one too big for a frame is E0363)"
-        )
-    });
-    let mut pool = FRAMES.with(std::cell::Cell::take);
-    let mut frame = Frame::take(&mut pool, f);
-    for (part, v) in f.params.iter().zip(args) {
-        bind(*part, v, &mut frame);
-    }
-    let mut vm = Vm::new(p, module, env, fight, pool, steps, (may_stop, formulas));
-    let result = vm
-        .exec(f, &mut frame)
-        .map(|ret| value(ret, &frame.ints, &mut frame.vals));
-    let (steps, mut pool) = (vm.steps, vm.pool);
-    frame.give_back(&mut pool);
-    FRAMES.with(|r| r.set(pool));
-    (result, steps)
-}
-
-/// Runs `piece` in the frame `locals` (`super::run_piece`), untraced and outside any
-/// fight, with a step budget of its own, as `eval::exec_in` runs a statement.
-pub fn run_piece<D: DiceSource, X: Decide, T: TraceSink>(
-    p: &Program,
-    module: &Module,
-    piece: &super::Piece,
-    env: &mut Env<D, X, T>,
-    locals: &mut [Value],
-) -> Result<Option<Value>, RuleError> {
-    let f = &piece.func;
-    let mut pool = FRAMES.with(std::cell::Cell::take);
-    let mut frame = Frame::take(&mut pool, f);
-    bind_entry(piece, locals, &mut frame);
-    let may_stop = env.dice.may_stop();
-    let mut vm = Vm::new(p, module, env, None, pool, 0, (may_stop, false));
-    let form = usize::from(vm.plain);
-    let result = vm.exec(f, &mut frame);
-    let (stopped, mut pool) = (vm.stopped, vm.pool);
-    let result = result.map(|ret| {
-        // A path cut off leaves nothing anyone reads.
-        if stopped {
-            return None;
-        }
-        let Frame { ints, vals } = &mut *frame;
-        match piece.done[form] {
-            // After a normal end, what it leaves bound is read back (after a `return`,
-            // its frame is left: a `let` the return skipped holds nothing).
-            Some(done) if ints[usize::from(done)] == 1 => {
-                for (slot, part) in &piece.out[form] {
-                    locals[*slot] = peek(*part, ints, vals);
-                }
-                None
-            }
-            _ => Some(value(ret, ints, vals)),
-        }
-    });
-    frame.give_back(&mut pool);
-    FRAMES.with(|r| r.set(pool));
-    result
-}
-
-/// `piece`'s parameters bound in `frame` to the locals of `locals` it starts from.
-fn bind_entry(piece: &super::Piece, locals: &[Value], frame: &mut Frame) {
-    for (slot, part) in piece.entry.iter().zip(&piece.func.params) {
-        bind(*part, locals[*slot].clone(), frame);
+/// The lowest box of the set of bits in `bits` (not empty: lowering takes a box only
+/// from a set it found not empty), taken out of it: a box of track `track`.
+#[inline(always)]
+fn next_box(bits: &mut i64, track: u32) -> Value {
+    let mut left = Boxes::from_bits(*bits as u64);
+    let number = left
+        .next()
+        .unwrap_or_else(|| unreachable!("lowering takes a box only from a set it found not empty"));
+    *bits = left.bits() as i64;
+    Value::TrackBox {
+        track: track as usize,
+        number: number as u16,
     }
 }
 
@@ -368,15 +236,7 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                     regs[*dst as usize] = t.boxes_to(*boxes as usize).bits() as i64;
                 }
                 Inst::NextBox { bits, dst, track } => {
-                    let mut left = Boxes::from_bits(regs[*bits as usize] as u64);
-                    let number = left.next().unwrap_or_else(|| {
-                        unreachable!("lowering takes a box only from a set it found not empty")
-                    });
-                    regs[*bits as usize] = left.bits() as i64;
-                    let b = Value::TrackBox {
-                        track: *track as usize,
-                        number: number as u16,
-                    };
+                    let b = next_box(&mut regs[*bits as usize], *track);
                     self.charge(weight(&b), budget, traced)?;
                     vregs[*dst as usize] = b;
                 }
@@ -767,6 +627,91 @@ impl<D: DiceSource, X: Decide, T: TraceSink> Vm<'_, D, X, T> {
                             .event(TraceEvent::Return { site: *site, value });
                     }
                     return Ok(*value);
+                }
+                // The VM's own pairs (`fuse.rs`): each then goes on after its second.
+                Inst::FieldArith {
+                    op,
+                    dst,
+                    a,
+                    rec,
+                    field,
+                    tmp,
+                } => {
+                    let v = field_scalar(&vregs[*rec as usize], *field);
+                    regs[*tmp as usize] = v;
+                    regs[*dst as usize] = op.apply(regs[*a as usize], v);
+                    pc += 1;
+                }
+                Inst::StepJumpUnless { n, op, a, b, to } => {
+                    self.charge(u64::from(*n), budget, traced)?;
+                    pc = if op.holds(regs[*a as usize], regs[*b as usize]) {
+                        pc + 1
+                    } else {
+                        *to as usize
+                    };
+                }
+                Inst::StepJumpUnlessImm { n, op, a, b, to } => {
+                    self.charge(u64::from(*n), budget, traced)?;
+                    pc = if op.holds(regs[*a as usize], *b) {
+                        pc + 1
+                    } else {
+                        *to as usize
+                    };
+                }
+                Inst::StepJumpIfNot { n, cond, to } => {
+                    self.charge(u64::from(*n), budget, traced)?;
+                    pc = if regs[*cond as usize] == 0 {
+                        *to as usize
+                    } else {
+                        pc + 1
+                    };
+                }
+                Inst::StepRoll {
+                    n,
+                    total,
+                    natural,
+                    shape,
+                    spec,
+                    site,
+                } => {
+                    self.charge(u64::from(*n), budget, traced)?;
+                    let r = rolls::by_shape(*shape, &mut self.env.dice, *spec, &mut NoTrace, *site);
+                    regs[*total as usize] = r.total;
+                    regs[*natural as usize] = r.natural;
+                    pc += 1;
+                }
+                Inst::NextBoxPart {
+                    bits,
+                    dst,
+                    track,
+                    part_dst,
+                    part,
+                } => {
+                    let b = next_box(&mut regs[*bits as usize], *track);
+                    self.charge(weight(&b), budget, traced)?;
+                    vregs[*dst as usize] = b;
+                    let v = box_part(self.p, &vregs[*dst as usize], *part);
+                    store(*part_dst, v, regs, vregs);
+                    pc += 1;
+                }
+                Inst::StepSite { n, at } => {
+                    self.charge(u64::from(*n), budget, traced)?;
+                    budget = *at;
+                    pc += 1;
+                }
+                Inst::StepReturn { n, value } => {
+                    self.charge(u64::from(*n), budget, traced)?;
+                    return Ok(*value);
+                }
+                Inst::MoveJumpIfNot { dst, src, to } => {
+                    let v = regs[*src as usize];
+                    regs[*dst as usize] = v;
+                    pc = if v == 0 { *to as usize } else { pc + 1 };
+                }
+                Inst::MoveJumpIf { dst, src, to } => {
+                    let v = regs[*src as usize];
+                    regs[*dst as usize] = v;
+                    pc = if v != 0 { *to as usize } else { pc + 1 };
                 }
                 Inst::Nth { dst, list, idx } => lists::nth(*dst, *list, *idx, regs, vregs),
                 Inst::Order {

@@ -10,6 +10,12 @@ use rulesc_runtime::Roll;
 #[inline]
 pub(super) fn bind(part: Part, v: Value, frame: &mut Frame) {
     let (ints, vals) = (&mut frame.ints, &mut frame.vals);
+    // A value register holds any value: a record, a list, dice, an optional value (the
+    // commonest argument, stored without a second look at it).
+    if let Part::Val(r) = part {
+        vals[r as usize] = v;
+        return;
+    }
     match (part, v) {
         (Part::Int(r), Value::Int(i)) => ints[usize::from(r)] = i,
         (Part::Bool(r), Value::Bool(b)) => ints[usize::from(r)] = i64::from(b),
@@ -20,8 +26,7 @@ pub(super) fn bind(part: Part, v: Value, frame: &mut Frame) {
             ints[usize::from(total)] = roll.total;
             ints[usize::from(natural)] = roll.natural;
         }
-        // A value register holds any value: a record, a list, dice, an optional value.
-        (Part::Val(r), v) => vals[r as usize] = v,
+        (Part::Val(_), _) => unreachable!("stored above"),
         (part, v) => unreachable!(
             "an argument of the wrong kind ({v:?} for {part:?}): `eval::call`'s callers pass values of the parameters' types"
         ),
@@ -80,7 +85,7 @@ pub(super) fn level(i: i64) -> u16 {
 }
 
 /// `v` put into `part`'s registers (the value of a field, an entry, a row).
-#[inline]
+#[inline(always)]
 pub(super) fn store(part: Part, v: Value, ints: &mut [i64; FRAME], vals: &mut [Value]) {
     match part {
         Part::Val(r) => vals[r as usize] = v,
@@ -157,7 +162,7 @@ pub(super) fn moved(vals: &mut [Value], r: u32, take: bool) -> Value {
 }
 
 /// Int, truth or level field `field` of the record `rec`, as its register holds it.
-#[inline]
+#[inline(always)]
 pub(super) fn field_scalar(rec: &Value, field: u32) -> i64 {
     let Value::Record(r) = rec else {
         unreachable!("a record register holds a record (lowering binds only records there)")
@@ -166,7 +171,7 @@ pub(super) fn field_scalar(rec: &Value, field: u32) -> i64 {
 }
 
 /// An int, truth or level field as its register holds it.
-#[inline]
+#[inline(always)]
 pub(super) fn scalar(v: &Value) -> i64 {
     scalar_of(v).unwrap_or_else(|| {
         unreachable!("lowering reads only int, bool and level fields into registers, not {v:?}")
@@ -174,6 +179,7 @@ pub(super) fn scalar(v: &Value) -> i64 {
 }
 
 /// An int, truth or level as an `i64` register holds it (`None`: a value with parts).
+#[inline(always)]
 pub(in crate::core_ir) fn scalar_of(v: &Value) -> Option<i64> {
     match v {
         Value::Int(i) => Some(*i),
