@@ -312,11 +312,23 @@ impl Printer<'_> {
             && self.writes[v] == [pc]
             && read > pc
             && !shown_twice
+            && self.nesting(pc) <= MAX_NEST
             && self.of[pc][..self.of[pc].len() - 1].iter().all(|&u| {
                 self.writes[u as usize]
                     .iter()
                     .all(|&w| w <= pc || w >= read)
             })
+    }
+
+    /// How deep the value instruction `pc` writes would nest, printed in place.
+    fn nesting(&self, pc: usize) -> u32 {
+        let o = &self.of[pc];
+        let reads = &o[..o.len().saturating_sub(1)];
+        1 + reads
+            .iter()
+            .map(|&u| self.depth[u as usize])
+            .max()
+            .unwrap_or(0)
     }
 
     /// The statements of `nodes`.
@@ -578,6 +590,7 @@ impl Printer<'_> {
                 } else if self.foldable(d, pc) {
                     self.text[d] = Some(text);
                     self.uses[d] = self.refs.borrow().clone();
+                    self.depth[d] = self.nesting(pc);
                 } else {
                     out.push(S::Let(self.bind(d, &text)?, Vec::new()));
                 }

@@ -113,6 +113,8 @@ struct Printer<'a> {
     roll_names: Vec<String>,
     /// The webs named by each variable's text printed in place, and by each outcome's.
     uses: Vec<Refs>,
+    /// How deep each variable's text printed in place nests (0: a name).
+    depth: Vec<u32>,
     val_uses: Vec<Refs>,
     /// The webs read by the instruction being printed, so far.
     refs: std::cell::RefCell<Refs>,
@@ -128,6 +130,12 @@ enum Val {
 /// The most instructions a function printed here has: [`versions`] holds a state per
 /// instruction of every variable.
 const MAX_CODE: usize = 4_000;
+
+/// The deepest a value printed in place nests, and the most operands of one `and` or `or`
+/// chain: past them a value is bound to a variable, so that a chain of thousands of terms
+/// is neither text that grows with the square of its length nor an expression too deep
+/// for the parser and printer of the Rust (as `body/` binds every 32 operators).
+const MAX_NEST: u32 = 32;
 
 /// An instruction that writes one variable and does nothing else.
 fn pure(i: &Inst) -> bool {
@@ -410,6 +418,7 @@ impl<'a> Printer<'a> {
             names: vec![String::new(); n],
             roll_names: Vec::new(),
             uses: vec![Vec::new(); n],
+            depth: vec![0; n],
             val_uses: vec![Vec::new(); func.vals as usize],
             refs: Default::default(),
         };

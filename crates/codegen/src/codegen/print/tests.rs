@@ -413,3 +413,32 @@ procedure p(c: Fighter, n: int) -> Res {
     }
     assert!(body.ends_with("Ok(Res::Low)"), "{body}");
 }
+
+/// A sum or an `and` chain of a hundred terms prints as links of at most `MAX_NEST`
+/// (a value printed in place nests no deeper; a chain goes on from the value so far),
+/// so its text grows with its length, not with its square.
+#[test]
+fn long_chains_print_in_links() {
+    let sum = vec!["x"; 100].join(" + ");
+    let all: Vec<String> = (0..100).map(|i| format!("x > {i}")).collect();
+    let code = generated(&format!(
+        "formula wide(x: int) -> int = {sum}\nformula tall(x: int) -> bool = {}\n",
+        all.join(" and ")
+    ));
+    let printed = PRINTED.with(|p| p.borrow().clone());
+    assert!(printed.contains(&"wide".to_string()) && printed.contains(&"tall".to_string()));
+    let wide = statements(&code, "wide");
+    // 99 additions, bound every 32 (the last one is the result).
+    assert_eq!(
+        wide.iter().filter(|l| l.starts_with("let ")).count(),
+        3,
+        "{wide:?}"
+    );
+    let tall = statements(&code, "tall").join(" ");
+    assert_eq!(tall.matches(" && ").count(), 99, "{tall}");
+    assert_eq!(tall.matches("= v# && ").count(), 3, "{tall}");
+    assert!(
+        tall.starts_with("let mut v# = x > 0 && x > 1 && "),
+        "{tall}"
+    );
+}

@@ -73,20 +73,46 @@ fn step(list: &mut Vec<S>, counts: &std::collections::HashMap<u32, usize>) -> bo
             };
             if let Some((op, more, more_refs)) = rest {
                 list.remove(i + 1);
-                let S::Set { text, refs, .. } = &mut list[i] else {
+                let S::Set {
+                    var: x,
+                    name,
+                    text,
+                    mut refs,
+                } = list.remove(i)
+                else {
                     unreachable!("matched above")
                 };
                 // `true && b` is `b`, `false || b` is `b`.
                 let neutral = if op == " && " { "true" } else { "false" };
-                let mut all = vec![operand(op, text)];
+                let mut all = vec![operand(op, &text)];
                 all.extend(more);
                 all.retain(|o| o != neutral);
-                *text = if all.is_empty() {
-                    neutral.to_string()
-                } else {
-                    all.join(op)
-                };
+                if all.is_empty() {
+                    all.push(neutral.to_string());
+                }
                 refs.extend(more_refs);
+                // A long chain in links of at most `MAX_NEST` operands, each after the
+                // first going on from the value so far: `x = a && ..; x = x && ..`.
+                let links: Vec<S> = all
+                    .chunks(super::MAX_NEST as usize)
+                    .enumerate()
+                    .map(|(k, part)| {
+                        let mut refs = refs.clone();
+                        let text = if k == 0 {
+                            part.join(op)
+                        } else {
+                            refs.push(x);
+                            format!("{name}{op}{}", part.join(op))
+                        };
+                        S::Set {
+                            var: x,
+                            name: name.clone(),
+                            text,
+                            refs,
+                        }
+                    })
+                    .collect();
+                list.splice(i..i, links);
                 return true;
             }
         }
