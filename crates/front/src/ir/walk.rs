@@ -450,3 +450,62 @@ pub fn expr_locals(e: &Expr, hidden: bool, out: &mut std::collections::HashSet<u
     }
     for_each_child(e, &mut |x| expr_locals(x, hidden, out));
 }
+
+/// A chain of one operator walked down its left side, as every pass reads a long one
+/// (no recursion per term: a stranger's 20,000-term sum would overflow the stack): the
+/// innermost left operand, and each step's term from the outermost in (so the terms are
+/// applied in `.rev()` order). `step` takes an expression apart into its left operand and
+/// term, or says it is not a step of the chain.
+pub fn left_chain<'e, T>(
+    e: &'e Expr,
+    step: impl Fn(&'e Expr) -> Option<(&'e Expr, T)>,
+) -> (&'e Expr, Vec<T>) {
+    let mut terms = Vec::new();
+    let mut left = e;
+    while let Some((next, term)) = step(left) {
+        terms.push(term);
+        left = next;
+    }
+    (left, terms)
+}
+
+/// A chain of `+`, `-`, `*`, `/` and `%` (and divisions that may fail, with their site).
+pub fn int_chain(e: &Expr) -> (&Expr, Vec<(super::IntOp, Option<u32>, &Expr)>) {
+    left_chain(e, |x| match &x.kind {
+        K::Int(op, a, b) => Some((&**a, (*op, None, &**b))),
+        K::CheckedDiv(op, a, b, site) => Some((&**a, (*op, Some(*site), &**b))),
+        _ => None,
+    })
+}
+
+/// `level ± n ± m ..`: each step's amount and whether it is a `-`.
+pub fn level_steps(e: &Expr) -> (&Expr, Vec<(&Expr, bool)>) {
+    left_chain(e, |x| match &x.kind {
+        K::LevelStep {
+            level,
+            delta,
+            negate,
+        } => Some((&**level, (&**delta, *negate))),
+        _ => None,
+    })
+}
+
+/// `roll ± n ± m ..`: each shift's amount and whether it is a `-`.
+pub fn roll_shifts(e: &Expr) -> (&Expr, Vec<(&Expr, bool)>) {
+    left_chain(e, |x| match &x.kind {
+        K::RollAdd {
+            roll,
+            delta,
+            negate,
+        } => Some((&**roll, (&**delta, *negate))),
+        _ => None,
+    })
+}
+
+/// `a and b and ..` (`and`) or `a or b or ..`: the operands after the first.
+pub fn logic_chain(e: &Expr, and: bool) -> (&Expr, Vec<&Expr>) {
+    left_chain(e, |x| match (&x.kind, and) {
+        (K::And(a, b), true) | (K::Or(a, b), false) => Some((&**a, &**b)),
+        _ => None,
+    })
+}

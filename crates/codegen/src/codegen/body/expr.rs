@@ -635,17 +635,7 @@ impl BodyGen<'_, '_> {
     /// stranger's 20,000-term sum would overflow the stack), and every [`CHAIN_RUN`]
     /// operators the total so far is bound to a local.
     fn int_chain(&mut self, e: &Expr, dest: &Dest) -> Result<Ex, String> {
-        let mut terms = Vec::new();
-        let mut left = e;
-        loop {
-            let (op, site, a, b) = match &left.kind {
-                K::Int(op, a, b) => (*op, None, a, b),
-                K::CheckedDiv(op, a, b, site) => (*op, Some(*site), a, b),
-                _ => break,
-            };
-            terms.push((op, site, &**b));
-            left = a;
-        }
+        let (left, terms) = crate::ir::walk::int_chain(e);
         let last = terms.len();
         let mut acc = self.expr(left, Dest::Val)?;
         for (n, (op, site, b)) in terms.into_iter().rev().enumerate() {
@@ -685,17 +675,7 @@ impl BodyGen<'_, '_> {
     /// down its left side as [`Self::int_chain`] is, the roll so far bound every
     /// [`CHAIN_RUN`] operators.
     fn roll_chain(&mut self, e: &Expr) -> Result<Ex, String> {
-        let mut terms = Vec::new();
-        let mut left = e;
-        while let K::RollAdd {
-            roll,
-            delta,
-            negate,
-        } = &left.kind
-        {
-            terms.push((&**delta, *negate));
-            left = roll;
-        }
+        let (left, terms) = crate::ir::walk::roll_shifts(e);
         let mut acc = self.expr(left, Dest::Val)?;
         for (n, (delta, negate)) in terms.into_iter().rev().enumerate() {
             if n > 0 && n % CHAIN_RUN == 0 {
@@ -726,17 +706,7 @@ impl BodyGen<'_, '_> {
         let Ty::Choice(c) = ty else {
             return Err("rulesc bug: level step on a non-scale".into());
         };
-        let mut steps = Vec::new();
-        let mut left = e;
-        while let K::LevelStep {
-            level,
-            delta,
-            negate,
-        } = &left.kind
-        {
-            steps.push((&**delta, *negate));
-            left = level;
-        }
+        let (left, steps) = crate::ir::walk::level_steps(e);
         let len = g.p.choices[*c].variants.len().min(255);
         let mut acc = self.expr(left, Dest::Val)?;
         for (n, (delta, negate)) in steps.into_iter().rev().enumerate() {
@@ -768,12 +738,7 @@ impl BodyGen<'_, '_> {
     /// [`Self::int_chain`] is, the condition so far bound every [`CHAIN_RUN`] operators.
     fn logic_chain(&mut self, e: &Expr) -> Result<Ex, String> {
         let is_and = matches!(e.kind, K::And(..));
-        let mut rest = Vec::new();
-        let mut left = e;
-        while let (K::And(a, b), true) | (K::Or(a, b), false) = (&left.kind, is_and) {
-            rest.push(&**b);
-            left = a;
-        }
+        let (left, rest) = crate::ir::walk::logic_chain(e, is_and);
         let mut acc = self.expr(left, Dest::Val)?;
         for (n, be) in rest.into_iter().rev().enumerate() {
             if n > 0 && n % CHAIN_RUN == 0 {

@@ -151,6 +151,7 @@ fn a_procedure_of_rolls_and_outcomes_is_printed_from_its_core_ir() {
 #[test]
 fn a_function_outside_the_slice_is_printed_as_before() {
     let code = generated("formula total(xs: list<int>) -> int = sum(x for x in xs)\n");
+    assert!(!PRINTED.with(|p| p.borrow().contains(&"total".to_string())));
     assert!(function(&code, "total").contains(".fold("), "{code}");
 }
 

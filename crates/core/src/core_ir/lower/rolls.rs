@@ -213,17 +213,7 @@ impl Lower<'_, '_> {
             // `roll ± n ± m ..`: the total shifted, the natural face kept; the chain
             // walked down its left side as a sum is, one register holding its total.
             K::RollAdd { .. } => {
-                let mut terms = Vec::new();
-                let mut left = e;
-                while let K::RollAdd {
-                    roll,
-                    delta,
-                    negate,
-                } = &left.kind
-                {
-                    terms.push((&**delta, *negate));
-                    left = roll;
-                }
+                let (left, terms) = crate::ir::walk::roll_shifts(e);
                 let Part::Roll { mut total, natural } = self.expr(left)? else {
                     unreachable!("`roll ± n` shifts a roll (the checker's rule)")
                 };

@@ -74,17 +74,7 @@ impl Lower<'_, '_> {
             // down its left side, so a long one costs no recursion per term, and one
             // register holds its running total.
             K::Int(..) | K::CheckedDiv(..) => {
-                let mut terms = Vec::new();
-                let mut left = e;
-                loop {
-                    let (op, site, a, b) = match &left.kind {
-                        K::Int(op, a, b) => (*op, None, a, b),
-                        K::CheckedDiv(op, a, b, site) => (*op, Some(*site), a, b),
-                        _ => break,
-                    };
-                    terms.push((op, site, &**b));
-                    left = a;
-                }
+                let (left, terms) = crate::ir::walk::int_chain(e);
                 let mut acc = self.scalar(left)?;
                 let total = self.int();
                 for (op, site, b) in terms.into_iter().rev() {
@@ -144,12 +134,7 @@ impl Lower<'_, '_> {
             // operand deciding the whole as soon as it can.
             K::And(..) | K::Or(..) => {
                 let and = matches!(e.kind, K::And(..));
-                let mut rest = Vec::new();
-                let mut left = e;
-                while let (K::And(a, b), true) | (K::Or(a, b), false) = (&left.kind, and) {
-                    rest.push(&**b);
-                    left = a;
-                }
+                let (left, rest) = crate::ir::walk::logic_chain(e, and);
                 let dst = self.int();
                 // Each operand's own temporaries are read by nothing once it is in `dst`.
                 let from = self.taken.len();
@@ -231,17 +216,7 @@ impl Lower<'_, '_> {
             // `level ± n ± m ..`: the chain walked down its left side as a sum is, each
             // step from the level so far (saturating at the scale's ends at each step).
             K::LevelStep { .. } => {
-                let mut steps = Vec::new();
-                let mut left = e;
-                while let K::LevelStep {
-                    level,
-                    delta,
-                    negate,
-                } = &left.kind
-                {
-                    steps.push((&**delta, *negate));
-                    left = level;
-                }
+                let (left, steps) = crate::ir::walk::level_steps(e);
                 let (Part::Level(mut acc), Ty::Choice(c)) = (self.expr(left)?, &e.ty) else {
                     unreachable!("`level ± n` steps a level (the checker's type rule)")
                 };
