@@ -469,8 +469,12 @@ pub fn left_chain<'e, T>(
     (left, terms)
 }
 
+/// One step of an [`int_chain`]: its operator, the site of a division that may fail, and
+/// its right operand.
+pub type IntTerm<'e> = (super::IntOp, Option<u32>, &'e Expr);
+
 /// A chain of `+`, `-`, `*`, `/` and `%` (and divisions that may fail, with their site).
-pub fn int_chain(e: &Expr) -> (&Expr, Vec<(super::IntOp, Option<u32>, &Expr)>) {
+pub fn int_chain(e: &Expr) -> (&Expr, Vec<IntTerm<'_>>) {
     left_chain(e, |x| match &x.kind {
         K::Int(op, a, b) => Some((&**a, (*op, None, &**b))),
         K::CheckedDiv(op, a, b, site) => Some((&**a, (*op, Some(*site), &**b))),
